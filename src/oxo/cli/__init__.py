@@ -1,0 +1,71 @@
+"""The ``oxo`` command line: a thin layer that parses options, calls the library and formats results.
+
+Each topic lives in its own module and adds its commands to :data:`main` below. Any
+:class:`oxo.errors.OxoError` or usage error becomes one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from oxo.errors import OxoError
+
+
+class OxoGroup(click.Group):
+    """A click group that keeps commands in the order they were added in ``--help``."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)
+
+
+@click.group(cls=OxoGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="oxo", prog_name="oxo")
+def cli() -> None:
+    """Exact answers about tic-tac-toe and its relatives.
+
+    Boards are written like 3x3, 4x4, 3x5 (k-in-a-row defaults to the shortest side,
+    change it with --k) or 3x3x3 for a cube. Positions are written as status strings
+    (120000000: 0 empty, 1 first player, 2 second player), with x/o/. letters, and
+    optionally with rows separated by '/'.
+    """
+
+
+def _register() -> None:
+    from oxo.cli import core
+
+    for command in core.COMMANDS:
+        cli.add_command(command)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; bad input gives one line on stderr and exit status 2, never a traceback."""
+    try:
+        cli.main(args=argv, prog_name="oxo", standalone_mode=False)
+    except OxoError as error:
+        click.echo(f"oxo: error: {error}", err=True)
+        return 2
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.ctx.get_help() if error.ctx else str(error))
+        return 2
+    except click.UsageError as error:
+        hint = f" (see 'oxo {error.ctx.command_path.split(' ', 1)[1]} --help')" if error.ctx and " " in error.ctx.command_path else " (see 'oxo --help')"
+        click.echo(f"oxo: error: {error.format_message()}{hint}", err=True)
+        return 2
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.Abort:
+        click.echo("oxo: aborted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
