@@ -1,0 +1,33 @@
+"""The reference counter: walk the game tree ply by ply and keep every position reached.
+
+Kept deliberately simple so that it is obviously right; the fast counter is tested against it.
+"""
+
+from __future__ import annotations
+
+from oxo.geometry import Geometry
+
+
+def count_by_search(geometry: Geometry) -> tuple[list[int], list[int]]:
+    """Positions and symmetry classes per ply (index = ply), by breadth-first search from the empty board."""
+    lines = geometry.lines
+    full = geometry.full_mask
+    symmetries = geometry.symmetries
+    positions: list[int] = []
+    classes: list[int] = []
+    level = {(0, 0)}
+    for ply in range(geometry.size + 1):
+        positions.append(len(level))
+        classes.append(len({min((s.apply_mask(x), s.apply_mask(o)) for s in symmetries) for x, o in level}))
+        x_to_move = ply % 2 == 0
+        following = set()
+        for x, o in level:
+            if any(x & line == line or o & line == line for line in lines) or x | o == full:
+                continue  # the game has ended here
+            free = full & ~(x | o)
+            while free:
+                bit = free & -free
+                free ^= bit
+                following.add((x | bit, o) if x_to_move else (x, o | bit))
+        level = following
+    return positions, classes

@@ -1,0 +1,443 @@
+"""Board geometry: cells, lines (alignments) and the symmetry group of an m×n or n×n×n board.
+
+A :class:`Geometry` is built once from a spec such as ``"3x3"``, ``"4x4"`` with ``k=3``, ``"3x5"`` or
+``"3x3x3"`` and derives everything else: cell IDs in reading order (seed 000), every line of ``k``
+cells in every direction as a bitmask, the board's symmetries as cell permutations, and the classes
+of cells and of lines under those symmetries. Nothing is special-cased for 3×3.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+from oxo.errors import BoardSpecError
+
+#: Largest number of cells a geometry may have; beyond this nothing in oxo is tractable anyway.
+MAX_CELLS = 125
+
+_SPEC_FORMS = "MxN (e.g. 3x3, 4x4, 3x5), NxNxN (e.g. 3x3x3), optionally with ',k=K', or mnk(m=M,n=N,k=K)"
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """One symmetry of a board: a permutation of its cells, with a name.
+
+    ``perm[c]`` is the cell that cell ``c`` is carried to. On square boards the names are seed
+    000's: ``identity``, ``rot90``/``rot180``/``rot270`` (counterclockwise rotations) and
+    ``mirror0``/``mirror45``/``mirror90``/``mirror135`` (reflections in a mirror line at that angle,
+    measured counterclockwise from the horizontal).
+    """
+
+    name: str
+    perm: tuple[int, ...]
+
+    def __call__(self, cell: int) -> int:
+        return self.perm[cell]
+
+    @cached_property
+    def inverse_perm(self) -> tuple[int, ...]:
+        """``inverse_perm[c]`` is the cell carried to ``c``."""
+        inverse = [0] * len(self.perm)
+        for source, target in enumerate(self.perm):
+            inverse[target] = source
+        return tuple(inverse)
+
+    @cached_property
+    def _byte_tables(self) -> tuple[tuple[int, ...], ...]:
+        # For each group of 8 cells, the image of every subset of it: masks map in a few lookups.
+        tables = []
+        for base in range(0, len(self.perm), 8):
+            width = min(8, len(self.perm) - base)
+            table = [0] * (1 << width)
+            for subset in range(1, 1 << width):
+                low = subset & -subset
+                table[subset] = table[subset ^ low] | 1 << self.perm[base + low.bit_length() - 1]
+            tables.append(tuple(table))
+        return tuple(tables)
+
+    def apply_mask(self, mask: int) -> int:
+        """The image of a set of cells given as a bitmask."""
+        image = 0
+        for table in self._byte_tables:
+            image |= table[mask & 0xFF]
+            mask >>= 8
+        return image
+
+    @property
+    def is_identity(self) -> bool:
+        return all(source == target for source, target in enumerate(self.perm))
+
+
+@dataclass(frozen=True)
+class CellClass:
+    """A class of cells that the board's symmetries carry onto each other (an orbit)."""
+
+    name: str
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LineClass:
+    """A class of lines (alignments) that the board's symmetries carry onto each other."""
+
+    name: str
+    lines: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The shape of a board and everything derived from it.
+
+    ``shape`` is ``(rows, columns)`` for a flat board or ``(layers, rows, columns)`` for a box;
+    ``k`` is how many marks in a row win. Cells are numbered 0..N-1 in reading order
+    (layer by layer, each left to right, top to bottom).
+    """
+
+    shape: tuple[int, ...]
+    k: int
+    _lines: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if len(self.shape) not in (2, 3) or any(side < 1 for side in self.shape):
+            raise BoardSpecError(f"a board has 2 or 3 sides of at least 1 cell, got {self.shape}; use {_SPEC_FORMS}")
+        size = 1
+        for side in self.shape:
+            size *= side
+        if size > MAX_CELLS:
+            raise BoardSpecError(f"a board of {size} cells is too large: at most {MAX_CELLS} cells are supported")
+        if not 1 <= self.k <= max(self.shape):
+            raise BoardSpecError(
+                f"k={self.k} does not fit a {self.spec_shape} board: k must be between 1 and {max(self.shape)}"
+            )
+        object.__setattr__(self, "_lines", _make_lines(self.shape, self.k))
+
+    # -- construction -------------------------------------------------------------------------
+
+    @staticmethod
+    def parse(spec: str, k: int | None = None) -> Geometry:
+        """Build a geometry from a spec such as ``"4x4"``, ``"4x4,k=3"``, ``"3x3x3"`` or ``"mnk(m=4,n=4,k=3)"``.
+
+        ``k`` given here overrides one in the spec; by default it is the shortest side.
+        """
+        return _parse(spec.strip().lower() if isinstance(spec, str) else spec, k)
+
+    # -- naming --------------------------------------------------------------------------------
+
+    @property
+    def spec_shape(self) -> str:
+        """The shape alone, as in ``4x4``."""
+        return "x".join(str(side) for side in self.shape)
+
+    @property
+    def default_k(self) -> int:
+        return min(self.shape)
+
+    @property
+    def spec(self) -> str:
+        """A spec that parses back to this geometry: the shape, plus ``,k=K`` when k is not the default."""
+        return self.spec_shape if self.k == self.default_k else f"{self.spec_shape},k={self.k}"
+
+    def __str__(self) -> str:
+        return self.spec
+
+    # -- cells ---------------------------------------------------------------------------------
+
+    @property
+    def dimensions(self) -> int:
+        return len(self.shape)
+
+    @cached_property
+    def size(self) -> int:
+        """The number of cells, N."""
+        size = 1
+        for side in self.shape:
+            size *= side
+        return size
+
+    @property
+    def cells(self) -> range:
+        return range(self.size)
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << self.size) - 1
+
+    def coords(self, cell: int) -> tuple[int, ...]:
+        """The coordinates of a cell, most significant first: ``(row, column)`` or ``(layer, row, column)``."""
+        if not 0 <= cell < self.size:
+            raise BoardSpecError(f"cell {cell} is not on a {self.spec_shape} board: cells are 0..{self.size - 1}")
+        out = []
+        for side in reversed(self.shape):
+            cell, rest = divmod(cell, side)
+            out.append(rest)
+        return tuple(reversed(out))
+
+    def cell_at(self, coords: tuple[int, ...]) -> int:
+        """The cell ID at the given coordinates (the inverse of :meth:`coords`)."""
+        cell = 0
+        for coordinate, side in zip(coords, self.shape, strict=True):
+            if not 0 <= coordinate < side:
+                raise BoardSpecError(f"coordinates {coords} are off a {self.spec_shape} board")
+            cell = cell * side + coordinate
+        return cell
+
+    # -- lines ---------------------------------------------------------------------------------
+
+    @property
+    def lines(self) -> tuple[int, ...]:
+        """Every line of k cells (horizontal, vertical, diagonal, and in 3D the space diagonals), as bitmasks."""
+        return self._lines
+
+    @cached_property
+    def line_cells(self) -> tuple[tuple[int, ...], ...]:
+        """The lines as sorted tuples of cell IDs, in the order of :attr:`lines`."""
+        return tuple(mask_cells(line) for line in self._lines)
+
+    @cached_property
+    def lines_through(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the lines (as bitmasks) that contain it."""
+        return tuple(tuple(line for line in self._lines if line >> cell & 1) for cell in range(self.size))
+
+    # -- symmetry ------------------------------------------------------------------------------
+
+    @cached_property
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The symmetry group of the board as cell permutations; the identity comes first."""
+        return _make_symmetries(self.shape)
+
+    def symmetry(self, name: str) -> Symmetry:
+        """The symmetry with the given name."""
+        for symmetry in self.symmetries:
+            if symmetry.name == name:
+                return symmetry
+        names = ", ".join(symmetry.name for symmetry in self.symmetries)
+        raise BoardSpecError(f"no symmetry named {name!r} on a {self.spec_shape} board; known: {names}")
+
+    @cached_property
+    def cell_classes(self) -> tuple[CellClass, ...]:
+        """The orbits of cells under the symmetry group, named (corner, middle, center, ...) from their place."""
+        orbits = _orbits(range(self.size), lambda symmetry, cell: symmetry.perm[cell], self.symmetries)
+        names = [self._cell_class_kind(orbit) for orbit in orbits]
+        return tuple(CellClass(name, orbit) for name, orbit in zip(_disambiguate(names), orbits, strict=True))
+
+    @cached_property
+    def line_classes(self) -> tuple[LineClass, ...]:
+        """The orbits of lines under the symmetry group, named (diagonal, middle, side, ...) from their place."""
+        index = {line: i for i, line in enumerate(self._lines)}
+        orbits = _orbits(
+            range(len(self._lines)),
+            lambda symmetry, i: index[symmetry.apply_mask(self._lines[i])],
+            self.symmetries,
+        )
+        names = [self._line_class_kind(orbit[0]) for orbit in orbits]
+        return tuple(
+            LineClass(name, tuple(self.line_cells[i] for i in orbit))
+            for name, orbit in zip(_disambiguate(names), orbits, strict=True)
+        )
+
+    def cell_class_of(self, cell: int) -> CellClass:
+        for cell_class in self.cell_classes:
+            if cell in cell_class.cells:
+                return cell_class
+        raise BoardSpecError(f"cell {cell} is not on a {self.spec_shape} board: cells are 0..{self.size - 1}")
+
+    def _cell_class_kind(self, orbit: tuple[int, ...]) -> str:
+        coords = self.coords(orbit[0])
+        on_edge = [c in (0, side - 1) for c, side in zip(coords, self.shape, strict=True)]
+        if len(orbit) == 1 and all(2 * c == side - 1 for c, side in zip(coords, self.shape, strict=True)):
+            return "center"
+        if all(on_edge):
+            return "corner"
+        if any(on_edge):
+            # On a flat board a border cell that is not a corner is a "middle" cell (seed 000);
+            # in a box it lies on an edge (two coordinates extreme) or a face (one).
+            if self.dimensions == 2:
+                return "middle"
+            return "edge" if sum(on_edge) == 2 else "face"
+        return "inner"
+
+    def _line_class_kind(self, index: int) -> str:
+        cells = self.line_cells[index]
+        first, second = self.coords(cells[0]), self.coords(cells[1]) if len(cells) > 1 else self.coords(cells[0])
+        moving = sum(a != b for a, b in zip(first, second, strict=True))
+        if moving >= 2:
+            return "diagonal" if moving == 2 else "space-diagonal"
+        # A straight line: "middle" when it passes through the board's centre, "side" on the border.
+        fixed = [(c, side) for c, b, side in zip(first, second, self.shape, strict=True) if c == b]
+        if all(2 * c == side - 1 for c, side in fixed):
+            return "middle"
+        if any(c in (0, side - 1) for c, side in fixed):
+            return "side"
+        return "inner"
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def mask_cells(mask: int) -> tuple[int, ...]:
+    """The cell IDs in a bitmask, in increasing order."""
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(cells)
+
+
+def _directions(dimensions: int) -> list[tuple[int, ...]]:
+    """One direction of each line through the origin: nonzero steps whose first nonzero entry is positive."""
+    out = []
+    for step in itertools.product((-1, 0, 1), repeat=dimensions):
+        nonzero = [s for s in step if s]
+        if nonzero and nonzero[0] > 0:
+            out.append(step)
+    # Reading order of the seed: along rows first, then columns, then diagonals.
+    out.sort(key=lambda step: (sum(map(abs, step)), [-abs(s) for s in reversed(step)], step))
+    return out
+
+
+def _make_lines(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
+    strides = [1] * len(shape)
+    for axis in range(len(shape) - 2, -1, -1):
+        strides[axis] = strides[axis + 1] * shape[axis + 1]
+    lines: list[int] = []
+    seen: set[int] = set()
+    for step in _directions(len(shape)):
+        for start in itertools.product(*(range(side) for side in shape)):
+            end = [s + (k - 1) * d for s, d in zip(start, step, strict=True)]
+            if not all(0 <= e < side for e, side in zip(end, shape, strict=True)):
+                continue
+            mask = 0
+            for i in range(k):
+                mask |= 1 << sum((s + i * d) * stride for s, d, stride in zip(start, step, strides, strict=True))
+            if mask not in seen:  # k = 1 makes every direction give the same one-cell line
+                seen.add(mask)
+                lines.append(mask)
+    return tuple(lines)
+
+
+#: The eight symmetries of the square as 2×2 matrices acting on (x, y), x to the right and y up.
+#: Rows of the matrix give x' and y'; names follow seed 000.
+_SQUARE_SYMMETRIES: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
+    "identity": ((1, 0), (0, 1)),
+    "rot90": ((0, -1), (1, 0)),
+    "rot180": ((-1, 0), (0, -1)),
+    "rot270": ((0, 1), (-1, 0)),
+    "mirror0": ((1, 0), (0, -1)),
+    "mirror45": ((0, 1), (1, 0)),
+    "mirror90": ((-1, 0), (0, 1)),
+    "mirror135": ((0, -1), (-1, 0)),
+}
+
+
+def _make_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
+    """The isometries that map the board onto itself, as cell permutations, identity first."""
+    if len(shape) == 2:
+        return _flat_symmetries(shape[0], shape[1])
+    return _box_symmetries(shape)
+
+
+def _flat_symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
+    # Doubled coordinates about the centre keep everything integral: X = 2c - (cols-1), Y = (rows-1) - 2r.
+    out = []
+    for name, ((a, b), (c, d)) in _SQUARE_SYMMETRIES.items():
+        perm = []
+        for r in range(rows):
+            for col in range(cols):
+                x, y = 2 * col - (cols - 1), (rows - 1) - 2 * r
+                x2, y2 = a * x + b * y, c * x + d * y
+                col2, r2 = (x2 + cols - 1) // 2, (rows - 1 - y2) // 2
+                if not (0 <= col2 < cols and 0 <= r2 < rows):
+                    break
+                perm.append(r2 * cols + col2)
+            else:
+                continue
+            break
+        else:
+            out.append(Symmetry(name, tuple(perm)))
+    return tuple(out)
+
+
+def _box_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
+    """Signed permutations of the axes that fit the box, named by where each axis goes: ``(x,-z,y)``."""
+    dims = len(shape)
+    cells = list(itertools.product(*(range(side) for side in shape)))
+    index = {coords: i for i, coords in enumerate(cells)}
+    letters = "zyx"[-dims:] if dims <= 3 else [f"a{i}" for i in range(dims)]
+    out = []
+    for axes in itertools.permutations(range(dims)):
+        if any(shape[a] != shape[i] for i, a in enumerate(axes)):
+            continue
+        for signs in itertools.product((1, -1), repeat=dims):
+            perm = []
+            for coords in cells:
+                image = tuple(
+                    coords[axes[i]] if signs[i] == 1 else shape[i] - 1 - coords[axes[i]] for i in range(dims)
+                )
+                perm.append(index[image])
+            name = "(" + ",".join(("" if signs[i] == 1 else "-") + letters[axes[i]] for i in range(dims)) + ")"
+            is_identity = all(signs) and signs == (1,) * dims and axes == tuple(range(dims))
+            out.append(Symmetry("identity" if is_identity else name, tuple(perm)))
+    out.sort(key=lambda symmetry: (symmetry.name != "identity", symmetry.name))
+    return tuple(out)
+
+
+def _orbits(items, act, symmetries) -> list[tuple[int, ...]]:  # type: ignore[no-untyped-def]
+    seen: set[int] = set()
+    orbits = []
+    for item in items:
+        if item in seen:
+            continue
+        orbit = sorted({act(symmetry, item) for symmetry in symmetries})
+        seen.update(orbit)
+        orbits.append(tuple(orbit))
+    return orbits
+
+
+def _disambiguate(names: list[str]) -> list[str]:
+    totals = {name: names.count(name) for name in names}
+    counters: dict[str, int] = {}
+    out = []
+    for name in names:
+        if totals[name] == 1:
+            out.append(name)
+        else:
+            counters[name] = counters.get(name, 0) + 1
+            out.append(f"{name}-{counters[name]}")
+    return out
+
+
+_SHAPE_RE = re.compile(r"^(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?(?:\s*[,:;/ ]\s*k\s*=?\s*(\d+))?$")
+_MNK_RE = re.compile(r"^mnk\((.*)\)$")
+
+
+@lru_cache(maxsize=64)
+def _parse(spec: str, k: int | None) -> Geometry:
+    if not isinstance(spec, str) or not spec:
+        raise BoardSpecError(f"empty board spec; use {_SPEC_FORMS}")
+    match = _MNK_RE.match(spec)
+    if match:
+        params: dict[str, int] = {}
+        for part in match.group(1).split(","):
+            key, _, value = part.partition("=")
+            if key.strip() not in ("m", "n", "k") or not value.strip().isdigit():
+                raise BoardSpecError(f"bad board spec {spec!r}; use {_SPEC_FORMS}")
+            params[key.strip()] = int(value)
+        if "m" not in params or "n" not in params:
+            raise BoardSpecError(f"bad board spec {spec!r}: mnk(...) needs m and n; use {_SPEC_FORMS}")
+        shape: tuple[int, ...] = (params["n"], params["m"])  # OpenSpiel: m columns, n rows
+        spec_k = params.get("k")
+    else:
+        match = _SHAPE_RE.match(spec)
+        if not match:
+            raise BoardSpecError(f"bad board spec {spec!r}; use {_SPEC_FORMS}")
+        sides = [int(g) for g in match.group(1, 2, 3) if g is not None]
+        shape = tuple(sides)
+        spec_k = int(match.group(4)) if match.group(4) else None
+    if any(side < 1 for side in shape):
+        raise BoardSpecError(f"bad board spec {spec!r}: every side needs at least 1 cell")
+    chosen = k if k is not None else spec_k if spec_k is not None else min(shape)
+    return Geometry(shape, chosen)

@@ -1,0 +1,288 @@
+"""Positions: an immutable board state as two bitboards, with its text notations and symmetries.
+
+A position is any assignment of statuses to cells (0 empty, 1 first player X, 2 second player O);
+whether it can occur in a real game is :mod:`oxo.legality`'s question. Notations in and out:
+
+* status string (seed 000): ``120000000``;
+* letters (seed 001): ``xo.......``; ``X``/``O`` and ``-``/``_`` are read too;
+* either of those with rows separated by ``/`` (``xo./.../...``), and layers by ``//`` in 3D;
+* a pretty grid for people (:meth:`Position.to_grid`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from oxo.errors import MoveError, PositionError
+from oxo.geometry import Geometry, Symmetry, mask_cells
+
+Player = Literal["x", "o"]
+
+_READ = {"0": 0, ".": 0, "-": 0, "_": 0, "1": 1, "x": 1, "2": 2, "o": 2}
+_ACCEPTED = "0/./-/_ for empty, 1/x for the first player, 2/o for the second, '/' between rows"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board state: the geometry and the cells of each player as bitmasks (bit c = cell c)."""
+
+    geometry: Geometry
+    x: int = 0
+    o: int = 0
+
+    def __post_init__(self) -> None:
+        full = self.geometry.full_mask
+        if self.x & self.o or (self.x | self.o) & ~full:
+            raise PositionError("a cell cannot hold both marks, and every mark must be on the board")
+
+    # -- construction --------------------------------------------------------------------------
+
+    @classmethod
+    def empty(cls, geometry: Geometry) -> Position:
+        return cls(geometry, 0, 0)
+
+    @classmethod
+    def from_string(cls, text: str, geometry: Geometry | None = None) -> Position:
+        """Read a position in any of the module's notations.
+
+        Without a geometry, the board is guessed from the text: rows separated by ``/`` give the
+        shape, otherwise the length must be a square (``9`` → 3×3, ``16`` → 4×4).
+        """
+        if not isinstance(text, str):
+            raise PositionError(f"a position is text, got {type(text).__name__}")
+        raw = text.strip().lower().replace(" ", "")
+        if not raw:
+            raise PositionError(f"empty position; write one status per cell ({_ACCEPTED})")
+        bad = sorted({ch for ch in raw if ch not in _READ and ch != "/"})
+        if bad:
+            shown = ", ".join(repr(ch) for ch in bad)
+            raise PositionError(f"unknown character {shown} in position {text.strip()!r}; use {_ACCEPTED}")
+        if geometry is None:
+            geometry = _guess_geometry(raw, text)
+        statuses = raw.replace("/", "")
+        if len(statuses) != geometry.size:
+            raise PositionError(
+                f"position {text.strip()!r} has {len(statuses)} cells but a {geometry.spec_shape} board has "
+                f"{geometry.size}"
+            )
+        if "/" in raw:
+            _check_rows(raw, geometry, text)
+        x = o = 0
+        for cell, ch in enumerate(statuses):
+            status = _READ[ch]
+            if status == 1:
+                x |= 1 << cell
+            elif status == 2:
+                o |= 1 << cell
+        return cls(geometry, x, o)
+
+    @classmethod
+    def from_statuses(cls, geometry: Geometry, statuses: list[int] | tuple[int, ...]) -> Position:
+        """Build a position from one status (0, 1 or 2) per cell."""
+        if len(statuses) != geometry.size or any(s not in (0, 1, 2) for s in statuses):
+            raise PositionError(f"need {geometry.size} statuses, each 0, 1 or 2")
+        x = sum(1 << cell for cell, s in enumerate(statuses) if s == 1)
+        o = sum(1 << cell for cell, s in enumerate(statuses) if s == 2)
+        return cls(geometry, x, o)
+
+    @classmethod
+    def from_moves(cls, geometry: Geometry, moves: list[int] | tuple[int, ...]) -> Position:
+        """The position after playing the given cells in turn from the empty board."""
+        position = cls.empty(geometry)
+        for move in moves:
+            position = position.play(move)
+        return position
+
+    # -- notations out -------------------------------------------------------------------------
+
+    @property
+    def statuses(self) -> tuple[int, ...]:
+        """One status per cell: 0 empty, 1 first player, 2 second player."""
+        return tuple(1 if self.x >> c & 1 else 2 if self.o >> c & 1 else 0 for c in range(self.geometry.size))
+
+    def to_status_string(self, *, rows: bool = False) -> str:
+        """Seed 000's notation, e.g. ``120000000``; with ``rows=True`` rows are separated by ``/``."""
+        return self._join("".join(str(s) for s in self.statuses), rows)
+
+    def to_letters(self, *, rows: bool = False) -> str:
+        """Seed 001's notation with ``x``, ``o`` and ``.``, e.g. ``xo.......``."""
+        return self._join("".join(".xo"[s] for s in self.statuses), rows)
+
+    def to_grid(self, *, empty: str = ".") -> str:
+        """A grid for people: one line per row, marks spaced out, layers separated by a blank line."""
+        symbols = (empty, "X", "O")
+        cols = self.geometry.shape[-1]
+        statuses = self.statuses
+        lines = []
+        rows_per_layer = self.geometry.shape[-2]
+        for row_index, start in enumerate(range(0, self.geometry.size, cols)):
+            if row_index and row_index % rows_per_layer == 0:
+                lines.append("")
+            lines.append(" ".join(symbols[s] for s in statuses[start : start + cols]))
+        return "\n".join(lines)
+
+    def _join(self, flat: str, rows: bool) -> str:
+        if not rows:
+            return flat
+        cols = self.geometry.shape[-1]
+        row_texts = [flat[i : i + cols] for i in range(0, len(flat), cols)]
+        if self.geometry.dimensions == 2:
+            return "/".join(row_texts)
+        per_layer = self.geometry.shape[-2]
+        layers = ["/".join(row_texts[i : i + per_layer]) for i in range(0, len(row_texts), per_layer)]
+        return "//".join(layers)
+
+    def __str__(self) -> str:
+        return self.to_status_string()
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def x_count(self) -> int:
+        return self.x.bit_count()
+
+    @property
+    def o_count(self) -> int:
+        return self.o.bit_count()
+
+    @property
+    def ply(self) -> int:
+        """The number of marks on the board."""
+        return (self.x | self.o).bit_count()
+
+    @property
+    def empty_mask(self) -> int:
+        return self.geometry.full_mask & ~(self.x | self.o)
+
+    @property
+    def empty_cells(self) -> tuple[int, ...]:
+        return mask_cells(self.empty_mask)
+
+    @property
+    def is_full(self) -> bool:
+        return self.empty_mask == 0
+
+    @cached_property
+    def x_lines(self) -> tuple[int, ...]:
+        """The complete lines of the first player, as bitmasks."""
+        return tuple(line for line in self.geometry.lines if self.x & line == line)
+
+    @cached_property
+    def o_lines(self) -> tuple[int, ...]:
+        """The complete lines of the second player, as bitmasks."""
+        return tuple(line for line in self.geometry.lines if self.o & line == line)
+
+    @property
+    def complete_lines(self) -> tuple[tuple[Player, tuple[int, ...]], ...]:
+        """Every complete line with its owner, as cell IDs."""
+        return tuple(("x", mask_cells(line)) for line in self.x_lines) + tuple(
+            ("o", mask_cells(line)) for line in self.o_lines
+        )
+
+    @property
+    def winner(self) -> Player | None:
+        """Who has a complete line; ``None`` when nobody has (or, on an impossible board, both have)."""
+        if self.x_lines and not self.o_lines:
+            return "x"
+        if self.o_lines and not self.x_lines:
+            return "o"
+        return None
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether play has stopped: somebody has a line or the board is full."""
+        return bool(self.x_lines or self.o_lines) or self.is_full
+
+    @property
+    def turn(self) -> Player | None:
+        """Who moves next by the mark counts (X first); ``None`` when the counts are impossible."""
+        difference = self.x_count - self.o_count
+        return "x" if difference == 0 else "o" if difference == 1 else None
+
+    @property
+    def to_move(self) -> Player | None:
+        """Who moves next in a game still going; ``None`` when it is over or the counts are impossible."""
+        return None if self.is_terminal else self.turn
+
+    @property
+    def legal_moves(self) -> tuple[int, ...]:
+        """The empty cells, while the game is still going; otherwise none."""
+        return self.empty_cells if self.to_move else ()
+
+    def play(self, cell: int) -> Position:
+        """The position after the player to move marks ``cell``."""
+        player = self.to_move
+        if player is None:
+            reason = "the game is over" if self.is_terminal else "the mark counts are impossible"
+            raise MoveError(f"cannot play cell {cell}: {reason}")
+        if not isinstance(cell, int) or not 0 <= cell < self.geometry.size:
+            raise MoveError(f"cell {cell!r} is not on a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}")
+        bit = 1 << cell
+        if (self.x | self.o) & bit:
+            raise MoveError(f"cell {cell} is already taken")
+        if player == "x":
+            return Position(self.geometry, self.x | bit, self.o)
+        return Position(self.geometry, self.x, self.o | bit)
+
+    # -- symmetry ------------------------------------------------------------------------------
+
+    def transform(self, symmetry: Symmetry | str) -> Position:
+        """The position seen under a symmetry (a :class:`Symmetry` or its name)."""
+        if isinstance(symmetry, str):
+            symmetry = self.geometry.symmetry(symmetry)
+        return Position(self.geometry, symmetry.apply_mask(self.x), symmetry.apply_mask(self.o))
+
+    def transforms(self) -> Iterator[tuple[Symmetry, Position]]:
+        """Every symmetry of the board with the image of this position under it."""
+        for symmetry in self.geometry.symmetries:
+            yield symmetry, self.transform(symmetry)
+
+    @cached_property
+    def canonical(self) -> Position:
+        """The representative of this position's symmetry class: the image with the least status string."""
+        return min((image for _, image in self.transforms()), key=Position.to_status_string)
+
+    @property
+    def stabilizer(self) -> tuple[Symmetry, ...]:
+        """The symmetries that leave this position unchanged."""
+        return tuple(symmetry for symmetry, image in self.transforms() if image == self)
+
+    @property
+    def class_size(self) -> int:
+        """How many distinct positions the symmetries make of this one (orbit size = |G| / |stabilizer|)."""
+        return len(self.geometry.symmetries) // len(self.stabilizer)
+
+    def equivalent(self, other: Position) -> bool:
+        """Whether the two positions are the same up to symmetry."""
+        return self.geometry == other.geometry and self.canonical == other.canonical
+
+
+def _guess_geometry(raw: str, text: str) -> Geometry:
+    if "//" in raw:
+        layers = raw.split("//")
+        rows = layers[0].split("/")
+        shape = (len(layers), len(rows), len(rows[0]))
+        return Geometry(shape, min(shape))
+    if "/" in raw:
+        rows = raw.split("/")
+        shape = (len(rows), len(rows[0]))
+        if not rows[0]:
+            raise PositionError(f"empty row in position {text.strip()!r}")
+        return Geometry(shape, min(shape))
+    side = round(len(raw) ** 0.5)
+    if side * side != len(raw):
+        raise PositionError(
+            f"cannot tell the board of a {len(raw)}-cell position {text.strip()!r}: give the board (e.g. --board 3x5) "
+            "or separate rows with '/'"
+        )
+    return Geometry((side, side), side)
+
+
+def _check_rows(raw: str, geometry: Geometry, text: str) -> None:
+    cols = geometry.shape[-1]
+    rows = [row for row in raw.replace("//", "/").split("/")]
+    if any(len(row) != cols for row in rows):
+        raise PositionError(f"every row of {text.strip()!r} must have {cols} cells on a {geometry.spec_shape} board")
