@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: A property of cell sets, vectorised: bitmasks (int64 or uint64 array) in, booleans out.
+#: A property of cell sets, vectorised: bitmasks (int64 or uint64 array) in, booleans out — or
+#: non-negative integer weights, to count each set that many times.
 MaskPredicate = Callable[[np.ndarray], np.ndarray]
 
 
@@ -66,14 +67,14 @@ def block_masks(blocks: Sequence[int], dtype: type = np.int64) -> tuple[np.ndarr
     return masks, sizes
 
 
-def zeta_by_size(indicator: np.ndarray, sizes: np.ndarray, width: int, offset: int = 0) -> np.ndarray:
-    """F[T][j] = #{U ⊆ T : indicator[U], |U| + offset = j} for j < width, over the bitmask lattice of T."""
-    count = indicator.shape[0]
+def zeta_by_size(weights: np.ndarray, sizes: np.ndarray, width: int, offset: int = 0) -> np.ndarray:
+    """F[T][j] = sum of weights[U] over U ⊆ T with |U| + offset = j, for j < width, over the bitmask lattice of T."""
+    count = weights.shape[0]
     bits = count.bit_length() - 1
     table = np.zeros((count, width), dtype=np.int64)
     index = sizes.astype(np.int64) + offset
-    keep = indicator & (index < width)
-    table[np.nonzero(keep)[0], index[keep]] = 1
+    keep = (weights != 0) & (index < width)
+    table[np.nonzero(keep)[0], index[keep]] = weights[keep]
     for bit in range(bits):
         view = table.reshape(count >> (bit + 1), 2, 1 << bit, width)
         view[:, 1] += view[:, 0]
@@ -91,7 +92,8 @@ def count_pairs(
 ) -> np.ndarray:
     """Number of disjoint pairs (X, O) of unions of ``blocks`` with |X| - |O| = ``difference``.
 
-    Returns an array indexed by |X| + |O| (the ply), of Python-int-safe int64 counts.
+    Each pair counts ``x_property(X) * o_property(O)`` times (booleans count once). Returns an int64
+    array indexed by |X| + |O| (the ply).
     """
     blocks = list(blocks)
     total_cells = sum(int(b).bit_count() for b in blocks)
@@ -112,13 +114,13 @@ def count_pairs(
                 continue
             if high_x not in x_rows:
                 x_sizes = low_sizes.astype(np.int64) + int(high_sizes[high_x])
-                ok = x_property(low_masks | high_masks[high_x]) & (x_sizes >= difference)
-                rows = np.nonzero(ok)[0]
-                x_rows[high_x] = (rows, x_sizes[rows])
-            rows, sizes = x_rows[high_x]
+                weights = x_property(low_masks | high_masks[high_x])
+                rows = np.nonzero((weights != 0) & (x_sizes >= difference))[0]
+                x_rows[high_x] = (rows, x_sizes[rows], weights[rows].astype(np.int64))
+            rows, sizes, weights = x_rows[high_x]
             o_sizes = sizes - difference
             inside = (o_sizes < width) & (sizes + o_sizes <= total_cells)
-            values = complement[rows[inside], o_sizes[inside]]
+            values = complement[rows[inside], o_sizes[inside]] * weights[inside]
             result += _sum_by(sizes[inside] + o_sizes[inside], values, total_cells + 1)
         if on_shard is not None:
             on_shard()
