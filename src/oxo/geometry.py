@@ -335,9 +335,12 @@ _SQUARE_SYMMETRIES: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
 
 def _make_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
     """The isometries that map the board onto itself, as cell permutations, identity first."""
-    if len(shape) == 2:
-        return _flat_symmetries(shape[0], shape[1])
-    return _box_symmetries(shape)
+    found = _flat_symmetries(shape[0], shape[1]) if len(shape) == 2 else _box_symmetries(shape)
+    # On degenerate boards (1×n, 1×1) several isometries move cells alike: keep the first name of each.
+    distinct: dict[tuple[int, ...], Symmetry] = {}
+    for symmetry in found:
+        distinct.setdefault(symmetry.perm, symmetry)
+    return tuple(distinct.values())
 
 
 def _flat_symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:

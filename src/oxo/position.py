@@ -62,14 +62,14 @@ class Position:
             raise PositionError(f"unknown character {shown} in position {text.strip()!r}; use {_ACCEPTED}")
         if geometry is None:
             geometry = _guess_geometry(raw, text)
+        if "/" in raw:
+            _check_rows(raw, geometry, text)
         statuses = raw.replace("/", "")
         if len(statuses) != geometry.size:
             raise PositionError(
                 f"position {text.strip()!r} has {len(statuses)} cells but a {geometry.spec_shape} board has "
                 f"{geometry.size}"
             )
-        if "/" in raw:
-            _check_rows(raw, geometry, text)
         x = o = 0
         for cell, ch in enumerate(statuses):
             status = _READ[ch]

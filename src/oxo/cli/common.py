@@ -1,0 +1,61 @@
+"""Helpers shared by the CLI's topic modules: parsing boards and positions, printing tables and JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from oxo.geometry import Geometry
+from oxo.position import Position
+
+
+def parse_board(spec: str, k: int | None = None) -> Geometry:
+    """A geometry from a board spec given on the command line (errors become exit status 2)."""
+    return Geometry.parse(spec, k)
+
+
+def parse_position(text: str, board: str | None = None, k: int | None = None) -> Position:
+    """A position from the command line; the board is guessed from the text unless given."""
+    geometry = parse_board(board, k) if board else None
+    position = Position.from_string(text, geometry)
+    if geometry is None and k is not None:
+        position = Position(parse_board(position.geometry.spec_shape, k), position.x, position.o)
+    return position
+
+
+def k_option(function):  # type: ignore[no-untyped-def]
+    """``--k K``: how many marks in a row win (default: the board's shortest side)."""
+    return click.option(
+        "--k", "k", type=click.IntRange(min=1), default=None, help="Marks in a row needed to win (default: shortest side)."
+    )(function)
+
+
+def json_option(function):  # type: ignore[no-untyped-def]
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts instead of a table.")(function)
+
+
+def quiet_option(function):  # type: ignore[no-untyped-def]
+    return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(function)
+
+
+def board_option(function):  # type: ignore[no-untyped-def]
+    return click.option(
+        "--board", "-b", default=None, metavar="BOARD", help="Board of the position, e.g. 3x5 (default: guessed from the text)."
+    )(function)
+
+
+def echo_json(data: Any) -> None:
+    """Print JSON data on stdout, one document."""
+    click.echo(json.dumps(data, indent=None if not sys.stdout.isatty() else 2))
+
+
+def console():  # type: ignore[no-untyped-def]
+    """A rich console on stdout that never wraps tables when stdout is a file or a pipe."""
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    return Console(width=400, highlight=False, color_system=None, soft_wrap=True)

@@ -1,0 +1,159 @@
+"""``oxo count``, ``oxo show`` and ``oxo classes``: the board model and the position counter."""
+
+from __future__ import annotations
+
+import click
+
+from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.counting import METHODS, CountTable, count_positions
+from oxo.progress import progress_bar
+
+
+@click.command()
+@click.argument("boards", nargs=-1, required=True, metavar="BOARD [BOARD...]")
+@k_option
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="auto",
+    show_default=True,
+    help="pairs: count without visiting positions; search: walk the game tree (slow reference).",
+)
+@json_option
+@quiet_option
+def count(boards: tuple[str, ...], k: int | None, method: str, as_json: bool, quiet: bool) -> None:
+    """Reachable positions per ply, with and without symmetric duplicates.
+
+    Play starts on the empty board, players alternate, and play stops at a win. "classes" counts
+    positions up to the board's symmetries (rotations and reflections). Several boards print side
+    by side, as in seed 001's table.
+
+    Example: oxo count 3x3 4x4
+    """
+    geometries = [parse_board(spec, k) for spec in boards]
+    tables = []
+    for geometry in geometries:
+        with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+            state = {"done": 0.0}
+
+            def report(fraction: float, bar=bar, state=state) -> None:
+                bar.advance(fraction - state["done"])
+                state["done"] = fraction
+
+            tables.append(count_positions(geometry, method, on_progress=report))  # type: ignore[arg-type]
+    if as_json:
+        data = [table.to_dict() for table in tables]
+        echo_json(data[0] if len(data) == 1 else data)
+        return
+    console().print(_count_table(tables))
+
+
+def _count_table(tables: list[CountTable]):  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    table.add_column("ply", justify="right")
+    for result in tables:
+        label = result.geometry.spec
+        table.add_column(f"{label} positions", justify="right")
+        table.add_column(f"{label} classes", justify="right")
+    longest = max(len(result.plies) for result in tables)
+    for ply in range(longest):
+        cells = [str(ply)]
+        for result in tables:
+            if ply < len(result.plies):
+                cells += [str(result.plies[ply].positions), str(result.plies[ply].classes)]
+            else:
+                cells += ["", ""]
+        table.add_row(*cells)
+    totals = ["total"]
+    for result in tables:
+        totals += [str(result.total_positions), str(result.total_classes)]
+    table.add_section()
+    table.add_row(*totals)
+    return table
+
+
+@click.command()
+@click.argument("position")
+@board_option
+@k_option
+@json_option
+def show(position: str, board: str | None, k: int | None, as_json: bool) -> None:
+    """One position: grid, whose turn, winner, complete lines and its symmetry class.
+
+    POSITION is a status string (120000000), letters (xo.......) or either with rows
+    separated by '/' (xo./.../...).
+    """
+    pos = parse_position(position, board, k)
+    stabilizer = [symmetry.name for symmetry in pos.stabilizer]
+    data = {
+        "board": pos.geometry.spec_shape,
+        "k": pos.geometry.k,
+        "position": pos.to_status_string(),
+        "letters": pos.to_letters(rows=True),
+        "ply": pos.ply,
+        "turn": pos.to_move,
+        "winner": pos.winner,
+        "complete_lines": [{"player": player, "cells": list(cells)} for player, cells in pos.complete_lines],
+        "canonical": pos.canonical.to_status_string(),
+        "stabilizer": stabilizer,
+        "class_size": pos.class_size,
+    }
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(pos.to_grid())
+    click.echo()
+    if pos.turn is None:
+        status = "impossible mark counts (X moves first, so X has as many marks as O or one more)"
+    elif pos.winner:
+        status = f"{pos.winner.upper()} has won"
+    elif pos.x_lines and pos.o_lines:
+        status = "both players have a line (not a position of a real game)"
+    elif pos.is_full:
+        status = "draw: the board is full"
+    else:
+        status = f"{pos.turn.upper()} to move"
+    click.echo(f"status:         {status}")
+    lines = ", ".join(f"{player.upper()} {''.join(map(str, cells)) if pos.geometry.size <= 10 else '-'.join(map(str, cells))}" for player, cells in pos.complete_lines)
+    click.echo(f"complete lines: {lines or 'none'}")
+    click.echo(f"canonical form: {data['canonical']}")
+    click.echo(f"stabilizer:     {', '.join(stabilizer)}")
+    click.echo(f"class size:     {pos.class_size} of {len(pos.geometry.symmetries)} symmetries")
+
+
+@click.command()
+@click.argument("board")
+@k_option
+@json_option
+def classes(board: str, k: int | None, as_json: bool) -> None:
+    """Cell classes and alignment classes: what the board's symmetries make equivalent.
+
+    On 3x3 the cells fall into corner, middle and center, and the alignments into
+    diagonal, middle and side (seed 000). The names are derived from where a class lies.
+    """
+    geometry = parse_board(board, k)
+    data = {
+        "board": geometry.spec_shape,
+        "k": geometry.k,
+        "symmetries": [symmetry.name for symmetry in geometry.symmetries],
+        "cell_classes": [{"name": c.name, "cells": list(c.cells)} for c in geometry.cell_classes],
+        "line_classes": [{"name": c.name, "lines": [list(line) for line in c.lines]} for c in geometry.line_classes],
+    }
+    if as_json:
+        echo_json(data)
+        return
+    sep = "" if geometry.size <= 10 else "-"
+    click.echo(f"{geometry.spec_shape} board, k={geometry.k}: {geometry.size} cells, {len(geometry.lines)} lines, "
+               f"{len(geometry.symmetries)} symmetries")
+    click.echo(f"symmetries: {', '.join(data['symmetries'])}")
+    click.echo("\ncell classes:")
+    for cell_class in geometry.cell_classes:
+        click.echo(f"  {cell_class.name:<10} {' '.join(map(str, cell_class.cells))}")
+    click.echo("\nalignment classes:")
+    for line_class in geometry.line_classes:
+        click.echo(f"  {line_class.name:<10} {' '.join(sep.join(map(str, line)) for line in line_class.lines)}")
+
+
+COMMANDS = [count, show, classes]

@@ -1,0 +1,90 @@
+"""The CLI of the core: count, show, classes, and the error path (one line, exit status 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from oxo.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_count_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "count", "3x3", "2x2")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["ply", "3x3", "positions", "3x3", "classes", "2x2", "positions", "2x2", "classes"]
+    assert lines[-1].split() == ["total", "5478", "765", "29", "6"]
+    assert lines[2].split() == ["1", "9", "3", "4", "1"]
+
+
+def test_count_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "count", "3x3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["board"] == "3x3" and data["k"] == 3
+    assert [row["positions"] for row in data["plies"]] == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]
+    assert data["total"] == {"positions": 5478, "classes": 765}
+    code, out, _ = run(capsys, "count", "3x3", "4x4,k=3", "--json", "--method", "pairs")
+    data = json.loads(out)
+    assert [d["board"] for d in data] == ["3x3", "4x4"] and data[1]["k"] == 3
+
+
+def test_count_search_method_and_k(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "count", "3x3", "--k", "2", "--method", "search", "--json")
+    assert code == 0 and json.loads(out)["k"] == 2
+
+
+def test_show(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "xxx/oo./...", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["winner"] == "x" and data["turn"] is None
+    assert data["complete_lines"] == [{"player": "x", "cells": [0, 1, 2]}]
+    assert data["stabilizer"] == ["identity"] and data["class_size"] == 8
+    code, out, _ = run(capsys, "show", "000010000")
+    assert code == 0 and "O to move" in out and "class size:     1 of 8" in out
+
+
+def test_classes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "classes", "3x3", "--json")
+    data = json.loads(out)
+    assert {c["name"] for c in data["cell_classes"]} == {"corner", "middle", "center"}
+    assert {c["name"] for c in data["line_classes"]} == {"diagonal", "middle", "side"}
+    code, out, _ = run(capsys, "classes", "3x3x3")
+    assert code == 0 and "48 symmetries" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["count", "4x"], "bad board spec"),
+        (["count", "3x3", "--k", "7"], "k=7"),
+        (["count", "3x3", "--k", "0"], "--k"),
+        (["count"], "Missing argument"),
+        (["count", "3x3", "--method", "magic"], "magic"),
+        (["show", "12x"], "cannot tell the board"),
+        (["show", "1200", "--board", "3x3"], "has 4 cells"),
+        (["show", "12a000000"], "unknown character"),
+        (["classes", "three"], "bad board spec"),
+        (["nonsense"], "No such command"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], words: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("oxo: error: ") and words in err
+
+
+def test_console_script_exit_status() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", "from oxo.cli import run; run()", "count", "9"], capture_output=True, text=True
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr and result.stderr.count("\n") == 1

@@ -1,0 +1,77 @@
+"""The position counter: the fast pair counter against the reference search and seed 001's table."""
+
+from __future__ import annotations
+
+import pytest
+
+from oxo.counting import CountingError, count_positions
+from oxo.counting.reference import count_by_search
+from oxo.geometry import Geometry
+
+# Seed 001's table: (positions, classes) per ply, as published there.
+SEED_001 = {
+    "1x1": [(1, 1), (1, 1)],
+    "2x2": [(1, 1), (4, 1), (12, 2), (12, 2), (0, 0)],
+    "3x3": [(1, 1), (9, 3), (72, 12), (252, 38), (756, 108), (1260, 174), (1520, 204), (1140, 153), (390, 57), (78, 15)],
+    "4x4": [
+        (1, 1), (16, 3), (240, 33), (1680, 219), (10920, 1413), (43680, 5514), (160160, 20122), (400400, 50215),
+        (895950, 112379), (1433520, 179510), (1962576, 245690), (1962576, 245690), (1543080, 193318),
+        (881760, 110452), (333792, 41870), (83440, 10489), (8220, 1059),
+    ],
+}
+SEED_001_TOTALS = {"1x1": (2, 2), "2x2": (29, 6), "3x3": (5478, 765), "4x4": (9722011, 1217977)}
+
+SMALL_BOARDS = [
+    "1x1", "1x3", "2x2", "2x3", "3x2", "2x4", "3x3", "3x3,k=2", "2x2,k=1", "3x4", "4x3", "3x4,k=2", "2x5",
+    "2x5,k=2", "1x6,k=3", "2x2x2", "2x2x2,k=1",
+]
+
+
+@pytest.mark.parametrize("spec", sorted(SEED_001))
+def test_seed_001_table(spec: str) -> None:
+    table = count_positions(Geometry.parse(spec))
+    assert [(row.positions, row.classes) for row in table.plies] == SEED_001[spec]
+    assert (table.total_positions, table.total_classes) == SEED_001_TOTALS[spec]
+
+
+@pytest.mark.parametrize("spec", SMALL_BOARDS)
+def test_pair_counter_agrees_with_search(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    assert count_positions(geometry, "pairs").plies == count_positions(geometry, "search").plies
+
+
+def test_search_reproduces_3x3_by_itself() -> None:
+    positions, classes = count_by_search(Geometry.parse("3x3"))
+    assert positions == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]
+    assert classes == [1, 3, 12, 38, 108, 174, 204, 153, 57, 15]
+
+
+def test_sharded_counting_agrees_with_unsharded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import oxo.counting as counting
+
+    geometry = Geometry.parse("3x4")
+    whole = count_positions(geometry, "pairs")
+    monkeypatch.setattr(counting, "SHARD_CELLS", 7)  # forces up to 2^5 shards per symmetry
+    fractions: list[float] = []
+    sharded = count_positions(geometry, "pairs", on_progress=fractions.append)
+    assert sharded.plies == whole.plies
+    assert fractions and fractions[-1] == pytest.approx(1.0)
+    assert fractions == sorted(fractions)
+
+
+def test_table_json_shape() -> None:
+    data = count_positions(Geometry.parse("3x3")).to_dict()
+    assert data["board"] == "3x3" and data["k"] == 3
+    assert data["plies"][1] == {"ply": 1, "positions": 9, "classes": 3}
+    assert data["total"] == {"positions": 5478, "classes": 765}
+
+
+def test_unknown_method() -> None:
+    with pytest.raises(CountingError, match="unknown counting method"):
+        count_positions(Geometry.parse("3x3"), "magic")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_search_agrees_on_4x4_with_k_3() -> None:
+    geometry = Geometry.parse("4x4", k=3)
+    assert count_positions(geometry, "pairs").plies == count_positions(geometry, "search").plies

@@ -1,0 +1,160 @@
+"""Geometry: cells, lines, the symmetry group and the classes it induces."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from oxo.errors import BoardSpecError, OxoError
+from oxo.geometry import Geometry
+
+BOARDS = ["1x1", "2x2", "3x3", "4x4", "4x4,k=3", "3x5", "3x4", "2x5,k=2", "3x3x3", "2x2x2", "4x4x4"]
+
+
+def compose(first: tuple[int, ...], then: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(then[first[cell]] for cell in range(len(first)))
+
+
+@pytest.mark.parametrize("spec", BOARDS)
+def test_symmetries_form_a_group(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    perms = {symmetry.perm for symmetry in geometry.symmetries}
+    identity = tuple(range(geometry.size))
+    assert geometry.symmetries[0].perm == identity and geometry.symmetries[0].name == "identity"
+    assert len(perms) == len(geometry.symmetries), "symmetries are distinct"
+    for a, b in itertools.product(perms, repeat=2):
+        assert compose(a, b) in perms, "closure"
+    for symmetry in geometry.symmetries:
+        assert compose(symmetry.perm, symmetry.inverse_perm) == identity
+        assert symmetry.inverse_perm in perms, "inverses"
+    assert len({s.name for s in geometry.symmetries}) == len(perms), "names are distinct"
+
+
+@pytest.mark.parametrize(
+    ("spec", "order"), [("3x3", 8), ("4x4", 8), ("3x5", 4), ("1x4", 2), ("3x3x3", 48), ("2x3x3", 16), ("1x1", 1)]
+)
+def test_group_order(spec: str, order: int) -> None:
+    assert len(Geometry.parse(spec).symmetries) == order
+
+
+@pytest.mark.parametrize("spec", BOARDS)
+def test_symmetries_carry_lines_onto_lines(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    lines = set(geometry.lines)
+    for symmetry in geometry.symmetries:
+        assert {symmetry.apply_mask(line) for line in lines} == lines
+
+
+def test_named_transforms_of_3x3() -> None:
+    geometry = Geometry.parse("3x3")
+    # Cell 1 is top middle. Counterclockwise rotation by 90 degrees takes the top row to the left column.
+    expected = {
+        "identity": (0, 1, 2, 3, 4, 5, 6, 7, 8),
+        "rot90": (6, 3, 0, 7, 4, 1, 8, 5, 2),
+        "rot180": (8, 7, 6, 5, 4, 3, 2, 1, 0),
+        "rot270": (2, 5, 8, 1, 4, 7, 0, 3, 6),
+        "mirror0": (6, 7, 8, 3, 4, 5, 0, 1, 2),  # horizontal mirror line: top and bottom swap
+        "mirror45": (8, 5, 2, 7, 4, 1, 6, 3, 0),  # the line through cells 6, 4, 2 stays put
+        "mirror90": (2, 1, 0, 5, 4, 3, 8, 7, 6),  # vertical mirror line: left and right swap
+        "mirror135": (0, 3, 6, 1, 4, 7, 2, 5, 8),  # the line through cells 0, 4, 8 stays put
+    }
+    assert {s.name: s.perm for s in geometry.symmetries} == expected
+    # Seed 000: the three main transformations generate the rest.
+    rot90, mirror0, mirror45 = (geometry.symmetry(n).perm for n in ("rot90", "mirror0", "mirror45"))
+    generated = {tuple(range(9))}
+    while True:
+        bigger = generated | {compose(p, g) for p in generated for g in (rot90, mirror0)}
+        if bigger == generated:
+            break
+        generated = bigger
+    assert generated == set(expected.values())
+    assert mirror45 in generated
+
+
+def test_rectangle_keeps_only_its_own_symmetries() -> None:
+    names = [s.name for s in Geometry.parse("3x5").symmetries]
+    assert names == ["identity", "rot180", "mirror0", "mirror90"]
+
+
+def test_cells_in_reading_order() -> None:
+    geometry = Geometry.parse("3x4")
+    assert [geometry.coords(c) for c in (0, 3, 4, 11)] == [(0, 0), (0, 3), (1, 0), (2, 3)]
+    assert all(geometry.cell_at(geometry.coords(c)) == c for c in geometry.cells)
+    cube = Geometry.parse("3x3x3")
+    assert cube.coords(13) == (1, 1, 1)
+
+
+def test_3x3_classes_are_the_seeds() -> None:
+    geometry = Geometry.parse("3x3")
+    cells = {c.name: c.cells for c in geometry.cell_classes}
+    assert cells == {"corner": (0, 2, 6, 8), "middle": (1, 3, 5, 7), "center": (4,)}
+    lines = {c.name: set(c.lines) for c in geometry.line_classes}
+    assert lines == {
+        "diagonal": {(0, 4, 8), (2, 4, 6)},
+        "middle": {(3, 4, 5), (1, 4, 7)},
+        "side": {(0, 1, 2), (6, 7, 8), (0, 3, 6), (2, 5, 8)},
+    }
+
+
+@pytest.mark.parametrize("spec", BOARDS)
+def test_classes_partition_cells_and_lines(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    cells = sorted(c for cell_class in geometry.cell_classes for c in cell_class.cells)
+    assert cells == list(geometry.cells)
+    lines = sorted(line for line_class in geometry.line_classes for line in line_class.lines)
+    assert lines == sorted(geometry.line_cells)
+    assert len({c.name for c in geometry.cell_classes}) == len(geometry.cell_classes)
+
+
+def count_lines_by_brute_force(shape: tuple[int, ...], k: int) -> int:
+    """Lines as sets of k collinear, equally spaced adjacent cells: pick a start and a step in {-1,0,1}^d."""
+    found = set()
+    for start in itertools.product(*(range(s) for s in shape)):
+        for step in itertools.product((-1, 0, 1), repeat=len(shape)):
+            if not any(step):
+                continue
+            cells = [tuple(a + i * d for a, d in zip(start, step)) for i in range(k)]
+            if all(all(0 <= c < s for c, s in zip(cell, shape)) for cell in cells):
+                found.add(frozenset(cells))
+    return len(found)
+
+
+@pytest.mark.parametrize(
+    "spec", ["3x3", "4x4", "4x4,k=3", "5x5,k=4", "3x5", "2x6,k=2", "3x3x3", "4x4x4", "3x3x3,k=2", "1x5,k=3"]
+)
+def test_line_generator_matches_brute_force(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    assert len(geometry.lines) == count_lines_by_brute_force(geometry.shape, geometry.k)
+    assert all(line.bit_count() == geometry.k for line in geometry.lines)
+
+
+def test_known_line_counts() -> None:
+    assert len(Geometry.parse("3x3").lines) == 8
+    assert len(Geometry.parse("3x3x3").lines) == 49
+    assert len(Geometry.parse("4x4x4").lines) == 76  # Qubic
+
+
+@pytest.mark.parametrize(
+    ("spec", "shape", "k"),
+    [("3x3", (3, 3), 3), ("4X4", (4, 4), 4), ("4x4,k=3", (4, 4), 3), ("3x5", (3, 5), 3), ("3x3x3", (3, 3, 3), 3),
+     ("mnk(m=5,n=4,k=4)", (4, 5), 4), (" 4 x 4 ", (4, 4), 4)],
+)
+def test_parse(spec: str, shape: tuple[int, ...], k: int) -> None:
+    geometry = Geometry.parse(spec)
+    assert (geometry.shape, geometry.k) == (shape, k)
+    assert Geometry.parse(geometry.spec) == geometry
+
+
+@pytest.mark.parametrize("spec", ["", "4", "4x", "x4", "4x4x4x4", "0x3", "3x3,k=4", "abc", "mnk(m=3)", "3x3,k=0", "200x200"])
+def test_bad_specs_raise_a_clear_error(spec: str) -> None:
+    with pytest.raises(BoardSpecError) as info:
+        Geometry.parse(spec)
+    assert isinstance(info.value, OxoError) and isinstance(info.value, ValueError)
+    assert "\n" not in str(info.value)
+
+
+def test_k_argument_overrides_and_is_checked() -> None:
+    assert Geometry.parse("4x4", k=3).k == 3
+    with pytest.raises(BoardSpecError, match="k=5"):
+        Geometry.parse("4x4", k=5)
