@@ -37,6 +37,8 @@ def _register() -> None:
 
     for command in core.COMMANDS:
         cli.add_command(command)
+    from oxo.cli import mega as mega_cli
+    for command in mega_cli.COMMANDS: cli.add_command(command)
 
 
 _register()

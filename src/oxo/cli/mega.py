@@ -1,0 +1,231 @@
+"""``oxo mega replay|play|selfplay``: mega tic-tac-toe (seed 002) on the command line."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from oxo.cli import OxoGroup
+from oxo.cli.common import console, echo_json, json_option, quiet_option
+from oxo.errors import OxoError
+from oxo.progress import progress_bar
+
+PLAYERS = ("human", "random", "mcts")
+
+
+@click.group(cls=OxoGroup)
+def mega() -> None:
+    """Mega tic-tac-toe: nine inner grids, moves grouped in strings, big markers.
+
+    A move is GC: the inner grid G then the cell C, both 1..9 in reading order
+    (55 is the centre of the centre grid). A record is moves separated by spaces.
+    See docs/mega.md for the nine rules.
+    """
+
+
+def _show_board(state, *, highlight: bool = True) -> None:  # type: ignore[no-untyped-def]
+    from oxo.mega.render import board_rich, board_text
+
+    if sys.stdout.isatty():
+        console().print(board_rich(state, highlight=highlight))
+    else:
+        click.echo(board_text(state, highlight=highlight))
+
+
+@mega.command()
+@click.argument("record", nargs=-1)
+@json_option
+def replay(record: tuple[str, ...], as_json: bool) -> None:
+    """Replay a game record, checking every move, and show the final position.
+
+    Prints the board with big markers (legal moves drawn as their cell digit), whose turn it
+    is, the current string, the legal moves and the winner if any. An illegal move stops the
+    replay with exit status 1, naming the move, its number and the rule it breaks.
+
+    Example: oxo mega replay "55 51 15 52"
+    """
+    from oxo.mega.rules import IllegalMoveError, MegaState
+
+    try:
+        state = MegaState.replay(" ".join(record))
+    except IllegalMoveError as error:
+        click.echo(f"oxo: illegal move: {error}", err=True)
+        raise SystemExit(1) from None
+    if as_json:
+        echo_json(state.summary().to_dict())
+        return
+    from oxo.mega.render import status_lines
+
+    _show_board(state)
+    for line in status_lines(state):
+        click.echo(line)
+
+
+def _budget_options(function):  # type: ignore[no-untyped-def]
+    function = click.option("--seed", type=int, default=None, help="Seed of the computer players (reproducible with --iterations).")(function)
+    function = click.option(
+        "--iterations", type=click.IntRange(min=1), default=None, help="Simulations per move for mcts (instead of, or as well as, --time)."
+    )(function)
+    function = click.option(
+        "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Thinking time per move for mcts."
+    )(function)
+    return function
+
+
+@mega.command()
+@click.option("--x", "x_kind", type=click.Choice(PLAYERS), default="human", show_default=True, help="Who plays X (moves first).")
+@click.option("--o", "o_kind", type=click.Choice(PLAYERS), default="mcts", show_default=True, help="Who plays O.")
+@_budget_options
+@click.option("--save", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the game record to this file at the end.")
+def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None, seed: int | None, save: str | None) -> None:
+    """Play a game in the terminal: human, random or mcts on each side.
+
+    Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
+    takes back your last move, 'help' explains, 'quit' stops. The record is printed at the end.
+    mcts thinks 1 s per move by default; a longer --time makes it stronger (e.g. --time 5).
+    Works with piped input too, and stops cleanly when the input ends.
+
+    Example: oxo mega play --x human --o mcts --time 2
+    """
+    from oxo.mega.players import DEFAULT_SECONDS, make_player
+    from oxo.mega.render import status_lines
+    from oxo.mega.rules import IllegalMoveError, MegaState
+
+    if seconds is None and iterations is None:
+        seconds = DEFAULT_SECONDS
+    kinds = (x_kind, o_kind)
+    players = [None if kind == "human" else make_player(kind, seconds=seconds, iterations=iterations, seed=None if seed is None else seed + side) for side, kind in enumerate(kinds)]
+    state = MegaState()
+    stdin = click.get_text_stream("stdin")
+    humans = any(player is None for player in players)
+    show = True
+    while not state.is_over:
+        side = state.player
+        player = players[side]
+        name = "xo"[side]
+        if show and (player is None or not humans):
+            click.echo()
+            _show_board(state)
+            for line in status_lines(state, legal=player is None):
+                click.echo(line)
+        show = True
+        if player is not None:
+            move = player.choose(state)
+            state.play(move)
+            from oxo.mega.notation import format_move
+
+            report = getattr(player, "last", None)
+            detail = ""
+            if report is not None and report.simulations:
+                detail = f" ({report.simulations:,} simulations in {report.seconds:.2f} s, expects {report.win_rate:.0%})"
+            click.echo(f"{name} ({player.name}) plays {format_move(move)}{detail}")
+            continue
+        click.echo(f"{name}, your move (GC, or moves/undo/help/quit): ", nl=False)
+        line = stdin.readline()
+        if not line:
+            click.echo()
+            click.echo(f"input ended; game stopped after {state.move_count} moves", err=True)
+            break
+        text = line.strip().lower()
+        if not stdin.isatty():
+            click.echo(text)  # piped input: show it, so the transcript reads like a session
+        if not text:
+            show = False
+            continue
+        if text in ("q", "quit", "exit"):
+            click.echo(f"game stopped after {state.move_count} moves")
+            break
+        if text in ("h", "help", "?"):
+            click.echo("type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order")
+            click.echo("on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above")
+            show = False
+            continue
+        if text in ("m", "moves", "legal"):
+            from oxo.mega.notation import format_move
+
+            click.echo(" ".join(format_move(m) for m in state.legal_moves()))
+            show = False
+            continue
+        if text in ("u", "undo"):
+            if not _undo_to_human(state, players):
+                click.echo("nothing to undo")
+                show = False
+            continue
+        try:
+            state.play(text)
+        except IllegalMoveError as error:
+            click.echo(f"illegal: {error}; try again")
+            show = False
+        except OxoError as error:
+            click.echo(f"{error}; try again")
+            show = False
+    else:
+        click.echo()
+        _show_board(state, highlight=False)
+        for line in status_lines(state, legal=False):
+            click.echo(line)
+    click.echo(f"record: {state.record}")
+    if save:
+        from oxo.fileio import write_atomic
+
+        write_atomic(save, state.record + "\n")
+
+
+def _undo_to_human(state, players) -> bool:  # type: ignore[no-untyped-def]
+    """Take back moves until it is a human's turn again, with at least one human move undone."""
+    if not state.move_count:
+        return False
+    state.undo()
+    while state.move_count and players[state.player] is not None:
+        state.undo()
+    return True
+
+
+@mega.command()
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+@click.option("--x", "x_kind", type=click.Choice(("random", "mcts")), default="random", show_default=True, help="Who plays X.")
+@click.option("--o", "o_kind", type=click.Choice(("random", "mcts")), default="random", show_default=True, help="Who plays O.")
+@_budget_options
+@click.option(
+    "--engine",
+    type=click.Choice(("python", "compiled", "checked")),
+    default=None,
+    help="Random-vs-random only: python (default) fast loop, compiled (numba) or checked (every move through the rules engine).",
+)
+@json_option
+@quiet_option
+def selfplay(
+    games: int,
+    x_kind: str,
+    o_kind: str,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int | None,
+    engine: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Play computer against computer and report outcomes, mean length and abnormal share.
+
+    mcts thinks 0.2 s per move unless --time or --iterations says otherwise.
+
+    Example: oxo mega selfplay --games 20000 --seed 1
+             oxo mega selfplay --games 100 --x mcts --o random --time 0.2
+    """
+    from oxo.mega.selfplay import selfplay as run
+
+    if seconds is None and iterations is None:
+        seconds = 0.2
+    with progress_bar("mega self-play", total=games, quiet=quiet) as bar:
+        stats = run(games, x_kind, o_kind, seconds=seconds, iterations=iterations, seed=seed, engine=engine, progress=bar)  # type: ignore[arg-type]
+    if as_json:
+        echo_json(stats.to_dict())
+        return
+    click.echo(f"{stats.games} games, x: {stats.x}, o: {stats.o} ({stats.engine} engine, {stats.seconds:.2f} s)")
+    for label, count, outcome in (("x wins", stats.x_wins, "x"), ("o wins", stats.o_wins, "o"), ("draws", stats.draws, "draw")):
+        click.echo(f"{label:<8} {count:>8}  {stats.share(outcome):7.2%}")
+    click.echo(f"mean length {stats.mean_moves:.2f} moves; games with an abnormal string {stats.abnormal_share:.2%}")
+
+
+COMMANDS = [mega]

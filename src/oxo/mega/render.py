@@ -1,0 +1,120 @@
+"""Text drawing of a mega tic-tac-toe position: the 9×9 board with big markers, legal moves shown.
+
+Kept apart from the rules: it only reads a :class:`~oxo.mega.rules.MegaState`. The board is
+drawn as lines of (text, style) tokens, printed either as plain ASCII (files, pipes, tests) or
+as a :class:`rich.text.Text` with colours on a terminal. In the drawing
+
+* ``x`` / ``o`` are marks, the last move in capitals (``X`` / ``O``);
+* a digit is an empty cell where the player to move may play: its cell number, so with the grid
+  number on the frame above it the move ``GC`` can be read off the board;
+* ``.`` is an empty cell where no move is allowed now;
+* a covered inner grid shows its big marker (a three-line X or O) instead of its cells.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from oxo.mega.notation import format_move
+from oxo.mega.rules import MegaState
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+Token = tuple[str, str]
+
+STYLES: dict[str, str] = {
+    "frame": "dim",
+    "x": "red",
+    "o": "blue",
+    "x last": "bold red reverse",
+    "o last": "bold blue reverse",
+    "legal": "bold green",
+    "empty": "dim",
+    "big x": "bold red",
+    "big o": "bold blue",
+}
+
+BIG_MARKERS: dict[str, tuple[str, str, str]] = {
+    "x": (" \\   / ", "   X   ", " /   \\ "),
+    "o": (" /---\\ ", " | O | ", " \\---/ "),
+}
+
+
+def board_tokens(state: MegaState, *, highlight: bool = True) -> list[list[Token]]:
+    """The board as lines of (text, style) tokens; legal moves shown as cell digits if ``highlight``."""
+    legal = set(state.legal_moves()) if highlight else set()
+    last = state.moves[-1] if state.moves else None
+    covered = state.covered
+    lines: list[list[Token]] = []
+    for outer_row in range(3):
+        header = "+".join(f"-- {3 * outer_row + col + 1} --" for col in range(3))
+        lines.append([(f"+{header}+", "frame")])
+        for inner_row in range(3):
+            line: list[Token] = [("|", "frame")]
+            for outer_col in range(3):
+                grid = 3 * outer_row + outer_col + 1
+                owner = covered.get(grid)
+                if owner is not None:
+                    line.append((BIG_MARKERS[owner][inner_row], f"big {owner}"))
+                else:
+                    line.append((" ", ""))
+                    for inner_col in range(3):
+                        cell = 3 * inner_row + inner_col + 1
+                        move = 9 * (grid - 1) + cell - 1
+                        mark = state.cell(grid, cell)
+                        if mark is not None:
+                            line.append((mark.upper(), f"{mark} last") if move == last else (mark, mark))
+                        elif move in legal:
+                            line.append((str(cell), "legal"))
+                        else:
+                            line.append((".", "empty"))
+                        line.append((" ", ""))
+                line.append(("|", "frame"))
+            lines.append(line)
+    lines.append([("+" + "+".join(["-------"] * 3) + "+", "frame")])
+    return lines
+
+
+def board_text(state: MegaState, *, highlight: bool = True) -> str:
+    """The board as plain ASCII lines."""
+    return "\n".join("".join(text for text, _ in line) for line in board_tokens(state, highlight=highlight))
+
+
+def board_rich(state: MegaState, *, highlight: bool = True) -> Text:
+    """The board as a rich ``Text`` with colours (marks, big markers, legal moves, last move)."""
+    from rich.text import Text
+
+    out = Text()
+    for number, line in enumerate(board_tokens(state, highlight=highlight)):
+        if number:
+            out.append("\n")
+        for text, style in line:
+            out.append(text, style=STYLES.get(style, ""))
+    return out
+
+
+def status_lines(state: MegaState, *, legal: bool = True) -> list[str]:
+    """Whose turn or who won, the current string, big markers and (optionally) the legal moves."""
+    lines = []
+    winner = state.winner
+    if winner == "draw":
+        lines.append(f"draw: no move is possible after {state.move_count} moves")
+    elif winner is not None:
+        lines.append(f"winner: {winner} (three big markers in a row, after {state.move_count} moves)")
+    else:
+        lines.append(f"to move: {state.to_move} (move {state.move_count + 1})")
+    string = state.current_string
+    played = " ".join(format_move(m) for m in string.played) or "none yet"
+    abnormal = ", abnormal (rule 8)" if string.abnormal else ""
+    lines.append(f"string {string.index}: length {string.length}, played {played}, {string.remaining} to go{abnormal}")
+    covered = state.covered
+    if covered:
+        lines.append("big markers: " + ", ".join(f"grid {grid} {owner}" for grid, owner in covered.items()))
+    if state.abnormal_strings:
+        lines.append("abnormal strings: " + ", ".join(str(i) for i in state.abnormal_strings))
+    if legal and winner is None:
+        moves = [format_move(m) for m in state.legal_moves()]
+        rule8 = " (rule 8: no move keeps rule 6)" if state.rule8_applies() else ""
+        lines.append(f"legal moves ({len(moves)}){rule8}: {' '.join(moves)}")
+    return lines
