@@ -1,0 +1,265 @@
+"""Perfect play: the game value of every reachable position, by retrograde analysis over the state space.
+
+Values are computed level by level from the last one back to the root (the game graph is acyclic
+and every move adds one mark), each level in one vectorised pass: the score of a position is read
+off its terminal state, or is the best of its children's scores, which are gathered from a dense
+int8 array addressed by base-3 index (see :mod:`oxo.space`).
+
+A score says who wins and when: ``+(N + 1 - t)`` when X wins with a line at ply ``t``,
+``-(N + 1 - t)`` when O does, ``0`` for a draw (N = cells on the board). X maximises, O minimises,
+so a winner takes the quickest win and a loser the slowest loss, and a drawn game runs to the full
+board. :func:`reference_value` is the slow, obviously correct negamax over :class:`Position` objects
+that the tests hold the fast solver to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from oxo.errors import PositionError
+from oxo.geometry import Geometry
+from oxo.position import Player, Position
+from oxo.space import StateSpace, build_space, check_playable, permute_masks
+
+Outcome = str  # "x", "o" or "draw"
+
+
+@dataclass(frozen=True)
+class Value:
+    """The result of a position with best play: the winner (None for a draw) and plies until the game ends."""
+
+    winner: Player | None
+    plies: int
+
+    @property
+    def outcome(self) -> Outcome:
+        return self.winner or "draw"
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return "draw" if self.plies == 0 else f"draw (board full in {self.plies} plies)"
+        if self.plies == 0:
+            return f"{self.winner.upper()} has won"
+        return f"{self.winner.upper()} wins in {self.plies} {'ply' if self.plies == 1 else 'plies'}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"value": self.outcome, "plies": self.plies}
+
+
+def score_value(score: int, ply: int, size: int) -> Value:
+    """The :class:`Value` of a score (see the module docstring) for a position after ``ply`` marks."""
+    if score > 0:
+        return Value("x", size + 1 - score - ply)
+    if score < 0:
+        return Value("o", size + 1 + score - ply)
+    return Value(None, size - ply)
+
+
+def value_score(value: Value, ply: int, size: int) -> int:
+    """The score of a value for a position after ``ply`` marks (inverse of :func:`score_value`)."""
+    if value.winner is None:
+        return 0
+    magnitude = size + 1 - (ply + value.plies)
+    return magnitude if value.winner == "x" else -magnitude
+
+
+@dataclass(frozen=True)
+class PlyValues:
+    """How many reachable positions after ``ply`` marks are won for X, won for O or drawn with best play
+    (positions already won included), how many end the game, and how many symmetry classes of each."""
+
+    ply: int
+    x: int
+    o: int
+    draw: int
+    x_classes: int | None
+    o_classes: int | None
+    draw_classes: int | None
+    terminal: int
+    terminal_classes: int | None
+
+    @property
+    def positions(self) -> int:
+        return self.x + self.o + self.draw
+
+    def to_dict(self) -> dict[str, int | None]:
+        return {
+            "ply": self.ply,
+            "x": self.x,
+            "o": self.o,
+            "draw": self.draw,
+            "x_classes": self.x_classes,
+            "o_classes": self.o_classes,
+            "draw_classes": self.draw_classes,
+            "terminal": self.terminal,
+            "terminal_classes": self.terminal_classes,
+        }
+
+
+@dataclass(frozen=True)
+class SolveTable:
+    """The value of a board's empty position and, per ply, the values of all reachable positions."""
+
+    geometry: Geometry
+    value: Value
+    plies: tuple[PlyValues, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "board": self.geometry.spec_shape,
+            "k": self.geometry.k,
+            "value": self.value.outcome,
+            "plies_to_end": self.value.plies,
+            "plies": [row.to_dict() for row in self.plies],
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """Scores of every position reachable from the space's root, in a dense int8 array by base-3 index."""
+
+    space: StateSpace
+    scores: np.ndarray
+
+    @property
+    def root(self) -> Position:
+        return self.space.root
+
+    def level_scores(self, depth: int) -> np.ndarray:
+        """The scores of the positions of one level, in the level's order."""
+        return self.scores[self.space.levels[depth].index]
+
+    def _score(self, position: Position) -> int:
+        found = self.space.locate(position)
+        if found is None:
+            raise PositionError(
+                f"position {position.to_status_string()} is not reachable from {self.root.to_status_string()}"
+            )
+        depth, row = found
+        return int(self.scores[self.space.levels[depth].index[row]])
+
+    def value(self, position: Position | None = None) -> Value:
+        """The value of a position reachable from the root (by default the root itself)."""
+        position = self.root if position is None else position
+        return score_value(self._score(position), position.ply, position.geometry.size)
+
+    def move_values(self, position: Position | None = None) -> dict[int, Value]:
+        """The value of the position after each legal move (cell ID → value)."""
+        position = self.root if position is None else position
+        self._score(position)  # reachable, or an error
+        return {cell: self.value(position.play(cell)) for cell in position.legal_moves}
+
+    def best_moves(self, position: Position | None = None) -> tuple[int, ...]:
+        """The legal moves that keep the position's value (the quickest win, or the slowest loss)."""
+        position = self.root if position is None else position
+        target = self._score(position)
+        size = position.geometry.size
+        return tuple(
+            cell
+            for cell, value in self.move_values(position).items()
+            if value_score(value, position.ply + 1, size) == target
+        )
+
+    def ply_table(self) -> SolveTable:
+        """Positions (and, from the empty board, symmetry classes by Burnside's lemma) won for X / won for O /
+        drawn with best play, and terminal, per ply."""
+        space = self.space
+        geometry = space.geometry
+        with_classes = space.root.ply == 0
+        symmetries = geometry.symmetries if with_classes else ()
+        rows = []
+        for depth, level in enumerate(space.levels):
+            scores = self.level_scores(depth)
+            kinds = (scores > 0, scores < 0, scores == 0, space.terminal(depth))
+            counts = [int(kind.sum()) for kind in kinds]
+            classes: list[int | None] = [None] * len(kinds)
+            if with_classes:
+                classes = [0] * len(kinds)
+                for symmetry in symmetries:
+                    if symmetry.is_identity:
+                        fixed = np.ones(len(level), dtype=bool)
+                    else:
+                        x = level.x.astype(np.uint64)
+                        o = level.o.astype(np.uint64)
+                        fixed = (permute_masks(x, symmetry.perm) == x) & (permute_masks(o, symmetry.perm) == o)
+                    for i, kind in enumerate(kinds):
+                        classes[i] += int((fixed & kind).sum())  # type: ignore[operator]
+                order = len(symmetries)
+                if any(c % order for c in classes):  # type: ignore[operator]
+                    raise AssertionError(f"Burnside's sums {classes} at ply {level.ply} are not divisible by {order}")
+                classes = [c // order for c in classes]  # type: ignore[operator]
+            rows.append(PlyValues(level.ply, *counts[:3], *classes[:3], counts[3], classes[3]))
+        return SolveTable(geometry, self.value(), tuple(rows))
+
+
+def solve(
+    start: Geometry | Position,
+    *,
+    space: StateSpace | None = None,
+    on_progress: Callable[[float], None] | None = None,
+) -> Solution:
+    """Solve every position reachable from ``start`` (a board's empty position or a given position).
+
+    A prebuilt ``space`` of the same root may be passed to share it with other analyses.
+    """
+    if space is None:
+        space = build_space(start, on_progress=(lambda f: on_progress(f / 2)) if on_progress else None)
+    size = space.geometry.size
+    scale = size + 1
+    scores = np.zeros(space.dense_size, dtype=np.int8)
+    last = space.empty_count
+    for depth in range(last, -1, -1):
+        level = space.levels[depth]
+        if not len(level):
+            continue
+        mover = space.mover(depth)
+        terminal = space.terminal(depth)
+        level_scores = np.zeros(len(level), dtype=np.int8)
+        # A won level: the last mover (not the one to move now) has the line.
+        sign = -1 if mover == "x" else 1
+        level_scores[level.won] = sign * (scale - level.ply)
+        if depth < last:
+            best = np.full(len(level), -128 if mover == "x" else 127, dtype=np.int8)
+            pick = np.maximum if mover == "x" else np.minimum
+            for cell in range(last):
+                rows, child = space.children(depth, cell)
+                best[rows] = pick(best[rows], scores[child])
+            live = ~terminal
+            level_scores[live] = best[live]
+        scores[level.index] = level_scores
+        if on_progress is not None:
+            on_progress(0.5 + 0.5 * (last - depth + 1) / (last + 1))
+    return Solution(space, scores)
+
+
+def solve_board(geometry: Geometry) -> SolveTable:
+    """The per-ply value table of a board (see :meth:`Solution.ply_table`)."""
+    return solve(geometry).ply_table()
+
+
+def reference_value(position: Position, memo: dict[tuple[int, int], int] | None = None) -> Value:
+    """The value of a position by plain memoised minimax over :class:`Position` objects (slow; for tests)."""
+    check_playable(position)
+    memo = {} if memo is None else memo
+    size = position.geometry.size
+    return score_value(_reference_score(position, memo, size), position.ply, size)
+
+
+def _reference_score(position: Position, memo: dict[tuple[int, int], int], size: int) -> int:
+    key = (position.x, position.o)
+    if key in memo:
+        return memo[key]
+    winner = position.winner
+    if winner is not None:
+        score = (size + 1 - position.ply) * (1 if winner == "x" else -1)
+    elif position.is_full:
+        score = 0
+    else:
+        children = [_reference_score(position.play(cell), memo, size) for cell in position.legal_moves]
+        score = max(children) if position.to_move == "x" else min(children)
+    memo[key] = score
+    return score
+

@@ -1,0 +1,210 @@
+"""The retrograde solver against plain memoised minimax and against OEIS A317573, A317574 and A317576."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from oxo.cli import main
+from oxo.counting import count_positions
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.solve import Value, reference_value, score_value, solve, value_score
+
+# OEIS A317573: n X n tic-tac-toe positions up to rotation and reflection with k tokens which allow a
+# winning strategy for X (positions already won included), rows n = 3 and n = 4 (k = 0..n^2).
+A317573 = {
+    3: [0, 0, 7, 9, 85, 67, 139, 70, 23, 12],
+    4: [0, 0, 0, 0, 0, 0, 1100, 280, 26771, 11535, 91567, 36362, 78138, 26146, 12900, 3774, 0],
+}
+# OEIS A317574: the same for O.
+A317574 = {
+    3: [0, 0, 0, 8, 5, 72, 38, 56, 23, 0],
+    4: [0, 0, 0, 0, 0, 0, 0, 2476, 642, 31841, 11251, 66364, 21718, 29258, 8496, 1335, 371],
+}
+# OEIS A317576: positions up to rotation and reflection with k tokens which end a game.
+A317576 = {
+    3: [0, 0, 0, 0, 0, 21, 21, 58, 23, 15],
+    4: [0, 0, 0, 0, 0, 0, 0, 280, 642, 4942, 6770, 20286, 16042, 20998, 7970, 3774, 1059],
+}
+
+REFERENCE_BOARDS = ["3x3", "3x3,k=2", "2x4", "3x4", "2x3", "1x4,k=2", "2x2"]
+
+
+def all_positions(space):  # type: ignore[no-untyped-def]
+    for depth, level in enumerate(space.levels):
+        for row in range(len(level)):
+            yield space.position(depth, row)
+
+
+@pytest.mark.parametrize("spec", REFERENCE_BOARDS)
+def test_every_value_matches_reference_minimax(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    solution = solve(geometry)
+    memo: dict[tuple[int, int], int] = {}
+    checked = 0
+    for position in all_positions(solution.space):
+        assert solution.value(position) == reference_value(position, memo), position.to_status_string()
+        checked += 1
+    assert checked == sum(row.positions for row in count_positions(geometry).plies)
+
+
+def check_oeis(side: int) -> None:
+    table = solve(Geometry.parse(f"{side}x{side}")).ply_table()
+    assert [row.x_classes for row in table.plies] == A317573[side]
+    assert [row.o_classes for row in table.plies] == A317574[side]
+    assert [row.terminal_classes for row in table.plies] == A317576[side]
+    classes = [row.classes for row in count_positions(Geometry.parse(f"{side}x{side}")).plies]
+    assert [row.x_classes + row.o_classes + row.draw_classes for row in table.plies] == classes  # A317575
+
+
+def test_oeis_3x3() -> None:
+    check_oeis(3)
+
+
+@pytest.mark.slow
+def test_oeis_4x4() -> None:
+    check_oeis(4)
+
+
+def test_known_values() -> None:
+    # Ordinary tic-tac-toe is a draw; with k=2 X wins with its second mark (ply 3).
+    assert solve(Geometry.parse("3x3")).value() == reference_value(Position.empty(Geometry.parse("3x3")))
+    assert solve(Geometry.parse("3x3")).value().outcome == "draw"
+    assert solve(Geometry.parse("3x3,k=2")).value() == Value("x", 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [3, 4])
+def test_4x4_tables_are_complete(k: int) -> None:
+    geometry = Geometry.parse("4x4", k)
+    solution = solve(geometry)
+    table = solution.ply_table()
+    counted = count_positions(geometry).plies
+    assert [row.positions for row in table.plies] == [row.positions for row in counted]
+    # Values of random positions agree with the slow minimax run from each of them.
+    rng = random.Random(k)
+    for _ in range(20):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(9, 13)):
+            if position.is_terminal:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        assert solution.value(position) == reference_value(position)
+
+
+@pytest.mark.parametrize("spec,marks", [("3x3", 2), ("4x4", 8), ("4x5,k=4", 11), ("5x5,k=4", 15), ("3x3x3", 14)])
+def test_rooted_solutions_match_reference(spec: str, marks: int) -> None:
+    rng = random.Random(11)
+    geometry = Geometry.parse(spec)
+    done = 0
+    while done < 3:
+        position = Position.empty(geometry)
+        for _ in range(marks):
+            if position.is_terminal:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        if position.ply != marks or position.is_terminal:
+            continue
+        solution = solve(position)
+        memo: dict[tuple[int, int], int] = {}
+        assert solution.value() == reference_value(position, memo)
+        for cell, value in solution.move_values().items():
+            assert value == reference_value(position.play(cell), memo)
+        done += 1
+
+
+def test_best_moves_keep_the_value() -> None:
+    solution = solve(Geometry.parse("3x3"))
+    for position in list(all_positions(solution.space))[::17]:
+        if position.is_terminal:
+            assert solution.best_moves(position) == ()
+            continue
+        target = value_score(solution.value(position), position.ply, 9)
+        scores = {cell: value_score(v, position.ply + 1, 9) for cell, v in solution.move_values(position).items()}
+        best = solution.best_moves(position)
+        assert best and all(scores[cell] == target for cell in best)
+        pick = max if position.to_move == "x" else min
+        assert pick(scores.values()) == target
+        assert set(best) == {cell for cell, s in scores.items() if s == target}
+
+
+def test_rooted_and_full_solutions_agree() -> None:
+    geometry = Geometry.parse("3x4")
+    full = solve(geometry)
+    rng = random.Random(5)
+    for _ in range(10):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(0, 8)):
+            if position.is_terminal:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        assert solve(position).value() == full.value(position)
+
+
+def test_score_round_trip_and_text() -> None:
+    for size in (9, 16):
+        for ply in range(size + 1):
+            for value in (Value(None, size - ply), Value("x", 0), Value("o", 0), Value("x", size - ply)):
+                assert score_value(value_score(value, ply, size), ply, size) == value
+    assert str(Value("x", 3)) == "X wins in 3 plies"
+    assert str(Value("o", 1)) == "O wins in 1 ply"
+    assert str(Value("x", 0)) == "X has won"
+    assert str(Value(None, 4)) == "draw (board full in 4 plies)"
+
+
+def test_unreachable_position_is_an_error() -> None:
+    solution = solve(Position.from_string("x...o...."))
+    with pytest.raises(ValueError, match="not reachable"):
+        solution.value(Position.from_string("xo......."))
+
+
+# -- CLI --------------------------------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "3x3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["board"] == "3x3" and data["k"] == 3 and data["value"] == "draw"
+    assert [row["x_classes"] for row in data["plies"]] == A317573[3]
+    assert [row["o_classes"] for row in data["plies"]] == A317574[3]
+    counted = count_positions(Geometry.parse("3x3")).plies
+    assert [row["x"] + row["o"] + row["draw"] for row in data["plies"]] == [row.positions for row in counted]
+
+
+def test_cli_solve_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "3x4")
+    assert code == 0
+    assert out.splitlines()[0].startswith("3x4 board, k=3: X wins")
+    total = out.splitlines()[-1].split()
+    assert total[0] == "total" and sum(map(int, total[1:4])) == 111973
+
+
+def test_cli_analyze(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "analyze", "xo./.x./..o", "--json")
+    data = json.loads(out)
+    position = Position.from_string("xo./.x./..o")
+    expected = reference_value(position)
+    assert code == 0 and data["value"] == expected.outcome and data["plies_to_end"] == expected.plies
+    assert data["turn"] == "x" and data["forced_draw"] is False
+    for move in data["moves"]:
+        value = reference_value(position.play(move["cell"]))
+        assert (move["value"], move["plies"]) == (value.outcome, value.plies)
+    assert data["best_moves"] == [m["cell"] for m in data["moves"] if m["value"] == "x" and m["plies"] == expected.plies - 1]
+    code, out, _ = run(capsys, "analyze", "x...o....")
+    assert code == 0 and "forced draw:    yes" in out and "dead lines:     1 of 8: 048" in out
+
+
+def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "solve", "5x5")
+    assert code == 2 and err.startswith("oxo: error:") and "at most 16" in err and len(err.splitlines()) == 1
+    code, _, err = run(capsys, "analyze", "oo.......")
+    assert code == 2 and "X moves first" in err
