@@ -1,0 +1,359 @@
+"""``oxo deadends``, ``oxo solve``, ``oxo analyze`` and ``oxo play``: dead lines, winnability and perfect play."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from oxo.analysis import (
+    SEED_EXAMPLES,
+    DeadEndReport,
+    dead_line_count,
+    deadend_report,
+    from_seed_board,
+    line_report,
+    winnability,
+)
+from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.errors import MoveError
+from oxo.geometry import Geometry
+from oxo.players import LEVELS, make_player
+from oxo.position import Position
+from oxo.progress import progress_bar
+from oxo.solve import SolveTable, solve
+from oxo.space import build_space, check_playable
+
+
+def _cells(cells: tuple[int, ...] | list[int], geometry: Geometry) -> str:
+    return ("" if geometry.size <= 10 else "-").join(str(cell) for cell in cells)
+
+
+def _lines(lines: tuple[tuple[int, ...], ...], geometry: Geometry) -> str:
+    return " ".join(_cells(line, geometry) for line in lines) or "none"
+
+
+def _build(start: Geometry | Position, quiet: bool):  # type: ignore[no-untyped-def]
+    with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
+        state = {"done": 0.0}
+
+        def report(fraction: float) -> None:
+            bar.advance(fraction - state["done"])
+            state["done"] = fraction
+
+        return build_space(start, on_progress=report)
+
+
+# -- deadends --------------------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("board")
+@k_option
+@json_option
+@quiet_option
+def deadends(board: str, k: int | None, as_json: bool, quiet: bool) -> None:
+    """Dead lines against exact winnability, and seed 004's five questions answered.
+
+    A line is dead when both players have a mark in it. A position is still winnable when some
+    continuation of legal play (both players free to move anywhere, even helping each other) ends
+    with a winner. The table counts reachable positions still in play (no winner yet, board not full)
+    by dead lines and empty cells. Seed 004's rule ("unwinnable with 8 dead lines, or 7 dead lines and
+    2 empty cells") is read with L = the board's number of lines for 8, and checked on every position.
+
+    Example: oxo deadends 3x3
+    """
+    geometry = parse_board(board, k)
+    space = _build(geometry, quiet)
+    report = deadend_report(geometry, win=winnability(geometry, space=space))
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    _print_deadends(report)
+
+
+def _print_deadends(report: DeadEndReport) -> None:
+    from rich.table import Table
+
+    geometry = report.geometry
+    out = console()
+    lines = report.line_count
+    out.print(
+        f"{geometry.spec_shape} board, k={geometry.k}: {lines} lines; {report.positions} reachable positions still in play, "
+        f"{report.unwinnable} of them unwinnable"
+    )
+    table = Table(box=None, pad_edge=False)
+    for name in ("dead lines", "empty cells", "winnable", "unwinnable", "seed rule says"):
+        table.add_column(name, justify="right")
+    for row in report.rows:
+        rule = row.dead_lines == lines or (row.dead_lines == lines - 1 and row.empty == 2)
+        table.add_row(str(row.dead_lines), str(row.empty), str(row.winnable), str(row.unwinnable), "unwinnable" if rule else "")
+    out.print(table)
+    out.print(f"\nSeed 004's questions (L = {lines} lines here; on 3x3 L = 8):")
+    for question in report.questions:
+        answer = "yes" if question.answer else "no"
+        example = f"; e.g. {question.example}" if question.example else ""
+        out.print(
+            f"  {question.number}. {question.question}\n     {answer} ({question.count} positions{example}); "
+            f"the seed guessed: {question.seed_answer}"
+        )
+    out.print(
+        f"\nSeed 004's rule disagrees with the exact answer on {report.rule_disagreements} positions:\n"
+        f"  says unwinnable but winnable: {report.rule_says_unwinnable_but_winnable}"
+        + (f" (e.g. {', '.join(report.examples_wrongly_unwinnable)})" if report.examples_wrongly_unwinnable else "")
+        + f"\n  says winnable but unwinnable: {report.rule_says_winnable_but_unwinnable}"
+        + (f" (e.g. {', '.join(report.examples_wrongly_winnable)})" if report.examples_wrongly_winnable else "")
+    )
+    if geometry.shape == (3, 3) and geometry.k == 3:
+        out.print("\nSeed 004's example boards (drawn there with O for player 1, except where noted; X is player 1 here):")
+        for label, drawing, first, claimed in SEED_EXAMPLES:
+            position = from_seed_board(drawing, first)
+            win = winnability(position)
+            winnable = "winnable" if win.winnable(position) else "unwinnable"
+            note = "" if first == "O" else " (X is player 1 in this drawing)"
+            stated = f", seed says {claimed}" if claimed is not None else ""
+            out.print(
+                f"  {label:<22} {drawing:<13} = {position.to_status_string()}: {dead_line_count(position)} dead lines"
+                f"{stated}, {len(position.empty_cells)} empty, {winnable}{note}"
+            )
+
+
+# -- solve -----------------------------------------------------------------------------------------
+
+
+@click.command(name="solve")
+@click.argument("board")
+@k_option
+@json_option
+@quiet_option
+def solve_command(board: str, k: int | None, as_json: bool, quiet: bool) -> None:
+    """The value of a board with perfect play, and the values of all its reachable positions per ply.
+
+    Every reachable position (finished ones included) is counted as won for X, won for O or drawn
+    with best play from there on; "classes" counts them up to the board's symmetries. Boards of up
+    to 16 cells are solved completely.
+
+    Example: oxo solve 4x4 --k 3
+    """
+    geometry = parse_board(board, k)
+    space = _build(geometry, quiet)
+    table = solve(geometry, space=space).ply_table()
+    if as_json:
+        echo_json(table.to_dict())
+        return
+    _print_solve(table)
+
+
+def _print_solve(table: SolveTable) -> None:
+    from rich.table import Table
+
+    geometry = table.geometry
+    out = console()
+    out.print(f"{geometry.spec_shape} board, k={geometry.k}: {_describe(table.value, 0)} with best play")
+    grid = Table(box=None, pad_edge=False)
+    for name in ("ply", "X wins", "O wins", "draw", "X classes", "O classes", "draw classes"):
+        grid.add_column(name, justify="right")
+    for row in table.plies:
+        grid.add_row(*(str(v) for v in (row.ply, row.x, row.o, row.draw, row.x_classes, row.o_classes, row.draw_classes)))
+    grid.add_section()
+    grid.add_row(
+        "total",
+        *(str(sum(getattr(row, name) for row in table.plies)) for name in ("x", "o", "draw", "x_classes", "o_classes", "draw_classes")),
+    )
+    out.print(grid)
+
+
+def _describe(value, ply: int) -> str:  # type: ignore[no-untyped-def]
+    if value.winner is None:
+        return "draw"
+    return f"{value.winner.upper()} wins (game over at ply {ply + value.plies})"
+
+
+# -- analyze ---------------------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("position")
+@board_option
+@k_option
+@json_option
+def analyze(position: str, board: str | None, k: int | None, as_json: bool) -> None:
+    """One position: dead and open lines, still winnable, value with best play and every move's value.
+
+    "Forced draw" means nobody can win against best defence any more: the earliest point at which
+    a tool could call the draw. Only what can follow the position is explored, so positions with at
+    most 16 empty cells can be analysed on any board.
+
+    Example: oxo analyze x...o....
+    """
+    pos = parse_position(position, board, k)
+    check_playable(pos)
+    geometry = pos.geometry
+    space = build_space(pos)
+    solution = solve(pos, space=space)
+    x_can, o_can = winnability(pos, space=space).can_win(pos)
+    lines = line_report(pos)
+    value = solution.value(pos)
+    moves = solution.move_values(pos)
+    best = solution.best_moves(pos)
+    forced_draw = value.winner is None and not pos.is_terminal
+    data = {
+        "board": geometry.spec_shape,
+        "k": geometry.k,
+        "position": pos.to_status_string(),
+        "ply": pos.ply,
+        "turn": pos.to_move,
+        "winner": pos.winner,
+        **lines.to_dict(),
+        "x_can_win": x_can,
+        "o_can_win": o_can,
+        "winnable": x_can or o_can,
+        "value": value.outcome,
+        "plies_to_end": value.plies,
+        "forced_draw": forced_draw,
+        "best_moves": list(best),
+        "moves": [{"cell": cell, **move.to_dict()} for cell, move in moves.items()],
+    }
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(pos.to_grid())
+    click.echo()
+    if pos.winner:
+        status = f"{pos.winner.upper()} has won"
+    elif pos.is_full:
+        status = "draw: the board is full"
+    else:
+        status = f"{pos.to_move.upper()} to move (ply {pos.ply})"  # type: ignore[union-attr]
+    who = [name for name, can in (("X", x_can), ("O", o_can)) if can]
+    click.echo(f"status:         {status}")
+    click.echo(f"dead lines:     {len(lines.dead)} of {len(geometry.lines)}: {_lines(lines.dead, geometry)}")
+    click.echo(f"open for X:     {_lines(lines.open_for_x, geometry)}")
+    click.echo(f"open for O:     {_lines(lines.open_for_o, geometry)}")
+    click.echo(f"empty cells:    {_cells(lines.empty, geometry) if geometry.size > 10 else ' '.join(map(str, lines.empty)) or 'none'}")
+    click.echo(f"still winnable: {'yes, by ' + ' or '.join(who) if who else 'no'} (if both players may move anywhere)")
+    click.echo(f"value:          {value}")
+    click.echo(f"forced draw:    {'yes: nobody can win against best defence' if forced_draw else 'no'}")
+    if moves:
+        click.echo(f"best moves:     {' '.join(map(str, best))}")
+        click.echo("moves:          " + ", ".join(f"{cell}: {move}" for cell, move in moves.items()))
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+_NUMPAD = {7: 0, 8: 1, 9: 2, 4: 3, 5: 4, 6: 5, 1: 6, 2: 7, 3: 8}
+
+
+def _move_label(cell: int, keypad: str | None) -> str:
+    if keypad == "phone":
+        return str(cell + 1)
+    if keypad == "numpad":
+        return str(next(key for key, target in _NUMPAD.items() if target == cell))
+    return str(cell)
+
+
+def _read_move(text: str, position: Position, keypad: str | None) -> int:
+    """The cell meant by a typed move, or a MoveError saying why it cannot be played."""
+    word = text.strip()
+    if not word.isdigit():
+        accepted = "a key 1..9" if keypad else f"a cell ID 0..{position.geometry.size - 1}"
+        raise MoveError(f"{word!r} is not a move; type {accepted}, or q to quit")
+    number = int(word)
+    if keypad == "phone":
+        if not 1 <= number <= 9:
+            raise MoveError(f"key {number} is not on the keypad; keys are 1..9 (1 2 3 on the top row)")
+        cell = number - 1
+    elif keypad == "numpad":
+        if number not in _NUMPAD:
+            raise MoveError(f"key {number} is not on the keypad; keys are 1..9 (7 8 9 on the top row)")
+        cell = _NUMPAD[number]
+    else:
+        cell = number
+        if cell >= position.geometry.size:
+            raise MoveError(f"cell {cell} is not on the board; cells are 0..{position.geometry.size - 1}")
+    if (position.x | position.o) >> cell & 1:
+        raise MoveError(f"{'key ' + word if keypad else 'cell ' + word} is already taken")
+    return cell
+
+
+def _board_picture(position: Position, keypad: str | None) -> str:
+    """The grid with X and O, and each empty cell showing what to type to play there."""
+    statuses = position.statuses
+    labels = [(".XO"[s] if s else _move_label(cell, keypad)) for cell, s in enumerate(statuses)]
+    width = max(len(label) for label in labels)
+    cols = position.geometry.shape[-1]
+    rows_per_layer = position.geometry.shape[-2]
+    out = []
+    for row_index, start in enumerate(range(0, len(labels), cols)):
+        if row_index and row_index % rows_per_layer == 0:
+            out.append("")
+        out.append("  " + " ".join(label.rjust(width) for label in labels[start : start + cols]))
+    return "\n".join(out)
+
+
+@click.command()
+@click.argument("board", default="3x3")
+@k_option
+@click.option("--as", "side", type=click.Choice(["x", "o"]), default="x", show_default=True, help="Your side (X moves first).")
+@click.option("--level", type=click.Choice(list(LEVELS)), default="perfect", show_default=True, help="The computer's strength.")
+@click.option("--seed", type=int, default=None, help="Seed of the computer's random choices (to replay a game).")
+@click.option(
+    "--keypad",
+    type=click.Choice(["phone", "numpad"]),
+    default=None,
+    help="On 3x3, type keys 1..9: phone (1 2 3 on top, seed 004's numbering) or numpad (7 8 9 on top).",
+)
+def play(board: str, k: int | None, side: str, level: str, seed: int | None, keypad: str | None) -> None:
+    """Play a game against the computer in the terminal.
+
+    Type the cell ID of your move (cells are numbered from 0 in reading order; empty cells show
+    their number), or a key 1..9 with --keypad on 3x3. q quits. Works with piped input too.
+
+    Example: oxo play 3x3 --as o --level medium
+    """
+    geometry = parse_board(board, k)
+    if keypad and geometry.shape != (3, 3):
+        raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")
+    computer = make_player(level, seed)
+    position = Position.empty(geometry)
+    stdin = sys.stdin
+    click.echo(f"{geometry.spec_shape} board, {geometry.k} in a row wins. You are {side.upper()}; the computer plays {level}.")
+    while not position.is_terminal:
+        click.echo()
+        click.echo(_board_picture(position, keypad))
+        mover = position.to_move
+        if mover == side:
+            while True:
+                click.echo(f"your move ({side.upper()}): ", nl=False)
+                sys.stdout.flush()
+                line = stdin.readline()
+                if not line:
+                    click.echo("\ninput ended; game abandoned")
+                    return
+                if not stdin.isatty():
+                    click.echo(line.strip())  # show piped input as if typed
+                if line.strip().lower() in ("q", "quit", "exit"):
+                    click.echo("game abandoned")
+                    return
+                try:
+                    cell = _read_move(line, position, keypad)
+                except MoveError as error:
+                    click.echo(f"illegal move: {error}")
+                    continue
+                break
+        else:
+            cell = computer.choose(position)
+            click.echo(f"computer ({mover.upper()}) plays {_move_label(cell, keypad)}")  # type: ignore[union-attr]
+        position = position.play(cell)
+    click.echo()
+    click.echo(_board_picture(position, keypad))
+    winner = position.winner
+    if winner is None:
+        click.echo("draw: the board is full")
+    else:
+        line = next(cells for player, cells in position.complete_lines if player == winner)
+        who = "you win" if winner == side else "the computer wins"
+        click.echo(f"{winner.upper()} wins with the line {_cells(line, geometry) if geometry.size > 10 else ' '.join(map(str, line))}: {who}")
+
+
+COMMANDS = [deadends, solve_command, analyze, play]

@@ -1,0 +1,203 @@
+"""Dead lines, exact winnability against plain recursion, and seed 004's questions and examples."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from oxo.analysis import (
+    SEED_EXAMPLES,
+    SEED_QUESTIONS,
+    can_win,
+    dead_line_count,
+    deadend_report,
+    from_seed_board,
+    line_report,
+    reference_can_win,
+    seed_rule_unwinnable,
+    winnability,
+)
+from oxo.cli import main
+from oxo.errors import PositionError
+from oxo.geometry import Geometry
+from oxo.position import Position
+
+
+def all_positions(space):  # type: ignore[no-untyped-def]
+    for depth, level in enumerate(space.levels):
+        for row in range(len(level)):
+            yield space.position(depth, row)
+
+
+@pytest.mark.parametrize("spec", ["3x3", "3x3,k=2", "2x4", "3x4", "2x3", "2x2"])
+def test_winnability_matches_reference(spec: str) -> None:
+    win = winnability(Geometry.parse(spec))
+    memo: dict[tuple[int, int], tuple[bool, bool]] = {}
+    for position in all_positions(win.space):
+        assert win.can_win(position) == reference_can_win(position, memo), position.to_status_string()
+
+
+def test_rooted_winnability_matches_full() -> None:
+    win = winnability(Geometry.parse("3x3"))
+    for position in list(all_positions(win.space))[::41]:
+        assert can_win(position) == win.can_win(position)
+
+
+def test_line_report() -> None:
+    position = Position.from_string("xo./.x./..o")
+    report = line_report(position)
+    geometry = position.geometry
+    for line in geometry.line_cells:
+        marks = {position.statuses[c] for c in line}
+        assert (line in report.dead) == ({1, 2} <= marks)
+        assert (line in report.open_for_x) == (2 not in marks)
+        assert (line in report.open_for_o) == (1 not in marks)
+    assert len(report.dead) == dead_line_count(position) == 3
+    assert report.empty == (2, 3, 5, 6, 7)
+
+
+def reference_report(geometry: Geometry) -> tuple[Counter, int, int, dict[int, int]]:
+    """The dead-end table, rule disagreements and question counts by brute force over Position objects."""
+    table: Counter = Counter()
+    frontier = {Position.empty(geometry)}
+    lines = len(geometry.lines)
+    memo: dict[tuple[int, int], tuple[bool, bool]] = {}
+    wrong_unwinnable = wrong_winnable = 0
+    questions = Counter()
+    while frontier:
+        following = set()
+        for position in frontier:
+            if position.is_terminal:
+                continue
+            dead = dead_line_count(position)
+            empty = len(position.empty_cells)
+            winnable = any(reference_can_win(position, memo))
+            table[(dead, empty, winnable)] += 1
+            rule = seed_rule_unwinnable(dead, empty, lines)
+            wrong_unwinnable += rule and winnable
+            wrong_winnable += not rule and not winnable
+            questions[1] += dead == lines - 1 and empty == 1
+            questions[2] += dead == lines - 1 and empty >= 3
+            questions[3] += empty == 2 and dead < lines - 1
+            questions[4] += dead == lines
+            questions[5] += dead == lines - 1 and empty == 2 and winnable
+            following.update(position.play(cell) for cell in position.legal_moves)
+        frontier = following
+    return table, wrong_unwinnable, wrong_winnable, questions
+
+
+@pytest.mark.parametrize("spec", ["3x3", "2x4", "3x3,k=2", pytest.param("3x4", marks=pytest.mark.slow)])
+def test_deadend_report_matches_brute_force(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    report = deadend_report(geometry)
+    table, wrong_unwinnable, wrong_winnable, questions = reference_report(geometry)
+    fast = Counter()
+    for row in report.rows:
+        if row.winnable:
+            fast[(row.dead_lines, row.empty, True)] = row.winnable
+        if row.unwinnable:
+            fast[(row.dead_lines, row.empty, False)] = row.unwinnable
+    assert fast == table
+    assert report.rule_says_unwinnable_but_winnable == wrong_unwinnable
+    assert report.rule_says_winnable_but_unwinnable == wrong_winnable
+    assert report.rule_disagreements == wrong_unwinnable + wrong_winnable
+    lines = len(geometry.lines)
+    for question in report.questions:
+        assert question.count == questions[question.number]
+        assert question.answer == (question.count > 0)
+        assert (question.example is None) == (not question.answer)
+        if question.example:
+            position = Position.from_string(question.example, geometry)
+            dead, empty = dead_line_count(position), len(position.empty_cells)
+            assert not position.is_terminal
+            assert {
+                1: dead == lines - 1 and empty == 1,
+                2: dead == lines - 1 and empty >= 3,
+                3: empty == 2 and dead < lines - 1,
+                4: dead == lines and empty >= 1,
+                5: dead == lines - 1 and empty == 2 and any(reference_can_win(position)),
+            }[question.number]
+    for example in report.examples_wrongly_unwinnable:
+        position = Position.from_string(example, geometry)
+        assert seed_rule_unwinnable(dead_line_count(position), len(position.empty_cells), lines)
+        assert any(reference_can_win(position))
+    for example in report.examples_wrongly_winnable:
+        position = Position.from_string(example, geometry)
+        assert not seed_rule_unwinnable(dead_line_count(position), len(position.empty_cells), lines)
+        assert not any(reference_can_win(position))
+
+
+@pytest.mark.slow
+def test_deadend_report_4x4_k3_is_consistent() -> None:
+    geometry = Geometry.parse("4x4", 3)
+    win = winnability(geometry)
+    report = deadend_report(geometry, win=win)
+    in_play = sum(int((~win.space.terminal(d)).sum()) for d in range(len(win.space.levels)))
+    assert report.positions == in_play
+    for question in report.questions:
+        if question.example:
+            position = Position.from_string(question.example, geometry)
+            assert not position.is_terminal and win.can_win(position) == reference_can_win(position)
+
+
+def test_seed_examples() -> None:
+    # Seed 004 draws most boards with O for player 1 (who moves first); from_seed_board swaps the letters.
+    for label, drawing, first, stated_dead in SEED_EXAMPLES:
+        position = from_seed_board(drawing, first)
+        if stated_dead is not None:
+            assert dead_line_count(position) == stated_dead, label
+        assert position.turn is not None, label
+    definite = from_seed_board("OOX/XXO/OXO")
+    assert definite.to_letters(rows=True) == "xxo/oox/xox"
+    assert definite.x_count == 5 and definite.is_full and definite.winner is None
+    # "Addressing 1": player 1 wins by marking the only blank space; player 2 cannot win.
+    for drawing in ("OO•/OXX/XOX", "XOX/O•O/XXO"):
+        position = from_seed_board(drawing)
+        assert position.to_move == "x" and len(position.empty_cells) == 1
+        assert position.play(position.empty_cells[0]).winner == "x"
+        assert can_win(position) == (True, False)
+    # "Addressing 4": eight dead lines with a space left, so nobody can win.
+    assert can_win(from_seed_board("OXX/XOO/•OX")) == (False, False)
+    # "Addressing 3": six dead lines, two spaces; the seed says two lines are still open.
+    position = from_seed_board("OOX/X•O/•OX")
+    report = line_report(position)
+    open_lines = [line for line in position.geometry.line_cells if line not in report.dead]
+    assert open_lines == [(1, 4, 7), (2, 4, 6)]  # the centre column and the diagonal from the top right
+    # "Early unwinnable" is drawn with X first: read with O first its mark counts are impossible.
+    assert from_seed_board("OXO/•X•/XOX").turn is None
+    assert from_seed_board("OXO/•X•/XOX", first="X").turn == "o"
+    with pytest.raises(PositionError):
+        from_seed_board("O••/•••/•••", first="Z")
+
+
+def test_seed_questions_text() -> None:
+    assert len(SEED_QUESTIONS) == 5
+    assert seed_rule_unwinnable(8, 3, 8) and seed_rule_unwinnable(7, 2, 8)
+    assert not seed_rule_unwinnable(7, 1, 8) and not seed_rule_unwinnable(6, 2, 8)
+
+
+# -- CLI --------------------------------------------------------------------------------------------
+
+
+def test_cli_deadends_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["deadends", "3x3", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    report = deadend_report(Geometry.parse("3x3"))
+    assert code == 0 and data["board"] == "3x3" and data["k"] == 3
+    assert data["table"] == [row.to_dict() for row in report.rows]
+    assert [q["question"] for q in data["questions"]] == [1, 2, 3, 4, 5]
+    assert all(isinstance(q["answer"], bool) for q in data["questions"])
+    assert data["rule_disagreements"] == report.rule_disagreements
+    table, wrong_unwinnable, wrong_winnable, _ = reference_report(Geometry.parse("3x3"))
+    assert sum(row["winnable"] + row["unwinnable"] for row in data["table"]) == sum(table.values())
+    assert data["rule_disagreements"] == wrong_unwinnable + wrong_winnable
+
+
+def test_cli_deadends_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["deadends", "3x3"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "O for player 1" in out and "definite unwinnable" in out
+    assert "Seed 004's rule disagrees with the exact answer on" in out
