@@ -43,7 +43,7 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
     is, the current string, the legal moves and the winner if any. An illegal move stops the
     replay with exit status 1, naming the move, its number and the rule it breaks.
 
-    Example: oxo mega replay "55 51 15 52"
+    Example: oxo mega replay "55 44 13"
     """
     from oxo.mega.rules import IllegalMoveError, MegaState
 
@@ -97,7 +97,7 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
     kinds = (x_kind, o_kind)
     players = [None if kind == "human" else make_player(kind, seconds=seconds, iterations=iterations, seed=None if seed is None else seed + side) for side, kind in enumerate(kinds)]
     state = MegaState()
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin
     humans = any(player is None for player in players)
     show = True
     while not state.is_over:
