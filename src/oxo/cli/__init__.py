@@ -36,7 +36,9 @@ def _register() -> None:
     from oxo.cli import core
     from oxo.cli import solve
 
-    for command in [*core.COMMANDS, *solve.COMMANDS]:
+    from oxo.cli import games
+
+    for command in [*core.COMMANDS, *solve.COMMANDS, *games.COMMANDS]:
         cli.add_command(command)
     from oxo.cli import mega as mega_cli
     for command in mega_cli.COMMANDS: cli.add_command(command)

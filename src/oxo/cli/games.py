@@ -1,0 +1,259 @@
+"""``oxo games``, ``oxo notation`` (``views``, ``game``) and ``oxo fullboards``: games, their universal notation, full boards."""
+
+from __future__ import annotations
+
+import click
+
+from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.progress import progress_bar
+
+
+@click.command()
+@click.argument("board")
+@k_option
+@click.option(
+    "--universal/--no-universal",
+    default=None,
+    help="Count universal games (default: on boards of at most 16 cells).",
+)
+@json_option
+@quiet_option
+def games(board: str, k: int | None, universal: bool | None, as_json: bool, quiet: bool) -> None:
+    """Every game of a board, by length and outcome, with its symmetry classes.
+
+    A game is the sequence of moves from the empty board to a win or a full board. "classes"
+    counts games up to a symmetry applied to the whole game; "universal" counts them up to
+    symmetry applied move by move (two games are the same when the players faced the same
+    choices at every move; see 'oxo notation'). Counted without walking the games.
+
+    Example: oxo games 3x3
+    """
+    from oxo.games import count_games
+
+    geometry = parse_board(board, k)
+    with progress_bar(f"counting games of {geometry.spec}", total=1.0, quiet=quiet) as bar:
+        state = {"done": 0.0}
+
+        def report(fraction: float) -> None:
+            bar.advance(fraction - state["done"])
+            state["done"] = fraction
+
+        result = count_games(geometry, universal=universal, on_progress=report)
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    from rich.table import Table
+
+    show_universal = result.universal is not None
+    table = Table(box=None, pad_edge=False, title=f"games of {geometry.spec_shape}, k={geometry.k}", title_justify="left")
+    for name in ("length", "games", "X wins", "O wins", "draws", "classes"):
+        table.add_column(name, justify="right")
+    if show_universal:
+        table.add_column("universal", justify="right")
+    for row in result.by_length:
+        if not row.games.total:
+            continue
+        cells = [str(row.length), *(f"{n:,}" for n in (row.games.total, row.games.x_wins, row.games.o_wins, row.games.draws, row.classes.total))]
+        if show_universal and row.universal is not None:
+            cells.append(f"{row.universal.total:,}")
+        table.add_row(*cells)
+    table.add_section()
+    totals = result.games
+    cells = ["total", *(f"{n:,}" for n in (totals.total, totals.x_wins, totals.o_wins, totals.draws, result.classes.total))]
+    if show_universal and result.universal is not None:
+        cells.append(f"{result.universal.total:,}")
+    table.add_row(*cells)
+    console().print(table)
+    if not show_universal:
+        click.echo("universal games: not counted (only on boards of at most 16 cells; see --universal)")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def notation() -> None:
+    """Seed 000's universal notation: moves seen from the taken cells' point of view."""
+
+
+@notation.command("views")
+@click.argument("board", default="3x3")
+@k_option
+@json_option
+def notation_views(board: str, k: int | None, as_json: bool) -> None:
+    """The point-of-view letters: how each kind of cell sees the others.
+
+    The center looks under the 90° rotation, a middle cell under the reflection in the 0° mirror
+    line, a corner under the reflection in the 45° mirror line; cells a view cannot tell apart
+    share a letter, and no letter is used by two views.
+    """
+    from oxo.notation import seed_ambiguities, views
+
+    geometry = parse_board(board, k)
+    found = views(geometry)
+    ambiguity = seed_ambiguities(geometry) if geometry.size <= 9 else None
+    if as_json:
+        echo_json(
+            {
+                "board": geometry.spec_shape,
+                "k": geometry.k,
+                "views": [view.to_dict() for view in found],
+                "seed_ambiguities": None if ambiguity is None else ambiguity.to_dict(),
+            }
+        )
+        return
+    for view in found:
+        seen = (
+            f"{view.symmetry} ({_SEED_WORDS.get(view.symmetry, view.symmetry)})"
+            if view.symmetry
+            else f"the symmetries fixing it ({', '.join(view.group)})"
+        )
+        click.echo(f"{view.cell_class} (cell {view.cell}, marked *), seen under {seen}:")
+        click.echo("\n".join("    " + line for line in view.to_grid().splitlines()))
+        click.echo()
+    click.echo("Other cells of a kind see the board the same way, turned to match (oxo notation game shows it).")
+    if ambiguity is not None:
+        click.echo(
+            f"The letters alone name moves ambiguously in {ambiguity.ambiguous} of {ambiguity.positions} reachable "
+            f"positions up to symmetry ({ambiguity.moves} moves); a prime (') tells those moves apart."
+        )
+
+
+_SEED_WORDS = {
+    "rot90": "the 90° rotation",
+    "mirror0": "the reflection in the 0° mirror line",
+    "mirror45": "the reflection in the 45° mirror line",
+}
+
+
+@notation.command("game")
+@click.argument("moves")
+@board_option
+@k_option
+@click.option("--keypad", is_flag=True, help="Moves are keypad keys 1..9 (seed 004; 3x3 only) instead of cell IDs.")
+@json_option
+def notation_game(moves: str, board: str | None, k: int | None, keypad: bool, as_json: bool) -> None:
+    """A game in cell IDs, its canonical form and its universal form, move by move.
+
+    MOVES are the cells played, e.g. "0 4 8 2 6" (cells 0..8 in reading order on 3x3), or keypad
+    keys with --keypad. Each move is explained by what every taken cell sees: X's cells in
+    capitals, O's in lower case.
+    """
+    from oxo.games import Game
+    from oxo.notation import format_universal, universal_game
+
+    geometry = parse_board(board or "3x3", k)
+    game = Game.parse(moves, geometry, "keypad" if keypad else "id")
+    named = universal_game(game)
+    outcome = game.outcome
+    status = {"x": "X wins", "o": "O wins", "draw": "draw", None: "unfinished"}[outcome]
+    data = {
+        "board": geometry.spec_shape,
+        "k": geometry.k,
+        "moves": list(game.moves),
+        "game": game.to_text(),
+        "canonical": game.canonical.to_text(),
+        "universal": format_universal([move.token for move in named]),
+        "outcome": outcome,
+        "length": game.length,
+        "plies": [
+            {
+                "ply": ply,
+                "player": "x" if ply % 2 else "o",
+                "cell": move.cell,
+                "token": move.token,
+                "seed_letters": move.seed_name,
+                "equivalent_cells": list(move.orbit),
+                "alternatives_with_same_letters": move.alternatives,
+                "reports": [{"cell": r.cell, "owner": r.owner, "letter": r.letter} for r in move.reports],
+                "position": game.positions[ply].to_status_string(),
+            }
+            for ply, move in enumerate(named, start=1)
+        ],
+    }
+    if keypad:
+        data["keypad"] = game.to_text("keypad")
+    if as_json:
+        echo_json(data)
+        return
+    click.echo(f"game:       {data['game']}   ({status} after {game.length} moves)")
+    if keypad:
+        click.echo(f"keypad:     {data['keypad']}")
+    click.echo(f"canonical:  {data['canonical']}")
+    click.echo(f"universal:  {data['universal']}")
+    click.echo()
+    for ply, move in enumerate(named, start=1):
+        player = "X" if ply % 2 else "O"
+        if move.reports:
+            seen = ", ".join(f"{r.owner.upper()}{r.cell} sees {r.letter if r.owner == 'x' else r.letter.lower()}" for r in move.reports)
+        else:
+            seen = f"empty board: a {move.token}"
+        line = f"{ply:>3}. {player} {move.cell:<3} {move.token:<10} {seen}"
+        if len(move.orbit) > 1:
+            line += f"  [same as {', '.join(str(c) for c in move.orbit if c != move.cell)} here]"
+        if move.seed_is_ambiguous:
+            line += f"  [letters shared by {move.alternatives} different moves: prime rank {move.rank}]"
+        click.echo(line)
+    click.echo()
+    click.echo(game.final.to_grid())
+
+
+@click.command()
+@click.argument("board", required=False)
+@k_option
+@click.option("--games", "games_of", metavar="POSITION", default=None, help="List the games inside one full board instead.")
+@json_option
+def fullboards(board: str | None, k: int | None, games_of: str | None, as_json: bool) -> None:
+    """Full boards: every square filled (5 X and 4 O on 3x3), by alignments and their owners.
+
+    As if the players went on regardless of wins. With --games POSITION, the games one full board
+    contains: the reachable winning positions found by emptying some of its squares, with the
+    number of move orders reaching each.
+
+    Examples: oxo fullboards 3x3    oxo fullboards --games xxxooxxoo
+    """
+    from oxo.fullboards import count_full_boards, games_in_full_board
+
+    if games_of is not None:
+        position = parse_position(games_of, board, k)
+        found = games_in_full_board(position)
+        if as_json:
+            echo_json(found.to_dict())
+            return
+        _print_contained(found)
+        return
+    geometry = parse_board(board or "3x3", k)
+    result = count_full_boards(geometry)
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, title=f"full boards of {geometry.spec_shape}, k={geometry.k}", title_justify="left")
+    for name in ("alignments", "owners", "boards", "classes"):
+        table.add_column(name, justify="right")
+    for row in result.rows:
+        table.add_row(str(row.alignments), row.owners, f"{row.boards:,}", f"{row.classes:,}")
+    table.add_section()
+    table.add_row("total", "", f"{result.full_boards:,}", f"{result.full_board_classes:,}")
+    console().print(table)
+
+
+def _print_contained(found) -> None:  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    board = found.board
+    data = found.to_dict()
+    click.echo(board.to_grid())
+    click.echo()
+    click.echo(f"alignments: {data['alignments']} ({data['owners']}); {len(found.games)} game ends inside, "
+               f"{found.move_orders:,} move orders in all")
+    table = Table(box=None, pad_edge=False)
+    for name in ("length", "position", "winner", "lines", "move orders"):
+        table.add_column(name, justify="right" if name in ("length", "move orders") else "left")
+    sep = "" if board.geometry.size <= 10 else "-"
+    for game in found.games:
+        lines = " ".join(sep.join(map(str, line)) for line in game.lines) or "-"
+        table.add_row(str(game.length), game.position.to_letters(rows=True), (game.winner or "draw").upper() if game.winner else "draw",
+                      lines, f"{game.move_orders:,}")
+    console().print(table)
+
+
+COMMANDS = [games, notation, fullboards]
