@@ -52,6 +52,7 @@ def test_python_playout_from_a_midgame_state() -> None:
         assert state.is_over and outcome_code(state) == outcome and moves == len(rest)
 
 
+@pytest.mark.slow
 def test_python_selfplay_shares_match_the_documented_run() -> None:
     stats = selfplay(20_000, seed=2)
     assert stats.games == stats.x_wins + stats.o_wins + stats.draws == 20_000
@@ -126,6 +127,7 @@ def test_compiled_state_and_legal_moves_follow_the_engine(compiled) -> None:  # 
         assert compiled.legal_moves(st, buf) == 0
 
 
+@pytest.mark.slow
 def test_compiled_selfplay_shares_match_the_documented_run() -> None:
     stats = selfplay(20_000, seed=3, engine="compiled")
     for outcome, share in SHARES_20000.items():

@@ -101,21 +101,11 @@ def playout(
 
 def playout_from(state: MegaState, rnd: Callable[[], float], record: list[int] | None = None) -> tuple[int, int, bool]:
     """:func:`playout` from an engine state (the state itself is not changed)."""
+    if state.is_over:
+        winner = state.winner
+        return (X_WINS if winner == "x" else O_WINS if winner == "o" else DRAW), 0, False
     s = state
-    p = s.player
-    return playout(
-        rnd,
-        s._marks[0],
-        s._marks[1],
-        s._covered[0],
-        s._covered[1],
-        s._played,
-        s._used,
-        s._length,
-        s._count,
-        p,
-        record,
-    ) if s._winner is None else (s._winner + 1, 0, False)
+    return playout(rnd, s._marks[0], s._marks[1], s._covered[0], s._covered[1], s._played, s._used, s._length, s._count, s.player, record)
 
 
 def random_game(rng: _random.Random | None = None, record: list[int] | None = None) -> PlayoutResult:
