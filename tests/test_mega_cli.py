@@ -135,3 +135,9 @@ def test_selfplay_text_and_mcts(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     code, _, err = run(capsys, *args)
     assert code == 2 and err.startswith("oxo: error:")
+
+
+def test_play_undo_when_the_computer_moved_first() -> None:
+    result = CliRunner().invoke(mega, ["play", "--x", "random", "--o", "human", "--seed", "2"], input="undo\n")
+    assert result.exit_code == 0, result.output
+    assert "nothing to undo" in result.output and "game stopped after 1 move" in result.output

@@ -125,7 +125,7 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
         line = stdin.readline()
         if not line:
             click.echo()
-            click.echo(f"input ended; game stopped after {state.move_count} moves", err=True)
+            click.echo(f"input ended; game stopped after {_moves(state.move_count)}", err=True)
             break
         text = line.strip().lower()
         if not stdin.isatty():
@@ -134,7 +134,7 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
             show = False
             continue
         if text in ("q", "quit", "exit"):
-            click.echo(f"game stopped after {state.move_count} moves")
+            click.echo(f"game stopped after {_moves(state.move_count)}")
             break
         if text in ("h", "help", "?"):
             click.echo("type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order")
@@ -172,14 +172,18 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
         write_atomic(save, state.record + "\n")
 
 
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
 def _undo_to_human(state, players) -> bool:  # type: ignore[no-untyped-def]
-    """Take back moves until it is a human's turn again, with at least one human move undone."""
-    if not state.move_count:
+    """Take back moves up to and including the last human move (so it is that human's turn again)."""
+    if not any(players[number % 2] is None for number in range(state.move_count)):
         return False
-    state.undo()
-    while state.move_count and players[state.player] is not None:
+    while True:
         state.undo()
-    return True
+        if players[state.player] is None:  # the move just taken back was a human's
+            return True
 
 
 @mega.command()
