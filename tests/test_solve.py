@@ -11,7 +11,7 @@ from oxo.cli import main
 from oxo.counting import count_positions
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.solve import Value, reference_value, score_value, solve, value_score
+from oxo.solve import Value, forced_win_value, reference_value, score_value, solve, value_score
 
 # OEIS A317573: n X n tic-tac-toe positions up to rotation and reflection with k tokens which allow a
 # winning strategy for X (positions already won included), rows n = 3 and n = 4 (k = 0..n^2).
@@ -203,8 +203,52 @@ def test_cli_analyze(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "forced draw:    yes" in out and "dead lines:     1 of 8: 048" in out
 
 
+def test_cli_solve_3x3x3(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "3x3x3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == "x" and data["plies_to_end"] == forced_win_value(Position.empty(Geometry.parse("3x3x3"))).plies
+
+
 def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "solve", "5x5")
     assert code == 2 and err.startswith("oxo: error:") and "at most 16" in err and len(err.splitlines()) == 1
+    code, _, err = run(capsys, "analyze", "." * 25)
+    assert code == 2 and "at most 16" in err
     code, _, err = run(capsys, "analyze", "oo.......")
     assert code == 2 and "X moves first" in err
+
+
+@pytest.mark.parametrize("spec,step", [("3x3", 1), ("3x3,k=2", 1), ("3x4", 29), ("2x2x2", 1)])
+def test_forcing_search_matches_the_solver(spec: str, step: int) -> None:
+    solution = solve(Geometry.parse(spec))
+    for position in list(all_positions(solution.space))[::step]:
+        value = solution.value(position)
+        found = forced_win_value(position)
+        if position.is_terminal:
+            assert found == value
+        elif value.winner == position.to_move:
+            assert found == value, position.to_status_string()
+        else:
+            assert found is None, position.to_status_string()
+
+
+def test_forcing_search_on_3x3x3() -> None:
+    # Too many cells for a dense space; the forcing search finds X's quickest win. The slow minimax confirms
+    # the same value from positions a few marks in.
+    geometry = Geometry.parse("3x3x3")
+    assert forced_win_value(Position.empty(geometry), max_plies=5) is None
+    assert forced_win_value(Position.empty(geometry)) == Value("x", 7)
+    rng = random.Random(2)
+    checked = 0
+    while checked < 5:
+        position = Position.empty(geometry)
+        for _ in range(16):
+            if position.is_terminal:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        if position.is_terminal or position.ply != 16:
+            continue
+        value = reference_value(position)
+        found = forced_win_value(position)
+        assert found == (value if value.winner == position.to_move else None)
+        checked += 1

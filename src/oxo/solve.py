@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from oxo.errors import PositionError
+from oxo.errors import OxoError, PositionError
 from oxo.geometry import Geometry
 from oxo.position import Player, Position
 from oxo.space import StateSpace, build_space, check_playable, permute_masks
@@ -182,9 +182,8 @@ class Solution:
                     if symmetry.is_identity:
                         fixed = np.ones(len(level), dtype=bool)
                     else:
-                        x = level.x.astype(np.uint64)
-                        o = level.o.astype(np.uint64)
-                        fixed = (permute_masks(x, symmetry.perm) == x) & (permute_masks(o, symmetry.perm) == o)
+                        fixed = permute_masks(level.x, symmetry.perm) == level.x
+                        fixed &= permute_masks(level.o, symmetry.perm) == level.o
                     for i, kind in enumerate(kinds):
                         classes[i] += int((fixed & kind).sum())  # type: ignore[operator]
                 order = len(symmetries)
@@ -263,3 +262,106 @@ def _reference_score(position: Position, memo: dict[tuple[int, int], int], size:
     memo[key] = score
     return score
 
+
+
+# -- boards too large for a dense state space: the value of one position by a forcing search ------------
+
+
+class SearchBudgetError(OxoError):
+    """A forcing search gave up after visiting its budget of positions."""
+
+
+def forced_win_value(position: Position, *, max_plies: int | None = None, max_nodes: int | None = None) -> Value | None:
+    """The value of a position when its player to move can force a win, else None, by iterative deepening.
+
+    For positions too large for :func:`solve` (such as the empty 3×3×3 board). "Can the mover win
+    within d plies?" is an AND-OR search with a memo over symmetry classes; the first d that
+    succeeds is the quickest forced win, which is also the minimax value's length (the winner hurries,
+    the loser stalls). It does not tell a draw from a loss, so it returns None when no forced win is
+    found within ``max_plies`` (default: to the full board). With ``max_nodes`` it raises
+    :class:`SearchBudgetError` after visiting that many positions.
+    """
+    check_playable(position)
+    if position.is_terminal:
+        return Value(position.winner, 0)
+    geometry = position.geometry
+    empty = len(position.empty_cells)
+    limit = empty if max_plies is None else min(max_plies, empty)
+    search = _ForcingSearch(geometry, max_nodes)
+    mover = position.to_move
+    own, other = (position.x, position.o) if mover == "x" else (position.o, position.x)
+    for plies in range(1, limit + 1, 2):
+        if search.wins_within(own, other, plies):
+            return Value(mover, plies)
+    return None
+
+
+class _ForcingSearch:
+    """Can the player to move (marks ``own``) complete a line within ``plies`` plies against any defence?"""
+
+    def __init__(self, geometry: Geometry, max_nodes: int | None = None) -> None:
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.lines = geometry.lines
+        self.full = geometry.full_mask
+        self.symmetries = geometry.symmetries
+        self.memo: dict[tuple[int, int, int], bool] = {}
+
+    def threats(self, own: int, other: int) -> int:
+        """The empty cells where ``own`` would complete a line at once, as a mask."""
+        cells = 0
+        for line in self.lines:
+            if not line & other:
+                rest = line & ~own
+                if rest and not rest & (rest - 1):
+                    cells |= rest
+        return cells
+
+    def key(self, own: int, other: int, plies: int) -> tuple[int, int, int]:
+        best = min((s.apply_mask(own), s.apply_mask(other)) for s in self.symmetries)
+        return best[0], best[1], plies
+
+    def wins_within(self, own: int, other: int, plies: int) -> bool:
+        if plies < 1:
+            return False
+        if self.threats(own, other):
+            return True
+        if plies < 3:
+            return False
+        key = self.key(own, other, plies)
+        if key in self.memo:
+            return self.memo[key]
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchBudgetError(f"the forcing search gave up after {self.max_nodes} positions")
+        free = self.full & ~(own | other)
+        forced = self.threats(other, own)
+        if forced & (forced - 1):
+            result = False  # two enemy threats and no win of our own: the enemy completes one
+        else:
+            candidates = forced if forced else free
+            result = False
+            while candidates and not result:
+                bit = candidates & -candidates
+                candidates ^= bit
+                result = self._all_replies_lose(own | bit, other, plies - 1)
+        self.memo[key] = result
+        return result
+
+    def _all_replies_lose(self, own: int, other: int, plies: int) -> bool:
+        """After our move: every enemy reply still lets us win within ``plies - 1`` plies."""
+        free = self.full & ~(own | other)
+        if not free:
+            return False
+        if self.threats(other, own):
+            return False  # the enemy wins at once
+        ours = self.threats(own, other)
+        if ours & (ours - 1):
+            return plies >= 2  # two threats: the enemy can block only one
+        replies = ours if ours else free
+        while replies:
+            bit = replies & -replies
+            replies ^= bit
+            if not self.wins_within(own, other | bit, plies - 1):
+                return False
+        return True

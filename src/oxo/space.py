@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -173,8 +173,8 @@ class StateSpace:
         level = self.levels[depth]
         tables = _bit_tables(self.cells)
         return (
-            _remap(level.x, tables) | np.uint64(self.root.x),
-            _remap(level.o, tables) | np.uint64(self.root.o),
+            _remap(level.x, tables).astype(np.uint64) | np.uint64(self.root.x),
+            _remap(level.o, tables).astype(np.uint64) | np.uint64(self.root.o),
         )
 
     def line_masks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -300,12 +300,15 @@ class _Decoder:
         return x, o
 
 
-def _bit_tables(targets: tuple[int, ...]) -> list[np.ndarray]:
-    """For each byte of a source mask, the image (uint64) of every value of that byte when bit i goes to ``targets[i]``."""
+@lru_cache(maxsize=256)
+def _bit_tables(targets: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """For each byte of a source mask, the image of every value of that byte when bit i goes to ``targets[i]``
+    (uint32 tables when every target fits in 32 bits, uint64 otherwise)."""
+    dtype = np.uint32 if max(targets, default=0) < 32 else np.uint64
     tables = []
     for base in range(0, len(targets), 8):
         width = min(8, len(targets) - base)
-        table = np.zeros(1 << 8, dtype=np.uint64)
+        table = np.zeros(1 << 8, dtype=dtype)
         for value in range(1 << width):
             image = 0
             for bit in range(width):
@@ -313,18 +316,18 @@ def _bit_tables(targets: tuple[int, ...]) -> list[np.ndarray]:
                     image |= 1 << targets[base + bit]
             table[value] = image
         tables.append(table)
-    return tables
+    return tuple(tables)
 
 
-def _remap(masks: np.ndarray, tables: list[np.ndarray]) -> np.ndarray:
-    """Move the bits of every mask as the tables of :func:`_bit_tables` say."""
-    out = np.zeros(masks.size, dtype=np.uint64)
-    source = masks.astype(np.uint64)
+def _remap(masks: np.ndarray, tables: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Move the bits of every mask as the tables of :func:`_bit_tables` say (result in the tables' dtype)."""
+    dtype = tables[0].dtype if tables else np.uint64
+    out = np.zeros(masks.size, dtype=dtype)
     for i, table in enumerate(tables):
-        out |= table[((source >> np.uint64(8 * i)) & np.uint64(0xFF)).astype(np.intp)]
+        out |= table[(masks >> masks.dtype.type(8 * i)) & masks.dtype.type(0xFF)]
     return out
 
 
 def permute_masks(masks: np.ndarray, perm: tuple[int, ...]) -> np.ndarray:
-    """The image of each whole-board bitmask (uint64, at most 64 cells) under a cell permutation."""
-    return _remap(masks, _bit_tables(perm))
+    """The image of each whole-board bitmask (unsigned ints, at most 64 cells) under a cell permutation."""
+    return _remap(masks, _bit_tables(tuple(perm)))

@@ -21,8 +21,8 @@ from oxo.geometry import Geometry
 from oxo.players import LEVELS, make_player
 from oxo.position import Position
 from oxo.progress import progress_bar
-from oxo.solve import SolveTable, solve
-from oxo.space import build_space, check_playable
+from oxo.solve import SearchBudgetError, SolveTable, forced_win_value, solve
+from oxo.space import MAX_EMPTY, SpaceTooLargeError, build_space, check_playable
 
 
 def _cells(cells: tuple[int, ...] | list[int], geometry: Geometry) -> str:
@@ -118,6 +118,9 @@ def _print_deadends(report: DeadEndReport) -> None:
             )
 
 
+#: Positions a forcing search may visit for ``oxo solve`` on a board over 16 cells.
+FORCING_BUDGET = 20_000
+
 # -- solve -----------------------------------------------------------------------------------------
 
 
@@ -131,17 +134,42 @@ def solve_command(board: str, k: int | None, as_json: bool, quiet: bool) -> None
 
     Every reachable position (finished ones included) is counted as won for X, won for O or drawn
     with best play from there on; "classes" counts them up to the board's symmetries. Boards of up
-    to 16 cells are solved completely.
+    to 16 cells are solved completely; on larger boards (such as 3x3x3) only the empty board's value
+    is given, when X can force a win.
 
     Example: oxo solve 4x4 --k 3
     """
     geometry = parse_board(board, k)
+    if geometry.size > MAX_EMPTY:
+        _solve_by_forcing(geometry, as_json)
+        return
     space = _build(geometry, quiet)
     table = solve(geometry, space=space).ply_table()
     if as_json:
         echo_json(table.to_dict())
         return
     _print_solve(table)
+
+
+def _solve_by_forcing(geometry: Geometry, as_json: bool) -> None:
+    """Boards over 16 cells: only the empty board's value, when X can force a win (found by a forcing search)."""
+    try:
+        value = forced_win_value(Position.empty(geometry), max_nodes=FORCING_BUDGET)
+    except SearchBudgetError:
+        value = None
+    if value is None:
+        raise SpaceTooLargeError(
+            f"a {geometry.spec_shape} board has {geometry.size} cells: per-ply tables need at most {MAX_EMPTY}, "
+            f"and a forcing search of {FORCING_BUDGET} positions found no win for X"
+        )
+    if as_json:
+        echo_json({"board": geometry.spec_shape, "k": geometry.k, "value": value.outcome, "plies_to_end": value.plies,
+                   "plies": [], "method": "forcing search"})
+        return
+    click.echo(
+        f"{geometry.spec_shape} board, k={geometry.k}: {_describe(value, 0)} with best play "
+        f"(forcing search; the per-ply table needs at most {MAX_EMPTY} cells)"
+    )
 
 
 def _print_solve(table: SolveTable) -> None:
