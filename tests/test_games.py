@@ -130,6 +130,8 @@ def test_universal_can_be_refused_or_demanded() -> None:
     assert count_games(G33, universal=False).to_dict()["universal_games"] is None
     with pytest.raises(GameCountError, match="at most 16 cells"):
         count_games(Geometry.parse("5x5"), universal=True)
+    with pytest.raises(GameCountError, match="at most 27 cells"):
+        count_games(Geometry.parse("6x6"))
     with pytest.raises(OxoError, match="orbits or classes"):
         count_paths(G33, children="nonsense")  # type: ignore[arg-type]
 

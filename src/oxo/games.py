@@ -39,6 +39,9 @@ Numbering = Literal["id", "keypad"]
 NUMBERINGS: tuple[str, ...] = ("id", "keypad")
 Outcome = Literal["x", "o", "draw"]
 
+#: Games are counted by pair counting over 2^N sets of cells: 5×5 takes about a minute, 3×3×3 a few.
+GAMES_MAX_CELLS = 27
+
 #: Universal games are counted level by level over canonical positions; beyond this many cells
 #: the levels hold too many positions (5×5 has ~10^11 reachable classes) and the count is left out.
 UNIVERSAL_MAX_CELLS = 16
@@ -308,6 +311,10 @@ def count_games(
     ``universal=None`` counts universal games when the board has at most :data:`UNIVERSAL_MAX_CELLS`
     cells; ``True`` insists (and raises on larger boards), ``False`` leaves them out.
     """
+    if geometry.size > GAMES_MAX_CELLS:
+        raise GameCountError(
+            f"games are counted on boards of at most {GAMES_MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
+        )
     if universal is None:
         universal = geometry.size <= UNIVERSAL_MAX_CELLS
     elif universal and geometry.size > UNIVERSAL_MAX_CELLS:
