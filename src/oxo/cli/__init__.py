@@ -37,8 +37,9 @@ def _register() -> None:
     from oxo.cli import solve
 
     from oxo.cli import games
+    from oxo.cli import terminal
 
-    for command in [*core.COMMANDS, *solve.COMMANDS, *games.COMMANDS]:
+    for command in [*core.COMMANDS, *solve.COMMANDS, *games.COMMANDS, *terminal.COMMANDS]:
         cli.add_command(command)
     from oxo.cli import mega as mega_cli
     for command in mega_cli.COMMANDS: cli.add_command(command)
@@ -50,7 +51,7 @@ _register()
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; bad input gives one line on stderr and exit status 2, never a traceback."""
     try:
-        cli.main(args=argv, prog_name="oxo", standalone_mode=False)
+        outcome = cli.main(args=argv, prog_name="oxo", standalone_mode=False)
     except OxoError as error:
         click.echo(f"oxo: error: {error}", err=True)
         return 2
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    return 0
+    # Without standalone mode click returns the status of ``ctx.exit(n)`` / ``Exit(n)`` instead of raising it.
+    return outcome if isinstance(outcome, int) else 0
 
 
 def run() -> None:

@@ -1,0 +1,144 @@
+"""``oxo check`` and ``oxo terminal``: legality with reasons, and the positions where games end."""
+
+from __future__ import annotations
+
+import click
+
+from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.legality import check_position
+from oxo.progress import progress_bar
+from oxo.terminal import METHODS, TerminalTable, count_terminal, parse_plies, terminal_positions
+
+_STATUS_TEXT = {
+    "x_to_move": "legal: X to move",
+    "o_to_move": "legal: O to move",
+    "x_won": "legal: X has won",
+    "o_won": "legal: O has won",
+    "draw": "legal: a draw (the board is full)",
+}
+
+
+@click.command()
+@click.argument("position")
+@board_option
+@k_option
+@json_option
+def check(position: str, board: str | None, k: int | None, as_json: bool) -> None:
+    """Can POSITION occur in a real game? If not, every reason why.
+
+    X moves first, players alternate and play stops at the first complete line. Exit status:
+    0 legal, 1 illegal (reasons printed), 2 not a position at all.
+
+    Example: oxo check xxx/oo./...
+    """
+    verdict = check_position(parse_position(position, board, k))
+    if as_json:
+        echo_json(verdict.to_dict())
+    else:
+        click.echo(verdict.position.to_grid())
+        click.echo()
+        if verdict.legal:
+            click.echo(_STATUS_TEXT[verdict.status or "x_to_move"])
+            if verdict.last_moves:
+                click.echo(f"last move:  one of cells {', '.join(map(str, verdict.last_moves))}")
+        else:
+            click.echo("illegal:")
+            for reason in verdict.reasons:
+                click.echo(f"  - {reason.message} [{reason.code}]")
+    if not verdict.legal:
+        raise click.exceptions.Exit(1)
+
+
+@click.command()
+@click.argument("board")
+@k_option
+@click.option("--ply", "ply_text", default=None, metavar="P", help="Only these plies: 7, 0-7 or 5,7,9 (default: all).")
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="auto",
+    show_default=True,
+    help="pairs: pair counter, every ply; csp: constraint search, per ply; search: walk the game tree (slow reference).",
+)
+@click.option("--list", "as_list", is_flag=True, help="Stream the positions instead: '<status string> <x|o|draw>' per line.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N", help="With --list: stop after N positions.")
+@json_option
+@quiet_option
+def terminal(
+    board: str,
+    k: int | None,
+    ply_text: str | None,
+    method: str,
+    as_list: bool,
+    limit: int | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Terminal positions: where the game has ended, per ply, as X wins, O wins and draws.
+
+    Counts reachable positions (X first, alternate turns, play stops at a win) and, in the
+    "classes" columns, the same up to the board's symmetries. Big boards (5x5, 3x3x3, 4x4x4)
+    need --ply, which counts those plies with a constraint search.
+
+    Examples: oxo terminal 3x3;  oxo terminal 3x3x3 --ply 0-7;  oxo terminal 4x4 --list --limit 5
+    """
+    geometry = parse_board(board, k)
+    plies = parse_plies(ply_text, geometry) if ply_text is not None else None
+    if as_list or limit is not None:
+        shown = 0
+        for found in terminal_positions(geometry, plies):
+            if limit is not None and shown >= limit:
+                break
+            if as_json:
+                echo_json(found.to_dict())
+            else:
+                click.echo(found.to_line())
+            shown += 1
+        return
+    with progress_bar(f"terminal positions of {geometry.spec}", total=1.0, quiet=quiet) as bar:
+        state = {"done": 0.0}
+
+        def report(fraction: float) -> None:
+            bar.advance(fraction - state["done"])
+            state["done"] = fraction
+
+        table = count_terminal(geometry, method, plies=plies, on_progress=report)  # type: ignore[arg-type]
+    if as_json:
+        echo_json(table.to_dict())
+        return
+    console().print(_terminal_table(table))
+
+
+def _terminal_table(result: TerminalTable):  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    table = Table(
+        box=None,
+        pad_edge=False,
+        title=f"terminal positions, {result.geometry.spec_shape} k={result.geometry.k} ({result.method})",
+        title_justify="left",
+    )
+    for header in ("ply", "X wins", "O wins", "draws", "total", "X classes", "O classes", "draw classes", "classes"):
+        table.add_column(header, justify="right")
+    for row in result.plies:
+        table.add_row(
+            *map(
+                str,
+                (row.ply, row.x_wins, row.o_wins, row.draws, row.positions, row.x_wins_classes, row.o_wins_classes,
+                 row.draws_classes, row.classes),
+            )
+        )
+    total = result.total
+    table.add_section()
+    table.add_row(
+        "total",
+        *map(
+            str,
+            (total["x_wins"], total["o_wins"], total["draws"], result.total_positions, total["x_wins_classes"],
+             total["o_wins_classes"], total["draws_classes"], result.total_classes),
+        ),
+    )
+    return table
+
+
+COMMANDS = [check, terminal]
