@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from oxo.counting import CountingError, count_positions
+from oxo.counting import CountingError, count_by_pairs, count_positions
+from oxo.counting.lines import count_by_lines
 from oxo.counting.reference import count_by_search
 from oxo.geometry import Geometry
 
@@ -38,6 +39,72 @@ def test_seed_001_table(spec: str) -> None:
 def test_pair_counter_agrees_with_search(spec: str) -> None:
     geometry = Geometry.parse(spec)
     assert count_positions(geometry, "pairs").plies == count_positions(geometry, "search").plies
+
+
+# Boards with at most 20 lines (the lines method sums over 2^lines sets of lines).
+LINE_BOARDS = ["2x2", "3x3", "3x4", "4x3", "4x4", "3x3,k=2", "3x5", "1x4,k=2", "2x3,k=2", "2x2,k=1"]
+
+
+@pytest.mark.parametrize("spec", LINE_BOARDS)
+def test_line_method_agrees_with_pair_method(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    assert count_by_lines(geometry) == count_by_pairs(geometry, executor="serial")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["4x5,k=4", "5x5"])
+def test_line_method_agrees_with_pair_method_on_big_boards(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    assert count_by_lines(geometry) == count_by_pairs(geometry)
+
+
+@pytest.mark.parametrize(("spec", "plies"), [("5x5", 3), ("6x6", 3), ("4x5,k=4", 3)])
+def test_big_boards_agree_with_search_on_first_plies(spec: str, plies: int) -> None:
+    geometry = Geometry.parse(spec)
+    table = count_positions(geometry)
+    positions, classes = count_by_search(geometry, max_ply=plies)
+    assert [(r.positions, r.classes) for r in table.plies[: plies + 1]] == list(zip(positions, classes))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("spec", "plies"), [("5x5", 5), ("6x6", 4), ("7x7", 2), ("3x3x3", 4), ("4x5,k=4", 5)])
+def test_big_boards_agree_with_search_on_more_plies(spec: str, plies: int) -> None:
+    geometry = Geometry.parse(spec)
+    table = count_positions(geometry)
+    positions, classes = count_by_search(geometry, max_ply=plies)
+    assert [(r.positions, r.classes) for r in table.plies[: plies + 1]] == list(zip(positions, classes))
+
+
+def test_6x6_first_plies_are_multinomials() -> None:
+    # Nobody can have six in a row before ply 11, so every placement of the marks is reachable.
+    from math import comb
+
+    table = count_positions(Geometry.parse("6x6"), "lines")
+    for row in table.plies[:11]:
+        x, o = (row.ply + 1) // 2, row.ply // 2
+        assert row.positions == comb(36, x) * comb(36 - x, o)
+    # At ply 11 X may have completed one line; every such position is still reachable.
+    assert table.plies[11].positions == comb(36, 6) * comb(30, 5)
+
+
+def test_lines_method_refuses_boards_with_many_lines() -> None:
+    with pytest.raises(CountingError, match="at most"):
+        count_positions(Geometry.parse("4x4x4"), "lines")
+
+
+def test_auto_picks_lines_for_few_lines_and_pairs_otherwise() -> None:
+    assert count_positions(Geometry.parse("5x5")).method == "lines"
+    assert count_positions(Geometry.parse("3x3", k=2)).method == "pairs"
+
+
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_executors_give_the_same_table(monkeypatch: pytest.MonkeyPatch, executor: str) -> None:
+    import oxo.counting as counting
+
+    geometry = Geometry.parse("3x4")
+    monkeypatch.setattr(counting, "SHARD_CELLS", 10)  # four shards per problem
+    expected = count_positions(geometry, "pairs", executor="serial")
+    assert count_positions(geometry, "pairs", executor=executor, workers=2).plies == expected.plies
 
 
 def test_search_reproduces_3x3_by_itself() -> None:

@@ -6,6 +6,7 @@ import click
 
 from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
 from oxo.counting import METHODS, CountTable, count_positions
+from oxo.counting.executors import EXECUTORS
 from oxo.progress import progress_bar
 
 
@@ -17,11 +18,33 @@ from oxo.progress import progress_bar
     type=click.Choice(METHODS),
     default="auto",
     show_default=True,
-    help="pairs: count without visiting positions; search: walk the game tree (slow reference).",
+    help="lines: inclusion-exclusion over lines (boards with few lines, e.g. 7x7); pairs: subset sums over "
+    "cells (boards up to ~27 cells); search: walk the game tree (slow reference); auto: lines when the board "
+    "has at most 16 lines, else pairs.",
 )
+@click.option(
+    "--executor",
+    type=click.Choice(EXECUTORS),
+    default="auto",
+    show_default=True,
+    help="Where the shards of a big pairs count run: here (serial), on all local cores (processes), or on "
+    "a Dask cluster (dask; needs pip install 'oxo[cluster]').",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler to use, e.g. tcp://host:8786 "
+              "(default: start a local cluster).")
 @json_option
 @quiet_option
-def count(boards: tuple[str, ...], k: int | None, method: str, as_json: bool, quiet: bool) -> None:
+def count(
+    boards: tuple[str, ...],
+    k: int | None,
+    method: str,
+    executor: str,
+    workers: int | None,
+    scheduler: str | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
     """Reachable positions per ply, with and without symmetric duplicates.
 
     Play starts on the empty board, players alternate, and play stops at a win. "classes" counts
@@ -40,7 +63,16 @@ def count(boards: tuple[str, ...], k: int | None, method: str, as_json: bool, qu
                 bar.advance(fraction - state["done"])
                 state["done"] = fraction
 
-            tables.append(count_positions(geometry, method, on_progress=report))  # type: ignore[arg-type]
+            tables.append(
+                count_positions(
+                    geometry,
+                    method,  # type: ignore[arg-type]
+                    executor=executor,  # type: ignore[arg-type]
+                    workers=workers,
+                    scheduler=scheduler,
+                    on_progress=report,
+                )
+            )
     if as_json:
         data = [table.to_dict() for table in tables]
         echo_json(data[0] if len(data) == 1 else data)

@@ -1,10 +1,12 @@
 """Reachable positions per ply, with and without symmetric duplicates (seed 001's table).
 
 A position is *reachable* when it occurs in some game played from the empty board, players
-alternating and play stopping at a win. Two methods give the same table:
+alternating and play stopping at a win. Three methods give the same table (``auto`` picks one):
 
 * ``"search"`` (:mod:`oxo.counting.reference`): walk the game tree ply by ply, keeping every
   position and its canonical form. Obviously correct, slow; the tests' reference.
+* ``"lines"`` (:mod:`oxo.counting.lines`): inclusion–exclusion over sets of lines; its cost depends
+  on the number of lines, not cells, so it reaches 6×6 and 7×7 with k = side.
 * ``"pairs"`` (:mod:`oxo.counting.pairs`): count without visiting positions. A position with X's
   cells X and O's cells O is reachable exactly when either |X| = |O| + 1, O has no line and X's lines
   (if any) share a cell, or |X| = |O|, X has no line and O's lines (if any) share a cell. (The last
@@ -20,11 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from oxo.counting.executors import EXECUTORS, Executor
 from oxo.errors import OxoError
 from oxo.geometry import Geometry, Symmetry
 
-Method = Literal["auto", "pairs", "search"]
-METHODS: tuple[str, ...] = ("auto", "pairs", "search")
+Method = Literal["auto", "lines", "pairs", "search"]
+METHODS: tuple[str, ...] = ("auto", "lines", "pairs", "search")
+
+#: ``auto`` uses inclusion–exclusion over lines up to this many lines, and pair counting above.
+AUTO_LINES = 16
 
 #: Above this many cells (per shard) the pair counter splits its work into shards.
 SHARD_CELLS = 20
@@ -75,21 +81,39 @@ def count_positions(
     geometry: Geometry,
     method: Method = "auto",
     *,
+    executor: Executor = "auto",
+    workers: int | None = None,
+    scheduler: str | None = None,
     on_progress: Callable[[float], None] | None = None,
 ) -> CountTable:
     """Reachable positions and symmetry classes per ply for a board.
 
-    ``on_progress`` is called with fractions of the work done (for a progress bar).
+    Large boards are split into shards run by ``executor`` (see :mod:`oxo.counting.executors`);
+    ``on_progress`` is called with the fraction of the work done (for a progress bar).
     """
     if method not in METHODS:
         raise CountingError(f"unknown counting method {method!r}; use one of {', '.join(METHODS)}")
+    if method == "auto":
+        method = "lines" if len(geometry.lines) <= AUTO_LINES else "pairs"
     if method == "search":
         from oxo.counting.reference import count_by_search
 
         positions, classes = count_by_search(geometry)
         used = "search"
+    elif method == "lines":
+        from oxo.counting.lines import MAX_LINES, count_by_lines
+
+        if len(geometry.lines) > MAX_LINES:
+            raise CountingError(
+                f"the lines method takes boards with at most {MAX_LINES} lines; {geometry.spec} has "
+                f"{len(geometry.lines)}: use --method pairs"
+            )
+        positions, classes = count_by_lines(geometry, on_progress=on_progress)
+        used = "lines"
     else:
-        positions, classes = count_by_pairs(geometry, on_progress=on_progress)
+        positions, classes = count_by_pairs(
+            geometry, executor=executor, workers=workers, scheduler=scheduler, on_progress=on_progress
+        )
         used = "pairs"
     rows = tuple(PlyCount(ply, positions[ply], classes[ply]) for ply in range(geometry.size + 1))
     return CountTable(geometry, rows, used)
@@ -114,35 +138,51 @@ def symmetry_cycles(symmetry: Symmetry) -> list[int]:
 def count_by_pairs(
     geometry: Geometry,
     *,
+    executor: Executor = "auto",
+    workers: int | None = None,
+    scheduler: str | None = None,
     on_progress: Callable[[float], None] | None = None,
 ) -> tuple[list[int], list[int]]:
     """Positions and classes per ply (index = ply), by pair counting and Burnside's lemma."""
-    from oxo.counting.pairs import LinePredicates, count_pairs
+    from oxo.counting.executors import run_shards
+    from oxo.counting.pairs import LinePredicates, PairProblem
 
     predicates = LinePredicates(geometry.lines, geometry.full_mask)
-    symmetries = geometry.symmetries
-    block_sets = [symmetry_cycles(symmetry) for symmetry in symmetries]
-    splits = [max(0, len(blocks) - SHARD_CELLS) for blocks in block_sets]
-    total_shards = sum(2 * (1 << split) for split in splits)
+    problems: list[tuple[int, PairProblem]] = []  # (symmetry index, problem)
+    for index, symmetry in enumerate(geometry.symmetries):
+        blocks = tuple(symmetry_cycles(symmetry))
+        split = max(0, len(blocks) - SHARD_CELLS)
+        problems.append((index, PairProblem(blocks, predicates.shared, predicates.free, 1, split)))
+        problems.append((index, PairProblem(blocks, predicates.free, predicates.shared, 0, split)))
+    shards = [(index, shard) for index, problem in problems for shard in problem.shards()]
+    progress = _fraction_reporter(len(shards), on_progress)
+    results = run_shards([shard for _, shard in shards], executor, workers=workers, scheduler=scheduler, on_done=progress)
+    fixed_by_symmetry = [[0] * (geometry.size + 1) for _ in geometry.symmetries]
+    for (index, _), counts in zip(shards, results, strict=True):
+        for ply, count in enumerate(counts):
+            fixed_by_symmetry[index][ply] += int(count)
+    positions = fixed_by_symmetry[0]  # the identity fixes everything
+    return positions, burnside_classes(fixed_by_symmetry, len(geometry.symmetries))
+
+
+def burnside_classes(fixed_by_symmetry: list[list[int]], order: int) -> list[int]:
+    """Classes per ply from each symmetry's fixed-point counts: their average over the group."""
+    classes = []
+    for ply in range(len(fixed_by_symmetry[0])):
+        burnside_sum = sum(fixed[ply] for fixed in fixed_by_symmetry)
+        if burnside_sum % order:
+            raise AssertionError(f"Burnside's sum {burnside_sum} at ply {ply} is not divisible by {order}")
+        classes.append(burnside_sum // order)
+    return classes
+
+
+def _fraction_reporter(total: int, on_progress: Callable[[float], None] | None) -> Callable[[], None]:
     done = 0
 
     def step() -> None:
         nonlocal done
         done += 1
         if on_progress is not None:
-            on_progress(done / total_shards)
+            on_progress(done / total)
 
-    fixed_by_symmetry = []
-    for blocks, split in zip(block_sets, splits, strict=True):
-        x_last = count_pairs(blocks, predicates.shared, predicates.free, 1, split=split, on_shard=step)
-        o_last = count_pairs(blocks, predicates.free, predicates.shared, 0, split=split, on_shard=step)
-        fixed_by_symmetry.append([int(a) + int(b) for a, b in zip(x_last, o_last, strict=True)])
-    positions = fixed_by_symmetry[0]  # the identity fixes everything
-    classes = []
-    order = len(symmetries)
-    for ply in range(geometry.size + 1):
-        burnside_sum = sum(fixed[ply] for fixed in fixed_by_symmetry)
-        if burnside_sum % order:
-            raise AssertionError(f"Burnside's sum {burnside_sum} at ply {ply} is not divisible by {order}")
-        classes.append(burnside_sum // order)
-    return positions, classes
+    return step

@@ -8,17 +8,23 @@ from __future__ import annotations
 from oxo.geometry import Geometry
 
 
-def count_by_search(geometry: Geometry) -> tuple[list[int], list[int]]:
-    """Positions and symmetry classes per ply (index = ply), by breadth-first search from the empty board."""
+def count_by_search(geometry: Geometry, max_ply: int | None = None) -> tuple[list[int], list[int]]:
+    """Positions and symmetry classes per ply (index = ply), by breadth-first search from the empty board.
+
+    With ``max_ply`` the search stops after that ply (to check the first plies of big boards).
+    """
     lines = geometry.lines
     full = geometry.full_mask
     symmetries = geometry.symmetries
     positions: list[int] = []
     classes: list[int] = []
     level = {(0, 0)}
-    for ply in range(geometry.size + 1):
+    last = geometry.size if max_ply is None else min(max_ply, geometry.size)
+    for ply in range(last + 1):
         positions.append(len(level))
         classes.append(len({min((s.apply_mask(x), s.apply_mask(o)) for s in symmetries) for x, o in level}))
+        if ply == last:
+            break
         x_to_move = ply % 2 == 0
         following = set()
         for x, o in level:

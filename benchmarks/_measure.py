@@ -1,0 +1,69 @@
+"""Run a piece of work in a fresh process and report its wall time and peak resident memory."""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+import textwrap
+
+
+def measure(code: str, *, label: str, setup: str = "") -> dict[str, object]:
+    """Run ``setup`` then ``code`` (Python source that may set ``result``) in a child process.
+
+    The child reports the wall time of ``code`` only (imports go in ``setup``) and its peak RSS from
+    getrusage, so start-up is excluded from the time but counted in memory, as a user would see it.
+    """
+    wrapper = textwrap.dedent(
+        """
+        import json, resource, sys, time
+        exec(compile(sys.argv[2], "<setup>", "exec"))
+        started = time.perf_counter()
+        result = None
+        exec(compile(sys.argv[1], "<bench>", "exec"))
+        seconds = time.perf_counter() - started
+        peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "result": result}))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", wrapper, code, setup], capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report["label"] = label
+    return report
+
+
+def measure_command(argv: list[str], *, label: str) -> dict[str, object]:
+    """Wall time and peak RSS of a whole command, start-up included (what a user waits for)."""
+    wrapper = textwrap.dedent(
+        """
+        import json, resource, subprocess, sys, time
+        started = time.perf_counter()
+        subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+        seconds = time.perf_counter() - started
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024}))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip())
+    report["label"] = label
+    return report
+
+
+def machine() -> str:
+    import os
+
+    try:
+        with open("/proc/cpuinfo") as handle:
+            model = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "?")
+    except OSError:
+        model = platform.processor() or "?"
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Python {platform.python_version()}"
+
+
+def print_rows(rows: list[dict[str, object]]) -> None:
+    print(f"{'measurement':<52} {'wall s':>9} {'peak MiB':>9}")
+    for row in rows:
+        print(f"{row['label']:<52} {row['seconds']:>9.3f} {row['peak_mib']:>9.0f}")
