@@ -332,3 +332,15 @@ def mcts_iterations(
             elif outcome == mover[i] + 1:
                 value[i] += 1.0
     return iterations
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the search and playout code, so no clock pays for it."""
+    first = np.full(200, -1, dtype=np.int32)
+    nchild = np.zeros(200, dtype=np.int16)
+    move = np.zeros(200, dtype=np.int8)
+    mover = np.zeros(200, dtype=np.int8)
+    visits = np.zeros(200, dtype=np.int32)
+    value = np.zeros(200, dtype=np.float32)
+    meta = np.array([1], dtype=np.int64)
+    mcts_iterations(new_state(), 2, make_rng(0), first, nchild, move, mover, visits, value, meta, 0.7, 2)

@@ -102,6 +102,7 @@ class MCTSPlayer:
             raise OxoError(f"search iterations must be at least 1, got {iterations}")
         from oxo.mega import compiled
 
+        compiled.warm_up()
         self._compiled = compiled
         self.seconds = seconds
         self.iterations = iterations
