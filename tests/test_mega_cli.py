@@ -62,13 +62,13 @@ def test_replay_winner_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "\\   /" in out and "legal moves" not in out
 
 
-def test_replay_illegal_move_exits_1_naming_move_number_and_rule() -> None:
+def test_replay_illegal_move_exits_1_naming_move_number_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
     result = CliRunner().invoke(mega, ["replay", "55 44 13 42"])
     assert result.exit_code == 1
     assert "move 4 (42) is illegal" in result.output and "rule 5" in result.output
-    with pytest.raises(SystemExit) as done:
-        main(["mega", "replay", "11 21"])
-    assert done.value.code == 1
+    code, out, err = run(capsys, "mega", "replay", "11 21")
+    assert code == 1 and out == ""
+    assert err.startswith("oxo: illegal move: move 2 (21) is illegal:") and "(rule 6:" in err and len(err.splitlines()) == 1
 
 
 @pytest.mark.parametrize("record", ["55 4", "5x", "00", "55 100"])

@@ -51,7 +51,7 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
         state = MegaState.replay(" ".join(record))
     except IllegalMoveError as error:
         click.echo(f"oxo: illegal move: {error}", err=True)
-        raise SystemExit(1) from None
+        raise click.exceptions.Exit(1) from None
     if as_json:
         echo_json(state.summary().to_dict())
         return
