@@ -276,6 +276,7 @@ def reference_legal(history: list[int]) -> list[int]:
 @given(st.lists(st.integers(min_value=0, max_value=10**6), min_size=0, max_size=81))
 def test_random_games_keep_every_invariant_and_replay_exactly(choices: list[int]) -> None:
     state = MegaState()
+    snapshots = []
     for choice in choices:
         expected = reference_legal(list(state.moves))
         assert state.legal_moves() == expected
@@ -283,6 +284,7 @@ def test_random_games_keep_every_invariant_and_replay_exactly(choices: list[int]
             break
         move = expected[choice % len(expected)]
         assert state.why_illegal(move) is None
+        snapshots.append(state.copy())
         state.play(move)
         state.check_invariants()
     assert state.is_over == (not reference_legal(list(state.moves)))
@@ -291,3 +293,6 @@ def test_random_games_keep_every_invariant_and_replay_exactly(choices: list[int]
     for move in range(81):
         reason = state.why_illegal(move)
         assert (reason is None) == (move in state.legal_moves())
+    for snapshot in reversed(snapshots):
+        state.undo()
+        assert state == snapshot
