@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import machine, measure, measure_command, print_rows  # noqa: E402
+from _measure import machine, measure, print_rows  # noqa: E402
 
 SETUP = "from oxo.geometry import Geometry\nfrom oxo.games import count_games, count_paths"
 
@@ -81,6 +82,28 @@ def measure_with(python: str, code: str, setup: str, label: str) -> dict[str, ob
     return report
 
 
+def measure_process(argv: list[str], *, label: str) -> dict[str, object]:
+    """Wall time, CPU time (user + system) and peak RSS of a whole command, start-up included.
+
+    CPU time is printed beside the wall time because the machine is shared: under load the wall time
+    of a short command is mostly waiting for a core.
+    """
+    wrapper = textwrap.dedent(
+        """
+        import json, resource, subprocess, sys, time
+        started = time.perf_counter()
+        subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+        seconds = time.perf_counter() - started
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(json.dumps({"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "peak_mib": usage.ru_maxrss / 1024}))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=True)
+    report = json.loads(done.stdout.strip())
+    report["label"] = label
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="also count the games of 5x5 (about a minute)")
@@ -90,9 +113,10 @@ def main() -> None:
     rows = []
     results: dict[str, object] = {}
 
-    for command in (["games", "3x3"], ["games", "4x4"], ["notation", "game", "0 4 8 2 6 1 7"], ["fullboards", "3x3"],
-                    ["fullboards", "--games", "xxx/oox/xoo"]):
-        rows.append(measure_command([oxo, *command], label=f"`oxo {' '.join(command)}`, whole process"))
+    processes = []
+    for command in (["--version"], ["games", "3x3"], ["games", "4x4"], ["notation", "game", "0 4 8 2 6 1 7"],
+                    ["fullboards", "3x3"], ["fullboards", "--games", "xxx/oox/xoo"]):
+        processes.append(measure_process([oxo, *command], label=f"`oxo {' '.join(command)}`"))
 
     def timed(code: str, label: str, setup: str = SETUP) -> None:
         row = measure(code, setup=setup, label=label)
@@ -122,7 +146,11 @@ def main() -> None:
         timed(f"c = count_full_boards(Geometry.parse('{spec}')); result = [c.full_boards, c.full_board_classes]",
               f"count_full_boards {spec}", "from oxo.geometry import Geometry\nfrom oxo.fullboards import count_full_boards")
 
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}, load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"{'whole process (start-up included)':<52} {'wall s':>9} {'CPU s':>9} {'peak MiB':>9}")
+    for row in processes:
+        print(f"{row['label']:<52} {row['seconds']:>9.3f} {row['cpu']:>9.3f} {row['peak_mib']:>9.0f}")
+    print()
     print_rows(rows)
     print()
     for label, result in results.items():

@@ -39,7 +39,7 @@ Numbering = Literal["id", "keypad"]
 NUMBERINGS: tuple[str, ...] = ("id", "keypad")
 Outcome = Literal["x", "o", "draw"]
 
-#: Games are counted by pair counting over 2^N sets of cells: 5×5 takes about a minute, 3×3×3 a few.
+#: Games are counted by pair counting over 2^N sets of cells: 5×5 takes about a minute, 3×3×3 about ten.
 GAMES_MAX_CELLS = 27
 
 #: Universal games are counted level by level over canonical positions; beyond this many cells
