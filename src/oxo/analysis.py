@@ -302,7 +302,7 @@ def deadend_report(geometry: Geometry, *, examples: int = 3, win: Winnability | 
         dead_parts.append(dead)
         empty_parts.append(np.full(x.size, size - level.ply, dtype=np.int32))
         winnable_parts.append((x_can | o_can)[in_play])
-        where_parts.append(np.stack([np.full(x.size, depth), np.flatnonzero(in_play)], axis=1))
+        where_parts.append(np.stack([np.full(x.size, depth, dtype=np.int32), np.flatnonzero(in_play).astype(np.int32)], axis=1))
     if dead_parts:
         dead = np.concatenate(dead_parts)
         empty = np.concatenate(empty_parts)

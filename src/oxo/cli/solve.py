@@ -261,7 +261,11 @@ def analyze(position: str, board: str | None, k: int | None, as_json: bool) -> N
     click.echo(f"empty cells:    {_cells(lines.empty, geometry) if geometry.size > 10 else ' '.join(map(str, lines.empty)) or 'none'}")
     click.echo(f"still winnable: {'yes, by ' + ' or '.join(who) if who else 'no'} (if both players may move anywhere)")
     click.echo(f"value:          {value}")
-    click.echo(f"forced draw:    {'yes: nobody can win against best defence' if forced_draw else 'no'}")
+    if pos.is_terminal:
+        draw_text = "no: the game is over"
+    else:
+        draw_text = "yes: nobody can win against best defence" if forced_draw else "no"
+    click.echo(f"forced draw:    {draw_text}")
     if moves:
         click.echo(f"best moves:     {' '.join(map(str, best))}")
         click.echo("moves:          " + ", ".join(f"{cell}: {move}" for cell, move in moves.items()))
