@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -173,10 +174,12 @@ def test_first_moves_are_named_by_cell_kind() -> None:
 # -- universal games: the defining property -------------------------------------------------------
 
 
-def all_games_forms(geometry: Geometry) -> tuple[int, int, int, int]:
-    """Walk every game: (games, distinct universal forms, distinct sequences of position classes, distinct pairs)."""
+def all_games_forms(geometry: Geometry) -> tuple[int, int, int, int, Counter[tuple[int, str]]]:
+    """Walk every game: (games, distinct universal forms, distinct sequences of position classes, distinct
+    pairs, distinct universal forms by length and outcome)."""
     memo: dict[tuple[int, int], list[tuple[Position, str, tuple[int, int]]]] = {}
     forms: set[tuple[str, ...]] = set()
+    by_end: Counter[tuple[int, str]] = Counter()
     sequences: set[tuple[tuple[int, int], ...]] = set()
     pairs: set[tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = set()
     games = 0
@@ -196,6 +199,8 @@ def all_games_forms(geometry: Geometry) -> tuple[int, int, int, int]:
         nonlocal games
         if position.is_terminal:
             games += 1
+            if tokens not in forms:
+                by_end[(len(tokens), position.winner or "draw")] += 1
             forms.add(tokens)
             sequences.add(classes)
             pairs.add((tokens, classes))
@@ -204,17 +209,19 @@ def all_games_forms(geometry: Geometry) -> tuple[int, int, int, int]:
             visit(child, tokens + (token,), classes + (canonical,))
 
     visit(Position.empty(geometry), (), ())
-    return games, len(forms), len(sequences), len(pairs)
+    return games, len(forms), len(sequences), len(pairs), by_end
 
 
 @pytest.mark.parametrize("spec", ["2x2", "2x3", "1x5,k=3", "2x2x2", "3x3,k=2", "3x3"])
 def test_same_universal_form_exactly_when_positions_are_equivalent_ply_by_ply(spec: str) -> None:
     """Exhaustive: the partition of all games by universal form equals their partition by class sequence."""
     geometry = Geometry.parse(spec)
-    games, forms, sequences, pairs = all_games_forms(geometry)
+    games, forms, sequences, pairs, by_end = all_games_forms(geometry)
     assert forms == sequences == pairs
-    universal = sum(row.total for row in count_paths(geometry))
-    assert forms == universal
+    universal = count_paths(geometry)
+    assert forms == sum(row.total for row in universal)
+    for length, row in enumerate(universal):
+        assert (row.x_wins, row.o_wins, row.draws) == tuple(by_end[(length, end)] for end in ("x", "o", "draw"))
     assert forms == sum(row.total for row in count_paths(geometry, children="classes"))
     assert games == sum(row.total for row in count_paths(geometry, geometry.symmetries[:1]))
     if spec == "3x3":

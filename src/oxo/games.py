@@ -64,7 +64,8 @@ class Game:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "moves", tuple(self.moves))
-        _replay(self.geometry, self.moves)  # raises MoveError on the first illegal move
+        # Replaying checks every move (MoveError on the first illegal one) and fills ``positions``.
+        self.__dict__["positions"] = _replay(self.geometry, self.moves)
 
     # -- notations ---------------------------------------------------------------------------
 
