@@ -9,10 +9,14 @@ backward pass over the state space (a memo indexed by base-3 index, see :mod:`ox
 :func:`reference_can_win` is the slow recursive version the tests compare it with.
 
 On any board the rule is read with L = the number of lines in place of 8: unwinnable when all L
-lines are dead, or L - 1 are dead and two cells are empty.
+lines are dead, or L - 1 are dead and two cells are empty. (The seed's closing pseudocode says
+"counter B equals 8 or counter B equals 8 and counter A equals 2"; its prose means 7 in the second
+test, which is what is checked here.)
 
-The seed draws its example boards with ``O`` for player 1 (who moves first) and ``X`` for player 2,
-the other way round from oxo; :func:`from_seed_board` swaps the letters.
+The seed draws most of its example boards with ``O`` for player 1 (who moves first) and ``X`` for
+player 2, the other way round from oxo; :func:`from_seed_board` swaps the letters. A few (the
+"turn 3" and "turn 4" boards, whose legend says X is player 1, and the "early unwinnable" board,
+which has more X than O marks) are drawn with X first; :data:`SEED_EXAMPLES` records which.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Computer players behind one small interface: ``choose(position) -> cell``.
+"""Computer players behind one small interface (:class:`ComputerPlayer`): ``choose(position) -> cell``.
 
 * :class:`RandomPlayer` picks any legal move.
 * :class:`PerfectPlayer` picks one of the solver's best moves (quickest win, slowest loss, or keep the draw).
@@ -26,7 +26,7 @@ class PlayerError(OxoError):
     """An unknown player level, or a bad parameter for a player."""
 
 
-class Player(Protocol):
+class ComputerPlayer(Protocol):
     """Anything that picks a move: ``name`` for display, ``choose`` returns a legal cell ID."""
 
     name: str
@@ -106,7 +106,7 @@ class NoisyPlayer:
 LEVELS: dict[str, float] = {"random": 1.0, "easy": 0.5, "medium": 0.25, "hard": 0.1, "perfect": 0.0}
 
 
-def make_player(level: str, seed: int | None = None) -> Player:
+def make_player(level: str, seed: int | None = None) -> ComputerPlayer:
     """The player for a named level of :data:`LEVELS`."""
     if level not in LEVELS:
         raise PlayerError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from oxo.geometry import Geometry
 from oxo.position import Player, Position
 from oxo.space import StateSpace, build_space, check_playable, permute_masks
 
-Outcome = str  # "x", "o" or "draw"
+Outcome = Literal["x", "o", "draw"]
 
 
 @dataclass(frozen=True)

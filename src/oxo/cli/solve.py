@@ -21,7 +21,7 @@ from oxo.geometry import Geometry
 from oxo.players import LEVELS, make_player
 from oxo.position import Position
 from oxo.progress import progress_bar
-from oxo.solve import SearchBudgetError, SolveTable, forced_win_value, solve
+from oxo.solve import SearchBudgetError, SolveTable, Value, forced_win_value, solve
 from oxo.space import MAX_EMPTY, SpaceTooLargeError, build_space, check_playable
 
 
@@ -191,7 +191,7 @@ def _print_solve(table: SolveTable) -> None:
     out.print(grid)
 
 
-def _describe(value, ply: int) -> str:  # type: ignore[no-untyped-def]
+def _describe(value: Value, ply: int) -> str:
     if value.winner is None:
         return "draw"
     return f"{value.winner.upper()} wins (game over at ply {ply + value.plies})"
