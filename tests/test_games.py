@@ -84,6 +84,11 @@ def test_published_3x3_figures() -> None:
     assert (result.games.total, result.games.x_wins, result.games.o_wins, result.games.draws) == (255168, 131184, 77904, 46080)
     assert result.classes.total == 31896
     assert result.universal is not None and result.universal.total == 26830
+    # Bottomley (se16.info/hgb/tictactoe.htm): 172, 579, 5115 and 7426 games in 5 to 8 moves, then 8670
+    # wins and 4868 draws in 9, up to symmetry move by move.
+    universal = [row.universal for row in result.by_length[5:]]
+    assert [u.total for u in universal[:4]] == [172, 579, 5115, 7426]  # type: ignore[union-attr]
+    assert (universal[4].x_wins, universal[4].draws) == (8670, 4868)  # type: ignore[union-attr]
     # Nobody can win before X's third move, and a draw fills the board.
     assert [row.length for row in result.by_length if row.games.total] == [5, 6, 7, 8, 9]
     assert result.by_length[9].games.draws == result.games.draws
