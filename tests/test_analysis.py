@@ -201,3 +201,17 @@ def test_cli_deadends_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "O for player 1" in out and "definite unwinnable" in out
     assert "Seed 004's rule disagrees with the exact answer on" in out
+
+
+def test_cli_deadends_lists_every_disagreement(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["deadends", "3x3", "--all", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    wrong_unwinnable = data["rule_says_unwinnable_but_winnable"]
+    wrong_winnable = data["rule_says_winnable_but_unwinnable"]
+    assert code == 0
+    assert len(wrong_unwinnable["examples"]) == wrong_unwinnable["count"]
+    assert len(set(wrong_winnable["examples"])) == wrong_winnable["count"]
+    for text in wrong_winnable["examples"]:
+        position = Position.from_string(text)
+        assert not position.is_terminal and not any(reference_can_win(position))
+        assert not seed_rule_unwinnable(dead_line_count(position), len(position.empty_cells), 8)

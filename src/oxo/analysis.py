@@ -281,9 +281,10 @@ class DeadEndReport:
         }
 
 
-def deadend_report(geometry: Geometry, *, examples: int = 3, win: Winnability | None = None) -> DeadEndReport:
+def deadend_report(geometry: Geometry, *, examples: int | None = 3, win: Winnability | None = None) -> DeadEndReport:
     """Tabulate every reachable position still in play by dead lines, empty cells and exact winnability,
-    answer seed 004's questions and count where its rule is wrong."""
+    answer seed 004's questions and count where its rule is wrong (with ``examples`` positions of each
+    kind of disagreement; None for all of them)."""
     win = winnability(geometry) if win is None else win
     space = win.space
     if space.root.ply != 0:
@@ -324,7 +325,7 @@ def deadend_report(geometry: Geometry, *, examples: int = 3, win: Winnability | 
         n_winnable = int(winnable[chosen].sum())
         rows.append(DeadEndRow(int(key // (size + 1)), int(key % (size + 1)), n_winnable, int(chosen.sum()) - n_winnable))
 
-    def example(selection: np.ndarray, limit: int) -> tuple[str, ...]:
+    def example(selection: np.ndarray, limit: int | None) -> tuple[str, ...]:
         found = np.flatnonzero(selection)[:limit]
         return tuple(space.position(int(where[i, 0]), int(where[i, 1])).to_status_string() for i in found)
 

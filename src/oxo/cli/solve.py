@@ -50,9 +50,10 @@ def _build(start: Geometry | Position, quiet: bool):  # type: ignore[no-untyped-
 @click.command()
 @click.argument("board")
 @k_option
+@click.option("--all", "show_all", is_flag=True, help="List every position where the seed's rule is wrong, not just 3 of each kind.")
 @json_option
 @quiet_option
-def deadends(board: str, k: int | None, as_json: bool, quiet: bool) -> None:
+def deadends(board: str, k: int | None, show_all: bool, as_json: bool, quiet: bool) -> None:
     """Dead lines against exact winnability, and seed 004's five questions answered.
 
     A line is dead when both players have a mark in it. A position is still winnable when some
@@ -65,7 +66,7 @@ def deadends(board: str, k: int | None, as_json: bool, quiet: bool) -> None:
     """
     geometry = parse_board(board, k)
     space = _build(geometry, quiet)
-    report = deadend_report(geometry, win=winnability(geometry, space=space))
+    report = deadend_report(geometry, examples=None if show_all else 3, win=winnability(geometry, space=space))
     if as_json:
         echo_json(report.to_dict())
         return
@@ -97,12 +98,17 @@ def _print_deadends(report: DeadEndReport) -> None:
             f"  {question.number}. {question.question}\n     {answer} ({question.count} positions{example}); "
             f"the seed guessed: {question.seed_answer}"
         )
+    def listed(examples: tuple[str, ...], count: int) -> str:
+        if not examples:
+            return ""
+        return f" ({'all' if len(examples) == count else 'e.g.'} {', '.join(examples)})"
+
     out.print(
         f"\nSeed 004's rule disagrees with the exact answer on {report.rule_disagreements} positions:\n"
         f"  says unwinnable but winnable: {report.rule_says_unwinnable_but_winnable}"
-        + (f" (e.g. {', '.join(report.examples_wrongly_unwinnable)})" if report.examples_wrongly_unwinnable else "")
+        + listed(report.examples_wrongly_unwinnable, report.rule_says_unwinnable_but_winnable)
         + f"\n  says winnable but unwinnable: {report.rule_says_winnable_but_unwinnable}"
-        + (f" (e.g. {', '.join(report.examples_wrongly_winnable)})" if report.examples_wrongly_winnable else "")
+        + listed(report.examples_wrongly_winnable, report.rule_says_winnable_but_unwinnable)
     )
     if geometry.shape == (3, 3) and geometry.k == 3:
         out.print("\nSeed 004's example boards (drawn there with O for player 1, except where noted; X is player 1 here):")
