@@ -81,7 +81,7 @@ def test_win_checker_agrees_with_line_loop(spec: str) -> None:
 # -- legality against the game tree -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", ["3x3", "2x4", "3x3,k=2", "2x2x2", "2x3"])
+@pytest.mark.parametrize("spec", ["3x3", "2x4", "3x3,k=2", "2x2x2", "2x3", "2x2,k=1", "1x5,k=2"])
 def test_legal_exactly_when_reachable(spec: str) -> None:
     geometry = Geometry.parse(spec)
     games = reachable(geometry)

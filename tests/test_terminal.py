@@ -134,6 +134,18 @@ def test_listing_is_the_set_of_terminal_positions(spec: str) -> None:
         assert verdict.is_terminal and verdict.status == {"x": "x_won", "o": "o_won", None: "draw"}[found.winner]
 
 
+@pytest.mark.parametrize("spec", ["3x3", "4x4", "4x4,k=3", "3x4", "2x2x2", "3x5"])
+def test_last_ply_is_every_reachable_full_board(spec: str) -> None:
+    # Every reachable full board has ended, so the last row equals the position counter's last row
+    # (for 3x3 and 4x4 that is seed 001's published 78/15 and 8220/1059).
+    from oxo.counting import count_positions
+
+    geometry = Geometry.parse(spec)
+    last = count_terminal(geometry, plies=[geometry.size]).plies[0]
+    counted = count_positions(geometry).plies[-1]
+    assert (last.positions, last.classes) == (counted.positions, counted.classes)
+
+
 @pytest.mark.parametrize("spec", ["3x3", "4x4", "5x5", "3x3x3", "4x4,k=3", "3x5"])
 def test_first_possible_win_in_closed_form(spec: str) -> None:
     # At ply 2k-1 X's k marks are exactly a line and O's k-1 marks are anywhere else: lines × C(N-k, k-1).
