@@ -80,6 +80,7 @@ def test_branching_fallback_gives_the_same_counts(spec: str, plies: range, monke
             raise
 
     monkeypatch.setattr(winsearch, "IE_BUDGET", 8)
+    monkeypatch.setattr(winsearch, "TABLE_BUDGET", 0)  # no shared table: each winner set on its own
     monkeypatch.setattr(winsearch, "_inclusion_exclusion", counted)
     for (ply, outcome), value in expected.items():
         assert count_terminal_ply(geometry, ply, outcome) == value  # type: ignore[arg-type]

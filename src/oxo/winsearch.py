@@ -18,6 +18,8 @@ Listing walks every solution. Counting walks the winner's cells the same way, bu
 completions without listing them: the loser must pick ``l`` cells that contain none of the lines
 still open to it, which inclusion–exclusion over those lines counts in closed form; when too many
 families of lines overlap within ``l`` cells, the search branches on one more cell and tries again.
+With single-cell blocks the families are listed once per ply, each with its term, and a winner set's
+count is the sum of the terms of the families that avoid its cells (one vectorised filter).
 
 Everything works on *blocks* of cells placed together: single cells for plain counts, or the cycles of
 one symmetry, which count the positions that symmetry fixes (for Burnside's lemma).
@@ -31,6 +33,8 @@ from functools import lru_cache
 from math import comb
 from typing import Literal
 
+import numpy as np
+
 from oxo.errors import OxoError
 from oxo.geometry import Geometry
 
@@ -39,6 +43,9 @@ OUTCOMES: tuple[Outcome, ...] = ("x", "o", "draw")
 
 #: Families of lines inclusion–exclusion may visit before the loser's count branches on a cell instead.
 IE_BUDGET = 4000
+
+#: Families of lines the shared inclusion–exclusion table of one ply may hold (else each winner set is counted alone).
+TABLE_BUDGET = 200_000
 
 
 class SearchError(OxoError):
@@ -59,6 +66,10 @@ class _Blocks:
     #: ``after[b]``: the cells of blocks b, b+1, ... as a mask.
     after: tuple[int, ...]
     full_mask: int
+    #: ``block_of[c]``: the block holding cell c.
+    block_of: tuple[int, ...]
+    #: Whether block b is exactly cell b (the plain, symmetry-free search): bitsets over blocks are cell masks.
+    cellwise: bool
 
     @staticmethod
     def build(lines: Sequence[int], blocks: Sequence[int], full_mask: int) -> _Blocks:
@@ -69,7 +80,13 @@ class _Blocks:
         for b in range(len(masks) - 1, -1, -1):
             room[b] = room[b + 1] + sizes[b]
             after[b] = after[b + 1] | masks[b]
-        return _Blocks(masks, sizes, tuple(lines), meeting, tuple(room), tuple(after), full_mask)
+        block_of = [0] * full_mask.bit_length()
+        for b, block in enumerate(masks):
+            for cell in range(block.bit_length()):
+                if block >> cell & 1:
+                    block_of[cell] = b
+        cellwise = all(block == 1 << b for b, block in enumerate(masks))
+        return _Blocks(masks, sizes, tuple(lines), meeting, tuple(room), tuple(after), full_mask, tuple(block_of), cellwise)
 
 
 def _bits(bitset: int) -> Iterator[int]:
@@ -170,24 +187,28 @@ class _TooMany(Exception):
 
 def _count_line_free(data: _Blocks, available: int, chosen: int, left: int) -> int:
     """Unions ``U`` of blocks inside ``available`` (a bitset over blocks) with ``left`` cells, ``chosen | U`` line-free."""
-    masks, sizes = data.masks, data.sizes
+    masks, sizes, block_of, cellwise = data.masks, data.sizes, data.block_of, data.cellwise
     threats: list[int] = []  # each: the bitset of blocks that would complete a line
-    available_cells = 0
-    for block in _bits(available):
-        available_cells |= masks[block]
+    if cellwise:
+        available_cells = available
+    else:
+        available_cells = 0
+        for block in _bits(available):
+            available_cells |= masks[block]
     for line in data.lines:
         needed = line & ~chosen
         if needed & ~available_cells:
             continue  # the line has a cell outside reach: it can never complete
         if needed == 0:
             return 0
+        if cellwise:
+            if needed.bit_count() <= left:
+                threats.append(needed)
+            continue
         need_blocks = 0
-        need_cells = 0
-        for block in _bits(available):
-            if masks[block] & needed:
-                need_blocks |= 1 << block
-                need_cells += sizes[block]
-        if need_cells <= left:
+        for cell in _bits(needed):
+            need_blocks |= 1 << block_of[cell]
+        if sum(sizes[block] for block in _bits(need_blocks)) <= left:
             threats.append(need_blocks)
     if not threats:
         return _ways(_size_counts(data, available), left)
@@ -245,6 +266,41 @@ def _inclusion_exclusion(data: _Blocks, available: int, threats: list[int], left
 
     visit(0, 0, 0, 1)
     return total
+
+
+def _family_table(data: _Blocks, left: int, free_cells: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Inclusion–exclusion shared by every winner set of a ply (single-cell blocks, at most 64 cells).
+
+    Every family of lines whose union U has at most ``left`` cells, with its term
+    ``(-1)^|family| · C(free_cells - |U|, left - |U|)``. For a winner set W the loser's count is the sum
+    of the terms of the families with U disjoint from W: those are exactly the families of lines
+    open to the loser, and the loser has ``free_cells`` cells to choose from whatever W is.
+    ``None`` when the table would be too big or its sums could overflow 64 bits.
+    """
+    if not data.cellwise or data.full_mask.bit_length() > 64:
+        return None
+    lines = data.lines
+    unions: list[int] = []
+    weights: list[int] = []
+
+    def visit(start: int, union: int, size: int, sign: int) -> None:
+        unions.append(union)
+        weights.append(sign * comb(free_cells - size, left - size))
+        if len(unions) > TABLE_BUDGET:
+            raise _TooMany
+        for index in range(start, len(lines)):
+            grown = union | lines[index]
+            grown_size = grown.bit_count()
+            if grown_size <= left:
+                visit(index + 1, grown, grown_size, -sign)
+
+    try:
+        visit(0, 0, 0, 1)
+    except _TooMany:
+        return None
+    if max(abs(weight) for weight in weights) * len(weights) >= 2**62:
+        return None
+    return np.array(unions, dtype=np.uint64), np.array(weights, dtype=np.int64)
 
 
 # -- draws ------------------------------------------------------------------------------------------
@@ -345,11 +401,21 @@ def count_terminal_ply(
         return sum(1 for _ in _draws(data, wins))
     everything = (1 << len(data.masks)) - 1
     total = 0
+    table = _family_table(data, losses, geometry.size - wins)
+    if table is not None:
+        unions, weights = table
+        for winner in _winner_sets(data, wins):
+            total += int(weights[(unions & np.uint64(winner)) == 0].sum())
+            if on_winner_set is not None:
+                on_winner_set()
+        return total
     for winner in _winner_sets(data, wins):
-        available = everything
-        for block, mask in enumerate(data.masks):
-            if mask & winner:
-                available &= ~(1 << block)
+        if data.cellwise:
+            available = everything & ~winner
+        else:
+            available = everything
+            for cell in _bits(winner):
+                available &= ~(1 << data.block_of[cell])
         total += _count_line_free(data, available, 0, losses)
         if on_winner_set is not None:
             on_winner_set()
