@@ -88,3 +88,22 @@ def test_console_script_exit_status() -> None:
         [sys.executable, "-c", "from oxo.cli import run; run()", "count", "9"], capture_output=True, text=True
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_topics_name_exactly_the_commands_of_each_module() -> None:
+    import importlib
+
+    from oxo.cli import TOPICS
+
+    for topic, names in TOPICS.items():
+        module = importlib.import_module(f"oxo.cli.{topic}")
+        assert tuple(command.name for command in module.COMMANDS) == names
+
+
+def test_a_command_loads_only_its_own_topic() -> None:
+    code = (
+        "import sys\nfrom oxo.cli import main\nmain(['count', '3x3', '--json'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('oxo.cli.')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines()[-1] == "['oxo.cli.common', 'oxo.cli.core']"

@@ -1,6 +1,6 @@
 """The ``oxo`` command line: a thin layer that parses options, calls the library and formats results.
 
-Each topic lives in its own module and adds its commands to :data:`main` below. Any
+Each topic lives in its own module with a ``COMMANDS`` list, named in :data:`TOPICS` below. Any
 :class:`oxo.errors.OxoError` or usage error becomes one line on stderr and exit status 2.
 """
 
@@ -14,13 +14,47 @@ from oxo.errors import OxoError
 
 
 class OxoGroup(click.Group):
-    """A click group that keeps commands in the order they were added in ``--help``."""
+    """A click group that lists commands in the order they were added in ``--help``."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
 
 
-@click.group(cls=OxoGroup, context_settings={"help_option_names": ["-h", "--help"]})
+#: The CLI's topic modules (in ``oxo.cli``) and the commands each defines in its ``COMMANDS`` list,
+#: in the order ``oxo --help`` shows them. A topic is imported only when one of its commands runs,
+#: so ``oxo count`` never pays for loading the solver or mega tic-tac-toe.
+TOPICS: dict[str, tuple[str, ...]] = {
+    "core": ("count", "show", "classes"),
+    "terminal": ("check", "terminal"),
+    "games": ("games", "notation", "fullboards"),
+    "solve": ("deadends", "solve", "analyze", "play"),
+    "mega": ("mega",),
+}
+
+
+class LazyTopicGroup(OxoGroup):
+    """The top-level group: it imports a topic's module the first time one of its commands is needed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for names in TOPICS.values() for name in names]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            topic = next((topic for topic, names in TOPICS.items() if cmd_name in names), None)
+            if topic is None:
+                return None
+            self.load_topic(topic)
+        return self.commands.get(cmd_name)
+
+    def load_topic(self, topic: str) -> None:
+        import importlib
+
+        module = importlib.import_module(f"oxo.cli.{topic}")
+        for command in module.COMMANDS:
+            self.add_command(command)
+
+
+@click.group(cls=LazyTopicGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="oxo", prog_name="oxo")
 def cli() -> None:
     """Exact answers about tic-tac-toe and its relatives.
@@ -30,22 +64,6 @@ def cli() -> None:
     (120000000: 0 empty, 1 first player, 2 second player), with x/o/. letters, and
     optionally with rows separated by '/'.
     """
-
-
-def _register() -> None:
-    from oxo.cli import core
-    from oxo.cli import solve
-
-    from oxo.cli import games
-    from oxo.cli import terminal
-
-    for command in [*core.COMMANDS, *solve.COMMANDS, *games.COMMANDS, *terminal.COMMANDS]:
-        cli.add_command(command)
-    from oxo.cli import mega as mega_cli
-    for command in mega_cli.COMMANDS: cli.add_command(command)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal
 
 from oxo.errors import OxoError
+
+if TYPE_CHECKING:  # numpy is imported by the shards themselves; the CLI starts faster without it
+    import numpy as np
 
 Executor = Literal["auto", "serial", "processes", "dask"]
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 
-Shard = Callable[[], np.ndarray]
+Shard = Callable[[], "np.ndarray"]
 
 
 class ExecutorError(OxoError):
