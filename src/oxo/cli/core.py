@@ -111,13 +111,24 @@ def _count_table(tables: list[CountTable]):  # type: ignore[no-untyped-def]
 @board_option
 @k_option
 @json_option
-def show(position: str, board: str | None, k: int | None, as_json: bool) -> None:
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Also draw the position as an SVG image into FILE (the drawing of 'oxo serve').")
+def show(position: str, board: str | None, k: int | None, as_json: bool, svg_path: str | None) -> None:
     """One position: grid, whose turn, winner, complete lines and its symmetry class.
 
     POSITION is a status string (120000000), letters (xo.......) or either with rows
     separated by '/' (xo./.../...).
     """
     pos = parse_position(position, board, k)
+    if svg_path is not None:
+        from oxo.errors import OxoError
+        from oxo.fileio import write_atomic
+        from oxo.render.svg import classic_svg
+
+        try:
+            write_atomic(svg_path, classic_svg(pos, labels=True) + "\n")
+        except OSError as error:
+            raise OxoError(f"cannot write {svg_path}: {error.strerror or error}") from None
     stabilizer = [symmetry.name for symmetry in pos.stabilizer]
     data = {
         "board": pos.geometry.spec_shape,
