@@ -29,6 +29,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "games": ("games", "notation", "fullboards"),
     "solve": ("deadends", "solve", "analyze", "play"),
     "mega": ("mega",),
+    "web": ("serve",),
 }
 
 

@@ -1,0 +1,45 @@
+"""``oxo serve``: the local web page to play classic and mega tic-tac-toe and explore positions."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--port", "-p", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default serves this machine only.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
+def serve(port: int, host: str, open_browser: bool) -> None:
+    """Serve the play-and-explore page until Ctrl-C.
+
+    Classic 3x3 and 4x4 games against a person or the solver, mega tic-tac-toe against a person
+    or the MCTS AI, and an explorer of positions (symmetry class, cell and alignment classes,
+    dead lines, winnability, best moves, counts per ply). Everything runs locally; the page
+    needs no network. The JSON API is described in docs/api.md.
+
+    Example: oxo serve --port 8000 --open
+    """
+    from oxo.web import bind, make_server, url_of, warm_up_in_background
+
+    sock = bind(host, port)
+    url = url_of(sock)
+    click.echo(f"oxo: serving on {url} (Ctrl-C to stop)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo("oxo: note: the page is reachable from other machines on this network", err=True)
+    warm_up_in_background()
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    server = make_server(sock)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    click.echo("oxo: stopped")
+
+
+COMMANDS = [serve]

@@ -1,0 +1,209 @@
+"""The explorer's answers about one position, and the per-ply count chart, as JSON-ready dicts with SVG drawings.
+
+Everything is computed by the library: symmetry classes from :class:`~oxo.position.Position`, cell and
+alignment classes from :class:`~oxo.geometry.Geometry`, dead lines from :func:`oxo.analysis.line_report`,
+winnability from :func:`oxo.analysis.winnability`, values and best moves from :mod:`oxo.solve`, counts
+from :func:`oxo.counting.count_positions`. This module only gathers and draws them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from oxo.analysis import line_report, winnability
+from oxo.counting import AUTO_LINES, CountTable, count_positions
+from oxo.errors import OxoError
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.render.svg import classic_svg, count_chart_svg
+from oxo.solve import solve
+from oxo.space import MAX_EMPTY, check_playable
+from oxo.web.sessions import SolutionCache, WebInputError, relative_value
+
+#: Rooted state spaces (for boards too big to solve whole) are built for at most this many empty cells.
+MAX_ROOTED_EMPTY = 14
+#: The explorer draws boards of at most this many cells.
+MAX_EXPLORE_CELLS = 64
+#: Counts are computed for boards the line method handles (at most AUTO_LINES lines) up to this many cells,
+#: and for any board up to MAX_PAIRS_CELLS cells; beyond that a count can take minutes.
+MAX_LINES_CELLS = 36
+MAX_PAIRS_CELLS = 20
+
+#: Background colours of cell classes, in class order.
+CLASS_COLORS = ("#ffe0b2", "#c8e6c9", "#bbdefb", "#f8bbd0", "#d1c4e9", "#fff59d", "#b2dfdb", "#ffccbc", "#cfd8dc", "#dcedc8")
+
+
+def _cell_size(geometry: Geometry, small: bool = False) -> float:
+    side = max(geometry.shape[-2:])
+    if geometry.dimensions == 3:
+        return 22.0 if small else 34.0
+    return max(14.0, min(56.0 if not small else 30.0, (240.0 if not small else 110.0) / side))
+
+
+def explore(position: Position, solutions: SolutionCache) -> dict[str, Any]:
+    """Everything the explorer shows about a position (see docs/api.md for the fields)."""
+    geometry = position.geometry
+    if geometry.size > MAX_EXPLORE_CELLS:
+        raise WebInputError(f"the explorer draws boards of at most {MAX_EXPLORE_CELLS} cells; {geometry.spec} has {geometry.size}")
+    report = line_report(position)
+    dead = [list(line) for line in report.dead]
+    cell = _cell_size(geometry)
+    small = _cell_size(geometry, small=True)
+
+    images: OrderedDict[str, list[str]] = OrderedDict()
+    for symmetry, image in position.transforms():
+        images.setdefault(image.to_status_string(), []).append(symmetry.name)
+    transforms = [
+        {
+            "position": text,
+            "symmetries": names,
+            "canonical": text == position.canonical.to_status_string(),
+            "svg": classic_svg(Position.from_string(text, geometry), cell=small),
+        }
+        for text, names in images.items()
+    ]
+    fills = {}
+    cell_classes = []
+    for number, cell_class in enumerate(geometry.cell_classes):
+        color = CLASS_COLORS[number % len(CLASS_COLORS)]
+        fills.update({c: color for c in cell_class.cells})
+        cell_classes.append({"name": cell_class.name, "cells": list(cell_class.cells), "color": color})
+    status = _status(position)
+    canonical = position.canonical
+    return {
+        "board": geometry.spec,
+        "shape": list(geometry.shape),
+        "k": geometry.k,
+        "position": position.to_status_string(),
+        "letters": position.to_letters(rows=True),
+        "ply": position.ply,
+        "turn": position.turn,
+        "to_move": position.to_move,
+        "winner": position.winner,
+        "status": status,
+        "svg": classic_svg(position, cell=cell, labels=True, legal=True, lines=[(line, "#9e9e9e") for line in report.dead]),
+        "symmetries": len(geometry.symmetries),
+        "transforms": transforms,
+        "canonical": {"position": canonical.to_status_string(), "svg": classic_svg(canonical, cell=small)},
+        "stabilizer": [symmetry.name for symmetry in position.stabilizer],
+        "class_size": position.class_size,
+        "cell_classes": cell_classes,
+        "cell_classes_svg": classic_svg(Position.empty(geometry), cell=small, fills=fills, labels=True),
+        "line_classes": [{"name": lc.name, "lines": [list(line) for line in lc.lines]} for lc in geometry.line_classes],
+        "lines": len(geometry.lines),
+        "dead_lines": dead,
+        "open_for_x": len(report.open_for_x),
+        "open_for_o": len(report.open_for_o),
+        **_game_analysis(position, solutions),
+    }
+
+
+def _status(position: Position) -> str:
+    if position.turn is None:
+        return "impossible mark counts (X moves first, so X has as many marks as O or one more)"
+    if position.x_lines and position.o_lines:
+        return "both players have a line: no game reaches this position"
+    if position.winner:
+        return f"{position.winner.upper()} has won"
+    if position.is_full:
+        return "draw: the board is full"
+    return f"{position.turn.upper()} to move"
+
+
+def _game_analysis(position: Position, solutions: SolutionCache) -> dict[str, Any]:
+    """Winnability, value and best moves when the position can occur in a game and its state space fits."""
+    try:
+        check_playable(position)
+    except OxoError as error:
+        reason = str(error)
+        return {"winnability": {"error": reason}, "solution": {"error": reason}}
+    geometry = position.geometry
+    solution, rooted = None, False
+    if geometry.size <= MAX_EMPTY:
+        full = solutions.get(geometry)
+        if position in full.space:
+            solution = full
+    if solution is None:
+        empty = len(position.empty_cells)
+        if empty > MAX_ROOTED_EMPTY:
+            reason = (
+                f"{empty} empty cells on a {geometry.size}-cell board is too many to search here "
+                f"(boards of at most {MAX_EMPTY} cells, or at most {MAX_ROOTED_EMPTY} empty cells)"
+            )
+            return {"winnability": {"error": reason}, "solution": {"error": reason}}
+        solution, rooted = solve(position), True
+    if rooted:
+        x_can, o_can = winnability(position, space=solution.space).can_win(position)
+    else:
+        x_can, o_can = _can_win_in(solution, position)
+    value = solution.value(position)
+    mover = position.to_move
+    move_values = solution.move_values(position) if mover else {}
+    return {
+        "winnability": {"x_can_win": x_can, "o_can_win": o_can, "winnable": x_can or o_can},
+        "solution": {
+            "value": value.outcome,
+            "plies": value.plies,
+            "text": str(value),
+            "best_moves": list(solution.best_moves(position)) if mover else [],
+            "move_values": {
+                str(cell): {"value": relative_value(v, mover), "plies": v.plies + 1} for cell, v in move_values.items()  # type: ignore[arg-type]
+            },
+            "svg": classic_svg(
+                position,
+                cell=_cell_size(geometry),
+                values={cell: relative_value(v, mover) for cell, v in move_values.items()} if mover else None,  # type: ignore[arg-type]
+            ),
+        },
+    }
+
+
+_WINNABILITY: OrderedDict[Geometry, Any] = OrderedDict()
+_WIN_LOCK = threading.Lock()
+
+
+def _can_win_in(solution: Any, position: Position) -> tuple[bool, bool]:
+    """Winnability of a position inside a whole-board solution's space (computed once per board, shared)."""
+    geometry = position.geometry
+    with _WIN_LOCK:
+        table = _WINNABILITY.get(geometry)
+        if table is None or table.space is not solution.space:
+            table = winnability(geometry, space=solution.space)
+            _WINNABILITY[geometry] = table
+            while len(_WINNABILITY) > 3:
+                _WINNABILITY.popitem(last=False)
+    return table.can_win(position)
+
+
+# -- counts -------------------------------------------------------------------------------------------
+
+_COUNTS: OrderedDict[Geometry, CountTable] = OrderedDict()
+_COUNT_LOCK = threading.Lock()
+
+
+def check_countable(geometry: Geometry) -> None:
+    """Raise :class:`WebInputError` for boards whose count would take too long for a web request."""
+    if len(geometry.lines) <= AUTO_LINES and geometry.size <= MAX_LINES_CELLS:
+        return
+    if geometry.size <= MAX_PAIRS_CELLS:
+        return
+    raise WebInputError(
+        f"counting {geometry.spec} ({geometry.size} cells, {len(geometry.lines)} lines) takes too long for the page: "
+        f"it counts boards of at most {MAX_PAIRS_CELLS} cells, or at most {MAX_LINES_CELLS} cells with at most "
+        f"{AUTO_LINES} lines; use 'oxo count {geometry.spec}'"
+    )
+
+
+def count_chart(geometry: Geometry) -> dict[str, Any]:
+    """``oxo count``'s table for a board and its chart (cached per board)."""
+    check_countable(geometry)
+    with _COUNT_LOCK:
+        table = _COUNTS.get(geometry)
+        if table is None:
+            table = count_positions(geometry, executor="serial")
+            _COUNTS[geometry] = table
+            while len(_COUNTS) > 16:
+                _COUNTS.popitem(last=False)
+    return {**table.to_dict(), "board": geometry.spec, "method": table.method, "svg": count_chart_svg(table)}
