@@ -380,6 +380,29 @@ def test_explore_never_fails_on_odd_input(client: TestClient, position: str, boa
         bad(response)
 
 
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-100, 100) | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8,
+)
+FIELDS = st.sampled_from(["board", "k", "x", "o", "seed", "moves", "cell", "move", "record", "seconds"])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.dictionaries(FIELDS, JSON, max_size=5) | JSON, target=st.sampled_from(["classic", "mega", "classic-move", "mega-move"]))
+def test_odd_json_bodies_get_400_not_500(client: TestClient, body: object, target: str) -> None:
+    if target.endswith("-move"):
+        kind = target.split("-")[0]
+        game = client.post(f"/api/{kind}", json={"x": "human", "o": "human"}).json()
+        url = f"/api/{kind}/{game['id']}/move"
+    else:
+        url = f"/api/{target}"
+    response = client.post(url, json=body)
+    assert response.status_code in (200, 400), response.text
+    if response.status_code == 400:
+        bad(response)
+
+
 # -- counts -------------------------------------------------------------------------------------------
 
 
