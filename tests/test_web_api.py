@@ -242,6 +242,19 @@ def test_mega_ai_moves_within_its_budget(client: TestClient) -> None:
     assert game["record"] == "" and game["last_search"] is None
 
 
+def test_mega_ai_with_a_single_legal_move(client: TestClient) -> None:
+    rng = random.Random(0)
+    state = MegaState()
+    while len(state.legal_moves()) != 1:
+        state = MegaState() if state.is_over else state
+        state.play(rng.choice(state.legal_moves()))
+    sides = {"x": "human", "o": "human", state.to_move: "mcts"}
+    game = client.post("/api/mega", json={**sides, "seconds": 0.05, "record": state.record}).json()
+    game = client.post(f"/api/mega/{game['id']}/ai").json()
+    assert game["moves"][-1] == format_move(state.legal_moves()[0])
+    assert game["last_search"]["simulations"] == 0 and game["last_search"]["win_rate"] is None
+
+
 def test_mega_computers_finish_a_game(client: TestClient) -> None:
     game = client.post("/api/mega", json={"x": "random", "o": "random", "seed": 11}).json()
     while not game["over"]:

@@ -11,6 +11,7 @@ Sessions are mutable server state, guarded by a lock per game; the values they h
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 import threading
@@ -313,7 +314,7 @@ class MegaGame:
             player = MCTSPlayer(seconds=self.seconds, seed=seed)
             move = player.choose(state)
             report = player.last
-            self.last_search = None if report is None else {**report.to_dict(), "budget": self.seconds}
+            self.last_search = None if report is None else _finite({**report.to_dict(), "budget": self.seconds})
         self.play(move, by_computer=True)
         return move
 
@@ -330,6 +331,11 @@ class MegaGame:
             if not self.computer_to_move:
                 break
         self.last_search = None
+
+
+def _finite(data: dict[str, Any]) -> dict[str, Any]:
+    """JSON has no NaN: a statistic the search did not measure (a forced move is not searched) becomes None."""
+    return {key: None if isinstance(value, float) and not math.isfinite(value) else value for key, value in data.items()}
 
 
 def check_mega_setup(players: dict[str, str], seconds: float) -> None:
