@@ -438,3 +438,43 @@ def test_count_bad_requests(client: TestClient) -> None:
 def test_errors_are_json_one_liners(client: TestClient) -> None:
     response = client.post("/api/classic", content=json.dumps({"board": "3x3", "x": None, "o": None}).encode())
     assert response.status_code == 400 and "unknown player None" in response.json()["error"]
+
+
+# -- the command --------------------------------------------------------------------------------------
+
+
+def test_oxo_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from oxo.cli import main
+
+    oxo = str(Path(sys.executable).with_name("oxo"))
+    server = subprocess.Popen([oxo, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("oxo: serving on http://127.0.0.1:") and line.rstrip().endswith("(Ctrl-C to stop)")
+        url = line.split("serving on ", 1)[1].split()[0]
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                info = json.loads(urllib.request.urlopen(url + "api/info", timeout=5).read())
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "oxo serve did not answer"
+                time.sleep(0.05)
+        assert info["mega_players"] == ["human", "random", "mcts"]
+        # the port is taken now: a second server says so in one line and exits with status 2
+        assert main(["serve", "--port", str(port)]) == 2
+        # Ctrl-C stops it cleanly
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=20)
+        assert server.returncode == 0 and out.strip() == "oxo: stopped" and "Traceback" not in err
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            server.wait(timeout=10)

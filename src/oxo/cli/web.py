@@ -37,6 +37,8 @@ def serve(port: int, host: str, open_browser: bool) -> None:
     server = make_server(sock)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl-C on
+        pass
     finally:
         sock.close()
     click.echo("oxo: stopped")
