@@ -105,6 +105,7 @@ def test_full_enumeration_agrees_on_big_small_boards(spec: str) -> None:
     geometry = Geometry.parse(spec)
     listed = full_enumeration(geometry)
     table = count_terminal(geometry, "pairs")
+    assert count_terminal(geometry, "csp").plies == table.plies
     for row in table.plies:
         for outcome, key in (("x", "x_wins"), ("o", "o_wins"), ("draw", "draws")):
             positions = listed.get((row.ply, outcome), set())
@@ -154,6 +155,14 @@ def test_first_possible_win_in_closed_form(spec: str) -> None:
     row = count_terminal(geometry, "csp", plies=[2 * k - 1, 2 * k - 2]).plies
     assert row[1].x_wins == len(geometry.lines) * comb(n - k, k - 1)
     assert row[0].positions == 0 and row[1].o_wins == 0
+
+
+@pytest.mark.slow
+def test_pairs_and_csp_agree_on_5x5() -> None:
+    # 2^25 cell sets for the pair counter (half a minute); the search counts plies 9-16 in a few seconds.
+    geometry = Geometry.parse("5x5")
+    pairs = count_terminal(geometry, "pairs")
+    assert count_terminal(geometry, "csp", plies=range(17)).plies == pairs.plies[:17]
 
 
 @pytest.mark.slow
