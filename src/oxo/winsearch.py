@@ -27,7 +27,7 @@ one symmetry, which count the positions that symmetry fixes (for Burnside's lemm
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -390,7 +390,6 @@ def count_terminal_ply(
     outcome: Outcome,
     *,
     blocks: Sequence[int] | None = None,
-    on_winner_set: Callable[[], None] | None = None,
 ) -> int:
     """How many terminal positions :func:`search_terminal` would list, without listing the loser's cells."""
     wins, losses = _shape(geometry.size, ply, outcome)
@@ -406,8 +405,6 @@ def count_terminal_ply(
         unions, weights = table
         for winner in _winner_sets(data, wins):
             total += int(weights[(unions & np.uint64(winner)) == 0].sum())
-            if on_winner_set is not None:
-                on_winner_set()
         return total
     for winner in _winner_sets(data, wins):
         if data.cellwise:
@@ -417,6 +414,4 @@ def count_terminal_ply(
             for cell in _bits(winner):
                 available &= ~(1 << data.block_of[cell])
         total += _count_line_free(data, available, 0, losses)
-        if on_winner_set is not None:
-            on_winner_set()
     return total
