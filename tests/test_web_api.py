@@ -322,6 +322,9 @@ def test_explore_matches_the_references(client: TestClient, text: str) -> None:
     assert data["stabilizer"] == [name for image in data["transforms"] for name in image["symmetries"] if image["position"] == data["position"]]
     assert [c["cells"] for c in data["cell_classes"]] == [list(c.cells) for c in geometry.cell_classes]
     assert [c["name"] for c in data["line_classes"]] == [c.name for c in geometry.line_classes]
+    assert [c["lines"] for c in data["line_classes"]] == [[list(line) for line in c.lines] for c in geometry.line_classes]
+    for line_class in data["line_classes"]:
+        assert line_class["svg"].count("<polyline") == len(line_class["lines"])
     dead = [list(cells) for cells in geometry.line_cells if any(position.statuses[c] == 1 for c in cells) and any(position.statuses[c] == 2 for c in cells)]
     assert data["dead_lines"] == dead
     assert data["open_for_x"] == len(line_report(position).open_for_x)

@@ -91,7 +91,14 @@ def explore(position: Position, solutions: SolutionCache) -> dict[str, Any]:
         "class_size": position.class_size,
         "cell_classes": cell_classes,
         "cell_classes_svg": classic_svg(Position.empty(geometry), cell=small, fills=fills, labels=True),
-        "line_classes": [{"name": lc.name, "lines": [list(line) for line in lc.lines]} for lc in geometry.line_classes],
+        "line_classes": [
+            {
+                "name": lc.name,
+                "lines": [list(line) for line in lc.lines],
+                "svg": classic_svg(Position.empty(geometry), cell=small * 0.8, lines=[(line, "#6a1b9a") for line in lc.lines]),
+            }
+            for lc in geometry.line_classes
+        ],
         "lines": len(geometry.lines),
         "dead_lines": dead,
         "open_for_x": len(report.open_for_x),

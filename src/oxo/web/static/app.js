@@ -347,7 +347,11 @@ const Explore = {
     lines.innerHTML = "";
     for (const lineClass of data.line_classes) {
       const item = document.createElement("li");
-      item.textContent = `${lineClass.name} (${lineClass.lines.length}): ` + lineClass.lines.map((line) => line.join("-")).join(", ");
+      item.className = "line-class";
+      item.innerHTML = lineClass.svg;
+      const text = document.createElement("span");
+      text.textContent = `${lineClass.name} (${lineClass.lines.length}): ` + lineClass.lines.map((line) => line.join("-")).join(", ");
+      item.appendChild(text);
       lines.appendChild(item);
     }
   },
