@@ -397,7 +397,7 @@ def test_explore_never_fails_on_odd_input(client: TestClient, position: str, boa
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-100, 100) | st.floats(allow_nan=False) | st.text(max_size=12),
+    st.none() | st.booleans() | st.integers(-100, 100) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=8,
 )
@@ -417,6 +417,19 @@ def test_odd_json_bodies_get_400_not_500(client: TestClient, body: object, targe
     assert response.status_code in (200, 400), response.text
     if response.status_code == 400:
         bad(response)
+
+
+def test_non_standard_json_numbers_get_400(client: TestClient) -> None:
+    # Python's JSON reader accepts NaN and Infinity; they must still be refused politely.
+    gid = client.post("/api/mega", json={"x": "human", "o": "human"}).json()["id"]
+    for url, raw in (
+        ("/api/mega", b'{"seconds": NaN}'),
+        ("/api/mega", b'{"seconds": Infinity}'),
+        ("/api/classic", b'{"board": -Infinity}'),
+        ("/api/classic", b'{"board": "3x3", "seed": NaN}'),
+        (f"/api/mega/{gid}/move", b'{"move": Infinity}'),
+    ):
+        bad(client.post(url, content=raw))
 
 
 # -- counts -------------------------------------------------------------------------------------------
