@@ -13,7 +13,8 @@ def measure(code: str, *, label: str, setup: str = "") -> dict[str, object]:
     """Run ``setup`` then ``code`` (Python source that may set ``result``) in a child process.
 
     The child reports the wall time of ``code`` only (imports go in ``setup``) and its peak RSS from
-    getrusage, so start-up is excluded from the time but counted in memory, as a user would see it.
+    getrusage, so start-up is excluded from the time but counted in memory, as a user would see it;
+    ``worker_peak_mib`` is the largest peak among the worker processes it started (0 if none).
     """
     wrapper = textwrap.dedent(
         """
@@ -24,7 +25,9 @@ def measure(code: str, *, label: str, setup: str = "") -> dict[str, object]:
         exec(compile(sys.argv[1], "<bench>", "exec"))
         seconds = time.perf_counter() - started
         peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "result": result}))
+        worker_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "worker_peak_mib": worker_kib / 1024,
+                          "result": result}))
         """
     )
     done = subprocess.run([sys.executable, "-c", wrapper, code, setup], capture_output=True, text=True, check=True)
@@ -64,6 +67,6 @@ def machine() -> str:
 
 
 def print_rows(rows: list[dict[str, object]]) -> None:
-    print(f"{'measurement':<52} {'wall s':>9} {'peak MiB':>9}")
+    print(f"{'measurement':<52} {'wall s':>9} {'peak MiB':>9} {'worker MiB':>10}")
     for row in rows:
-        print(f"{row['label']:<52} {row['seconds']:>9.3f} {row['peak_mib']:>9.0f}")
+        print(f"{row['label']:<52} {row['seconds']:>9.3f} {row['peak_mib']:>9.0f} {row.get('worker_peak_mib', 0):>10.0f}")

@@ -32,6 +32,14 @@ def main() -> None:
         )
         rows.append(fast)
         results[side] = fast
+    for spec in ("4x4", "6x6", "7x7"):
+        rows.append(
+            measure(
+                f"result = count_by_lines(Geometry.parse('{spec}'))[0][-1]",
+                setup="import numpy\nfrom oxo.geometry import Geometry\nfrom oxo.counting.lines import count_by_lines",
+                label=f"oxo lines method, {spec} (in process)",
+            )
+        )
     oxo = shutil.which("oxo") or str(Path(sys.executable).with_name("oxo"))
     rows.append(measure_command([oxo, "count", "4x4"], label="`oxo count 4x4`, whole process"))
     rows.append(measure_command([oxo, "count", "3x3"], label="`oxo count 3x3`, whole process"))

@@ -40,7 +40,7 @@ def section(rows: list[tuple[str, dict[str, object]]]) -> str:
         "Positions: reachable positions after that many marks (play stops at a win); classes: up to the",
         "board's symmetries. Times are wall time of the count alone, in a fresh process using both cores.",
         "",
-        "| board | k | method | seconds | peak MiB | positions | classes |",
+        "| board | k | method | seconds | peak MiB (main / largest worker) | positions | classes |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: |",
     ]
     from oxo.geometry import Geometry
@@ -50,7 +50,8 @@ def section(rows: list[tuple[str, dict[str, object]]]) -> str:
         plies = report["result"]["plies"]  # type: ignore[index]
         out.append(
             f"| {geometry.spec_shape} | {geometry.k} | {report['result']['method']} | {report['seconds']:.2f} | "  # type: ignore[index]
-            f"{report['peak_mib']:.0f} | {sum(p[0] for p in plies)} | {sum(p[1] for p in plies)} |"
+            f"{report['peak_mib']:.0f} / {report['worker_peak_mib']:.0f} | {sum(p[0] for p in plies)} | "
+            f"{sum(p[1] for p in plies)} |"
         )
     for spec, report in rows:
         geometry = Geometry.parse(spec)
@@ -69,7 +70,10 @@ def main() -> None:
     rows = []
     for spec in boards:
         report = count_in_fresh_process(spec)
-        print(f"{spec:<10} {report['seconds']:9.2f} s {report['peak_mib']:8.0f} MiB", flush=True)
+        print(
+            f"{spec:<10} {report['seconds']:9.2f} s {report['peak_mib']:8.0f} MiB, workers {report['worker_peak_mib']:.0f} MiB",
+            flush=True,
+        )
         rows.append((spec, report))
     text = RESULTS.read_text()
     begin, end = "<!-- counting:begin -->", "<!-- counting:end -->"

@@ -155,6 +155,8 @@ def count_by_pairs(
         problems.append((index, PairProblem(blocks, predicates.shared, predicates.free, 1, split)))
         problems.append((index, PairProblem(blocks, predicates.free, predicates.shared, 0, split)))
     shards = [(index, shard) for index, problem in problems for shard in problem.shards()]
+    if executor == "auto" and not any(problem.effective_split for _, problem in problems):
+        executor = "serial"  # every problem is one small shard: starting workers would cost more
     progress = _fraction_reporter(len(shards), on_progress)
     results = run_shards([shard for _, shard in shards], executor, workers=workers, scheduler=scheduler, on_done=progress)
     fixed_by_symmetry = [[0] * (geometry.size + 1) for _ in geometry.symmetries]
