@@ -9,12 +9,13 @@ import sys
 import textwrap
 
 
-def measure(code: str, *, label: str, setup: str = "") -> dict[str, object]:
+def measure(code: str, *, label: str, setup: str = "", python: str = sys.executable) -> dict[str, object]:
     """Run ``setup`` then ``code`` (Python source that may set ``result``) in a child process.
 
     The child reports the wall time of ``code`` only (imports go in ``setup``) and its peak RSS from
     getrusage, so start-up is excluded from the time but counted in memory, as a user would see it;
     ``worker_peak_mib`` is the largest peak among the worker processes it started (0 if none).
+    ``python`` may name another interpreter (one with OpenSpiel installed, say).
     """
     wrapper = textwrap.dedent(
         """
@@ -30,7 +31,7 @@ def measure(code: str, *, label: str, setup: str = "") -> dict[str, object]:
                           "result": result}))
         """
     )
-    done = subprocess.run([sys.executable, "-c", wrapper, code, setup], capture_output=True, text=True, check=True)
+    done = subprocess.run([python, "-c", wrapper, code, setup], capture_output=True, text=True, check=True)
     report = json.loads(done.stdout.strip().splitlines()[-1])
     report["label"] = label
     return report
@@ -63,7 +64,8 @@ def machine() -> str:
     except OSError:
         model = platform.processor() or "?"
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Python {platform.python_version()}"
+    load = os.getloadavg()[0]
+    return f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Python {platform.python_version()}, load {load:.1f} now"
 
 
 def print_rows(rows: list[dict[str, object]]) -> None:

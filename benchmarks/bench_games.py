@@ -62,26 +62,6 @@ def walk(state):
 """
 
 
-def measure_with(python: str, code: str, setup: str, label: str) -> dict[str, object]:
-    """Like ``measure`` but in another interpreter (one that has OpenSpiel)."""
-    wrapper = textwrap.dedent(
-        """
-        import json, resource, sys, time
-        exec(compile(sys.argv[2], "<setup>", "exec"))
-        started = time.perf_counter()
-        result = None
-        exec(compile(sys.argv[1], "<bench>", "exec"))
-        seconds = time.perf_counter() - started
-        print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                          "result": result}))
-        """
-    )
-    done = subprocess.run([python, "-c", wrapper, code, setup], capture_output=True, text=True, check=True)
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    report["label"] = label
-    return report
-
-
 def measure_process(argv: list[str], *, label: str) -> dict[str, object]:
     """Wall time, CPU time (user + system) and peak RSS of a whole command, start-up included.
 
@@ -127,8 +107,8 @@ def main() -> None:
           "count_games 3x3: games, classes, universal")
     timed("result = walk(Geometry.parse('3x3'))", "walk every 3x3 game one by one (reference)", SETUP + "\n" + WALK)
     if args.openspiel:
-        row = measure_with(args.openspiel, "result = walk(game.new_initial_state())", OPENSPIEL,
-                           "OpenSpiel tic_tac_toe: walk every history")
+        row = measure("result = walk(game.new_initial_state())", setup=OPENSPIEL, python=args.openspiel,
+                      label="OpenSpiel tic_tac_toe: walk every history")
         rows.append(row)
         results[row["label"]] = row["result"]
     timed("c = count_games(Geometry.parse('4x4'), universal=False); result = [c.games.total, c.classes.total]",

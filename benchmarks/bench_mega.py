@@ -15,11 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import textwrap
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _measure import machine  # noqa: E402
 
 CHILD = textwrap.dedent(
     """
@@ -49,17 +53,6 @@ def measure(label: str, code: str, setup: str = "", *, python: str = sys.executa
     row["label"] = label
     row["unit"] = unit
     return row
-
-
-def machine() -> str:
-    try:
-        with open("/proc/cpuinfo") as handle:
-            model = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "?")
-    except OSError:
-        model = platform.processor() or "?"
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    load = os.getloadavg()[0]
-    return f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Python {platform.python_version()}, load {load:.1f} at start"
 
 
 WARM_COMPILED = "from oxo.mega import compiled\ncompiled.random_games(2, compiled.make_rng(0))\n"
