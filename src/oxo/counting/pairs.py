@@ -205,17 +205,20 @@ def count_pairs(
     difference: int,
     *,
     split: int = 0,
+    executor: str = "auto",
+    workers: int | None = None,
     on_shard: Callable[[], None] | None = None,
 ) -> np.ndarray:
     """Number of disjoint pairs (X, O) of unions of ``blocks`` with |X| - |O| = ``difference``, by ply.
 
-    Each pair counts ``x_property(X) * o_property(O)`` times. Runs the shards here, one after another;
-    :func:`oxo.counting.executors.run_shards` runs them in parallel.
+    Each pair counts ``x_property(X) * o_property(O)`` times. The shards run through
+    :func:`oxo.counting.executors.run_shards`: with ``auto``, one shard runs here and several run on
+    all local cores (the properties must then be picklable, e.g. methods of :class:`LinePredicates`).
     """
+    from oxo.counting.executors import run_shards
+
     problem = PairProblem(tuple(blocks), x_property, o_property, difference, split)
     result = np.zeros(problem.total_cells + 1, dtype=np.int64)
-    for shard in problem.shards():
-        result += shard()
-        if on_shard is not None:
-            on_shard()
+    for part in run_shards(problem.shards(), executor, workers=workers, on_done=on_shard):  # type: ignore[arg-type]
+        result += part
     return result
