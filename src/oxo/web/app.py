@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -65,6 +66,7 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise WebInputError(f"the request body must be a JSON object, got {type(data).__name__}")
     return data
+
 
 
 def _text(data: Any, name: str, default: str | None = None) -> str | None:
@@ -140,6 +142,22 @@ def _players(data: dict[str, Any], choices: tuple[str, ...], defaults: tuple[str
     return players
 
 
+async def _under_lock(game: Any, action: Callable[[], object] | None, **state: Any) -> Response:
+    """Run ``action`` on a game under its lock in a worker thread, then answer with the game's state.
+
+    Every game request goes through here, so no two requests change one game at once and slow
+    work (solving, MCTS) never blocks the event loop.
+    """
+
+    def run() -> dict[str, Any]:
+        with game.lock:
+            if action is not None:
+                action()
+            return game.to_dict(**state)
+
+    return JSONResponse(await run_in_threadpool(run))
+
+
 # -- the app --------------------------------------------------------------------------------------------
 
 
@@ -193,13 +211,7 @@ def create_app() -> Starlette:
 
     async def classic_get(request: Request) -> Response:
         game = classic_games.get(request.path_params["game_id"])
-        values = _flag(request, "values")
-
-        def read() -> dict[str, Any]:
-            with game.lock:
-                return game.to_dict(values=values)
-
-        return JSONResponse(await run_in_threadpool(read))
+        return await _under_lock(game, None, values=_flag(request, "values"))
 
     async def classic_move(request: Request) -> Response:
         game = classic_games.get(request.path_params["game_id"])
@@ -207,36 +219,15 @@ def create_app() -> Starlette:
         cell = _integer(data, "cell")
         if cell is None:
             raise WebInputError("give the cell to play, e.g. {\"cell\": 4}")
-        values = _flag(request, "values")
-
-        def move() -> dict[str, Any]:
-            with game.lock:
-                game.play(cell)
-                return game.to_dict(values=values)
-
-        return JSONResponse(await run_in_threadpool(move))
+        return await _under_lock(game, lambda: game.play(cell), values=_flag(request, "values"))
 
     async def classic_ai(request: Request) -> Response:
         game = classic_games.get(request.path_params["game_id"])
-        values = _flag(request, "values")
-
-        def move() -> dict[str, Any]:
-            with game.lock:
-                game.computer_move()
-                return game.to_dict(values=values)
-
-        return JSONResponse(await run_in_threadpool(move))
+        return await _under_lock(game, game.computer_move, values=_flag(request, "values"))
 
     async def classic_undo(request: Request) -> Response:
         game = classic_games.get(request.path_params["game_id"])
-        values = _flag(request, "values")
-
-        def undo() -> dict[str, Any]:
-            with game.lock:
-                game.undo()
-                return game.to_dict(values=values)
-
-        return JSONResponse(await run_in_threadpool(undo))
+        return await _under_lock(game, game.undo, values=_flag(request, "values"))
 
     # mega ------------------------------------------------------------------------------------
 
@@ -278,33 +269,15 @@ def create_app() -> Starlette:
             raise WebInputError("give the move to play in GC notation, e.g. {\"move\": \"55\"}")
         if isinstance(move, bool) or not isinstance(move, (str, int)):
             raise WebInputError(f"a move is text GC such as \"55\", got {json.dumps(move)[:40]}")
-
-        def play() -> dict[str, Any]:
-            with game.lock:
-                game.play(move)
-                return game.to_dict()
-
-        return JSONResponse(await run_in_threadpool(play))
+        return await _under_lock(game, lambda: game.play(move))
 
     async def mega_ai(request: Request) -> Response:
         game = mega_games.get(request.path_params["game_id"])
-
-        def move() -> dict[str, Any]:
-            with game.lock:
-                game.computer_move()
-                return game.to_dict()
-
-        return JSONResponse(await run_in_threadpool(move))
+        return await _under_lock(game, game.computer_move)
 
     async def mega_undo(request: Request) -> Response:
         game = mega_games.get(request.path_params["game_id"])
-
-        def undo() -> dict[str, Any]:
-            with game.lock:
-                game.undo()
-                return game.to_dict()
-
-        return JSONResponse(await run_in_threadpool(undo))
+        return await _under_lock(game, game.undo)
 
     # explorer --------------------------------------------------------------------------------
 
