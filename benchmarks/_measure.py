@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import sys
 import textwrap
 
 
-def measure(code: str, *, label: str, setup: str = "", python: str = sys.executable) -> dict[str, object]:
+def measure(
+    code: str,
+    *,
+    label: str,
+    setup: str = "",
+    python: str = sys.executable,
+    env: dict[str, str] | None = None,
+) -> dict[str, object]:
     """Run ``setup`` then ``code`` (Python source that may set ``result``) in a child process.
 
     The child reports the wall time of ``code`` only (imports go in ``setup``) and its peak RSS from
     getrusage, so start-up is excluded from the time but counted in memory, as a user would see it;
     ``worker_peak_mib`` is the largest peak among the worker processes it started (0 if none).
-    ``python`` may name another interpreter (one with OpenSpiel installed, say).
+    ``python`` may name another interpreter (one with OpenSpiel installed, say); ``env`` adds
+    environment variables. Both pieces of source are dedented, so they may be indented literals.
     """
     wrapper = textwrap.dedent(
         """
@@ -31,7 +40,14 @@ def measure(code: str, *, label: str, setup: str = "", python: str = sys.executa
                           "result": result}))
         """
     )
-    done = subprocess.run([python, "-c", wrapper, code, setup], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [python, "-c", wrapper, textwrap.dedent(code), textwrap.dedent(setup)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{label}: failed\n{done.stderr}")
     report = json.loads(done.stdout.strip().splitlines()[-1])
     report["label"] = label
     return report

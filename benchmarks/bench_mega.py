@@ -13,44 +13,27 @@ the rate it measures.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import machine  # noqa: E402
-
-CHILD = textwrap.dedent(
-    """
-    import json, resource, sys, time
-    exec(compile(sys.argv[2], "<setup>", "exec"))
-    started = time.perf_counter()
-    result = None
-    exec(compile(sys.argv[1], "<bench>", "exec"))
-    seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mib": peak, "result": result}))
-    """
-)
+from _measure import measure as measure_child  # noqa: E402
 
 
-def measure(label: str, code: str, setup: str = "", *, python: str = sys.executable, unit: str = "", env: dict[str, str] | None = None) -> dict[str, object]:
+def measure(
+    label: str,
+    code: str,
+    setup: str = "",
+    *,
+    python: str = sys.executable,
+    unit: str = "",
+    env: dict[str, str] | None = None,
+) -> dict[str, object]:
     """Run ``setup`` then time ``code`` in a child; ``code`` sets ``result`` to the units of work done."""
-    done = subprocess.run(
-        [python, "-c", CHILD, textwrap.dedent(code), textwrap.dedent(setup)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"{label}: failed\n{done.stderr}")
-    row = json.loads(done.stdout.strip().splitlines()[-1])
-    row["label"] = label
+    row = measure_child(code, label=label, setup=setup, python=python, env=env)
     row["unit"] = unit
     return row
 
