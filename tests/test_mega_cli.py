@@ -101,7 +101,7 @@ def test_play_quit_undo_and_save(tmp_path) -> None:  # type: ignore[no-untyped-d
 def test_play_computer_against_computer_to_the_end() -> None:
     result = CliRunner().invoke(mega, ["play", "--x", "random", "--o", "mcts", "--iterations", "50", "--seed", "7"])
     assert result.exit_code == 0, result.output
-    assert "o (mcts) plays" in result.output and "simulations" in result.output
+    assert "o (hard) plays" in result.output and "simulations" in result.output
     last = result.output.rstrip().splitlines()
     assert last[-1].startswith("record: ") and any(line.startswith(("winner:", "draw:")) for line in last[-7:])
 
@@ -118,7 +118,7 @@ def test_selfplay_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_selfplay_text_and_mcts(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "mega", "selfplay", "--games", "2", "--x", "mcts", "--iterations", "40", "--seed", "1", "--quiet")
-    assert code == 0 and out.startswith("2 games, x: mcts, o: random (checked engine")
+    assert code == 0 and out.startswith("2 games, x: hard, o: random (checked engine")
     assert "x wins" in out and "mean length" in out
 
 

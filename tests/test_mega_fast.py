@@ -116,8 +116,8 @@ def test_compiled_state_and_legal_moves_follow_the_engine(compiled) -> None:  # 
         st = compiled.state_from(state)
         for move in record:
             n = compiled.legal_moves(st, buf)
-            assert sorted(buf[:n].tolist()) == state.legal_moves()
-            state.play(move)
+            assert sorted(buf[:n].tolist()) == list(state.legal_moves)
+            state.push(move)
             compiled.apply_move(st, move)
             expected = compiled.state_from(state)
             if state.winner == "draw":  # the compiled state finds a draw when it looks for moves

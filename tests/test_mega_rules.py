@@ -41,13 +41,13 @@ def moves(*text: str) -> list[str]:
 
 
 def legal(state: MegaState) -> list[str]:
-    return [format_move(m) for m in state.legal_moves()]
+    return [format_move(m) for m in state.legal_moves]
 
 
 def illegal(record: str, move: str) -> IllegalMoveError:
     state = MegaState.replay(record)
     with pytest.raises(IllegalMoveError) as caught:
-        state.play(move)
+        state.push(move)
     return caught.value
 
 
@@ -85,8 +85,8 @@ def test_malformed_record_names_the_move_number() -> None:
 
 def test_rule1_x_first_and_alternating_across_strings() -> None:
     state = MegaState()
-    assert state.to_move == "x" and len(state.legal_moves()) == 81
-    state.play("55")
+    assert state.to_move == "x" and len(state.legal_moves) == 81
+    state.push("55")
     assert state.cell(5, 5) == "x" and state.to_move == "o"
     state = MegaState.replay(DIAGONAL + " 12")
     # a string of nine moves is odd, so string 1 starts with O and X plays its second move
@@ -106,7 +106,7 @@ def test_rule2_and_rule4_a_played_cell_is_taken() -> None:
 def test_rule3_empty_counts_differ_by_at_most_one() -> None:
     state = MegaState()
     for move in parse_record(RULE7 + " 24 35"):
-        state.play(move)
+        state.push(move)
         counts = state.empty_counts()
         assert max(counts.values()) - min(counts.values()) <= 1
         if state.current_string.played == ():  # at a string boundary all uncovered grids are even
@@ -118,7 +118,7 @@ def test_rule3_is_asserted_as_an_invariant() -> None:
     state = MegaState.replay("55")
     state._marks[1] |= 0b11 << 9  # two O marks smuggled into grid 2: 7 empty cells against 9 in grid 3
     with pytest.raises(AssertionError, match="rule 3"):
-        state.play("11")  # every move re-checks rule 3
+        state.push("11")  # every move re-checks rule 3
 
 
 def test_rule5_one_move_per_grid_per_string() -> None:
@@ -165,7 +165,7 @@ def test_rule8_no_rule6_move_so_rule6_is_ignored() -> None:
     assert legal(state) == ["91", "92", "93", "94", "95", "96", "97", "98"]  # rule 5 still holds
     assert illegal(RULE8, "13").rule == 5
     assert illegal(RULE8, "99").rule == 2
-    state.play("91")
+    state.push("91")
     assert state.abnormal_strings == (1,)
     assert state.current_string.index == 2 and not state.current_string.abnormal
     state.check_invariants()
@@ -186,19 +186,19 @@ def test_rule8_abnormal_string_in_the_middle() -> None:
 
 def test_rule9_three_big_markers_win() -> None:
     state = MegaState.replay(X_WINS)
-    assert state.winner == "x" and state.to_move is None and state.is_over and state.legal_moves() == []
+    assert state.winner == "x" and state.to_move is None and state.is_over and state.legal_moves == ()
     owners = state.covered
     assert any(all(owners.get(g) == "x" for g in line) for line in ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7)))
     error = illegal(X_WINS, "51")
     assert error.rule == 9 and error.number == 32
-    state.undo()
+    state.pop()
     assert state.winner is None and state.to_move == "x" and "36" in legal(state)
     state.check_invariants()
 
 
 def test_draw_when_no_move_is_possible() -> None:
     state = MegaState.replay(DRAWN)
-    assert state.winner == "draw" and state.to_move is None and state.legal_moves() == []
+    assert state.winner == "draw" and state.to_move is None and state.legal_moves == ()
     assert len(state.covered) == 9 and state.current_string.length == 0
     assert illegal(DRAWN, "11").rule == 7
     state.check_invariants()
@@ -220,13 +220,13 @@ def test_undo_restores_every_earlier_state() -> None:
     state = MegaState()
     snapshots = [state.copy()]
     for move in record:
-        state.play(move)
+        state.push(move)
         snapshots.append(state.copy())
     for snapshot in reversed(snapshots[:-1]):
-        state.undo()
+        state.pop()
         assert state == snapshot
     with pytest.raises(MoveError):
-        state.undo()
+        state.pop()
 
 
 def test_summary_json_shape() -> None:
@@ -279,20 +279,20 @@ def test_random_games_keep_every_invariant_and_replay_exactly(choices: list[int]
     snapshots = []
     for choice in choices:
         expected = reference_legal(list(state.moves))
-        assert state.legal_moves() == expected
+        assert list(state.legal_moves) == expected
         if not expected:
             break
         move = expected[choice % len(expected)]
         assert state.why_illegal(move) is None
         snapshots.append(state.copy())
-        state.play(move)
+        state.push(move)
         state.check_invariants()
     assert state.is_over == (not reference_legal(list(state.moves)))
     again = MegaState.replay(state.record)
     assert again == state and again.summary() == state.summary()
     for move in range(81):
         reason = state.why_illegal(move)
-        assert (reason is None) == (move in state.legal_moves())
+        assert (reason is None) == (move in state.legal_moves)
     for snapshot in reversed(snapshots):
-        state.undo()
+        state.pop()
         assert state == snapshot

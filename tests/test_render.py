@@ -142,7 +142,7 @@ def states_to_check() -> list[MegaState]:
     for _ in range(40):
         state = MegaState()
         while not state.is_over:
-            state.play(rng.choice(state.legal_moves()))
+            state.push(rng.choice(state.legal_moves))
             take = rng.random() < 0.04
             if state.current_string.abnormal and flags["abnormal"] < 4:
                 flags["abnormal"] += 1
@@ -181,7 +181,7 @@ def test_mega_drawing_matches_the_rules_engine(mega_states: list[MegaState]) -> 
         expected = {format_move(9 * (g - 1) + c - 1): state.cell(g, c) for g in range(1, 10) for c in range(1, 10)}
         assert marks_by_cell(root, boxes) == {move: mark for move, mark in expected.items() if mark}
         legal = {e.get("data-move") for e in find(root, "legal", "rect")}
-        assert legal == {format_move(m) for m in state.legal_moves()}
+        assert legal == {format_move(m) for m in state.legal_moves}
         big = {int(e.get("data-grid")): ({"x", "o"} & classes(e)).pop() for e in find(root, "big-marker")}  # type: ignore[arg-type]
         assert big == state.covered
         string = state.current_string
@@ -192,7 +192,7 @@ def test_mega_drawing_matches_the_rules_engine(mega_states: list[MegaState]) -> 
             format_move(9 * (g - 1) + c - 1)
             for g in range(1, 10)
             for c in string.positions
-            if g not in state.covered and state.cell(g, c) is None and 9 * (g - 1) + c - 1 not in state.legal_moves()
+            if g not in state.covered and state.cell(g, c) is None and 9 * (g - 1) + c - 1 not in state.legal_moves
         }
         frame = find(root, "frame")[0]
         assert ("abnormal" in classes(frame)) == string.abnormal

@@ -21,3 +21,11 @@ class PositionError(OxoError):
 
 class MoveError(OxoError):
     """A move (a cell ID or a sequence of them) cannot be played."""
+
+
+class OutOfReachError(Exception):
+    """A question that cannot be answered within the limits (time, memory, the solver's reach).
+
+    Not an input error: the CLI exits with status 3 and the message says what is known and what to
+    try instead.
+    """

@@ -15,8 +15,8 @@ from functools import cached_property, lru_cache
 
 from oxo.errors import BoardSpecError
 
-#: Largest number of cells a geometry may have; beyond this nothing in oxo is tractable anyway.
-MAX_CELLS = 125
+#: Largest number of cells a geometry may have (19x19, the biggest board gomoku is played on).
+MAX_CELLS = 361
 
 _SPEC_FORMS = "MxN (e.g. 3x3, 4x4, 3x5), NxNxN (e.g. 3x3x3), optionally with ',k=K', or mnk(m=M,n=N,k=K)"
 
@@ -201,6 +201,11 @@ class Geometry:
         """For each cell, the lines (as bitmasks) that contain it."""
         return tuple(tuple(line for line in self._lines if line >> cell & 1) for cell in range(self.size))
 
+    def neighbourhood(self, radius: int) -> tuple[int, ...]:
+        """For each cell, the mask of the cells at most ``radius`` steps away in every direction
+        (the cell itself excluded): where engines look for moves on boards too big to try every cell."""
+        return _neighbourhoods(self.shape, radius)
+
     # -- symmetry ------------------------------------------------------------------------------
 
     @cached_property
@@ -275,6 +280,21 @@ class Geometry:
 
 
 # -- helpers --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _neighbourhoods(shape: tuple[int, ...], radius: int) -> tuple[int, ...]:
+    cells = list(itertools.product(*(range(side) for side in shape)))
+    index = {coords: i for i, coords in enumerate(cells)}
+    masks = []
+    for coords in cells:
+        mask = 0
+        for offset in itertools.product(range(-radius, radius + 1), repeat=len(shape)):
+            other = tuple(c + d for c, d in zip(coords, offset, strict=True))
+            if other != coords and other in index:
+                mask |= 1 << index[other]
+        masks.append(mask)
+    return tuple(masks)
 
 
 def mask_cells(mask: int) -> tuple[int, ...]:

@@ -14,12 +14,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from oxo.errors import MoveError, PositionError
 from oxo.geometry import Geometry, Symmetry, mask_cells
 
+if TYPE_CHECKING:
+    from oxo.solve import Solution
+
 Player = Literal["x", "o"]
+Outcome = Literal["x", "o", "draw"]
+
+#: Weight of a line that holds c marks of one player and none of the other, by c (beyond: the last).
+_LINE_WEIGHTS = (0, 1, 6, 40, 250, 1600, 10000)
+#: Boards with more cells than this offer engines only the cells near the marks already played.
+_NEAR_ONLY_ABOVE = 64
 
 _READ = {"0": 0, ".": 0, "-": 0, "_": 0, "1": 1, "x": 1, "2": 2, "o": 2}
 _ACCEPTED = "0/./-/_ for empty, 1/x for the first player, 2/o for the second, '/' between rows"
@@ -32,6 +41,9 @@ class Position:
     geometry: Geometry
     x: int = 0
     o: int = 0
+
+    #: The opponent may mark any empty cell, so a cell where it would win must be blocked at once.
+    blocks_are_forced: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         full = self.geometry.full_mask
@@ -226,6 +238,119 @@ class Position:
         if player == "x":
             return Position(self.geometry, self.x | bit, self.o)
         return Position(self.geometry, self.x, self.o | bit)
+
+    # -- the game interface (oxo.game.GameState) ----------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (the same as :attr:`is_terminal`)."""
+        return self.is_terminal
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """``"x"`` or ``"o"`` once a side has a line, ``"draw"`` on a full board without one, else ``None``."""
+        if self.winner is not None:
+            return self.winner
+        return "draw" if self.is_terminal else None
+
+    @cached_property
+    def key(self) -> tuple[int, int]:
+        """The same pair of masks for every position of the symmetry class: a transposition-table key."""
+        return min((s.apply_mask(self.x), s.apply_mask(self.o)) for s in self.geometry.symmetries)
+
+    def winning_moves(self, player: Player | None = None) -> tuple[int, ...]:
+        """The empty cells where ``player`` (default: the side to move) would complete a line at once."""
+        side = player or self.turn
+        if side is None or self.is_terminal:
+            return ()
+        own, other = (self.x, self.o) if side == "x" else (self.o, self.x)
+        cells = 0
+        for line in self.geometry.lines:
+            if not line & other:
+                rest = line & ~own
+                if rest and not rest & (rest - 1):
+                    cells |= rest
+        return mask_cells(cells)
+
+    def evaluate(self) -> float:
+        """A guess of the position's worth for the side to move, in (-1, 1), from the lines still open:
+        each line with marks of one side only counts for that side, more the fuller it is."""
+        mover = self.turn
+        if mover is None:
+            return 0.0
+        x_score = o_score = 0
+        weights = _LINE_WEIGHTS
+        top = len(weights) - 1
+        for line in self.geometry.lines:
+            mine, theirs = self.x & line, self.o & line
+            if mine and theirs:
+                continue
+            if mine:
+                x_score += weights[min(mine.bit_count(), top)]
+            elif theirs:
+                o_score += weights[min(theirs.bit_count(), top)]
+        score = x_score - o_score if mover == "x" else o_score - x_score
+        return score / (abs(score) + 50.0)
+
+    def candidate_moves(self) -> tuple[int, ...]:
+        """The legal moves worth searching, most promising first: on boards of up to 64 cells every
+        empty cell, beyond that the empty cells within two steps of a mark; ordered by how much the
+        open lines through a cell hold for either side."""
+        moves = self.legal_moves
+        if not moves:
+            return ()
+        geometry = self.geometry
+        occupied = self.x | self.o
+        if geometry.size > _NEAR_ONLY_ABOVE:
+            if not occupied:
+                return (geometry.cell_at(tuple(side // 2 for side in geometry.shape)),)
+            near = geometry.neighbourhood(2)
+            mask = 0
+            for cell in mask_cells(occupied):
+                mask |= near[cell]
+            moves = mask_cells(mask & ~occupied)
+        through = geometry.lines_through
+        x, o = self.x, self.o
+        weights = _LINE_WEIGHTS
+        top = len(weights) - 1
+
+        def promise(cell: int) -> int:
+            total = 0
+            for line in through[cell]:
+                mine, theirs = x & line, o & line
+                if mine and theirs:
+                    continue
+                total += 1 + weights[min((mine | theirs).bit_count(), top)]
+            return total
+
+        return tuple(sorted(moves, key=promise, reverse=True))
+
+    def solution(self, max_empty: int | None = None) -> Solution | None:
+        """Every position reachable from this one, solved exactly, or ``None`` when it has more empty
+        cells than ``max_empty`` (default: the most the dense solver handles, 16)."""
+        from oxo.solve import solve
+        from oxo.space import MAX_EMPTY
+
+        limit = MAX_EMPTY if max_empty is None else min(max_empty, MAX_EMPTY)
+        if len(self.empty_cells) > limit:
+            return None
+        return solve(self)
+
+    def text(self) -> str:
+        """The grid for people (see :meth:`to_grid`)."""
+        return self.to_grid()
+
+    @staticmethod
+    def format_move(move: int) -> str:
+        """A move as people type it: the cell ID."""
+        return str(move)
+
+    def parse_move(self, text: str | int) -> int:
+        """The cell ID of a typed move; raises :class:`MoveError` unless it names a cell of the board."""
+        word = str(text).strip()
+        if not (word.isascii() and word.isdigit()) or int(word) >= self.geometry.size:
+            raise MoveError(f"{word!r} is not a cell of a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}")
+        return int(word)
 
     # -- symmetry ------------------------------------------------------------------------------
 

@@ -129,6 +129,10 @@ class Solution:
     def root(self) -> Position:
         return self.space.root
 
+    def __contains__(self, position: object) -> bool:
+        """Whether the position is reachable from the root (so this solution knows its value)."""
+        return position in self.space
+
     def level_scores(self, depth: int) -> np.ndarray:
         """The scores of the positions of one level, in the level's order."""
         return self.scores[self.space.levels[depth].index]

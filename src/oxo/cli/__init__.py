@@ -1,7 +1,8 @@
 """The ``oxo`` command line: a thin layer that parses options, calls the library and formats results.
 
 Each topic lives in its own module with a ``COMMANDS`` list, named in :data:`TOPICS` below. Any
-:class:`oxo.errors.OxoError` or usage error becomes one line on stderr and exit status 2.
+:class:`oxo.errors.OxoError` or usage error becomes one line on stderr and exit status 2; a question
+out of reach within the limits (:class:`oxo.errors.OutOfReachError`) exits with status 3.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import sys
 
 import click
 
-from oxo.errors import OxoError
+from oxo.errors import OutOfReachError, OxoError
 
 
 class OxoGroup(click.Group):
@@ -27,7 +28,8 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "core": ("count", "show", "classes"),
     "terminal": ("check", "terminal"),
     "games": ("games", "notation", "fullboards"),
-    "solve": ("deadends", "solve", "analyze", "play"),
+    "solve": ("deadends", "solve", "analyze"),
+    "play": ("play", "move", "selfplay"),
     "mega": ("mega",),
     "web": ("serve",),
 }
@@ -64,6 +66,9 @@ def cli() -> None:
     change it with --k) or 3x3x3 for a cube. Positions are written as status strings
     (120000000: 0 empty, 1 first player, 2 second player), with x/o/. letters, and
     optionally with rows separated by '/'.
+
+    Exit status: 0 an answer, 1 a "no" (such as an illegal position), 2 bad input,
+    3 not answered within the limits (the message says what is known and what to try).
     """
 
 
@@ -71,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; bad input gives one line on stderr and exit status 2, never a traceback."""
     try:
         outcome = cli.main(args=argv, prog_name="oxo", standalone_mode=False)
+    except OutOfReachError as error:
+        click.echo(f"oxo: out of reach: {error}", err=True)
+        return 3
     except OxoError as error:
         click.echo(f"oxo: error: {error}", err=True)
         return 2

@@ -11,7 +11,9 @@ from oxo.cli.common import console, echo_json, json_option, quiet_option
 from oxo.errors import OxoError
 from oxo.progress import progress_bar
 
-PLAYERS = ("human", "random", "mcts")
+#: Who may play a side: a person, or the computer at a level (``mcts`` is the old name of ``hard``).
+PLAYERS = ("human", "random", "easy", "medium", "hard", "best", "mcts")
+COMPUTERS = PLAYERS[1:]
 
 
 @click.group(cls=OxoGroup)
@@ -65,37 +67,41 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
 def _budget_options(function):  # type: ignore[no-untyped-def]
     function = click.option("--seed", type=int, default=None, help="Seed of the computer players (reproducible with --iterations).")(function)
     function = click.option(
-        "--iterations", type=click.IntRange(min=1), default=None, help="Simulations per move for mcts (instead of, or as well as, --time)."
+        "--iterations", type=click.IntRange(min=1), default=None, help="Simulations per move of the tree search (instead of, or as well as, --time)."
     )(function)
     function = click.option(
-        "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Thinking time per move for mcts."
+        "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Thinking time per move of the computer (hard; medium gets a tenth)."
     )(function)
     return function
 
 
 @mega.command()
 @click.option("--x", "x_kind", type=click.Choice(PLAYERS), default="human", show_default=True, help="Who plays X (moves first).")
-@click.option("--o", "o_kind", type=click.Choice(PLAYERS), default="mcts", show_default=True, help="Who plays O.")
+@click.option("--o", "o_kind", type=click.Choice(PLAYERS), default="hard", show_default=True, help="Who plays O.")
 @_budget_options
 @click.option("--save", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the game record to this file at the end.")
 def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None, seed: int | None, save: str | None) -> None:
-    """Play a game in the terminal: human, random or mcts on each side.
+    """Play a game in the terminal: human or a computer level on each side.
 
     Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
     takes back your last move, 'help' explains, 'quit' stops. The record is printed at the end.
-    mcts thinks 1 s per move by default; a longer --time makes it stronger (e.g. --time 5).
+    Levels: random, easy, medium, hard (Monte Carlo tree search), best; mcts is another name
+    for hard. The computer thinks 1 s per move by default; a longer --time makes it stronger.
     Works with piped input too, and stops cleanly when the input ends.
 
-    Example: oxo mega play --x human --o mcts --time 2
+    Example: oxo mega play --x human --o hard --time 2
     """
-    from oxo.mega.players import DEFAULT_SECONDS, make_player
+    from oxo.engines import DEFAULT_SECONDS, make_engine
     from oxo.mega.render import status_lines
     from oxo.mega.rules import IllegalMoveError, MegaState
 
     if seconds is None and iterations is None:
         seconds = DEFAULT_SECONDS
     kinds = (x_kind, o_kind)
-    players = [None if kind == "human" else make_player(kind, seconds=seconds, iterations=iterations, seed=None if seed is None else seed + side) for side, kind in enumerate(kinds)]
+    players = [
+        None if kind == "human" else make_engine(kind, MegaState(), seconds=seconds, iterations=iterations, seed=None if seed is None else seed + side)
+        for side, kind in enumerate(kinds)
+    ]
     state = MegaState()
     stdin = sys.stdin
     humans = any(player is None for player in players)
@@ -112,13 +118,13 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
         show = True
         if player is not None:
             move = player.choose(state)
-            state.play(move)
+            state.push(move)
             from oxo.mega.notation import format_move
 
-            report = getattr(player, "last", None)
+            report = player.last
             detail = ""
-            if report is not None and report.simulations:
-                detail = f" ({report.simulations:,} simulations in {report.seconds:.2f} s, expects {report.win_rate:.0%})"
+            if report is not None and report.nodes > 1 and report.expectation is not None:
+                detail = f" ({report.nodes:,} simulations in {report.seconds:.2f} s, expects {report.expectation:.0%})"
             click.echo(f"{name} ({player.name}) plays {format_move(move)}{detail}")
             continue
         click.echo(f"{name}, your move (GC, or moves/undo/help/quit): ", nl=False)
@@ -144,7 +150,7 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
         if text in ("m", "moves", "legal"):
             from oxo.mega.notation import format_move
 
-            click.echo(" ".join(format_move(m) for m in state.legal_moves()))
+            click.echo(" ".join(format_move(m) for m in state.legal_moves))
             show = False
             continue
         if text in ("u", "undo"):
@@ -153,7 +159,7 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
                 show = False
             continue
         try:
-            state.play(text)
+            state.push(text)
         except IllegalMoveError as error:
             click.echo(f"illegal: {error}; try again")
             show = False
@@ -181,15 +187,15 @@ def _undo_to_human(state, players) -> bool:  # type: ignore[no-untyped-def]
     if not any(players[number % 2] is None for number in range(state.move_count)):
         return False
     while True:
-        state.undo()
+        state.pop()
         if players[state.player] is None:  # the move just taken back was a human's
             return True
 
 
 @mega.command()
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
-@click.option("--x", "x_kind", type=click.Choice(("random", "mcts")), default="random", show_default=True, help="Who plays X.")
-@click.option("--o", "o_kind", type=click.Choice(("random", "mcts")), default="random", show_default=True, help="Who plays O.")
+@click.option("--x", "x_kind", type=click.Choice(COMPUTERS), default="random", show_default=True, help="Who plays X (a level).")
+@click.option("--o", "o_kind", type=click.Choice(COMPUTERS), default="random", show_default=True, help="Who plays O (a level).")
 @_budget_options
 @click.option(
     "--engine",
@@ -212,10 +218,10 @@ def selfplay(
 ) -> None:
     """Play computer against computer and report outcomes, mean length and abnormal share.
 
-    mcts thinks 0.2 s per move unless --time or --iterations says otherwise.
+    A searching level thinks 0.2 s per move unless --time or --iterations says otherwise.
 
     Example: oxo mega selfplay --games 20000 --seed 1
-             oxo mega selfplay --games 100 --x mcts --o random --time 0.2
+             oxo mega selfplay --games 100 --x hard --o random --time 0.2
     """
     from oxo.mega.selfplay import selfplay as run
 

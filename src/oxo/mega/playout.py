@@ -3,7 +3,7 @@
 :class:`oxo.mega.rules.MegaState` checks and records everything; the loop here keeps only the
 bitboards and the current string in local variables, so one game at a time runs at well over
 100,000 moves per second in CPython. It draws each move uniformly among all legal moves (not a
-grid first, then a cell), exactly like :class:`oxo.mega.players.RandomPlayer`, and the tests
+grid first, then a cell), exactly like :class:`oxo.engines.RandomEngine`, and the tests
 replay its records through the engine. The compiled path is :mod:`oxo.mega.compiled`.
 """
 

@@ -43,7 +43,7 @@ BIG_MARKERS: dict[str, tuple[str, str, str]] = {
 
 def board_tokens(state: MegaState, *, highlight: bool = True) -> list[list[Token]]:
     """The board as lines of (text, style) tokens; legal moves shown as cell digits if ``highlight``."""
-    legal = set(state.legal_moves()) if highlight else set()
+    legal = set(state.legal_moves) if highlight else set()
     last = state.moves[-1] if state.moves else None
     covered = state.covered
     lines: list[list[Token]] = []
@@ -114,7 +114,7 @@ def status_lines(state: MegaState, *, legal: bool = True) -> list[str]:
     if state.abnormal_strings:
         lines.append("abnormal strings: " + ", ".join(str(i) for i in state.abnormal_strings))
     if legal and winner is None:
-        moves = [format_move(m) for m in state.legal_moves()]
+        moves = [format_move(m) for m in state.legal_moves]
         rule8 = " (rule 8: no move keeps rule 6)" if state.rule8_applies() else ""
         lines.append(f"legal moves ({len(moves)}){rule8}: {' '.join(moves)}")
     return lines

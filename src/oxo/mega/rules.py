@@ -130,12 +130,17 @@ class MegaSummary:
 
 
 class MegaState:
-    """A game of mega tic-tac-toe in progress: play, undo, legal moves and why a move is illegal.
+    """A game of mega tic-tac-toe in progress: legal moves, why a move is illegal, play and take back.
 
-    Moves are given as ``GC`` text or as indices 0..80 (see :mod:`oxo.mega.notation`).
-    The state is mutable (``play``/``undo``) because search plays and takes back moves; use
-    :meth:`copy` for a snapshot and :meth:`summary` for an immutable report.
+    Moves are given as ``GC`` text or as indices 0..80 (see :mod:`oxo.mega.notation`). It implements
+    :class:`oxo.game.GameState`: :meth:`play` returns a new state and leaves this one alone. For
+    loops that play and take back many moves, :meth:`push` and :meth:`pop` change the state in
+    place (as python-chess's ``Board`` does); :meth:`summary` is an immutable report.
     """
+
+    #: Marks of the opponent cannot always be played where they would win (strings restrict moves),
+    #: so an engine may not assume that a cell where the opponent would win must be blocked.
+    blocks_are_forced = False
 
     __slots__ = (
         "_marks",
@@ -175,8 +180,13 @@ class MegaState:
         """The state after a game record, every move checked; raises :class:`IllegalMoveError`."""
         state = cls()
         for move in parse_record(record):
-            state.play(move)
+            state.push(move)
         return state
+
+    @classmethod
+    def new(cls) -> MegaState:
+        """The empty board (the start of a game)."""
+        return cls()
 
     def copy(self) -> MegaState:
         """An independent copy (history included, so it can be undone as far as this one)."""
@@ -256,7 +266,63 @@ class MegaState:
     def summary(self) -> MegaSummary:
         """An immutable report of this position (what ``oxo mega replay`` prints)."""
         covered = tuple((grid, owner) for grid, owner in self.covered.items())
-        return MegaSummary(self.to_move, self.winner, tuple(self.legal_moves()), covered, self.current_string, len(self._moves))
+        return MegaSummary(self.to_move, self.winner, tuple(self.legal_moves), covered, self.current_string, len(self._moves))
+
+    # -- the game interface (oxo.game.GameState) --------------------------------------------
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """``"x"``, ``"o"`` or ``"draw"`` once the game is over; ``None`` while it goes on."""
+        return self.winner
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """What decides the rest of the game (marks, big markers, the current string), for transposition tables."""
+        return (*self._marks, *self._covered, self._played, self._used, self._length, self._count)
+
+    def winning_moves(self, player: Player | None = None) -> tuple[int, ...]:
+        """Moves that win at once: for the side to move (the default), its legal moves that complete
+        three big markers in a row; for the other side, the cells where a mark would do so if the
+        strings let it play there."""
+        if self._winner is not None:
+            return ()
+        side = len(self._moves) & 1 if player is None else NAMES.index(player)
+        covered = self._covered[0] | self._covered[1]
+        if player is None or side == len(self._moves) & 1:
+            candidates = self._legal_mask()[0]
+        else:
+            candidates = ~(self._marks[0] | self._marks[1]) & GRID_CELLS[~covered & 511]
+        marks, own = self._marks[side], self._covered[side]
+        wins = []
+        for g in range(9):
+            if covered >> g & 1 or not WINS[own | 1 << g]:
+                continue
+            grid = (marks >> (9 * g)) & 511
+            free = (candidates >> (9 * g)) & 511
+            wins.extend(9 * g + c for c in range(9) if free >> c & 1 and WINS[grid | 1 << c])
+        return tuple(wins)
+
+    def compiled_search(self, seed: int | None = None, exploration: float = 0.7):  # type: ignore[no-untyped-def]
+        """The compiled Monte Carlo tree search of this game (see :mod:`oxo.mega.search`)."""
+        from oxo.mega.search import CompiledSearch
+
+        return CompiledSearch(seed, exploration)
+
+    def text(self) -> str:
+        """The board as text: grids with X and O, big markers, legal moves as their cell digit."""
+        from oxo.mega.render import board_text
+
+        return board_text(self)
+
+    @staticmethod
+    def format_move(move: int) -> str:
+        """A move index as ``GC`` text."""
+        return format_move(move)
+
+    @staticmethod
+    def parse_move(text: str | int) -> int:
+        """A move index from ``GC`` text (or an index); raises :class:`MoveSyntaxError` when malformed."""
+        return parse_move(text)
 
     # -- legal moves -------------------------------------------------------------------------
 
@@ -271,7 +337,8 @@ class MegaState:
             return normal, False
         return base, True
 
-    def legal_moves(self) -> list[int]:
+    @property
+    def legal_moves(self) -> tuple[int, ...]:
         """Every legal move index, ascending (empty once the game is over)."""
         mask = self._legal_mask()[0]
         moves = []
@@ -279,7 +346,7 @@ class MegaState:
             low = mask & -mask
             moves.append(low.bit_length() - 1)
             mask ^= low
-        return moves
+        return tuple(moves)
 
     def rule8_applies(self) -> bool:
         """True when no move keeps rules 5 and 6, so the next move ignores rule 6."""
@@ -309,8 +376,14 @@ class MegaState:
 
     # -- play --------------------------------------------------------------------------------
 
-    def play(self, move: str | int) -> None:
-        """Play a legal move for the player to move; raises :class:`IllegalMoveError` otherwise."""
+    def play(self, move: str | int) -> MegaState:
+        """The state after a legal move of the player to move (this state is unchanged)."""
+        after = self.copy()
+        after.push(move)
+        return after
+
+    def push(self, move: str | int) -> None:
+        """Play a legal move for the player to move, in place; raises :class:`IllegalMoveError` otherwise."""
         m = parse_move(move)
         mask = self._legal_mask()[0]
         if not mask >> m & 1:
@@ -358,8 +431,8 @@ class MegaState:
             self._length = 9 - (self._covered[0] | self._covered[1]).bit_count()
         assert self._rule3_holds(), f"rule 3 broken after {self.record}"
 
-    def undo(self) -> int:
-        """Take back the last move and return it; raises :class:`MoveError` at the start."""
+    def pop(self) -> int:
+        """Take back the last move, in place, and return it; raises :class:`MoveError` at the start."""
         if not self._moves:
             raise MoveError("there is no move to undo")
         m = self._moves.pop()

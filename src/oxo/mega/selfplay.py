@@ -13,61 +13,31 @@ from dataclasses import dataclass
 from typing import Literal
 
 from oxo.errors import OxoError
-from oxo.mega.players import make_player
 from oxo.mega.rules import MegaState
+from oxo.engines.levels import normalize_level
+from oxo.engines.selfplay import SelfPlayStats
+from oxo.engines.selfplay import selfplay as play_levels
 from oxo.progress import SILENT, ProgressSink
 
 Engine = Literal["python", "compiled", "checked"]
-KINDS = ("random", "mcts")
+#: Who may play a side: a level of :mod:`oxo.engines.levels` (``mcts`` is the old name of ``hard``).
+KINDS = ("random", "easy", "medium", "hard", "best", "mcts")
 
 
 @dataclass(frozen=True)
-class SelfPlayStats:
-    """Outcomes of a self-play run, with the mean game length and the share with an abnormal string."""
+class MegaSelfPlayStats(SelfPlayStats):
+    """Self-play outcomes, with the share of games with an abnormal string and how the games were played."""
 
-    games: int
-    x_wins: int
-    o_wins: int
-    draws: int
-    total_moves: int
-    abnormal_games: int
-    seconds: float
-    x: str
-    o: str
-    engine: str
-    seed: int | None
-
-    @property
-    def mean_moves(self) -> float:
-        return self.total_moves / self.games if self.games else 0.0
+    abnormal_games: int = 0
+    engine: str = "checked"
 
     @property
     def abnormal_share(self) -> float:
         """Share of games in which at least one string turned abnormal (rule 8)."""
         return self.abnormal_games / self.games if self.games else 0.0
 
-    def share(self, outcome: str) -> float:
-        """Share of games won by ``"x"``, by ``"o"``, or ``"draw"``."""
-        count = {"x": self.x_wins, "o": self.o_wins, "draw": self.draws}[outcome]
-        return count / self.games if self.games else 0.0
-
     def to_dict(self) -> dict[str, object]:
-        return {
-            "games": self.games,
-            "x_wins": self.x_wins,
-            "o_wins": self.o_wins,
-            "draws": self.draws,
-            "x_share": round(self.share("x"), 6),
-            "o_share": round(self.share("o"), 6),
-            "draw_share": round(self.share("draw"), 6),
-            "mean_moves": round(self.mean_moves, 4),
-            "abnormal_share": round(self.abnormal_share, 6),
-            "seconds": round(self.seconds, 3),
-            "x": self.x,
-            "o": self.o,
-            "engine": self.engine,
-            "seed": self.seed,
-        }
+        return {**super().to_dict(), "abnormal_share": round(self.abnormal_share, 6), "engine": self.engine}
 
 
 def selfplay(
@@ -80,10 +50,10 @@ def selfplay(
     seed: int | None = None,
     engine: Engine | None = None,
     progress: ProgressSink = SILENT,
-) -> SelfPlayStats:
-    """Play ``games`` games of ``x`` against ``o`` (``random`` or ``mcts``) and count the outcomes.
+) -> MegaSelfPlayStats:
+    """Play ``games`` games of ``x`` against ``o`` (levels such as ``random`` or ``hard``) and count the outcomes.
 
-    ``seconds``/``iterations`` is the search budget per move of an ``mcts`` side. ``engine``
+    ``seconds``/``iterations`` is the search budget per move of a searching side. ``engine``
     chooses how random-against-random games are played: ``python`` (default, the fast
     pure-Python loop), ``compiled`` (numba) or ``checked`` (every move through the engine).
     Pairings with a search always play through the engine.
@@ -93,6 +63,7 @@ def selfplay(
     for kind in (x, o):
         if kind not in KINDS:
             raise OxoError(f"unknown player {kind!r}; choose one of {', '.join(KINDS)}")
+    x, o = normalize_level(x), normalize_level(o)
     both_random = x == o == "random"
     if engine is None:
         engine = "python" if both_random else "checked"
@@ -108,7 +79,7 @@ def selfplay(
     else:
         counts = _checked_games(games, x, o, seconds, iterations, seed, progress)
     draws, x_wins, o_wins, total, abnormal = counts
-    return SelfPlayStats(games, x_wins, o_wins, draws, total, abnormal, time.perf_counter() - started, x, o, engine, seed)
+    return MegaSelfPlayStats(games, x_wins, o_wins, draws, total, time.perf_counter() - started, x, o, seed, abnormal, engine)
 
 
 def _python_games(games: int, seed: int | None, progress: ProgressSink) -> list[int]:
@@ -145,26 +116,10 @@ def _compiled_games(games: int, seed: int | None, progress: ProgressSink) -> lis
 def _checked_games(
     games: int, x: str, o: str, seconds: float | None, iterations: int | None, seed: int | None, progress: ProgressSink
 ) -> list[int]:
-    seeds = random.Random(seed)
-    side_seeds = (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
-    players = (
-        make_player(x, seconds=seconds, iterations=iterations, seed=side_seeds[0]),
-        make_player(o, seconds=seconds, iterations=iterations, seed=side_seeds[1]),
-    )
-    counts = [0, 0, 0, 0, 0]
-    for _ in range(games):
-        state = play_game(players[0], players[1])
-        counts[{"draw": 0, "x": 1, "o": 2}[state.winner or "draw"]] += 1
-        counts[3] += state.move_count
-        counts[4] += bool(state.abnormal_strings)
-        progress.advance(1)
-    return counts
+    abnormal = [0]
 
+    def count_abnormal(final: object) -> None:
+        abnormal[0] += bool(final.abnormal_strings)  # type: ignore[attr-defined]
 
-def play_game(x_player, o_player, state: MegaState | None = None) -> MegaState:  # type: ignore[no-untyped-def]
-    """Play a game to its end between two computer players (each move checked by the engine)."""
-    state = state or MegaState()
-    players = (x_player, o_player)
-    while not state.is_over:
-        state.play(players[state.player].choose(state))
-    return state
+    stats = play_levels(MegaState(), x, o, games, seconds=seconds, iterations=iterations, seed=seed, progress=progress, on_game=count_abnormal)
+    return [stats.draws, stats.x_wins, stats.o_wins, stats.total_moves, abnormal[0]]

@@ -240,7 +240,7 @@ def mega_svg(state: MegaState, *, cell: float = 34, legal: bool = True, caption:
     caption_lines = _mega_caption(state) if caption else []
     width = board + 2 * margin
     height = board + 2 * margin + 17 * len(caption_lines)
-    legal_moves = set(state.legal_moves()) if legal else set()
+    legal_moves = set(state.legal_moves) if legal else set()
     played_grids = set(string.grids)
     used_positions = set(string.positions)
     covered = state.covered

@@ -1,0 +1,189 @@
+"""Alpha-beta search (negamax) with iterative deepening and a transposition table, over any game that
+offers a static evaluation (``evaluate()``, the worth of a state for the side to move in (-1, 1)).
+
+Scores are from the side to move: a win found ``n`` plies ahead scores ``WIN - n`` (so the quickest
+win is preferred and the slowest loss), a draw 0, anything else the evaluation times ``EVAL_SCALE``.
+Each node first looks for a win in one; in games where a threatened cell must be blocked at once
+(``blocks_are_forced``), a node whose opponent threatens to win searches only the blocks, and two
+threats with no win of its own are a loss. The table is keyed by the state's ``key`` (the symmetry
+class on classic boards). Near the end of a game whose exact solver is in reach, the engine plays from
+the exact solution instead of searching.
+"""
+
+from __future__ import annotations
+
+import random
+
+from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
+from oxo.engines.exact import ExactCache
+from oxo.game import GameState, Outcome, other
+
+WIN = 1_000_000
+EVAL_SCALE = 1000.0
+#: Proven scores are beyond this (a win or loss within fewer than WIN - PROVEN plies).
+PROVEN = WIN - 10_000
+#: Empty cells up to which ``hard`` plays from the exact solution (solving 14 empty cells takes ~0.1 s).
+EXACT_LIMIT = 14
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _Timeout(Exception):
+    pass
+
+
+class AlphaBetaEngine:
+    """Negamax with alpha-beta pruning, iterative deepening within ``seconds`` (or to ``depth`` plies),
+    a transposition table, and exact play once the game's solver is in reach (``exact_limit``)."""
+
+    name = "alphabeta"
+
+    def __init__(
+        self,
+        seconds: float | None = 1.0,
+        depth: int | None = None,
+        seed: int | None = None,
+        exact_limit: int = EXACT_LIMIT,
+        name: str | None = None,
+    ) -> None:
+        if seconds is None and depth is None:
+            seconds = 1.0
+        self.seconds = seconds
+        self.depth = depth
+        self._rng = random.Random(seed)
+        self._exact = ExactCache(exact_limit) if exact_limit > 0 else None
+        self.name = name or self.name
+        self.last: SearchReport | None = None
+        self._table: dict[object, tuple[int, int, float, int | None]] = {}
+        self._nodes = 0
+        self._clock = Clock(None)
+        self._pruned = False
+
+    # -- the move ---------------------------------------------------------------------------------
+
+    def choose(self, state: GameState) -> int:
+        return self.search(state).move
+
+    def search(self, state: GameState) -> SearchReport:
+        """Search ``state`` within the budget; the report holds the move and what was proven."""
+        clock = Clock(self.seconds)
+        legal_or_raise(state)
+        if self._exact is not None:
+            solution = self._exact.get(state)
+            if solution is not None:
+                best = solution.best_moves(state)
+                move = best[int(self._rng.random() * len(best))]
+                self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, value=solution.value(state).outcome)
+                return self.last
+        wins = state.winning_moves()
+        if wins:
+            move = wins[0]
+            self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=1, depth=1, value=state.to_move)
+            return self.last
+        moves = list(self._root_moves(state))
+        self._clock = clock
+        self._nodes = 0
+        self._pruned = len(moves) < len(state.legal_moves)
+        if len(self._table) > 2_000_000:
+            self._table.clear()
+        scores: dict[int, float] = {}
+        best_move, best_score, reached = moves[0], -float(WIN), 0
+        max_depth = self.depth if self.depth is not None else len(state.legal_moves)
+        for depth in range(1, max_depth + 1):
+            try:
+                depth_scores = self._root(state, moves, depth, scores)
+            except _Timeout:
+                break
+            scores = depth_scores
+            reached = depth
+            top = max(scores.values())
+            ties = [m for m in moves if scores[m] == top]
+            best_move, best_score = ties[int(self._rng.random() * len(ties))], top
+            moves.sort(key=lambda m: scores[m], reverse=True)
+            if abs(top) >= PROVEN or clock.expired():
+                break
+        value = self._proven(state, best_score)
+        expectation = 0.5 + 0.5 * max(-1.0, min(1.0, best_score / EVAL_SCALE)) if abs(best_score) < PROVEN else None
+        self.last = SearchReport(
+            self.name, best_move, state.format_move(best_move), clock.elapsed, nodes=self._nodes, depth=reached, value=value,
+            expectation=expectation,
+        )
+        return self.last
+
+    def _root_moves(self, state: GameState) -> tuple[int, ...]:
+        """The moves worth searching at the root: never one that lets the opponent win at once when
+        another exists."""
+        if getattr(state, "blocks_are_forced", False):
+            blocks = blocking_moves(state)
+            if blocks:
+                return blocks
+        candidates = getattr(state, "candidate_moves", None)
+        moves = candidates() if candidates is not None else state.legal_moves
+        return safe_moves(state, moves)
+
+    def _proven(self, state: GameState, score: float) -> Outcome | None:
+        if self._pruned or abs(score) < PROVEN:
+            return None
+        mover = state.to_move
+        assert mover is not None
+        return mover if score > 0 else other(mover)
+
+    # -- the search -------------------------------------------------------------------------------
+
+    def _root(self, state: GameState, moves: list[int], depth: int, previous: dict[int, float]) -> dict[int, float]:
+        scores: dict[int, float] = {}
+        alpha = -float(WIN)
+        for move in moves:
+            score = -self._negamax(state.play(move), depth - 1, -float(WIN), -alpha, 1)
+            scores[move] = score
+            alpha = max(alpha, score)
+        return scores
+
+    def _negamax(self, state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
+        self._nodes += 1
+        if self._nodes & 255 == 0 and self._clock.expired():
+            raise _Timeout
+        outcome = state.outcome
+        if outcome is not None:
+            return 0.0 if outcome == "draw" else -float(WIN - ply)
+        if state.winning_moves():
+            return float(WIN - ply - 1)
+        forced = getattr(state, "blocks_are_forced", False)
+        blocks: tuple[int, ...] = blocking_moves(state) if forced else ()
+        if len(blocks) > 1:
+            return -float(WIN - ply - 2)  # two threats and no win of our own: one of them gets through
+        if depth <= 0 and not blocks:
+            evaluate = getattr(state, "evaluate", None)
+            return EVAL_SCALE * evaluate() if evaluate is not None else 0.0
+        key = state.key
+        entry = self._table.get(key)
+        tt_move = None
+        if entry is not None:
+            entry_depth, flag, stored, tt_move = entry
+            score = stored - ply if stored > PROVEN else stored + ply if stored < -PROVEN else stored
+            if entry_depth >= depth:
+                if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
+                    return score
+        if blocks:
+            moves: tuple[int, ...] = blocks
+            depth += 1  # a forced reply costs no depth: threat sequences are followed to the end
+        else:
+            candidates = getattr(state, "candidate_moves", None)
+            moves = candidates() if candidates is not None else state.legal_moves
+            if candidates is not None and len(moves) < len(state.legal_moves):
+                self._pruned = True
+            if tt_move is not None and tt_move in moves:
+                moves = (tt_move, *(m for m in moves if m != tt_move))
+        original_alpha = alpha
+        best, best_move = -float(WIN), None
+        for move in moves:
+            score = -self._negamax(state.play(move), depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
+        stored = best + ply if best > PROVEN else best - ply if best < -PROVEN else best
+        self._table[key] = (depth, flag, stored, best_move)
+        return best

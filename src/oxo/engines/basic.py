@@ -1,0 +1,44 @@
+"""The simplest engines: a uniformly random move, and a random move that never misses a win in one
+nor leaves a win in one to the opponent (the ``easy`` level)."""
+
+from __future__ import annotations
+
+import random
+
+from oxo.engines.base import Clock, SearchReport, forced_moves, legal_or_raise
+from oxo.game import GameState
+
+
+class RandomEngine:
+    """Plays a legal move drawn uniformly (reproducible from ``seed``)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self.last: SearchReport | None = None
+
+    def choose(self, state: GameState) -> int:
+        clock = Clock(None)
+        moves = legal_or_raise(state)
+        move = moves[int(self._rng.random() * len(moves))]
+        self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed)
+        return move
+
+
+class TacticalEngine:
+    """Takes a win in one, blocks the opponent's win in one, otherwise plays a random safe move."""
+
+    name = "tactical"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self.last: SearchReport | None = None
+
+    def choose(self, state: GameState) -> int:
+        clock = Clock(None)
+        legal_or_raise(state)
+        moves = forced_moves(state)
+        move = moves[int(self._rng.random() * len(moves))]
+        self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=len(moves))
+        return move

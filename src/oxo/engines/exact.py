@@ -1,0 +1,82 @@
+"""Proven-optimal play from a game's exact solver, where the game has one and the position is in its reach.
+
+The game offers ``solution(limit)``: an object that knows, for every state reachable from the one
+asked about, its value (``value(state).outcome``) and best moves (``best_moves(state)``: the quickest
+win, the slowest loss, or a move that keeps the draw). One solution serves a whole game while later
+states stay inside it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from oxo.engines.base import Clock, SearchReport, legal_or_raise
+from oxo.errors import OutOfReachError
+from oxo.game import GameState, Outcome
+
+#: Empty cells up to which a classic position is solved exactly for ``perfect`` (about 3 s at 16).
+PERFECT_LIMIT = 16
+
+
+class ExactCache:
+    """The last solution asked for, reused while the states asked about stay reachable from its root."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._solution: Any = None
+
+    def get(self, state: GameState) -> Any:
+        """A solution holding ``state``, or ``None`` when the game has no solver or it is out of reach."""
+        if self._solution is not None and state in self._solution:
+            return self._solution
+        solver = getattr(state, "solution", None)
+        if solver is None:
+            return None
+        solution = solver(self.limit)
+        if solution is not None:
+            self._solution = solution
+        return solution
+
+
+def in_reach(state: GameState, limit: int = PERFECT_LIMIT) -> bool:
+    """Whether the exact solver can answer for ``state`` (cheap: nothing is solved)."""
+    if getattr(state, "solution", None) is None:
+        return False
+    empty = getattr(state, "empty_cells", None)
+    return empty is not None and len(empty) <= limit
+
+
+class PerfectEngine:
+    """Plays one of the proven best moves (ties broken at random): the quickest win, the slowest loss,
+    or a move that keeps the draw. Raises :class:`OutOfReachError` when the position is out of reach."""
+
+    name = "perfect"
+
+    def __init__(self, seed: int | None = None, limit: int = PERFECT_LIMIT) -> None:
+        self._rng = random.Random(seed)
+        self._cache = ExactCache(limit)
+        self.last: SearchReport | None = None
+
+    def solve(self, state: GameState) -> Any:
+        solution = self._cache.get(state)
+        if solution is None:
+            raise OutOfReachError(
+                f"perfect play needs a position the exact solver can reach (at most {self._cache.limit} empty cells "
+                "of a classic board); use the level hard or best"
+            )
+        return solution
+
+    def value(self, state: GameState) -> Outcome:
+        """The proven outcome of ``state`` with best play."""
+        outcome: Outcome = self.solve(state).value(state).outcome
+        return outcome
+
+    def choose(self, state: GameState) -> int:
+        clock = Clock(None)
+        legal_or_raise(state)
+        solution = self.solve(state)
+        best = solution.best_moves(state)
+        move = best[int(self._rng.random() * len(best))]
+        self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, value=solution.value(state).outcome)
+        return move

@@ -1,0 +1,134 @@
+"""Levels of play that mean the same on every game.
+
+=========  ==================================================================================
+random     a uniformly random legal move
+easy       random, except that it takes a win in one and blocks the opponent's win in one
+medium     the hard engine with a tenth of the thinking time and a shallow search
+hard       the strongest search within the thinking time (``--time``, default 1 s): alpha-beta with
+           a line-count evaluation where the game has one (classic boards), Monte Carlo tree search
+           otherwise (mega); never misses a win in one nor allows one when it can be avoided
+perfect    proven-optimal moves from the exact solver (quickest win, slowest loss); refused before
+           the game starts where the solver cannot reach
+best       perfect where the position is in the solver's reach, hard elsewhere (the default)
+=========  ==================================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oxo.engines.alphabeta import AlphaBetaEngine
+from oxo.engines.base import Engine, SearchReport
+from oxo.engines.basic import RandomEngine, TacticalEngine
+from oxo.engines.exact import PERFECT_LIMIT, PerfectEngine, in_reach
+from oxo.engines.mcts import MCTSEngine
+from oxo.errors import OutOfReachError, OxoError
+from oxo.game import GameState
+
+LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "perfect", "best")
+DEFAULT_LEVEL = "best"
+#: Thinking time per move of ``hard`` (and a tenth of it for ``medium``) when none is given.
+DEFAULT_SECONDS = 1.0
+#: Older names still accepted: ``mcts`` was mega's search, now the level ``hard``.
+ALIASES = {"mcts": "hard"}
+
+
+class LevelError(OxoError):
+    """An unknown level, or a budget that makes no sense."""
+
+
+def normalize_level(level: str) -> str:
+    """The level's canonical name (aliases resolved); raises :class:`LevelError` for unknown names."""
+    name = ALIASES.get(level, level)
+    if name not in LEVELS:
+        raise LevelError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
+    return name
+
+
+def _searcher(state: GameState, seconds: float, iterations: int | None, depth: int | None, seed: int | None, name: str) -> Engine:
+    if getattr(state, "evaluate", None) is not None and iterations is None:
+        return AlphaBetaEngine(seconds=seconds, depth=depth, seed=seed, name=name)
+    return MCTSEngine(seconds=seconds, iterations=iterations, seed=seed, name=name)
+
+
+def make_engine(
+    level: str,
+    state: GameState,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    depth: int | None = None,
+    seed: int | None = None,
+) -> Engine:
+    """The engine that plays ``level`` on the game of ``state`` (the position it starts from).
+
+    ``seconds`` is the thinking time per move of ``hard`` (``medium`` gets a tenth); ``iterations``
+    fixes the number of simulations of a tree search instead (reproducible with ``seed``), ``depth``
+    the plies of an alpha-beta search. Raises :class:`OutOfReachError` for ``perfect`` where the exact
+    solver cannot reach ``state``.
+    """
+    level = normalize_level(level)
+    if seconds is not None and not seconds > 0:
+        raise LevelError(f"thinking time must be positive seconds, got {seconds}")
+    if iterations is not None and iterations < 1:
+        raise LevelError(f"iterations must be at least 1, got {iterations}")
+    if depth is not None and depth < 1:
+        raise LevelError(f"depth must be at least 1 ply, got {depth}")
+    budget = DEFAULT_SECONDS if seconds is None else seconds
+    if level == "random":
+        return RandomEngine(seed)
+    if level == "easy":
+        engine = TacticalEngine(seed)
+        engine.name = "easy"
+        return engine
+    if level == "medium":
+        shallow = min(depth, 2) if depth is not None else 2
+        few = None if iterations is None else max(1, iterations // 10)
+        return _searcher(state, budget / 10, few, shallow, seed, "medium")
+    if level == "hard":
+        return _searcher(state, budget, iterations, depth, seed, "hard")
+    if level == "perfect":
+        if not in_reach(state):
+            raise OutOfReachError(
+                f"perfect play is out of reach here: the exact solver handles positions with at most {PERFECT_LIMIT} "
+                "empty cells of a classic board; the strongest level that works is hard (or best, which turns perfect "
+                "once the position is in reach)"
+            )
+        return PerfectEngine(seed)
+    return BestEngine(_searcher(state, budget, iterations, depth, seed, "hard"), PerfectEngine(seed))
+
+
+@dataclass
+class BestEngine:
+    """Perfect play where the position is in the exact solver's reach, the hard engine elsewhere."""
+
+    hard: Engine
+    perfect: PerfectEngine
+    name: str = "best"
+    last: SearchReport | None = None
+
+    def using(self, state: GameState) -> str:
+        """Which level plays ``state``: ``"perfect"`` or ``"hard"``."""
+        return "perfect" if in_reach(state) else "hard"
+
+    def choose(self, state: GameState) -> int:
+        engine: Engine = self.perfect if self.using(state) == "perfect" else self.hard
+        move = engine.choose(state)
+        self.last = engine.last
+        return move
+
+
+def describe_level(level: str, state: GameState) -> str:
+    """A short phrase saying how a level plays on this game, for the start of a game."""
+    level = normalize_level(level)
+    if level == "best":
+        if in_reach(state):
+            return "best: perfect play (every move proven optimal)"
+        searcher = "alpha-beta search" if getattr(state, "evaluate", None) is not None else "Monte Carlo tree search"
+        solvable = getattr(state, "solution", None) is not None
+        later = f", perfect once at most {PERFECT_LIMIT} cells are empty" if solvable else ""
+        return f"best: hard ({searcher}){later}"
+    if level in ("hard", "medium"):
+        searcher = "alpha-beta search" if getattr(state, "evaluate", None) is not None else "Monte Carlo tree search"
+        return f"{level} ({searcher})"
+    return {"random": "random moves", "easy": "easy (wins and blocks in one, otherwise random)", "perfect": "perfect play"}[level]

@@ -1,0 +1,237 @@
+"""Monte Carlo tree search (UCT) with a solver, over any game.
+
+Each simulation walks down the tree by the UCT rule, adds one node, plays the game out to the end
+and counts the result for every node on the way (1 win, 0.5 draw, 0 loss for the side that moved
+into it). On top of plain UCT:
+
+* **solver**: a node whose mover has a child proven won is proven lost for the side that moved into it,
+  and a node all of whose children are proven lost for their movers is proven won; proofs travel up
+  the tree, and a proven win at the root is played at once;
+* **tactics before any rollout**: a node whose side to move can win at once has that move as its only
+  child; in games where threatened cells must be blocked (``blocks_are_forced``) only the blocks are tried;
+* **rollouts that prefer winning and blocking moves**: a playout takes a win in one when it has one,
+  blocks the opponent's win in one when it can, and otherwise moves at random.
+
+Games with a compiled search (``compiled_search(seed, exploration)``, mega tic-tac-toe) run that
+search instead of this pure-Python one; the engine keeps the root tactics and picks the move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
+from oxo.errors import OxoError
+from oxo.game import GameState, Player, other
+
+#: Simulations between two looks at the clock.
+_CHUNK = 64
+
+
+class _Node:
+    __slots__ = ("state", "move", "mover", "parent", "children", "untried", "visits", "value", "proven")
+
+    def __init__(self, state: GameState, move: int | None, mover: Player | None, parent: _Node | None) -> None:
+        self.state = state
+        self.move = move
+        self.mover = mover  # who made the move into this node
+        self.parent = parent
+        self.children: list[_Node] = []
+        self.untried: list[int] | None = None
+        self.visits = 0
+        self.value = 0.0
+        # +1: proven won for ``mover``, -1: proven lost for ``mover``, 0: not proven.
+        self.proven = 0
+        outcome = state.outcome
+        if outcome is not None and mover is not None:
+            self.proven = 1 if outcome == mover else -1 if outcome != "draw" else 0
+
+
+def _tactical_moves(state: GameState) -> list[int]:
+    """The moves the tree tries from a state: a win in one alone, the forced blocks, or every move."""
+    wins = state.winning_moves()
+    if wins:
+        return [wins[0]]
+    if getattr(state, "blocks_are_forced", False):
+        blocks = blocking_moves(state)
+        if blocks:
+            return list(blocks)
+    return list(state.legal_moves)
+
+
+def rollout(state: GameState, rng: random.Random) -> str:
+    """Play ``state`` out to the end with the tactical random policy; return the outcome."""
+    while True:
+        outcome = state.outcome
+        if outcome is not None:
+            return outcome
+        wins = state.winning_moves()
+        if wins:
+            return state.to_move  # type: ignore[return-value]
+        moves = blocking_moves(state) or state.legal_moves
+        state = state.play(moves[int(rng.random() * len(moves))])
+
+
+class MCTSEngine:
+    """UCT with a solver and tactical rollouts, within ``seconds`` or ``iterations`` simulations per move.
+
+    ``exploration`` is the UCT constant. The move played is a proven win if one was found, else the
+    most visited child among those not proven to lose (and never one that lets the opponent win at once
+    when another move does not).
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        exploration: float = 0.7,
+        name: str | None = None,
+    ) -> None:
+        if seconds is None and iterations is None:
+            seconds = 1.0
+        if seconds is not None and not seconds > 0:
+            raise OxoError(f"search time must be positive seconds, got {seconds}")
+        if iterations is not None and iterations < 1:
+            raise OxoError(f"search iterations must be at least 1, got {iterations}")
+        self.seconds = seconds
+        self.iterations = iterations
+        self.exploration = float(exploration)
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._compiled: Any = None
+        self.name = name or self.name
+        self.last: SearchReport | None = None
+
+    def choose(self, state: GameState) -> int:
+        return self.search(state).move
+
+    def search(self, state: GameState) -> SearchReport:
+        """Search ``state`` within the budget and report the chosen move."""
+        clock = Clock(self.seconds)
+        legal_or_raise(state)
+        mover = state.to_move
+        assert mover is not None
+        wins = state.winning_moves()
+        if wins:
+            self.last = SearchReport(self.name, wins[0], state.format_move(wins[0]), clock.elapsed, nodes=1, value=mover)
+            return self.last
+        tactical = _tactical_moves(state)
+        safe = safe_moves(state, tactical)
+        if len(safe) == 1:
+            move = safe[0]
+            self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=1, expectation=float("nan"))
+            return self.last
+        if getattr(state, "compiled_search", None) is not None:
+            return self._compiled_search(state, safe, clock)
+        return self._python_search(state, safe, clock)
+
+    # -- compiled search (games that bring their own) ----------------------------------------------------
+
+    def _compiled_search(self, state: GameState, safe: tuple[int, ...], clock: Clock) -> SearchReport:
+        if self._compiled is None:
+            self._compiled = state.compiled_search(self.seed, self.exploration)  # type: ignore[attr-defined]
+        stats, simulations, nodes = self._compiled.run(state, clock, self.iterations)
+        allowed = set(safe)
+        choices = [(visits, value, move) for move, visits, value in stats if move in allowed] or [
+            (visits, value, move) for move, visits, value in stats
+        ]
+        visits, value, move = max(choices, key=lambda c: (c[0], c[1] / max(1, c[0])))
+        self.last = SearchReport(
+            self.name, move, state.format_move(move), clock.elapsed, nodes=simulations, expectation=value / max(1, visits)
+        )
+        return self.last
+
+    # -- pure-Python search ------------------------------------------------------------------------
+
+    def _python_search(self, state: GameState, safe: tuple[int, ...], clock: Clock) -> SearchReport:
+        root = _Node(state, None, other(state.to_move), None)  # type: ignore[arg-type]
+        root.untried = list(safe)
+        self._rng.shuffle(root.untried)
+        budget = self.iterations if self.iterations is not None else 1 << 62
+        done = 0
+        while done < budget and root.proven == 0:
+            for _ in range(min(_CHUNK, budget - done)):
+                self._simulate(root)
+                done += 1
+                if root.proven != 0:
+                    break
+            if clock.expired():
+                break
+        move, child = self._pick(root)
+        value = None
+        if child.proven == 1:
+            value = child.mover
+        elif root.proven != 0 and root.mover is not None:
+            value = root.mover if root.proven == 1 else other(root.mover)
+        self.last = SearchReport(
+            self.name, move, state.format_move(move), clock.elapsed, nodes=done, value=value,
+            expectation=child.value / child.visits if child.visits else float("nan"),
+        )
+        return self.last
+
+    @staticmethod
+    def _pick(root: _Node) -> tuple[int, _Node]:
+        children = root.children
+        won = [c for c in children if c.proven == 1]
+        if won:
+            best = won[0]
+        else:
+            alive = [c for c in children if c.proven != -1] or children
+            best = max(alive, key=lambda c: (c.visits, c.value / max(1, c.visits)))
+        assert best.move is not None
+        return best.move, best
+
+    def _simulate(self, root: _Node) -> None:
+        node = root
+        # selection
+        while node.proven == 0 and not node.untried and node.children:
+            node = self._select(node)
+        # expansion
+        if node.proven == 0 and node.state.outcome is None:
+            if node.untried is None:
+                node.untried = _tactical_moves(node.state)
+                self._rng.shuffle(node.untried)
+            if node.untried:
+                move = node.untried.pop()
+                child = _Node(node.state.play(move), move, node.state.to_move, node)
+                node.children.append(child)
+                node = child
+        # simulation
+        if node.proven == 1:
+            outcome: str = node.mover  # type: ignore[assignment]
+        elif node.proven == -1:
+            outcome = other(node.mover)  # type: ignore[arg-type]
+        else:
+            outcome = rollout(node.state, self._rng)
+        # backpropagation, with proofs
+        while node is not None:
+            node.visits += 1
+            if outcome == "draw":
+                node.value += 0.5
+            elif outcome == node.mover:
+                node.value += 1.0
+            parent = node.parent
+            if parent is not None and parent.proven == 0:
+                if node.proven == 1:
+                    parent.proven = -1  # the side to move at ``parent`` wins by moving to ``node``
+                elif node.proven == -1 and not parent.untried and all(c.proven == -1 for c in parent.children):
+                    parent.proven = 1  # every move of the side to move at ``parent`` loses
+            node = parent
+
+    def _select(self, node: _Node) -> _Node:
+        log_n = math.log(node.visits)
+        best, best_score = node.children[0], -1.0
+        for child in node.children:
+            if child.proven == -1:
+                continue
+            if child.visits == 0:
+                return child
+            score = child.value / child.visits + self.exploration * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best

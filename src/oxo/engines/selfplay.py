@@ -1,0 +1,110 @@
+"""Engine against engine: play games to the end and count the outcomes, on any game."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from oxo.engines.base import Engine
+from oxo.engines.levels import make_engine, normalize_level
+from oxo.errors import OxoError
+from oxo.game import GameState
+from oxo.progress import SILENT, ProgressSink
+
+
+@dataclass(frozen=True)
+class SelfPlayStats:
+    """Outcomes of a self-play run and the mean game length."""
+
+    games: int
+    x_wins: int
+    o_wins: int
+    draws: int
+    total_moves: int
+    seconds: float
+    x: str
+    o: str
+    seed: int | None
+
+    @property
+    def mean_moves(self) -> float:
+        return self.total_moves / self.games if self.games else 0.0
+
+    def share(self, outcome: str) -> float:
+        """Share of games won by ``"x"``, by ``"o"``, or ``"draw"``."""
+        count = {"x": self.x_wins, "o": self.o_wins, "draw": self.draws}[outcome]
+        return count / self.games if self.games else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "games": self.games,
+            "x_wins": self.x_wins,
+            "o_wins": self.o_wins,
+            "draws": self.draws,
+            "x_share": round(self.share("x"), 6),
+            "o_share": round(self.share("o"), 6),
+            "draw_share": round(self.share("draw"), 6),
+            "mean_moves": round(self.mean_moves, 4),
+            "seconds": round(self.seconds, 3),
+            "x": self.x,
+            "o": self.o,
+            "seed": self.seed,
+        }
+
+
+def play_game(start: GameState, x_engine: Engine, o_engine: Engine) -> tuple[GameState, int]:
+    """Play from ``start`` to the end, each side choosing with its engine; the final state and the moves played."""
+    state, moves = start, 0
+    while not state.is_over:
+        engine = x_engine if state.to_move == "x" else o_engine
+        state = state.play(engine.choose(state))
+        moves += 1
+    return state, moves
+
+
+def side_engines(
+    start: GameState, x: str, o: str, *, seconds: float | None, iterations: int | None, depth: int | None, seed: int | None
+) -> tuple[Engine, Engine]:
+    """The engines of both sides (each with its own seed drawn from ``seed``)."""
+    seeds = random.Random(seed)
+    x_seed, o_seed = (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
+    return (
+        make_engine(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
+        make_engine(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
+    )
+
+
+def selfplay(
+    start: GameState,
+    x: str,
+    o: str,
+    games: int,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    depth: int | None = None,
+    seed: int | None = None,
+    progress: ProgressSink = SILENT,
+    on_game: Callable[[GameState], None] | None = None,
+) -> SelfPlayStats:
+    """Play ``games`` games from ``start`` between the levels ``x`` and ``o`` and count the outcomes.
+
+    ``on_game`` sees each final state (for a game's own statistics).
+    """
+    if games < 1:
+        raise OxoError(f"the number of games must be at least 1, got {games}")
+    x, o = normalize_level(x), normalize_level(o)
+    engines = side_engines(start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    started = time.perf_counter()
+    counts = {"x": 0, "o": 0, "draw": 0}
+    total = 0
+    for _ in range(games):
+        final, moves = play_game(start, *engines)
+        counts[final.outcome or "draw"] += 1
+        total += moves
+        if on_game is not None:
+            on_game(final)
+        progress.advance(1)
+    return SelfPlayStats(games, counts["x"], counts["o"], counts["draw"], total, time.perf_counter() - started, x, o, seed)
