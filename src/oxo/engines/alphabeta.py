@@ -79,10 +79,10 @@ class AlphaBetaEngine:
             move = wins[0]
             self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=1, depth=1, value=state.to_move)
             return self.last
-        moves = list(self._root_moves(state))
         self._clock = clock
         self._nodes = 0
-        self._pruned = len(moves) < len(state.legal_moves)
+        self._pruned = False
+        moves = list(self._root_moves(state))
         if len(self._table) > 2_000_000:
             self._table.clear()
         scores: dict[int, float] = {}
@@ -118,6 +118,8 @@ class AlphaBetaEngine:
                 return blocks
         candidates = getattr(state, "candidate_moves", None)
         moves = candidates() if candidates is not None else state.legal_moves
+        if len(moves) < len(state.legal_moves):
+            self._pruned = True  # moves left out: a win or loss found is no longer a proof
         return safe_moves(state, moves)
 
     def _proven(self, state: GameState, score: float) -> Outcome | None:
@@ -140,7 +142,7 @@ class AlphaBetaEngine:
 
     def _negamax(self, state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
         self._nodes += 1
-        if self._nodes & 255 == 0 and self._clock.expired():
+        if self._nodes & 63 == 0 and self._clock.expired():
             raise _Timeout
         outcome = state.outcome
         if outcome is not None:

@@ -1,0 +1,252 @@
+"""Engines over the game interface: each checked against the slow exact reference on small boards, and
+for the tactics no level above random may get wrong (take a win in one, block a win in one)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oxo.engines import (
+    LEVELS,
+    AlphaBetaEngine,
+    BestEngine,
+    MCTSEngine,
+    PerfectEngine,
+    RandomEngine,
+    TacticalEngine,
+    describe_level,
+    make_engine,
+)
+from oxo.engines.levels import LevelError
+from oxo.engines.selfplay import play_game, selfplay
+from oxo.errors import MoveError, OutOfReachError
+from oxo.game import new_game
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.solve import reference_value
+
+
+def random_position(spec: str, plies: int, seed: int) -> Position:
+    """A position of a game still going after up to ``plies`` random moves."""
+    rng = random.Random(seed)
+    position = new_game(spec)
+    assert isinstance(position, Position)
+    for _ in range(plies):
+        moves = position.legal_moves
+        child = position.play(rng.choice(moves))
+        if child.is_over:
+            break
+        position = child
+    return position
+
+
+def keeps_value(position: Position, move: int) -> bool:
+    """Whether ``move`` keeps the best result for the side to move (by the slow reference)."""
+    best = reference_value(position).outcome
+    after = reference_value(position.play(move)).outcome
+    mover = position.to_move
+    rank = {mover: 2, "draw": 1}
+    return rank.get(after, 0) == rank.get(best, 0)
+
+
+# -- random, easy, perfect ------------------------------------------------------------------------
+
+
+def test_random_engine_is_legal_and_reproducible() -> None:
+    start = new_game("3x3")
+    games = [play_game(start, RandomEngine(s), RandomEngine(s + 100))[0] for s in range(20)]
+    again = [play_game(start, RandomEngine(s), RandomEngine(s + 100))[0] for s in range(20)]
+    assert games == again and all(g.is_over for g in games)
+    assert len({g.key for g in games}) > 5
+    with pytest.raises(MoveError):
+        RandomEngine(0).choose(games[0])
+
+
+def test_tactical_engine_wins_and_blocks_in_one() -> None:
+    win = Position.from_string("xx./oo./...")  # X to move: 2 wins
+    assert all(TacticalEngine(s).choose(win) == 2 for s in range(10))
+    block = Position.from_string("xx./o../..o")  # O to move must block 2
+    assert all(TacticalEngine(s).choose(block) == 2 for s in range(10))
+
+
+def test_perfect_never_loses_on_3x3_and_wins_a_won_board() -> None:
+    start = new_game("3x3")
+    for seed in range(6):
+        assert play_game(start, PerfectEngine(seed), RandomEngine(seed))[0].outcome != "o"
+        assert play_game(start, RandomEngine(seed), PerfectEngine(seed))[0].outcome != "x"
+    assert play_game(start, PerfectEngine(1), PerfectEngine(2))[0].outcome == "draw"
+    won = new_game("3x4")  # X wins with best play
+    for seed in range(4):
+        assert play_game(won, PerfectEngine(seed), RandomEngine(seed))[0].outcome == "x"
+
+
+def test_perfect_takes_the_quickest_win() -> None:
+    position = Position.from_string("xx./oo./...")
+    engine = PerfectEngine(0)
+    assert engine.choose(position) == 2 and engine.last is not None and engine.last.value == "x"
+
+
+def test_perfect_is_refused_out_of_reach_and_best_says_what_it_uses() -> None:
+    with pytest.raises(OutOfReachError, match="hard"):
+        make_engine("perfect", new_game("5x5,k=4"))
+    with pytest.raises(OutOfReachError):
+        make_engine("perfect", new_game("mega"))
+    best = make_engine("best", new_game("5x5,k=4"))
+    assert isinstance(best, BestEngine) and best.using(new_game("5x5,k=4")) == "hard"
+    assert best.using(random_position("5x5,k=4", 10, 1)) == "perfect"
+    assert "hard" in describe_level("best", new_game("5x5,k=4")) and "perfect" in describe_level("best", new_game("3x3"))
+    assert "Monte Carlo" in describe_level("hard", new_game("mega"))
+
+
+def test_level_errors() -> None:
+    state = new_game("3x3")
+    with pytest.raises(LevelError, match="unknown level"):
+        make_engine("genius", state)
+    with pytest.raises(LevelError):
+        make_engine("hard", state, seconds=0)
+    with pytest.raises(LevelError):
+        make_engine("hard", state, depth=0)
+    assert make_engine("mcts", new_game("mega")).name == "hard"
+    for level in LEVELS:
+        engine = make_engine(level, state, seconds=0.05, seed=1)
+        assert engine.choose(state) in state.legal_moves
+
+
+# -- alpha-beta and MCTS against the slow reference -------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(["3x3", "4x4,k=3", "3x4"]), plies=st.integers(3, 9))
+def test_alphabeta_full_depth_proves_what_the_reference_says(seed: int, spec: str, plies: int) -> None:
+    position = random_position(spec, plies, seed)
+    if position.is_over or len(position.empty_cells) > 10:
+        return
+    engine = AlphaBetaEngine(seconds=None, depth=len(position.empty_cells), seed=seed, exact_limit=0)
+    report = engine.search(position)
+    truth = reference_value(position).outcome
+    if truth != "draw":
+        assert report.value == truth  # a full-depth search proves every win and loss
+    else:
+        assert report.value is None
+    assert keeps_value(position, report.move)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(["3x3", "4x4,k=3"]), plies=st.integers(4, 9))
+def test_mcts_proofs_are_right_and_it_never_blunders_in_one(seed: int, spec: str, plies: int) -> None:
+    position = random_position(spec, plies, seed)
+    if position.is_over or len(position.empty_cells) > 10:
+        return
+    engine = MCTSEngine(iterations=400, seed=seed)
+    report = engine.search(position)
+    truth = reference_value(position).outcome
+    if report.value is not None:
+        assert report.value == truth
+    wins = position.winning_moves()
+    if wins:
+        assert report.move in wins
+    after = position.play(report.move)
+    safe = [m for m in position.legal_moves if not position.play(m).winning_moves()]
+    if safe:
+        assert after.is_over or not after.winning_moves()
+
+
+@pytest.mark.parametrize("spec", ["5x5,k=4", "3x3x3", "4x4x4", "15x15,k=5"])
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_hard_never_misses_a_win_nor_allows_one(spec: str, seed: int) -> None:
+    rng = random.Random(seed)
+    position = random_position(spec, rng.randrange(4, 16), seed)
+    if position.is_over:
+        return
+    engine = make_engine("hard", position, seconds=0.05, seed=seed)
+    move = engine.choose(position)
+    wins = position.winning_moves()
+    if wins:
+        assert move in wins
+        return
+    safe = [m for m in position.candidate_moves() if not position.play(m).winning_moves()]
+    if safe:
+        after = position.play(move)
+        assert after.is_over or not after.winning_moves()
+
+
+def test_gomoku_completes_an_open_four_and_blocks_a_four() -> None:
+    g = Geometry.parse("15x15", 5)
+    at = lambda r, c: g.cell_at((r, c))  # noqa: E731
+    # X has an open four on row 7 (columns 4..7); O is scattered. X to move completes five.
+    x = [at(7, c) for c in range(4, 8)]
+    o = [at(0, 0), at(14, 14), at(0, 14), at(14, 0)]
+    position = Position(g, sum(1 << c for c in x), sum(1 << c for c in o))
+    move = make_engine("hard", position, seconds=0.2, seed=0).choose(position)
+    assert move in (at(7, 3), at(7, 8))
+    # O to move faces X's four (columns 4..7 of row 7, one end open): O must block the open end.
+    o = [at(7, 3), at(0, 0), at(14, 14)]
+    position = Position(g, sum(1 << c for c in x), sum(1 << c for c in o))
+    assert position.to_move == "o"
+    move = make_engine("hard", position, seconds=0.2, seed=0).choose(position)
+    assert move == at(7, 8)
+
+
+def test_qubic_wins_and_blocks_in_one() -> None:
+    g = Geometry.parse("4x4x4")
+    win = Position(g, 0b0111, 1 << 60 | 1 << 40 | 1 << 50)  # X: cells 0, 1, 2; X to move takes 3
+    assert win.to_move == "x"
+    assert make_engine("hard", win, seconds=0.2, seed=0).choose(win) == 3
+    block = Position(g, 0b0111 | 1 << 20, 1 << 60 | 1 << 40 | 1 << 50)  # O to move must take 3
+    assert block.to_move == "o"
+    assert make_engine("hard", block, seconds=0.2, seed=0).choose(block) == 3
+
+
+def test_hard_uses_the_exact_solution_near_the_end() -> None:
+    position = random_position("5x5,k=4", 13, 3)
+    engine = make_engine("hard", position, seconds=0.5, seed=0)
+    engine.choose(position)
+    assert engine.last is not None and engine.last.value in ("x", "o", "draw")
+
+
+def test_selfplay_counts_every_game() -> None:
+    stats = selfplay(new_game("3x3"), "random", "random", 30, seed=4)
+    assert stats.games == 30 == stats.x_wins + stats.o_wins + stats.draws
+    assert stats.to_dict()["games"] == 30 and 5 <= stats.mean_moves <= 9
+    again = selfplay(new_game("3x3"), "random", "random", 30, seed=4)
+    assert (again.x_wins, again.o_wins, again.draws, again.total_moves) == (stats.x_wins, stats.o_wins, stats.draws, stats.total_moves)
+
+
+# -- strength (heavy: run by .ci/run) -------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_hard_beats_random_on_5x5_k4() -> None:
+    start = new_game("5x5,k=4")
+    as_x = selfplay(start, "hard", "random", 20, seconds=0.2, seed=1)
+    as_o = selfplay(start, "random", "hard", 20, seconds=0.2, seed=2)
+    assert as_x.x_wins >= 19, as_x.to_dict()
+    assert as_o.o_wins >= 18, as_o.to_dict()
+
+
+@pytest.mark.slow
+def test_hard_wins_3x3x3_as_x() -> None:
+    stats = selfplay(new_game("3x3x3"), "hard", "hard", 10, seconds=0.1, seed=3)
+    assert stats.x_wins >= 9, stats.to_dict()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["5x5,k=4", "4x5,k=4", "6x5,k=4"])
+def test_hard_keeps_the_value_of_endgames(spec: str) -> None:
+    """On positions with at most 11 empty cells, hard (0.5 s) keeps the best value in at least 95 % of cases."""
+    geometry = Geometry.parse(spec)
+    kept = total = 0
+    seed = 0
+    while total < 20:
+        seed += 1
+        position = random_position(spec, geometry.size - 11, seed)
+        if position.is_over or len(position.empty_cells) > 11:
+            continue
+        move = make_engine("hard", position, seconds=0.5, seed=seed).choose(position)
+        kept += keeps_value(position, move)
+        total += 1
+    assert kept >= 0.95 * total, (kept, total)
