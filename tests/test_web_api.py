@@ -1,12 +1,15 @@
 """The JSON API of ``oxo serve`` through Starlette's ASGI test client: every endpoint, good and bad input.
 
 Answers are checked against the library's slow references (negamax values, recursive winnability,
-the game-tree position count) and the mega rules engine, never against typed-in numbers."""
+the game-tree position count), the game states replaying the same moves and the engines' own
+descriptions, never against typed-in numbers. One game API serves every board: classic m×n boards,
+cubes, gomoku and mega tic-tac-toe, each side a person or the computer at any level."""
 
 from __future__ import annotations
 
 import json
 import random
+import time
 import warnings
 from pathlib import Path
 
@@ -23,6 +26,9 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
 
 from oxo.analysis import line_report, reference_can_win  # noqa: E402
 from oxo.counting import count_positions  # noqa: E402
+from oxo.engines import LEVELS, describe_level  # noqa: E402
+from oxo.engines.exact import PERFECT_LIMIT  # noqa: E402
+from oxo.game import GameState, new_game  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.mega import MegaState, parse_record  # noqa: E402
 from oxo.mega.notation import format_move  # noqa: E402
@@ -68,122 +74,291 @@ def test_page_and_static_files_work_offline(client: TestClient) -> None:
         text = path.read_text()
         assert "http://" not in text and "https://" not in text and "//cdn" not in text, f"{path.name} reaches out"
     assert bad(client.get("/nowhere"), 404).startswith("no such page")
-    assert bad(client.get("/api/classic"), 405)
+    assert bad(client.get("/api/games"), 405)
+    for old in ("/api/classic", "/api/mega"):  # one set of routes for every game now
+        assert bad(client.post(old, json={}), 404)
 
 
 def test_info(client: TestClient) -> None:
     data = client.get("/api/info").json()
-    assert data["classic_players"][0] == "human" and "perfect" in data["classic_players"] and "random" in data["classic_players"]
-    assert data["mega_players"] == ["human", "random", "mcts"]
+    assert data["players"] == ["human", *LEVELS] and data["levels"] == list(LEVELS) and data["default_level"] in LEVELS
     assert data["seconds"]["min"] < data["seconds"]["default"] < data["seconds"]["max"]
+    assert data["limits"]["values_cells"] == 16 and data["limits"]["play_cells"] == 361
+    for board in data["boards"]:
+        assert set(board) == {"id", "label", "kind", "board", "k"} and board["label"]
+        if board["kind"] == "classic":
+            assert Geometry.parse(board["board"], board["k"]).spec == board["id"]
+    labels = {board["id"]: board["label"] for board in data["boards"]}
+    assert labels["6x7,k=4"] == "6x7, 4 in a row — Connect Four's size, without gravity"
 
 
-# -- classic ------------------------------------------------------------------------------------------
+def new(client: TestClient, query: str = "", **body: object) -> dict:  # type: ignore[type-arg]
+    """A new game (``POST /api/games``), which must be accepted."""
+    response = client.post(f"/api/games{query}", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
 
 
-def test_classic_game_with_values_matches_negamax(client: TestClient) -> None:
-    game = client.post("/api/classic?values=1", json={"board": "3x3", "x": "human", "o": "perfect", "seed": 1}).json()
+def ai(client: TestClient, game: dict, query: str = "") -> dict:  # type: ignore[type-arg]
+    response = client.post(f"/api/games/{game['id']}/ai{query}")
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def move(client: TestClient, game: dict, played: object, query: str = "") -> dict:  # type: ignore[type-arg]
+    response = client.post(f"/api/games/{game['id']}/move{query}", json={"move": played})
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def replayed(game: dict) -> GameState:  # type: ignore[type-arg]
+    """The game's state rebuilt by the library from the moves in the answer."""
+    state = new_game(game["board"])
+    for played in game["moves"]:
+        state = state.play(state.parse_move(played) if isinstance(played, str) else played)
+    return state
+
+
+def answers_legally(before: dict, after: dict) -> None:  # type: ignore[type-arg]
+    """``after`` is ``before`` plus one legal move of the computer, described by its report."""
+    assert after["moves"][:-1] == before["moves"] and after["moves"][-1] in before["legal"]
+    search = after["last_search"]
+    assert search["move"] == str(after["moves"][-1]) and search["side"] == before["to_move"]
+    assert search["level"] == before["players"][before["to_move"]]
+    state = replayed(after)
+    assert after["legal"] == [m if after["kind"] == "classic" else state.format_move(m) for m in state.legal_moves]
+
+
+# -- games --------------------------------------------------------------------------------------------
+
+
+def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
+    game = new(client, "?values=1", board="3x3", players={"x": "human", "o": "perfect"}, seed=1)
+    assert game["kind"] == "classic" and game["board"] == "3x3" and game["shape"] == [3, 3] and game["k"] == 3
     assert game["players"] == {"x": "human", "o": "perfect"} and game["position"] == "0" * 9
+    assert game["playing"] == {"o": describe_level("perfect", Position.empty(Geometry.parse("3x3")))}
     assert game["to_move"] == "x" and not game["computer_to_move"] and game["legal"] == list(range(9))
+    assert game["values_available"] and game["last_search"] is None
     gid = game["id"]
     while not game["over"]:
         position = Position.from_string(game["position"])
         assert game["legal"] == list(position.legal_moves)
         assert game["values"] == {str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True)) for c in position.legal_moves}
         if game["computer_to_move"]:
-            assert bad(client.post(f"/api/classic/{gid}/move", json={"cell": position.legal_moves[0]})).startswith("it is O's turn")
-            game = client.post(f"/api/classic/{gid}/ai?values=1").json()
+            assert bad(client.post(f"/api/games/{gid}/move", json={"move": position.legal_moves[0]})).startswith("it is O's turn")
+            before, game = game, ai(client, game, "?values=1")
+            answers_legally(before, game)
+            assert game["last_search"]["engine"] == "perfect" and game["last_search"]["value"] == reference_value(position).outcome
             # the perfect player never gives anything away
             assert reference_value(Position.from_string(game["position"])).winner != "x"
         else:
-            assert bad(client.post(f"/api/classic/{gid}/ai")).startswith("it is X's turn")
-            game = client.post(f"/api/classic/{gid}/move?values=1", json={"cell": position.legal_moves[-1]}).json()
+            assert bad(client.post(f"/api/games/{gid}/ai")).startswith("it is X's turn")
+            game = move(client, game, position.legal_moves[-1], "?values=1")
+            assert game["last_search"] is None
     final = Position.from_moves(Geometry.parse("3x3"), game["moves"])
     assert game["position"] == final.to_status_string() and game["winner"] == final.winner
-    assert game["values"] == {} and game["legal"] == []
+    assert game["outcome"] == final.outcome and game["values"] == {} and game["legal"] == []
     assert game["winning_lines"] == [list(cells) for _, cells in final.complete_lines]
-    assert bad(client.post(f"/api/classic/{gid}/move", json={"cell": 0})).startswith("cannot play cell 0")
-    assert bad(client.post(f"/api/classic/{gid}/ai")).startswith("the game is over")
-    assert client.get(f"/api/classic/{gid}").json()["moves"] == game["moves"]
+    assert bad(client.post(f"/api/games/{gid}/move", json={"move": 0})).startswith("cannot play cell 0")
+    assert bad(client.post(f"/api/games/{gid}/ai")).startswith("the game is over")
+    assert client.get(f"/api/games/{gid}").json()["moves"] == game["moves"]
 
 
-def test_perfect_players_draw_and_random_players_finish(client: TestClient) -> None:
-    for x, o, outcome in (("perfect", "perfect", None), ("random", "hard", "any")):
-        game = client.post("/api/classic", json={"board": "3x3", "x": x, "o": o, "seed": 3}).json()
+def test_perfect_players_draw_and_others_finish(client: TestClient) -> None:
+    for x, o in (("perfect", "perfect"), ("random", "hard"), ("easy", "medium"), ("best", "best")):
+        game = new(client, board="3x3", players={"x": x, "o": o}, seconds=0.05, seed=3)
         while not game["over"]:
             assert game["computer_to_move"]
-            game = client.post(f"/api/classic/{game['id']}/ai").json()
-        assert len(game["moves"]) == len(set(game["moves"]))
-        if outcome is None:
-            assert game["winner"] is None and len(game["moves"]) == 9 and game["result"].startswith("Draw")
+            before, game = game, ai(client, game)
+            answers_legally(before, game)
+        if "perfect" in (x, o) or x == o == "best":
+            assert game["winner"] is None and len(game["moves"]) == 9 and game["result"] == "Draw: the board is full"
 
 
-def test_classic_undo_takes_back_to_the_persons_turn(client: TestClient) -> None:
-    game = client.post("/api/classic", json={"board": "3x3", "x": "human", "o": "random", "seed": 2}).json()
-    gid = game["id"]
-    assert bad(client.post(f"/api/classic/{gid}/undo")) == "there is no move to undo"
-    client.post(f"/api/classic/{gid}/move", json={"cell": 4})
-    game = client.post(f"/api/classic/{gid}/ai").json()
-    assert len(game["moves"]) == 2 and game["moves"][0] == 4
-    game = client.post(f"/api/classic/{gid}/undo").json()
-    assert game["moves"] == [] and game["to_move"] == "x"
-    people = client.post("/api/classic", json={"board": "4x4", "x": "human", "o": "human"}).json()
-    client.post(f"/api/classic/{people['id']}/move", json={"cell": 5})
-    client.post(f"/api/classic/{people['id']}/move", json={"cell": "6"})
-    assert client.post(f"/api/classic/{people['id']}/undo").json()["moves"] == [5]
+def test_5x5_human_against_hard(client: TestClient) -> None:
+    game = new(client, "?values=1", board="5x5", k=4, players={"x": "human", "o": "hard"}, seconds=0.2, seed=5)
+    assert game["board"] == "5x5,k=4" and game["k"] == 4 and game["playing"] == {"o": "hard (alpha-beta search)"}
+    assert not game["values_available"] and game["values"] is None  # beyond the exact solver: no move values
+    for _ in range(3):
+        game = move(client, game, game["legal"][len(game["legal"]) // 2], "?values=1")
+        assert game["computer_to_move"]
+        before, game = game, ai(client, game)
+        answers_legally(before, game)
+        search = game["last_search"]
+        assert search["engine"] == "hard" and search["budget"] == 0.2 and search["nodes"] > 0 and search["seconds"] < 0.2 + 1
+    assert len(game["moves"]) == 6 and game["svg"].count("<rect class=\"cell") == 25
 
 
-def test_classic_game_is_rebuilt_from_its_moves(client: TestClient) -> None:
-    game = client.post("/api/classic", json={"board": "3x5", "x": "human", "o": "human", "moves": [0, 5, 1, 6]}).json()
+def test_3x3x3_game(client: TestClient) -> None:
+    game = new(client, kind="classic", board="3x3x3", players={"x": "human", "o": "hard"}, seconds=0.1)
+    assert game["board"] == "3x3x3" and game["shape"] == [3, 3, 3] and not game["values_available"]
+    assert all(f">layer {n}<" in game["svg"] for n in (1, 2, 3))
+    before = move(client, game, 13)
+    game = ai(client, before)
+    answers_legally(before, game)
+    # the first player wins 3x3x3; hard finds the win against random moves
+    game = new(client, board="3x3x3", players={"x": "hard", "o": "random"}, seconds=0.1, seed=2)
+    while not game["over"]:
+        before, game = game, ai(client, game)
+        answers_legally(before, game)
+    assert game["winner"] == "x" and game["result"] == "X wins" and game["winning_lines"]
+    assert replayed(game).outcome == "x"
+
+
+def test_4x4x4_is_drawn_as_four_layers_two_by_two(client: TestClient) -> None:
+    game = new(client, board="4x4x4", players={"x": "human", "o": "human"})
+    svg = game["svg"]
+    assert all(f">layer {n}<" in svg for n in (1, 2, 3, 4)) and svg.count("<rect class=\"cell") == 64
+    width, height = (float(v) for v in svg.split('viewBox="0 0 ', 1)[1].split('"', 1)[0].split())
+    assert width < 1.2 * height  # two layers across, two down: fits a phone screen with usable cells
+
+
+def test_gomoku_ai_answers_within_its_time(client: TestClient) -> None:
+    budget = 0.5
+    game = new(client, board="15x15", k=5, players={"x": "human", "o": "hard"}, seconds=budget)
+    assert game["board"] == "15x15,k=5" and len(game["legal"]) == 225 and game["values"] is None
+    game = move(client, game, 112)
+    started = time.perf_counter()
+    after = ai(client, game)
+    assert time.perf_counter() - started <= budget + 1
+    answers_legally(game, after)
+    assert after["last_search"]["seconds"] <= budget + 1 and after["last_search"]["budget"] == budget
+
+
+def test_every_offered_board_at_every_level(client: TestClient) -> None:
+    boards = client.get("/api/info").json()["boards"]
+    assert [b["id"] for b in boards] == ["3x3", "4x4,k=3", "4x4", "5x5,k=4", "6x7,k=4", "3x3x3", "4x4x4", "15x15,k=5", "mega"]
+    for board in boards:
+        setup = {"kind": board["kind"]} | ({"board": board["board"], "k": board["k"]} if board["kind"] == "classic" else {})
+        start = new_game(board["board"], board["k"])
+        # On 16-cell boards two moves first, so that the exact levels solve 14 empty cells, not 16.
+        opening = [0, 5] if len(start.legal_moves) == 16 else []
+        for level in LEVELS:
+            body = {**setup, "players": {"x": level, "o": "human"}, "seconds": 0.05, "seed": 1, "moves": opening}
+            response = client.post("/api/games", json=body)
+            if level == "perfect" and len(start.legal_moves) > PERFECT_LIMIT:
+                assert "players.x: perfect play is out of reach" in bad(response), board
+                continue
+            game = response.json()
+            assert game["playing"]["x"] == describe_level(level, replayed(game)), (board, level)
+            answers_legally(game, ai(client, game))
+
+
+def test_perfect_is_refused_where_out_of_reach(client: TestClient) -> None:
+    message = bad(client.post("/api/games", json={"board": "5x5", "k": 4, "players": {"x": "human", "o": "perfect"}}))
+    assert message.startswith("players.o: perfect play is out of reach") and "5x5,k=4 has 25 empty cells" in message
+    assert "the strongest level that works here is best" in message
+    message = bad(client.post("/api/games", json={"kind": "mega", "players": {"x": "perfect", "o": "human"}}))
+    assert message.startswith("players.x: perfect play is out of reach") and "the strongest level that works here is hard" in message
+    # within reach it plays; best plays where perfect is refused
+    assert new(client, board="4x4", k=3, players={"x": "human", "o": "perfect"}, moves=[0, 5])["players"]["o"] == "perfect"
+    assert new(client, board="5x5", k=4, players={"x": "human", "o": "best"})["playing"]["o"].startswith("best: hard")
+
+
+def test_unknown_level_names_the_field(client: TestClient) -> None:
+    for side in ("x", "o"):
+        message = bad(client.post("/api/games", json={"board": "3x3", "players": {side: "wizard"}}))
+        assert message.startswith(f'unknown level "wizard" for players.{side}') and "perfect" in message
+    assert "players.x" in bad(client.post("/api/games", json={"players": {"x": None}}))
+    assert "players.o" in bad(client.post("/api/games", json={"players": {"o": 3}}))
+    assert "sides x and o only" in bad(client.post("/api/games", json={"players": {"z": "hard"}}))
+    assert "players must be an object" in bad(client.post("/api/games", json={"players": "hard"}))
+    # the old name of mega's search is still understood
+    assert new(client, kind="mega", players={"x": "human", "o": "mcts"})["players"]["o"] == "hard"
+
+
+def test_undo_takes_back_to_the_persons_turn(client: TestClient) -> None:
+    for setup, first in (({"board": "3x3"}, 4), ({"kind": "mega"}, "55")):
+        game = new(client, **setup, players={"x": "human", "o": "random"}, seed=2)
+        gid = game["id"]
+        assert bad(client.post(f"/api/games/{gid}/undo")) == "there is no move to undo"
+        game = ai(client, move(client, game, first))
+        assert len(game["moves"]) == 2 and game["moves"][0] == first and game["last_search"] is not None
+        game = client.post(f"/api/games/{gid}/undo").json()
+        assert game["moves"] == [] and game["to_move"] == "x" and game["last_search"] is None
+    people = new(client, board="4x4", players={"x": "human", "o": "human"})
+    move(client, people, 5)
+    move(client, people, "6")
+    assert client.post(f"/api/games/{people['id']}/undo").json()["moves"] == [5]
+
+
+def test_game_is_rebuilt_from_its_moves(client: TestClient) -> None:
+    game = new(client, board="3x5", players={"x": "human", "o": "human"}, moves=[0, 5, 1, 6])
     assert game["position"] == Position.from_moves(Geometry.parse("3x5"), [0, 5, 1, 6]).to_status_string()
     assert game["board"] == "3x5" and game["k"] == 3 and game["shape"] == [3, 5]
-    assert bad(client.post("/api/classic", json={"board": "3x3", "moves": [0, 0]})) == "cell 0 is already taken"
-    assert "cell ID" in bad(client.post("/api/classic", json={"board": "3x3", "moves": ["a"]}))
-    assert "at most 9" in bad(client.post("/api/classic", json={"board": "3x3", "moves": list(range(10))}))
-    assert "at most 9" in bad(client.post("/api/classic", json={"board": "3x3", "moves": "0 1"}))
+    assert bad(client.post("/api/games", json={"board": "3x3", "moves": [0, 0]})) == "cell 0 is already taken"
+    assert "cell ID" in bad(client.post("/api/games", json={"board": "3x3", "moves": [[0]]}))
+    assert "at most 9 moves" in bad(client.post("/api/games", json={"board": "3x3", "moves": list(range(10))}))
+    assert "at most 9 moves" in bad(client.post("/api/games", json={"board": "3x3", "moves": "0 1"}))
+    record = ["55", "44", "13", "21"]
+    game = new(client, kind="mega", players={"x": "human", "o": "human"}, moves=record)
+    check_mega(game, " ".join(record))
+    message = bad(client.post("/api/games", json={"kind": "mega", "moves": ["55", "55"]}))
+    assert "move 2 (55) is illegal" in message and "rule 2" in message
 
 
-def test_classic_bad_requests(client: TestClient) -> None:
-    game = client.post("/api/classic", json={"board": "3x3", "x": "human", "o": "human"}).json()
-    gid = game["id"]
+def test_bad_requests(client: TestClient) -> None:
+    gid = new(client, board="3x3", players={"x": "human", "o": "human"})["id"]
+    mid = new(client, kind="mega", players={"x": "human", "o": "human"})["id"]
     cases = [
-        (client.post("/api/classic", json={"board": "9y9"}), "board"),
-        (client.post("/api/classic", json={"board": "3x3", "k": 7}), "k=7"),
-        (client.post("/api/classic", json={"board": "3x3", "k": 0}), "k must be at least 1"),
-        (client.post("/api/classic", json={"board": 33}), "board must be text"),
-        (client.post("/api/classic", json={"board": "3x3", "x": "wizard"}), "unknown player 'wizard'"),
-        (client.post("/api/classic", json={"board": "5x5", "o": "perfect"}), "at most 16 cells"),
-        (client.post("/api/classic", json={"board": "9x9"}), "at most 64 cells"),
-        (client.post("/api/classic", content=b"{not json"), "not JSON"),
-        (client.post("/api/classic", content=b"[1, 2]"), "JSON object"),
-        (client.post("/api/classic", json={"board": "x" * 1000}), "at most 400"),
-        (client.post(f"/api/classic/{gid}/move", json={}), "give the cell"),
-        (client.post(f"/api/classic/{gid}/move", json={"cell": 9}), "not on a 3x3 board"),
-        (client.post(f"/api/classic/{gid}/move", json={"cell": -1}), "not on a 3x3 board"),
-        (client.post(f"/api/classic/{gid}/move", json={"cell": "four"}), "whole number"),
-        (client.post(f"/api/classic/{gid}/move", json={"cell": True}), "whole number"),
-        (client.post(f"/api/classic/{gid}/move", json={"cell": 1.5}), "whole number"),
-        (client.post(f"/api/classic/{gid}/move", content=b"\xff\xfe"), "not JSON"),
-        (client.post("/api/classic", content=b"x" * 70_000), "at most 64000"),
+        (client.post("/api/games", json={"board": "9y9"}), "board"),
+        (client.post("/api/games", json={"board": "3x3", "k": 7}), "k=7"),
+        (client.post("/api/games", json={"board": "3x3", "k": 0}), "k must be at least 1"),
+        (client.post("/api/games", json={"board": 33}), "board must be text"),
+        (client.post("/api/games", json={"board": "20x20"}), "at most 361 cells"),
+        (client.post("/api/games", json={"kind": "chess"}), "kind must be classic or mega"),
+        (client.post("/api/games", json={"kind": "mega", "board": "3x3"}), "a mega game has no board size nor k"),
+        (client.post("/api/games", json={"kind": "mega", "k": 3}), "a mega game has no board size nor k"),
+        (client.post("/api/games", json={"seconds": 0}), "between 0.05 and 10"),
+        (client.post("/api/games", json={"seconds": 1000}), "between 0.05 and 10"),
+        (client.post("/api/games", json={"seconds": "soon"}), "must be a number"),
+        (client.post("/api/games", json={"seconds": "nan"}), "must be a number"),
+        (client.post("/api/games", json={"seconds": [1]}), "must be a number"),
+        (client.post("/api/games", content=b"{not json"), "not JSON"),
+        (client.post("/api/games", content=b"[1, 2]"), "JSON object"),
+        (client.post("/api/games", json={"board": "x" * 1000}), "at most 400"),
+        (client.post("/api/games", content=b"x" * 70_000), "at most 64000"),
+        (client.post(f"/api/games/{gid}/move", json={}), "give the move"),
+        (client.post(f"/api/games/{gid}/move", json={"move": 9}), "not on a 3x3 board"),
+        (client.post(f"/api/games/{gid}/move", json={"move": -1}), "not on a 3x3 board"),
+        (client.post(f"/api/games/{gid}/move", json={"move": "four"}), "not a cell"),
+        (client.post(f"/api/games/{gid}/move", json={"move": True}), "cell ID"),
+        (client.post(f"/api/games/{gid}/move", json={"move": 1.5}), "cell ID"),
+        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not JSON"),
+        (client.post(f"/api/games/{mid}/move", json={"move": "5"}), "not a move"),
+        (client.post(f"/api/games/{mid}/move", json={"move": "a1"}), "not a move"),
+        (client.post(f"/api/games/{mid}/move", json={"move": [55]}), "a mega move is text"),
+        (client.post(f"/api/games/{mid}/move", json={"move": False}), "a mega move is text"),
+        (client.post(f"/api/games/{mid}/move", content=b"55"), "JSON object"),
+        (client.post(f"/api/games/{mid}/undo"), "no move to undo"),
     ]
     for response, expected in cases:
         assert expected in bad(response), response.text
-    client.post(f"/api/classic/{gid}/move", json={"cell": 4})
-    assert bad(client.post(f"/api/classic/{gid}/move", json={"cell": 4})) == "cell 4 is already taken"
-    assert "no game with id" in bad(client.get("/api/classic/nope"), 404)
-    assert "no game with id" in bad(client.post("/api/classic/nope/move", json={"cell": 1}), 404)
-    big = client.post("/api/classic", json={"board": "5x5", "x": "human", "o": "random"}).json()
-    assert big["values"] is None
-    assert "at most 16 cells" in bad(client.get(f"/api/classic/{big['id']}?values=1"))
+    client.post(f"/api/games/{gid}/move", json={"move": 4})
+    assert bad(client.post(f"/api/games/{gid}/move", json={"move": 4})) == "cell 4 is already taken"
+    client.post(f"/api/games/{mid}/move", json={"move": "55"})
+    assert "rule 5" in bad(client.post(f"/api/games/{mid}/move", json={"move": "51"}))
+    assert "no game with id" in bad(client.get("/api/games/nope"), 404)
+    assert "no game with id" in bad(client.post("/api/games/nope/move", json={"move": 1}), 404)
+    assert "no game with id" in bad(client.post("/api/games/nope/ai"), 404)
+
+
+def test_a_json_number_is_not_a_mega_move(client: TestClient) -> None:
+    game = new(client, kind="mega", players={"x": "human", "o": "human"})
+    for number in (55, 40, 0, 55.0):
+        message = bad(client.post(f"/api/games/{game['id']}/move", json={"move": number}))
+        assert message.startswith('a mega move is text GC such as "55"'), message
+    assert "a mega move is text" in bad(client.post("/api/games", json={"kind": "mega", "moves": [55]}))
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
 
 
 @pytest.mark.slow
 def test_4x4_values_match_negamax(client: TestClient) -> None:
     moves = [5, 10, 0, 15, 6]
-    game = client.post("/api/classic?values=1", json={"board": "4x4", "x": "human", "o": "human", "moves": moves}).json()
+    game = new(client, "?values=1", board="4x4", players={"x": "human", "o": "human"}, moves=moves)
     position = Position.from_moves(Geometry.parse("4x4"), moves)
     assert game["values"] == {str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True)) for c in position.legal_moves}
-    game = client.post(f"/api/classic/{game['id']}/move?values=1", json={"cell": 9}).json()
+    game = move(client, game, 9, "?values=1")
     position = position.play(9)
     assert game["values"] == {str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True)) for c in position.legal_moves}
 
@@ -194,111 +369,108 @@ def test_4x4_values_match_negamax(client: TestClient) -> None:
 def check_mega(state: dict, record: str) -> None:  # type: ignore[type-arg]
     """A mega game's JSON against the rules engine replaying the same record."""
     engine = MegaState.replay(record)
-    assert state["record"] == engine.record
-    assert state["legal"] == [format_move(m) for m in engine.legal_moves()]
+    assert state["kind"] == "mega" and state["board"] == "mega"
+    assert state["record"] == engine.record and state["moves"] == [format_move(m) for m in engine.moves]
+    assert state["legal"] == [format_move(m) for m in engine.legal_moves]
     assert state["covered"] == {str(g): owner for g, owner in engine.covered.items()}
-    assert state["winner"] == engine.winner and state["to_move"] == engine.to_move and state["over"] == engine.is_over
+    assert state["outcome"] == engine.winner and state["to_move"] == engine.to_move and state["over"] == engine.is_over
     string = engine.current_string
     assert state["string"]["played"] == [format_move(m) for m in string.played]
     assert state["string"]["abnormal"] == string.abnormal and state["string"]["number"] == string.index + 1
     assert state["abnormal_strings"] == [i + 1 for i in engine.abnormal_strings]
-    assert state["svg"].startswith("<svg")
+    assert state["svg"].startswith("<svg") and state["values"] is None and not state["values_available"]
 
 
 def test_mega_people_play_a_whole_game(client: TestClient) -> None:
-    game = client.post("/api/mega", json={"x": "human", "o": "human"}).json()
+    game = new(client, kind="mega", players={"x": "human", "o": "human"})
     check_mega(game, "")
-    assert len(game["legal"]) == 81 and game["string"]["length"] == 9
-    gid = game["id"]
+    assert len(game["legal"]) == 81 and game["string"]["length"] == 9 and game["playing"] == {}
     played = 0
     while not game["over"]:
-        move = game["legal"][(7 * played) % len(game["legal"])]
-        game = client.post(f"/api/mega/{gid}/move", json={"move": move}).json()
+        game = move(client, game, game["legal"][(7 * played) % len(game["legal"])])
         played += 1
         check_mega(game, game["record"])
     assert played == len(parse_record(game["record"]))
-    assert client.get(f"/api/mega/{gid}").json()["record"] == game["record"]
-    assert "the game is over" in bad(client.post(f"/api/mega/{gid}/move", json={"move": "11"}))
+    assert client.get(f"/api/games/{game['id']}").json()["record"] == game["record"]
+    assert "the game is over" in bad(client.post(f"/api/games/{game['id']}/move", json={"move": "11"}))
 
 
-def test_mega_ai_moves_within_its_budget(client: TestClient) -> None:
-    budget = 0.2
-    game = client.post("/api/mega", json={"x": "human", "o": "mcts", "seconds": budget, "seed": 4}).json()
-    gid = game["id"]
-    assert bad(client.post(f"/api/mega/{gid}/ai")).startswith("it is X's turn and X is a person")
-    game = client.post(f"/api/mega/{gid}/move", json={"move": "55"}).json()
+def test_mega_human_against_hard(client: TestClient) -> None:
+    from oxo.mega import compiled
+
+    compiled.warm_up()  # as oxo serve does when it starts, so the first search does not pay for loading it
+    budget = 0.3
+    game = new(client, kind="mega", players={"x": "human", "o": "hard"}, seconds=budget, seed=4)
+    assert game["playing"] == {"o": "hard (Monte Carlo tree search)"}
+    assert bad(client.post(f"/api/games/{game['id']}/ai")).startswith("it is X's turn and X is a person")
+    game = move(client, game, "55")
     assert game["computer_to_move"] and game["to_move"] == "o"
-    assert bad(client.post(f"/api/mega/{gid}/move", json={"move": game["legal"][0]})).startswith("it is O's turn")
-    before = MegaState.replay(game["record"])
-    game = client.post(f"/api/mega/{gid}/ai").json()
-    search = game["last_search"]
-    assert parse_record(game["record"])[:-1] == list(before.moves)
-    assert parse_record(game["record"])[-1] in before.legal_moves()
-    assert search["move"] == game["moves"][-1] and search["budget"] == budget and search["simulations"] > 0
-    # The search stops at the first clock check past its budget (checks come every 256 simulations).
-    assert search["seconds"] <= budget + 0.5
-    check_mega(game, game["record"])
-    game = client.post(f"/api/mega/{gid}/undo").json()
-    assert game["record"] == "" and game["last_search"] is None
+    assert bad(client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]})).startswith("it is O's turn")
+    started = time.perf_counter()
+    after = ai(client, game)
+    assert time.perf_counter() - started <= budget + 1
+    answers_legally(game, after)
+    check_mega(after, after["record"])
+    search = after["last_search"]
+    assert search["engine"] == "hard" and search["budget"] == budget and search["nodes"] > 0 and search["seconds"] <= budget + 1
 
 
 def test_mega_ai_with_a_single_legal_move(client: TestClient) -> None:
     rng = random.Random(0)
     state = MegaState()
-    while len(state.legal_moves()) != 1:
+    while len(state.legal_moves) != 1:
         state = MegaState() if state.is_over else state
-        state.play(rng.choice(state.legal_moves()))
-    sides = {"x": "human", "o": "human", state.to_move: "mcts"}
-    game = client.post("/api/mega", json={**sides, "seconds": 0.05, "record": state.record}).json()
-    game = client.post(f"/api/mega/{game['id']}/ai").json()
-    assert game["moves"][-1] == format_move(state.legal_moves()[0])
-    assert game["last_search"]["simulations"] == 0 and game["last_search"]["win_rate"] is None
+        state.push(rng.choice(state.legal_moves))
+    sides = {"x": "human", "o": "human", state.to_move: "hard"}
+    game = new(client, kind="mega", players=sides, seconds=0.05, moves=[format_move(m) for m in state.moves])
+    game = ai(client, game)
+    assert game["moves"][-1] == format_move(state.legal_moves[0]) == game["last_search"]["move"]
 
 
 def test_mega_computers_finish_a_game(client: TestClient) -> None:
-    game = client.post("/api/mega", json={"x": "random", "o": "random", "seed": 11}).json()
+    game = new(client, kind="mega", players={"x": "random", "o": "easy"}, seed=11)
     while not game["over"]:
-        game = client.post(f"/api/mega/{game['id']}/ai").json()
+        before, game = game, ai(client, game)
+        answers_legally(before, game)
     check_mega(game, game["record"])
     assert game["result"].startswith(("X wins", "O wins", "Draw"))
 
 
-def test_mega_game_is_rebuilt_from_its_record(client: TestClient) -> None:
-    record = "55 44 13 21"
-    game = client.post("/api/mega", json={"x": "human", "o": "human", "record": record}).json()
-    check_mega(game, record)
-    assert client.post("/api/mega", json={"record": record.split()}).json()["record"] == record
-    message = bad(client.post("/api/mega", json={"record": "55 55"}))
-    assert "move 2 (55) is illegal" in message and "rule 2" in message
+def test_the_search_runs_off_the_event_loop() -> None:
+    """While the computer thinks for a second, the server still answers other requests at once."""
+    import threading
+    import urllib.request
 
+    pytest.importorskip("uvicorn")
+    from oxo.web import bind, make_server, url_of
 
-def test_mega_bad_requests(client: TestClient) -> None:
-    gid = client.post("/api/mega", json={"x": "human", "o": "human"}).json()["id"]
-    cases = [
-        (client.post("/api/mega", json={"x": "alphago"}), "unknown player 'alphago'"),
-        (client.post("/api/mega", json={"seconds": 0}), "between 0.05 and 10"),
-        (client.post("/api/mega", json={"seconds": 1000}), "between 0.05 and 10"),
-        (client.post("/api/mega", json={"seconds": "soon"}), "must be a number"),
-        (client.post("/api/mega", json={"seconds": "nan"}), "must be a number"),
-        (client.post("/api/mega", json={"seconds": [1]}), "must be a number"),
-        (client.post("/api/mega", json={"record": {"a": 1}}), "record must be text"),
-        (client.post("/api/mega", json={"record": [5, 5]}), "record must be text"),
-        (client.post("/api/mega", json={"record": "5"}), "not a move"),
-        (client.post(f"/api/mega/{gid}/move", json={}), "give the move"),
-        (client.post(f"/api/mega/{gid}/move", json={"move": "5"}), "not a move"),
-        (client.post(f"/api/mega/{gid}/move", json={"move": "a1"}), "not a move"),
-        (client.post(f"/api/mega/{gid}/move", json={"move": 81}), "outside 0..80"),
-        (client.post(f"/api/mega/{gid}/move", json={"move": [55]}), "a move is text"),
-        (client.post(f"/api/mega/{gid}/move", json={"move": False}), "a move is text"),
-        (client.post(f"/api/mega/{gid}/move", content=b"55"), "JSON object"),
-        (client.post(f"/api/mega/{gid}/undo"), "no move to undo"),
-    ]
-    for response, expected in cases:
-        assert expected in bad(response), response.text
-    client.post(f"/api/mega/{gid}/move", json={"move": "55"})
-    message = bad(client.post(f"/api/mega/{gid}/move", json={"move": "51"}))
-    assert "rule 5" in message
-    assert "no game with id" in bad(client.post("/api/mega/unknown/ai"), 404)
+    sock = bind("127.0.0.1", 0)
+    server = make_server(sock)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+
+    def call(path: str, body: object = None) -> dict:  # type: ignore[type-arg]
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url_of(sock) + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(request, timeout=30).read())  # type: ignore[no-any-return]
+
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
+            time.sleep(0.05)
+        game = call("/api/games", {"board": "15x15", "k": 5, "players": {"x": "hard", "o": "human"}, "seconds": 1.5})
+        thinking = threading.Thread(target=call, args=(f"/api/games/{game['id']}/ai", {}))
+        thinking.start()
+        time.sleep(0.3)
+        started = time.perf_counter()
+        assert call("/api/info")["players"][0] == "human"
+        assert time.perf_counter() - started < 0.5 and thinking.is_alive()
+        thinking.join(timeout=10)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
 
 
 # -- explorer -----------------------------------------------------------------------------------------
@@ -401,18 +573,24 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=8,
 )
-FIELDS = st.sampled_from(["board", "k", "x", "o", "seed", "moves", "cell", "move", "record", "seconds"])
+FIELDS = st.sampled_from(["kind", "board", "k", "players", "seed", "moves", "move", "seconds"])
+PLAYERS = st.dictionaries(st.sampled_from(["x", "o", "z"]), JSON | st.sampled_from(["human", "hard", "perfect", "mcts"]), max_size=2)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=st.dictionaries(FIELDS, JSON, max_size=5) | JSON, target=st.sampled_from(["classic", "mega", "classic-move", "mega-move"]))
+@given(
+    body=st.dictionaries(FIELDS, JSON, max_size=5) | JSON | st.fixed_dictionaries({"players": PLAYERS}),
+    target=st.sampled_from(["new", "classic-move", "mega-move"]),
+)
 def test_odd_json_bodies_get_400_not_500(client: TestClient, body: object, target: str) -> None:
-    if target.endswith("-move"):
-        kind = target.split("-")[0]
-        game = client.post(f"/api/{kind}", json={"x": "human", "o": "human"}).json()
-        url = f"/api/{kind}/{game['id']}/move"
+    if target == "new":
+        if isinstance(body, dict) and isinstance(body.get("players"), dict):
+            body["seconds"] = 0.05  # a computer may move when moves are replayed: keep it quick
+        url = "/api/games"
     else:
-        url = f"/api/{target}"
+        kind = target.split("-")[0]
+        game = client.post("/api/games", json={"kind": kind, "players": {"x": "human", "o": "human"}}).json()
+        url = f"/api/games/{game['id']}/move"
     response = client.post(url, json=body)
     assert response.status_code in (200, 400), response.text
     if response.status_code == 400:
@@ -421,13 +599,15 @@ def test_odd_json_bodies_get_400_not_500(client: TestClient, body: object, targe
 
 def test_non_standard_json_numbers_get_400(client: TestClient) -> None:
     # Python's JSON reader accepts NaN and Infinity; they must still be refused politely.
-    gid = client.post("/api/mega", json={"x": "human", "o": "human"}).json()["id"]
+    gid = client.post("/api/games", json={"kind": "mega", "players": {"x": "human", "o": "human"}}).json()["id"]
+    cid = client.post("/api/games", json={"players": {"x": "human", "o": "human"}}).json()["id"]
     for url, raw in (
-        ("/api/mega", b'{"seconds": NaN}'),
-        ("/api/mega", b'{"seconds": Infinity}'),
-        ("/api/classic", b'{"board": -Infinity}'),
-        ("/api/classic", b'{"board": "3x3", "seed": NaN}'),
-        (f"/api/mega/{gid}/move", b'{"move": Infinity}'),
+        ("/api/games", b'{"seconds": NaN}'),
+        ("/api/games", b'{"seconds": Infinity}'),
+        ("/api/games", b'{"board": -Infinity}'),
+        ("/api/games", b'{"board": "3x3", "seed": NaN}'),
+        (f"/api/games/{gid}/move", b'{"move": Infinity}'),
+        (f"/api/games/{cid}/move", b'{"move": NaN}'),
     ):
         bad(client.post(url, content=raw))
 
@@ -452,8 +632,8 @@ def test_count_bad_requests(client: TestClient) -> None:
 
 
 def test_errors_are_json_one_liners(client: TestClient) -> None:
-    response = client.post("/api/classic", content=json.dumps({"board": "3x3", "x": None, "o": None}).encode())
-    assert response.status_code == 400 and "unknown player None" in response.json()["error"]
+    response = client.post("/api/games", content=json.dumps({"board": "3x3", "players": {"x": None}}).encode())
+    assert response.status_code == 400 and response.json()["error"].startswith("unknown level null for players.x")
 
 
 # -- the command --------------------------------------------------------------------------------------
@@ -483,7 +663,7 @@ def test_oxo_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
             except OSError:
                 assert time.monotonic() < deadline and server.poll() is None, "oxo serve did not answer"
                 time.sleep(0.05)
-        assert info["mega_players"] == ["human", "random", "mcts"]
+        assert info["players"] == ["human", *LEVELS]
         # the port is taken now: a second server says so in one line and exits with status 2
         assert main(["serve", "--port", str(port)]) == 2
         # Ctrl-C stops it cleanly

@@ -100,6 +100,7 @@ def classic_svg(
     lines: Iterable[tuple[Iterable[int], str]] = (),
     labels: bool = False,
     caption: str | None = None,
+    layers_per_row: int | None = None,
 ) -> str:
     """A position as SVG: marks, complete lines in the winner's colour, and optional annotations.
 
@@ -107,26 +108,33 @@ def classic_svg(
     a cell; ``values`` maps empty cells to ``"win"``, ``"draw"`` or ``"loss"`` (for the player to
     move), written in the cell; ``fills`` gives cells a background colour; ``lines`` are extra
     ``(cells, colour)`` strokes drawn thin and dashed; ``labels`` writes each cell's ID in its corner;
-    ``caption`` is a line of text under the board. A 3D board is drawn as its layers side by side.
+    ``caption`` is a line of text under the board. A 3D board is drawn as its layers side by side,
+    ``layers_per_row`` of them in a row (default: all).
     """
     geometry = position.geometry
     rows, cols = geometry.shape[-2], geometry.shape[-1]
     layers = geometry.shape[0] if geometry.dimensions == 3 else 1
+    per_row = layers if layers_per_row is None else max(1, min(layers_per_row, layers))
+    layer_rows = -(-layers // per_row)
     margin = 6.0
     gap = cell * 0.5 if layers > 1 else 0.0
-    top = margin + (16.0 if layers > 1 else 0.0)
-    width = 2 * margin + layers * cols * cell + (layers - 1) * gap
-    height = top + rows * cell + margin + (20.0 if caption else 0.0)
+    title = 16.0 if layers > 1 else 0.0
+    width = 2 * margin + per_row * cols * cell + (per_row - 1) * gap
+    height = 2 * margin + layer_rows * (title + rows * cell) + (layer_rows - 1) * gap + (20.0 if caption else 0.0)
     values = values or {}
     fills = fills or {}
     playable = set(position.legal_moves) if legal else set()
     statuses = position.statuses
 
+    def corner(layer: int) -> tuple[float, float]:
+        """The top left of a layer's grid."""
+        across, down = layer % per_row, layer // per_row
+        return margin + across * (cols * cell + gap), margin + title + down * (title + rows * cell + gap)
+
     def origin(c: int) -> tuple[float, float]:
         coords = geometry.coords(c)
-        layer = coords[0] if layers > 1 else 0
-        row, col = coords[-2], coords[-1]
-        return margin + layer * (cols * cell + gap) + col * cell, top + row * cell
+        lx, ly = corner(coords[0] if layers > 1 else 0)
+        return lx + coords[-1] * cell, ly + coords[-2] * cell
 
     def centre(c: int) -> tuple[float, float]:
         x, y = origin(c)
@@ -137,10 +145,10 @@ def classic_svg(
     out = [_open(width, height, f"oxo-board classic b{geometry.spec_shape}", label)]
     out.append(f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="none"/>')
     for layer in range(layers):
-        lx = margin + layer * (cols * cell + gap)
+        lx, ly = corner(layer)
         if layers > 1:
             out.append(
-                f'<text x="{_num(lx + cols * cell / 2)}" y="{_num(top - 4)}" text-anchor="middle" font-size="11" '
+                f'<text x="{_num(lx + cols * cell / 2)}" y="{_num(ly - 4)}" text-anchor="middle" font-size="11" '
                 f'fill="{COLORS["label"]}" {_FONT}>layer {layer + 1}</text>'
             )
     for c in geometry.cells:

@@ -4,7 +4,7 @@ All game logic stays in Python; the page (``static/``: plain HTML, JS and CSS, n
 fetched from the network) only draws what the API returns. The endpoints are documented in
 ``docs/api.md``. Bad input of any kind answers HTTP 400 with ``{"error": "<one line>"}``; an unknown
 game id answers 404 the same way (the page then rebuilds the game from the moves it kept).
-Long work (solving a board, counting, the mega AI's search) runs in a worker thread so the server
+Long work (solving a board, counting, the computer's search) runs in a worker thread so the server
 keeps answering while it runs.
 """
 
@@ -24,24 +24,27 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from oxo.engines import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
+from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OxoError
+from oxo.game import GameState
 from oxo.geometry import Geometry
+from oxo.mega.rules import MegaState
 from oxo.position import Position
 from oxo.web import explore as explorer
 from oxo.web import sessions
 from oxo.web.sessions import (
-    CLASSIC_PLAYERS,
+    BOARDS,
     MAX_SECONDS,
-    MEGA_PLAYERS,
     MIN_SECONDS,
-    ClassicGame,
+    PLAYERS,
+    Game,
     GameNotFound,
     GameStore,
-    MegaGame,
     SolutionCache,
     WebInputError,
-    check_classic_setup,
-    check_mega_setup,
+    check_players,
+    check_seconds,
 )
 
 STATIC = Path(__file__).parent / "static"
@@ -62,7 +65,7 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise WebInputError("the request body is not JSON; send a JSON object such as {\"cell\": 4}") from None
+        raise WebInputError("the request body is not JSON; send a JSON object such as {\"move\": 4}") from None
     if not isinstance(data, dict):
         raise WebInputError(f"the request body must be a JSON object, got {type(data).__name__}")
     return data
@@ -132,21 +135,24 @@ def _position(data: Any) -> Position:
     return position
 
 
-def _players(data: dict[str, Any], choices: tuple[str, ...], defaults: tuple[str, str]) -> dict[str, str]:
-    players = {}
-    for side, default in zip(("x", "o"), defaults, strict=True):
-        who = _text(data, side, default)
-        if who not in choices:
-            raise WebInputError(f"unknown player {who!r} for {side.upper()}; use one of {', '.join(choices)}")
-        players[side] = who  # type: ignore[assignment]
-    return players
+def _start(data: dict[str, Any]) -> GameState:
+    """The first state of the game a request asks for: ``kind`` classic (any ``board`` and ``k``) or mega."""
+    board = _text(data, "board")
+    kind = _text(data, "kind") or ("mega" if board == "mega" else "classic")
+    if kind == "mega":
+        if board not in (None, "mega") or data.get("k") is not None:
+            raise WebInputError("a mega game has no board size nor k: leave board and k out")
+        return MegaState()
+    if kind != "classic":
+        raise WebInputError(f"kind must be classic or mega, got {kind[:40]!r}")
+    return Position.empty(_geometry(data, "3x3"))
 
 
 async def _under_lock(game: Any, action: Callable[[], object] | None, **state: Any) -> Response:
     """Run ``action`` on a game under its lock in a worker thread, then answer with the game's state.
 
     Every game request goes through here, so no two requests change one game at once and slow
-    work (solving, MCTS) never blocks the event loop.
+    work (solving, the computer's search) never blocks the event loop.
     """
 
     def run() -> dict[str, Any]:
@@ -164,8 +170,7 @@ async def _under_lock(game: Any, action: Callable[[], object] | None, **state: A
 def create_app() -> Starlette:
     """A fresh app with its own game store and solution cache."""
     solutions = SolutionCache()
-    classic_games: GameStore[ClassicGame] = GameStore()
-    mega_games: GameStore[MegaGame] = GameStore()
+    games = GameStore()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -173,111 +178,63 @@ def create_app() -> Starlette:
     async def info(request: Request) -> Response:
         return JSONResponse(
             {
-                "classic_players": list(CLASSIC_PLAYERS),
-                "mega_players": list(MEGA_PLAYERS),
-                "seconds": {"min": MIN_SECONDS, "max": MAX_SECONDS, "default": 1.0},
+                "players": list(PLAYERS),
+                "levels": list(LEVELS),
+                "default_level": DEFAULT_LEVEL,
+                "boards": list(BOARDS),
+                "seconds": {"min": MIN_SECONDS, "max": MAX_SECONDS, "default": DEFAULT_SECONDS},
                 "limits": {
                     "play_cells": sessions.MAX_PLAY_CELLS,
-                    "solver_cells": sessions.MAX_EMPTY,
+                    "values_cells": sessions.MAX_EMPTY,
+                    "perfect_empty_cells": PERFECT_LIMIT,
                     "explore_cells": explorer.MAX_EXPLORE_CELLS,
                 },
             }
         )
 
-    # classic ---------------------------------------------------------------------------------
+    # games -----------------------------------------------------------------------------------
 
-    async def classic_new(request: Request) -> Response:
+    async def game_new(request: Request) -> Response:
         data = await _body(request)
-        geometry = _geometry(data, "3x3")
-        players = _players(data, CLASSIC_PLAYERS, ("human", "perfect"))
+        start = _start(data)
+        players = check_players(data.get("players"))
+        seconds = check_seconds(_number(data, "seconds", DEFAULT_SECONDS))
         seed = _integer(data, "seed")
         moves = data.get("moves", [])
-        if not isinstance(moves, list) or len(moves) > geometry.size:
-            raise WebInputError(f"moves must be a list of at most {geometry.size} cell IDs")
-        check_classic_setup(geometry, players)
+        most = len(start.legal_moves)
+        if not isinstance(moves, list) or len(moves) > most:
+            raise WebInputError(f"moves must be a list of at most {most} moves, as the move endpoint takes them")
         values = _flag(request, "values")
 
         def make() -> dict[str, Any]:
-            game = ClassicGame(classic_games.new_id(), geometry, players, seed, solutions)
-            for number, cell in enumerate(moves, start=1):
-                if isinstance(cell, bool) or not isinstance(cell, int):
-                    raise WebInputError(f"move {number} of moves must be a cell ID (a whole number), got {json.dumps(cell)[:40]}")
-                game.play(cell, by_computer=True)
-            classic_games.add(game)
+            game = Game(games.new_id(), start, players, seconds, seed, solutions)
+            for move in moves:
+                game.play(game.parse_move(move), by_computer=True)
+            games.add(game)
             with game.lock:
                 return game.to_dict(values=values)
 
         return JSONResponse(await run_in_threadpool(make))
 
-    async def classic_get(request: Request) -> Response:
-        game = classic_games.get(request.path_params["game_id"])
+    async def game_get(request: Request) -> Response:
+        game = games.get(request.path_params["game_id"])
         return await _under_lock(game, None, values=_flag(request, "values"))
 
-    async def classic_move(request: Request) -> Response:
-        game = classic_games.get(request.path_params["game_id"])
+    async def game_move(request: Request) -> Response:
+        game = games.get(request.path_params["game_id"])
         data = await _body(request)
-        cell = _integer(data, "cell")
-        if cell is None:
-            raise WebInputError("give the cell to play, e.g. {\"cell\": 4}")
-        return await _under_lock(game, lambda: game.play(cell), values=_flag(request, "values"))
+        if data.get("move") is None:
+            raise WebInputError("give the move to play: a cell ID such as {\"move\": 4}, or GC text such as {\"move\": \"55\"} in mega")
+        move = game.parse_move(data["move"])
+        return await _under_lock(game, lambda: game.play(move), values=_flag(request, "values"))
 
-    async def classic_ai(request: Request) -> Response:
-        game = classic_games.get(request.path_params["game_id"])
+    async def game_ai(request: Request) -> Response:
+        game = games.get(request.path_params["game_id"])
         return await _under_lock(game, game.computer_move, values=_flag(request, "values"))
 
-    async def classic_undo(request: Request) -> Response:
-        game = classic_games.get(request.path_params["game_id"])
+    async def game_undo(request: Request) -> Response:
+        game = games.get(request.path_params["game_id"])
         return await _under_lock(game, game.undo, values=_flag(request, "values"))
-
-    # mega ------------------------------------------------------------------------------------
-
-    async def mega_new(request: Request) -> Response:
-        data = await _body(request)
-        players = _players(data, MEGA_PLAYERS, ("human", "mcts"))
-        seconds = _number(data, "seconds", 1.0)
-        seed = _integer(data, "seed")
-        record = data.get("record", "")
-        if isinstance(record, list):
-            if len(record) > 81 or not all(isinstance(m, str) for m in record):
-                raise WebInputError("record must be text such as \"55 44\" or a list of at most 81 moves such as [\"55\", \"44\"]")
-            record = " ".join(record)
-        if not isinstance(record, str) or len(record) > 81 * 4:
-            raise WebInputError("record must be text such as \"55 44\" or a list of moves such as [\"55\", \"44\"]")
-        check_mega_setup(players, seconds)
-
-        def make() -> dict[str, Any]:
-            from oxo.mega.rules import MegaState
-
-            game = MegaGame(mega_games.new_id(), players, seconds, seed)
-            game.state = MegaState.replay(record)
-            mega_games.add(game)
-            with game.lock:
-                return game.to_dict()
-
-        return JSONResponse(await run_in_threadpool(make))
-
-    async def mega_get(request: Request) -> Response:
-        game = mega_games.get(request.path_params["game_id"])
-        with game.lock:
-            return JSONResponse(game.to_dict())
-
-    async def mega_move(request: Request) -> Response:
-        game = mega_games.get(request.path_params["game_id"])
-        data = await _body(request)
-        move = data.get("move")
-        if move is None:
-            raise WebInputError("give the move to play in GC notation, e.g. {\"move\": \"55\"}")
-        if isinstance(move, bool) or not isinstance(move, (str, int)):
-            raise WebInputError(f"a move is text GC such as \"55\", got {json.dumps(move)[:40]}")
-        return await _under_lock(game, lambda: game.play(move))
-
-    async def mega_ai(request: Request) -> Response:
-        game = mega_games.get(request.path_params["game_id"])
-        return await _under_lock(game, game.computer_move)
-
-    async def mega_undo(request: Request) -> Response:
-        game = mega_games.get(request.path_params["game_id"])
-        return await _under_lock(game, game.undo)
 
     # explorer --------------------------------------------------------------------------------
 
@@ -308,16 +265,11 @@ def create_app() -> Starlette:
     routes = [
         Route("/", index),
         Route("/api/info", info),
-        Route("/api/classic", classic_new, methods=["POST"]),
-        Route(f"/api/classic{game}", classic_get),
-        Route(f"/api/classic{game}/move", classic_move, methods=["POST"]),
-        Route(f"/api/classic{game}/ai", classic_ai, methods=["POST"]),
-        Route(f"/api/classic{game}/undo", classic_undo, methods=["POST"]),
-        Route("/api/mega", mega_new, methods=["POST"]),
-        Route(f"/api/mega{game}", mega_get),
-        Route(f"/api/mega{game}/move", mega_move, methods=["POST"]),
-        Route(f"/api/mega{game}/ai", mega_ai, methods=["POST"]),
-        Route(f"/api/mega{game}/undo", mega_undo, methods=["POST"]),
+        Route("/api/games", game_new, methods=["POST"]),
+        Route(f"/api/games{game}", game_get),
+        Route(f"/api/games{game}/move", game_move, methods=["POST"]),
+        Route(f"/api/games{game}/ai", game_ai, methods=["POST"]),
+        Route(f"/api/games{game}/undo", game_undo, methods=["POST"]),
         Route("/api/explore", explore),
         Route("/api/count", count),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -46,7 +46,7 @@ function save(key, value) { localStorage.setItem(key, JSON.stringify(value)); }
 
 const started = {};
 function showTab(name) {
-  if (!["classic", "mega", "explore"].includes(name)) name = "classic";
+  if (!["play", "explore"].includes(name)) name = "play";
   for (const button of document.querySelectorAll("nav button")) {
     button.setAttribute("aria-selected", String(button.dataset.tab === name));
   }
@@ -55,22 +55,22 @@ function showTab(name) {
   showError(null);
   if (!started[name]) {
     started[name] = true;
-    ({ classic: Classic.start, mega: Mega.start, explore: Explore.start })[name]().catch(showError);
+    ({ play: Play.start, explore: Explore.start })[name]().catch(showError);
   }
 }
 for (const button of document.querySelectorAll("nav button")) {
   button.addEventListener("click", () => { history.replaceState(null, "", "#" + button.dataset.tab); showTab(button.dataset.tab); });
 }
 
-function fillSelect(select, options, value) {
+function fillSelect(select, options, value, label = (option) => (option === "human" ? "person" : option)) {
   select.innerHTML = "";
   for (const option of options) {
     const element = document.createElement("option");
-    element.value = option;
-    element.textContent = option === "human" ? "person" : option;
+    element.value = typeof option === "string" ? option : option.id;
+    element.textContent = label(option);
     select.appendChild(element);
   }
-  select.value = value;
+  if (value !== undefined && [...select.options].some((o) => o.value === value)) select.value = value;
 }
 
 let info = null;
@@ -79,180 +79,134 @@ async function getInfo() {
   return info;
 }
 
-// -- classic ----------------------------------------------------------------------------------------
+// -- play: one game API for every board, classic and mega ---------------------------------------------
 
-const Classic = {
+const Play = {
   state: null,
-  query() { return $("classic-values").checked ? "?values=1" : ""; },
+  thinking: false,
+  query() { return $("play-values").checked ? "?values=1" : ""; },
+
+  // The body that starts a game of the chosen board (an entry of /api/info's boards).
+  setup(boardId, players, seconds) {
+    const board = info.boards.find((b) => b.id === boardId) || info.boards[0];
+    const body = { kind: board.kind, players, seconds };
+    if (board.kind === "classic") Object.assign(body, { board: board.board, k: board.k });
+    return body;
+  },
 
   async start() {
     const meta = await getInfo();
-    const saved = load("oxo.classic");
-    fillSelect($("classic-x"), meta.classic_players, saved ? saved.x : "human");
-    fillSelect($("classic-o"), meta.classic_players, saved ? saved.o : "perfect");
-    $("classic-values").checked = Boolean(saved && saved.values);
+    const saved = load("oxo.game");
+    fillSelect($("play-board"), meta.boards, saved ? saved.board : "3x3", (board) => board.label);
+    fillSelect($("play-x"), meta.players, saved ? saved.players.x : "human");
+    fillSelect($("play-o"), meta.players, saved ? saved.players.o : meta.default_level);
+    Object.assign($("play-seconds"), { min: meta.seconds.min, max: meta.seconds.max, value: saved ? saved.seconds : meta.seconds.default });
+    $("play-values").checked = Boolean(saved && saved.values);
     if (saved) {
-      $("classic-board-spec").value = saved.board;
       try {
-        Classic.show(await api("GET", `/api/classic/${saved.id}${Classic.query()}`));
+        Play.show(await api("GET", `/api/games/${saved.id}${Play.query()}`));
         return;
       } catch (error) {
         if (error.status !== 404) throw error;
         // The server forgot the game (it restarted): rebuild it from the moves kept here.
-        Classic.show(await api("POST", `/api/classic${Classic.query()}`, { board: saved.board, x: saved.x, o: saved.o, moves: saved.moves }));
+        const body = { ...Play.setup(saved.board, saved.players, saved.seconds), moves: saved.moves };
+        Play.show(await api("POST", `/api/games${Play.query()}`, body));
         return;
       }
     }
-    await Classic.newGame();
+    await Play.newGame();
   },
 
   async newGame() {
     showError(null);
-    const body = { board: $("classic-board-spec").value.trim(), x: $("classic-x").value, o: $("classic-o").value };
-    Classic.show(await api("POST", `/api/classic${Classic.query()}`, body));
+    const body = Play.setup($("play-board").value, { x: $("play-x").value, o: $("play-o").value }, Number($("play-seconds").value));
+    Play.show(await api("POST", `/api/games${Play.query()}`, body));
   },
 
   show(state) {
-    Classic.state = state;
-    save("oxo.classic", { id: state.id, board: state.board, x: state.players.x, o: state.players.o, moves: state.moves, values: $("classic-values").checked });
-    $("classic-board").innerHTML = state.svg;
-    $("classic-board").dataset.over = state.over ? "1" : "0";
-    $("classic-status").textContent = state.result;
-    $("classic-status").classList.toggle("over", state.over);
-    $("classic-moves").textContent = state.moves.length ? state.moves.join(" ") : "—";
-    $("classic-legend").hidden = !$("classic-values").checked;
-    if (state.computer_to_move && !state.over) setTimeout(() => Classic.computer().catch(showError), 250);
+    Play.state = state;
+    const mega = state.kind === "mega";
+    save("oxo.game", { id: state.id, board: state.board, players: state.players, seconds: state.seconds, moves: state.moves, values: $("play-values").checked });
+    $("play-board").value = state.board;
+    $("play-svg").innerHTML = state.svg;
+    $("play-svg").dataset.kind = state.kind;
+    $("play-svg").dataset.over = state.over ? "1" : "0";
+    $("play-status").textContent = state.result;
+    $("play-status").classList.toggle("over", state.over);
+    $("play-values-label").hidden = !state.values_available;
+    $("play-legend").hidden = !(state.values_available && $("play-values").checked);
+    const levels = Object.entries(state.playing).map(([side, text]) => `${side.toUpperCase()}: ${text}`);
+    $("play-levels").textContent = levels.join("; ") || "two people";
+    $("play-search").textContent = describeSearch(state.last_search);
+    $("play-moves").textContent = state.moves.length ? state.moves.join(" ") : "—";
+    for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
+    if (mega) {
+      const string = state.string;
+      $("mega-string").textContent = `${string.number} (length ${string.length}): ${string.played.join(" ") || "no move yet"}` +
+        (string.abnormal ? " — abnormal" : "") + (state.rule8 ? " — the next move may reuse a cell position" : "");
+      $("mega-legal").textContent = state.over ? "none" : `${state.legal.length}`;
+      const covered = Object.entries(state.covered).map(([grid, owner]) => `grid ${grid}: ${owner.toUpperCase()}`);
+      $("mega-covered").textContent = covered.join(", ") || "none";
+      $("mega-abnormal").textContent = state.abnormal_strings.join(", ") || "none";
+    }
+    if (state.computer_to_move && !state.over) setTimeout(() => Play.computer().catch(showError), 150);
   },
 
   async computer() {
-    const state = Classic.state;
-    if (!state || !state.computer_to_move || state.over || Classic.thinking) return;
-    Classic.thinking = true;
-    $("classic-thinking").hidden = false;
-    try {
-      Classic.show(await api("POST", `/api/classic/${state.id}/ai${Classic.query()}`));
-    } finally {
-      Classic.thinking = false;
-      $("classic-thinking").hidden = true;
-    }
-  },
-
-  async click(cell) {
-    const state = Classic.state;
-    if (!state || state.over || state.computer_to_move || Classic.thinking) return;
-    showError(null);
-    Classic.show(await api("POST", `/api/classic/${state.id}/move${Classic.query()}`, { cell }));
-  },
-};
-
-$("classic-form").addEventListener("submit", (event) => { event.preventDefault(); Classic.newGame().catch(showError); });
-$("classic-undo").addEventListener("click", () => {
-  if (!Classic.state || Classic.thinking) return;
-  api("POST", `/api/classic/${Classic.state.id}/undo${Classic.query()}`).then(Classic.show).catch(showError);
-});
-$("classic-values").addEventListener("change", () => {
-  if (Classic.state) api("GET", `/api/classic/${Classic.state.id}${Classic.query()}`).then(Classic.show).catch(showError);
-});
-$("classic-board").addEventListener("click", (event) => {
-  const target = event.target.closest("[data-cell]");
-  if (target) Classic.click(Number(target.dataset.cell)).catch(showError);
-});
-
-// -- mega -------------------------------------------------------------------------------------------
-
-const Mega = {
-  state: null,
-
-  async start() {
-    const meta = await getInfo();
-    const saved = load("oxo.mega");
-    fillSelect($("mega-x"), meta.mega_players, saved ? saved.x : "human");
-    fillSelect($("mega-o"), meta.mega_players, saved ? saved.o : "mcts");
-    $("mega-seconds").min = meta.seconds.min;
-    $("mega-seconds").max = meta.seconds.max;
-    if (saved) {
-      $("mega-seconds").value = saved.seconds;
-      try {
-        Mega.show(await api("GET", `/api/mega/${saved.id}`));
-        return;
-      } catch (error) {
-        if (error.status !== 404) throw error;
-        Mega.show(await api("POST", "/api/mega", { x: saved.x, o: saved.o, seconds: saved.seconds, record: saved.record }));
-        return;
-      }
-    }
-    await Mega.newGame();
-  },
-
-  async newGame() {
-    showError(null);
-    const body = { x: $("mega-x").value, o: $("mega-o").value, seconds: Number($("mega-seconds").value) };
-    Mega.show(await api("POST", "/api/mega", body));
-  },
-
-  show(state) {
-    Mega.state = state;
-    save("oxo.mega", { id: state.id, x: state.players.x, o: state.players.o, seconds: state.seconds, record: state.record });
-    $("mega-board").innerHTML = state.svg;
-    $("mega-board").dataset.over = state.over ? "1" : "0";
-    $("mega-status").textContent = state.result;
-    $("mega-status").classList.toggle("over", state.over);
-    const string = state.string;
-    $("mega-string").textContent = `${string.number} (length ${string.length}): ${string.played.join(" ") || "no move yet"}` +
-      (string.abnormal ? " — abnormal" : "") + (state.rule8 ? " — rule 8: the next move may reuse a cell position" : "");
-    $("mega-legal").textContent = state.over ? "none" : `${state.legal.length}`;
-    const covered = Object.entries(state.covered).map(([grid, owner]) => `grid ${grid}: ${owner.toUpperCase()}`);
-    $("mega-covered").textContent = covered.join(", ") || "none";
-    $("mega-abnormal").textContent = state.abnormal_strings.join(", ") || "none";
-    const search = state.last_search;
-    $("mega-search").textContent = search
-      ? `${search.move}: ${search.simulations.toLocaleString()} simulations in ${search.seconds} s (budget ${search.budget} s), win rate ${search.win_rate}`
-      : "—";
-    $("mega-record").textContent = state.record || "—";
-    if (state.computer_to_move && !state.over) setTimeout(() => Mega.computer().catch(showError), 150);
-  },
-
-  async computer() {
-    const state = Mega.state;
-    if (!state || !state.computer_to_move || state.over || Mega.thinking) return;
-    Mega.thinking = true;
-    const who = state.to_move.toUpperCase();
-    const kind = state.players[state.to_move];
+    const state = Play.state;
+    if (!state || !state.computer_to_move || state.over || Play.thinking) return;
+    Play.thinking = true;
+    const who = `${state.to_move.toUpperCase()} (${state.players[state.to_move]})`;
     const begun = performance.now();
     const tick = () => {
       const seconds = ((performance.now() - begun) / 1000).toFixed(1);
-      $("mega-thinking-text").textContent = kind === "mcts"
-        ? `${who} (MCTS AI) is thinking… ${seconds} s of ${state.seconds} s`
-        : `${who} (${kind}) is choosing…`;
+      $("play-thinking-text").textContent = `${who} is thinking… ${seconds} s`;
     };
     tick();
     const timer = setInterval(tick, 100);
-    $("mega-thinking").hidden = false;
+    $("play-thinking").hidden = false;
     try {
-      Mega.show(await api("POST", `/api/mega/${state.id}/ai`));
+      Play.show(await api("POST", `/api/games/${state.id}/ai${Play.query()}`));
     } finally {
       clearInterval(timer);
-      Mega.thinking = false;
-      $("mega-thinking").hidden = true;
+      Play.thinking = false;
+      $("play-thinking").hidden = true;
     }
   },
 
   async click(move) {
-    const state = Mega.state;
-    if (!state || state.over || state.computer_to_move || Mega.thinking) return;
+    const state = Play.state;
+    if (!state || state.over || state.computer_to_move || Play.thinking) return;
     showError(null);
-    Mega.show(await api("POST", `/api/mega/${state.id}/move`, { move }));
+    Play.show(await api("POST", `/api/games/${state.id}/move${Play.query()}`, { move }));
   },
 };
 
-$("mega-form").addEventListener("submit", (event) => { event.preventDefault(); Mega.newGame().catch(showError); });
-$("mega-undo").addEventListener("click", () => {
-  if (!Mega.state || Mega.thinking) return;
-  api("POST", `/api/mega/${Mega.state.id}/undo`).then(Mega.show).catch(showError);
+function describeSearch(search) {
+  if (!search) return "—";
+  const level = search.engine === search.level ? search.level : `${search.level}: ${search.engine}`;
+  const parts = [`${search.side.toUpperCase()} played ${search.move} (${level})`];
+  if (search.nodes) parts.push(`${search.nodes.toLocaleString()} nodes` + (search.depth ? `, depth ${search.depth}` : ""));
+  parts.push(`${search.seconds} s` + (search.budget ? ` of ${Number(search.budget.toFixed(3))} s` : ""));
+  if (search.value) parts.push(search.value === "draw" ? "proven draw" : `proven win for ${search.value.toUpperCase()}`);
+  else if (search.expectation !== null) parts.push(`expected result ${Math.round(search.expectation * 100)}%`);
+  return parts.join(", ");
+}
+
+$("play-form").addEventListener("submit", (event) => { event.preventDefault(); Play.newGame().catch(showError); });
+$("play-undo").addEventListener("click", () => {
+  if (!Play.state || Play.thinking) return;
+  api("POST", `/api/games/${Play.state.id}/undo${Play.query()}`).then(Play.show).catch(showError);
 });
-$("mega-board").addEventListener("click", (event) => {
-  const target = event.target.closest("[data-move]");
-  if (target && target.classList.contains("legal")) Mega.click(target.dataset.move).catch(showError);
+$("play-values").addEventListener("change", () => {
+  if (Play.state) api("GET", `/api/games/${Play.state.id}${Play.query()}`).then(Play.show).catch(showError);
+});
+$("play-svg").addEventListener("click", (event) => {
+  // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text).
+  const cell = event.target.closest("[data-cell]");
+  if (cell) { Play.click(Number(cell.dataset.cell)).catch(showError); return; }
+  const move = event.target.closest("[data-move]");
+  if (move && move.classList.contains("legal")) Play.click(move.dataset.move).catch(showError);
 });
 
 // -- explorer ---------------------------------------------------------------------------------------
@@ -397,4 +351,4 @@ $("explore-transforms").addEventListener("click", (event) => {
 });
 
 window.addEventListener("hashchange", () => showTab(location.hash.slice(1)));
-showTab((location.hash || "").slice(1) || localStorage.getItem("oxo.tab") || "classic");
+showTab((location.hash || "").slice(1) || localStorage.getItem("oxo.tab") || "play");
