@@ -206,12 +206,13 @@ def test_cli_analyze(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_solve_3x3x3(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "solve", "3x3x3", "--json")
     data = json.loads(out)
-    assert code == 0 and data["value"] == "x" and data["plies_to_end"] == forced_win_value(Position.empty(Geometry.parse("3x3x3"))).plies
+    assert code == 0 and data["value"] == "x" and forced_win_value(Position.empty(Geometry.parse("3x3x3"))) is not None
+    assert {"board", "k", "value", "method", "nodes", "seconds", "proofs"} <= set(data) and data["proofs"] == []
 
 
 def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "solve", "5x5")
-    assert code == 2 and err.startswith("oxo: error:") and "at most 16" in err and len(err.splitlines()) == 1
+    code, _, err = run(capsys, "solve", "5x5", "--k", "9")
+    assert code == 2 and err.startswith("oxo: error:") and len(err.splitlines()) == 1
     code, _, err = run(capsys, "analyze", "." * 25)
     assert code == 2 and "at most 16" in err
     code, _, err = run(capsys, "analyze", "oo.......")

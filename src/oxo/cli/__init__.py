@@ -29,6 +29,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "terminal": ("check", "terminal"),
     "games": ("games", "notation", "fullboards"),
     "solve": ("deadends", "solve", "analyze"),
+    "verify": ("verify",),
     "play": ("play", "move", "selfplay"),
     "mega": ("mega",),
     "web": ("serve",),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -19,8 +20,9 @@ from oxo.cli.common import board_option, console, echo_json, json_option, k_opti
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar
-from oxo.solve import SearchBudgetError, SolveTable, Value, forced_win_value, solve
-from oxo.space import MAX_EMPTY, SpaceTooLargeError, build_space, check_playable
+from oxo.proofs.solver import METHOD, ProofResult, prove_board
+from oxo.solve import SolveTable, Value, solve
+from oxo.space import MAX_EMPTY, build_space, check_playable
 
 
 def _cells(cells: tuple[int, ...] | list[int], geometry: Geometry) -> str:
@@ -122,58 +124,102 @@ def _print_deadends(report: DeadEndReport) -> None:
             )
 
 
-#: Positions a forcing search may visit for ``oxo solve`` on a board over 16 cells.
-FORCING_BUDGET = 20_000
-
 # -- solve -----------------------------------------------------------------------------------------
 
 
 @click.command(name="solve")
 @click.argument("board")
 @k_option
+@click.option(
+    "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True, metavar="SECONDS",
+    help="Time limit of the proof on boards over 16 cells.",
+)
+@click.option(
+    "--proof", "proof_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+    help="Write certificates (strategies anyone can check with 'oxo verify') into this new or empty folder.",
+)
 @json_option
 @quiet_option
-def solve_command(board: str, k: int | None, as_json: bool, quiet: bool) -> None:
-    """The value of a board with perfect play, and the values of all its reachable positions per ply.
+def solve_command(board: str, k: int | None, seconds: float, proof_dir: str | None, as_json: bool, quiet: bool) -> None:
+    """The value of a board with perfect play: X wins, O wins or draw.
 
-    Every reachable position (finished ones included) is counted as won for X, won for O or drawn
-    with best play from there on; "classes" counts them up to the board's symmetries. Boards of up
-    to 16 cells are solved completely; on larger boards (such as 3x3x3) only the empty board's value
-    is given, when X can force a win.
+    Boards of up to 16 cells are solved completely, with a table per ply of how many reachable
+    positions (finished ones included) are won for X, won for O or drawn with best play ("classes"
+    counts them up to the board's symmetries). Larger boards are settled by a proof-number search
+    that also uses pairing strategies (pairs of cells where the defender always answers one with the
+    other). With --proof, the strategies that prove the value are written as certificates: one
+    for a win, two (one per side, neither can lose) for a draw; 'oxo verify FILE' checks one.
 
-    Example: oxo solve 4x4 --k 3
+    Past --time the value is "unknown" and the exit status is 3.
+
+    Example: oxo solve 5x5 --k 4 --proof proofs/5x5k4
     """
     geometry = parse_board(board, k)
-    if geometry.size > MAX_EMPTY:
-        _solve_by_forcing(geometry, as_json)
+    if geometry.size <= MAX_EMPTY:
+        started = time.perf_counter()
+        space = _build(geometry, quiet)
+        table = solve(geometry, space=space).ply_table()
+        elapsed = time.perf_counter() - started
+        proofs: list[str] = []
+        if proof_dir is not None:
+            result = prove_board(geometry, seconds=None, proof_dir=proof_dir)
+            assert result.value == table.value.outcome, "the proof search and the per-ply tables disagree"
+            proofs = list(result.proofs)
+        if as_json:
+            echo_json({**table.to_dict(), "method": "retrograde analysis of every reachable position",
+                       "nodes": space.total, "seconds": round(elapsed, 3), "proofs": proofs})
+            return
+        _print_solve(table)
+        for path in proofs:
+            click.echo(f"certificate: {path}")
         return
-    space = _build(geometry, quiet)
-    table = solve(geometry, space=space).ply_table()
+    report = _progress_reporter(quiet, seconds)
+    result = prove_board(geometry, seconds=seconds, proof_dir=proof_dir, on_progress=report)
+    if report is not None:
+        click.echo("\r\033[K", err=True, nl=False)
     if as_json:
-        echo_json(table.to_dict())
-        return
-    _print_solve(table)
+        echo_json(result.to_dict())
+    else:
+        _print_proof(result)
+    if result.value == "unknown":
+        raise click.exceptions.Exit(3)
 
 
-def _solve_by_forcing(geometry: Geometry, as_json: bool) -> None:
-    """Boards over 16 cells: only the empty board's value, when X can force a win (found by a forcing search)."""
-    try:
-        value = forced_win_value(Position.empty(geometry), max_nodes=FORCING_BUDGET)
-    except SearchBudgetError:
-        value = None
-    if value is None:
-        raise SpaceTooLargeError(
-            f"a {geometry.spec_shape} board has {geometry.size} cells: per-ply tables need at most {MAX_EMPTY}, "
-            f"and a forcing search of {FORCING_BUDGET} positions found no win for X"
+def _progress_reporter(quiet: bool, limit: float):  # type: ignore[no-untyped-def]
+    """Nodes searched so far on stderr (a TTY only)."""
+    if quiet or not sys.stderr.isatty():
+        return None
+
+    def report(attacker: str, nodes: int, table: int, elapsed: float) -> None:
+        click.echo(
+            f"\rcan {attacker.upper()} force a line? {nodes:,} positions searched, {table:,} settled or scored; "
+            f"{elapsed:.0f} s of at most {limit:.0f} s\033[K",
+            err=True,
+            nl=False,
         )
-    if as_json:
-        echo_json({"board": geometry.spec_shape, "k": geometry.k, "value": value.outcome, "plies_to_end": value.plies,
-                   "plies": [], "method": "forcing search"})
-        return
-    click.echo(
-        f"{geometry.spec_shape} board, k={geometry.k}: {_describe(value, 0)} with best play "
-        f"(forcing search; the per-ply table needs at most {MAX_EMPTY} cells)"
-    )
+
+    return report
+
+
+def _print_proof(result: ProofResult) -> None:
+    geometry = result.geometry
+    shape = f"{geometry.spec_shape} board, k={geometry.k}"
+    if result.value == "unknown":
+        click.echo(f"{shape}: value unknown within the time limit ({result.limit:g} s)")
+    else:
+        click.echo(f"{shape}: {_VALUE_WORDS[result.value]} with best play")
+    for search in result.searches:
+        answer = {True: "yes", False: "no", None: "not settled"}[search.result]
+        click.echo(f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions searched in {search.seconds:.1f} s)")
+    click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
+    for path in result.proofs:
+        click.echo(f"certificate: {path}  (check it with: oxo verify {path})")
+    if result.value == "unknown":
+        click.echo("what to try: a longer --time; boards of up to 16 cells are always solved; 'oxo play' and 'oxo move' "
+                   "play this board at level hard without a proof")
+
+
+_VALUE_WORDS = {"x": "X wins", "o": "O wins", "draw": "draw"}
 
 
 def _print_solve(table: SolveTable) -> None:

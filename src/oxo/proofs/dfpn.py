@@ -1,0 +1,335 @@
+"""Depth-first proof-number search (df-pn) for "can this side force a win?" on m,n,k boards and cubes.
+
+The question is asked of one side, the attacker S; the other side is the defender D. A position is
+*proven* when S can force a line whatever D does, *disproven* when D can stop every line of S (a draw
+or a win of D). Proof and disproof numbers say how many positions at least must still be settled to
+prove or disprove; df-pn (Nagai 2002) expands, depth first with thresholds, the position that most
+cheaply settles the root, and keeps every result in a transposition table keyed by the symmetry class.
+
+What settles a position before any search:
+
+* a complete line (S's: proven; D's: disproven), a full board (disproven);
+* the side to move completing a line at once;
+* the other side threatening two cells at once with no win of the mover's own (the mover loses);
+* a single threat of the other side: the mover's only move worth trying is to block it;
+* no line left that S can complete, or a *pairing* for D (see :mod:`oxo.proofs.pairing`) with S to
+  move: disproven, D draws at least by answering every move in a pair with its partner.
+
+The proof (S's move in each position where it is to move, every reply of D) or the disproof (D's
+move, every move of S, pairings) is read back out of the table by :meth:`ProofSearch.strategy`, as
+entries of a certificate (see :mod:`oxo.proofs.certificate`).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from oxo.geometry import Geometry, mask_cells
+from oxo.proofs.pairing import find_pairing
+
+INF = 1 << 40
+#: Search steps a pairing attempt may take at one position before giving up.
+PAIRING_BUDGET = 60
+
+
+class SearchTimeout(Exception):
+    """The search ran out of its time or node budget."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a certificate: a position (X and O masks, in the orientation met) and either the
+    move of the strategy's side, or a pairing for it."""
+
+    x: int
+    o: int
+    move: int | None = None
+    pairing: tuple[tuple[int, int], ...] | None = None
+
+
+class ProofSearch:
+    """df-pn for "``attacker`` ('x' or 'o') can force a complete line" from a position of ``geometry``."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        attacker: str,
+        *,
+        seconds: float | None = None,
+        max_nodes: int | None = None,
+        pairings: bool = True,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.geometry = geometry
+        self.lines = geometry.lines
+        self.full = geometry.full_mask
+        self.attacker_is_x = attacker == "x"
+        self.symmetries = geometry.symmetries
+        rng = random.Random(0x5EED)
+        base = [[rng.getrandbits(64) for _ in range(geometry.size)] for _ in range(2)]
+        # zobrist[i][p][c]: the hash of mark p (0 X, 1 O) on cell c seen under symmetry i.
+        self.zobrist = [[[base[p][s.perm[c]] for c in range(geometry.size)] for p in range(2)] for s in self.symmetries]
+        self.table: dict[int, tuple[int, int]] = {}
+        # Pairings are searched in one orientation of each class only (the least image), so that every
+        # orientation of a position gets the same answer (the search's order depends on the cell numbers).
+        self.pairing_cache: dict[int, tuple[tuple[int, int], ...] | None] = {}
+        self.use_pairings = pairings
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.on_progress = on_progress
+
+    # -- positions ---------------------------------------------------------------------------------
+
+    def hashes(self, x: int, o: int) -> list[int]:
+        """The position's hash under each symmetry."""
+        out = []
+        for per_symmetry in self.zobrist:
+            h = 0
+            for cell in mask_cells(x):
+                h ^= per_symmetry[0][cell]
+            for cell in mask_cells(o):
+                h ^= per_symmetry[1][cell]
+            out.append(h)
+        return out
+
+    def key(self, x: int, o: int) -> int:
+        """The transposition-table key of the position's symmetry class."""
+        return min(self.hashes(x, o))
+
+    def canonical(self, x: int, o: int) -> tuple[int, int, int]:
+        """(index of a symmetry, image of x, image of o): the least image of the position, the same for
+        every orientation of it."""
+        cx, co, index = min((s.apply_mask(x), s.apply_mask(o), i) for i, s in enumerate(self.symmetries))
+        return index, cx, co
+
+    def _scan(self, own: int, other: int) -> tuple[bool, int, bool, int, int]:
+        """(own has a line, own's winning cells, other has a line, other's winning cells, lines still open
+        for own) in one pass over the lines."""
+        own_line = other_line = False
+        own_threats = other_threats = 0
+        open_own = 0
+        for line in self.lines:
+            a = own & line
+            b = other & line
+            if a and b:
+                continue
+            if not b:
+                open_own += 1
+                rest = line & ~own
+                if not rest:
+                    own_line = True
+                elif not rest & (rest - 1):
+                    own_threats |= rest
+            if not a:
+                rest = line & ~other
+                if not rest:
+                    other_line = True
+                elif not rest & (rest - 1):
+                    other_threats |= rest
+        return own_line, own_threats, other_line, other_threats, open_own
+
+    def expand(self, x: int, o: int) -> tuple[int, list[int]]:
+        """Settle a position before search if possible: ``(1, [])`` proven, ``(-1, [])`` disproven
+        (``-2``: disproven by a pairing of the defender), or ``(0, moves)`` with the moves worth searching
+        (a forced block alone, otherwise every empty cell)."""
+        x_to_move = x.bit_count() == o.bit_count()
+        attacker_to_move = x_to_move == self.attacker_is_x
+        s, d = (x, o) if self.attacker_is_x else (o, x)
+        s_line, s_threats, d_line, d_threats, open_s = self._scan(s, d)
+        if s_line:
+            return 1, []
+        if d_line:
+            return -1, []
+        empty = self.full & ~(x | o)
+        if not empty or not open_s:
+            return -1, []
+        if attacker_to_move:
+            if s_threats:
+                return 1, []
+            if d_threats:
+                if d_threats & (d_threats - 1):
+                    return -1, []
+                return 0, [d_threats.bit_length() - 1]
+            if self.use_pairings and self.pairing(x, o) is not None:
+                return -2, []
+        else:
+            if d_threats:
+                return -1, []
+            if s_threats:
+                if s_threats & (s_threats - 1):
+                    return 1, []
+                return 0, [s_threats.bit_length() - 1]
+        return 0, list(mask_cells(empty))
+
+    def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
+        """The defender's pairing in (x, o), in that orientation (attacker to move), or None. It is
+        searched for once per class, in the class's least image, and carried back to (x, o)."""
+        key = self.key(x, o) if key is None else key
+        if key in self.pairing_cache:
+            pairs = self.pairing_cache[key]
+            if pairs is None:
+                return None
+        index, cx, co = self.canonical(x, o)
+        if key not in self.pairing_cache:
+            s, d = (cx, co) if self.attacker_is_x else (co, cx)
+            found = find_pairing(self.lines, d, s, self.full, PAIRING_BUDGET)
+            pairs = self.pairing_cache[key] = None if found is None else tuple(found)
+            if pairs is None:
+                return None
+        back = self.symmetries[index].inverse_perm
+        return tuple((back[a], back[b]) for a, b in self.pairing_cache[key])  # type: ignore[union-attr]
+
+    # -- df-pn -------------------------------------------------------------------------------------
+
+    def solve(self, x: int = 0, o: int = 0) -> bool | None:
+        """True when the attacker can force a line from (x, o), False when it cannot, None on timeout."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 4 * self.geometry.size + 200))
+        try:
+            hashes = self.hashes(x, o)
+            key = min(hashes)
+            self._mid(x, o, hashes, key, INF, INF)
+        except SearchTimeout:
+            return None
+        finally:
+            sys.setrecursionlimit(limit)
+        pn, dn = self.table[key]
+        if pn == 0:
+            return True
+        if dn == 0:
+            return False
+        return None
+
+    def _mid(self, x: int, o: int, hashes: list[int], key: int, thpn: int, thdn: int) -> None:
+        self.nodes += 1
+        if self.nodes & 63 == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise SearchTimeout
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise SearchTimeout
+            if self.on_progress is not None:
+                self.on_progress(self.nodes, len(self.table))
+        status, moves = self.expand(x, o)
+        if status:
+            self.table[key] = (0, INF) if status > 0 else (INF, 0)
+            return
+        x_to_move = x.bit_count() == o.bit_count()
+        or_node = x_to_move == self.attacker_is_x
+        children = []
+        seen = set()
+        mark = 0 if x_to_move else 1
+        tables = [per_symmetry[mark] for per_symmetry in self.zobrist]
+        pairs = list(zip(hashes, tables, strict=True))
+        for move in moves:
+            bit = 1 << move
+            cx, co = (x | bit, o) if x_to_move else (x, o | bit)
+            chashes = [h ^ table[move] for h, table in pairs]
+            ckey = min(chashes)
+            if ckey in seen:
+                continue  # a symmetric twin of a move already listed
+            seen.add(ckey)
+            children.append((cx, co, chashes, ckey))
+        table = self.table
+        while True:
+            best = -1
+            best_value = second_value = INF + 1
+            pn_sum = dn_sum = 0
+            pn_min = dn_min = INF
+            best_pn = best_dn = 0
+            for index, (_, _, _, ckey) in enumerate(children):
+                cpn, cdn = table.get(ckey, (1, 1))
+                if or_node:
+                    dn_sum += cdn
+                    if cpn < pn_min:
+                        pn_min = cpn
+                    value = cpn
+                else:
+                    pn_sum += cpn
+                    if cdn < dn_min:
+                        dn_min = cdn
+                    value = cdn
+                if value < best_value:
+                    second_value = best_value
+                    best_value, best, best_pn, best_dn = value, index, cpn, cdn
+                elif value < second_value:
+                    second_value = value
+            if or_node:
+                pn, dn = pn_min, min(dn_sum, INF)
+            else:
+                pn, dn = min(pn_sum, INF), dn_min
+            if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
+                table[key] = (pn, dn)
+                return
+            cx, co, chashes, ckey = children[best]
+            if or_node:
+                child_thpn = min(thpn, second_value + 1)
+                child_thdn = min(INF, thdn - dn + best_dn)
+            else:
+                child_thdn = min(thdn, second_value + 1)
+                child_thpn = min(INF, thpn - pn + best_pn)
+            table[key] = (pn, dn)
+            self._mid(cx, co, chashes, ckey, child_thpn, child_thdn)
+
+    # -- strategies --------------------------------------------------------------------------------
+
+    def value_of(self, x: int, o: int) -> int:
+        """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
+        status, _ = self.expand(x, o)
+        if status:
+            return 1 if status > 0 else -1
+        pn, dn = self.table.get(self.key(x, o), (1, 1))
+        return 1 if pn == 0 else -1 if dn == 0 else 0
+
+    def strategy(self, x: int = 0, o: int = 0) -> list[Entry]:
+        """The certificate entries of the settled root: the attacker's winning strategy when proven, the
+        defender's drawing (no-loss) strategy when disproven."""
+        root = self.value_of(x, o)
+        if root == 0:
+            raise ValueError("the position is not settled: run solve() first")
+        proving = root > 0
+        side_is_x = self.attacker_is_x if proving else not self.attacker_is_x
+        entries: list[Entry] = []
+        done: set[int] = set()
+        stack = [(x, o)]
+        target = 1 if proving else -1
+        while stack:
+            x, o = stack.pop()
+            key = self.key(x, o)
+            if key in done:
+                continue
+            done.add(key)
+            status, moves = self.expand(x, o)
+            if status:
+                if (status > 0) != proving:
+                    raise AssertionError("a settled strategy reached a position of the wrong value")
+                if status == -2:
+                    # The defender draws by pairing from here: record the pairs so that a checker can confirm them.
+                    pairs = self.pairing(x, o)
+                    assert pairs is not None, "a pairing found once is found again"
+                    entries.append(Entry(x, o, pairing=pairs))
+                continue
+            x_to_move = x.bit_count() == o.bit_count()
+            side_to_move = x_to_move == side_is_x
+            children = []
+            for move in moves:
+                bit = 1 << move
+                children.append((move, (x | bit, o) if x_to_move else (x, o | bit)))
+            if side_to_move:
+                for move, (cx, co) in children:
+                    if self.value_of(cx, co) == target:
+                        entries.append(Entry(x, o, move=move))
+                        stack.append((cx, co))
+                        break
+                else:
+                    raise AssertionError("no move keeps a settled value")
+            else:
+                for _, (cx, co) in children:
+                    if self.value_of(cx, co) != target:
+                        raise AssertionError("a reply escapes a settled strategy")
+                    stack.append((cx, co))
+        return entries

@@ -1,0 +1,130 @@
+"""The proof-number search and pairing strategies, against the exact per-ply solver on every small board,
+with every certificate checked by the independent checker; the boards the field argues about are slow."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oxo.cli import main
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.proofs.certificate import verify_certificate
+from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.pairing import find_pairing, is_pairing
+from oxo.proofs.solver import prove_board
+from oxo.solve import solve
+
+SMALL_BOARDS = [
+    pytest.param(shape, k, marks=[pytest.mark.slow] if shape in ("2x8", "4x4") and k not in (3, 4) else [])
+    for shape in ["1x1", "1x3", "2x2", "2x3", "3x3", "2x4", "3x4", "4x4", "2x5", "3x5", "2x6", "2x2x2", "2x7", "2x8", "1x9"]
+    for k in range(1, max(map(int, shape.split("x"))) + 1)
+]
+
+
+def exact_value(geometry: Geometry) -> str:
+    return solve(geometry).value().outcome
+
+
+@pytest.mark.parametrize(("shape", "k"), SMALL_BOARDS)
+def test_values_match_the_per_ply_solver_and_certificates_check(shape: str, k: int, tmp_path: Path) -> None:
+    geometry = Geometry.parse(shape, k)
+    result = prove_board(geometry, seconds=None, proof_dir=tmp_path / "proof")
+    assert result.value == exact_value(geometry)
+    assert len(result.proofs) == (2 if result.value == "draw" else 1)
+    for path in result.proofs:
+        check = verify_certificate(path)
+        assert check.valid, str(check)
+        assert check.guarantee == ("no-loss" if result.value == "draw" else "win")
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(["3x3", "4x4,k=3", "3x4", "4x4"]), plies=st.integers(1, 8))
+def test_search_from_any_position_matches_minimax(seed: int, spec: str, plies: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    position = Position.empty(Geometry.parse(spec))
+    for _ in range(plies):
+        child = position.play(rng.choice(position.legal_moves))
+        if child.is_terminal:
+            break
+        position = child
+    truth = solve(position).value(position).outcome  # the per-ply solver, itself checked against minimax
+    for attacker in ("x", "o"):
+        search = ProofSearch(position.geometry, attacker)
+        assert search.solve(position.x, position.o) == (truth == attacker)
+
+
+def brute_force_pairing(lines: tuple[int, ...], defender: int, attacker: int, full: int) -> bool:
+    """Whether any pairing exists, by trying every set of disjoint pairs of empty cells (tiny boards only)."""
+    empty = [c for c in range(full.bit_length()) if not (defender | attacker) >> c & 1]
+    candidates = list(itertools.combinations(empty, 2))
+    for size in range(0, len(empty) // 2 + 1):
+        for pairs in itertools.combinations(candidates, size):
+            cells = [c for pair in pairs for c in pair]
+            if len(set(cells)) == len(cells) and is_pairing(lines, defender, attacker, full, list(pairs)):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("spec", ["2x2", "2x3", "3x3", "2x4", "3x3,k=2"])
+def test_pairing_search_agrees_with_brute_force(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    full = geometry.full_mask
+    for defender_cells in range(0, 3):
+        for defender in itertools.combinations(range(geometry.size), defender_cells):
+            mask = sum(1 << c for c in defender)
+            found = find_pairing(geometry.lines, mask, 0, full, budget=10**6)
+            assert (found is not None) == brute_force_pairing(geometry.lines, mask, 0, full), (spec, defender)
+            if found is not None:
+                assert is_pairing(geometry.lines, mask, 0, full, found)
+
+
+def test_known_pairings() -> None:
+    five = Geometry.parse("5x5", 5)
+    pairs = find_pairing(five.lines, 0, 0, five.full_mask)
+    assert pairs is not None and len(pairs) == 12 and is_pairing(five.lines, 0, 0, five.full_mask, pairs)
+    four = Geometry.parse("4x4")  # 10 lines, 8 pairs at most, a pair covers one line: no pairing
+    assert find_pairing(four.lines, 0, 0, four.full_mask, budget=10**6) is None
+    assert not is_pairing(four.lines, 0, 0, four.full_mask, [(0, 1), (1, 2)])
+
+
+def test_cli_solve_writes_checked_certificates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "p"
+    assert main(["solve", "4x5", "--k", "4", "--proof", str(folder), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == "draw" and len(data["proofs"]) == 2 and data["nodes"] > 0
+    for path in data["proofs"]:
+        assert main(["verify", path]) == 0
+    assert "valid" in capsys.readouterr().out
+    # A folder that is not empty is refused, nothing is overwritten.
+    assert main(["solve", "4x5", "--k", "4", "--proof", str(folder)]) == 2
+    assert main(["solve", "3x4", "--proof", str(tmp_path / "small"), "--json"]) == 0
+    small = json.loads(capsys.readouterr().out)
+    assert small["value"] == "x" and small["plies"] and len(small["proofs"]) == 1
+
+
+def test_cli_solve_out_of_reach_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "15x15", "--k", "5", "--time", "1"]) == 3
+    out = capsys.readouterr().out
+    assert "value unknown" in out and "what to try" in out
+    assert main(["solve", "15x15", "--k", "5", "--time", "1", "--json"]) == 3
+    assert json.loads(capsys.readouterr().out)["value"] == "unknown"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("spec", "value"),
+    [("3x3x3", "x"), ("5x5,k=4", "draw"), ("6x5,k=4", "x"), ("5x5,k=5", "draw"), ("6x6,k=5", "draw"), ("7x4,k=4", "draw")],
+)
+def test_boards_the_field_argues_about(spec: str, value: str, tmp_path: Path) -> None:
+    result = prove_board(Geometry.parse(spec), seconds=900, proof_dir=tmp_path / "proof")
+    assert result.value == value
+    for path in result.proofs:
+        assert verify_certificate(path).valid
