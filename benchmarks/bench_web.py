@@ -65,20 +65,20 @@ def main() -> None:
 
         moves, ai = [], []
         for seed in range(10):
-            _, game = call(base, "POST", "/api/classic?values=1", {"board": "3x3", "x": "human", "o": "perfect", "seed": seed})
+            _, game = call(base, "POST", "/api/games?values=1", {"board": "3x3", "players": {"x": "human", "o": "perfect"}, "seed": seed})
             while not game["over"]:
                 if game["computer_to_move"]:
-                    seconds, game = call(base, "POST", f"/api/classic/{game['id']}/ai?values=1")
+                    seconds, game = call(base, "POST", f"/api/games/{game['id']}/ai?values=1")
                     ai.append(seconds)
                 else:
-                    seconds, game = call(base, "POST", f"/api/classic/{game['id']}/move?values=1", {"cell": game["legal"][seed % len(game["legal"])]})
+                    seconds, game = call(base, "POST", f"/api/games/{game['id']}/move?values=1", {"move": game["legal"][seed % len(game["legal"])]})
                     moves.append(seconds)
         timed(rows, f"classic 3x3, a person's move with values ({len(moves)})", moves)
         timed(rows, f"classic 3x3, the perfect player's move ({len(ai)})", ai)
 
-        first, game = call(base, "POST", "/api/classic?values=1", {"board": "4x4", "x": "human", "o": "perfect"})
+        first, game = call(base, "POST", "/api/games?values=1", {"board": "4x4", "players": {"x": "human", "o": "perfect"}})
         rows.append(("classic 4x4, first game with values (solves the board)", f"{first:.3f}", ""))
-        later = [call(base, "POST", "/api/classic?values=1", {"board": "4x4", "x": "human", "o": "perfect"})[0] for _ in range(5)]
+        later = [call(base, "POST", "/api/games?values=1", {"board": "4x4", "players": {"x": "human", "o": "perfect"}})[0] for _ in range(5)]
         timed(rows, "classic 4x4, later new games with values (5)", later)
 
         explore = [call(base, "GET", "/api/explore?position=x...o...x")[0] for _ in range(10)]
@@ -90,16 +90,16 @@ def main() -> None:
 
         per_budget = 4 if args.quick else 12
         for budget in (0.2, 1.0):
-            _, game = call(base, "POST", "/api/mega", {"x": "mcts", "o": "mcts", "seconds": budget, "seed": 1})
+            _, game = call(base, "POST", "/api/games", {"kind": "mega", "players": {"x": "hard", "o": "hard"}, "seconds": budget, "seed": 1})
             walls, searched, sims = [], [], []
             for _ in range(per_budget):
                 if game["over"]:
                     break
-                wall, game = call(base, "POST", f"/api/mega/{game['id']}/ai")
+                wall, game = call(base, "POST", f"/api/games/{game['id']}/ai")
                 walls.append(wall)
                 search = game["last_search"]
                 searched.append(search["seconds"])
-                sims.append(search["simulations"] / max(search["seconds"], 1e-9))
+                sims.append(search["nodes"] / max(search["seconds"], 1e-9))
             timed(
                 rows,
                 f"mega AI move at {budget} s budget ({len(walls)} moves)",

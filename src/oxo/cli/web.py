@@ -14,10 +14,10 @@ import click
 def serve(port: int, host: str, open_browser: bool) -> None:
     """Serve the play-and-explore page until Ctrl-C.
 
-    Classic 3x3 and 4x4 games against a person or the solver, mega tic-tac-toe against a person
-    or the MCTS AI, and an explorer of positions (symmetry class, cell and alignment classes,
-    dead lines, winnability, best moves, counts per ply). Everything runs locally; the page
-    needs no network. The JSON API is described in docs/api.md.
+    Games on 3x3, 4x4, 5x5, 6x7, 3x3x3, 4x4x4, 15x15 (gomoku) and mega tic-tac-toe, against a
+    person or the computer at any level, and an explorer of positions (symmetry class, cell and
+    alignment classes, dead lines, winnability, best moves, counts per ply). Everything runs
+    locally; the page needs no network. The JSON API is described in docs/api.md.
 
     Example: oxo serve --port 8000 --open
     """
