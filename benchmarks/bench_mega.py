@@ -5,6 +5,9 @@ Run:  python benchmarks/bench_mega.py                       (about a minute)
       python benchmarks/bench_mega.py --quick               (smaller runs)
       python benchmarks/bench_mega.py --openspiel /tmp/osvenv/bin/python
       python benchmarks/bench_mega.py --strength 20      (MCTS 20,000 against 2,000 simulations a move)
+The checked engine's row plays through ``oxo.engines.selfplay.play_game`` with two ``RandomEngine``s
+(``MegaState.play`` returns a new state, a copy, each move); the row after it pushes moves in place,
+as the loop of ``oxo.mega.selfplay.play_game`` did before the engines package replaced it.
 Each measurement runs in a fresh process and prints its wall time (imports and compilation
 excluded unless the label says so), the peak resident memory of that process (getrusage) and
 the rate it measures.
@@ -39,7 +42,7 @@ def measure(
 
 
 WARM_COMPILED = "from oxo.mega import compiled\ncompiled.random_games(2, compiled.make_rng(0))\n"
-WARM_MCTS = "from oxo.mega import MegaState\nfrom oxo.mega.players import MCTSPlayer\nMCTSPlayer(iterations=300, seed=0).choose(MegaState())\n"
+WARM_MCTS = "from oxo.mega import MegaState\nfrom oxo.engines import MCTSEngine\nMCTSEngine(iterations=300, seed=0).choose(MegaState())\n"
 MIDGAME = "64 23 56 99 75 42 88 37 11 82 34 13 46 29 78 55 91 67"
 
 
@@ -62,10 +65,25 @@ def mega_rows(quick: bool) -> list[dict[str, object]]:
             f"""
             total = 0
             for _ in range({200 * scale}):
-                total += play_game(RandomPlayer(None), RandomPlayer(None)).move_count
+                total += play_game(MegaState(), RandomEngine(None), RandomEngine(None))[1]
             result = total
             """,
-            "from oxo.mega.players import RandomPlayer\nfrom oxo.mega.selfplay import play_game",
+            "from oxo.engines import RandomEngine\nfrom oxo.engines.selfplay import play_game\nfrom oxo.mega import MegaState",
+            unit="moves",
+        ),
+        measure(
+            f"oxo: the same, moves pushed in place, no engine objects ({200 * scale:,} games)",
+            f"""
+            total = 0
+            for _ in range({200 * scale}):
+                state = MegaState()
+                while not state.is_over:
+                    moves = state.legal_moves
+                    state.push(moves[int(rnd() * len(moves))])
+                total += state.move_count
+            result = total
+            """,
+            "import random\nfrom oxo.mega import MegaState\nrnd = random.Random(1).random",
             unit="moves",
         ),
         measure(
@@ -86,19 +104,19 @@ def mega_rows(quick: bool) -> list[dict[str, object]]:
         ),
         measure(
             f"oxo: MCTS from the empty board ({25_000 * scale:,} simulations)",
-            f"player = MCTSPlayer(iterations={25_000 * scale}, seed=1)\nplayer.choose(MegaState())\nresult = player.last.simulations",
+            f"engine = MCTSEngine(iterations={25_000 * scale}, seed=1)\nengine.choose(MegaState())\nresult = engine.last.nodes",
             WARM_MCTS,
             unit="simulations",
         ),
         measure(
             f"oxo: MCTS at move 19 of a game ({25_000 * scale:,} simulations)",
-            f"player = MCTSPlayer(iterations={25_000 * scale}, seed=1)\nplayer.choose(MegaState.replay({MIDGAME!r}))\nresult = player.last.simulations",
+            f"engine = MCTSEngine(iterations={25_000 * scale}, seed=1)\nengine.choose(MegaState.replay({MIDGAME!r}))\nresult = engine.last.nodes",
             WARM_MCTS,
             unit="simulations",
         ),
         measure(
             "oxo: MCTS at 0.2 s a move, empty board",
-            "player = MCTSPlayer(seconds=0.2, seed=1)\nplayer.choose(MegaState())\nresult = player.last.simulations",
+            "engine = MCTSEngine(seconds=0.2, seed=1)\nengine.choose(MegaState())\nresult = engine.last.nodes",
             WARM_MCTS,
             unit="simulations",
         ),
@@ -142,18 +160,19 @@ def openspiel_rows(python: str, quick: bool) -> list[dict[str, object]]:
 
 def strength(games: int, strong: int, weak: int) -> None:
     """MCTS with ``strong`` simulations a move against ``weak``, colours alternating, both seeded."""
-    from oxo.mega.players import MCTSPlayer
-    from oxo.mega.selfplay import play_game
+    from oxo.engines import MCTSEngine
+    from oxo.engines.selfplay import play_game
+    from oxo.mega import MegaState
 
     wins = draws = losses = 0
     for number in range(games):
-        a = MCTSPlayer(iterations=strong, seed=1000 + number)
-        b = MCTSPlayer(iterations=weak, seed=2000 + number)
+        a = MCTSEngine(iterations=strong, seed=1000 + number)
+        b = MCTSEngine(iterations=weak, seed=2000 + number)
         strong_is_x = number % 2 == 0
-        state = play_game(a, b) if strong_is_x else play_game(b, a)
-        if state.winner == "draw":
+        state, _ = play_game(MegaState(), a, b) if strong_is_x else play_game(MegaState(), b, a)
+        if state.outcome == "draw":
             draws += 1
-        elif (state.winner == "x") == strong_is_x:
+        elif (state.outcome == "x") == strong_is_x:
             wins += 1
         else:
             losses += 1
