@@ -26,7 +26,7 @@ from oxo.errors import MoveError, OutOfReachError
 from oxo.game import new_game
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.solve import reference_value
+from oxo.solve import reference_value, solve
 
 
 def random_position(spec: str, plies: int, seed: int) -> Position:
@@ -172,6 +172,17 @@ def test_hard_never_misses_a_win_nor_allows_one(spec: str, seed: int) -> None:
     if safe:
         after = position.play(move)
         assert after.is_over or not after.winning_moves()
+
+
+def test_alphabeta_root_never_takes_a_bound_for_a_tie() -> None:
+    """A move searched after the best one comes back as a bound; it must not count as a tie of the best."""
+    position = Position.from_string("1202101002120020200101211", Geometry.parse("5x5", 4))
+    solution = solve(position)
+    winning = {m for m, v in solution.move_values(position).items() if v.winner == "o"}
+    for seed in range(5):
+        engine = AlphaBetaEngine(seconds=None, depth=4, seed=seed, exact_limit=0)
+        assert engine.choose(position) in winning
+        assert engine.last is not None and engine.last.value == "o"
 
 
 def test_gomoku_completes_an_open_four_and_blocks_a_four() -> None:

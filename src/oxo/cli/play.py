@@ -35,7 +35,7 @@ def budget_options(function):  # type: ignore[no-untyped-def]
     )(function)
     function = click.option(
         "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
-        help="Thinking time per move of hard and best (medium gets a tenth) [default: 1].",
+        help="Thinking time per move of hard and best (medium gets a tenth); 1 s unless the command says otherwise.",
     )(function)
     return function
 

@@ -25,6 +25,8 @@ PROVEN = WIN - 10_000
 #: Empty cells up to which ``hard`` plays from the exact solution (solving 14 empty cells takes ~0.1 s).
 EXACT_LIMIT = 14
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: How far below the best root score the next root moves are searched, so that ties are exact.
+_TIE = 1e-6
 
 
 class _Timeout(Exception):
@@ -132,10 +134,12 @@ class AlphaBetaEngine:
     # -- the search -------------------------------------------------------------------------------
 
     def _root(self, state: GameState, moves: list[int], depth: int, previous: dict[int, float]) -> dict[int, float]:
+        """Each root move's score. A move searched after the best so far gets a window just below that
+        best, so a score equal to it is exact (a true tie) and a worse move comes back strictly lower."""
         scores: dict[int, float] = {}
         alpha = -float(WIN)
         for move in moves:
-            score = -self._negamax(state.play(move), depth - 1, -float(WIN), -alpha, 1)
+            score = -self._negamax(state.play(move), depth - 1, -float(WIN), -(alpha - _TIE), 1)
             scores[move] = score
             alpha = max(alpha, score)
         return scores

@@ -26,10 +26,6 @@ from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise
 from oxo.errors import OxoError
 from oxo.game import GameState, Player, other
 
-#: Simulations between two looks at the clock.
-_CHUNK = 64
-
-
 class _Node:
     __slots__ = ("state", "move", "mover", "parent", "children", "untried", "visits", "value", "proven")
 
@@ -155,11 +151,8 @@ class MCTSEngine:
         budget = self.iterations if self.iterations is not None else 1 << 62
         done = 0
         while done < budget and root.proven == 0:
-            for _ in range(min(_CHUNK, budget - done)):
-                self._simulate(root)
-                done += 1
-                if root.proven != 0:
-                    break
+            self._simulate(root)
+            done += 1
             if clock.expired():
                 break
         move, child = self._pick(root)
