@@ -1,6 +1,7 @@
 """Benchmark of the state space, the solver and the winnability analysis (and, optionally, OpenSpiel).
 
-Run:  python benchmarks/bench_solve.py                 (3×3 and 4×4; about a minute)
+Run:  python benchmarks/bench_solve.py                 (3×3 and 4×4, and the proof search on the boards
+                                                        beyond 16 cells that settle within a minute or two)
       python benchmarks/bench_solve.py --quick         (3×3 and 4×4 with k=3 only)
       python benchmarks/bench_solve.py --openspiel /tmp/osvenv/bin/python
                                                        (also time OpenSpiel's MinimaxSolver on 4×4, k=3,
@@ -106,6 +107,18 @@ def main() -> None:
         rows.extend(_openspiel(args.openspiel))
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     print_rows(rows)
+    _proof_boards(["3x3x3", "4x5,k=4", "5x5,k=4", "5x5", "6x6,k=5"] + ([] if args.quick else ["6x5,k=4"]))
+
+
+def _proof_boards(boards: list[str]) -> None:
+    """The proof search with its certificates, per board: value, nodes, wall time, peak memory."""
+    from results_solved import run_board
+
+    print()
+    print(f"{'proof search (with certificates, checked)':<44} {'value':>7} {'nodes':>10} {'wall s':>9} {'peak MiB':>9}")
+    for spec in boards:
+        row = run_board(spec, 600)
+        print(f"{'oxo solve ' + spec:<44} {row['value']!s:>7} {row['nodes']:>10,} {row['wall_seconds']:>9.2f} {row['peak_mib']:>9.0f}")
 
 
 def _measure_play(argv: list[str], label: str) -> dict[str, object]:

@@ -3,7 +3,7 @@
 =========  ==================================================================================
 random     a uniformly random legal move
 easy       random, except that it takes a win in one and blocks the opponent's win in one
-medium     the hard engine with a tenth of the thinking time and a shallow search
+medium     the hard engine with a tenth of the thinking time, a shallow search and no exact endgames
 hard       the strongest search within the thinking time (``--time``, default 1 s): alpha-beta with
            a line-count evaluation where the game has one (classic boards), Monte Carlo tree search
            otherwise (mega); never misses a win in one nor allows one when it can be avoided
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oxo.engines.alphabeta import AlphaBetaEngine
+from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
 from oxo.engines.base import Engine, SearchReport
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import PERFECT_LIMIT, PerfectEngine, in_reach
@@ -45,9 +45,11 @@ def normalize_level(level: str) -> str:
     return name
 
 
-def _searcher(state: GameState, seconds: float, iterations: int | None, depth: int | None, seed: int | None, name: str) -> Engine:
+def _searcher(
+    state: GameState, seconds: float, iterations: int | None, depth: int | None, seed: int | None, name: str, *, exact: bool = True
+) -> Engine:
     if getattr(state, "evaluate", None) is not None and iterations is None:
-        return AlphaBetaEngine(seconds=seconds, depth=depth, seed=seed, name=name)
+        return AlphaBetaEngine(seconds=seconds, depth=depth, seed=seed, name=name, exact_limit=EXACT_LIMIT if exact else 0)
     return MCTSEngine(seconds=seconds, iterations=iterations, seed=seed, name=name)
 
 
@@ -84,7 +86,7 @@ def make_engine(
     if level == "medium":
         shallow = min(depth, 2) if depth is not None else 2
         few = None if iterations is None else max(1, iterations // 10)
-        return _searcher(state, budget / 10, few, shallow, seed, "medium")
+        return _searcher(state, budget / 10, few, shallow, seed, "medium", exact=False)
     if level == "hard":
         return _searcher(state, budget, iterations, depth, seed, "hard")
     if level == "perfect":

@@ -32,6 +32,8 @@ from oxo.geometry import Geometry, mask_cells
 from oxo.proofs.pairing import find_pairing
 
 INF = 1 << 40
+#: What a line open to one side adds to a cell's promise, by the marks that side has in it.
+_WEIGHTS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1 << 18, 1 << 20, 1 << 22)
 #: Search steps a pairing attempt may take at one position before giving up.
 PAIRING_BUDGET = 60
 
@@ -66,6 +68,7 @@ class ProofSearch:
     ) -> None:
         self.geometry = geometry
         self.lines = geometry.lines
+        self.through = geometry.lines_through
         self.full = geometry.full_mask
         self.attacker_is_x = attacker == "x"
         self.symmetries = geometry.symmetries
@@ -164,7 +167,25 @@ class ProofSearch:
                 if s_threats & (s_threats - 1):
                     return 1, []
                 return 0, [s_threats.bit_length() - 1]
-        return 0, list(mask_cells(empty))
+        return 0, self.ordered(s, d, empty)
+
+    def ordered(self, s: int, d: int, empty: int) -> list[int]:
+        """The empty cells, the most promising first: a cell scores for every line through it that one
+        side can still complete, more the more marks that side has in it."""
+        through = self.through
+        weights = _WEIGHTS
+        scored = []
+        for cell in mask_cells(empty):
+            score = 0
+            for line in through[cell]:
+                a = s & line
+                b = d & line
+                if a and b:
+                    continue
+                score += weights[(a | b).bit_count()]
+            scored.append((-score, cell))
+        scored.sort()
+        return [cell for _, cell in scored]
 
     def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
         """The defender's pairing in (x, o), in that orientation (attacker to move), or None. It is
