@@ -36,6 +36,8 @@ INF = 1 << 40
 _WEIGHTS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1 << 18, 1 << 20, 1 << 22)
 #: Search steps a pairing attempt may take at one position before giving up.
 PAIRING_BUDGET = 60
+#: Positions a search for a win by continuous threats may visit from one position.
+THREAT_BUDGET = 200
 
 
 class SearchTimeout(Exception):
@@ -64,6 +66,7 @@ class ProofSearch:
         seconds: float | None = None,
         max_nodes: int | None = None,
         pairings: bool = True,
+        threats: bool = True,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.geometry = geometry
@@ -81,6 +84,8 @@ class ProofSearch:
         # orientation of a position gets the same answer (the search's order depends on the cell numbers).
         self.pairing_cache: dict[int, tuple[tuple[int, int], ...] | None] = {}
         self.use_pairings = pairings
+        self.use_threats = threats
+        self.threat_cache: dict[int, tuple[int, ...] | None] = {}
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -136,10 +141,10 @@ class ProofSearch:
                     other_threats |= rest
         return own_line, own_threats, other_line, other_threats, open_own
 
-    def expand(self, x: int, o: int) -> tuple[int, list[int]]:
-        """Settle a position before search if possible: ``(1, [])`` proven, ``(-1, [])`` disproven
-        (``-2``: disproven by a pairing of the defender), or ``(0, moves)`` with the moves worth searching
-        (a forced block alone, otherwise every empty cell)."""
+    def expand(self, x: int, o: int, key: int | None = None) -> tuple[int, list[int]]:
+        """Settle a position before search if possible: ``(1, [])`` proven (``2``: by a sequence of
+        threats), ``(-1, [])`` disproven (``-2``: by a pairing of the defender), or ``(0, moves)`` with the
+        moves worth searching (a forced block alone, otherwise every empty cell)."""
         x_to_move = x.bit_count() == o.bit_count()
         attacker_to_move = x_to_move == self.attacker_is_x
         s, d = (x, o) if self.attacker_is_x else (o, x)
@@ -158,7 +163,9 @@ class ProofSearch:
                 if d_threats & (d_threats - 1):
                     return -1, []
                 return 0, [d_threats.bit_length() - 1]
-            if self.use_pairings and self.pairing(x, o) is not None:
+            if self.use_threats and self.threat_sequence(x, o, key) is not None:
+                return 2, []
+            if self.use_pairings and self.pairing(x, o, key) is not None:
                 return -2, []
         else:
             if d_threats:
@@ -205,6 +212,56 @@ class ProofSearch:
         back = self.symmetries[index].inverse_perm
         return tuple((back[a], back[b]) for a, b in self.pairing_cache[key])  # type: ignore[union-attr]
 
+    def threat_sequence(self, x: int, o: int, key: int | None = None) -> tuple[int, ...] | None:
+        """The attacker's moves (attacker to move) of a win by continuous threats: every move but the
+        last threatens to complete a line, so the defender's reply is forced; the last makes two threats
+        or completes a line. None when no such win is found within :data:`THREAT_BUDGET` steps. Searched
+        once per class, in its least image, and carried back to (x, o)."""
+        key = self.key(x, o) if key is None else key
+        if key in self.threat_cache and self.threat_cache[key] is None:
+            return None
+        index, cx, co = self.canonical(x, o)
+        if key not in self.threat_cache:
+            s, d = (cx, co) if self.attacker_is_x else (co, cx)
+            steps = [0]
+            self.threat_cache[key] = self._threats(s, d, steps)
+            if self.threat_cache[key] is None:
+                return None
+        back = self.symmetries[index].inverse_perm
+        return tuple(back[cell] for cell in self.threat_cache[key])  # type: ignore[union-attr]
+
+    def _threats(self, s: int, d: int, steps: list[int]) -> tuple[int, ...] | None:
+        steps[0] += 1
+        if steps[0] > THREAT_BUDGET:
+            return None
+        _, s_threats, _, d_threats, _ = self._scan(s, d)
+        if s_threats:
+            return (s_threats.bit_length() - 1,)
+        empty = self.full & ~(s | d)
+        if d_threats:
+            if d_threats & (d_threats - 1):
+                return None
+            candidates = d_threats
+        else:
+            candidates = 0
+            for line in self.lines:
+                if not line & d:
+                    rest = line & ~s
+                    if rest.bit_count() == 2:
+                        candidates |= rest
+        for cell in mask_cells(candidates & empty):
+            after = s | 1 << cell
+            _, made, _, _, _ = self._scan(after, d)
+            if not made:
+                continue
+            if made & (made - 1):
+                return (cell,)
+            reply = made.bit_length() - 1
+            rest = self._threats(after, d | 1 << reply, steps)
+            if rest is not None:
+                return (cell, *rest)
+        return None
+
     # -- df-pn -------------------------------------------------------------------------------------
 
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
@@ -235,7 +292,7 @@ class ProofSearch:
                 raise SearchTimeout
             if self.on_progress is not None:
                 self.on_progress(self.nodes, len(self.table))
-        status, moves = self.expand(x, o)
+        status, moves = self.expand(x, o, key)
         if status:
             self.table[key] = (0, INF) if status > 0 else (INF, 0)
             return
@@ -328,6 +385,8 @@ class ProofSearch:
             if status:
                 if (status > 0) != proving:
                     raise AssertionError("a settled strategy reached a position of the wrong value")
+                if status == 2:
+                    entries.extend(self._threat_entries(x, o))
                 if status == -2:
                     # The defender draws by pairing from here: record the pairs so that a checker can confirm them.
                     pairs = self.pairing(x, o)
@@ -353,4 +412,28 @@ class ProofSearch:
                     if self.value_of(cx, co) != target:
                         raise AssertionError("a reply escapes a settled strategy")
                     stack.append((cx, co))
+        return entries
+
+    def _threat_entries(self, x: int, o: int) -> list[Entry]:
+        """The attacker's moves along its win by continuous threats, each defender reply the forced one
+        (any other reply lets the attacker complete a line at once, which needs no entry)."""
+        sequence = self.threat_sequence(x, o)
+        assert sequence is not None, "a threat sequence found once is found again"
+        entries = []
+        for cell in sequence:
+            x_to_move = x.bit_count() == o.bit_count()
+            entries.append(Entry(x, o, move=cell))
+            if x_to_move:
+                x |= 1 << cell
+            else:
+                o |= 1 << cell
+            s, d = (x, o) if self.attacker_is_x else (o, x)
+            _, made, _, _, _ = self._scan(s, d)
+            if not made or made & (made - 1):
+                break  # a line is complete, or two threats: every reply loses at once
+            reply = made.bit_length() - 1
+            if x_to_move:
+                o |= 1 << reply
+            else:
+                x |= 1 << reply
         return entries
