@@ -59,3 +59,9 @@ def console():  # type: ignore[no-untyped-def]
     if sys.stdout.isatty():
         return Console(highlight=False)
     return Console(width=400, highlight=False, color_system=None, soft_wrap=True)
+
+
+def echo_outcomes(stats: Any) -> None:
+    """The outcome lines of a self-play run (any stats with x_wins, o_wins, draws and share())."""
+    for label, count, outcome in (("x wins", stats.x_wins, "x"), ("o wins", stats.o_wins, "o"), ("draws", stats.draws, "draw")):
+        click.echo(f"{label:<8} {count:>8,}  {stats.share(outcome):7.2%}")

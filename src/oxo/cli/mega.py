@@ -7,7 +7,7 @@ import sys
 import click
 
 from oxo.cli import OxoGroup
-from oxo.cli.common import console, echo_json, json_option, quiet_option
+from oxo.cli.common import console, echo_json, echo_outcomes, json_option, quiet_option
 from oxo.errors import OxoError
 from oxo.progress import progress_bar
 
@@ -233,8 +233,7 @@ def selfplay(
         echo_json(stats.to_dict())
         return
     click.echo(f"{stats.games} games, x: {stats.x}, o: {stats.o} ({stats.engine} engine, {stats.seconds:.2f} s)")
-    for label, count, outcome in (("x wins", stats.x_wins, "x"), ("o wins", stats.o_wins, "o"), ("draws", stats.draws, "draw")):
-        click.echo(f"{label:<8} {count:>8}  {stats.share(outcome):7.2%}")
+    echo_outcomes(stats)
     click.echo(f"mean length {stats.mean_moves:.2f} moves; games with an abnormal string {stats.abnormal_share:.2%}")
 
 

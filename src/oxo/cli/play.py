@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from oxo.cli.common import board_option, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.cli.common import board_option, echo_json, echo_outcomes, json_option, k_option, parse_board, parse_position, quiet_option
 from oxo.engines import DEFAULT_LEVEL, LEVELS, describe_level, make_engine
 from oxo.errors import MoveError
 from oxo.game import GameState
@@ -258,8 +258,7 @@ def selfplay(
         echo_json(stats.to_dict())
         return
     click.echo(f"{stats.games} games of {game}, x: {stats.x}, o: {stats.o} ({stats.seconds:.2f} s)")
-    for label, count, outcome in (("x wins", stats.x_wins, "x"), ("o wins", stats.o_wins, "o"), ("draws", stats.draws, "draw")):
-        click.echo(f"{label:<8} {count:>8,}  {stats.share(outcome):7.2%}")
+    echo_outcomes(stats)
     click.echo(f"mean length {stats.mean_moves:.2f} moves")
 
 

@@ -18,27 +18,23 @@ class RandomEngine:
         self._rng = random.Random(seed)
         self.last: SearchReport | None = None
 
-    def choose(self, state: GameState) -> int:
-        clock = Clock(None)
-        moves = legal_or_raise(state)
-        move = moves[int(self._rng.random() * len(moves))]
-        self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed)
-        return move
-
-
-class TacticalEngine:
-    """Takes a win in one, blocks the opponent's win in one, otherwise plays a random safe move."""
-
-    name = "tactical"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-        self.last: SearchReport | None = None
+    def candidates(self, state: GameState) -> tuple[int, ...]:
+        """The moves drawn from."""
+        return state.legal_moves
 
     def choose(self, state: GameState) -> int:
         clock = Clock(None)
         legal_or_raise(state)
-        moves = forced_moves(state)
+        moves = self.candidates(state)
         move = moves[int(self._rng.random() * len(moves))]
         self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=len(moves))
         return move
+
+
+class TacticalEngine(RandomEngine):
+    """Takes a win in one, blocks the opponent's win in one, otherwise plays a random safe move."""
+
+    name = "tactical"
+
+    def candidates(self, state: GameState) -> tuple[int, ...]:
+        return forced_moves(state)
