@@ -121,7 +121,7 @@ def test_cli_solve_out_of_reach_exits_3(capsys: pytest.CaptureFixture[str]) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "value"),
-    [("3x3x3", "x"), ("5x5,k=4", "draw"), ("6x5,k=4", "x"), ("5x5,k=5", "draw"), ("6x6,k=5", "draw"), ("7x4,k=4", "draw")],
+    [("3x3x3", "x"), ("5x5,k=4", "draw"), ("6x5,k=4", "x"), ("5x5,k=5", "draw"), ("6x6,k=5", "draw"), ("7x4,k=4", "draw"), ("7x7,k=5", "draw")],
 )
 def test_boards_the_field_argues_about(spec: str, value: str, tmp_path: Path) -> None:
     result = prove_board(Geometry.parse(spec), seconds=900, proof_dir=tmp_path / "proof")
