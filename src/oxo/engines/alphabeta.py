@@ -92,7 +92,7 @@ class AlphaBetaEngine:
         max_depth = self.depth if self.depth is not None else len(state.legal_moves)
         for depth in range(1, max_depth + 1):
             try:
-                depth_scores = self._root(state, moves, depth, scores)
+                depth_scores = self._root(state, moves, depth)
             except _Timeout:
                 break
             scores = depth_scores
@@ -133,7 +133,7 @@ class AlphaBetaEngine:
 
     # -- the search -------------------------------------------------------------------------------
 
-    def _root(self, state: GameState, moves: list[int], depth: int, previous: dict[int, float]) -> dict[int, float]:
+    def _root(self, state: GameState, moves: list[int], depth: int) -> dict[int, float]:
         """Each root move's score. A move searched after the best so far gets a window just below that
         best, so a score equal to it is exact (a true tie) and a worse move comes back strictly lower."""
         scores: dict[int, float] = {}

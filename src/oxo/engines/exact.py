@@ -13,7 +13,7 @@ from typing import Any
 
 from oxo.engines.base import Clock, SearchReport, legal_or_raise
 from oxo.errors import OutOfReachError
-from oxo.game import GameState, Outcome
+from oxo.game import GameState
 
 #: Empty cells up to which a classic position is solved exactly for ``perfect`` (about 3 s at 16).
 PERFECT_LIMIT = 16
@@ -66,11 +66,6 @@ class PerfectEngine:
                 "of a classic board); use the level hard or best"
             )
         return solution
-
-    def value(self, state: GameState) -> Outcome:
-        """The proven outcome of ``state`` with best play."""
-        outcome: Outcome = self.solve(state).value(state).outcome
-        return outcome
 
     def choose(self, state: GameState) -> int:
         clock = Clock(None)
