@@ -65,7 +65,9 @@ def measure_command(argv: list[str], *, label: str) -> dict[str, object]:
         print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024}))
         """
     )
-    done = subprocess.run([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=True
+    )
     report = json.loads(done.stdout.strip())
     report["label"] = label
     return report
@@ -76,7 +78,10 @@ def machine() -> str:
 
     try:
         with open("/proc/cpuinfo") as handle:
-            model = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "?")
+            model = next(
+                (line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")),
+                "?",
+            )
     except OSError:
         model = platform.processor() or "?"
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
@@ -87,4 +92,6 @@ def machine() -> str:
 def print_rows(rows: list[dict[str, object]]) -> None:
     print(f"{'measurement':<52} {'wall s':>9} {'peak MiB':>9} {'worker MiB':>10}")
     for row in rows:
-        print(f"{row['label']:<52} {row['seconds']:>9.3f} {row['peak_mib']:>9.0f} {row.get('worker_peak_mib', 0):>10.0f}")
+        print(
+            f"{row['label']:<52} {row['seconds']:>9.3f} {row['peak_mib']:>9.0f} {row.get('worker_peak_mib', 0):>10.0f}"
+        )

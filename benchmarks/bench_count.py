@@ -19,7 +19,9 @@ from _measure import machine, measure, measure_command, print_rows  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="skip the slow 4x4 run of seed 001's algorithm")
+    parser.add_argument(
+        "--quick", action="store_true", help="skip the slow 4x4 run of seed 001's algorithm"
+    )
     args = parser.parse_args()
     here = Path(__file__).resolve().parent
     rows = []

@@ -93,11 +93,19 @@ def elo_gap(points: float, games: int) -> float:
 def fit_elo(rows: list[dict[str, object]], prior: float = 1.0) -> dict[str, float]:
     """Bradley-Terry ratings (draws as half points) by minorisation-maximisation, with ``prior`` virtual
     drawn games added to every pairing; Elo = 400 log10(gamma), anchored at random = 0."""
-    levels = sorted({str(r["low"]) for r in rows} | {str(r["high"]) for r in rows}, key=lambda name: (*LEVELS, "perfect").index(name))
+    levels = sorted(
+        {str(r["low"]) for r in rows} | {str(r["high"]) for r in rows},
+        key=lambda name: (*LEVELS, "perfect").index(name),
+    )
     points = dict.fromkeys(levels, 0.0)
     games: dict[tuple[str, str], float] = {}
     for row in rows:
-        low, high, n, high_points = str(row["low"]), str(row["high"]), int(row["games"]), float(row["high_points"])
+        low, high, n, high_points = (
+            str(row["low"]),
+            str(row["high"]),
+            int(row["games"]),
+            float(row["high_points"]),
+        )
         points[high] += high_points + prior / 2
         points[low] += n - high_points + prior / 2
         games[(low, high)] = games[(high, low)] = n + prior
@@ -105,7 +113,9 @@ def fit_elo(rows: list[dict[str, object]], prior: float = 1.0) -> dict[str, floa
     for _ in range(5000):
         new = {}
         for level in levels:
-            denominator = sum(n / (gamma[level] + gamma[b]) for (a, b), n in games.items() if a == level)
+            denominator = sum(
+                n / (gamma[level] + gamma[b]) for (a, b), n in games.items() if a == level
+            )
             new[level] = points[level] / denominator
         scale = new["random"]
         change = max(abs(math.log(new[level] / scale) - math.log(gamma[level])) for level in levels)
@@ -122,7 +132,9 @@ def ladder(quick: bool, seconds: float, games: int) -> list[dict[str, object]]:
         pairs = ladder_pairs(spec)
         label = f"ladder {spec}: {len(pairs)} pairings x {2 * per_colour} games, hard {seconds:g} s/move"
         report = measure(
-            LADDER_CODE.format(spec=spec, pairs=pairs, games=per_colour, seconds=seconds), setup=LADDER_SETUP, label=label
+            LADDER_CODE.format(spec=spec, pairs=pairs, games=per_colour, seconds=seconds),
+            setup=LADDER_SETUP,
+            label=label,
         )
         report["load"] = os.getloadavg()[0]
         print_ladder(report)
@@ -132,8 +144,12 @@ def ladder(quick: bool, seconds: float, games: int) -> list[dict[str, object]]:
 
 def print_ladder(report: dict[str, object]) -> None:
     rows: list[dict[str, object]] = report["result"]  # type: ignore[assignment]
-    print(f"\n{report['label']}: wall {report['seconds']:.1f} s, peak {report['peak_mib']:.0f} MiB, load {report['load']:.1f} at the end")
-    print(f"  {'pairing':<18} {'games':>5} {'score':>7} {'W-D-L':>9} {'as X':>6} {'as O':>6} {'Elo gap':>8} {'s/game':>7}")
+    print(
+        f"\n{report['label']}: wall {report['seconds']:.1f} s, peak {report['peak_mib']:.0f} MiB, load {report['load']:.1f} at the end"
+    )
+    print(
+        f"  {'pairing':<18} {'games':>5} {'score':>7} {'W-D-L':>9} {'as X':>6} {'as O':>6} {'Elo gap':>8} {'s/game':>7}"
+    )
     for row in rows:
         n = int(row["games"])
         gap = elo_gap(float(row["high_points"]), n)
@@ -214,16 +230,26 @@ def accuracy(quick: bool, count: int, seconds: float) -> list[dict[str, object]]
     reports = []
     for number, spec in enumerate(ACCURACY_BOARDS):
         label = f"accuracy {spec}: {count} positions, 4-11 empty, {seconds:g} s/move"
-        report = measure(ACCURACY_CODE.format(seed=100 + number, spec=spec, count=count, seconds=seconds), setup=ACCURACY_SETUP, label=label)
+        report = measure(
+            ACCURACY_CODE.format(seed=100 + number, spec=spec, count=count, seconds=seconds),
+            setup=ACCURACY_SETUP,
+            label=label,
+        )
         report["spec"] = spec
         reports.append(report)
         print_accuracy([report], header=number == 0)
     if len(reports) > 1:
-        total: dict[str, object] = {"spec": "all three", "label": "accuracy, all three boards", "seconds": sum(r["seconds"] for r in reports),
-                                    "peak_mib": max(r["peak_mib"] for r in reports)}
+        total: dict[str, object] = {
+            "spec": "all three",
+            "label": "accuracy, all three boards",
+            "seconds": sum(r["seconds"] for r in reports),
+            "peak_mib": max(r["peak_mib"] for r in reports),
+        }
         keys = [k for k, v in reports[0]["result"].items() if isinstance(v, (int, float))]
         total["result"] = {k: sum(r["result"][k] for r in reports) for k in keys}
-        total["result"]["search_misses"] = [m for r in reports for m in r["result"]["search_misses"]]
+        total["result"]["search_misses"] = [
+            m for r in reports for m in r["result"]["search_misses"]
+        ]
         print_accuracy([total], header=False)
         reports.append(total)
     return reports
@@ -231,8 +257,10 @@ def accuracy(quick: bool, count: int, seconds: float) -> list[dict[str, object]]
 
 def print_accuracy(reports: list[dict[str, object]], header: bool) -> None:
     if header:
-        print(f"\n{'accuracy (share of moves that keep the value)':<46} {'wall s':>7} {'MiB':>5} {'n':>4} {'hard':>7} "
-              f"{'search':>7} {'random':>7} {'hard/rnd':>8} | {'open n':>6} {'hard':>7} {'search':>7} {'random':>7}")
+        print(
+            f"\n{'accuracy (share of moves that keep the value)':<46} {'wall s':>7} {'MiB':>5} {'n':>4} {'hard':>7} "
+            f"{'search':>7} {'random':>7} {'hard/rnd':>8} | {'open n':>6} {'hard':>7} {'search':>7} {'random':>7}"
+        )
     for report in reports:
         t = report["result"]
         n, o = t["positions"], t["open"]
@@ -242,11 +270,15 @@ def print_accuracy(reports: list[dict[str, object]], header: bool) -> None:
             f"{share(t['search'], n)} {share(t['random'], n)} {t['hard'] / max(t['random'], 1e-9):>7.2f}x | {o:>6} "
             f"{share(t['hard_open'], o)} {share(t['search_open'], o)} {share(t['random_open'], o)}"
         )
-        print(f"{'':<46} (lost for the mover {t['lost']}, win in one {t['win_in_one']}; engine seconds: hard "
-              f"{t['hard_seconds']:.1f}, search alone {t['search_seconds']:.1f}, reference solving {t['solve_seconds']:.1f})")
+        print(
+            f"{'':<46} (lost for the mover {t['lost']}, win in one {t['win_in_one']}; engine seconds: hard "
+            f"{t['hard_seconds']:.1f}, search alone {t['search_seconds']:.1f}, reference solving {t['solve_seconds']:.1f})"
+        )
         if report["spec"] != "all three":
             for position, value, move, after, right in t["search_misses"]:
-                print(f"{'':<46} search alone missed: {position} ({value} with best play) played {move} ({after}); right: {right}")
+                print(
+                    f"{'':<46} search alone missed: {position} ({value} with best play) played {move} ({after}); right: {right}"
+                )
     sys.stdout.flush()
 
 
@@ -308,8 +340,19 @@ result = {{"count": engine.last.nodes, "depth": engine.last.depth}}
 def speed(seconds: float) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
 
-    def row(spec: str, what: str, code: str, unit: str, compared: str | None = None, against: dict[str, object] | None = None) -> dict[str, object]:
-        report = measure(code.format(seconds=seconds), setup=SPEED_SETUP.format(spec=spec), label=f"{spec}: {what}")
+    def row(
+        spec: str,
+        what: str,
+        code: str,
+        unit: str,
+        compared: str | None = None,
+        against: dict[str, object] | None = None,
+    ) -> dict[str, object]:
+        report = measure(
+            code.format(seconds=seconds),
+            setup=SPEED_SETUP.format(spec=spec),
+            label=f"{spec}: {what}",
+        )
         report["rate"] = report["result"]["count"] / report["seconds"]
         report["unit"] = unit
         report["compared"] = compared
@@ -321,13 +364,41 @@ def speed(seconds: float) -> list[dict[str, object]]:
     searches = {}
     for spec in SPEED_BOARDS:
         plain = row(spec, "uniform random playouts through GameState", PLAIN_CODE, "playouts")
-        tactical = row(spec, "tactical rollouts (engines.mcts.rollout)", ROLLOUT_CODE, "playouts", "uniform playouts", plain)
+        tactical = row(
+            spec,
+            "tactical rollouts (engines.mcts.rollout)",
+            ROLLOUT_CODE,
+            "playouts",
+            "uniform playouts",
+            plain,
+        )
         if spec == "mega":
-            row(spec, "mega's own pure-Python playout loop (uniform)", MEGA_PLAYOUT_CODE, "playouts", "tactical rollouts", tactical)
+            row(
+                spec,
+                "mega's own pure-Python playout loop (uniform)",
+                MEGA_PLAYOUT_CODE,
+                "playouts",
+                "tactical rollouts",
+                tactical,
+            )
         kind = "compiled" if spec == "mega" else "pure Python"
-        searches[spec] = row(spec, f"MCTSEngine from the empty board ({kind})", MCTS_CODE, "simulations", "tactical rollouts", tactical)
+        searches[spec] = row(
+            spec,
+            f"MCTSEngine from the empty board ({kind})",
+            MCTS_CODE,
+            "simulations",
+            "tactical rollouts",
+            tactical,
+        )
     for spec in ("5x5,k=4", "15x15,k=5"):
-        row(spec, "AlphaBetaEngine from the empty board", ALPHABETA_CODE, "nodes", "MCTS simulations", searches[spec])
+        row(
+            spec,
+            "AlphaBetaEngine from the empty board",
+            ALPHABETA_CODE,
+            "nodes",
+            "MCTS simulations",
+            searches[spec],
+        )
     return rows
 
 
@@ -337,17 +408,38 @@ def print_speed(rows: list[dict[str, object]], header: bool) -> None:
     for r in rows:
         ratio = f"{r['ratio']:.3g}x {r['compared']}" if r["ratio"] is not None else ""
         depth = f" (depth {r['result']['depth']})" if "depth" in r["result"] else ""
-        print(f"{r['label'] + depth:<62} {r['seconds']:>7.2f} {r['peak_mib']:>5.0f} {r['rate']:>14,.1f} {r['unit'] + '/s':<7} {ratio:>28}")
+        print(
+            f"{r['label'] + depth:<62} {r['seconds']:>7.2f} {r['peak_mib']:>5.0f} {r['rate']:>14,.1f} {r['unit'] + '/s':<7} {ratio:>28}"
+        )
     sys.stdout.flush()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer games, positions and seconds (under 2 minutes)")
-    parser.add_argument("--time", type=float, default=None, help="seconds a move for hard in the ladder (default 0.1; 0.05 with --quick)")
-    parser.add_argument("--games", type=int, default=None, help="games per colour per pairing (default 20; 2 with --quick)")
-    parser.add_argument("--positions", type=int, default=None, help="positions per board for accuracy (default 200; 10 with --quick)")
-    parser.add_argument("--only", choices=("ladder", "accuracy", "speed"), default=None, help="run one part only")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer games, positions and seconds (under 2 minutes)"
+    )
+    parser.add_argument(
+        "--time",
+        type=float,
+        default=None,
+        help="seconds a move for hard in the ladder (default 0.1; 0.05 with --quick)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="games per colour per pairing (default 20; 2 with --quick)",
+    )
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=None,
+        help="positions per board for accuracy (default 200; 10 with --quick)",
+    )
+    parser.add_argument(
+        "--only", choices=("ladder", "accuracy", "speed"), default=None, help="run one part only"
+    )
     args = parser.parse_args()
     seconds = args.time or (0.05 if args.quick else 0.1)
     games = args.games or (2 if args.quick else 20)
@@ -361,8 +453,10 @@ def main() -> None:
         accuracy(args.quick, positions, 0.5)
     if args.only in (None, "speed"):
         speed(0.5 if args.quick else 2.0)
-    print(f"\ntotal {time.perf_counter() - started:.0f} s; load average now {os.getloadavg()[0]:.1f} "
-          f"(1 min), {os.getloadavg()[1]:.1f} (5 min), {os.getloadavg()[2]:.1f} (15 min)")
+    print(
+        f"\ntotal {time.perf_counter() - started:.0f} s; load average now {os.getloadavg()[0]:.1f} "
+        f"(1 min), {os.getloadavg()[1]:.1f} (5 min), {os.getloadavg()[2]:.1f} (15 min)"
+    )
 
 
 if __name__ == "__main__":

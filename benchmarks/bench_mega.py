@@ -176,15 +176,28 @@ def strength(games: int, strong: int, weak: int) -> None:
             wins += 1
         else:
             losses += 1
-    print(f"MCTS {strong:,} simulations/move against {weak:,}: {games} games, colours alternating: "
-          f"{wins} wins, {draws} draws, {losses} losses for the stronger setting")
+    print(
+        f"MCTS {strong:,} simulations/move against {weak:,}: {games} games, colours alternating: "
+        f"{wins} wins, {draws} draws, {losses} losses for the stronger setting"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs")
-    parser.add_argument("--openspiel", metavar="PYTHON", default=None, help="an interpreter that can import pyspiel (kept out of oxo's venv)")
-    parser.add_argument("--strength", type=int, metavar="GAMES", default=0, help="instead: MCTS 20,000 against 2,000 simulations a move, GAMES games")
+    parser.add_argument(
+        "--openspiel",
+        metavar="PYTHON",
+        default=None,
+        help="an interpreter that can import pyspiel (kept out of oxo's venv)",
+    )
+    parser.add_argument(
+        "--strength",
+        type=int,
+        metavar="GAMES",
+        default=0,
+        help="instead: MCTS 20,000 against 2,000 simulations a move, GAMES games",
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.strength:

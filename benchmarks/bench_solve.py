@@ -44,8 +44,12 @@ OPENSPIEL_CODE = textwrap.dedent(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="skip 4x4 with k=4 and the 4x4 dead-end report")
-    parser.add_argument("--openspiel", metavar="PYTHON", help="a Python with open_spiel installed, to time it too")
+    parser.add_argument(
+        "--quick", action="store_true", help="skip 4x4 with k=4 and the 4x4 dead-end report"
+    )
+    parser.add_argument(
+        "--openspiel", metavar="PYTHON", help="a Python with open_spiel installed, to time it too"
+    )
     args = parser.parse_args()
     rows = []
     boards = ["3x3", "4x4,k=3"] + ([] if args.quick else ["4x4"])
@@ -107,7 +111,9 @@ def main() -> None:
         rows.extend(_openspiel(args.openspiel))
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     print_rows(rows)
-    _proof_boards(["3x3x3", "4x5,k=4", "5x5,k=4", "5x5", "6x6,k=5"] + ([] if args.quick else ["6x5,k=4"]))
+    _proof_boards(
+        ["3x3x3", "4x5,k=4", "5x5,k=4", "5x5", "6x6,k=5"] + ([] if args.quick else ["6x5,k=4"])
+    )
 
 
 def _proof_boards(boards: list[str]) -> None:
@@ -115,10 +121,14 @@ def _proof_boards(boards: list[str]) -> None:
     from results_solved import run_board
 
     print()
-    print(f"{'proof search (with certificates, checked)':<44} {'value':>7} {'nodes':>10} {'wall s':>9} {'peak MiB':>9}")
+    print(
+        f"{'proof search (with certificates, checked)':<44} {'value':>7} {'nodes':>10} {'wall s':>9} {'peak MiB':>9}"
+    )
     for spec in boards:
         row = run_board(spec, 600)
-        print(f"{'oxo solve ' + spec:<44} {row['value']!s:>7} {row['nodes']:>10,} {row['wall_seconds']:>9.2f} {row['peak_mib']:>9.0f}")
+        print(
+            f"{'oxo solve ' + spec:<44} {row['value']!s:>7} {row['nodes']:>10,} {row['wall_seconds']:>9.2f} {row['peak_mib']:>9.0f}"
+        )
 
 
 def _measure_play(argv: list[str], label: str) -> dict[str, object]:
@@ -135,7 +145,9 @@ def _measure_play(argv: list[str], label: str) -> dict[str, object]:
         print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
         """
     )
-    done = subprocess.run([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=True
+    )
     report = json.loads(done.stdout.strip())
     report["label"] = label
     return report
@@ -148,14 +160,18 @@ def _openspiel(python: str) -> list[dict[str, object]]:
 
     out = []
     for game_string in ("mnk(m=3,n=3,k=3)", "mnk(m=4,n=4,k=3)"):
-        done = subprocess.run([python, "-c", OPENSPIEL_CODE, game_string], capture_output=True, text=True)
+        done = subprocess.run(
+            [python, "-c", OPENSPIEL_CODE, game_string], capture_output=True, text=True
+        )
         if done.returncode != 0:
             print(f"OpenSpiel {game_string}: failed: {done.stderr.strip()[-300:]}")
             continue
         report = json.loads(done.stdout.strip().splitlines()[-1])
         value, states = report["result"]
         report["label"] = f"OpenSpiel MinimaxSolver {game_string}"
-        print(f"OpenSpiel {game_string}: value {value} for the first player, {states} non-terminal states tabled")
+        print(
+            f"OpenSpiel {game_string}: value {value} for the first player, {states} non-terminal states tabled"
+        )
         out.append(report)
     return out
 

@@ -22,20 +22,28 @@ SETUP = "from oxo.geometry import Geometry\nfrom oxo.terminal import count_termi
 
 def report(row: dict[str, object]) -> dict[str, object]:
     """Echo one measurement on stderr as soon as it is done, so a long run shows its progress."""
-    print(f"{row['label']}: {row['seconds']:.3f} s, {row['peak_mib']:.0f} MiB", file=sys.stderr, flush=True)
+    print(
+        f"{row['label']}: {row['seconds']:.3f} s, {row['peak_mib']:.0f} MiB",
+        file=sys.stderr,
+        flush=True,
+    )
     return row
 
 
 def table(spec: str, method: str, plies: str | None = None) -> dict[str, object]:
-    ply_arg = "None" if plies is None else f"range({plies.split('-')[0]}, {int(plies.split('-')[1]) + 1})"
+    ply_arg = (
+        "None" if plies is None else f"range({plies.split('-')[0]}, {int(plies.split('-')[1]) + 1})"
+    )
     label = f"{method}: {spec} " + (f"plies {plies}" if plies else "all plies")
-    return report(measure(
-        f"t = count_terminal(Geometry.parse({spec!r}), {method!r}, plies={ply_arg})\n"
-        "result = {'positions': t.total_positions, 'classes': t.total_classes, **t.total,"
-        " 'per_ply': [[r.ply, r.positions, r.classes] for r in t.plies if r.positions]}",
-        setup=SETUP,
-        label=label,
-    ))
+    return report(
+        measure(
+            f"t = count_terminal(Geometry.parse({spec!r}), {method!r}, plies={ply_arg})\n"
+            "result = {'positions': t.total_positions, 'classes': t.total_classes, **t.total,"
+            " 'per_ply': [[r.ply, r.positions, r.classes] for r in t.plies if r.positions]}",
+            setup=SETUP,
+            label=label,
+        )
+    )
 
 
 WIN_CHECK = """
@@ -52,7 +60,11 @@ lines = geometry.lines
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--long", action="store_true", help="also 3x3x3 ply 11, Qubic plies 11-12 and the whole 5x5 table by pairs")
+    parser.add_argument(
+        "--long",
+        action="store_true",
+        help="also 3x3x3 ply 11, Qubic plies 11-12 and the whole 5x5 table by pairs",
+    )
     args = parser.parse_args()
     rows = [
         table("3x3", "pairs"),
@@ -70,14 +82,28 @@ def main() -> None:
         table("4x4x4", "csp", "8-10"),
     ]
     if args.long:
-        rows += [table("3x3x3", "csp", "11-11"), table("4x4x4", "csp", "11-12"), table("5x5", "pairs")]
+        rows += [
+            table("3x3x3", "csp", "11-11"),
+            table("4x4x4", "csp", "11-12"),
+            table("5x5", "pairs"),
+        ]
     oxo = shutil.which("oxo") or str(Path(sys.executable).with_name("oxo"))
-    rows.append(measure_command([oxo, "terminal", "3x3"], label="`oxo terminal 3x3`, whole process"))
-    rows.append(measure_command([oxo, "check", "xxx/oo./..."], label="`oxo check xxx/oo./...`, whole process"))
+    rows.append(
+        measure_command([oxo, "terminal", "3x3"], label="`oxo terminal 3x3`, whole process")
+    )
+    rows.append(
+        measure_command(
+            [oxo, "check", "xxx/oo./..."], label="`oxo check xxx/oo./...`, whole process"
+        )
+    )
     for spec in ("3x3", "4x4x4"):
         setup = WIN_CHECK.replace("SPEC", repr(spec))
         rows.append(
-            measure("result = sum(map(checker.has_line, masks))", setup=setup, label=f"win check, shifts: 100k {spec} sets")
+            measure(
+                "result = sum(map(checker.has_line, masks))",
+                setup=setup,
+                label=f"win check, shifts: 100k {spec} sets",
+            )
         )
         rows.append(
             measure(

@@ -27,17 +27,23 @@ from _measure import machine  # noqa: E402
 
 def call(base: str, method: str, path: str, body: object | None = None) -> tuple[float, dict]:  # type: ignore[type-arg]
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     started = time.perf_counter()
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             answer = json.loads(response.read())
     except urllib.error.HTTPError as error:
-        raise SystemExit(f"{method} {path} answered {error.code}: {error.read().decode()}") from None
+        raise SystemExit(
+            f"{method} {path} answered {error.code}: {error.read().decode()}"
+        ) from None
     return time.perf_counter() - started, answer
 
 
-def timed(rows: list[tuple[str, str, str]], label: str, seconds: list[float], note: str = "") -> None:
+def timed(
+    rows: list[tuple[str, str, str]], label: str, seconds: list[float], note: str = ""
+) -> None:
     rows.append((label, f"{statistics.median(seconds):.3f} / {max(seconds):.3f}", note))
 
 
@@ -58,39 +64,76 @@ def main() -> None:
             except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.02)
         up = time.perf_counter() - started
-        rows: list[tuple[str, str, str]] = [("oxo serve: start until the first answer", f"{up:.3f}", "")]
+        rows: list[tuple[str, str, str]] = [
+            ("oxo serve: start until the first answer", f"{up:.3f}", "")
+        ]
 
         page = [call(base, "GET", path)[0] for path in ("/api/info",) for _ in range(20)]
         timed(rows, "GET /api/info (20 requests)", page)
 
         moves, ai = [], []
         for seed in range(10):
-            _, game = call(base, "POST", "/api/games?values=1", {"board": "3x3", "players": {"x": "human", "o": "perfect"}, "seed": seed})
+            _, game = call(
+                base,
+                "POST",
+                "/api/games?values=1",
+                {"board": "3x3", "players": {"x": "human", "o": "perfect"}, "seed": seed},
+            )
             while not game["over"]:
                 if game["computer_to_move"]:
                     seconds, game = call(base, "POST", f"/api/games/{game['id']}/ai?values=1")
                     ai.append(seconds)
                 else:
-                    seconds, game = call(base, "POST", f"/api/games/{game['id']}/move?values=1", {"move": game["legal"][seed % len(game["legal"])]})
+                    seconds, game = call(
+                        base,
+                        "POST",
+                        f"/api/games/{game['id']}/move?values=1",
+                        {"move": game["legal"][seed % len(game["legal"])]},
+                    )
                     moves.append(seconds)
         timed(rows, f"classic 3x3, a person's move with values ({len(moves)})", moves)
         timed(rows, f"classic 3x3, the perfect player's move ({len(ai)})", ai)
 
-        first, game = call(base, "POST", "/api/games?values=1", {"board": "4x4", "players": {"x": "human", "o": "perfect"}})
+        first, game = call(
+            base,
+            "POST",
+            "/api/games?values=1",
+            {"board": "4x4", "players": {"x": "human", "o": "perfect"}},
+        )
         rows.append(("classic 4x4, first game with values (solves the board)", f"{first:.3f}", ""))
-        later = [call(base, "POST", "/api/games?values=1", {"board": "4x4", "players": {"x": "human", "o": "perfect"}})[0] for _ in range(5)]
+        later = [
+            call(
+                base,
+                "POST",
+                "/api/games?values=1",
+                {"board": "4x4", "players": {"x": "human", "o": "perfect"}},
+            )[0]
+            for _ in range(5)
+        ]
         timed(rows, "classic 4x4, later new games with values (5)", later)
 
         explore = [call(base, "GET", "/api/explore?position=x...o...x")[0] for _ in range(10)]
         timed(rows, "explore x...o...x on 3x3 (10)", explore)
-        explore4 = [call(base, "GET", "/api/explore?position=x.../.o../..../....")[0] for _ in range(5)]
+        explore4 = [
+            call(base, "GET", "/api/explore?position=x.../.o../..../....")[0] for _ in range(5)
+        ]
         timed(rows, "explore a 4x4 position (5, board already solved)", explore4)
         count_first = call(base, "GET", "/api/count?board=4x4")[0]
         rows.append(("count 4x4, first request", f"{count_first:.3f}", ""))
 
         per_budget = 4 if args.quick else 12
         for budget in (0.2, 1.0):
-            _, game = call(base, "POST", "/api/games", {"kind": "mega", "players": {"x": "hard", "o": "hard"}, "seconds": budget, "seed": 1})
+            _, game = call(
+                base,
+                "POST",
+                "/api/games",
+                {
+                    "kind": "mega",
+                    "players": {"x": "hard", "o": "hard"},
+                    "seconds": budget,
+                    "seed": 1,
+                },
+            )
             walls, searched, sims = [], [], []
             for _ in range(per_budget):
                 if game["over"]:
@@ -107,7 +150,10 @@ def main() -> None:
                 f"search {statistics.median(searched):.3f} / {max(searched):.3f} s, {statistics.median(sims):,.0f} simulations/s",
             )
         status = Path(f"/proc/{server.pid}/status").read_text()
-        peak = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM")) / 1024
+        peak = (
+            next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM"))
+            / 1024
+        )
         rows.append(("server peak resident memory after all of the above", f"{peak:.0f} MiB", ""))
     finally:
         server.terminate()

@@ -15,7 +15,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import machine, measure  # noqa: E402
-
 from oxo.fileio import write_atomic  # noqa: E402
 
 BOARDS = ["3x3", "4x4", "4x4,k=3", "4x5,k=4", "5x5", "5x5,k=4", "3x3x3", "6x6", "7x7"]
@@ -55,7 +54,13 @@ def section(rows: list[tuple[str, dict[str, object]]]) -> str:
         )
     for spec, report in rows:
         geometry = Geometry.parse(spec)
-        out += ["", f"### {geometry.spec_shape}, k={geometry.k}", "", "| ply | positions | classes |", "| ---: | ---: | ---: |"]
+        out += [
+            "",
+            f"### {geometry.spec_shape}, k={geometry.k}",
+            "",
+            "| ply | positions | classes |",
+            "| ---: | ---: | ---: |",
+        ]
         for ply, (positions, classes) in enumerate(report["result"]["plies"]):  # type: ignore[index]
             out.append(f"| {ply} | {positions} | {classes} |")
     return "\n".join(out)
@@ -63,7 +68,9 @@ def section(rows: list[tuple[str, dict[str, object]]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", nargs="+", default=None, help="boards to count (default: all of them)")
+    parser.add_argument(
+        "--boards", nargs="+", default=None, help="boards to count (default: all of them)"
+    )
     parser.add_argument("--quick", action="store_true", help=f"only {' '.join(QUICK)}")
     args = parser.parse_args()
     boards = args.boards or (QUICK if args.quick else BOARDS)

@@ -19,7 +19,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import machine  # noqa: E402
-
 from oxo.analysis import deadend_report, winnability  # noqa: E402
 from oxo.fileio import write_atomic  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
@@ -32,7 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def small_boards() -> list[Geometry]:
-    return [Geometry((m, n), k) for n in range(1, 5) for m in range(1, n + 1) for k in range(1, n + 1)]
+    return [
+        Geometry((m, n), k) for n in range(1, 5) for m in range(1, n + 1) for k in range(1, n + 1)
+    ]
 
 
 def describe(outcome: str) -> str:
@@ -108,7 +109,7 @@ def section() -> str:
         "## Perfect play on small boards",
         "",
         "Written by `python benchmarks/results_solve.py`. Every reachable position of each board is solved by",
-        "retrograde analysis (`oxo solve BOARD --k K`); \"game over at ply\" is when the game ends with best play",
+        'retrograde analysis (`oxo solve BOARD --k K`); "game over at ply" is when the game ends with best play',
         "(the winner hurries, the loser stalls, a draw fills the board). The position columns count every",
         "reachable position, finished ones included, by its value with best play. 3×3×3 is too large to",
         "enumerate; its value comes from a forcing search (quickest forced win for X).",

@@ -40,7 +40,13 @@ BOARDS: list[tuple[str, str, str, float, bool]] = [
     ("7x4,k=4", "draw", "m,n,k results [1]", 600, False),
     ("8x4,k=4", "draw", "m,n,k results [1]", 600, False),
     ("9x4,k=4", "x", "m,n,k results [1]", 600, False),
-    ("7x7,k=5", "draw", "m,n,k results [1]; a C++ solver with relevance zones and pairings [2]", 180, False),
+    (
+        "7x7,k=5",
+        "draw",
+        "m,n,k results [1]; a C++ solver with relevance zones and pairings [2]",
+        180,
+        False,
+    ),
     ("4x4x4", "x", "Patashnik 1980; Allis & Schoo 1992 [3]", 180, False),
 ]
 
@@ -64,7 +70,11 @@ result = {
 
 def run_board(spec: str, limit: float) -> dict[str, object]:
     folder = Path(tempfile.mkdtemp(prefix="oxo-proof-")) / "proof"
-    code = CODE.replace("BOARD", repr(spec)).replace("LIMIT", repr(limit)).replace("FOLDER", repr(str(folder)))
+    code = (
+        CODE.replace("BOARD", repr(spec))
+        .replace("LIMIT", repr(limit))
+        .replace("FOLDER", repr(str(folder)))
+    )
     report = measure(code, label=spec)
     data = dict(report["result"])  # type: ignore[arg-type]
     data["wall_seconds"] = round(float(report["seconds"]), 2)  # type: ignore[arg-type]
@@ -79,9 +89,13 @@ def table(rows: list[dict[str, object]]) -> list[str]:
         "| --- | ---: | --- | --- | ---: | ---: | ---: | --- |",
     ]
     for row in rows:
-        certs = ", ".join(
-            f"{c['side']} {c['guarantee']}: {c['entries']:,}, {c['bytes']:,}" for c in row["certificates"]  # type: ignore[attr-defined]
-        ) or "none"
+        certs = (
+            ", ".join(
+                f"{c['side']} {c['guarantee']}: {c['entries']:,}, {c['bytes']:,}"
+                for c in row["certificates"]  # type: ignore[attr-defined]
+            )
+            or "none"
+        )
         agree = "" if row["value"] in ("unknown", row["published"]) else " **(disagrees)**"
         out.append(
             f"| {row['board']} | {row['k']} | {words[str(row['value'])]}{agree} | {words[str(row['published'])]} ({row['source']}) "
@@ -128,14 +142,20 @@ def page(rows: list[dict[str, object]], host: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="only the boards that settle in under a minute")
-    parser.add_argument("--only", action="append", default=[], metavar="BOARD", help="only this board (repeatable)")
+    parser.add_argument(
+        "--quick", action="store_true", help="only the boards that settle in under a minute"
+    )
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="BOARD", help="only this board (repeatable)"
+    )
     parser.add_argument("--output", default=str(ROOT / "docs" / "solved.md"))
     parser.add_argument("--json", default=str(ROOT / "results" / "solved.json"))
     args = parser.parse_args()
     from oxo.fileio import write_atomic
 
-    chosen = [b for b in BOARDS if (not args.quick or b[4]) and (not args.only or b[0] in args.only)]
+    chosen = [
+        b for b in BOARDS if (not args.quick or b[4]) and (not args.only or b[0] in args.only)
+    ]
     host = machine()
     print(host, flush=True)
     rows = []
@@ -149,7 +169,9 @@ def main() -> None:
         if not all(c["valid"] for c in row["certificates"]):  # type: ignore[attr-defined]
             raise SystemExit(f"{spec}: a certificate does not check")
     if args.only or args.quick:
-        print("(a partial run: docs/solved.md and results/solved.json are rewritten only by a full run)")
+        print(
+            "(a partial run: docs/solved.md and results/solved.json are rewritten only by a full run)"
+        )
         return
     write_atomic(args.output, page(rows, host))
     os.makedirs(os.path.dirname(args.json), exist_ok=True)

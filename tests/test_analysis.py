@@ -36,7 +36,9 @@ def test_winnability_matches_reference(spec: str) -> None:
     win = winnability(Geometry.parse(spec))
     memo: dict[tuple[int, int], tuple[bool, bool]] = {}
     for position in all_positions(win.space):
-        assert win.can_win(position) == reference_can_win(position, memo), position.to_status_string()
+        assert win.can_win(position) == reference_can_win(position, memo), (
+            position.to_status_string()
+        )
 
 
 def test_rooted_winnability_matches_full() -> None:
@@ -88,7 +90,9 @@ def reference_report(geometry: Geometry) -> tuple[Counter, int, int, dict[int, i
     return table, wrong_unwinnable, wrong_winnable, questions
 
 
-@pytest.mark.parametrize("spec", ["3x3", "2x4", "3x3,k=2", pytest.param("3x4", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "spec", ["3x3", "2x4", "3x3,k=2", pytest.param("3x4", marks=pytest.mark.slow)]
+)
 def test_deadend_report_matches_brute_force(spec: str) -> None:
     geometry = Geometry.parse(spec)
     report = deadend_report(geometry)
@@ -164,7 +168,10 @@ def test_seed_examples() -> None:
     position = from_seed_board("OOX/X•O/•OX")
     report = line_report(position)
     open_lines = [line for line in position.geometry.line_cells if line not in report.dead]
-    assert open_lines == [(1, 4, 7), (2, 4, 6)]  # the centre column and the diagonal from the top right
+    assert open_lines == [
+        (1, 4, 7),
+        (2, 4, 6),
+    ]  # the centre column and the diagonal from the top right
     # "Early unwinnable" is drawn with X first: read with O first its mark counts are impossible.
     assert from_seed_board("OXO/•X•/XOX").turn is None
     assert from_seed_board("OXO/•X•/XOX", first="X").turn == "o"

@@ -45,7 +45,9 @@ def _solution(board: str):  # type: ignore[no-untyped-def]
     return solve(Geometry.parse(board))
 
 
-def strategy_entries(board: str, side: str, *, skip_immediate_wins: bool = False) -> list[MoveEntry]:
+def strategy_entries(
+    board: str, side: str, *, skip_immediate_wins: bool = False
+) -> list[MoveEntry]:
     """One entry per class of position where ``side`` is to move, reached by side's best moves and
     every reply from the empty board (the first best move of the exact solution)."""
     solution = _solution(board)
@@ -84,15 +86,27 @@ def write_raw(path: Path, lines: list[object] | list[str]) -> Path:
     return path
 
 
-def header_dict(board: str = "3x3", k: int = 3, side: str = "x", guarantee: str = "no-loss") -> dict[str, object]:
+def header_dict(
+    board: str = "3x3", k: int = 3, side: str = "x", guarantee: str = "no-loss"
+) -> dict[str, object]:
     dims = [int(side) for side in board.split("x")]
-    return {"format": "oxo-strategy/1", "board": board, "dims": dims, "k": k, "side": side, "guarantee": guarantee}
+    return {
+        "format": "oxo-strategy/1",
+        "board": board,
+        "dims": dims,
+        "k": k,
+        "side": side,
+        "guarantee": guarantee,
+    }
 
 
 def find_pairing(geometry: Geometry, own: int, occupied: int) -> list[tuple[int, int]] | None:
     """A pairing for the side with marks ``own``: disjoint empty pairs, a whole pair in every line
     without a mark of the side (backtracking over the lines)."""
-    lines = sorted((line for line in geometry.lines if not line & own), key=lambda line: (line & ~occupied).bit_count())
+    lines = sorted(
+        (line for line in geometry.lines if not line & own),
+        key=lambda line: (line & ~occupied).bit_count(),
+    )
     chosen: list[tuple[int, int]] = []
 
     def extend(i: int, used: int) -> bool:
@@ -112,13 +126,16 @@ def find_pairing(geometry: Geometry, own: int, occupied: int) -> list[tuple[int,
     return list(chosen) if extend(0, 0) else None
 
 
-def pairing_holds(geometry: Geometry, own: int, occupied: int, pairs: list[tuple[int, int]]) -> bool:
+def pairing_holds(
+    geometry: Geometry, own: int, occupied: int, pairs: list[tuple[int, int]]
+) -> bool:
     """The pairing condition, written out plainly."""
     cells = [cell for pair in pairs for cell in pair]
     if len(set(cells)) != len(cells) or any(occupied >> cell & 1 for cell in cells):
         return False
     return all(
-        line & own or any(line >> a & 1 and line >> b & 1 for a, b in pairs) for line in geometry.lines
+        line & own or any(line >> a & 1 and line >> b & 1 for a, b in pairs)
+        for line in geometry.lines
     )
 
 
@@ -131,7 +148,9 @@ def reference_valid(cert: Certificate) -> bool:
     by_class: dict[Position, list[MoveEntry]] = {}
     for entry in cert.entries:
         assert isinstance(entry, MoveEntry)
-        by_class.setdefault(Position.from_statuses(geometry, [int(c) for c in entry.position]).canonical, []).append(entry)
+        by_class.setdefault(
+            Position.from_statuses(geometry, [int(c) for c in entry.position]).canonical, []
+        ).append(entry)
     memo: dict[Position, bool] = {}
 
     def ok(position: Position) -> bool:
@@ -158,7 +177,9 @@ def reference_valid(cert: Certificate) -> bool:
                         if written.transform(symmetry) == position:
                             moves.append(symmetry(entry.move))
                             break
-                result = any(cell in position.empty_cells and ok(position.play(cell)) for cell in moves)
+                result = any(
+                    cell in position.empty_cells and ok(position.play(cell)) for cell in moves
+                )
         else:
             result = all(ok(position.play(cell)) for cell in position.legal_moves)
         memo[position.canonical] = result
@@ -167,16 +188,35 @@ def reference_valid(cert: Certificate) -> bool:
     return ok(Position.empty(geometry))
 
 
-def transformed(entry: MoveEntry | PairingEntry, geometry: Geometry, symmetry_name: str) -> MoveEntry | PairingEntry:
+def transformed(
+    entry: MoveEntry | PairingEntry, geometry: Geometry, symmetry_name: str
+) -> MoveEntry | PairingEntry:
     symmetry = geometry.symmetry(symmetry_name)
-    position = Position.from_statuses(geometry, [int(c) for c in entry.position]).transform(symmetry)
+    position = Position.from_statuses(geometry, [int(c) for c in entry.position]).transform(
+        symmetry
+    )
     if isinstance(entry, MoveEntry):
         return MoveEntry(position.to_status_string(), symmetry(entry.move))
-    return PairingEntry(position.to_status_string(), tuple((symmetry(a), symmetry(b)) for a, b in entry.pairing))
+    return PairingEntry(
+        position.to_status_string(), tuple((symmetry(a), symmetry(b)) for a, b in entry.pairing)
+    )
 
 
 #: O's pairing on the empty 5x5 board, k=5: 12 disjoint pairs, one whole in each of the 12 lines.
-PAIRING_5X5 = ((0, 1), (5, 6), (10, 11), (17, 18), (22, 23), (15, 20), (16, 21), (2, 7), (3, 13), (9, 14), (4, 8), (12, 24))
+PAIRING_5X5 = (
+    (0, 1),
+    (5, 6),
+    (10, 11),
+    (17, 18),
+    (22, 23),
+    (15, 20),
+    (16, 21),
+    (2, 7),
+    (3, 13),
+    (9, 14),
+    (4, 8),
+    (12, 24),
+)
 
 
 # -- valid certificates -----------------------------------------------------------------------------
@@ -188,12 +228,19 @@ def test_3x3_draw_is_two_no_loss_certificates(tmp_path: Path) -> None:
         path = write(tmp_path / f"3x3-{side}.gz", "3x3", side, "no-loss", entries)
         result = verify_certificate(path)
         assert result.valid, result
-        assert (result.side, result.guarantee, result.board, result.k) == (side, "no-loss", "3x3", 3)
+        assert (result.side, result.guarantee, result.board, result.k) == (
+            side,
+            "no-loss",
+            "3x3",
+            3,
+        )
         assert result.entries == len(entries) and result.positions_checked > len(entries) // 2
         assert result.failure is None and result.failure_position is None
         assert str(result).startswith(f"valid: {side.upper()} does not lose")
     # A drawn board has no win certificate: X's drawing strategy claimed as a win fails.
-    result = verify_certificate(write(tmp_path / "win.gz", "3x3", "x", "win", strategy_entries("3x3", "x")))
+    result = verify_certificate(
+        write(tmp_path / "win.gz", "3x3", "x", "win", strategy_entries("3x3", "x"))
+    )
     assert not result.valid and "full without a line of X" in (result.failure or "")
     assert result.failure_position is not None and "0" not in result.failure_position
 
@@ -207,7 +254,12 @@ def test_3x4_x_wins(tmp_path: Path) -> None:
         f"valid: X wins — the strategy for X on 3x4 (k=3) wins against every defence; {result.positions_checked} positions checked"
     )
     data = result.to_dict()
-    assert data["valid"] is True and data["board"] == "3x4" and data["k"] == 3 and data["failure"] is None
+    assert (
+        data["valid"] is True
+        and data["board"] == "3x4"
+        and data["k"] == 3
+        and data["failure"] is None
+    )
     assert data["positions_checked"] == result.positions_checked and data["entries"] == len(entries)
 
 
@@ -225,18 +277,30 @@ def test_3d_board_hand_written(tmp_path: Path) -> None:
         result = verify_certificate(path)
         assert result.valid and result.board == "2x2x2" and result.k == 2
     header = json.loads(gzip.decompress(path.read_bytes()).decode().splitlines()[0])
-    assert header == {"format": "oxo-strategy/1", "board": "2x2x2", "dims": [2, 2, 2], "k": 2, "side": "x", "guarantee": "win"}
+    assert header == {
+        "format": "oxo-strategy/1",
+        "board": "2x2x2",
+        "dims": [2, 2, 2],
+        "k": 2,
+        "side": "x",
+        "guarantee": "win",
+    }
 
 
 def test_round_trip_and_file_format(tmp_path: Path) -> None:
     entries = strategy_entries("3x3", "o")
     path = tmp_path / "o.gz"
-    assert write_certificate(path, StrategyHeader.for_board("3x3", "o", "no-loss"), entries) == len(entries)
+    assert write_certificate(path, StrategyHeader.for_board("3x3", "o", "no-loss"), entries) == len(
+        entries
+    )
     lines = gzip.decompress(path.read_bytes()).decode().splitlines()
     assert json.loads(lines[0]) == header_dict(side="o")
     assert list(json.loads(lines[0])) == ["format", "board", "dims", "k", "side", "guarantee"]
     first = json.loads(lines[1])
-    assert set(first) == {"position", "move"} and first == {"position": entries[0].position, "move": entries[0].move}
+    assert set(first) == {"position", "move"} and first == {
+        "position": entries[0].position,
+        "move": entries[0].move,
+    }
     back = read_certificate(path)
     assert back.header == StrategyHeader((3, 3), 3, "o", "no-loss") and back.header.board == "3x3"
     assert back.entries == tuple(entries)
@@ -257,7 +321,11 @@ def test_any_orientation_verifies(tmp_path: Path) -> None:
         assert verify_certificate(write(tmp_path / "t.gz", "3x3", side, "no-loss", turned)).valid
         # One symmetry for the whole file, too.
         for name in names:
-            assert verify_certificate(certificate("3x3", side, "no-loss", [transformed(e, geometry, name) for e in entries])).valid
+            assert verify_certificate(
+                certificate(
+                    "3x3", side, "no-loss", [transformed(e, geometry, name) for e in entries]
+                )
+            ).valid
     rect = Geometry.parse("3x4")
     entries = strategy_entries("3x4", "x")
     for symmetry in rect.symmetries:
@@ -270,7 +338,9 @@ def test_pairing_on_the_empty_5x5_board_k5() -> None:
     assert pairing_holds(geometry, 0, 0, list(PAIRING_5X5))
     found = find_pairing(geometry, 0, 0)
     assert found is not None and pairing_holds(geometry, 0, 0, found)
-    result = verify_certificate(certificate("5x5,k=5", "o", "no-loss", [PairingEntry("0" * 25, PAIRING_5X5)]))
+    result = verify_certificate(
+        certificate("5x5,k=5", "o", "no-loss", [PairingEntry("0" * 25, PAIRING_5X5)])
+    )
     assert result.valid and result.positions_checked == 1 and result.entries == 1
     # In another orientation (the pairs turned with the position) it still holds.
     turned = transformed(PairingEntry("0" * 25, PAIRING_5X5), geometry, "rot90")
@@ -315,7 +385,9 @@ def test_a_class_given_twice_is_accepted_when_one_move_works() -> None:
     bad = MoveEntry(good.position, 1)  # an edge after X's centre loses
     assert good.move in (0, 2, 6, 8)
     for order in ([bad, good], [good, bad]):
-        assert verify_certificate(certificate("3x3", "o", "no-loss", entries[:index] + order + entries[index + 1 :])).valid
+        assert verify_certificate(
+            certificate("3x3", "o", "no-loss", entries[:index] + order + entries[index + 1 :])
+        ).valid
 
 
 # -- rejections -------------------------------------------------------------------------------------
@@ -329,13 +401,20 @@ def test_a_losing_move_is_found() -> None:
     assert not result.valid and result.failure and result.failure_position and result.failure_path
     # The walk failed below the changed entry: X's centre, then O's edge (in some orientation).
     assert result.failure_path[:2] in {(4, 1), (4, 3), (4, 5), (4, 7)}
-    assert result.failure_position[4] == "1" and result.failure_position[result.failure_path[1]] == "2"
+    assert (
+        result.failure_position[4] == "1" and result.failure_position[result.failure_path[1]] == "2"
+    )
     assert str(result) == f"invalid: {result.failure} at position {result.failure_position}"
     # At the root: X's first move on 3x4 changed to one that does not win.
     solution = _solution("3x4")
     empty = Position.empty(Geometry.parse("3x4"))
-    losing = next(cell for cell, value in solution.move_values(empty).items() if value.winner != "x")
-    entries = [MoveEntry(e.position, losing) if e.position == "0" * 12 else e for e in strategy_entries("3x4", "x")]
+    losing = next(
+        cell for cell, value in solution.move_values(empty).items() if value.winner != "x"
+    )
+    entries = [
+        MoveEntry(e.position, losing) if e.position == "0" * 12 else e
+        for e in strategy_entries("3x4", "x")
+    ]
     result = verify_certificate(certificate("3x4", "x", "win", entries))
     assert not result.valid and result.failure_path and result.failure_path[0] == losing
 
@@ -355,7 +434,11 @@ def test_a_missing_position_is_named() -> None:
 def test_a_move_on_a_taken_cell_fails() -> None:
     entries = strategy_entries("3x3", "o")
     # X's corner opening, in whatever orientation the helper wrote it; O's move onto X's mark.
-    index = next(i for i, e in enumerate(entries) if e.position.count("1") == 1 and e.position.index("1") in (0, 2, 6, 8))
+    index = next(
+        i
+        for i, e in enumerate(entries)
+        if e.position.count("1") == 1 and e.position.index("1") in (0, 2, 6, 8)
+    )
     corner = entries[index].position.index("1")
     entries[index] = MoveEntry(entries[index].position, corner)
     result = verify_certificate(certificate("3x3", "o", "no-loss", entries))
@@ -371,23 +454,40 @@ def test_bad_pairings_fail() -> None:
         "names one cell twice": ((0, 0), *PAIRING_5X5[1:]),
     }
     for reason, pairs in cases.items():
-        result = verify_certificate(certificate("5x5,k=5", "o", "no-loss", [PairingEntry(empty, pairs)]))
+        result = verify_certificate(
+            certificate("5x5,k=5", "o", "no-loss", [PairingEntry(empty, pairs)])
+        )
         assert not result.valid and result.failure_position == empty
-        assert result.failure is not None and result.failure.startswith("invalid pairing") and reason in result.failure
+        assert (
+            result.failure is not None
+            and result.failure.startswith("invalid pairing")
+            and reason in result.failure
+        )
     # A pair on a taken cell (X has played cell 0, O replies at 12 and pairs from there).
     pairs = find_pairing(Geometry.parse("4x4"), 1, 1)
     assert pairs is not None
     bad = ((0, 15), *pairs[1:])
-    result = verify_certificate(certificate("4x4", "x", "no-loss", [MoveEntry("0" * 16, 0), PairingEntry("1" + "0" * 15, bad)]))
+    result = verify_certificate(
+        certificate(
+            "4x4", "x", "no-loss", [MoveEntry("0" * 16, 0), PairingEntry("1" + "0" * 15, bad)]
+        )
+    )
     assert not result.valid and "cell 0 of the pair (0, 15) is not empty" in (result.failure or "")
     # A wrong pairing is not needed when every reply is covered by moves anyway.
-    entries: list[MoveEntry | PairingEntry] = [*strategy_entries("3x3", "o"), PairingEntry("0" * 9, ((0, 1),))]
+    entries: list[MoveEntry | PairingEntry] = [
+        *strategy_entries("3x3", "o"),
+        PairingEntry("0" * 9, ((0, 1),)),
+    ]
     assert verify_certificate(certificate("3x3", "o", "no-loss", entries)).valid
 
 
 def test_checker_agrees_with_the_reference_on_damaged_strategies() -> None:
     rng = random.Random(2024)
-    for board, side, guarantee in (("3x3", "o", "no-loss"), ("3x3", "x", "no-loss"), ("3x4", "x", "win")):
+    for board, side, guarantee in (
+        ("3x3", "o", "no-loss"),
+        ("3x3", "x", "no-loss"),
+        ("3x4", "x", "win"),
+    ):
         entries = strategy_entries(board, side)
         cert = certificate(board, side, guarantee, entries)
         assert reference_valid(cert) and verify_certificate(cert).valid
@@ -402,7 +502,9 @@ def test_checker_agrees_with_the_reference_on_damaged_strategies() -> None:
                 if choice < 0.2:
                     del damaged[i]
                 elif choice < 0.3:
-                    damaged[i] = MoveEntry(position, rng.randrange(len(position)))  # maybe a taken cell
+                    damaged[i] = MoveEntry(
+                        position, rng.randrange(len(position))
+                    )  # maybe a taken cell
                 else:
                     damaged[i] = MoveEntry(position, rng.choice(empty))
             cert = certificate(board, side, guarantee, damaged)
@@ -419,32 +521,96 @@ def test_malformed_files_raise_clear_errors(tmp_path: Path) -> None:
     good_entry = {"position": "000000000", "move": 4}
     cases: list[tuple[list[object], type[CertificateError], str]] = [
         ([], CertificateHeaderError, "no header"),
-        ([{**header_dict(), "format": "oxo-strategy/2"}, good_entry], CertificateHeaderError, "not an oxo-strategy/1"),
-        ([{k: v for k, v in header_dict().items() if k != "format"}], CertificateHeaderError, "no format"),
+        (
+            [{**header_dict(), "format": "oxo-strategy/2"}, good_entry],
+            CertificateHeaderError,
+            "not an oxo-strategy/1",
+        ),
+        (
+            [{k: v for k, v in header_dict().items() if k != "format"}],
+            CertificateHeaderError,
+            "no format",
+        ),
         ([{**header_dict(), "board": "4x4"}], CertificateHeaderError, "does not match dims"),
         ([{**header_dict(), "dims": [3]}], CertificateHeaderError, "dims must be"),
         ([{**header_dict(), "k": 4}], CertificateHeaderError, "k=4 does not fit"),
         ([{**header_dict(), "side": "X"}], CertificateHeaderError, "side must be"),
         ([{**header_dict(), "guarantee": "draw"}], CertificateHeaderError, "guarantee must be"),
-        ([{key: v for key, v in header_dict().items() if key != "k"}], CertificateHeaderError, "lacks k"),
+        (
+            [{key: v for key, v in header_dict().items() if key != "k"}],
+            CertificateHeaderError,
+            "lacks k",
+        ),
         ([[1, 2, 3]], CertificateHeaderError, "header"),
-        ([header_dict(), {"position": "00000000", "move": 4}], CertificateEntryError, "bad status string"),
-        ([header_dict(), {"position": "0000x0000", "move": 4}], CertificateEntryError, "bad status string"),
+        (
+            [header_dict(), {"position": "00000000", "move": 4}],
+            CertificateEntryError,
+            "bad status string",
+        ),
+        (
+            [header_dict(), {"position": "0000x0000", "move": 4}],
+            CertificateEntryError,
+            "bad status string",
+        ),
         ([header_dict(), {"position": 0, "move": 4}], CertificateEntryError, "bad status string"),
-        ([header_dict(), {"position": "110000000", "move": 4}], CertificateEntryError, "cannot occur"),
-        ([header_dict(), {"position": "000000000", "move": 9}], CertificateEntryError, "move 9 is not a cell"),
-        ([header_dict(), {"position": "000000000", "move": -1}], CertificateEntryError, "not a cell"),
-        ([header_dict(), {"position": "000000000", "move": "4"}], CertificateEntryError, "not a cell"),
-        ([header_dict(), {"position": "000000000", "move": True}], CertificateEntryError, "not a cell"),
-        ([header_dict(), {"position": "100000000", "move": 4}], CertificateEntryError, "O is to move"),
+        (
+            [header_dict(), {"position": "110000000", "move": 4}],
+            CertificateEntryError,
+            "cannot occur",
+        ),
+        (
+            [header_dict(), {"position": "000000000", "move": 9}],
+            CertificateEntryError,
+            "move 9 is not a cell",
+        ),
+        (
+            [header_dict(), {"position": "000000000", "move": -1}],
+            CertificateEntryError,
+            "not a cell",
+        ),
+        (
+            [header_dict(), {"position": "000000000", "move": "4"}],
+            CertificateEntryError,
+            "not a cell",
+        ),
+        (
+            [header_dict(), {"position": "000000000", "move": True}],
+            CertificateEntryError,
+            "not a cell",
+        ),
+        (
+            [header_dict(), {"position": "100000000", "move": 4}],
+            CertificateEntryError,
+            "O is to move",
+        ),
         ([header_dict(), {"position": "000000000", "moves": 4}], CertificateEntryError, "keys"),
         ([header_dict(), {**good_entry, "pairing": []}], CertificateEntryError, "keys"),
         ([header_dict(), [0, 4]], CertificateEntryError, "JSON object"),
-        ([header_dict(guarantee="win"), {"position": "100000000", "pairing": [[0, 1]]}], CertificateEntryError, "only in no-loss"),
-        ([header_dict(), {"position": "100000000", "pairing": [[0, 1, 2]]}], CertificateEntryError, "not a pair"),
-        ([header_dict(), {"position": "100000000", "pairing": [[0, 10]]}], CertificateEntryError, "pairing cell 10"),
-        ([header_dict(), {"position": "100000000", "pairing": {"0": 1}}], CertificateEntryError, "list of pairs"),
-        ([header_dict(), {"position": "000000000", "pairing": [[0, 1]]}], CertificateEntryError, "opponent"),
+        (
+            [header_dict(guarantee="win"), {"position": "100000000", "pairing": [[0, 1]]}],
+            CertificateEntryError,
+            "only in no-loss",
+        ),
+        (
+            [header_dict(), {"position": "100000000", "pairing": [[0, 1, 2]]}],
+            CertificateEntryError,
+            "not a pair",
+        ),
+        (
+            [header_dict(), {"position": "100000000", "pairing": [[0, 10]]}],
+            CertificateEntryError,
+            "pairing cell 10",
+        ),
+        (
+            [header_dict(), {"position": "100000000", "pairing": {"0": 1}}],
+            CertificateEntryError,
+            "list of pairs",
+        ),
+        (
+            [header_dict(), {"position": "000000000", "pairing": [[0, 1]]}],
+            CertificateEntryError,
+            "opponent",
+        ),
         ([header_dict(), good_entry, "{not json"], CertificateSyntaxError, "line 3: not JSON"),
     ]
     for number, (lines, error, words) in enumerate(cases):
@@ -453,13 +619,22 @@ def test_malformed_files_raise_clear_errors(tmp_path: Path) -> None:
             with pytest.raises(error) as caught:
                 read(path)
             message = str(caught.value)
-            assert words in message and "\n" not in message and str(path) in message, (lines, message)
+            assert words in message and "\n" not in message and str(path) in message, (
+                lines,
+                message,
+            )
             assert isinstance(caught.value, OxoError)
     # Entry errors name their line.
     with pytest.raises(CertificateEntryError, match=r"line 3: move 9"):
-        read_certificate(write_raw(tmp_path / "l.gz", [header_dict(), good_entry, {"position": "000000000", "move": 9}]))
+        read_certificate(
+            write_raw(
+                tmp_path / "l.gz", [header_dict(), good_entry, {"position": "000000000", "move": 9}]
+            )
+        )
     # Blank lines are skipped, unknown header keys ignored.
-    path = write_raw(tmp_path / "blank.gz", [{**header_dict(), "comment": "hi"}, "", good_entry, "  "])
+    path = write_raw(
+        tmp_path / "blank.gz", [{**header_dict(), "comment": "hi"}, "", good_entry, "  "]
+    )
     assert read_certificate(path).entries == (MoveEntry("000000000", 4),)
 
 
@@ -468,7 +643,11 @@ def test_unreadable_files(tmp_path: Path) -> None:
     plain.write_text(json.dumps(header_dict()) + "\n")
     with pytest.raises(CertificateFileError, match="not a gzip file"):
         read_certificate(plain)
-    text = json.dumps(header_dict()) + "\n" + (json.dumps({"position": "0" * 9, "move": 4}) + "\n") * 200
+    text = (
+        json.dumps(header_dict())
+        + "\n"
+        + (json.dumps({"position": "0" * 9, "move": 4}) + "\n") * 200
+    )
     data = gzip.compress(text.encode())
     truncated = tmp_path / "truncated.gz"
     truncated.write_bytes(data[: len(data) // 2])
@@ -506,23 +685,42 @@ def test_verify_command(tmp_path: Path) -> None:
     good = write(tmp_path / "good.gz", "3x4", "x", "win", strategy_entries("3x4", "x"))
     result = runner.invoke(verify, [str(good)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("valid: X wins — the strategy for X on 3x4 (k=3) wins against every defence; ")
+    assert result.output.startswith(
+        "valid: X wins — the strategy for X on 3x4 (k=3) wins against every defence; "
+    )
     assert result.output.rstrip().endswith("positions checked")
     result = runner.invoke(verify, [str(good), "--json"])
     data = json.loads(result.output)
-    assert result.exit_code == 0 and data["valid"] is True and data["side"] == "x" and data["guarantee"] == "win"
+    assert (
+        result.exit_code == 0
+        and data["valid"] is True
+        and data["side"] == "x"
+        and data["guarantee"] == "win"
+    )
 
-    bad = write(tmp_path / "bad.gz", "3x3", "o", "no-loss", [e for e in strategy_entries("3x3", "o") if e.position != "000010000"])
+    bad = write(
+        tmp_path / "bad.gz",
+        "3x3",
+        "o",
+        "no-loss",
+        [e for e in strategy_entries("3x3", "o") if e.position != "000010000"],
+    )
     result = runner.invoke(verify, [str(bad)])
     assert result.exit_code == 1
-    assert result.output.startswith("invalid: missing position") and result.output.rstrip().endswith("at position 000010000")
+    assert result.output.startswith(
+        "invalid: missing position"
+    ) and result.output.rstrip().endswith("at position 000010000")
     result = runner.invoke(verify, [str(bad), "--json"])
     data = json.loads(result.output)
-    assert result.exit_code == 1 and data["valid"] is False and data["failure_position"] == "000010000"
+    assert (
+        result.exit_code == 1 and data["valid"] is False and data["failure_position"] == "000010000"
+    )
     assert data["failure_path"] == [4]
 
 
-def test_verify_through_main(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verify_through_main(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import oxo.cli
     from oxo.cli import main
 
@@ -536,7 +734,11 @@ def test_verify_through_main(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     malformed = write_raw(tmp_path / "malformed.gz", [{**header_dict(), "format": "nope"}])
     assert main(["verify", str(malformed)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("oxo: error: ") and "not an oxo-strategy/1 certificate" in err and err.count("\n") == 1
+    assert (
+        err.startswith("oxo: error: ")
+        and "not an oxo-strategy/1 certificate" in err
+        and err.count("\n") == 1
+    )
     plain = tmp_path / "plain.txt"
     plain.write_text("hello\n")
     assert main(["verify", str(plain)]) == 2

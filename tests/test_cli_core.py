@@ -21,7 +21,17 @@ def test_count_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "count", "3x3", "2x2")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["ply", "3x3", "positions", "3x3", "classes", "2x2", "positions", "2x2", "classes"]
+    assert lines[0].split() == [
+        "ply",
+        "3x3",
+        "positions",
+        "3x3",
+        "classes",
+        "2x2",
+        "positions",
+        "2x2",
+        "classes",
+    ]
     assert lines[-1].split() == ["total", "5478", "765", "29", "6"]
     assert lines[2].split() == ["1", "9", "3", "4", "1"]
 
@@ -30,7 +40,18 @@ def test_count_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "count", "3x3", "--json")
     data = json.loads(out)
     assert code == 0 and data["board"] == "3x3" and data["k"] == 3
-    assert [row["positions"] for row in data["plies"]] == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]
+    assert [row["positions"] for row in data["plies"]] == [
+        1,
+        9,
+        72,
+        252,
+        756,
+        1260,
+        1520,
+        1140,
+        390,
+        78,
+    ]
     assert data["total"] == {"positions": 5478, "classes": 765}
     code, out, _ = run(capsys, "count", "3x3", "4x4,k=3", "--json", "--method", "pairs")
     data = json.loads(out)
@@ -76,7 +97,9 @@ def test_classes(capsys: pytest.CaptureFixture[str]) -> None:
         (["nonsense"], "No such command"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: list[str], words: str) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], words: str
+) -> None:
     code, out, err = run(capsys, *args)
     assert code == 2
     assert out == ""
@@ -85,9 +108,15 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
 
 def test_console_script_exit_status() -> None:
     result = subprocess.run(
-        [sys.executable, "-c", "from oxo.cli import run; run()", "count", "9"], capture_output=True, text=True
+        [sys.executable, "-c", "from oxo.cli import run; run()", "count", "9"],
+        capture_output=True,
+        text=True,
     )
-    assert result.returncode == 2 and "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+    assert (
+        result.returncode == 2
+        and "Traceback" not in result.stderr
+        and result.stderr.count("\n") == 1
+    )
 
 
 def test_topics_name_exactly_the_commands_of_each_module() -> None:
@@ -105,5 +134,7 @@ def test_a_command_loads_only_its_own_topic() -> None:
         "import sys\nfrom oxo.cli import main\nmain(['count', '3x3', '--json'])\n"
         "print(sorted(m for m in sys.modules if m.startswith('oxo.cli.')))"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.splitlines()[-1] == "['oxo.cli.common', 'oxo.cli.core']"

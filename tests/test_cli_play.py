@@ -22,7 +22,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def run_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], typed: str, *args: str) -> tuple[int, str]:
+def run_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], typed: str, *args: str
+) -> tuple[int, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
     code = main(["play", *args])
     return code, capsys.readouterr().out
@@ -31,23 +33,37 @@ def run_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 # -- play ------------------------------------------------------------------------------------------
 
 
-def test_play_reprompts_on_illegal_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = run_play(monkeypatch, capsys, "4\nfoo\n4\n9\n" + "".join(f"{c}\n" for c in range(9)), "--seed", "1")
+def test_play_reprompts_on_illegal_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_play(
+        monkeypatch, capsys, "4\nfoo\n4\n9\n" + "".join(f"{c}\n" for c in range(9)), "--seed", "1"
+    )
     assert code == 0
-    assert "'foo' is not a move" in out and "cell 4 is already taken" in out and "cell 9 is not on the board" in out
+    assert (
+        "'foo' is not a move" in out
+        and "cell 4 is already taken" in out
+        and "cell 9 is not on the board" in out
+    )
     assert "computer (O) plays" in out and "best: perfect play" in out
     # Perfect play never loses: the game ends in a draw or a win for the computer.
     assert out.rstrip().endswith(("draw: the board is full", "the computer wins"))
 
 
-def test_play_ends_cleanly_on_eof(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_ends_cleanly_on_eof(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out = run_play(monkeypatch, capsys, "", "3x3")
     assert code == 0 and "input ended; game abandoned" in out
-    code, out = run_play(monkeypatch, capsys, "q\n", "--as", "o", "--level", "random", "--seed", "2")
+    code, out = run_play(
+        monkeypatch, capsys, "q\n", "--as", "o", "--level", "random", "--seed", "2"
+    )
     assert code == 0 and "computer (X) plays" in out and "game abandoned" in out
 
 
-def test_play_with_keypads(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_with_keypads(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out = run_play(monkeypatch, capsys, "5\n", "--keypad", "phone", "--seed", "0")
     assert code == 0 and "1 2 3" in out.splitlines()[2]
     assert "4 X 6" in out  # key 5 is the centre
@@ -57,36 +73,64 @@ def test_play_with_keypads(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
     assert code == 2
 
 
-@pytest.mark.parametrize("board", [["5x5", "--k", "4"], ["3x3x3"], ["15x15", "--k", "5"], ["4x4x4"]])
-def test_play_a_whole_game_on_a_big_board_at_hard(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], board: list[str]) -> None:
+@pytest.mark.parametrize(
+    "board", [["5x5", "--k", "4"], ["3x3x3"], ["15x15", "--k", "5"], ["4x4x4"]]
+)
+def test_play_a_whole_game_on_a_big_board_at_hard(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], board: list[str]
+) -> None:
     """Every cell typed in order: taken ones get a hint, the game runs to its end without an error."""
     size = Geometry.parse(board[0], int(board[2]) if len(board) > 2 else None).size
     typed = "".join(f"{c}\n" for c in range(size))
-    code, out = run_play(monkeypatch, capsys, typed, *board, "--level", "hard", "--time", "0.05", "--seed", "3")
+    code, out = run_play(
+        monkeypatch, capsys, typed, *board, "--level", "hard", "--time", "0.05", "--seed", "3"
+    )
     assert code == 0, out
     assert "computer (O) plays" in out and "hard (alpha-beta search)" in out
-    assert out.rstrip().endswith(("draw: the board is full", "you win", "the computer wins", "game abandoned"))
+    assert out.rstrip().endswith(
+        ("draw: the board is full", "you win", "the computer wins", "game abandoned")
+    )
 
 
 def test_play_through_a_pipe() -> None:
     moves = "".join(f"{c}\n" for c in range(25))
     done = subprocess.run(
-        [sys.executable, "-c", "from oxo.cli import run; run()", "play", "5x5", "--k", "4", "--level", "hard", "--time", "0.1"],
+        [
+            sys.executable,
+            "-c",
+            "from oxo.cli import run; run()",
+            "play",
+            "5x5",
+            "--k",
+            "4",
+            "--level",
+            "hard",
+            "--time",
+            "0.1",
+        ],
         input=moves,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip().endswith(("draw: the board is full", "you win", "the computer wins"))
+    assert done.stdout.rstrip().endswith(
+        ("draw: the board is full", "you win", "the computer wins")
+    )
 
 
-def test_perfect_out_of_reach_is_refused_before_the_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_perfect_out_of_reach_is_refused_before_the_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("0\n"))
     code = main(["play", "5x5", "--level", "perfect"])
     captured = capsys.readouterr()
     assert code == 3 and captured.out == ""
-    assert "out of reach" in captured.err and "hard" in captured.err and "Traceback" not in captured.err
+    assert (
+        "out of reach" in captured.err
+        and "hard" in captured.err
+        and "Traceback" not in captured.err
+    )
 
 
 # -- move ------------------------------------------------------------------------------------------
@@ -95,21 +139,38 @@ def test_perfect_out_of_reach_is_refused_before_the_game(monkeypatch: pytest.Mon
 def test_move_json_on_a_small_board(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "move", "xx./oo./...", "--level", "perfect", "--json")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"board", "k", "position", "level", "move", "value", "seconds"}
-    assert data["move"] == 2 and data["value"] == "x" and data["position"] == "110220000" and data["board"] == "3x3"
+    assert code == 0 and set(data) == {
+        "board",
+        "k",
+        "position",
+        "level",
+        "move",
+        "value",
+        "seconds",
+    }
+    assert (
+        data["move"] == 2
+        and data["value"] == "x"
+        and data["position"] == "110220000"
+        and data["board"] == "3x3"
+    )
 
 
 def test_move_value_agrees_with_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
     position = Position.from_string("x...o..x.")
     code, out, _ = run(capsys, "move", "x...o..x.", "--json")
     data = json.loads(out)
-    assert code == 0 and data["level"] == "best" and data["value"] == reference_value(position).outcome
+    assert (
+        code == 0 and data["level"] == "best" and data["value"] == reference_value(position).outcome
+    )
     best = reference_value(position).outcome
     assert reference_value(position.play(data["move"])).outcome == best
 
 
 def test_move_on_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "move", "." * 225, "--board", "15x15", "--k", "5", "--time", "0.2", "--json")
+    code, out, _ = run(
+        capsys, "move", "." * 225, "--board", "15x15", "--k", "5", "--time", "0.2", "--json"
+    )
     data = json.loads(out)
     assert code == 0 and 0 <= data["move"] < 225 and data["value"] is None and data["k"] == 5
     code, out, _ = run(capsys, "move", "." * 25, "--k", "4", "--level", "hard", "--time", "0.1")
@@ -128,23 +189,83 @@ def test_move_on_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
 )
 def test_move_errors(capsys: pytest.CaptureFixture[str], args: list[str], status: int) -> None:
     code, out, err = run(capsys, *args)
-    assert code == status and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert (
+        code == status
+        and out == ""
+        and len(err.strip().splitlines()) == 1
+        and "Traceback" not in err
+    )
 
 
 # -- selfplay --------------------------------------------------------------------------------------
 
 
 def test_selfplay_json_keys_match_mega_selfplay(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "selfplay", "3x3", "--x", "perfect", "--o", "random", "--games", "6", "--seed", "1", "--json", "--quiet")
+    code, out, _ = run(
+        capsys,
+        "selfplay",
+        "3x3",
+        "--x",
+        "perfect",
+        "--o",
+        "random",
+        "--games",
+        "6",
+        "--seed",
+        "1",
+        "--json",
+        "--quiet",
+    )
     classic = json.loads(out)
     assert code == 0 and classic["games"] == 6 and classic["o_wins"] == 0
-    code, out, _ = run(capsys, "selfplay", "mega", "--x", "random", "--o", "random", "--games", "3", "--seed", "1", "--json", "--quiet")
+    code, out, _ = run(
+        capsys,
+        "selfplay",
+        "mega",
+        "--x",
+        "random",
+        "--o",
+        "random",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--json",
+        "--quiet",
+    )
     mega = json.loads(out)
     assert code == 0 and mega["games"] == 3
-    required = {"games", "x_wins", "o_wins", "draws", "x_share", "o_share", "draw_share", "mean_moves", "seconds"}
+    required = {
+        "games",
+        "x_wins",
+        "o_wins",
+        "draws",
+        "x_share",
+        "o_share",
+        "draw_share",
+        "mean_moves",
+        "seconds",
+    }
     assert required <= set(classic) and required <= set(mega)
 
 
 def test_selfplay_text(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "selfplay", "4x4", "--k", "3", "--x", "easy", "--o", "random", "--games", "4", "--seed", "2", "--quiet")
-    assert code == 0 and out.startswith("4 games of 4x4") and "x wins" in out and "mean length" in out
+    code, out, _ = run(
+        capsys,
+        "selfplay",
+        "4x4",
+        "--k",
+        "3",
+        "--x",
+        "easy",
+        "--o",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--quiet",
+    )
+    assert (
+        code == 0 and out.startswith("4 games of 4x4") and "x wins" in out and "mean length" in out
+    )

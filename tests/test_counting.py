@@ -13,18 +13,58 @@ from oxo.geometry import Geometry
 SEED_001 = {
     "1x1": [(1, 1), (1, 1)],
     "2x2": [(1, 1), (4, 1), (12, 2), (12, 2), (0, 0)],
-    "3x3": [(1, 1), (9, 3), (72, 12), (252, 38), (756, 108), (1260, 174), (1520, 204), (1140, 153), (390, 57), (78, 15)],
+    "3x3": [
+        (1, 1),
+        (9, 3),
+        (72, 12),
+        (252, 38),
+        (756, 108),
+        (1260, 174),
+        (1520, 204),
+        (1140, 153),
+        (390, 57),
+        (78, 15),
+    ],
     "4x4": [
-        (1, 1), (16, 3), (240, 33), (1680, 219), (10920, 1413), (43680, 5514), (160160, 20122), (400400, 50215),
-        (895950, 112379), (1433520, 179510), (1962576, 245690), (1962576, 245690), (1543080, 193318),
-        (881760, 110452), (333792, 41870), (83440, 10489), (8220, 1059),
+        (1, 1),
+        (16, 3),
+        (240, 33),
+        (1680, 219),
+        (10920, 1413),
+        (43680, 5514),
+        (160160, 20122),
+        (400400, 50215),
+        (895950, 112379),
+        (1433520, 179510),
+        (1962576, 245690),
+        (1962576, 245690),
+        (1543080, 193318),
+        (881760, 110452),
+        (333792, 41870),
+        (83440, 10489),
+        (8220, 1059),
     ],
 }
 SEED_001_TOTALS = {"1x1": (2, 2), "2x2": (29, 6), "3x3": (5478, 765), "4x4": (9722011, 1217977)}
 
 SMALL_BOARDS = [
-    "1x1", "1x3", "2x2", "2x3", "3x2", "2x4", "3x3", "3x3,k=2", "2x2,k=1", "3x4", "4x3", "3x4,k=2", "2x5",
-    "2x5,k=2", "1x6,k=3", "2x2x2", "2x2x2,k=1",
+    "1x1",
+    "1x3",
+    "2x2",
+    "2x3",
+    "3x2",
+    "2x4",
+    "3x3",
+    "3x3,k=2",
+    "2x2,k=1",
+    "3x4",
+    "4x3",
+    "3x4,k=2",
+    "2x5",
+    "2x5,k=2",
+    "1x6,k=3",
+    "2x2x2",
+    "2x2x2,k=1",
 ]
 
 
@@ -63,16 +103,22 @@ def test_big_boards_agree_with_search_on_first_plies(spec: str, plies: int) -> N
     geometry = Geometry.parse(spec)
     table = count_positions(geometry)
     positions, classes = count_by_search(geometry, max_ply=plies)
-    assert [(r.positions, r.classes) for r in table.plies[: plies + 1]] == list(zip(positions, classes))
+    assert [(r.positions, r.classes) for r in table.plies[: plies + 1]] == list(
+        zip(positions, classes)
+    )
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("spec", "plies"), [("5x5", 5), ("6x6", 4), ("7x7", 2), ("2x3x3", 18), ("4x5,k=4", 5)])
+@pytest.mark.parametrize(
+    ("spec", "plies"), [("5x5", 5), ("6x6", 4), ("7x7", 2), ("2x3x3", 18), ("4x5,k=4", 5)]
+)
 def test_big_boards_agree_with_search_on_more_plies(spec: str, plies: int) -> None:
     geometry = Geometry.parse(spec)
     table = count_positions(geometry)
     positions, classes = count_by_search(geometry, max_ply=plies)
-    assert [(r.positions, r.classes) for r in table.plies[: plies + 1]] == list(zip(positions, classes))
+    assert [(r.positions, r.classes) for r in table.plies[: plies + 1]] == list(
+        zip(positions, classes)
+    )
 
 
 def test_6x6_first_plies_are_multinomials() -> None:

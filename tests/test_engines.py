@@ -97,7 +97,9 @@ def test_perfect_is_refused_out_of_reach_and_best_says_what_it_uses() -> None:
     best = make_engine("best", new_game("5x5,k=4"))
     assert isinstance(best, BestEngine) and best.using(new_game("5x5,k=4")) == "hard"
     assert best.using(random_position("5x5,k=4", 10, 1)) == "perfect"
-    assert "hard" in describe_level("best", new_game("5x5,k=4")) and "perfect" in describe_level("best", new_game("3x3"))
+    assert "hard" in describe_level("best", new_game("5x5,k=4")) and "perfect" in describe_level(
+        "best", new_game("3x3")
+    )
     assert "Monte Carlo" in describe_level("hard", new_game("mega"))
 
 
@@ -119,12 +121,20 @@ def test_level_errors() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(["3x3", "4x4,k=3", "3x4"]), plies=st.integers(3, 9))
-def test_alphabeta_full_depth_proves_what_the_reference_says(seed: int, spec: str, plies: int) -> None:
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    spec=st.sampled_from(["3x3", "4x4,k=3", "3x4"]),
+    plies=st.integers(3, 9),
+)
+def test_alphabeta_full_depth_proves_what_the_reference_says(
+    seed: int, spec: str, plies: int
+) -> None:
     position = random_position(spec, plies, seed)
     if position.is_over or len(position.empty_cells) > 10:
         return
-    engine = AlphaBetaEngine(seconds=None, depth=len(position.empty_cells), seed=seed, exact_limit=0)
+    engine = AlphaBetaEngine(
+        seconds=None, depth=len(position.empty_cells), seed=seed, exact_limit=0
+    )
     report = engine.search(position)
     truth = reference_value(position).outcome
     if truth != "draw":
@@ -135,8 +145,14 @@ def test_alphabeta_full_depth_proves_what_the_reference_says(seed: int, spec: st
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(["3x3", "4x4,k=3"]), plies=st.integers(4, 9))
-def test_mcts_proofs_are_right_and_it_never_blunders_in_one(seed: int, spec: str, plies: int) -> None:
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    spec=st.sampled_from(["3x3", "4x4,k=3"]),
+    plies=st.integers(4, 9),
+)
+def test_mcts_proofs_are_right_and_it_never_blunders_in_one(
+    seed: int, spec: str, plies: int
+) -> None:
     position = random_position(spec, plies, seed)
     if position.is_over or len(position.empty_cells) > 10:
         return
@@ -224,7 +240,12 @@ def test_selfplay_counts_every_game() -> None:
     assert stats.games == 30 == stats.x_wins + stats.o_wins + stats.draws
     assert stats.to_dict()["games"] == 30 and 5 <= stats.mean_moves <= 9
     again = selfplay(new_game("3x3"), "random", "random", 30, seed=4)
-    assert (again.x_wins, again.o_wins, again.draws, again.total_moves) == (stats.x_wins, stats.o_wins, stats.draws, stats.total_moves)
+    assert (again.x_wins, again.o_wins, again.draws, again.total_moves) == (
+        stats.x_wins,
+        stats.o_wins,
+        stats.draws,
+        stats.total_moves,
+    )
 
 
 # -- strength (heavy: run by .ci/run) -------------------------------------------------------------

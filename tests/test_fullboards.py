@@ -32,17 +32,24 @@ def brute_force(geometry: Geometry) -> dict[tuple[int, str], tuple[int, int]]:
     boards: Counter[tuple[int, str]] = Counter()
     classes: dict[tuple[int, str], set[Position]] = {}
     for board in list_full_boards(geometry):
-        key = (len(board.x_lines) + len(board.o_lines), owners_of(len(board.x_lines), len(board.o_lines)))
+        key = (
+            len(board.x_lines) + len(board.o_lines),
+            owners_of(len(board.x_lines), len(board.o_lines)),
+        )
         boards[key] += 1
         classes.setdefault(key, set()).add(board.canonical)
     return {key: (boards[key], len(classes[key])) for key in boards}
 
 
-@pytest.mark.parametrize("spec", ["1x1", "2x2", "3x3", "2x3", "3x4", "4x4", "2x2x2", "3x3,k=2", "4x4,k=3", "1x7,k=3"])
+@pytest.mark.parametrize(
+    "spec", ["1x1", "2x2", "3x3", "2x3", "3x4", "4x4", "2x2x2", "3x3,k=2", "4x4,k=3", "1x7,k=3"]
+)
 def test_counts_agree_with_listing_every_full_board(spec: str) -> None:
     geometry = Geometry.parse(spec)
     result = count_full_boards(geometry)
-    assert {(r.alignments, r.owners): (r.boards, r.classes) for r in result.rows} == brute_force(geometry)
+    assert {(r.alignments, r.owners): (r.boards, r.classes) for r in result.rows} == brute_force(
+        geometry
+    )
     assert result.full_boards == math.comb(geometry.size, (geometry.size + 1) // 2)
 
 
@@ -52,7 +59,9 @@ def test_3x3_figures() -> None:
     draws = [r for r in result.rows if r.alignments == 0]
     # The well-known 16 drawn full boards, 3 up to symmetry; games ending in a draw are their move orders.
     assert [(r.owners, r.boards, r.classes) for r in draws] == [("none", 16, 3)]
-    assert 16 * math.factorial(5) * math.factorial(4) == count_games(G33, universal=False).games.draws
+    assert (
+        16 * math.factorial(5) * math.factorial(4) == count_games(G33, universal=False).games.draws
+    )
     # Seed 000: "zero, one or two" alignments, "made by the same player or by both".
     assert {r.alignments for r in result.rows} == {0, 1, 2}
     assert result.to_dict()["full_board_classes"] == sum(r.classes for r in result.rows)
@@ -103,7 +112,9 @@ def test_games_inside_every_full_board_agree_with_walking_every_game(spec: str) 
     geometry = Geometry.parse(spec)
     ends = game_ends(geometry)
     for board in list_full_boards(geometry):
-        expected = {(x, o): n for (x, o), n in ends.items() if x & ~board.x == 0 and o & ~board.o == 0}
+        expected = {
+            (x, o): n for (x, o), n in ends.items() if x & ~board.x == 0 and o & ~board.o == 0
+        }
         found = games_in_full_board(board)
         assert {(g.position.x, g.position.o): g.move_orders for g in found.games} == expected
         for game in found.games:
@@ -112,7 +123,9 @@ def test_games_inside_every_full_board_agree_with_walking_every_game(spec: str) 
         assert [g.length for g in found.games] == sorted(g.length for g in found.games)
 
 
-@pytest.mark.parametrize("spec", ["3x3", "3x3,k=2", "2x4,k=3", pytest.param("3x4", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "spec", ["3x3", "3x3,k=2", "2x4,k=3", pytest.param("3x4", marks=pytest.mark.slow)]
+)
 def test_games_inside_all_full_boards_add_up_to_every_game_extended(spec: str) -> None:
     """Each game ends at a position that lies in C(empty, X still to place) full boards."""
     geometry = Geometry.parse(spec)
@@ -129,16 +142,24 @@ def test_one_full_board() -> None:
     found = games_in_full_board(Position.from_string("xxx/oox/xoo"))
     data = found.to_dict()
     assert data["alignments"] == 1 and data["owners"] == "x"
-    assert [g["length"] for g in data["games"]][0] == 5 and data["games"][-1]["position"] == "111221122"
+    assert [g["length"] for g in data["games"]][0] == 5 and data["games"][-1][
+        "position"
+    ] == "111221122"
     assert all(g["lines"] == [[0, 1, 2]] for g in data["games"])
     draw = games_in_full_board(Position.from_string("xox/xoo/oxx"))
-    assert [(g.winner, g.length, g.move_orders) for g in draw.games] == [(None, 9, math.factorial(5) * math.factorial(4))]
+    assert [(g.winner, g.length, g.move_orders) for g in draw.games] == [
+        (None, 9, math.factorial(5) * math.factorial(4))
+    ]
     json.dumps(data)
 
 
 @pytest.mark.parametrize(
     "text, words",
-    [("xxxoo....", "not a full board: 4 squares are empty"), ("xxxxxxooo", "has 5 X and 4 O, but .* has 6 X"), ("xxxxxoooo", None)],
+    [
+        ("xxxoo....", "not a full board: 4 squares are empty"),
+        ("xxxxxxooo", "has 5 X and 4 O, but .* has 6 X"),
+        ("xxxxxoooo", None),
+    ],
 )
 def test_bad_full_boards(text: str, words: str | None) -> None:
     board = Position.from_string(text)
@@ -161,12 +182,16 @@ def test_too_large() -> None:
 def test_cli_fullboards(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fullboards"]) == 0
     out = capsys.readouterr().out
-    assert [line.split() for line in out.splitlines() if line.strip().startswith("total")] == [["total", "126", "23"]]
+    assert [line.split() for line in out.splitlines() if line.strip().startswith("total")] == [
+        ["total", "126", "23"]
+    ]
     assert main(["fullboards", "4x4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     expected = brute_force(Geometry.parse("4x4"))
     assert data["full_boards"] == 12870
-    assert {(r["alignments"], r["owners"]): (r["boards"], r["classes"]) for r in data["by_alignments"]} == expected
+    assert {
+        (r["alignments"], r["owners"]): (r["boards"], r["classes"]) for r in data["by_alignments"]
+    } == expected
     assert main(["fullboards", "--games", "xxx/oox/xoo"]) == 0
     out = capsys.readouterr().out
     assert "15 game ends inside" in out and "xxx/oox/xoo" in out

@@ -47,7 +47,9 @@ def test_random_playouts_keep_the_contract(spec: str, seed: int) -> None:
         hash(state.key)
         move = rng.choice(moves)
         after = state.play(move)
-        assert state.legal_moves == moves and state.to_move == mover, "play must leave the state unchanged"
+        assert state.legal_moves == moves and state.to_move == mover, (
+            "play must leave the state unchanged"
+        )
         assert after.to_move in (other(mover), None)
         if after.is_over:
             assert after.legal_moves == () and after.to_move is None

@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from oxo.cli import main
 from oxo.errors import MoveError, OxoError
-from oxo.games import Game, GameCountError, OutcomeCount, count_games, count_paths, format_moves, parse_moves
+from oxo.games import (
+    Game,
+    GameCountError,
+    OutcomeCount,
+    count_games,
+    count_paths,
+    format_moves,
+    parse_moves,
+)
 from oxo.geometry import Geometry
 
 G33 = Geometry.parse("3x3")
@@ -20,7 +28,13 @@ G33 = Geometry.parse("3x3")
 # Published figures. 3×3: 255,168 games (131,184 X wins, 77,904 O wins, 46,080 draws), 31,896 classes
 # of whole games, 26,830 games up to symmetry move by move (the issue; Schaefer, Bottomley).
 # OEIS A061526, complete games of n×n tic-tac-toe: 1, 24, 255168, 15038733958272, 12123953291699459229254400.
-A061526 = {"1x1": 1, "2x2": 24, "3x3": 255168, "4x4": 15038733958272, "5x5": 12123953291699459229254400}
+A061526 = {
+    "1x1": 1,
+    "2x2": 24,
+    "3x3": 255168,
+    "4x4": 15038733958272,
+    "5x5": 12123953291699459229254400,
+}
 
 
 # -- reference: walk every game ---------------------------------------------------------------------
@@ -81,7 +95,12 @@ def test_counts_agree_with_walking_every_game(spec: str) -> None:
 
 def test_published_3x3_figures() -> None:
     result = count_games(G33)
-    assert (result.games.total, result.games.x_wins, result.games.o_wins, result.games.draws) == (255168, 131184, 77904, 46080)
+    assert (result.games.total, result.games.x_wins, result.games.o_wins, result.games.draws) == (
+        255168,
+        131184,
+        77904,
+        46080,
+    )
     assert result.classes.total == 31896
     assert result.universal is not None and result.universal.total == 26830
     # Bottomley (se16.info/hgb/tictactoe.htm): 172, 579, 5115 and 7426 games in 5 to 8 moves, then 8670
@@ -105,7 +124,8 @@ def test_oeis_a061526_5x5() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["3x4", "4x3", "2x5", "3x3,k=2", "2x2x2,k=2", pytest.param("4x4,k=3", marks=pytest.mark.slow)]
+    "spec",
+    ["3x4", "4x3", "2x5", "3x3,k=2", "2x2x2,k=2", pytest.param("4x4,k=3", marks=pytest.mark.slow)],
 )
 def test_pair_counting_agrees_with_counting_paths_position_by_position(spec: str) -> None:
     geometry = Geometry.parse(spec)
@@ -144,7 +164,12 @@ def test_universal_can_be_refused_or_demanded() -> None:
 def test_json_shape() -> None:
     data = count_games(G33).to_dict()
     assert data["board"] == "3x3" and data["k"] == 3
-    assert (data["games"], data["x_wins"], data["o_wins"], data["draws"]) == (255168, 131184, 77904, 46080)
+    assert (data["games"], data["x_wins"], data["o_wins"], data["draws"]) == (
+        255168,
+        131184,
+        77904,
+        46080,
+    )
     assert data["games_classes"] == 31896 and data["universal_games"] == 26830
     assert [row["length"] for row in data["by_length"]] == [5, 6, 7, 8, 9]
     assert sum(row["x_wins"] for row in data["by_length"]) == 131184
@@ -156,7 +181,9 @@ def test_json_shape() -> None:
 
 
 @st.composite
-def games(draw, geometries=(G33, Geometry.parse("4x4"), Geometry.parse("3x5"), Geometry.parse("3x3,k=2"))):  # type: ignore[no-untyped-def]
+def games(
+    draw, geometries=(G33, Geometry.parse("4x4"), Geometry.parse("3x5"), Geometry.parse("3x3,k=2"))
+):  # type: ignore[no-untyped-def]
     """A random game, finished or not."""
     geometry = draw(st.sampled_from(geometries))
     finish = draw(st.booleans())
@@ -187,7 +214,12 @@ def test_parse_forms() -> None:
         ("0 a 8", G33, "id", "move 2 'a' .* is not a number: use cell IDs 0..8"),
         ("0 9", G33, "id", "move 2 is 9, which is not on a 3x3 board"),
         ("0 0", G33, "id", "move 2 plays cell 0, already taken by X at move 1"),
-        ("0 3 1 4 2 5", G33, "id", r"move 6 \(cell 5\) comes after the end of the game: X won at move 5"),
+        (
+            "0 3 1 4 2 5",
+            G33,
+            "id",
+            r"move 6 \(cell 5\) comes after the end of the game: X won at move 5",
+        ),
         ("0 5", G33, "keypad", "move 1 is 0, which is not on a 3x3 board: use keys 1..9"),
         ("1 2", Geometry.parse("4x4"), "keypad", "only on a 3x3 board"),
         ("0 1", G33, "roman", "unknown move numbering"),
@@ -286,7 +318,9 @@ def test_cli_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["games"] == A061526["4x4"] and data["universal_games"] is None
     assert main(["games", "3x3", "--k", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["k"] == 2 and data["games"] == sum(walk_every_game(Geometry.parse("3x3,k=2"))[0].values())
+    assert data["k"] == 2 and data["games"] == sum(
+        walk_every_game(Geometry.parse("3x3,k=2"))[0].values()
+    )
 
 
 def test_cli_games_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

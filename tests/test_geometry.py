@@ -32,7 +32,8 @@ def test_symmetries_form_a_group(spec: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("spec", "order"), [("3x3", 8), ("4x4", 8), ("3x5", 4), ("1x4", 2), ("3x3x3", 48), ("2x3x3", 16), ("1x1", 1)]
+    ("spec", "order"),
+    [("3x3", 8), ("4x4", 8), ("3x5", 4), ("1x4", 2), ("3x3x3", 48), ("2x3x3", 16), ("1x1", 1)],
 )
 def test_group_order(spec: str, order: int) -> None:
     assert len(Geometry.parse(spec).symmetries) == order
@@ -121,7 +122,19 @@ def count_lines_by_brute_force(shape: tuple[int, ...], k: int) -> int:
 
 
 @pytest.mark.parametrize(
-    "spec", ["3x3", "4x4", "4x4,k=3", "5x5,k=4", "3x5", "2x6,k=2", "3x3x3", "4x4x4", "3x3x3,k=2", "1x5,k=3"]
+    "spec",
+    [
+        "3x3",
+        "4x4",
+        "4x4,k=3",
+        "5x5,k=4",
+        "3x5",
+        "2x6,k=2",
+        "3x3x3",
+        "4x4x4",
+        "3x3x3,k=2",
+        "1x5,k=3",
+    ],
 )
 def test_line_generator_matches_brute_force(spec: str) -> None:
     geometry = Geometry.parse(spec)
@@ -137,8 +150,15 @@ def test_known_line_counts() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "shape", "k"),
-    [("3x3", (3, 3), 3), ("4X4", (4, 4), 4), ("4x4,k=3", (4, 4), 3), ("3x5", (3, 5), 3), ("3x3x3", (3, 3, 3), 3),
-     ("mnk(m=5,n=4,k=4)", (4, 5), 4), (" 4 x 4 ", (4, 4), 4)],
+    [
+        ("3x3", (3, 3), 3),
+        ("4X4", (4, 4), 4),
+        ("4x4,k=3", (4, 4), 3),
+        ("3x5", (3, 5), 3),
+        ("3x3x3", (3, 3, 3), 3),
+        ("mnk(m=5,n=4,k=4)", (4, 5), 4),
+        (" 4 x 4 ", (4, 4), 4),
+    ],
 )
 def test_parse(spec: str, shape: tuple[int, ...], k: int) -> None:
     geometry = Geometry.parse(spec)
@@ -146,7 +166,10 @@ def test_parse(spec: str, shape: tuple[int, ...], k: int) -> None:
     assert Geometry.parse(geometry.spec) == geometry
 
 
-@pytest.mark.parametrize("spec", ["", "4", "4x", "x4", "4x4x4x4", "0x3", "3x3,k=4", "abc", "mnk(m=3)", "3x3,k=0", "200x200"])
+@pytest.mark.parametrize(
+    "spec",
+    ["", "4", "4x", "x4", "4x4x4x4", "0x3", "3x3,k=4", "abc", "mnk(m=3)", "3x3,k=0", "200x200"],
+)
 def test_bad_specs_raise_a_clear_error(spec: str) -> None:
     with pytest.raises(BoardSpecError) as info:
         Geometry.parse(spec)

@@ -53,7 +53,11 @@ def test_line_generator_gives_seed_004_lines_on_3x3() -> None:
     # Seed 004 numbers cells 1..9; a line starts on the top row or left column and steps by
     # 1 (from 1, 4, 7), 2 (from 3), 3 (from 1, 2, 3) or 4 (from 1).
     seed_starts = {1: (1, 4, 7), 2: (3,), 3: (1, 2, 3), 4: (1,)}
-    seed_lines = {frozenset(start + i * step for i in range(3)) for step, starts in seed_starts.items() for start in starts}
+    seed_lines = {
+        frozenset(start + i * step for i in range(3))
+        for step, starts in seed_starts.items()
+        for start in starts
+    }
     geometry = Geometry.parse("3x3")
     generated = {frozenset(cell + 1 for cell in cells) for cells in geometry.line_cells}
     assert len(geometry.lines) == len(seed_lines) == 8
@@ -61,17 +65,35 @@ def test_line_generator_gives_seed_004_lines_on_3x3() -> None:
     checker = WinChecker.for_geometry(geometry)
     assert {run.step: tuple(c + 1 for c in run.start_cells) for run in checker.runs} == seed_starts
     # Only top-row or left-column cells start a line, as the seed observes.
-    assert all(geometry.coords(cells[0])[0] == 0 or geometry.coords(cells[0])[1] == 0 for cells in geometry.line_cells)
+    assert all(
+        geometry.coords(cells[0])[0] == 0 or geometry.coords(cells[0])[1] == 0
+        for cells in geometry.line_cells
+    )
 
 
 @pytest.mark.parametrize(
-    "spec", ["3x3", "4x4", "4x4,k=3", "3x2,k=2", "2x5,k=2", "5x5", "3x3x3", "4x4x4", "2x2x2", "3x3,k=1", "1x6,k=3"]
+    "spec",
+    [
+        "3x3",
+        "4x4",
+        "4x4,k=3",
+        "3x2,k=2",
+        "2x5,k=2",
+        "5x5",
+        "3x3x3",
+        "4x4x4",
+        "2x2x2",
+        "3x3,k=1",
+        "1x6,k=3",
+    ],
 )
 def test_win_checker_agrees_with_line_loop(spec: str) -> None:
     geometry = Geometry.parse(spec)
     checker = WinChecker.for_geometry(geometry)
     rng = random.Random(spec)
-    masks = [0, geometry.full_mask, *geometry.lines] + [rng.getrandbits(geometry.size) for _ in range(3000)]
+    masks = [0, geometry.full_mask, *geometry.lines] + [
+        rng.getrandbits(geometry.size) for _ in range(3000)
+    ]
     for mask in masks:
         expected = sorted(line for line in geometry.lines if mask & line == line)
         assert sorted(checker.lines_in(mask)) == expected
@@ -138,17 +160,27 @@ def test_last_moves_undo_to_a_game_in_progress() -> None:
 
 def codes(text: str, board: str | None = None) -> list[tuple[str, str | None]]:
     geometry = Geometry.parse(board) if board else None
-    return [(reason.code, reason.player) for reason in check_position(Position.from_string(text, geometry)).reasons]
+    return [
+        (reason.code, reason.player)
+        for reason in check_position(Position.from_string(text, geometry)).reasons
+    ]
 
 
 def test_reasons_each_kind() -> None:
     assert codes("xx./.../...") == [("mark_counts", None)]
     assert codes("xxx/.../...") == [("mark_counts", None), ("winner_count", "x")]
-    assert codes("xxx/ooo/x..") == [("both_aligned", None), ("winner_count", "o"), ("stopped_earlier", None)]
+    assert codes("xxx/ooo/x..") == [
+        ("both_aligned", None),
+        ("winner_count", "o"),
+        ("stopped_earlier", None),
+    ]
     assert codes("xxx/oo./o..") == [("winner_count", "x"), ("stopped_earlier", None)]
     assert codes("ooo/xx./x.x") == [("winner_count", "o"), ("stopped_earlier", None)]
     # Two X lines with no common cell: no single last move made both.
-    assert codes("xxx./oo.o/o.o./xxx.", "4x4,k=3") == [("disjoint_lines", "x"), ("stopped_earlier", None)]
+    assert codes("xxx./oo.o/o.o./xxx.", "4x4,k=3") == [
+        ("disjoint_lines", "x"),
+        ("stopped_earlier", None),
+    ]
     # Two crossing X lines share the last move: legal.
     assert codes("xxx/xoo/xoo") == []
 
@@ -173,7 +205,9 @@ def test_reason_messages_and_dict() -> None:
         ("xox/xoo/oxx", "draw", (0, 2, 3, 7, 8)),
     ],
 )
-def test_status_of_legal_positions(text: str, status: str | None, last: tuple[int, ...] | None) -> None:
+def test_status_of_legal_positions(
+    text: str, status: str | None, last: tuple[int, ...] | None
+) -> None:
     if status is None:
         with pytest.raises(OxoError):
             Position.from_string(text)
@@ -216,7 +250,9 @@ def test_check_json_and_board(capsys: pytest.CaptureFixture[str]) -> None:
 _POSITION_TEXT = st.text(alphabet="xXoO.012_-/ 3a\t", max_size=40) | st.text(max_size=30)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=_POSITION_TEXT)
 def test_fuzz_parser(text: str) -> None:
     try:
@@ -228,7 +264,9 @@ def test_fuzz_parser(text: str) -> None:
     assert again == position
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=_POSITION_TEXT, board=st.sampled_from([None, "3x3", "4x4", "2x2x2", "1x5", "bogus"]))
 def test_fuzz_check(capsys: pytest.CaptureFixture[str], text: str, board: str | None) -> None:
     args = ["check", "--", text] if board is None else ["check", "--board", board, "--", text]

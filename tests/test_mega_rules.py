@@ -13,7 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oxo.errors import MoveError, OxoError
-from oxo.mega import IllegalMoveError, MegaState, MoveSyntaxError, format_move, format_record, parse_move, parse_record
+from oxo.mega import (
+    IllegalMoveError,
+    MegaState,
+    MoveSyntaxError,
+    format_move,
+    format_record,
+    parse_move,
+    parse_record,
+)
 
 #: String 0 puts one mark in each grid, at the cell with the grid's own number.
 DIAGONAL = "11 22 33 44 55 66 77 88 99"
@@ -23,7 +31,9 @@ RULE8 = DIAGONAL + " 12 23 34 45 56 67 78 81"
 #: X gets 11, 12, 13: a straight in grid 1 at move 19, covered at once (rule 7).
 RULE7 = DIAGONAL + " 23 12 31 45 54 67 76 89 98 13"
 #: A seeded random game that X wins with three big markers in a row at move 31.
-X_WINS = "64 23 56 99 75 42 88 37 11 82 34 13 46 29 78 55 91 67 21 66 72 18 35 43 59 97 84 12 53 69 36"
+X_WINS = (
+    "64 23 56 99 75 42 88 37 11 82 34 13 46 29 78 55 91 67 21 66 72 18 35 43 59 97 84 12 53 69 36"
+)
 #: A seeded random game that ends drawn after 44 moves (every grid covered, no three in a row).
 DRAWN = (
     "76 12 43 28 95 61 39 57 84 77 91 46 82 59 13 65 34 26 81 78 93 54 36 22 17 69 45 74 87 25 31 56 "
@@ -57,7 +67,9 @@ def illegal(record: str, move: str) -> IllegalMoveError:
 def test_notation_round_trip() -> None:
     assert parse_move("55") == 40 and format_move(40) == "55"
     assert parse_move("11") == 0 and parse_move("99") == 80 and parse_move(" 37 ") == 24
-    assert [format_move(m) for m in range(81)] == [f"{g}{c}" for g in range(1, 10) for c in range(1, 10)]
+    assert [format_move(m) for m in range(81)] == [
+        f"{g}{c}" for g in range(1, 10) for c in range(1, 10)
+    ]
     assert parse_record("1. 55, 51  2. 15") == [40, 36, 4]
     assert parse_record("") == []
     assert format_record([40, 36]) == "55 51"
@@ -97,7 +109,9 @@ def test_rule1_x_first_and_alternating_across_strings() -> None:
 
 def test_rule2_and_rule4_a_played_cell_is_taken() -> None:
     state = MegaState.replay(DIAGONAL)
-    assert "11" not in legal(state) and "12" in legal(state)  # grid 1 and position 1 are free in string 1
+    assert "11" not in legal(state) and "12" in legal(
+        state
+    )  # grid 1 and position 1 are free in string 1
     error = illegal(DIAGONAL, "11")
     assert error.rule == 2 and error.number == 10 and error.move == parse_move("11")
     assert "already taken" in str(error) and "move 10 (11)" in str(error)
@@ -111,12 +125,23 @@ def test_rule3_empty_counts_differ_by_at_most_one() -> None:
         assert max(counts.values()) - min(counts.values()) <= 1
         if state.current_string.played == ():  # at a string boundary all uncovered grids are even
             assert len(set(counts.values())) == 1
-    assert state.empty_counts() == {2: 6, 3: 6, 4: 7, 5: 7, 6: 7, 7: 7, 8: 7, 9: 7}  # grid 1 is covered
+    assert state.empty_counts() == {
+        2: 6,
+        3: 6,
+        4: 7,
+        5: 7,
+        6: 7,
+        7: 7,
+        8: 7,
+        9: 7,
+    }  # grid 1 is covered
 
 
 def test_rule3_is_asserted_as_an_invariant() -> None:
     state = MegaState.replay("55")
-    state._marks[1] |= 0b11 << 9  # two O marks smuggled into grid 2: 7 empty cells against 9 in grid 3
+    state._marks[1] |= (
+        0b11 << 9
+    )  # two O marks smuggled into grid 2: 7 empty cells against 9 in grid 3
     with pytest.raises(AssertionError, match="rule 3"):
         state.push("11")  # every move re-checks rule 3
 
@@ -128,7 +153,11 @@ def test_rule5_one_move_per_grid_per_string() -> None:
     assert not any(move.startswith("1") for move in legal(state))
     # the string is nine moves long: move 10 may go back to grid 1
     state = MegaState.replay(DIAGONAL)
-    assert state.current_string.index == 1 and state.current_string.length == 9 and state.current_string.played == ()
+    assert (
+        state.current_string.index == 1
+        and state.current_string.length == 9
+        and state.current_string.played == ()
+    )
     assert "12" in legal(state)
 
 
@@ -160,7 +189,9 @@ def test_rule7_three_in_a_row_covers_the_grid() -> None:
 def test_rule8_no_rule6_move_so_rule6_is_ignored() -> None:
     state = MegaState.replay(RULE8)
     string = state.current_string
-    assert string.remaining == 1 and string.positions == tuple(range(1, 9)) and state.cell(9, 9) == "x"
+    assert (
+        string.remaining == 1 and string.positions == tuple(range(1, 9)) and state.cell(9, 9) == "x"
+    )
     assert state.rule8_applies()
     assert legal(state) == ["91", "92", "93", "94", "95", "96", "97", "98"]  # rule 5 still holds
     assert illegal(RULE8, "13").rule == 5
@@ -186,9 +217,23 @@ def test_rule8_abnormal_string_in_the_middle() -> None:
 
 def test_rule9_three_big_markers_win() -> None:
     state = MegaState.replay(X_WINS)
-    assert state.winner == "x" and state.to_move is None and state.is_over and state.legal_moves == ()
+    assert (
+        state.winner == "x" and state.to_move is None and state.is_over and state.legal_moves == ()
+    )
     owners = state.covered
-    assert any(all(owners.get(g) == "x" for g in line) for line in ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7)))
+    assert any(
+        all(owners.get(g) == "x" for g in line)
+        for line in (
+            (1, 2, 3),
+            (4, 5, 6),
+            (7, 8, 9),
+            (1, 4, 7),
+            (2, 5, 8),
+            (3, 6, 9),
+            (1, 5, 9),
+            (3, 5, 7),
+        )
+    )
     error = illegal(X_WINS, "51")
     assert error.rule == 9 and error.number == 32
     state.pop()
@@ -258,7 +303,9 @@ def reference_legal(history: list[int]) -> list[int]:
         g, c = divmod(move, 9)
         player = number % 2
         cells[g, c] = player
-        if g not in covered and any(all(cells.get((g, x)) == player for x in line) for line in STRAIGHTS):
+        if g not in covered and any(
+            all(cells.get((g, x)) == player for x in line) for line in STRAIGHTS
+        ):
             covered[g] = player
             won = won or any(all(covered.get(x) == player for x in line) for line in STRAIGHTS)
         grids.add(g)
@@ -268,7 +315,13 @@ def reference_legal(history: list[int]) -> list[int]:
             grids, positions, count, length = set(), set(), 0, 9 - len(covered)
     if won:
         return []
-    options = [9 * g + c for g in range(9) if g not in covered and g not in grids for c in range(9) if (g, c) not in cells]
+    options = [
+        9 * g + c
+        for g in range(9)
+        if g not in covered and g not in grids
+        for c in range(9)
+        if (g, c) not in cells
+    ]
     return [m for m in options if m % 9 not in positions] or options
 
 

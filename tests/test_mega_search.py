@@ -12,7 +12,9 @@ from oxo.mega import MegaState, parse_record
 from oxo.mega.selfplay import selfplay
 
 #: X to play move 31 of a game it wins with 36 (see test_mega_rules.X_WINS).
-BEFORE_WIN = "64 23 56 99 75 42 88 37 11 82 34 13 46 29 78 55 91 67 21 66 72 18 35 43 59 97 84 12 53 69"
+BEFORE_WIN = (
+    "64 23 56 99 75 42 88 37 11 82 34 13 46 29 78 55 91 67 21 66 72 18 35 43 59 97 84 12 53 69"
+)
 
 
 def test_random_engine_is_seeded_and_legal() -> None:
@@ -31,7 +33,15 @@ def test_mcts_is_reproducible_with_a_seed_and_iterations() -> None:
     engine.choose(state)
     report = engine.last
     assert report is not None and report.nodes == 300
-    assert set(report.to_dict()) == {"engine", "move", "seconds", "nodes", "depth", "value", "expectation"}
+    assert set(report.to_dict()) == {
+        "engine",
+        "move",
+        "seconds",
+        "nodes",
+        "depth",
+        "value",
+        "expectation",
+    }
 
 
 def test_mcts_takes_an_immediate_win() -> None:
@@ -71,7 +81,9 @@ def test_mcts_handles_a_single_legal_move() -> None:
     engine = MCTSEngine(iterations=3000, seed=2)
     engine.choose(MegaState())
     assert engine.last is not None and engine.last.nodes == 3000
-    rule8 = MegaState.replay("11 22 33 44 55 66 77 88 99 12 23 34 45 56 67 78 81 91 " "13 24 35 46 57 68 79 82")
+    rule8 = MegaState.replay(
+        "11 22 33 44 55 66 77 88 99 12 23 34 45 56 67 78 81 91 13 24 35 46 57 68 79 82"
+    )
     assert len(rule8.legal_moves) >= 1
     assert engine.choose(rule8) in rule8.legal_moves
 

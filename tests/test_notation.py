@@ -54,7 +54,11 @@ def partition(letters: tuple[str, ...]) -> set[frozenset[int]]:
 def test_3x3_views_are_the_seeds() -> None:
     """Center under the 90° rotation, a middle cell under the 0° mirror, a corner under the 45° mirror."""
     found = views(G33)
-    assert [(v.cell_class, v.symmetry) for v in found] == [("center", "rot90"), ("middle", "mirror0"), ("corner", "mirror45")]
+    assert [(v.cell_class, v.symmetry) for v in found] == [
+        ("center", "rot90"),
+        ("middle", "mirror0"),
+        ("corner", "mirror45"),
+    ]
     for view in found:
         assert G33.symmetry(view.symmetry).perm[view.cell] == view.cell
         powers = closure(G33.symmetry(view.symmetry))
@@ -75,12 +79,16 @@ def test_letters_are_carried_over_consistently(spec: str) -> None:
         for viewer in geometry.cells:
             for cell in geometry.cells:
                 if cell != viewer:
-                    assert letter(geometry, symmetry.perm[viewer], symmetry.perm[cell]) == letter(geometry, viewer, cell)
+                    assert letter(geometry, symmetry.perm[viewer], symmetry.perm[cell]) == letter(
+                        geometry, viewer, cell
+                    )
     # The view of a cell is the orbits of the other cells under the symmetries fixing it.
     for viewer in geometry.cells:
         fixing = [s for s in geometry.symmetries if s.perm[viewer] == viewer]
         row = tuple("" if c == viewer else letter(geometry, viewer, c) for c in geometry.cells)
-        assert partition(row) == {frozenset(s.perm[c] for s in fixing) for c in geometry.cells if c != viewer}
+        assert partition(row) == {
+            frozenset(s.perm[c] for s in fixing) for c in geometry.cells if c != viewer
+        }
 
 
 def test_letter_names_and_errors() -> None:
@@ -163,7 +171,15 @@ def test_the_seeds_letters_are_ambiguous_somewhere_and_primes_fix_it() -> None:
 
 def test_first_moves_are_named_by_cell_kind() -> None:
     assert {m.cell: m.token for m in universal_moves(Position.empty(G33))} == {
-        0: "corner", 1: "middle", 2: "corner", 3: "middle", 4: "center", 5: "middle", 6: "corner", 7: "middle", 8: "corner"
+        0: "corner",
+        1: "middle",
+        2: "corner",
+        3: "middle",
+        4: "center",
+        5: "middle",
+        6: "corner",
+        7: "middle",
+        8: "corner",
     }
     with pytest.raises(MoveError, match="cannot be played"):
         universal_move(Position.from_string("x........"), 0)
@@ -195,7 +211,9 @@ def all_games_forms(geometry: Geometry) -> tuple[int, int, int, int, Counter[tup
             memo[key] = out
         return memo[key]
 
-    def visit(position: Position, tokens: tuple[str, ...], classes: tuple[tuple[int, int], ...]) -> None:
+    def visit(
+        position: Position, tokens: tuple[str, ...], classes: tuple[tuple[int, int], ...]
+    ) -> None:
         nonlocal games
         if position.is_terminal:
             games += 1
@@ -221,7 +239,9 @@ def test_same_universal_form_exactly_when_positions_are_equivalent_ply_by_ply(sp
     universal = count_paths(geometry)
     assert forms == sum(row.total for row in universal)
     for length, row in enumerate(universal):
-        assert (row.x_wins, row.o_wins, row.draws) == tuple(by_end[(length, end)] for end in ("x", "o", "draw"))
+        assert (row.x_wins, row.o_wins, row.draws) == tuple(
+            by_end[(length, end)] for end in ("x", "o", "draw")
+        )
     assert forms == sum(row.total for row in count_paths(geometry, children="classes"))
     assert games == sum(row.total for row in count_paths(geometry, geometry.symmetries[:1]))
     if spec == "3x3":
@@ -238,7 +258,9 @@ def games_and_variants(draw, geometries=(G33, Geometry.parse("4x4"), Geometry.pa
     variant = game.transform(draw(st.sampled_from(geometry.symmetries)))
     for _ in range(draw(st.integers(0, 4))):
         ply = draw(st.integers(0, variant.length))
-        variant = variant.transform_from(ply, draw(st.sampled_from(variant.positions[ply].stabilizer)))
+        variant = variant.transform_from(
+            ply, draw(st.sampled_from(variant.positions[ply].stabilizer))
+        )
     return game, variant
 
 
@@ -252,7 +274,9 @@ def test_partial_transforms_keep_the_universal_form(pair: tuple[Game, Game]) -> 
 
 @given(games_and_variants(), st.data())
 @settings(max_examples=60, deadline=None)
-def test_a_different_move_changes_the_form_and_the_positions(pair: tuple[Game, Game], data: st.DataObject) -> None:
+def test_a_different_move_changes_the_form_and_the_positions(
+    pair: tuple[Game, Game], data: st.DataObject
+) -> None:
     game, _ = pair
     ply = data.draw(st.integers(0, game.length - 1))
     position = game.positions[ply]
@@ -290,7 +314,9 @@ def test_universal_game_reports_every_taken_cell() -> None:
     game = Game.parse("4 0 8 2 6 3 5", G33)
     for ply, move in enumerate(universal_game(game)):
         assert [r.cell for r in move.reports] == sorted(game.moves[:ply])
-        assert [r.owner for r in move.reports] == ["x" if game.moves.index(r.cell) % 2 == 0 else "o" for r in move.reports]
+        assert [r.owner for r in move.reports] == [
+            "x" if game.moves.index(r.cell) % 2 == 0 else "o" for r in move.reports
+        ]
 
 
 # -- the command line ------------------------------------------------------------------------------
@@ -299,7 +325,10 @@ def test_universal_game_reports_every_taken_cell() -> None:
 def test_cli_views(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["notation", "views"]) == 0
     out = capsys.readouterr().out
-    assert "center (cell 4, marked *), seen under rot90" in out and "    A B A\n    B * B\n    A B A" in out
+    assert (
+        "center (cell 4, marked *), seen under rot90" in out
+        and "    A B A\n    B * B\n    A B A" in out
+    )
     found = seed_ambiguities(G33)
     assert f"in {found.ambiguous} of {found.positions} reachable positions" in out
     assert main(["notation", "views", "4x4", "--json"]) == 0
@@ -312,7 +341,10 @@ def test_cli_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["notation", "game", "2 4 6 0 8 5 7"]) == 0
     out = capsys.readouterr().out
     game = Game.parse("2 4 6 0 8 5 7", G33)
-    assert f"universal:  {' '.join(universal_form(game))}" in out and f"canonical:  {game.canonical}" in out
+    assert (
+        f"universal:  {' '.join(universal_form(game))}" in out
+        and f"canonical:  {game.canonical}" in out
+    )
     assert "(X wins after 7 moves)" in out
     assert main(["notation", "game", "3 5 9 1 7", "--keypad", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -16,7 +16,9 @@ GEOMETRIES = [Geometry.parse(s) for s in ("3x3", "4x4", "3x5", "2x2", "3x3x3")]
 @st.composite
 def positions(draw, geometries=GEOMETRIES):  # type: ignore[no-untyped-def]
     geometry = draw(st.sampled_from(geometries))
-    statuses = draw(st.lists(st.sampled_from((0, 1, 2)), min_size=geometry.size, max_size=geometry.size))
+    statuses = draw(
+        st.lists(st.sampled_from((0, 1, 2)), min_size=geometry.size, max_size=geometry.size)
+    )
     return Position.from_statuses(geometry, statuses)
 
 
@@ -32,7 +34,11 @@ def test_status_string_round_trip(position: Position) -> None:
 @given(positions(geometries=[g for g in GEOMETRIES if g.dimensions == 2]))
 def test_rows_give_the_board_without_asking(position: Position) -> None:
     parsed = Position.from_string(position.to_letters(rows=True))
-    assert parsed.geometry.shape == position.geometry.shape and parsed.x == position.x and parsed.o == position.o
+    assert (
+        parsed.geometry.shape == position.geometry.shape
+        and parsed.x == position.x
+        and parsed.o == position.o
+    )
 
 
 @given(positions(), st.data())
@@ -50,7 +56,9 @@ def test_orbit_stabilizer(position: Position) -> None:
     assert len(images) == position.class_size
     assert len(images) * len(position.stabilizer) == len(position.geometry.symmetries)
     assert position.canonical in images
-    assert position.canonical.to_status_string() == min(image.to_status_string() for image in images)
+    assert position.canonical.to_status_string() == min(
+        image.to_status_string() for image in images
+    )
 
 
 def test_seed_001_example_boards_are_one_class() -> None:

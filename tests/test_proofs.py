@@ -21,8 +21,26 @@ from oxo.proofs.solver import prove_board
 from oxo.solve import solve
 
 SMALL_BOARDS = [
-    pytest.param(shape, k, marks=[pytest.mark.slow] if shape in ("2x8", "4x4") and k not in (3, 4) else [])
-    for shape in ["1x1", "1x3", "2x2", "2x3", "3x3", "2x4", "3x4", "4x4", "2x5", "3x5", "2x6", "2x2x2", "2x7", "2x8", "1x9"]
+    pytest.param(
+        shape, k, marks=[pytest.mark.slow] if shape in ("2x8", "4x4") and k not in (3, 4) else []
+    )
+    for shape in [
+        "1x1",
+        "1x3",
+        "2x2",
+        "2x3",
+        "3x3",
+        "2x4",
+        "3x4",
+        "4x4",
+        "2x5",
+        "3x5",
+        "2x6",
+        "2x2x2",
+        "2x7",
+        "2x8",
+        "1x9",
+    ]
     for k in range(1, max(map(int, shape.split("x"))) + 1)
 ]
 
@@ -32,7 +50,9 @@ def exact_value(geometry: Geometry) -> str:
 
 
 @pytest.mark.parametrize(("shape", "k"), SMALL_BOARDS)
-def test_values_match_the_per_ply_solver_and_certificates_check(shape: str, k: int, tmp_path: Path) -> None:
+def test_values_match_the_per_ply_solver_and_certificates_check(
+    shape: str, k: int, tmp_path: Path
+) -> None:
     geometry = Geometry.parse(shape, k)
     result = prove_board(geometry, seconds=None, proof_dir=tmp_path / "proof")
     assert result.value == exact_value(geometry)
@@ -44,7 +64,11 @@ def test_values_match_the_per_ply_solver_and_certificates_check(shape: str, k: i
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(["3x3", "4x4,k=3", "3x4", "4x4"]), plies=st.integers(1, 8))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    spec=st.sampled_from(["3x3", "4x4,k=3", "3x4", "4x4"]),
+    plies=st.integers(1, 8),
+)
 def test_search_from_any_position_matches_minimax(seed: int, spec: str, plies: int) -> None:
     import random
 
@@ -55,7 +79,9 @@ def test_search_from_any_position_matches_minimax(seed: int, spec: str, plies: i
         if child.is_terminal:
             break
         position = child
-    truth = solve(position).value(position).outcome  # the per-ply solver, itself checked against minimax
+    truth = (
+        solve(position).value(position).outcome
+    )  # the per-ply solver, itself checked against minimax
     for attacker in ("x", "o"):
         search = ProofSearch(position.geometry, attacker)
         assert search.solve(position.x, position.o) == (truth == attacker)
@@ -68,7 +94,9 @@ def brute_force_pairing(lines: tuple[int, ...], defender: int, attacker: int, fu
     for size in range(0, len(empty) // 2 + 1):
         for pairs in itertools.combinations(candidates, size):
             cells = [c for pair in pairs for c in pair]
-            if len(set(cells)) == len(cells) and is_pairing(lines, defender, attacker, full, list(pairs)):
+            if len(set(cells)) == len(cells) and is_pairing(
+                lines, defender, attacker, full, list(pairs)
+            ):
                 return True
     return False
 
@@ -81,7 +109,10 @@ def test_pairing_search_agrees_with_brute_force(spec: str) -> None:
         for defender in itertools.combinations(range(geometry.size), defender_cells):
             mask = sum(1 << c for c in defender)
             found = find_pairing(geometry.lines, mask, 0, full, budget=10**6)
-            assert (found is not None) == brute_force_pairing(geometry.lines, mask, 0, full), (spec, defender)
+            assert (found is not None) == brute_force_pairing(geometry.lines, mask, 0, full), (
+                spec,
+                defender,
+            )
             if found is not None:
                 assert is_pairing(geometry.lines, mask, 0, full, found)
 
@@ -89,13 +120,19 @@ def test_pairing_search_agrees_with_brute_force(spec: str) -> None:
 def test_known_pairings() -> None:
     five = Geometry.parse("5x5", 5)
     pairs = find_pairing(five.lines, 0, 0, five.full_mask)
-    assert pairs is not None and len(pairs) == 12 and is_pairing(five.lines, 0, 0, five.full_mask, pairs)
+    assert (
+        pairs is not None
+        and len(pairs) == 12
+        and is_pairing(five.lines, 0, 0, five.full_mask, pairs)
+    )
     four = Geometry.parse("4x4")  # 10 lines, 8 pairs at most, a pair covers one line: no pairing
     assert find_pairing(four.lines, 0, 0, four.full_mask, budget=10**6) is None
     assert not is_pairing(four.lines, 0, 0, four.full_mask, [(0, 1), (1, 2)])
 
 
-def test_cli_solve_writes_checked_certificates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_solve_writes_checked_certificates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "p"
     assert main(["solve", "4x5", "--k", "4", "--proof", str(folder), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -121,7 +158,15 @@ def test_cli_solve_out_of_reach_exits_3(capsys: pytest.CaptureFixture[str]) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "value"),
-    [("3x3x3", "x"), ("5x5,k=4", "draw"), ("6x5,k=4", "x"), ("5x5,k=5", "draw"), ("6x6,k=5", "draw"), ("7x4,k=4", "draw"), ("7x7,k=5", "draw")],
+    [
+        ("3x3x3", "x"),
+        ("5x5,k=4", "draw"),
+        ("6x5,k=4", "x"),
+        ("5x5,k=5", "draw"),
+        ("6x6,k=5", "draw"),
+        ("7x4,k=4", "draw"),
+        ("7x7,k=5", "draw"),
+    ],
 )
 def test_boards_the_field_argues_about(spec: str, value: str, tmp_path: Path) -> None:
     result = prove_board(Geometry.parse(spec), seconds=900, proof_dir=tmp_path / "proof")

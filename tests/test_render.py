@@ -38,18 +38,29 @@ def classes(element: ET.Element) -> set[str]:
 
 
 def find(root: ET.Element, css_class: str, tag: str | None = None) -> list[ET.Element]:
-    return [e for e in root.iter() if css_class in classes(e) and (tag is None or e.tag == f"{NS}{tag}")]
+    return [
+        e for e in root.iter() if css_class in classes(e) and (tag is None or e.tag == f"{NS}{tag}")
+    ]
 
 
-def cell_boxes(root: ET.Element, attribute: str = "data-cell") -> dict[str, tuple[float, float, float, float]]:
+def cell_boxes(
+    root: ET.Element, attribute: str = "data-cell"
+) -> dict[str, tuple[float, float, float, float]]:
     return {
-        e.get(attribute): (float(e.get("x")), float(e.get("y")), float(e.get("width")), float(e.get("height")))  # type: ignore[misc, arg-type]
+        e.get(attribute): (
+            float(e.get("x")),
+            float(e.get("y")),
+            float(e.get("width")),
+            float(e.get("height")),
+        )  # type: ignore[misc, arg-type]
         for e in root.iter(f"{NS}rect")
         if e.get(attribute) is not None and "cell" in classes(e)
     }
 
 
-def marks_by_cell(root: ET.Element, boxes: dict[str, tuple[float, float, float, float]]) -> dict[str, str]:
+def marks_by_cell(
+    root: ET.Element, boxes: dict[str, tuple[float, float, float, float]]
+) -> dict[str, str]:
     """Which mark (x or o) is drawn inside each cell's box, read from the drawing's geometry."""
     found: dict[str, str] = {}
     big = {id(inner) for marker in find(root, "big-marker") for inner in marker.iter()}
@@ -120,8 +131,21 @@ def test_classic_cells_do_not_overlap_and_3d_layers_sit_side_by_side() -> None:
 def test_classic_values_labels_last_move_and_extra_lines() -> None:
     position = Position.from_string("x...o....")
     values = {1: "loss", 2: "draw", 5: "win"}
-    root = parse(classic_svg(position, values=values, last=4, labels=True, lines=[((0, 4, 8), "#999")], caption="a & b"))
-    assert {int(e.get("data-cell")): e.get("data-value") for e in root.iter(f"{NS}rect") if e.get("data-value")} == values  # type: ignore[arg-type]
+    root = parse(
+        classic_svg(
+            position,
+            values=values,
+            last=4,
+            labels=True,
+            lines=[((0, 4, 8), "#999")],
+            caption="a & b",
+        )
+    )
+    assert {
+        int(e.get("data-cell")): e.get("data-value")
+        for e in root.iter(f"{NS}rect")
+        if e.get("data-value")
+    } == values  # type: ignore[arg-type]
     assert sorted(e.text for e in find(root, "value", "text")) == ["draw", "loss", "win"]  # type: ignore[type-var]
     assert len(find(root, "last")) == 1
     dashed = [e for e in find(root, "line", "polyline") if e.get("stroke-dasharray")]
@@ -163,7 +187,11 @@ def states_to_check() -> list[MegaState]:
     record = ABNORMAL_MID_STRING.split()
     for end in (len(record) - 1, len(record)):
         chosen.append(MegaState.replay(record[:end]))
-    assert chosen[-2].rule8_applies() and chosen[-1].current_string.abnormal and chosen[-1].abnormal_strings
+    assert (
+        chosen[-2].rule8_applies()
+        and chosen[-1].current_string.abnormal
+        and chosen[-1].abnormal_strings
+    )
     assert flags["covered"] and flags["over"]
     return chosen
 
@@ -178,11 +206,18 @@ def test_mega_drawing_matches_the_rules_engine(mega_states: list[MegaState]) -> 
         root = parse(mega_svg(state))
         boxes = cell_boxes(root, "data-move")
         assert sorted(boxes) == sorted(format_move(m) for m in range(81))
-        expected = {format_move(9 * (g - 1) + c - 1): state.cell(g, c) for g in range(1, 10) for c in range(1, 10)}
+        expected = {
+            format_move(9 * (g - 1) + c - 1): state.cell(g, c)
+            for g in range(1, 10)
+            for c in range(1, 10)
+        }
         assert marks_by_cell(root, boxes) == {move: mark for move, mark in expected.items() if mark}
         legal = {e.get("data-move") for e in find(root, "legal", "rect")}
         assert legal == {format_move(m) for m in state.legal_moves}
-        big = {int(e.get("data-grid")): ({"x", "o"} & classes(e)).pop() for e in find(root, "big-marker")}  # type: ignore[arg-type]
+        big = {
+            int(e.get("data-grid")): ({"x", "o"} & classes(e)).pop()
+            for e in find(root, "big-marker")
+        }  # type: ignore[arg-type]
         assert big == state.covered
         string = state.current_string
         played = {int(e.get("data-grid")) for e in find(root, "played", "rect")}  # type: ignore[arg-type]
@@ -192,13 +227,17 @@ def test_mega_drawing_matches_the_rules_engine(mega_states: list[MegaState]) -> 
             format_move(9 * (g - 1) + c - 1)
             for g in range(1, 10)
             for c in string.positions
-            if g not in state.covered and state.cell(g, c) is None and 9 * (g - 1) + c - 1 not in state.legal_moves
+            if g not in state.covered
+            and state.cell(g, c) is None
+            and 9 * (g - 1) + c - 1 not in state.legal_moves
         }
         frame = find(root, "frame")[0]
         assert ("abnormal" in classes(frame)) == string.abnormal
         captions = [e.text or "" for e in find(root, "caption")]
         assert ("abnormal" in captions[1]) == string.abnormal
-        assert any(c.startswith("Abnormal strings") for c in captions) == bool(state.abnormal_strings)
+        assert any(c.startswith("Abnormal strings") for c in captions) == bool(
+            state.abnormal_strings
+        )
         last = find(root, "last")
         assert len(last) == (1 if state.moves else 0)
 
@@ -210,7 +249,11 @@ def test_mega_drawing_of_a_finished_game_says_who_won(mega_states: list[MegaStat
         root = parse(mega_svg(state))
         first = find(root, "caption")[0].text or ""
         winner = state.winner
-        assert first.startswith("Draw") if winner == "draw" else first.startswith(f"{winner.upper()} wins")  # type: ignore[union-attr]
+        assert (
+            first.startswith("Draw")
+            if winner == "draw"
+            else first.startswith(f"{winner.upper()} wins")
+        )  # type: ignore[union-attr]
         assert not find(root, "legal")
         strokes = find(root, "line", "polyline")
         if winner == "draw":

@@ -46,7 +46,9 @@ def test_every_value_matches_reference_minimax(spec: str) -> None:
     memo: dict[tuple[int, int], int] = {}
     checked = 0
     for position in all_positions(solution.space):
-        assert solution.value(position) == reference_value(position, memo), position.to_status_string()
+        assert solution.value(position) == reference_value(position, memo), (
+            position.to_status_string()
+        )
         checked += 1
     assert checked == sum(row.positions for row in count_positions(geometry).plies)
 
@@ -57,7 +59,9 @@ def check_oeis(side: int) -> None:
     assert [row.o_classes for row in table.plies] == A317574[side]
     assert [row.terminal_classes for row in table.plies] == A317576[side]
     classes = [row.classes for row in count_positions(Geometry.parse(f"{side}x{side}")).plies]
-    assert [row.x_classes + row.o_classes + row.draw_classes for row in table.plies] == classes  # A317575
+    assert [
+        row.x_classes + row.o_classes + row.draw_classes for row in table.plies
+    ] == classes  # A317575
 
 
 def test_oeis_3x3() -> None:
@@ -71,7 +75,9 @@ def test_oeis_4x4() -> None:
 
 def test_known_values() -> None:
     # Ordinary tic-tac-toe is a draw; with k=2 X wins with its second mark (ply 3).
-    assert solve(Geometry.parse("3x3")).value() == reference_value(Position.empty(Geometry.parse("3x3")))
+    assert solve(Geometry.parse("3x3")).value() == reference_value(
+        Position.empty(Geometry.parse("3x3"))
+    )
     assert solve(Geometry.parse("3x3")).value().outcome == "draw"
     assert solve(Geometry.parse("3x3,k=2")).value() == Value("x", 3)
 
@@ -95,7 +101,9 @@ def test_4x4_tables_are_complete(k: int) -> None:
         assert solution.value(position) == reference_value(position)
 
 
-@pytest.mark.parametrize("spec,marks", [("3x3", 2), ("4x4", 8), ("4x5,k=4", 11), ("5x5,k=4", 15), ("3x3x3", 14)])
+@pytest.mark.parametrize(
+    "spec,marks", [("3x3", 2), ("4x4", 8), ("4x5,k=4", 11), ("5x5,k=4", 15), ("3x3x3", 14)]
+)
 def test_rooted_solutions_match_reference(spec: str, marks: int) -> None:
     rng = random.Random(11)
     geometry = Geometry.parse(spec)
@@ -123,7 +131,10 @@ def test_best_moves_keep_the_value() -> None:
             assert solution.best_moves(position) == ()
             continue
         target = value_score(solution.value(position), position.ply, 9)
-        scores = {cell: value_score(v, position.ply + 1, 9) for cell, v in solution.move_values(position).items()}
+        scores = {
+            cell: value_score(v, position.ply + 1, 9)
+            for cell, v in solution.move_values(position).items()
+        }
         best = solution.best_moves(position)
         assert best and all(scores[cell] == target for cell in best)
         pick = max if position.to_move == "x" else min
@@ -147,7 +158,12 @@ def test_rooted_and_full_solutions_agree() -> None:
 def test_score_round_trip_and_text() -> None:
     for size in (9, 16):
         for ply in range(size + 1):
-            for value in (Value(None, size - ply), Value("x", 0), Value("o", 0), Value("x", size - ply)):
+            for value in (
+                Value(None, size - ply),
+                Value("x", 0),
+                Value("o", 0),
+                Value("x", size - ply),
+            ):
                 assert score_value(value_score(value, ply, size), ply, size) == value
     assert str(Value("x", 3)) == "X wins in 3 plies"
     assert str(Value("o", 1)) == "O wins in 1 ply"
@@ -177,7 +193,9 @@ def test_cli_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [row["x_classes"] for row in data["plies"]] == A317573[3]
     assert [row["o_classes"] for row in data["plies"]] == A317574[3]
     counted = count_positions(Geometry.parse("3x3")).plies
-    assert [row["x"] + row["o"] + row["draw"] for row in data["plies"]] == [row.positions for row in counted]
+    assert [row["x"] + row["o"] + row["draw"] for row in data["plies"]] == [
+        row.positions for row in counted
+    ]
 
 
 def test_cli_solve_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -193,12 +211,16 @@ def test_cli_analyze(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     position = Position.from_string("xo./.x./..o")
     expected = reference_value(position)
-    assert code == 0 and data["value"] == expected.outcome and data["plies_to_end"] == expected.plies
+    assert (
+        code == 0 and data["value"] == expected.outcome and data["plies_to_end"] == expected.plies
+    )
     assert data["turn"] == "x" and data["forced_draw"] is False
     for move in data["moves"]:
         value = reference_value(position.play(move["cell"]))
         assert (move["value"], move["plies"]) == (value.outcome, value.plies)
-    assert data["best_moves"] == [m["cell"] for m in data["moves"] if m["value"] == "x" and m["plies"] == expected.plies - 1]
+    assert data["best_moves"] == [
+        m["cell"] for m in data["moves"] if m["value"] == "x" and m["plies"] == expected.plies - 1
+    ]
     code, out, _ = run(capsys, "analyze", "x...o....")
     assert code == 0 and "forced draw:    yes" in out and "dead lines:     1 of 8: 048" in out
 
@@ -206,8 +228,14 @@ def test_cli_analyze(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_solve_3x3x3(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "solve", "3x3x3", "--json")
     data = json.loads(out)
-    assert code == 0 and data["value"] == "x" and forced_win_value(Position.empty(Geometry.parse("3x3x3"))) is not None
-    assert {"board", "k", "value", "method", "nodes", "seconds", "proofs"} <= set(data) and data["proofs"] == []
+    assert (
+        code == 0
+        and data["value"] == "x"
+        and forced_win_value(Position.empty(Geometry.parse("3x3x3"))) is not None
+    )
+    assert {"board", "k", "value", "method", "nodes", "seconds", "proofs"} <= set(data) and data[
+        "proofs"
+    ] == []
 
 
 def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,13 @@ from oxo.position import Position
 from oxo.space import MAX_EMPTY, SpaceTooLargeError, build_space, check_playable, permute_masks
 
 # Every m×n board with m <= n <= 4 and every k, 4×4 apart (slow).
-SMALL = [f"{m}x{n},k={k}" for n in range(1, 5) for m in range(1, n + 1) for k in range(1, n + 1) if (m, n) != (4, 4)]
+SMALL = [
+    f"{m}x{n},k={k}"
+    for n in range(1, 5)
+    for m in range(1, n + 1)
+    for k in range(1, n + 1)
+    if (m, n) != (4, 4)
+]
 
 
 def reachable_by_search(root: Position) -> list[set[tuple[int, int]]]:
@@ -51,7 +57,9 @@ def test_levels_match_position_counter(spec: str) -> None:
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_levels_match_position_counter_4x4(k: int) -> None:
     geometry = Geometry.parse("4x4", k)
-    assert build_space(geometry).counts() == [row.positions for row in count_positions(geometry).plies]
+    assert build_space(geometry).counts() == [
+        row.positions for row in count_positions(geometry).plies
+    ]
 
 
 @pytest.mark.parametrize("spec", ["3x3", "2x4", "3x3,k=2", "2x3,k=2"])
@@ -75,7 +83,9 @@ def random_position(geometry: Geometry, marks: int, rng: random.Random) -> Posit
             return position
 
 
-@pytest.mark.parametrize("spec,marks", [("3x3", 3), ("3x4", 5), ("4x5,k=4", 12), ("5x5,k=4", 17), ("3x5", 7)])
+@pytest.mark.parametrize(
+    "spec,marks", [("3x3", 3), ("3x4", 5), ("4x5,k=4", 12), ("5x5,k=4", 17), ("3x5", 7)]
+)
 def test_rooted_space_matches_search(spec: str, marks: int) -> None:
     rng = random.Random(7)
     geometry = Geometry.parse(spec)

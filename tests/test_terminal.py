@@ -21,8 +21,21 @@ from oxo.terminal import (
 
 # Boards where the game-tree walk runs in well under a second each.
 SMALL_BOARDS = [
-    "1x1", "1x3", "2x2", "2x3", "3x2", "2x4", "3x3", "3x3,k=2", "2x2,k=1", "3x4", "4x3", "3x4,k=2",
-    "2x5,k=2", "1x6,k=3", "2x2x2",
+    "1x1",
+    "1x3",
+    "2x2",
+    "2x3",
+    "3x2",
+    "2x4",
+    "3x3",
+    "3x3,k=2",
+    "2x2,k=1",
+    "3x4",
+    "4x3",
+    "3x4,k=2",
+    "2x5,k=2",
+    "1x6,k=3",
+    "2x2x2",
 ]
 
 
@@ -48,7 +61,9 @@ def full_enumeration(geometry: Geometry) -> dict[tuple[int, str], set[tuple[int,
         a = int(sizes[x])
         if 2 * a - 1 > n:
             continue
-        o = np.concatenate([by_size[a - 1] if a else by_size[0][:0], by_size[a] if 2 * a <= n else by_size[0][:0]])
+        o = np.concatenate(
+            [by_size[a - 1] if a else by_size[0][:0], by_size[a] if 2 * a <= n else by_size[0][:0]]
+        )
         o = o[(o & x) == 0]
         b = sizes[o]
         x_last = (b == a - 1) & ~has[o] & (common[x] != 0)
@@ -63,7 +78,9 @@ def full_enumeration(geometry: Geometry) -> dict[tuple[int, str], set[tuple[int,
 
 
 def classes(geometry: Geometry, positions: set[tuple[int, int]]) -> int:
-    return len({min((s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries) for x, o in positions})
+    return len(
+        {min((s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries) for x, o in positions}
+    )
 
 
 def test_3x3_published_figures() -> None:
@@ -90,7 +107,9 @@ def test_search_agrees_with_full_enumeration(spec: str) -> None:
     for ply, ended in walked.items():
         for outcome, positions in ended.items():
             assert positions == listed.get((ply, outcome), set())
-    assert sum(len(v) for v in listed.values()) == sum(len(p) for ended in walked.values() for p in ended.values())
+    assert sum(len(v) for v in listed.values()) == sum(
+        len(p) for ended in walked.values() for p in ended.values()
+    )
 
 
 @pytest.mark.parametrize("spec", ["4x4", "4x4,k=3"])
@@ -124,7 +143,9 @@ def test_listing_is_the_set_of_terminal_positions(spec: str) -> None:
     assert plies == sorted(plies)
     by_key: dict[tuple[int, str], set[tuple[int, int]]] = {}
     for found in listed:
-        by_key.setdefault((found.ply, found.winner or "draw"), set()).add((found.position.x, found.position.o))
+        by_key.setdefault((found.ply, found.winner or "draw"), set()).add(
+            (found.position.x, found.position.o)
+        )
         assert found.position.winner == found.winner
     for ply, ended in walked.items():
         for outcome, positions in ended.items():
@@ -132,7 +153,10 @@ def test_listing_is_the_set_of_terminal_positions(spec: str) -> None:
     # each listed position is a legal, finished game by the legality check
     for found in listed[:: max(1, len(listed) // 500)]:
         verdict = check_position(found.position)
-        assert verdict.is_terminal and verdict.status == {"x": "x_won", "o": "o_won", None: "draw"}[found.winner]
+        assert (
+            verdict.is_terminal
+            and verdict.status == {"x": "x_won", "o": "o_won", None: "draw"}[found.winner]
+        )
 
 
 @pytest.mark.parametrize("spec", ["3x3", "4x4", "4x4,k=3", "3x4", "2x2x2", "3x5"])
@@ -172,7 +196,10 @@ def test_qubic_first_wins_in_closed_form() -> None:
     assert len(geometry.lines) == 76
     assert row[0].x_wins == 76 * comb(60, 3)
     # At ply 8 O's 4 marks are a line and X's 4 marks any line-free set of the other 60 cells.
-    line_free = sum(comb(60, 4) - sum(1 for other in geometry.lines if not other & line) for line in geometry.lines)
+    line_free = sum(
+        comb(60, 4) - sum(1 for other in geometry.lines if not other & line)
+        for line in geometry.lines
+    )
     assert row[1].o_wins == line_free
 
 
@@ -181,7 +208,11 @@ def test_3x3x3_classes_by_canonical_forms() -> None:
     geometry = Geometry.parse("3x3x3")
     table = count_terminal(geometry, "csp", plies=[5, 6])
     for row, outcome in zip(table.plies, ("x", "o"), strict=True):
-        positions = {(t.position.x, t.position.o) for t in terminal_positions(geometry, [row.ply]) if t.winner == outcome}
+        positions = {
+            (t.position.x, t.position.o)
+            for t in terminal_positions(geometry, [row.ply])
+            if t.winner == outcome
+        }
         assert len(positions) == row.positions
         assert classes(geometry, positions) == row.classes
 
@@ -191,7 +222,14 @@ def test_table_dict_and_plies() -> None:
     data = table.to_dict()
     assert data["board"] == "3x3" and data["k"] == 3
     assert [row["ply"] for row in data["plies"]] == [7, 9]
-    assert set(data["total"]) == {"x_wins", "o_wins", "draws", "x_wins_classes", "o_wins_classes", "draws_classes"}
+    assert set(data["total"]) == {
+        "x_wins",
+        "o_wins",
+        "draws",
+        "x_wins_classes",
+        "o_wins_classes",
+        "draws_classes",
+    }
     nine = data["plies"][1]
     assert nine["draws"] == 16 and nine["draws_classes"] == 3
     assert data["total"]["x_wins"] == data["plies"][0]["x_wins"] + nine["x_wins"]
@@ -244,7 +282,11 @@ def test_terminal_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0].split()[1] == "x" and len(lines[0].split()[0]) == 9
     assert sum(line.endswith(" draw") for line in lines) == 16
     code, out, _ = run(capsys, "terminal", "4x4x4", "--ply", "7", "--limit", "3")
-    assert code == 0 and len(out.splitlines()) == 3 and all(line.endswith(" x") for line in out.splitlines())
+    assert (
+        code == 0
+        and len(out.splitlines()) == 3
+        and all(line.endswith(" x") for line in out.splitlines())
+    )
     code, out, _ = run(capsys, "terminal", "3x3", "--ply", "6", "--list", "--json", "--limit", "2")
     rows = [json.loads(line) for line in out.splitlines()]
     assert [row["winner"] for row in rows] == ["o", "o"] and all(row["ply"] == 6 for row in rows)

@@ -20,6 +20,7 @@ pytest.importorskip("httpx")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+
 with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
@@ -56,7 +57,9 @@ def bad(response, status: int = 400) -> str:  # type: ignore[no-untyped-def]
 def for_mover(position: Position, cell: int) -> tuple[str, int]:
     """Win / draw / loss of a move for the player to move, and plies to the end, by the slow negamax."""
     value = reference_value(position.play(cell))
-    outcome = "draw" if value.winner is None else "win" if value.winner == position.to_move else "loss"
+    outcome = (
+        "draw" if value.winner is None else "win" if value.winner == position.to_move else "loss"
+    )
     return outcome, value.plies + 1
 
 
@@ -72,7 +75,9 @@ def test_page_and_static_files_work_offline(client: TestClient) -> None:
     static = Path(__file__).parent.parent / "src" / "oxo" / "web" / "static"
     for path in static.iterdir():
         text = path.read_text()
-        assert "http://" not in text and "https://" not in text and "//cdn" not in text, f"{path.name} reaches out"
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, (
+            f"{path.name} reaches out"
+        )
     assert bad(client.get("/nowhere"), 404).startswith("no such page")
     assert bad(client.get("/api/games"), 405)
     for old in ("/api/classic", "/api/mega"):  # one set of routes for every game now
@@ -81,7 +86,11 @@ def test_page_and_static_files_work_offline(client: TestClient) -> None:
 
 def test_info(client: TestClient) -> None:
     data = client.get("/api/info").json()
-    assert data["players"] == ["human", *LEVELS] and data["levels"] == list(LEVELS) and data["default_level"] in LEVELS
+    assert (
+        data["players"] == ["human", *LEVELS]
+        and data["levels"] == list(LEVELS)
+        and data["default_level"] in LEVELS
+    )
     assert data["seconds"]["min"] < data["seconds"]["default"] < data["seconds"]["max"]
     assert data["limits"]["values_cells"] == 16 and data["limits"]["play_cells"] == 361
     for board in data["boards"]:
@@ -126,7 +135,9 @@ def answers_legally(before: dict, after: dict) -> None:  # type: ignore[type-arg
     assert search["move"] == str(after["moves"][-1]) and search["side"] == before["to_move"]
     assert search["level"] == before["players"][before["to_move"]]
     state = replayed(after)
-    assert after["legal"] == [m if after["kind"] == "classic" else state.format_move(m) for m in state.legal_moves]
+    assert after["legal"] == [
+        m if after["kind"] == "classic" else state.format_move(m) for m in state.legal_moves
+    ]
 
 
 # -- games --------------------------------------------------------------------------------------------
@@ -134,21 +145,38 @@ def answers_legally(before: dict, after: dict) -> None:  # type: ignore[type-arg
 
 def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
     game = new(client, "?values=1", board="3x3", players={"x": "human", "o": "perfect"}, seed=1)
-    assert game["kind"] == "classic" and game["board"] == "3x3" and game["shape"] == [3, 3] and game["k"] == 3
+    assert (
+        game["kind"] == "classic"
+        and game["board"] == "3x3"
+        and game["shape"] == [3, 3]
+        and game["k"] == 3
+    )
     assert game["players"] == {"x": "human", "o": "perfect"} and game["position"] == "0" * 9
-    assert game["playing"] == {"o": describe_level("perfect", Position.empty(Geometry.parse("3x3")))}
-    assert game["to_move"] == "x" and not game["computer_to_move"] and game["legal"] == list(range(9))
+    assert game["playing"] == {
+        "o": describe_level("perfect", Position.empty(Geometry.parse("3x3")))
+    }
+    assert (
+        game["to_move"] == "x" and not game["computer_to_move"] and game["legal"] == list(range(9))
+    )
     assert game["values_available"] and game["last_search"] is None
     gid = game["id"]
     while not game["over"]:
         position = Position.from_string(game["position"])
         assert game["legal"] == list(position.legal_moves)
-        assert game["values"] == {str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True)) for c in position.legal_moves}
+        assert game["values"] == {
+            str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True))
+            for c in position.legal_moves
+        }
         if game["computer_to_move"]:
-            assert bad(client.post(f"/api/games/{gid}/move", json={"move": position.legal_moves[0]})).startswith("it is O's turn")
+            assert bad(
+                client.post(f"/api/games/{gid}/move", json={"move": position.legal_moves[0]})
+            ).startswith("it is O's turn")
             before, game = game, ai(client, game, "?values=1")
             answers_legally(before, game)
-            assert game["last_search"]["engine"] == "perfect" and game["last_search"]["value"] == reference_value(position).outcome
+            assert (
+                game["last_search"]["engine"] == "perfect"
+                and game["last_search"]["value"] == reference_value(position).outcome
+            )
             # the perfect player never gives anything away
             assert reference_value(Position.from_string(game["position"])).winner != "x"
         else:
@@ -159,7 +187,9 @@ def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
     assert game["position"] == final.to_status_string() and game["winner"] == final.winner
     assert game["outcome"] == final.outcome and game["values"] == {} and game["legal"] == []
     assert game["winning_lines"] == [list(cells) for _, cells in final.complete_lines]
-    assert bad(client.post(f"/api/games/{gid}/move", json={"move": 0})).startswith("cannot play cell 0")
+    assert bad(client.post(f"/api/games/{gid}/move", json={"move": 0})).startswith(
+        "cannot play cell 0"
+    )
     assert bad(client.post(f"/api/games/{gid}/ai")).startswith("the game is over")
     assert client.get(f"/api/games/{gid}").json()["moves"] == game["moves"]
 
@@ -172,25 +202,50 @@ def test_perfect_players_draw_and_others_finish(client: TestClient) -> None:
             before, game = game, ai(client, game)
             answers_legally(before, game)
         if "perfect" in (x, o) or x == o == "best":
-            assert game["winner"] is None and len(game["moves"]) == 9 and game["result"] == "Draw: the board is full"
+            assert (
+                game["winner"] is None
+                and len(game["moves"]) == 9
+                and game["result"] == "Draw: the board is full"
+            )
 
 
 def test_5x5_human_against_hard(client: TestClient) -> None:
-    game = new(client, "?values=1", board="5x5", k=4, players={"x": "human", "o": "hard"}, seconds=0.2, seed=5)
-    assert game["board"] == "5x5,k=4" and game["k"] == 4 and game["playing"] == {"o": "hard (alpha-beta search)"}
-    assert not game["values_available"] and game["values"] is None  # beyond the exact solver: no move values
+    game = new(
+        client,
+        "?values=1",
+        board="5x5",
+        k=4,
+        players={"x": "human", "o": "hard"},
+        seconds=0.2,
+        seed=5,
+    )
+    assert (
+        game["board"] == "5x5,k=4"
+        and game["k"] == 4
+        and game["playing"] == {"o": "hard (alpha-beta search)"}
+    )
+    assert (
+        not game["values_available"] and game["values"] is None
+    )  # beyond the exact solver: no move values
     for _ in range(3):
         game = move(client, game, game["legal"][len(game["legal"]) // 2], "?values=1")
         assert game["computer_to_move"]
         before, game = game, ai(client, game)
         answers_legally(before, game)
         search = game["last_search"]
-        assert search["engine"] == "hard" and search["budget"] == 0.2 and search["nodes"] > 0 and search["seconds"] < 0.2 + 1
-    assert len(game["moves"]) == 6 and game["svg"].count("<rect class=\"cell") == 25
+        assert (
+            search["engine"] == "hard"
+            and search["budget"] == 0.2
+            and search["nodes"] > 0
+            and search["seconds"] < 0.2 + 1
+        )
+    assert len(game["moves"]) == 6 and game["svg"].count('<rect class="cell') == 25
 
 
 def test_3x3x3_game(client: TestClient) -> None:
-    game = new(client, kind="classic", board="3x3x3", players={"x": "human", "o": "hard"}, seconds=0.1)
+    game = new(
+        client, kind="classic", board="3x3x3", players={"x": "human", "o": "hard"}, seconds=0.1
+    )
     assert game["board"] == "3x3x3" and game["shape"] == [3, 3, 3] and not game["values_available"]
     assert all(f">layer {n}<" in game["svg"] for n in (1, 2, 3))
     before = move(client, game, 13)
@@ -208,9 +263,11 @@ def test_3x3x3_game(client: TestClient) -> None:
 def test_4x4x4_is_drawn_as_four_layers_two_by_two(client: TestClient) -> None:
     game = new(client, board="4x4x4", players={"x": "human", "o": "human"})
     svg = game["svg"]
-    assert all(f">layer {n}<" in svg for n in (1, 2, 3, 4)) and svg.count("<rect class=\"cell") == 64
+    assert all(f">layer {n}<" in svg for n in (1, 2, 3, 4)) and svg.count('<rect class="cell') == 64
     width, height = (float(v) for v in svg.split('viewBox="0 0 ', 1)[1].split('"', 1)[0].split())
-    assert width < 1.2 * height  # two layers across, two down: fits a phone screen with usable cells
+    assert (
+        width < 1.2 * height
+    )  # two layers across, two down: fits a phone screen with usable cells
 
 
 def test_gomoku_ai_answers_within_its_time(client: TestClient) -> None:
@@ -222,19 +279,39 @@ def test_gomoku_ai_answers_within_its_time(client: TestClient) -> None:
     after = ai(client, game)
     assert time.perf_counter() - started <= budget + 1
     answers_legally(game, after)
-    assert after["last_search"]["seconds"] <= budget + 1 and after["last_search"]["budget"] == budget
+    assert (
+        after["last_search"]["seconds"] <= budget + 1 and after["last_search"]["budget"] == budget
+    )
 
 
 def test_every_offered_board_at_every_level(client: TestClient) -> None:
     boards = client.get("/api/info").json()["boards"]
-    assert [b["id"] for b in boards] == ["3x3", "4x4,k=3", "4x4", "5x5,k=4", "6x7,k=4", "3x3x3", "4x4x4", "15x15,k=5", "mega"]
+    assert [b["id"] for b in boards] == [
+        "3x3",
+        "4x4,k=3",
+        "4x4",
+        "5x5,k=4",
+        "6x7,k=4",
+        "3x3x3",
+        "4x4x4",
+        "15x15,k=5",
+        "mega",
+    ]
     for board in boards:
-        setup = {"kind": board["kind"]} | ({"board": board["board"], "k": board["k"]} if board["kind"] == "classic" else {})
+        setup = {"kind": board["kind"]} | (
+            {"board": board["board"], "k": board["k"]} if board["kind"] == "classic" else {}
+        )
         start = new_game(board["board"], board["k"])
         # On 16-cell boards two moves first, so that the exact levels solve 14 empty cells, not 16.
         opening = [0, 5] if len(start.legal_moves) == 16 else []
         for level in LEVELS:
-            body = {**setup, "players": {"x": level, "o": "human"}, "seconds": 0.05, "seed": 1, "moves": opening}
+            body = {
+                **setup,
+                "players": {"x": level, "o": "human"},
+                "seconds": 0.05,
+                "seed": 1,
+                "moves": opening,
+            }
             response = client.post("/api/games", json=body)
             if level == "perfect" and len(start.legal_moves) > PERFECT_LIMIT:
                 assert "players.x: perfect play is out of reach" in bad(response), board
@@ -245,20 +322,42 @@ def test_every_offered_board_at_every_level(client: TestClient) -> None:
 
 
 def test_perfect_is_refused_where_out_of_reach(client: TestClient) -> None:
-    message = bad(client.post("/api/games", json={"board": "5x5", "k": 4, "players": {"x": "human", "o": "perfect"}}))
-    assert message.startswith("players.o: perfect play is out of reach") and "5x5,k=4 has 25 empty cells" in message
+    message = bad(
+        client.post(
+            "/api/games", json={"board": "5x5", "k": 4, "players": {"x": "human", "o": "perfect"}}
+        )
+    )
+    assert (
+        message.startswith("players.o: perfect play is out of reach")
+        and "5x5,k=4 has 25 empty cells" in message
+    )
     assert "the strongest level that works here is best" in message
-    message = bad(client.post("/api/games", json={"kind": "mega", "players": {"x": "perfect", "o": "human"}}))
-    assert message.startswith("players.x: perfect play is out of reach") and "the strongest level that works here is hard" in message
+    message = bad(
+        client.post("/api/games", json={"kind": "mega", "players": {"x": "perfect", "o": "human"}})
+    )
+    assert (
+        message.startswith("players.x: perfect play is out of reach")
+        and "the strongest level that works here is hard" in message
+    )
     # within reach it plays; best plays where perfect is refused
-    assert new(client, board="4x4", k=3, players={"x": "human", "o": "perfect"}, moves=[0, 5])["players"]["o"] == "perfect"
-    assert new(client, board="5x5", k=4, players={"x": "human", "o": "best"})["playing"]["o"].startswith("best: hard")
+    assert (
+        new(client, board="4x4", k=3, players={"x": "human", "o": "perfect"}, moves=[0, 5])[
+            "players"
+        ]["o"]
+        == "perfect"
+    )
+    assert new(client, board="5x5", k=4, players={"x": "human", "o": "best"})["playing"][
+        "o"
+    ].startswith("best: hard")
 
 
 def test_unknown_level_names_the_field(client: TestClient) -> None:
     for side in ("x", "o"):
         message = bad(client.post("/api/games", json={"board": "3x3", "players": {side: "wizard"}}))
-        assert message.startswith(f'unknown level "wizard" for players.{side}') and "perfect" in message
+        assert (
+            message.startswith(f'unknown level "wizard" for players.{side}')
+            and "perfect" in message
+        )
     assert "players.x" in bad(client.post("/api/games", json={"players": {"x": None}}))
     assert "players.o" in bad(client.post("/api/games", json={"players": {"o": 3}}))
     assert "sides x and o only" in bad(client.post("/api/games", json={"players": {"z": "hard"}}))
@@ -273,7 +372,11 @@ def test_undo_takes_back_to_the_persons_turn(client: TestClient) -> None:
         gid = game["id"]
         assert bad(client.post(f"/api/games/{gid}/undo")) == "there is no move to undo"
         game = ai(client, move(client, game, first))
-        assert len(game["moves"]) == 2 and game["moves"][0] == first and game["last_search"] is not None
+        assert (
+            len(game["moves"]) == 2
+            and game["moves"][0] == first
+            and game["last_search"] is not None
+        )
         game = client.post(f"/api/games/{gid}/undo").json()
         assert game["moves"] == [] and game["to_move"] == "x" and game["last_search"] is None
     people = new(client, board="4x4", players={"x": "human", "o": "human"})
@@ -284,12 +387,22 @@ def test_undo_takes_back_to_the_persons_turn(client: TestClient) -> None:
 
 def test_game_is_rebuilt_from_its_moves(client: TestClient) -> None:
     game = new(client, board="3x5", players={"x": "human", "o": "human"}, moves=[0, 5, 1, 6])
-    assert game["position"] == Position.from_moves(Geometry.parse("3x5"), [0, 5, 1, 6]).to_status_string()
+    assert (
+        game["position"]
+        == Position.from_moves(Geometry.parse("3x5"), [0, 5, 1, 6]).to_status_string()
+    )
     assert game["board"] == "3x5" and game["k"] == 3 and game["shape"] == [3, 5]
-    assert bad(client.post("/api/games", json={"board": "3x3", "moves": [0, 0]})) == "cell 0 is already taken"
+    assert (
+        bad(client.post("/api/games", json={"board": "3x3", "moves": [0, 0]}))
+        == "cell 0 is already taken"
+    )
     assert "cell ID" in bad(client.post("/api/games", json={"board": "3x3", "moves": [[0]]}))
-    assert "at most 9 moves" in bad(client.post("/api/games", json={"board": "3x3", "moves": list(range(10))}))
-    assert "at most 9 moves" in bad(client.post("/api/games", json={"board": "3x3", "moves": "0 1"}))
+    assert "at most 9 moves" in bad(
+        client.post("/api/games", json={"board": "3x3", "moves": list(range(10))})
+    )
+    assert "at most 9 moves" in bad(
+        client.post("/api/games", json={"board": "3x3", "moves": "0 1"})
+    )
     record = ["55", "44", "13", "21"]
     game = new(client, kind="mega", players={"x": "human", "o": "human"}, moves=record)
     check_mega(game, " ".join(record))
@@ -307,8 +420,14 @@ def test_bad_requests(client: TestClient) -> None:
         (client.post("/api/games", json={"board": 33}), "board must be text"),
         (client.post("/api/games", json={"board": "20x20"}), "at most 361 cells"),
         (client.post("/api/games", json={"kind": "chess"}), "kind must be classic or mega"),
-        (client.post("/api/games", json={"kind": "mega", "board": "3x3"}), "a mega game has no board size nor k"),
-        (client.post("/api/games", json={"kind": "mega", "k": 3}), "a mega game has no board size nor k"),
+        (
+            client.post("/api/games", json={"kind": "mega", "board": "3x3"}),
+            "a mega game has no board size nor k",
+        ),
+        (
+            client.post("/api/games", json={"kind": "mega", "k": 3}),
+            "a mega game has no board size nor k",
+        ),
         (client.post("/api/games", json={"seconds": 0}), "between 0.05 and 10"),
         (client.post("/api/games", json={"seconds": 1000}), "between 0.05 and 10"),
         (client.post("/api/games", json={"seconds": "soon"}), "must be a number"),
@@ -348,7 +467,9 @@ def test_a_json_number_is_not_a_mega_move(client: TestClient) -> None:
     for number in (55, 40, 0, 55.0):
         message = bad(client.post(f"/api/games/{game['id']}/move", json={"move": number}))
         assert message.startswith('a mega move is text GC such as "55"'), message
-    assert "a mega move is text" in bad(client.post("/api/games", json={"kind": "mega", "moves": [55]}))
+    assert "a mega move is text" in bad(
+        client.post("/api/games", json={"kind": "mega", "moves": [55]})
+    )
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
 
 
@@ -357,10 +478,16 @@ def test_4x4_values_match_negamax(client: TestClient) -> None:
     moves = [5, 10, 0, 15, 6]
     game = new(client, "?values=1", board="4x4", players={"x": "human", "o": "human"}, moves=moves)
     position = Position.from_moves(Geometry.parse("4x4"), moves)
-    assert game["values"] == {str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True)) for c in position.legal_moves}
+    assert game["values"] == {
+        str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True))
+        for c in position.legal_moves
+    }
     game = move(client, game, 9, "?values=1")
     position = position.play(9)
-    assert game["values"] == {str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True)) for c in position.legal_moves}
+    assert game["values"] == {
+        str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True))
+        for c in position.legal_moves
+    }
 
 
 # -- mega ---------------------------------------------------------------------------------------------
@@ -370,15 +497,28 @@ def check_mega(state: dict, record: str) -> None:  # type: ignore[type-arg]
     """A mega game's JSON against the rules engine replaying the same record."""
     engine = MegaState.replay(record)
     assert state["kind"] == "mega" and state["board"] == "mega"
-    assert state["record"] == engine.record and state["moves"] == [format_move(m) for m in engine.moves]
+    assert state["record"] == engine.record and state["moves"] == [
+        format_move(m) for m in engine.moves
+    ]
     assert state["legal"] == [format_move(m) for m in engine.legal_moves]
     assert state["covered"] == {str(g): owner for g, owner in engine.covered.items()}
-    assert state["outcome"] == engine.winner and state["to_move"] == engine.to_move and state["over"] == engine.is_over
+    assert (
+        state["outcome"] == engine.winner
+        and state["to_move"] == engine.to_move
+        and state["over"] == engine.is_over
+    )
     string = engine.current_string
     assert state["string"]["played"] == [format_move(m) for m in string.played]
-    assert state["string"]["abnormal"] == string.abnormal and state["string"]["number"] == string.index + 1
+    assert (
+        state["string"]["abnormal"] == string.abnormal
+        and state["string"]["number"] == string.index + 1
+    )
     assert state["abnormal_strings"] == [i + 1 for i in engine.abnormal_strings]
-    assert state["svg"].startswith("<svg") and state["values"] is None and not state["values_available"]
+    assert (
+        state["svg"].startswith("<svg")
+        and state["values"] is None
+        and not state["values_available"]
+    )
 
 
 def test_mega_people_play_a_whole_game(client: TestClient) -> None:
@@ -392,7 +532,9 @@ def test_mega_people_play_a_whole_game(client: TestClient) -> None:
         check_mega(game, game["record"])
     assert played == len(parse_record(game["record"]))
     assert client.get(f"/api/games/{game['id']}").json()["record"] == game["record"]
-    assert "the game is over" in bad(client.post(f"/api/games/{game['id']}/move", json={"move": "11"}))
+    assert "the game is over" in bad(
+        client.post(f"/api/games/{game['id']}/move", json={"move": "11"})
+    )
 
 
 def test_mega_human_against_hard(client: TestClient) -> None:
@@ -402,17 +544,26 @@ def test_mega_human_against_hard(client: TestClient) -> None:
     budget = 0.3
     game = new(client, kind="mega", players={"x": "human", "o": "hard"}, seconds=budget, seed=4)
     assert game["playing"] == {"o": "hard (Monte Carlo tree search)"}
-    assert bad(client.post(f"/api/games/{game['id']}/ai")).startswith("it is X's turn and X is a person")
+    assert bad(client.post(f"/api/games/{game['id']}/ai")).startswith(
+        "it is X's turn and X is a person"
+    )
     game = move(client, game, "55")
     assert game["computer_to_move"] and game["to_move"] == "o"
-    assert bad(client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]})).startswith("it is O's turn")
+    assert bad(
+        client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]})
+    ).startswith("it is O's turn")
     started = time.perf_counter()
     after = ai(client, game)
     assert time.perf_counter() - started <= budget + 1
     answers_legally(game, after)
     check_mega(after, after["record"])
     search = after["last_search"]
-    assert search["engine"] == "hard" and search["budget"] == budget and search["nodes"] > 0 and search["seconds"] <= budget + 1
+    assert (
+        search["engine"] == "hard"
+        and search["budget"] == budget
+        and search["nodes"] > 0
+        and search["seconds"] <= budget + 1
+    )
 
 
 def test_mega_ai_with_a_single_legal_move(client: TestClient) -> None:
@@ -422,7 +573,13 @@ def test_mega_ai_with_a_single_legal_move(client: TestClient) -> None:
         state = MegaState() if state.is_over else state
         state.push(rng.choice(state.legal_moves))
     sides = {"x": "human", "o": "human", state.to_move: "hard"}
-    game = new(client, kind="mega", players=sides, seconds=0.05, moves=[format_move(m) for m in state.moves])
+    game = new(
+        client,
+        kind="mega",
+        players=sides,
+        seconds=0.05,
+        moves=[format_move(m) for m in state.moves],
+    )
     game = ai(client, game)
     assert game["moves"][-1] == format_move(state.legal_moves[0]) == game["last_search"]["move"]
 
@@ -451,15 +608,22 @@ def test_the_search_runs_off_the_event_loop() -> None:
 
     def call(path: str, body: object = None) -> dict:  # type: ignore[type-arg]
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(url_of(sock) + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            url_of(sock) + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"}
+        )
         return json.loads(urllib.request.urlopen(request, timeout=30).read())  # type: ignore[no-any-return]
 
     try:
         deadline = time.monotonic() + 30
         while not server.started:
-            assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
+            assert time.monotonic() < deadline and thread.is_alive(), (
+                "the test server did not start"
+            )
             time.sleep(0.05)
-        game = call("/api/games", {"board": "15x15", "k": 5, "players": {"x": "hard", "o": "human"}, "seconds": 1.5})
+        game = call(
+            "/api/games",
+            {"board": "15x15", "k": 5, "players": {"x": "hard", "o": "human"}, "seconds": 1.5},
+        )
         thinking = threading.Thread(target=call, args=(f"/api/games/{game['id']}/ai", {}))
         thinking.start()
         time.sleep(0.3)
@@ -476,7 +640,9 @@ def test_the_search_runs_off_the_event_loop() -> None:
 # -- explorer -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["x...o...x", "xo./.x./..o", "000000000", "xxx/oo./...", "x.o.x.o.x"])
+@pytest.mark.parametrize(
+    "text", ["x...o...x", "xo./.x./..o", "000000000", "xxx/oo./...", "x.o.x.o.x"]
+)
 def test_explore_matches_the_references(client: TestClient, text: str) -> None:
     data = client.get("/api/explore", params={"position": text}).json()
     position = Position.from_string(text)
@@ -489,34 +655,62 @@ def test_explore_matches_the_references(client: TestClient, text: str) -> None:
     for image in data["transforms"]:
         for name in image["symmetries"]:
             assert position.transform(name).to_status_string() == image["position"]
-        assert image["canonical"] == (image["position"] == min(i["position"] for i in data["transforms"]))
+        assert image["canonical"] == (
+            image["position"] == min(i["position"] for i in data["transforms"])
+        )
     assert data["canonical"]["position"] == min(i["position"] for i in data["transforms"])
-    assert data["stabilizer"] == [name for image in data["transforms"] for name in image["symmetries"] if image["position"] == data["position"]]
-    assert [c["cells"] for c in data["cell_classes"]] == [list(c.cells) for c in geometry.cell_classes]
+    assert data["stabilizer"] == [
+        name
+        for image in data["transforms"]
+        for name in image["symmetries"]
+        if image["position"] == data["position"]
+    ]
+    assert [c["cells"] for c in data["cell_classes"]] == [
+        list(c.cells) for c in geometry.cell_classes
+    ]
     assert [c["name"] for c in data["line_classes"]] == [c.name for c in geometry.line_classes]
-    assert [c["lines"] for c in data["line_classes"]] == [[list(line) for line in c.lines] for c in geometry.line_classes]
+    assert [c["lines"] for c in data["line_classes"]] == [
+        [list(line) for line in c.lines] for c in geometry.line_classes
+    ]
     for line_class in data["line_classes"]:
         assert line_class["svg"].count("<polyline") == len(line_class["lines"])
-    dead = [list(cells) for cells in geometry.line_cells if any(position.statuses[c] == 1 for c in cells) and any(position.statuses[c] == 2 for c in cells)]
+    dead = [
+        list(cells)
+        for cells in geometry.line_cells
+        if any(position.statuses[c] == 1 for c in cells)
+        and any(position.statuses[c] == 2 for c in cells)
+    ]
     assert data["dead_lines"] == dead
     assert data["open_for_x"] == len(line_report(position).open_for_x)
     x_can, o_can = reference_can_win(position)
-    assert data["winnability"] == {"x_can_win": x_can, "o_can_win": o_can, "winnable": x_can or o_can}
+    assert data["winnability"] == {
+        "x_can_win": x_can,
+        "o_can_win": o_can,
+        "winnable": x_can or o_can,
+    }
     value = reference_value(position)
     assert data["solution"]["value"] == value.outcome and data["solution"]["plies"] == value.plies
     if position.to_move:
         expected = {c: for_mover(position, c) for c in position.legal_moves}
-        assert {int(c): (v["value"], v["plies"]) for c, v in data["solution"]["move_values"].items()} == expected
+        assert {
+            int(c): (v["value"], v["plies"]) for c, v in data["solution"]["move_values"].items()
+        } == expected
         rank = {"win": 2, "draw": 1, "loss": 0}
         best = max((rank[o], -p if o == "win" else p) for o, p in expected.values())
-        assert data["solution"]["best_moves"] == [c for c, (o, p) in expected.items() if (rank[o], -p if o == "win" else p) == best]
+        assert data["solution"]["best_moves"] == [
+            c for c, (o, p) in expected.items() if (rank[o], -p if o == "win" else p) == best
+        ]
     else:
         assert data["solution"]["best_moves"] == []
 
 
 def test_explore_other_boards(client: TestClient) -> None:
     data = client.get("/api/explore", params={"position": "x" + "." * 26, "board": "3x3x3"}).json()
-    assert data["board"] == "3x3x3" and data["symmetries"] == 48 and len(data["transforms"]) == data["class_size"]
+    assert (
+        data["board"] == "3x3x3"
+        and data["symmetries"] == 48
+        and len(data["transforms"]) == data["class_size"]
+    )
     assert "too many to search" in data["winnability"]["error"]
     data = client.get("/api/explore", params={"position": "x...", "k": "1"}).json()
     assert data["board"] == "2x2,k=1" and data["k"] == 1 and data["winner"] == "x"
@@ -530,9 +724,15 @@ def test_explore_other_boards(client: TestClient) -> None:
     assert data["board"] == "4x5"
     value = reference_value(position)
     assert (data["solution"]["value"], data["solution"]["plies"]) == (value.outcome, value.plies)
-    assert (data["winnability"]["x_can_win"], data["winnability"]["o_can_win"]) == reference_can_win(position)
+    assert (
+        data["winnability"]["x_can_win"],
+        data["winnability"]["o_can_win"],
+    ) == reference_can_win(position)
     data = client.get("/api/explore", params={"position": "xx......."}).json()
-    assert "impossible mark counts" in data["status"] and "X moves first" in data["winnability"]["error"]
+    assert (
+        "impossible mark counts" in data["status"]
+        and "X moves first" in data["winnability"]["error"]
+    )
     assert data["class_size"] == Position.from_string("xx.......").class_size
 
 
@@ -554,14 +754,27 @@ def test_explore_bad_requests(client: TestClient) -> None:
         assert expected in bad(client.get("/api/explore", params=params)), params
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     position=st.text(alphabet="xo.012/ -a", max_size=20),
-    board=st.one_of(st.none(), st.sampled_from(["3x3", "2x2", "3x4", "4x4,k=3", "1x1", "0x3", "3x3x", "2x2x2", "mnk(m=2,n=3,k=2)"])),
+    board=st.one_of(
+        st.none(),
+        st.sampled_from(
+            ["3x3", "2x2", "3x4", "4x4,k=3", "1x1", "0x3", "3x3x", "2x2x2", "mnk(m=2,n=3,k=2)"]
+        ),
+    ),
     k=st.one_of(st.none(), st.integers(-2, 6).map(str)),
 )
-def test_explore_never_fails_on_odd_input(client: TestClient, position: str, board: str | None, k: str | None) -> None:
-    params = {"position": position, **({"board": board} if board else {}), **({"k": k} if k else {})}
+def test_explore_never_fails_on_odd_input(
+    client: TestClient, position: str, board: str | None, k: str | None
+) -> None:
+    params = {
+        "position": position,
+        **({"board": board} if board else {}),
+        **({"k": k} if k else {}),
+    }
     response = client.get("/api/explore", params=params)
     assert response.status_code in (200, 400), response.text
     if response.status_code == 400:
@@ -569,17 +782,31 @@ def test_explore_never_fails_on_odd_input(client: TestClient, position: str, boa
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-100, 100) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-100, 100)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
     max_leaves=8,
 )
 FIELDS = st.sampled_from(["kind", "board", "k", "players", "seed", "moves", "move", "seconds"])
-PLAYERS = st.dictionaries(st.sampled_from(["x", "o", "z"]), JSON | st.sampled_from(["human", "hard", "perfect", "mcts"]), max_size=2)
+PLAYERS = st.dictionaries(
+    st.sampled_from(["x", "o", "z"]),
+    JSON | st.sampled_from(["human", "hard", "perfect", "mcts"]),
+    max_size=2,
+)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
-    body=st.dictionaries(FIELDS, JSON, max_size=5) | JSON | st.fixed_dictionaries({"players": PLAYERS}),
+    body=st.dictionaries(FIELDS, JSON, max_size=5)
+    | JSON
+    | st.fixed_dictionaries({"players": PLAYERS}),
     target=st.sampled_from(["new", "classic-move", "mega-move"]),
 )
 def test_odd_json_bodies_get_400_not_500(client: TestClient, body: object, target: str) -> None:
@@ -589,7 +816,9 @@ def test_odd_json_bodies_get_400_not_500(client: TestClient, body: object, targe
         url = "/api/games"
     else:
         kind = target.split("-")[0]
-        game = client.post("/api/games", json={"kind": kind, "players": {"x": "human", "o": "human"}}).json()
+        game = client.post(
+            "/api/games", json={"kind": kind, "players": {"x": "human", "o": "human"}}
+        ).json()
         url = f"/api/games/{game['id']}/move"
     response = client.post(url, json=body)
     assert response.status_code in (200, 400), response.text
@@ -599,7 +828,9 @@ def test_odd_json_bodies_get_400_not_500(client: TestClient, body: object, targe
 
 def test_non_standard_json_numbers_get_400(client: TestClient) -> None:
     # Python's JSON reader accepts NaN and Infinity; they must still be refused politely.
-    gid = client.post("/api/games", json={"kind": "mega", "players": {"x": "human", "o": "human"}}).json()["id"]
+    gid = client.post(
+        "/api/games", json={"kind": "mega", "players": {"x": "human", "o": "human"}}
+    ).json()["id"]
     cid = client.post("/api/games", json={"players": {"x": "human", "o": "human"}}).json()["id"]
     for url, raw in (
         ("/api/games", b'{"seconds": NaN}'),
@@ -620,9 +851,18 @@ def test_count_matches_the_game_tree_walk(client: TestClient, spec: str) -> None
     data = client.get("/api/count", params={"board": spec}).json()
     reference = count_positions(Geometry.parse(spec), "search")
     assert data["plies"] == [row.to_dict() for row in reference.plies]
-    assert data["total"] == {"positions": reference.total_positions, "classes": reference.total_classes}
+    assert data["total"] == {
+        "positions": reference.total_positions,
+        "classes": reference.total_classes,
+    }
     assert data["svg"].startswith("<svg") and data["board"] == Geometry.parse(spec).spec
-    assert client.get("/api/count", params={"board": spec.split(",")[0], "k": spec.split("k=")[-1] if "k=" in spec else ""}).json()["plies"] == data["plies"]
+    assert (
+        client.get(
+            "/api/count",
+            params={"board": spec.split(",")[0], "k": spec.split("k=")[-1] if "k=" in spec else ""},
+        ).json()["plies"]
+        == data["plies"]
+    )
 
 
 def test_count_bad_requests(client: TestClient) -> None:
@@ -632,8 +872,12 @@ def test_count_bad_requests(client: TestClient) -> None:
 
 
 def test_errors_are_json_one_liners(client: TestClient) -> None:
-    response = client.post("/api/games", content=json.dumps({"board": "3x3", "players": {"x": None}}).encode())
-    assert response.status_code == 400 and response.json()["error"].startswith("unknown level null for players.x")
+    response = client.post(
+        "/api/games", content=json.dumps({"board": "3x3", "players": {"x": None}}).encode()
+    )
+    assert response.status_code == 400 and response.json()["error"].startswith(
+        "unknown level null for players.x"
+    )
 
 
 # -- the command --------------------------------------------------------------------------------------
@@ -649,10 +893,14 @@ def test_oxo_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
     from oxo.cli import main
 
     oxo = str(Path(sys.executable).with_name("oxo"))
-    server = subprocess.Popen([oxo, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [oxo, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         line = server.stdout.readline()  # type: ignore[union-attr]
-        assert line.startswith("oxo: serving on http://127.0.0.1:") and line.rstrip().endswith("(Ctrl-C to stop)")
+        assert line.startswith("oxo: serving on http://127.0.0.1:") and line.rstrip().endswith(
+            "(Ctrl-C to stop)"
+        )
         url = line.split("serving on ", 1)[1].split()[0]
         port = int(url.rsplit(":", 1)[1].rstrip("/"))
         deadline = time.monotonic() + 30
@@ -661,7 +909,9 @@ def test_oxo_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
                 info = json.loads(urllib.request.urlopen(url + "api/info", timeout=5).read())
                 break
             except OSError:
-                assert time.monotonic() < deadline and server.poll() is None, "oxo serve did not answer"
+                assert time.monotonic() < deadline and server.poll() is None, (
+                    "oxo serve did not answer"
+                )
                 time.sleep(0.05)
         assert info["players"] == ["human", *LEVELS]
         # the port is taken now: a second server says so in one line and exits with status 2

@@ -31,8 +31,13 @@ ARGS = [
 ]
 
 if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    pytest.skip(
+        f"{CHROMIUM} is missing (install Debian's chromium: apt-get install -y chromium)",
+        allow_module_level=True,
+    )
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
+)
 pytest.importorskip("uvicorn", reason="uvicorn is not installed")
 
 from oxo.mega import MegaState  # noqa: E402
@@ -67,7 +72,11 @@ def browser_context() -> Iterator[object]:
     profile = tempfile.mkdtemp(prefix="oxo-chromium-")
     with playwright_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True, viewport={"width": 1200, "height": 900}
+            profile,
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1200, "height": 900},
         )
         try:
             yield context
@@ -84,7 +93,14 @@ def page(browser_context, server_url: str):  # type: ignore[no-untyped-def]
     page.on("pageerror", lambda error: errors.append(str(error)))
     # Nothing but our own server may be asked for anything: the page works offline.
     outside: list[str] = []
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(server_url) else (outside.append(route.request.url), route.abort()))
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(server_url)
+            else (outside.append(route.request.url), route.abort())
+        ),
+    )
     yield page
     page.close()
     assert not errors, f"JavaScript errors: {errors}"
@@ -120,7 +136,9 @@ def new_game(page, board: str, x: str, o: str, seconds: float | None = None) -> 
 
 
 def no_sideways_scroll(page) -> bool:  # type: ignore[no-untyped-def]
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
 
 
 # -- classic ------------------------------------------------------------------------------------------
@@ -153,11 +171,16 @@ def test_classic_game_to_the_end_survives_a_reload(page, server_url: str, tmp_pa
             assert page.evaluate("Play.state.moves") == moves, "the game did not survive the reload"
             assert page.locator("#play-svg .mark").count() == len(moves)
             # a server that forgot the game (restarted): the page rebuilds it from the moves it kept
-            page.evaluate("localStorage.setItem('oxo.game', JSON.stringify({...JSON.parse(localStorage.getItem('oxo.game')), id: 'forgotten'}))")
+            page.evaluate(
+                "localStorage.setItem('oxo.game', JSON.stringify({...JSON.parse(localStorage.getItem('oxo.game')), id: 'forgotten'}))"
+            )
             page.reload()
             page.wait_for_selector("#play-svg svg")
             idle(page)
-            assert page.evaluate("Play.state.moves") == moves and page.evaluate("Play.state.id") != "forgotten"
+            assert (
+                page.evaluate("Play.state.moves") == moves
+                and page.evaluate("Play.state.id") != "forgotten"
+            )
             assert page.evaluate("Play.state.players") == {"x": "human", "o": "perfect"}
             assert page.is_hidden("#error")
     state = page.evaluate("Play.state")
@@ -171,20 +194,28 @@ def test_classic_game_to_the_end_survives_a_reload(page, server_url: str, tmp_pa
     assert (tmp_path / "classic-over.png").stat().st_size > 5000
 
 
-def test_gomoku_fits_a_phone_and_the_computer_answers(page, server_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_gomoku_fits_a_phone_and_the_computer_answers(
+    page, server_url: str, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     page.set_viewport_size({"width": 390, "height": 844})
     open_tab(page, server_url, "play")
     new_game(page, "15x15,k=5", "human", "hard", seconds=0.3)
     box = page.locator("#play-svg svg").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     assert no_sideways_scroll(page), "the page scrolls sideways at 390 px"
-    assert page.is_hidden("#play-values-label"), "move values are offered only where the solver reaches"
+    assert page.is_hidden("#play-values-label"), (
+        "move values are offered only where the solver reaches"
+    )
     page.screenshot(path=str(tmp_path / "gomoku-phone.png"), full_page=True)
     page.click("#play-svg rect[data-cell='112']")
     page.wait_for_function("Play.state.moves.length === 2")
     idle(page)
     state = page.evaluate("Play.state")
-    assert state["moves"][0] == 112 and state["moves"][1] != 112 and state["last_search"]["level"] == "hard"
+    assert (
+        state["moves"][0] == 112
+        and state["moves"][1] != 112
+        and state["last_search"]["level"] == "hard"
+    )
     assert page.locator("#play-svg .mark").count() == 2
     assert "hard" in page.inner_text("#play-search")
     for board in ("4x4x4", "6x7,k=4", "mega"):
@@ -221,7 +252,9 @@ def test_mega_game_played_by_clicking(page, server_url: str, tmp_path: Path) -> 
             page.reload()
             page.wait_for_selector("#play-svg svg")
             idle(page)
-            assert page.evaluate("Play.state.record") == record, "the game did not survive the reload"
+            assert page.evaluate("Play.state.record") == record, (
+                "the game did not survive the reload"
+            )
     idle(page)
     state = page.evaluate("Play.state")
     engine = MegaState.replay(state["record"])
@@ -251,7 +284,9 @@ def test_mega_hard_thinks_within_its_time(page, server_url: str, tmp_path: Path)
 
 
 # -- explorer -----------------------------------------------------------------------------------------
-def test_explorer_shows_the_class_and_edits_by_clicking(page, server_url: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_explorer_shows_the_class_and_edits_by_clicking(
+    page, server_url: str, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     open_tab(page, server_url, "explore")
     page.fill("#explore-position", "x.../.o../..../....")
     page.fill("#explore-board", "")

@@ -36,7 +36,9 @@ def test_count_equals_listing_4x4_middle_plies() -> None:
     geometry = Geometry.parse("4x4")
     for ply in range(9, 15):
         for outcome in ("x", "o"):
-            assert count_terminal_ply(geometry, ply, outcome) == sum(1 for _ in search_terminal(geometry, ply, outcome))
+            assert count_terminal_ply(geometry, ply, outcome) == sum(
+                1 for _ in search_terminal(geometry, ply, outcome)
+            )
 
 
 @pytest.mark.parametrize("spec", ["3x3", "3x4", "2x2x2", "4x4,k=3"])
@@ -64,8 +66,12 @@ def test_listed_positions_are_terminal_and_legal() -> None:
             assert verdict.status == {"x": "x_won", "o": "o_won", "draw": "draw"}[outcome]
 
 
-@pytest.mark.parametrize(("spec", "plies"), [("4x4,k=3", range(7, 12)), ("3x3x3", (6,)), ("3x4,k=2", range(13))])
-def test_branching_fallback_gives_the_same_counts(spec: str, plies: range, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("spec", "plies"), [("4x4,k=3", range(7, 12)), ("3x3x3", (6,)), ("3x4,k=2", range(13))]
+)
+def test_branching_fallback_gives_the_same_counts(
+    spec: str, plies: range, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # With little room for inclusion–exclusion the loser's count branches cell by cell to smaller cases.
     geometry = Geometry.parse(spec)
     expected = {(p, oc): count_terminal_ply(geometry, p, oc) for p in plies for oc in ("x", "o")}  # type: ignore[arg-type]

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oxo.errors import PositionError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
-from oxo.errors import PositionError
 from oxo.space import StateSpace, build_space, check_playable
 
 # -- lines of one position ---------------------------------------------------------------------------
@@ -87,7 +87,9 @@ def from_seed_board(text: str, first: str = "O", geometry: Geometry | None = Non
     table = {"•": ".", "\n": "/"}
     if first.upper() == "O":
         table.update({"O": "x", "o": "x", "X": "o", "x": "o"})
-    return Position.from_string(text.strip().translate(str.maketrans(table)).replace(" ", ""), geometry)
+    return Position.from_string(
+        text.strip().translate(str.maketrans(table)).replace(" ", ""), geometry
+    )
 
 
 # -- exact winnability ---------------------------------------------------------------------------
@@ -153,7 +155,9 @@ def can_win(position: Position) -> tuple[bool, bool]:
     return winnability(position).can_win(position)
 
 
-def reference_can_win(position: Position, memo: dict[tuple[int, int], tuple[bool, bool]] | None = None) -> tuple[bool, bool]:
+def reference_can_win(
+    position: Position, memo: dict[tuple[int, int], tuple[bool, bool]] | None = None
+) -> tuple[bool, bool]:
     """The same as :func:`can_win`, by plain memoised recursion over :class:`Position` objects (slow; for tests)."""
     memo = {} if memo is None else memo
     key = (position.x, position.o)
@@ -178,7 +182,10 @@ SEED_QUESTIONS: tuple[tuple[str, str], ...] = (
     ("Is it possible to have L-1 dead lines and three or more empty cells?", "Yes"),
     ("Is it possible to have two empty cells and fewer than L-1 dead lines?", "Yes"),
     ("Is it possible to have all L lines dead and still have empty cells?", "Yes"),
-    ("Is it possible to have L-1 dead lines and two empty cells and still a winnable board?", "I don't think so?"),
+    (
+        "Is it possible to have L-1 dead lines and two empty cells and still a winnable board?",
+        "I don't think so?",
+    ),
 )
 
 #: The example boards of seed 004 as drawn there, with the letter of the player who moved first
@@ -207,7 +214,12 @@ class DeadEndRow:
     unwinnable: int
 
     def to_dict(self) -> dict[str, int]:
-        return {"dead_lines": self.dead_lines, "empty": self.empty, "winnable": self.winnable, "unwinnable": self.unwinnable}
+        return {
+            "dead_lines": self.dead_lines,
+            "empty": self.empty,
+            "winnable": self.winnable,
+            "unwinnable": self.unwinnable,
+        }
 
 
 @dataclass(frozen=True)
@@ -281,7 +293,9 @@ class DeadEndReport:
         }
 
 
-def deadend_report(geometry: Geometry, *, examples: int | None = 3, win: Winnability | None = None) -> DeadEndReport:
+def deadend_report(
+    geometry: Geometry, *, examples: int | None = 3, win: Winnability | None = None
+) -> DeadEndReport:
     """Tabulate every reachable position still in play by dead lines, empty cells and exact winnability,
     answer seed 004's questions and count where its rule is wrong (with ``examples`` positions of each
     kind of disagreement; None for all of them)."""
@@ -307,7 +321,12 @@ def deadend_report(geometry: Geometry, *, examples: int | None = 3, win: Winnabi
         dead_parts.append(dead)
         empty_parts.append(np.full(x.size, size - level.ply, dtype=np.int32))
         winnable_parts.append((x_can | o_can)[in_play])
-        where_parts.append(np.stack([np.full(x.size, depth, dtype=np.int32), np.flatnonzero(in_play).astype(np.int32)], axis=1))
+        where_parts.append(
+            np.stack(
+                [np.full(x.size, depth, dtype=np.int32), np.flatnonzero(in_play).astype(np.int32)],
+                axis=1,
+            )
+        )
     if dead_parts:
         dead = np.concatenate(dead_parts)
         empty = np.concatenate(empty_parts)
@@ -323,11 +342,20 @@ def deadend_report(geometry: Geometry, *, examples: int | None = 3, win: Winnabi
     for key in np.unique(keys):
         chosen = keys == key
         n_winnable = int(winnable[chosen].sum())
-        rows.append(DeadEndRow(int(key // (size + 1)), int(key % (size + 1)), n_winnable, int(chosen.sum()) - n_winnable))
+        rows.append(
+            DeadEndRow(
+                int(key // (size + 1)),
+                int(key % (size + 1)),
+                n_winnable,
+                int(chosen.sum()) - n_winnable,
+            )
+        )
 
     def example(selection: np.ndarray, limit: int | None) -> tuple[str, ...]:
         found = np.flatnonzero(selection)[:limit]
-        return tuple(space.position(int(where[i, 0]), int(where[i, 1])).to_status_string() for i in found)
+        return tuple(
+            space.position(int(where[i, 0]), int(where[i, 1])).to_status_string() for i in found
+        )
 
     selections = (
         (dead == line_count - 1) & (empty == 1),
@@ -337,10 +365,14 @@ def deadend_report(geometry: Geometry, *, examples: int | None = 3, win: Winnabi
         (dead == line_count - 1) & (empty == 2) & winnable,
     )
     questions = []
-    for number, ((text, seed_answer), selection) in enumerate(zip(SEED_QUESTIONS, selections, strict=True), start=1):
+    for number, ((text, seed_answer), selection) in enumerate(
+        zip(SEED_QUESTIONS, selections, strict=True), start=1
+    ):
         count = int(selection.sum())
         found = example(selection, 1)
-        questions.append(QuestionAnswer(number, text, seed_answer, count > 0, count, found[0] if found else None))
+        questions.append(
+            QuestionAnswer(number, text, seed_answer, count > 0, count, found[0] if found else None)
+        )
 
     rule = (dead == line_count) | ((dead == line_count - 1) & (empty == 2))
     wrongly_unwinnable = rule & winnable

@@ -45,7 +45,12 @@ class AlignmentRow:
     classes: int
 
     def to_dict(self) -> dict[str, object]:
-        return {"alignments": self.alignments, "owners": self.owners, "boards": self.boards, "classes": self.classes}
+        return {
+            "alignments": self.alignments,
+            "owners": self.owners,
+            "boards": self.boards,
+            "classes": self.classes,
+        }
 
 
 @dataclass(frozen=True)
@@ -81,18 +86,24 @@ def owners_of(x_lines: int, o_lines: int) -> Owners:
 def count_full_boards(geometry: Geometry) -> FullBoardCount:
     """Full boards by number of alignments and owners, with their classes under the board's symmetries."""
     if geometry.size > MAX_CELLS:
-        raise FullBoardError(f"full boards are counted on boards of at most {MAX_CELLS} cells; {geometry.spec} has {geometry.size}")
+        raise FullBoardError(
+            f"full boards are counted on boards of at most {MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
+        )
     from oxo.counting import symmetry_cycles
 
     x_size = (geometry.size + 1) // 2
     order = len(geometry.symmetries)
-    per_symmetry = [_tally(geometry, symmetry_cycles(symmetry), x_size) for symmetry in geometry.symmetries]
+    per_symmetry = [
+        _tally(geometry, symmetry_cycles(symmetry), x_size) for symmetry in geometry.symmetries
+    ]
     boards = per_symmetry[0]
     rows = []
     for key in sorted(boards, key=lambda key: (key[0], OWNERS.index(key[1]))):
         fixed_sum = sum(tally.get(key, 0) for tally in per_symmetry)
         if fixed_sum % order:
-            raise AssertionError(f"Burnside's sum {fixed_sum} for {key} is not divisible by {order}")
+            raise AssertionError(
+                f"Burnside's sum {fixed_sum} for {key} is not divisible by {order}"
+            )
         rows.append(AlignmentRow(key[0], key[1], boards[key], fixed_sum // order))  # type: ignore[arg-type]
     return FullBoardCount(geometry, tuple(rows))
 
@@ -200,14 +211,18 @@ def games_in_full_board(board: Position) -> FullBoardGames:
     geometry = board.geometry
     x_size = (geometry.size + 1) // 2
     if not board.is_full:
-        raise PositionError(f"{board.to_status_string()} is not a full board: {len(board.empty_cells)} squares are empty")
+        raise PositionError(
+            f"{board.to_status_string()} is not a full board: {len(board.empty_cells)} squares are empty"
+        )
     if board.x_count != x_size:
         raise PositionError(
             f"a full {geometry.spec_shape} board has {x_size} X and {geometry.size - x_size} O, "
             f"but {board.to_status_string()} has {board.x_count} X"
         )
     if geometry.size > MAX_CELLS:
-        raise FullBoardError(f"full boards are supported up to {MAX_CELLS} cells; {geometry.spec} has {geometry.size}")
+        raise FullBoardError(
+            f"full boards are supported up to {MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
+        )
     x_parts = _parts(geometry, board.x)
     o_parts = _parts(geometry, board.o)
     found = []
@@ -229,7 +244,9 @@ def games_in_full_board(board: Position) -> FullBoardGames:
 
 @dataclass(frozen=True)
 class _Parts:
-    winning: dict[int, list[tuple[int, int]]]  # size -> (subset, number of cells common to its lines)
+    winning: dict[
+        int, list[tuple[int, int]]
+    ]  # size -> (subset, number of cells common to its lines)
     free: dict[int, list[int]]  # size -> line-free subsets
 
 
@@ -255,7 +272,9 @@ def _parts(geometry: Geometry, cells: int) -> _Parts:
     return _Parts(winning, free)
 
 
-def _contained(geometry: Geometry, x: int, o: int, winner: Literal["x", "o"], orders: int) -> ContainedGame:
+def _contained(
+    geometry: Geometry, x: int, o: int, winner: Literal["x", "o"], orders: int
+) -> ContainedGame:
     position = Position(geometry, x, o)
     lines = position.x_lines if winner == "x" else position.o_lines
     return ContainedGame(position, winner, tuple(mask_cells(line) for line in lines), orders)

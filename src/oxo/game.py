@@ -75,7 +75,9 @@ def new_game(spec: str, k: int | None = None) -> GameState:
     """The start of a game from its name: ``"mega"`` for mega tic-tac-toe, or a board such as
     ``"3x3"``, ``"5x5,k=4"``, ``"3x3x3"``, ``"15x15"`` with ``k=5`` (k defaults to the shortest side)."""
     if not isinstance(spec, str):
-        raise BoardSpecError(f"a game is named by text such as '3x3', '5x5,k=4' or 'mega', got {type(spec).__name__}")
+        raise BoardSpecError(
+            f"a game is named by text such as '3x3', '5x5,k=4' or 'mega', got {type(spec).__name__}"
+        )
     if spec.strip().lower() == "mega":
         if k is not None:
             raise BoardSpecError("mega tic-tac-toe has no k: three big markers in a row win")

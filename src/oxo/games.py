@@ -143,7 +143,9 @@ class Game:
         if isinstance(symmetry, str):
             symmetry = self.geometry.symmetry(symmetry)
         if not 0 <= ply <= self.length:
-            raise MoveError(f"ply {ply} is not in a game of {self.length} moves: use 0..{self.length}")
+            raise MoveError(
+                f"ply {ply} is not in a game of {self.length} moves: use 0..{self.length}"
+            )
         position = self.positions[ply]
         if position.transform(symmetry) != position:
             fixing = ", ".join(s.name for s in position.stabilizer)
@@ -174,7 +176,9 @@ def parse_moves(text: str, geometry: Geometry, numbering: Numbering = "id") -> t
     )
     raw = text.strip()
     if not raw:
-        raise MoveError(f"empty game: write the cells played in order, e.g. '0 4 8 2 6' ({accepted})")
+        raise MoveError(
+            f"empty game: write the cells played in order, e.g. '0 4 8 2 6' ({accepted})"
+        )
     tokens = [token for token in _SEPARATORS.split(raw) if token]
     one_digit = 9 if keypad else geometry.size - 1
     if len(tokens) == 1 and len(tokens[0]) > 1 and tokens[0].isdigit() and one_digit <= 9:
@@ -182,11 +186,15 @@ def parse_moves(text: str, geometry: Geometry, numbering: Numbering = "id") -> t
     moves = []
     for index, token in enumerate(tokens, start=1):
         if not token.isdigit():
-            raise MoveError(f"move {index} {token!r} in {raw!r} is not a number: use {accepted}, separated by spaces or commas")
+            raise MoveError(
+                f"move {index} {token!r} in {raw!r} is not a number: use {accepted}, separated by spaces or commas"
+            )
         value = int(token)
         low, high = (1, 9) if keypad else (0, geometry.size - 1)
         if not low <= value <= high:
-            raise MoveError(f"move {index} is {value}, which is not on a {geometry.spec_shape} board: use {accepted}")
+            raise MoveError(
+                f"move {index} is {value}, which is not on a {geometry.spec_shape} board: use {accepted}"
+            )
         moves.append(value - 1 if keypad else value)
     return tuple(moves)
 
@@ -197,7 +205,9 @@ def format_moves(moves: Sequence[int], geometry: Geometry, numbering: Numbering 
         raise MoveError(f"unknown move numbering {numbering!r}; use one of {', '.join(NUMBERINGS)}")
     if numbering == "keypad":
         if geometry.shape != (3, 3):
-            raise MoveError(f"keypad numbering (keys 1..9) exists only on a 3x3 board, not {geometry.spec_shape}")
+            raise MoveError(
+                f"keypad numbering (keys 1..9) exists only on a 3x3 board, not {geometry.spec_shape}"
+            )
         return " ".join(str(move + 1) for move in moves)
     return " ".join(str(move) for move in moves)
 
@@ -213,10 +223,14 @@ def _replay(geometry: Geometry, moves: tuple[int, ...]) -> tuple[Position, ...]:
             )
         if move in owner:
             by = owner[move]
-            raise MoveError(f"move {index} plays cell {move}, already taken by {'XO'[(by - 1) % 2]} at move {by}")
+            raise MoveError(
+                f"move {index} plays cell {move}, already taken by {'XO'[(by - 1) % 2]} at move {by}"
+            )
         if position.is_terminal:
             ended = f"{position.winner.upper()} won" if position.winner else "the board is full"
-            raise MoveError(f"move {index} (cell {move}) comes after the end of the game: {ended} at move {index - 1}")
+            raise MoveError(
+                f"move {index} (cell {move}) comes after the end of the game: {ended} at move {index - 1}"
+            )
         owner[move] = index
         position = position.play(move)
         positions.append(position)
@@ -239,10 +253,17 @@ class OutcomeCount:
         return self.x_wins + self.o_wins + self.draws
 
     def __add__(self, other: OutcomeCount) -> OutcomeCount:
-        return OutcomeCount(self.x_wins + other.x_wins, self.o_wins + other.o_wins, self.draws + other.draws)
+        return OutcomeCount(
+            self.x_wins + other.x_wins, self.o_wins + other.o_wins, self.draws + other.draws
+        )
 
     def to_dict(self) -> dict[str, int]:
-        return {"games": self.total, "x_wins": self.x_wins, "o_wins": self.o_wins, "draws": self.draws}
+        return {
+            "games": self.total,
+            "x_wins": self.x_wins,
+            "o_wins": self.o_wins,
+            "draws": self.draws,
+        }
 
 
 @dataclass(frozen=True)
@@ -282,7 +303,9 @@ class GameCount:
     def universal(self) -> OutcomeCount | None:
         if any(row.universal is None for row in self.by_length):
             return None
-        return sum((row.universal for row in self.by_length if row.universal is not None), OutcomeCount())
+        return sum(
+            (row.universal for row in self.by_length if row.universal is not None), OutcomeCount()
+        )
 
     def to_dict(self) -> dict[str, object]:
         games, universal = self.games, self.universal
@@ -334,9 +357,14 @@ def count_games(
     order = len(symmetries)
     classes = []
     for length in range(geometry.size + 1):
-        sums = [sum(getattr(fixed[length], field) for fixed in burnside) for field in ("x_wins", "o_wins", "draws")]
+        sums = [
+            sum(getattr(fixed[length], field) for fixed in burnside)
+            for field in ("x_wins", "o_wins", "draws")
+        ]
         if any(total % order for total in sums):
-            raise AssertionError(f"Burnside's sums {sums} at length {length} are not divisible by {order}")
+            raise AssertionError(
+                f"Burnside's sums {sums} at length {length} are not divisible by {order}"
+            )
         classes.append(OutcomeCount(*(total // order for total in sums)))
     paths: list[OutcomeCount] | None = None
     if universal:
@@ -368,7 +396,9 @@ def games_on_cells(geometry: Geometry, cells: int) -> list[OutcomeCount]:
     o_last = count_pairs(blocks, predicates.free, predicates.last_moves, 0, split=split)
     full_board = cells == geometry.full_mask
     if full_board:
-        filled = count_pairs(blocks, predicates.free, predicates.free, geometry.size % 2, split=split)
+        filled = count_pairs(
+            blocks, predicates.free, predicates.free, geometry.size % 2, split=split
+        )
     out = []
     for length in range(geometry.size + 1):
         x_count, o_count = (length + 1) // 2, length // 2
@@ -438,7 +468,11 @@ def count_paths(
         x_line, o_line = has_line(x), has_line(o)
         filled = (x | o) == full64
         draw = filled & ~x_line & ~o_line
-        out.append(OutcomeCount(int(weights[x_line].sum()), int(weights[o_line].sum()), int(weights[draw].sum())))
+        out.append(
+            OutcomeCount(
+                int(weights[x_line].sum()), int(weights[o_line].sum()), int(weights[draw].sum())
+            )
+        )
         live = ~(x_line | o_line | filled)
         if on_progress is not None:
             on_progress((ply + 1) / (size + 1))
@@ -447,7 +481,11 @@ def count_paths(
             break
         x, o, weights = x[live], o[live], weights[live]
         taken = x | o
-        fixes = [(_apply(table, x) == x) & (_apply(table, o) == o) for table in tables] if children == "orbits" else []
+        fixes = (
+            [(_apply(table, x) == x) & (_apply(table, o) == o) for table in tables]
+            if children == "orbits"
+            else []
+        )
         columns: list[np.ndarray] = []
         column_weights: list[np.ndarray] = []
         parents: list[np.ndarray] = []
@@ -455,7 +493,9 @@ def count_paths(
             bit = np.uint64(1 << cell)
             allowed = (taken & bit) == 0
             for perm, fixed in zip(perms, fixes):
-                if perm[cell] < cell:  # a cell with a smaller image under a fixing symmetry is not its orbit's first
+                if (
+                    perm[cell] < cell
+                ):  # a cell with a smaller image under a fixing symmetry is not its orbit's first
                     allowed &= ~fixed
             rows = np.flatnonzero(allowed)
             if ply % 2 == 0:

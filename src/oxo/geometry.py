@@ -18,7 +18,9 @@ from oxo.errors import BoardSpecError
 #: Largest number of cells a geometry may have (19x19, the biggest board gomoku is played on).
 MAX_CELLS = 361
 
-_SPEC_FORMS = "MxN (e.g. 3x3, 4x4, 3x5), NxNxN (e.g. 3x3x3), optionally with ',k=K', or mnk(m=M,n=N,k=K)"
+_SPEC_FORMS = (
+    "MxN (e.g. 3x3, 4x4, 3x5), NxNxN (e.g. 3x3x3), optionally with ',k=K', or mnk(m=M,n=N,k=K)"
+)
 
 
 @dataclass(frozen=True)
@@ -102,12 +104,16 @@ class Geometry:
 
     def __post_init__(self) -> None:
         if len(self.shape) not in (2, 3) or any(side < 1 for side in self.shape):
-            raise BoardSpecError(f"a board has 2 or 3 sides of at least 1 cell, got {self.shape}; use {_SPEC_FORMS}")
+            raise BoardSpecError(
+                f"a board has 2 or 3 sides of at least 1 cell, got {self.shape}; use {_SPEC_FORMS}"
+            )
         size = 1
         for side in self.shape:
             size *= side
         if size > MAX_CELLS:
-            raise BoardSpecError(f"a board of {size} cells is too large: at most {MAX_CELLS} cells are supported")
+            raise BoardSpecError(
+                f"a board of {size} cells is too large: at most {MAX_CELLS} cells are supported"
+            )
         if not 1 <= self.k <= max(self.shape):
             raise BoardSpecError(
                 f"k={self.k} does not fit a {self.spec_shape} board: k must be between 1 and {max(self.shape)}"
@@ -168,7 +174,9 @@ class Geometry:
     def coords(self, cell: int) -> tuple[int, ...]:
         """The coordinates of a cell, most significant first: ``(row, column)`` or ``(layer, row, column)``."""
         if not 0 <= cell < self.size:
-            raise BoardSpecError(f"cell {cell} is not on a {self.spec_shape} board: cells are 0..{self.size - 1}")
+            raise BoardSpecError(
+                f"cell {cell} is not on a {self.spec_shape} board: cells are 0..{self.size - 1}"
+            )
         out = []
         for side in reversed(self.shape):
             cell, rest = divmod(cell, side)
@@ -199,7 +207,9 @@ class Geometry:
     @cached_property
     def lines_through(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the lines (as bitmasks) that contain it."""
-        return tuple(tuple(line for line in self._lines if line >> cell & 1) for cell in range(self.size))
+        return tuple(
+            tuple(line for line in self._lines if line >> cell & 1) for cell in range(self.size)
+        )
 
     def neighbourhood(self, radius: int) -> tuple[int, ...]:
         """For each cell, the mask of the cells at most ``radius`` steps away in every direction
@@ -219,14 +229,20 @@ class Geometry:
             if symmetry.name == name:
                 return symmetry
         names = ", ".join(symmetry.name for symmetry in self.symmetries)
-        raise BoardSpecError(f"no symmetry named {name!r} on a {self.spec_shape} board; known: {names}")
+        raise BoardSpecError(
+            f"no symmetry named {name!r} on a {self.spec_shape} board; known: {names}"
+        )
 
     @cached_property
     def cell_classes(self) -> tuple[CellClass, ...]:
         """The orbits of cells under the symmetry group, named (corner, middle, center, ...) from their place."""
-        orbits = _orbits(range(self.size), lambda symmetry, cell: symmetry.perm[cell], self.symmetries)
+        orbits = _orbits(
+            range(self.size), lambda symmetry, cell: symmetry.perm[cell], self.symmetries
+        )
         names = [self._cell_class_kind(orbit) for orbit in orbits]
-        return tuple(CellClass(name, orbit) for name, orbit in zip(_disambiguate(names), orbits, strict=True))
+        return tuple(
+            CellClass(name, orbit) for name, orbit in zip(_disambiguate(names), orbits, strict=True)
+        )
 
     @cached_property
     def line_classes(self) -> tuple[LineClass, ...]:
@@ -247,12 +263,16 @@ class Geometry:
         for cell_class in self.cell_classes:
             if cell in cell_class.cells:
                 return cell_class
-        raise BoardSpecError(f"cell {cell} is not on a {self.spec_shape} board: cells are 0..{self.size - 1}")
+        raise BoardSpecError(
+            f"cell {cell} is not on a {self.spec_shape} board: cells are 0..{self.size - 1}"
+        )
 
     def _cell_class_kind(self, orbit: tuple[int, ...]) -> str:
         coords = self.coords(orbit[0])
         on_edge = [c in (0, side - 1) for c, side in zip(coords, self.shape, strict=True)]
-        if len(orbit) == 1 and all(2 * c == side - 1 for c, side in zip(coords, self.shape, strict=True)):
+        if len(orbit) == 1 and all(
+            2 * c == side - 1 for c, side in zip(coords, self.shape, strict=True)
+        ):
             return "center"
         if all(on_edge):
             return "corner"
@@ -266,7 +286,10 @@ class Geometry:
 
     def _line_class_kind(self, index: int) -> str:
         cells = self.line_cells[index]
-        first, second = self.coords(cells[0]), self.coords(cells[1]) if len(cells) > 1 else self.coords(cells[0])
+        first, second = (
+            self.coords(cells[0]),
+            self.coords(cells[1]) if len(cells) > 1 else self.coords(cells[0]),
+        )
         moving = sum(a != b for a, b in zip(first, second, strict=True))
         if moving >= 2:
             return "diagonal" if moving == 2 else "space-diagonal"
@@ -332,7 +355,9 @@ def _make_lines(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
                 continue
             mask = 0
             for i in range(k):
-                mask |= 1 << sum((s + i * d) * stride for s, d, stride in zip(start, step, strides, strict=True))
+                mask |= 1 << sum(
+                    (s + i * d) * stride for s, d, stride in zip(start, step, strides, strict=True)
+                )
             if mask not in seen:  # k = 1 makes every direction give the same one-cell line
                 seen.add(mask)
                 lines.append(mask)
@@ -398,10 +423,15 @@ def _box_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
             perm = []
             for coords in cells:
                 image = tuple(
-                    coords[axes[i]] if signs[i] == 1 else shape[i] - 1 - coords[axes[i]] for i in range(dims)
+                    coords[axes[i]] if signs[i] == 1 else shape[i] - 1 - coords[axes[i]]
+                    for i in range(dims)
                 )
                 perm.append(index[image])
-            name = "(" + ",".join(("" if signs[i] == 1 else "-") + letters[axes[i]] for i in range(dims)) + ")"
+            name = (
+                "("
+                + ",".join(("" if signs[i] == 1 else "-") + letters[axes[i]] for i in range(dims))
+                + ")"
+            )
             is_identity = all(signs) and signs == (1,) * dims and axes == tuple(range(dims))
             out.append(Symmetry("identity" if is_identity else name, tuple(perm)))
     out.sort(key=lambda symmetry: (symmetry.name != "identity", symmetry.name))
@@ -433,7 +463,9 @@ def _disambiguate(names: list[str]) -> list[str]:
     return out
 
 
-_SHAPE_RE = re.compile(r"^(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?(?:\s*[,:;/ ]\s*k\s*=?\s*(\d+))?$")
+_SHAPE_RE = re.compile(
+    r"^(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?(?:\s*[,:;/ ]\s*k\s*=?\s*(\d+))?$"
+)
 _MNK_RE = re.compile(r"^mnk\((.*)\)$")
 
 
@@ -450,7 +482,9 @@ def _parse(spec: str, k: int | None) -> Geometry:
                 raise BoardSpecError(f"bad board spec {spec!r}; use {_SPEC_FORMS}")
             params[key.strip()] = int(value)
         if "m" not in params or "n" not in params:
-            raise BoardSpecError(f"bad board spec {spec!r}: mnk(...) needs m and n; use {_SPEC_FORMS}")
+            raise BoardSpecError(
+                f"bad board spec {spec!r}: mnk(...) needs m and n; use {_SPEC_FORMS}"
+            )
         shape: tuple[int, ...] = (params["n"], params["m"])  # OpenSpiel: m columns, n rows
         spec_k = params.get("k")
     else:

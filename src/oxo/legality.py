@@ -15,13 +15,15 @@ is a start cell plus a fixed step in cell IDs, and only the cells that start a l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Literal
 
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Player, Position
 
-ReasonCode = Literal["mark_counts", "both_aligned", "winner_count", "disjoint_lines", "stopped_earlier"]
+ReasonCode = Literal[
+    "mark_counts", "both_aligned", "winner_count", "disjoint_lines", "stopped_earlier"
+]
 Status = Literal["x_to_move", "o_to_move", "x_won", "o_won", "draw"]
 
 
@@ -110,7 +112,9 @@ def _checker(geometry: Geometry) -> WinChecker:
             continue
         step = cells[1] - cells[0]
         if any(b - a != step for a, b in zip(cells, cells[1:])):
-            raise AssertionError(f"line {cells} of {geometry.spec} is not evenly spaced in cell IDs")
+            raise AssertionError(
+                f"line {cells} of {geometry.spec} is not evenly spaced in cell IDs"
+            )
         starts[step] = starts.get(step, 0) | 1 << cells[0]
     runs = tuple(LineRun(step, mask) for step, mask in sorted(starts.items()))
     return WinChecker(geometry.k, runs, geometry.full_mask)
@@ -208,13 +212,19 @@ def check_position(position: Position) -> Legality:
             )
         )
     if x_lines and o_lines:
-        reasons.append(Reason("both_aligned", "both players have a complete line, but play stops at the first one"))
+        reasons.append(
+            Reason(
+                "both_aligned", "both players have a complete line, but play stops at the first one"
+            )
+        )
     for player, lines, needed, rule in (
         ("x", x_lines, 1, "X can only win with one mark more than O"),
         ("o", o_lines, 0, "O can only win with as many marks as X"),
     ):
         if lines and difference != needed:
-            reasons.append(Reason("winner_count", f"{player.upper()} has a line but {rule}", player))  # type: ignore[arg-type]
+            reasons.append(
+                Reason("winner_count", f"{player.upper()} has a line but {rule}", player)
+            )  # type: ignore[arg-type]
     for player, lines in (("x", x_lines), ("o", o_lines)):
         if len(lines) > 1 and not _common_cells(lines, geometry.full_mask):
             shown = ", ".join("-".join(map(str, mask_cells(line))) for line in lines)

@@ -126,7 +126,16 @@ def views(geometry: Geometry) -> tuple[View, ...]:
             next_letter += 1
             for symmetry in group:
                 letters[symmetry.perm[other]] = name
-        out.append(View(geometry, class_name, cell, seed_symmetry, tuple(s.name for s in group), tuple(letters)))
+        out.append(
+            View(
+                geometry,
+                class_name,
+                cell,
+                seed_symmetry,
+                tuple(s.name for s in group),
+                tuple(letters),
+            )
+        )
     return tuple(out)
 
 
@@ -149,7 +158,9 @@ def letter(geometry: Geometry, viewer: int, cell: int) -> str:
     """The letter the cell ``viewer`` gives the cell ``cell`` (the same whichever symmetry carries the view over)."""
     for value in (viewer, cell):
         if not 0 <= value < geometry.size:
-            raise MoveError(f"cell {value} is not on a {geometry.spec_shape} board: cells are 0..{geometry.size - 1}")
+            raise MoveError(
+                f"cell {value} is not on a {geometry.spec_shape} board: cells are 0..{geometry.size - 1}"
+            )
     if viewer == cell:
         raise MoveError(f"a cell has no letter for itself (cell {cell})")
     return _letter_table(geometry)[viewer][cell]
@@ -197,8 +208,12 @@ def universal_move(position: Position, cell: int) -> UniversalMove:
         if move.cell == cell:
             return move
     if position.to_move is None:
-        raise MoveError(f"no move can be played in {position.to_status_string()}: the game is over or impossible")
-    raise MoveError(f"cell {cell} cannot be played in {position.to_status_string()}: legal cells are {list(position.legal_moves)}")
+        raise MoveError(
+            f"no move can be played in {position.to_status_string()}: the game is over or impossible"
+        )
+    raise MoveError(
+        f"cell {cell} cannot be played in {position.to_status_string()}: legal cells are {list(position.legal_moves)}"
+    )
 
 
 def universal_moves(position: Position) -> tuple[UniversalMove, ...]:
@@ -208,7 +223,9 @@ def universal_moves(position: Position) -> tuple[UniversalMove, ...]:
 
 def universal_game(game: Game) -> tuple[UniversalMove, ...]:
     """The game's moves named universally, one per ply."""
-    return tuple(universal_move(position, move) for position, move in zip(game.positions, game.moves))
+    return tuple(
+        universal_move(position, move) for position, move in zip(game.positions, game.moves)
+    )
 
 
 def universal_form(game: Game) -> tuple[str, ...]:
@@ -224,7 +241,9 @@ def format_universal(tokens: tuple[str, ...] | list[str]) -> str:
 def parse_universal(text: str, geometry: Geometry) -> Game:
     """A game with the given universal form (the one that always plays the least cell of the named move)."""
     if not isinstance(text, str) or not text.strip():
-        raise MoveError("empty universal game: write tokens separated by spaces, e.g. 'corner K Ha'")
+        raise MoveError(
+            "empty universal game: write tokens separated by spaces, e.g. 'corner K Ha'"
+        )
     position = Position.empty(geometry)
     moves = []
     for index, token in enumerate(text.split(), start=1):
@@ -234,7 +253,9 @@ def parse_universal(text: str, geometry: Geometry) -> Game:
         matches = [move.cell for move in options if move.token == token]
         if not matches:
             known = " ".join(sorted({move.token for move in options}))
-            raise MoveError(f"universal move {index} {token!r} is not a move of position {position.to_status_string()}; moves there: {known}")
+            raise MoveError(
+                f"universal move {index} {token!r} is not a move of position {position.to_status_string()}; moves there: {known}"
+            )
         moves.append(min(matches))
         position = position.play(moves[-1])
     return Game(geometry, tuple(moves))
@@ -249,7 +270,11 @@ def _position_moves(position: Position) -> tuple[UniversalMove, ...]:
     stabilizer = position.stabilizer
     canonical = position.canonical
     to_canonical = [symmetry for symmetry, image in position.transforms() if image == canonical]
-    taken = [(cell, "x" if position.x >> cell & 1 else "o") for cell in range(geometry.size) if (position.x | position.o) >> cell & 1]
+    taken = [
+        (cell, "x" if position.x >> cell & 1 else "o")
+        for cell in range(geometry.size)
+        if (position.x | position.o) >> cell & 1
+    ]
     drafts = []
     for cell in position.legal_moves:
         orbit = tuple(sorted({symmetry.perm[cell] for symmetry in stabilizer}))
@@ -268,7 +293,16 @@ def _position_moves(position: Position) -> tuple[UniversalMove, ...]:
         ranked = sorted(sharing[seed_name])
         rank = ranked.index(canonical_cell)
         out.append(
-            UniversalMove(cell, seed_name + PRIME * rank, seed_name, reports, rank, len(ranked), orbit, canonical_cell)
+            UniversalMove(
+                cell,
+                seed_name + PRIME * rank,
+                seed_name,
+                reports,
+                rank,
+                len(ranked),
+                orbit,
+                canonical_cell,
+            )
         )
     return tuple(out)
 
@@ -325,7 +359,9 @@ def seed_ambiguities(geometry: Geometry) -> SeedAmbiguity:
             if not named:
                 continue
             positions += 1
-            clashing = {(move.seed_name, move.canonical_cell) for move in named if move.alternatives > 1}
+            clashing = {
+                (move.seed_name, move.canonical_cell) for move in named if move.alternatives > 1
+            }
             if clashing:
                 ambiguous += 1
                 moves += len(clashing)

@@ -48,7 +48,9 @@ class Position:
     def __post_init__(self) -> None:
         full = self.geometry.full_mask
         if self.x & self.o or (self.x | self.o) & ~full:
-            raise PositionError("a cell cannot hold both marks, and every mark must be on the board")
+            raise PositionError(
+                "a cell cannot hold both marks, and every mark must be on the board"
+            )
 
     # -- construction --------------------------------------------------------------------------
 
@@ -71,7 +73,9 @@ class Position:
         bad = sorted({ch for ch in raw if ch not in _READ and ch != "/"})
         if bad:
             shown = ", ".join(repr(ch) for ch in bad)
-            raise PositionError(f"unknown character {shown} in position {text.strip()!r}; use {_ACCEPTED}")
+            raise PositionError(
+                f"unknown character {shown} in position {text.strip()!r}; use {_ACCEPTED}"
+            )
         if geometry is None:
             geometry = _guess_geometry(raw, text)
         if "/" in raw:
@@ -113,7 +117,9 @@ class Position:
     @property
     def statuses(self) -> tuple[int, ...]:
         """One status per cell: 0 empty, 1 first player, 2 second player."""
-        return tuple(1 if self.x >> c & 1 else 2 if self.o >> c & 1 else 0 for c in range(self.geometry.size))
+        return tuple(
+            1 if self.x >> c & 1 else 2 if self.o >> c & 1 else 0 for c in range(self.geometry.size)
+        )
 
     def to_status_string(self, *, rows: bool = False) -> str:
         """Seed 000's notation, e.g. ``120000000``; with ``rows=True`` rows are separated by ``/``."""
@@ -144,7 +150,9 @@ class Position:
         if self.geometry.dimensions == 2:
             return "/".join(row_texts)
         per_layer = self.geometry.shape[-2]
-        layers = ["/".join(row_texts[i : i + per_layer]) for i in range(0, len(row_texts), per_layer)]
+        layers = [
+            "/".join(row_texts[i : i + per_layer]) for i in range(0, len(row_texts), per_layer)
+        ]
         return "//".join(layers)
 
     def __str__(self) -> str:
@@ -231,7 +239,9 @@ class Position:
             reason = "the game is over" if self.is_terminal else "the mark counts are impossible"
             raise MoveError(f"cannot play cell {cell}: {reason}")
         if not isinstance(cell, int) or not 0 <= cell < self.geometry.size:
-            raise MoveError(f"cell {cell!r} is not on a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}")
+            raise MoveError(
+                f"cell {cell!r} is not on a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}"
+            )
         bit = 1 << cell
         if (self.x | self.o) & bit:
             raise MoveError(f"cell {cell} is already taken")
@@ -349,7 +359,9 @@ class Position:
         """The cell ID of a typed move; raises :class:`MoveError` unless it names a cell of the board."""
         word = str(text).strip()
         if not (word.isascii() and word.isdigit()) or int(word) >= self.geometry.size:
-            raise MoveError(f"{word!r} is not a cell of a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}")
+            raise MoveError(
+                f"{word!r} is not a cell of a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}"
+            )
         return int(word)
 
     # -- symmetry ------------------------------------------------------------------------------
@@ -410,4 +422,6 @@ def _check_rows(raw: str, geometry: Geometry, text: str) -> None:
     cols = geometry.shape[-1]
     rows = [row for row in raw.replace("//", "/").split("/")]
     if any(len(row) != cols for row in rows):
-        raise PositionError(f"every row of {text.strip()!r} must have {cols} cells on a {geometry.spec_shape} board")
+        raise PositionError(
+            f"every row of {text.strip()!r} must have {cols} cells on a {geometry.spec_shape} board"
+        )

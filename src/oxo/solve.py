@@ -193,7 +193,9 @@ class Solution:
                         classes[i] += int((fixed & kind).sum())  # type: ignore[operator]
                 order = len(symmetries)
                 if any(c % order for c in classes):  # type: ignore[operator]
-                    raise AssertionError(f"Burnside's sums {classes} at ply {level.ply} are not divisible by {order}")
+                    raise AssertionError(
+                        f"Burnside's sums {classes} at ply {level.ply} are not divisible by {order}"
+                    )
                 classes = [c // order for c in classes]  # type: ignore[operator]
             rows.append(PlyValues(level.ply, *counts[:3], *classes[:3], counts[3], classes[3]))
         return SolveTable(geometry, self.value(), tuple(rows))
@@ -210,7 +212,9 @@ def solve(
     A prebuilt ``space`` of the same root may be passed to share it with other analyses.
     """
     if space is None:
-        space = build_space(start, on_progress=(lambda f: on_progress(f / 2)) if on_progress else None)
+        space = build_space(
+            start, on_progress=(lambda f: on_progress(f / 2)) if on_progress else None
+        )
     size = space.geometry.size
     scale = size + 1
     scores = np.zeros(space.dense_size, dtype=np.int8)
@@ -262,11 +266,12 @@ def _reference_score(position: Position, memo: dict[tuple[int, int], int], size:
     elif position.is_full:
         score = 0
     else:
-        children = [_reference_score(position.play(cell), memo, size) for cell in position.legal_moves]
+        children = [
+            _reference_score(position.play(cell), memo, size) for cell in position.legal_moves
+        ]
         score = max(children) if position.to_move == "x" else min(children)
     memo[key] = score
     return score
-
 
 
 # -- boards too large for a dense state space: the value of one position by a forcing search ------------
@@ -276,7 +281,9 @@ class SearchBudgetError(OxoError):
     """A forcing search gave up after visiting its budget of positions."""
 
 
-def forced_win_value(position: Position, *, max_plies: int | None = None, max_nodes: int | None = None) -> Value | None:
+def forced_win_value(
+    position: Position, *, max_plies: int | None = None, max_nodes: int | None = None
+) -> Value | None:
     """The value of a position when its player to move can force a win, else None, by iterative deepening.
 
     For positions too large for :func:`solve` (such as the empty 3×3×3 board). "Can the mover win

@@ -169,7 +169,9 @@ class StateSpace:
     def global_masks(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """The whole-board bitmasks (uint64) of a level's positions; only for boards of at most 64 cells."""
         if self.geometry.size > 64:
-            raise SpaceTooLargeError(f"whole-board masks need at most 64 cells, the board has {self.geometry.size}")
+            raise SpaceTooLargeError(
+                f"whole-board masks need at most 64 cells, the board has {self.geometry.size}"
+            )
         level = self.levels[depth]
         tables = _bit_tables(self.cells)
         return (
@@ -248,7 +250,9 @@ def check_playable(position: Position) -> None:
             "X moves first, so X has as many marks as O or one more"
         )
     if position.x_lines and position.o_lines:
-        raise PositionError(f"position {position.to_status_string()} has lines for both players; no game reaches it")
+        raise PositionError(
+            f"position {position.to_status_string()} has lines for both players; no game reaches it"
+        )
     if position.x_lines and position.turn == "x" or position.o_lines and position.turn == "o":
         winner = "X" if position.x_lines else "O"
         raise PositionError(
@@ -266,8 +270,12 @@ def _local_lines(root: Position, cells: tuple[int, ...]) -> tuple[tuple[int, ...
         return sum(1 << local_bit[cell] for cell in mask_cells(mask))
 
     lines = root.geometry.lines
-    x_lines = tuple(sorted({local(line & ~root.x) for line in lines if not line & root.o and line & ~root.x}))
-    o_lines = tuple(sorted({local(line & ~root.o) for line in lines if not line & root.x and line & ~root.o}))
+    x_lines = tuple(
+        sorted({local(line & ~root.x) for line in lines if not line & root.o and line & ~root.x})
+    )
+    o_lines = tuple(
+        sorted({local(line & ~root.o) for line in lines if not line & root.x and line & ~root.o})
+    )
     return x_lines, o_lines
 
 

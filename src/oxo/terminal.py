@@ -117,7 +117,11 @@ class TerminalPosition:
         return f"{self.position.to_status_string()} {self.winner or 'draw'}"
 
     def to_dict(self) -> dict[str, object]:
-        return {"position": self.position.to_status_string(), "ply": self.ply, "winner": self.winner}
+        return {
+            "position": self.position.to_status_string(),
+            "ply": self.ply,
+            "winner": self.winner,
+        }
 
 
 # -- entry points ---------------------------------------------------------------------------------
@@ -133,7 +137,9 @@ def parse_plies(text: str, geometry: Geometry) -> tuple[int, ...]:
             raise TerminalError(f"bad ply {text!r}: use {accepted}")
         first, last = int(low), int(high) if dash else int(low)
         if first > last or last > geometry.size:
-            raise TerminalError(f"bad ply {text!r} for a {geometry.size}-cell board: use {accepted}")
+            raise TerminalError(
+                f"bad ply {text!r} for a {geometry.size}-cell board: use {accepted}"
+            )
         plies.extend(range(first, last + 1))
     return tuple(sorted(set(plies)))
 
@@ -156,7 +162,9 @@ def count_terminal(
     wanted = tuple(range(geometry.size + 1)) if plies is None else tuple(sorted(set(plies)))
     for ply in wanted:
         if not 0 <= ply <= geometry.size:
-            raise TerminalError(f"ply {ply} is not on a {geometry.size}-cell board: plies are 0..{geometry.size}")
+            raise TerminalError(
+                f"ply {ply} is not on a {geometry.size}-cell board: plies are 0..{geometry.size}"
+            )
     if method == "auto":
         if geometry.size <= 16 or (plies is None and geometry.size <= PAIRS_MAX_CELLS):
             method = "pairs"
@@ -176,7 +184,9 @@ def count_terminal(
     return TerminalTable(geometry, rows, method)
 
 
-def terminal_positions(geometry: Geometry, plies: Iterable[int] | None = None) -> Iterator[TerminalPosition]:
+def terminal_positions(
+    geometry: Geometry, plies: Iterable[int] | None = None
+) -> Iterator[TerminalPosition]:
     """Stream the terminal positions, ply by ply; within a ply X wins, then O wins, then draws.
 
     Positions come from the constraint search, so big boards start at once; nothing is stored.
@@ -231,13 +241,17 @@ def _full_draws(blocks: Sequence[int], predicates: LinePredicates, geometry: Geo
 # -- constraint search --------------------------------------------------------------------------------
 
 
-def _fixed_by_csp(geometry: Geometry, plies: Sequence[int], on_progress: Callable[[float], None] | None) -> _Fixed:
+def _fixed_by_csp(
+    geometry: Geometry, plies: Sequence[int], on_progress: Callable[[float], None] | None
+) -> _Fixed:
     block_sets = [symmetry_cycles(symmetry) for symmetry in geometry.symmetries]
     fixed: _Fixed = []
     steps = len(block_sets) * max(1, len(plies))
     done = 0
     for blocks in block_sets:
-        counts: dict[str, list[int]] = {outcome: [0] * (geometry.size + 1) for outcome in ("x", "o", "draw")}
+        counts: dict[str, list[int]] = {
+            outcome: [0] * (geometry.size + 1) for outcome in ("x", "o", "draw")
+        }
         for ply in plies:
             for outcome in ("x", "o", "draw"):
                 counts[outcome][ply] = count_terminal_ply(geometry, ply, outcome, blocks=blocks)  # type: ignore[arg-type]
@@ -248,7 +262,9 @@ def _fixed_by_csp(geometry: Geometry, plies: Sequence[int], on_progress: Callabl
     return fixed
 
 
-def _rows_from_fixed(geometry: Geometry, fixed: _Fixed, plies: Sequence[int]) -> tuple[TerminalPly, ...]:
+def _rows_from_fixed(
+    geometry: Geometry, fixed: _Fixed, plies: Sequence[int]
+) -> tuple[TerminalPly, ...]:
     order = len(fixed)
     rows = []
     for ply in plies:
@@ -256,7 +272,9 @@ def _rows_from_fixed(geometry: Geometry, fixed: _Fixed, plies: Sequence[int]) ->
         for outcome, key in (("x", "x_wins"), ("o", "o_wins"), ("draw", "draws")):
             burnside_sum = sum(counts[outcome][ply] for counts in fixed)
             if burnside_sum % order:
-                raise AssertionError(f"Burnside's sum {burnside_sum} for {key} at ply {ply} is not divisible by {order}")
+                raise AssertionError(
+                    f"Burnside's sum {burnside_sum} for {key} at ply {ply} is not divisible by {order}"
+                )
             values[key] = fixed[0][outcome][ply]
             values[f"{key}_classes"] = burnside_sum // order
         rows.append(TerminalPly(ply, **values))
@@ -299,7 +317,9 @@ def _rows_by_search(geometry: Geometry, plies: Sequence[int]) -> tuple[TerminalP
     symmetries = geometry.symmetries
 
     def classes(positions: set[tuple[int, int]]) -> int:
-        return len({min((s.apply_mask(x), s.apply_mask(o)) for s in symmetries) for x, o in positions})
+        return len(
+            {min((s.apply_mask(x), s.apply_mask(o)) for s in symmetries) for x, o in positions}
+        )
 
     rows = []
     for ply in plies:

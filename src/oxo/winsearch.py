@@ -75,7 +75,9 @@ class _Blocks:
     def build(lines: Sequence[int], blocks: Sequence[int], full_mask: int) -> _Blocks:
         masks = tuple(int(block) for block in blocks)
         sizes = tuple(block.bit_count() for block in masks)
-        meeting = tuple(sum(1 << i for i, line in enumerate(lines) if line & block) for block in masks)
+        meeting = tuple(
+            sum(1 << i for i, line in enumerate(lines) if line & block) for block in masks
+        )
         room, after = [0] * (len(masks) + 1), [0] * (len(masks) + 1)
         for b in range(len(masks) - 1, -1, -1):
             room[b] = room[b + 1] + sizes[b]
@@ -86,7 +88,17 @@ class _Blocks:
                 if block >> cell & 1:
                     block_of[cell] = b
         cellwise = all(block == 1 << b for b, block in enumerate(masks))
-        return _Blocks(masks, sizes, tuple(lines), meeting, tuple(room), tuple(after), full_mask, tuple(block_of), cellwise)
+        return _Blocks(
+            masks,
+            sizes,
+            tuple(lines),
+            meeting,
+            tuple(room),
+            tuple(after),
+            full_mask,
+            tuple(block_of),
+            cellwise,
+        )
 
 
 def _bits(bitset: int) -> Iterator[int]:
@@ -112,7 +124,9 @@ def _winner_sets(data: _Blocks, cells: int) -> Iterator[int]:
                 return True
         return False
 
-    def extend(start: int, chosen: int, left: int, alive: int, common: int, has: bool) -> Iterator[int]:
+    def extend(
+        start: int, chosen: int, left: int, alive: int, common: int, has: bool
+    ) -> Iterator[int]:
         # ``alive``: lines meeting no passed-over block; ``common``: AND of the complete lines.
         for block in range(start, count):
             if room[block] < left:
@@ -178,7 +192,10 @@ def _ways(size_counts: tuple[tuple[int, int], ...], target: int) -> int:
     if not size_counts:
         return 1 if target == 0 else 0
     (size, number), rest = size_counts[0], size_counts[1:]
-    return sum(comb(number, used) * _ways(rest, target - used * size) for used in range(min(number, target // size) + 1))
+    return sum(
+        comb(number, used) * _ways(rest, target - used * size)
+        for used in range(min(number, target // size) + 1)
+    )
 
 
 class _TooMany(Exception):
@@ -260,7 +277,11 @@ def _inclusion_exclusion(data: _Blocks, available: int, threats: list[int], left
             total += sign * _ways(_size_counts(data, available & ~union), left - union_size)
         for index in range(start, len(threats)):
             grown = union | threats[index]
-            grown_size = union_size + threat_cells[index] if not union & threats[index] else union_cells(grown)
+            grown_size = (
+                union_size + threat_cells[index]
+                if not union & threats[index]
+                else union_cells(grown)
+            )
             if grown_size <= left:
                 visit(index + 1, grown, grown_size, -sign)
 
@@ -268,7 +289,9 @@ def _inclusion_exclusion(data: _Blocks, available: int, threats: list[int], left
     return total
 
 
-def _family_table(data: _Blocks, left: int, free_cells: int) -> tuple[np.ndarray, np.ndarray] | None:
+def _family_table(
+    data: _Blocks, left: int, free_cells: int
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Inclusion–exclusion shared by every winner set of a ply (single-cell blocks, at most 64 cells).
 
     Every family of lines whose union U has at most ``left`` cells, with its term
@@ -374,7 +397,9 @@ def search_terminal(
     wins, losses = _shape(geometry.size, ply, outcome)
     if not _applies(geometry.size, ply, outcome):
         return
-    data = _Blocks.build(geometry.lines, blocks or [1 << c for c in geometry.cells], geometry.full_mask)
+    data = _Blocks.build(
+        geometry.lines, blocks or [1 << c for c in geometry.cells], geometry.full_mask
+    )
     if outcome == "draw":
         for x in _draws(data, wins):
             yield x, geometry.full_mask & ~x
@@ -395,7 +420,9 @@ def count_terminal_ply(
     wins, losses = _shape(geometry.size, ply, outcome)
     if not _applies(geometry.size, ply, outcome):
         return 0
-    data = _Blocks.build(geometry.lines, blocks or [1 << c for c in geometry.cells], geometry.full_mask)
+    data = _Blocks.build(
+        geometry.lines, blocks or [1 << c for c in geometry.cells], geometry.full_mask
+    )
     if outcome == "draw":
         return sum(1 for _ in _draws(data, wins))
     everything = (1 << len(data.masks)) - 1

@@ -87,7 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(error.ctx.get_help() if error.ctx else str(error))
         return 2
     except click.UsageError as error:
-        hint = f" (see 'oxo {error.ctx.command_path.split(' ', 1)[1]} --help')" if error.ctx and " " in error.ctx.command_path else " (see 'oxo --help')"
+        hint = (
+            f" (see 'oxo {error.ctx.command_path.split(' ', 1)[1]} --help')"
+            if error.ctx and " " in error.ctx.command_path
+            else " (see 'oxo --help')"
+        )
         click.echo(f"oxo: error: {error.format_message()}{hint}", err=True)
         return 2
     except click.exceptions.Exit as done:

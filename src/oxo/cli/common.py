@@ -29,12 +29,18 @@ def parse_position(text: str, board: str | None = None, k: int | None = None) ->
 def k_option(function):  # type: ignore[no-untyped-def]
     """``--k K``: how many marks in a row win (default: the board's shortest side)."""
     return click.option(
-        "--k", "k", type=click.IntRange(min=1), default=None, help="Marks in a row needed to win (default: shortest side)."
+        "--k",
+        "k",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Marks in a row needed to win (default: shortest side).",
     )(function)
 
 
 def json_option(function):  # type: ignore[no-untyped-def]
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts instead of a table.")(function)
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print JSON for scripts instead of a table."
+    )(function)
 
 
 def quiet_option(function):  # type: ignore[no-untyped-def]
@@ -43,7 +49,11 @@ def quiet_option(function):  # type: ignore[no-untyped-def]
 
 def board_option(function):  # type: ignore[no-untyped-def]
     return click.option(
-        "--board", "-b", default=None, metavar="BOARD", help="Board of the position, e.g. 3x5 (default: guessed from the text)."
+        "--board",
+        "-b",
+        default=None,
+        metavar="BOARD",
+        help="Board of the position, e.g. 3x5 (default: guessed from the text).",
     )(function)
 
 
@@ -63,5 +73,9 @@ def console():  # type: ignore[no-untyped-def]
 
 def echo_outcomes(stats: Any) -> None:
     """The outcome lines of a self-play run (any stats with x_wins, o_wins, draws and share())."""
-    for label, count, outcome in (("x wins", stats.x_wins, "x"), ("o wins", stats.o_wins, "o"), ("draws", stats.draws, "draw")):
+    for label, count, outcome in (
+        ("x wins", stats.x_wins, "x"),
+        ("o wins", stats.o_wins, "o"),
+        ("draws", stats.draws, "draw"),
+    ):
         click.echo(f"{label:<8} {count:>8,}  {stats.share(outcome):7.2%}")

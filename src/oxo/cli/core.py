@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.cli.common import (
+    board_option,
+    console,
+    echo_json,
+    json_option,
+    k_option,
+    parse_board,
+    parse_position,
+    quiet_option,
+)
 from oxo.counting import METHODS, CountTable, count_positions
 from oxo.counting.executors import EXECUTORS
 from oxo.progress import progress_bar
@@ -30,9 +39,18 @@ from oxo.progress import progress_bar
     help="Where the shards of a big pairs count run: here (serial), on all local cores (processes), or on "
     "a Dask cluster (dask; needs pip install 'oxo[cluster]').",
 )
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
-@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler to use, e.g. tcp://host:8786 "
-              "(default: start a local cluster).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: all cores).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Dask scheduler to use, e.g. tcp://host:8786 (default: start a local cluster).",
+)
 @json_option
 @quiet_option
 def count(
@@ -111,9 +129,17 @@ def _count_table(tables: list[CountTable]):  # type: ignore[no-untyped-def]
 @board_option
 @k_option
 @json_option
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
-              help="Also draw the position as an SVG image into FILE (the drawing of 'oxo serve').")
-def show(position: str, board: str | None, k: int | None, as_json: bool, svg_path: str | None) -> None:
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="FILE",
+    help="Also draw the position as an SVG image into FILE (the drawing of 'oxo serve').",
+)
+def show(
+    position: str, board: str | None, k: int | None, as_json: bool, svg_path: str | None
+) -> None:
     """One position: grid, whose turn, winner, complete lines and its symmetry class.
 
     POSITION is a status string (120000000), letters (xo.......) or either with rows
@@ -138,7 +164,9 @@ def show(position: str, board: str | None, k: int | None, as_json: bool, svg_pat
         "ply": pos.ply,
         "turn": pos.to_move,
         "winner": pos.winner,
-        "complete_lines": [{"player": player, "cells": list(cells)} for player, cells in pos.complete_lines],
+        "complete_lines": [
+            {"player": player, "cells": list(cells)} for player, cells in pos.complete_lines
+        ],
         "canonical": pos.canonical.to_status_string(),
         "stabilizer": stabilizer,
         "class_size": pos.class_size,
@@ -159,7 +187,10 @@ def show(position: str, board: str | None, k: int | None, as_json: bool, svg_pat
     else:
         status = f"{pos.turn.upper()} to move"
     click.echo(f"status:         {status}")
-    lines = ", ".join(f"{player.upper()} {''.join(map(str, cells)) if pos.geometry.size <= 10 else '-'.join(map(str, cells))}" for player, cells in pos.complete_lines)
+    lines = ", ".join(
+        f"{player.upper()} {''.join(map(str, cells)) if pos.geometry.size <= 10 else '-'.join(map(str, cells))}"
+        for player, cells in pos.complete_lines
+    )
     click.echo(f"complete lines: {lines or 'none'}")
     click.echo(f"canonical form: {data['canonical']}")
     click.echo(f"stabilizer:     {', '.join(stabilizer)}")
@@ -182,21 +213,28 @@ def classes(board: str, k: int | None, as_json: bool) -> None:
         "k": geometry.k,
         "symmetries": [symmetry.name for symmetry in geometry.symmetries],
         "cell_classes": [{"name": c.name, "cells": list(c.cells)} for c in geometry.cell_classes],
-        "line_classes": [{"name": c.name, "lines": [list(line) for line in c.lines]} for c in geometry.line_classes],
+        "line_classes": [
+            {"name": c.name, "lines": [list(line) for line in c.lines]}
+            for c in geometry.line_classes
+        ],
     }
     if as_json:
         echo_json(data)
         return
     sep = "" if geometry.size <= 10 else "-"
-    click.echo(f"{geometry.spec_shape} board, k={geometry.k}: {geometry.size} cells, {len(geometry.lines)} lines, "
-               f"{len(geometry.symmetries)} symmetries")
+    click.echo(
+        f"{geometry.spec_shape} board, k={geometry.k}: {geometry.size} cells, {len(geometry.lines)} lines, "
+        f"{len(geometry.symmetries)} symmetries"
+    )
     click.echo(f"symmetries: {', '.join(data['symmetries'])}")
     click.echo("\ncell classes:")
     for cell_class in geometry.cell_classes:
         click.echo(f"  {cell_class.name:<10} {' '.join(map(str, cell_class.cells))}")
     click.echo("\nalignment classes:")
     for line_class in geometry.line_classes:
-        click.echo(f"  {line_class.name:<10} {' '.join(sep.join(map(str, line)) for line in line_class.lines)}")
+        click.echo(
+            f"  {line_class.name:<10} {' '.join(sep.join(map(str, line)) for line in line_class.lines)}"
+        )
 
 
 COMMANDS = [count, show, classes]

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.cli.common import (
+    board_option,
+    console,
+    echo_json,
+    json_option,
+    k_option,
+    parse_board,
+    parse_position,
+    quiet_option,
+)
 from oxo.progress import progress_bar
 
 
@@ -45,7 +54,12 @@ def games(board: str, k: int | None, universal: bool | None, as_json: bool, quie
     from rich.table import Table
 
     show_universal = result.universal is not None
-    table = Table(box=None, pad_edge=False, title=f"games of {geometry.spec_shape}, k={geometry.k}", title_justify="left")
+    table = Table(
+        box=None,
+        pad_edge=False,
+        title=f"games of {geometry.spec_shape}, k={geometry.k}",
+        title_justify="left",
+    )
     for name in ("length", "games", "X wins", "O wins", "draws", "classes"):
         table.add_column(name, justify="right")
     if show_universal:
@@ -53,19 +67,45 @@ def games(board: str, k: int | None, universal: bool | None, as_json: bool, quie
     for row in result.by_length:
         if not row.games.total:
             continue
-        cells = [str(row.length), *(f"{n:,}" for n in (row.games.total, row.games.x_wins, row.games.o_wins, row.games.draws, row.classes.total))]
+        cells = [
+            str(row.length),
+            *(
+                f"{n:,}"
+                for n in (
+                    row.games.total,
+                    row.games.x_wins,
+                    row.games.o_wins,
+                    row.games.draws,
+                    row.classes.total,
+                )
+            ),
+        ]
         if show_universal and row.universal is not None:
             cells.append(f"{row.universal.total:,}")
         table.add_row(*cells)
     table.add_section()
     totals = result.games
-    cells = ["total", *(f"{n:,}" for n in (totals.total, totals.x_wins, totals.o_wins, totals.draws, result.classes.total))]
+    cells = [
+        "total",
+        *(
+            f"{n:,}"
+            for n in (
+                totals.total,
+                totals.x_wins,
+                totals.o_wins,
+                totals.draws,
+                result.classes.total,
+            )
+        ),
+    ]
     if show_universal and result.universal is not None:
         cells.append(f"{result.universal.total:,}")
     table.add_row(*cells)
     console().print(table)
     if not show_universal:
-        click.echo("universal games: not counted (only on boards of at most 16 cells; see --universal)")
+        click.echo(
+            "universal games: not counted (only on boards of at most 16 cells; see --universal)"
+        )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -108,7 +148,9 @@ def notation_views(board: str, k: int | None, as_json: bool) -> None:
         click.echo(f"{view.cell_class} (cell {view.cell}, marked *), seen under {seen}:")
         click.echo("\n".join("    " + line for line in view.to_grid().splitlines()))
         click.echo()
-    click.echo("Other cells of a kind see the board the same way, turned to match (oxo notation game shows it).")
+    click.echo(
+        "Other cells of a kind see the board the same way, turned to match (oxo notation game shows it)."
+    )
     if ambiguity is not None:
         click.echo(
             f"The letters alone name moves ambiguously in {ambiguity.ambiguous} of {ambiguity.positions} reachable "
@@ -127,9 +169,15 @@ _SEED_WORDS = {
 @click.argument("moves")
 @board_option
 @k_option
-@click.option("--keypad", is_flag=True, help="Moves are keypad keys 1..9 (seed 004; 3x3 only) instead of cell IDs.")
+@click.option(
+    "--keypad",
+    is_flag=True,
+    help="Moves are keypad keys 1..9 (seed 004; 3x3 only) instead of cell IDs.",
+)
 @json_option
-def notation_game(moves: str, board: str | None, k: int | None, keypad: bool, as_json: bool) -> None:
+def notation_game(
+    moves: str, board: str | None, k: int | None, keypad: bool, as_json: bool
+) -> None:
     """A game in cell IDs, its canonical form and its universal form, move by move.
 
     MOVES are the cells played, e.g. "0 4 8 2 6" (cells 0..8 in reading order on 3x3), or keypad
@@ -162,7 +210,9 @@ def notation_game(moves: str, board: str | None, k: int | None, keypad: bool, as
                 "seed_letters": move.seed_name,
                 "equivalent_cells": list(move.orbit),
                 "alternatives_with_same_letters": move.alternatives,
-                "reports": [{"cell": r.cell, "owner": r.owner, "letter": r.letter} for r in move.reports],
+                "reports": [
+                    {"cell": r.cell, "owner": r.owner, "letter": r.letter} for r in move.reports
+                ],
                 "position": game.positions[ply].to_status_string(),
             }
             for ply, move in enumerate(named, start=1)
@@ -182,14 +232,19 @@ def notation_game(moves: str, board: str | None, k: int | None, keypad: bool, as
     for ply, move in enumerate(named, start=1):
         player = "X" if ply % 2 else "O"
         if move.reports:
-            seen = ", ".join(f"{r.owner.upper()}{r.cell} sees {r.letter if r.owner == 'x' else r.letter.lower()}" for r in move.reports)
+            seen = ", ".join(
+                f"{r.owner.upper()}{r.cell} sees {r.letter if r.owner == 'x' else r.letter.lower()}"
+                for r in move.reports
+            )
         else:
             seen = f"empty board: a {move.token}"
         line = f"{ply:>3}. {player} {move.cell:<3} {move.token:<10} {seen}"
         if len(move.orbit) > 1:
             line += f"  [same as {', '.join(str(c) for c in move.orbit if c != move.cell)} here]"
         if move.seed_is_ambiguous:
-            line += f"  [letters shared by {move.alternatives} different moves: prime rank {move.rank}]"
+            line += (
+                f"  [letters shared by {move.alternatives} different moves: prime rank {move.rank}]"
+            )
         click.echo(line)
     click.echo()
     click.echo(game.final.to_grid())
@@ -198,7 +253,13 @@ def notation_game(moves: str, board: str | None, k: int | None, keypad: bool, as
 @click.command()
 @click.argument("board", required=False)
 @k_option
-@click.option("--games", "games_of", metavar="POSITION", default=None, help="List the games inside one full board instead.")
+@click.option(
+    "--games",
+    "games_of",
+    metavar="POSITION",
+    default=None,
+    help="List the games inside one full board instead.",
+)
 @json_option
 def fullboards(board: str | None, k: int | None, games_of: str | None, as_json: bool) -> None:
     """Full boards: every square filled (5 X and 4 O on 3x3), by alignments and their owners.
@@ -226,7 +287,12 @@ def fullboards(board: str | None, k: int | None, games_of: str | None, as_json: 
         return
     from rich.table import Table
 
-    table = Table(box=None, pad_edge=False, title=f"full boards of {geometry.spec_shape}, k={geometry.k}", title_justify="left")
+    table = Table(
+        box=None,
+        pad_edge=False,
+        title=f"full boards of {geometry.spec_shape}, k={geometry.k}",
+        title_justify="left",
+    )
     for name in ("alignments", "owners", "boards", "classes"):
         table.add_column(name, justify="right")
     for row in result.rows:
@@ -243,16 +309,23 @@ def _print_contained(found) -> None:  # type: ignore[no-untyped-def]
     data = found.to_dict()
     click.echo(board.to_grid())
     click.echo()
-    click.echo(f"alignments: {data['alignments']} ({data['owners']}); {len(found.games)} game ends inside, "
-               f"{found.move_orders:,} move orders in all")
+    click.echo(
+        f"alignments: {data['alignments']} ({data['owners']}); {len(found.games)} game ends inside, "
+        f"{found.move_orders:,} move orders in all"
+    )
     table = Table(box=None, pad_edge=False)
     for name in ("length", "position", "winner", "lines", "move orders"):
         table.add_column(name, justify="right" if name in ("length", "move orders") else "left")
     sep = "" if board.geometry.size <= 10 else "-"
     for game in found.games:
         lines = " ".join(sep.join(map(str, line)) for line in game.lines) or "-"
-        table.add_row(str(game.length), game.position.to_letters(rows=True), (game.winner or "draw").upper() if game.winner else "draw",
-                      lines, f"{game.move_orders:,}")
+        table.add_row(
+            str(game.length),
+            game.position.to_letters(rows=True),
+            (game.winner or "draw").upper() if game.winner else "draw",
+            lines,
+            f"{game.move_orders:,}",
+        )
     console().print(table)
 
 

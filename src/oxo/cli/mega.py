@@ -65,22 +65,61 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
 
 
 def _budget_options(function):  # type: ignore[no-untyped-def]
-    function = click.option("--seed", type=int, default=None, help="Seed of the computer players (reproducible with --iterations).")(function)
     function = click.option(
-        "--iterations", type=click.IntRange(min=1), default=None, help="Simulations per move of the tree search (instead of, or as well as, --time)."
+        "--seed",
+        type=int,
+        default=None,
+        help="Seed of the computer players (reproducible with --iterations).",
     )(function)
     function = click.option(
-        "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Thinking time per move of the computer (hard; medium gets a tenth)."
+        "--iterations",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Simulations per move of the tree search (instead of, or as well as, --time).",
+    )(function)
+    function = click.option(
+        "--time",
+        "seconds",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        metavar="SECONDS",
+        help="Thinking time per move of the computer (hard; medium gets a tenth).",
     )(function)
     return function
 
 
 @mega.command()
-@click.option("--x", "x_kind", type=click.Choice(PLAYERS), default="human", show_default=True, help="Who plays X (moves first).")
-@click.option("--o", "o_kind", type=click.Choice(PLAYERS), default="hard", show_default=True, help="Who plays O.")
+@click.option(
+    "--x",
+    "x_kind",
+    type=click.Choice(PLAYERS),
+    default="human",
+    show_default=True,
+    help="Who plays X (moves first).",
+)
+@click.option(
+    "--o",
+    "o_kind",
+    type=click.Choice(PLAYERS),
+    default="hard",
+    show_default=True,
+    help="Who plays O.",
+)
 @_budget_options
-@click.option("--save", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the game record to this file at the end.")
-def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None, seed: int | None, save: str | None) -> None:
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the game record to this file at the end.",
+)
+def play(
+    x_kind: str,
+    o_kind: str,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int | None,
+    save: str | None,
+) -> None:
     """Play a game in the terminal: human or a computer level on each side.
 
     Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
@@ -99,7 +138,15 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
         seconds = DEFAULT_SECONDS
     kinds = (x_kind, o_kind)
     players = [
-        None if kind == "human" else make_engine(kind, MegaState(), seconds=seconds, iterations=iterations, seed=None if seed is None else seed + side)
+        None
+        if kind == "human"
+        else make_engine(
+            kind,
+            MegaState(),
+            seconds=seconds,
+            iterations=iterations,
+            seed=None if seed is None else seed + side,
+        )
         for side, kind in enumerate(kinds)
     ]
     state = MegaState()
@@ -143,8 +190,12 @@ def play(x_kind: str, o_kind: str, seconds: float | None, iterations: int | None
             click.echo(f"game stopped after {_moves(state.move_count)}")
             break
         if text in ("h", "help", "?"):
-            click.echo("type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order")
-            click.echo("on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above")
+            click.echo(
+                "type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order"
+            )
+            click.echo(
+                "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above"
+            )
             show = False
             continue
         if text in ("m", "moves", "legal"):
@@ -193,9 +244,25 @@ def _undo_to_human(state, players) -> bool:  # type: ignore[no-untyped-def]
 
 
 @mega.command()
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
-@click.option("--x", "x_kind", type=click.Choice(COMPUTERS), default="random", show_default=True, help="Who plays X (a level).")
-@click.option("--o", "o_kind", type=click.Choice(COMPUTERS), default="random", show_default=True, help="Who plays O (a level).")
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games."
+)
+@click.option(
+    "--x",
+    "x_kind",
+    type=click.Choice(COMPUTERS),
+    default="random",
+    show_default=True,
+    help="Who plays X (a level).",
+)
+@click.option(
+    "--o",
+    "o_kind",
+    type=click.Choice(COMPUTERS),
+    default="random",
+    show_default=True,
+    help="Who plays O (a level).",
+)
 @_budget_options
 @click.option(
     "--engine",
@@ -228,13 +295,26 @@ def selfplay(
     if seconds is None and iterations is None:
         seconds = 0.2
     with progress_bar("mega self-play", total=games, quiet=quiet) as bar:
-        stats = run(games, x_kind, o_kind, seconds=seconds, iterations=iterations, seed=seed, engine=engine, progress=bar)  # type: ignore[arg-type]
+        stats = run(
+            games,
+            x_kind,
+            o_kind,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            engine=engine,
+            progress=bar,
+        )  # type: ignore[arg-type]
     if as_json:
         echo_json(stats.to_dict())
         return
-    click.echo(f"{stats.games} games, x: {stats.x}, o: {stats.o} ({stats.engine} engine, {stats.seconds:.2f} s)")
+    click.echo(
+        f"{stats.games} games, x: {stats.x}, o: {stats.o} ({stats.engine} engine, {stats.seconds:.2f} s)"
+    )
     echo_outcomes(stats)
-    click.echo(f"mean length {stats.mean_moves:.2f} moves; games with an abnormal string {stats.abnormal_share:.2%}")
+    click.echo(
+        f"mean length {stats.mean_moves:.2f} moves; games with an abnormal string {stats.abnormal_share:.2%}"
+    )
 
 
 COMMANDS = [mega]

@@ -6,7 +6,16 @@ import sys
 
 import click
 
-from oxo.cli.common import board_option, echo_json, echo_outcomes, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.cli.common import (
+    board_option,
+    echo_json,
+    echo_outcomes,
+    json_option,
+    k_option,
+    parse_board,
+    parse_position,
+    quiet_option,
+)
 from oxo.engines import DEFAULT_LEVEL, LEVELS, describe_level, make_engine
 from oxo.errors import MoveError
 from oxo.game import GameState
@@ -22,19 +31,40 @@ _LEVEL_HELP = (
 
 
 def level_option(function):  # type: ignore[no-untyped-def]
-    return click.option("--level", type=click.Choice(LEVELS), default=DEFAULT_LEVEL, show_default=True, help=_LEVEL_HELP)(function)
+    return click.option(
+        "--level",
+        type=click.Choice(LEVELS),
+        default=DEFAULT_LEVEL,
+        show_default=True,
+        help=_LEVEL_HELP,
+    )(function)
 
 
 def budget_options(function):  # type: ignore[no-untyped-def]
-    function = click.option("--seed", type=int, default=None, help="Seed of the computer's random choices (to replay a game).")(function)
     function = click.option(
-        "--depth", type=click.IntRange(min=1), default=None, help="Plies an alpha-beta search looks ahead (instead of a time limit)."
+        "--seed",
+        type=int,
+        default=None,
+        help="Seed of the computer's random choices (to replay a game).",
     )(function)
     function = click.option(
-        "--iterations", type=click.IntRange(min=1), default=None, help="Simulations per move of a tree search (instead of a time limit)."
+        "--depth",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Plies an alpha-beta search looks ahead (instead of a time limit).",
     )(function)
     function = click.option(
-        "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+        "--iterations",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Simulations per move of a tree search (instead of a time limit).",
+    )(function)
+    function = click.option(
+        "--time",
+        "seconds",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        metavar="SECONDS",
         help="Thinking time per move of hard and best (medium gets a tenth); 1 s unless the command says otherwise.",
     )(function)
     return function
@@ -64,16 +94,22 @@ def _read_move(text: str, position: Position, keypad: str | None) -> int:
     number = int(word)
     if keypad == "phone":
         if not 1 <= number <= 9:
-            raise MoveError(f"key {number} is not on the keypad; keys are 1..9 (1 2 3 on the top row)")
+            raise MoveError(
+                f"key {number} is not on the keypad; keys are 1..9 (1 2 3 on the top row)"
+            )
         cell = number - 1
     elif keypad == "numpad":
         if number not in _NUMPAD:
-            raise MoveError(f"key {number} is not on the keypad; keys are 1..9 (7 8 9 on the top row)")
+            raise MoveError(
+                f"key {number} is not on the keypad; keys are 1..9 (7 8 9 on the top row)"
+            )
         cell = _NUMPAD[number]
     else:
         cell = number
         if cell >= position.geometry.size:
-            raise MoveError(f"cell {cell} is not on the board; cells are 0..{position.geometry.size - 1}")
+            raise MoveError(
+                f"cell {cell} is not on the board; cells are 0..{position.geometry.size - 1}"
+            )
     if (position.x | position.o) >> cell & 1:
         raise MoveError(f"{'key ' + word if keypad else 'cell ' + word} is already taken")
     return cell
@@ -97,7 +133,14 @@ def _board_picture(position: Position, keypad: str | None) -> str:
 @click.command()
 @click.argument("board", default="3x3")
 @k_option
-@click.option("--as", "side", type=click.Choice(["x", "o"]), default="x", show_default=True, help="Your side (X moves first).")
+@click.option(
+    "--as",
+    "side",
+    type=click.Choice(["x", "o"]),
+    default="x",
+    show_default=True,
+    help="Your side (X moves first).",
+)
 @level_option
 @budget_options
 @click.option(
@@ -107,8 +150,15 @@ def _board_picture(position: Position, keypad: str | None) -> str:
     help="On 3x3, type keys 1..9: phone (1 2 3 on top) or numpad (7 8 9 on top).",
 )
 def play(
-    board: str, k: int | None, side: str, level: str, seconds: float | None, iterations: int | None, depth: int | None,
-    seed: int | None, keypad: str | None,
+    board: str,
+    k: int | None,
+    side: str,
+    level: str,
+    seconds: float | None,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
+    keypad: str | None,
 ) -> None:
     """Play a game against the computer in the terminal, on any board (mega: see 'oxo mega play').
 
@@ -122,7 +172,9 @@ def play(
     if keypad and geometry.shape != (3, 3):
         raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")
     position = Position.empty(geometry)
-    computer = make_engine(level, position, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    computer = make_engine(
+        level, position, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
     stdin = sys.stdin
     click.echo(
         f"{geometry.spec_shape} board, {geometry.k} in a row wins. You are {side.upper()}; "
@@ -177,8 +229,15 @@ def play(
 @budget_options
 @json_option
 def move(
-    position: str, board: str | None, k: int | None, level: str, seconds: float | None, iterations: int | None,
-    depth: int | None, seed: int | None, as_json: bool,
+    position: str,
+    board: str | None,
+    k: int | None,
+    level: str,
+    seconds: float | None,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
+    as_json: bool,
 ) -> None:
     """The computer's move in a position of any board, and the position's value when proven.
 
@@ -190,7 +249,9 @@ def move(
     pos = parse_position(position, board, k)
     check_playable(pos)
     if pos.is_terminal:
-        raise MoveError(f"position {pos.to_status_string()} is finished ({'draw' if pos.winner is None else pos.winner.upper() + ' has won'}): there is no move")
+        raise MoveError(
+            f"position {pos.to_status_string()} is finished ({'draw' if pos.winner is None else pos.winner.upper() + ' has won'}): there is no move"
+        )
     engine = make_engine(level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
     cell = engine.choose(pos)
     report = engine.last
@@ -224,15 +285,40 @@ def move(
 @click.command()
 @click.argument("game")
 @k_option
-@click.option("--x", "x_level", type=click.Choice(LEVELS), default="hard", show_default=True, help="Level of X (moves first).")
-@click.option("--o", "o_level", type=click.Choice(LEVELS), default="random", show_default=True, help="Level of O.")
-@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Number of games.")
+@click.option(
+    "--x",
+    "x_level",
+    type=click.Choice(LEVELS),
+    default="hard",
+    show_default=True,
+    help="Level of X (moves first).",
+)
+@click.option(
+    "--o",
+    "o_level",
+    type=click.Choice(LEVELS),
+    default="random",
+    show_default=True,
+    help="Level of O.",
+)
+@click.option(
+    "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Number of games."
+)
 @budget_options
 @json_option
 @quiet_option
 def selfplay(
-    game: str, k: int | None, x_level: str, o_level: str, games: int, seconds: float | None, iterations: int | None,
-    depth: int | None, seed: int | None, as_json: bool, quiet: bool,
+    game: str,
+    k: int | None,
+    x_level: str,
+    o_level: str,
+    games: int,
+    seconds: float | None,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
+    as_json: bool,
+    quiet: bool,
 ) -> None:
     """Computer against computer: play GAMES games and count the outcomes.
 
@@ -251,9 +337,27 @@ def selfplay(
         if game.strip().lower() == "mega":
             from oxo.mega.selfplay import selfplay as run_mega
 
-            stats = run_mega(games, x_level, o_level, seconds=seconds, iterations=iterations, seed=seed, progress=bar)
+            stats = run_mega(
+                games,
+                x_level,
+                o_level,
+                seconds=seconds,
+                iterations=iterations,
+                seed=seed,
+                progress=bar,
+            )
         else:
-            stats = run(start, x_level, o_level, games, seconds=seconds, iterations=iterations, depth=depth, seed=seed, progress=bar)
+            stats = run(
+                start,
+                x_level,
+                o_level,
+                games,
+                seconds=seconds,
+                iterations=iterations,
+                depth=depth,
+                seed=seed,
+                progress=bar,
+            )
     if as_json:
         echo_json(stats.to_dict())
         return

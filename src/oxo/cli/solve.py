@@ -16,7 +16,16 @@ from oxo.analysis import (
     line_report,
     winnability,
 )
-from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.cli.common import (
+    board_option,
+    console,
+    echo_json,
+    json_option,
+    k_option,
+    parse_board,
+    parse_position,
+    quiet_option,
+)
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar
@@ -50,7 +59,12 @@ def _build(start: Geometry | Position, quiet: bool):  # type: ignore[no-untyped-
 @click.command()
 @click.argument("board")
 @k_option
-@click.option("--all", "show_all", is_flag=True, help="List every position where the seed's rule is wrong, not just 3 of each kind.")
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="List every position where the seed's rule is wrong, not just 3 of each kind.",
+)
 @json_option
 @quiet_option
 def deadends(board: str, k: int | None, show_all: bool, as_json: bool, quiet: bool) -> None:
@@ -66,7 +80,9 @@ def deadends(board: str, k: int | None, show_all: bool, as_json: bool, quiet: bo
     """
     geometry = parse_board(board, k)
     space = _build(geometry, quiet)
-    report = deadend_report(geometry, examples=None if show_all else 3, win=winnability(geometry, space=space))
+    report = deadend_report(
+        geometry, examples=None if show_all else 3, win=winnability(geometry, space=space)
+    )
     if as_json:
         echo_json(report.to_dict())
         return
@@ -88,7 +104,13 @@ def _print_deadends(report: DeadEndReport) -> None:
         table.add_column(name, justify="right")
     for row in report.rows:
         rule = row.dead_lines == lines or (row.dead_lines == lines - 1 and row.empty == 2)
-        table.add_row(str(row.dead_lines), str(row.empty), str(row.winnable), str(row.unwinnable), "unwinnable" if rule else "")
+        table.add_row(
+            str(row.dead_lines),
+            str(row.empty),
+            str(row.winnable),
+            str(row.unwinnable),
+            "unwinnable" if rule else "",
+        )
     out.print(table)
     out.print(f"\nSeed 004's questions (L = {lines} lines here; on 3x3 L = 8):")
     for question in report.questions:
@@ -98,6 +120,7 @@ def _print_deadends(report: DeadEndReport) -> None:
             f"  {question.number}. {question.question}\n     {answer} ({question.count} positions{example}); "
             f"the seed guessed: {question.seed_answer}"
         )
+
     def listed(examples: tuple[str, ...], count: int) -> str:
         if not examples:
             return ""
@@ -111,7 +134,9 @@ def _print_deadends(report: DeadEndReport) -> None:
         + listed(report.examples_wrongly_winnable, report.rule_says_winnable_but_unwinnable)
     )
     if geometry.shape == (3, 3) and geometry.k == 3:
-        out.print("\nSeed 004's example boards (drawn there with O for player 1, except where noted; X is player 1 here):")
+        out.print(
+            "\nSeed 004's example boards (drawn there with O for player 1, except where noted; X is player 1 here):"
+        )
         for label, drawing, first, claimed in SEED_EXAMPLES:
             position = from_seed_board(drawing, first)
             win = winnability(position)
@@ -131,16 +156,27 @@ def _print_deadends(report: DeadEndReport) -> None:
 @click.argument("board")
 @k_option
 @click.option(
-    "--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True, metavar="SECONDS",
+    "--time",
+    "seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=600.0,
+    show_default=True,
+    metavar="SECONDS",
     help="Time limit of the proof on boards over 16 cells.",
 )
 @click.option(
-    "--proof", "proof_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+    "--proof",
+    "proof_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
     help="Write certificates (strategies anyone can check with 'oxo verify') into this new or empty folder.",
 )
 @json_option
 @quiet_option
-def solve_command(board: str, k: int | None, seconds: float, proof_dir: str | None, as_json: bool, quiet: bool) -> None:
+def solve_command(
+    board: str, k: int | None, seconds: float, proof_dir: str | None, as_json: bool, quiet: bool
+) -> None:
     """The value of a board with perfect play: X wins, O wins or draw.
 
     Boards of up to 16 cells are solved completely, with a table per ply of how many reachable
@@ -163,11 +199,20 @@ def solve_command(board: str, k: int | None, seconds: float, proof_dir: str | No
         proofs: list[str] = []
         if proof_dir is not None:
             result = prove_board(geometry, seconds=None, proof_dir=proof_dir)
-            assert result.value == table.value.outcome, "the proof search and the per-ply tables disagree"
+            assert result.value == table.value.outcome, (
+                "the proof search and the per-ply tables disagree"
+            )
             proofs = list(result.proofs)
         if as_json:
-            echo_json({**table.to_dict(), "method": "retrograde analysis of every reachable position",
-                       "nodes": space.total, "seconds": round(elapsed, 3), "proofs": proofs})
+            echo_json(
+                {
+                    **table.to_dict(),
+                    "method": "retrograde analysis of every reachable position",
+                    "nodes": space.total,
+                    "seconds": round(elapsed, 3),
+                    "proofs": proofs,
+                }
+            )
             return
         _print_solve(table)
         for path in proofs:
@@ -210,13 +255,17 @@ def _print_proof(result: ProofResult) -> None:
         click.echo(f"{shape}: {_VALUE_WORDS[result.value]} with best play")
     for search in result.searches:
         answer = {True: "yes", False: "no", None: "not settled"}[search.result]
-        click.echo(f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions searched in {search.seconds:.1f} s)")
+        click.echo(
+            f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions searched in {search.seconds:.1f} s)"
+        )
     click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
     for path in result.proofs:
         click.echo(f"certificate: {path}  (check it with: oxo verify {path})")
     if result.value == "unknown":
-        click.echo("what to try: a longer --time; boards of up to 16 cells are always solved; 'oxo play' and 'oxo move' "
-                   "play this board at level hard without a proof")
+        click.echo(
+            "what to try: a longer --time; boards of up to 16 cells are always solved; 'oxo play' and 'oxo move' "
+            "play this board at level hard without a proof"
+        )
 
 
 _VALUE_WORDS = {"x": "X wins", "o": "O wins", "draw": "draw"}
@@ -227,16 +276,34 @@ def _print_solve(table: SolveTable) -> None:
 
     geometry = table.geometry
     out = console()
-    out.print(f"{geometry.spec_shape} board, k={geometry.k}: {_describe(table.value, 0)} with best play")
+    out.print(
+        f"{geometry.spec_shape} board, k={geometry.k}: {_describe(table.value, 0)} with best play"
+    )
     grid = Table(box=None, pad_edge=False)
     for name in ("ply", "X wins", "O wins", "draw", "X classes", "O classes", "draw classes"):
         grid.add_column(name, justify="right")
     for row in table.plies:
-        grid.add_row(*(str(v) for v in (row.ply, row.x, row.o, row.draw, row.x_classes, row.o_classes, row.draw_classes)))
+        grid.add_row(
+            *(
+                str(v)
+                for v in (
+                    row.ply,
+                    row.x,
+                    row.o,
+                    row.draw,
+                    row.x_classes,
+                    row.o_classes,
+                    row.draw_classes,
+                )
+            )
+        )
     grid.add_section()
     grid.add_row(
         "total",
-        *(str(sum(getattr(row, name) for row in table.plies)) for name in ("x", "o", "draw", "x_classes", "o_classes", "draw_classes")),
+        *(
+            str(sum(getattr(row, name) for row in table.plies))
+            for name in ("x", "o", "draw", "x_classes", "o_classes", "draw_classes")
+        ),
     )
     out.print(grid)
 
@@ -305,11 +372,17 @@ def analyze(position: str, board: str | None, k: int | None, as_json: bool) -> N
         status = f"{pos.to_move.upper()} to move (ply {pos.ply})"  # type: ignore[union-attr]
     who = [name for name, can in (("X", x_can), ("O", o_can)) if can]
     click.echo(f"status:         {status}")
-    click.echo(f"dead lines:     {len(lines.dead)} of {len(geometry.lines)}: {_lines(lines.dead, geometry)}")
+    click.echo(
+        f"dead lines:     {len(lines.dead)} of {len(geometry.lines)}: {_lines(lines.dead, geometry)}"
+    )
     click.echo(f"open for X:     {_lines(lines.open_for_x, geometry)}")
     click.echo(f"open for O:     {_lines(lines.open_for_o, geometry)}")
-    click.echo(f"empty cells:    {_cells(lines.empty, geometry) if geometry.size > 10 else ' '.join(map(str, lines.empty)) or 'none'}")
-    click.echo(f"still winnable: {'yes, by ' + ' or '.join(who) if who else 'no'} (if both players may move anywhere)")
+    click.echo(
+        f"empty cells:    {_cells(lines.empty, geometry) if geometry.size > 10 else ' '.join(map(str, lines.empty)) or 'none'}"
+    )
+    click.echo(
+        f"still winnable: {'yes, by ' + ' or '.join(who) if who else 'no'} (if both players may move anywhere)"
+    )
     click.echo(f"value:          {value}")
     if pos.is_terminal:
         draw_text = "no: the game is over"
@@ -318,7 +391,9 @@ def analyze(position: str, board: str | None, k: int | None, as_json: bool) -> N
     click.echo(f"forced draw:    {draw_text}")
     if moves:
         click.echo(f"best moves:     {' '.join(map(str, best))}")
-        click.echo("moves:          " + ", ".join(f"{cell}: {move}" for cell, move in moves.items()))
+        click.echo(
+            "moves:          " + ", ".join(f"{cell}: {move}" for cell, move in moves.items())
+        )
 
 
 COMMANDS = [deadends, solve_command, analyze]

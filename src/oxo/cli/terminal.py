@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import board_option, console, echo_json, json_option, k_option, parse_board, parse_position, quiet_option
+from oxo.cli.common import (
+    board_option,
+    console,
+    echo_json,
+    json_option,
+    k_option,
+    parse_board,
+    parse_position,
+    quiet_option,
+)
 from oxo.legality import check_position
 from oxo.progress import progress_bar
 from oxo.terminal import METHODS, TerminalTable, count_terminal, parse_plies, terminal_positions
@@ -52,7 +61,13 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
 @click.command()
 @click.argument("board")
 @k_option
-@click.option("--ply", "ply_text", default=None, metavar="P", help="Only these plies: 7, 0-7 or 5,7,9 (default: all).")
+@click.option(
+    "--ply",
+    "ply_text",
+    default=None,
+    metavar="P",
+    help="Only these plies: 7, 0-7 or 5,7,9 (default: all).",
+)
 @click.option(
     "--method",
     type=click.Choice(METHODS),
@@ -60,8 +75,19 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
     show_default=True,
     help="pairs: pair counter, every ply; csp: constraint search, per ply; search: walk the game tree (slow reference).",
 )
-@click.option("--list", "as_list", is_flag=True, help="Stream the positions instead: '<status string> <x|o|draw>' per line.")
-@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N", help="With --list: stop after N positions.")
+@click.option(
+    "--list",
+    "as_list",
+    is_flag=True,
+    help="Stream the positions instead: '<status string> <x|o|draw>' per line.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="With --list: stop after N positions.",
+)
 @json_option
 @quiet_option
 def terminal(
@@ -118,14 +144,33 @@ def _terminal_table(result: TerminalTable):  # type: ignore[no-untyped-def]
         title=f"terminal positions, {result.geometry.spec_shape} k={result.geometry.k} ({result.method})",
         title_justify="left",
     )
-    for header in ("ply", "X wins", "O wins", "draws", "total", "X classes", "O classes", "draw classes", "classes"):
+    for header in (
+        "ply",
+        "X wins",
+        "O wins",
+        "draws",
+        "total",
+        "X classes",
+        "O classes",
+        "draw classes",
+        "classes",
+    ):
         table.add_column(header, justify="right")
     for row in result.plies:
         table.add_row(
             *map(
                 str,
-                (row.ply, row.x_wins, row.o_wins, row.draws, row.positions, row.x_wins_classes, row.o_wins_classes,
-                 row.draws_classes, row.classes),
+                (
+                    row.ply,
+                    row.x_wins,
+                    row.o_wins,
+                    row.draws,
+                    row.positions,
+                    row.x_wins_classes,
+                    row.o_wins_classes,
+                    row.draws_classes,
+                    row.classes,
+                ),
             )
         )
     total = result.total
@@ -134,8 +179,16 @@ def _terminal_table(result: TerminalTable):  # type: ignore[no-untyped-def]
         "total",
         *map(
             str,
-            (total["x_wins"], total["o_wins"], total["draws"], result.total_positions, total["x_wins_classes"],
-             total["o_wins_classes"], total["draws_classes"], result.total_classes),
+            (
+                total["x_wins"],
+                total["o_wins"],
+                total["draws"],
+                result.total_positions,
+                total["x_wins_classes"],
+                total["o_wins_classes"],
+                total["draws_classes"],
+                result.total_classes,
+            ),
         ),
     )
     return table

@@ -6,11 +6,23 @@ import click
 
 
 @click.command()
-@click.option("--port", "-p", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to listen on (0: any free port).")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; the default serves this machine only.")
-@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default web browser.")
+@click.option(
+    "--port",
+    "-p",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; the default serves this machine only.",
+)
+@click.option(
+    "--open", "open_browser", is_flag=True, help="Open the page in the default web browser."
+)
 def serve(port: int, host: str, open_browser: bool) -> None:
     """Serve the play-and-explore page until Ctrl-C.
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from oxo.counting.executors import EXECUTORS, Executor
+from oxo.counting.executors import Executor
 from oxo.errors import OxoError
 from oxo.geometry import Geometry, Symmetry
 
@@ -112,7 +112,11 @@ def count_positions(
         used = "lines"
     else:
         positions, classes = count_by_pairs(
-            geometry, executor=executor, workers=workers, scheduler=scheduler, on_progress=on_progress
+            geometry,
+            executor=executor,
+            workers=workers,
+            scheduler=scheduler,
+            on_progress=on_progress,
         )
         used = "pairs"
     rows = tuple(PlyCount(ply, positions[ply], classes[ply]) for ply in range(geometry.size + 1))
@@ -158,7 +162,13 @@ def count_by_pairs(
     if executor == "auto" and not any(problem.effective_split for _, problem in problems):
         executor = "serial"  # every problem is one small shard: starting workers would cost more
     progress = _fraction_reporter(len(shards), on_progress)
-    results = run_shards([shard for _, shard in shards], executor, workers=workers, scheduler=scheduler, on_done=progress)
+    results = run_shards(
+        [shard for _, shard in shards],
+        executor,
+        workers=workers,
+        scheduler=scheduler,
+        on_done=progress,
+    )
     fixed_by_symmetry = [[0] * (geometry.size + 1) for _ in geometry.symmetries]
     for (index, _), counts in zip(shards, results, strict=True):
         for ply, count in enumerate(counts):
@@ -173,12 +183,16 @@ def burnside_classes(fixed_by_symmetry: list[list[int]], order: int) -> list[int
     for ply in range(len(fixed_by_symmetry[0])):
         burnside_sum = sum(fixed[ply] for fixed in fixed_by_symmetry)
         if burnside_sum % order:
-            raise AssertionError(f"Burnside's sum {burnside_sum} at ply {ply} is not divisible by {order}")
+            raise AssertionError(
+                f"Burnside's sum {burnside_sum} at ply {ply} is not divisible by {order}"
+            )
         classes.append(burnside_sum // order)
     return classes
 
 
-def _fraction_reporter(total: int, on_progress: Callable[[float], None] | None) -> Callable[[], None]:
+def _fraction_reporter(
+    total: int, on_progress: Callable[[float], None] | None
+) -> Callable[[], None]:
     done = 0
 
     def step() -> None:

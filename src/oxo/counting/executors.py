@@ -60,7 +60,9 @@ def run_shards(
     return _run_dask(shards, workers, scheduler, done)
 
 
-def _run_processes(shards: Sequence[Shard], workers: int, done: Callable[[], None]) -> list[np.ndarray]:
+def _run_processes(
+    shards: Sequence[Shard], workers: int, done: Callable[[], None]
+) -> list[np.ndarray]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -76,7 +78,9 @@ def _run_processes(shards: Sequence[Shard], workers: int, done: Callable[[], Non
     return results  # type: ignore[return-value]
 
 
-def _run_dask(shards: Sequence[Shard], workers: int, scheduler: str | None, done: Callable[[], None]) -> list[np.ndarray]:
+def _run_dask(
+    shards: Sequence[Shard], workers: int, scheduler: str | None, done: Callable[[], None]
+) -> list[np.ndarray]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError as missing:
@@ -85,7 +89,9 @@ def _run_dask(shards: Sequence[Shard], workers: int, scheduler: str | None, done
     if scheduler:
         client = Client(scheduler)
     else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(cluster)
     try:
         futures = client.map(_call, list(shards), pure=False)

@@ -23,7 +23,9 @@ from oxo.geometry import Geometry
 MAX_LINES = 20
 
 
-def line_set_unions(lines: Sequence[int], full_mask: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def line_set_unions(
+    lines: Sequence[int], full_mask: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every set of lines (indexed by bitmask): the cells it covers, its size's parity sign, and
     whether its lines share a cell (the empty set counts as sharing)."""
     dtype = np.uint64 if full_mask.bit_length() >= 63 else np.int64
@@ -76,10 +78,14 @@ def count_fixed_positions(geometry: Geometry, cycles: Sequence[int]) -> list[int
     total_profile = tuple(sum(1 for c in cycles if c.bit_count() == s) for s in cycle_sizes)
     mover_sets, mover_weights = _grouped(closures, shared_terms)
     other_sets, other_weights = _grouped(closures, signs)
-    pair_weights = _disjoint_pair_weights(mover_sets, mover_weights, other_sets, other_weights, profile_of)
+    pair_weights = _disjoint_pair_weights(
+        mover_sets, mover_weights, other_sets, other_weights, profile_of
+    )
     counts = [0] * (geometry.size + 1)
     for (mover_profile, other_profile), weight in pair_weights.items():
-        rest = tuple(t - a - b for t, a, b in zip(total_profile, mover_profile, other_profile, strict=True))
+        rest = tuple(
+            t - a - b for t, a, b in zip(total_profile, mover_profile, other_profile, strict=True)
+        )
         mover_cells = sum(n * s for n, s in zip(mover_profile, cycle_sizes, strict=True))
         other_cells = sum(n * s for n, s in zip(other_profile, cycle_sizes, strict=True))
         fills = _fillings(rest, tuple(cycle_sizes))
@@ -117,7 +123,11 @@ def _disjoint_pair_weights(
     out: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
     for mover_set, mover_weight in zip(mover_sets.tolist(), mover_weights.tolist(), strict=True):
         disjoint = (other_sets & other_sets.dtype.type(mover_set)) == 0
-        sums = np.bincount(profile_index[disjoint], weights=other_weights[disjoint], minlength=len(distinct_profiles))
+        sums = np.bincount(
+            profile_index[disjoint],
+            weights=other_weights[disjoint],
+            minlength=len(distinct_profiles),
+        )
         mover_profile = profile_of(mover_set)
         for index, total in enumerate(sums.tolist()):
             if total:
@@ -153,4 +163,3 @@ def count_by_lines(
         if on_progress is not None:
             on_progress(done / len(symmetries))
     return fixed[0], burnside_classes(fixed, len(symmetries))
-

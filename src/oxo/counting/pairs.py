@@ -165,7 +165,9 @@ def solve_shard(problem: PairProblem, high_o: int) -> np.ndarray:
             weights = x_weights[rows]
             if not weights.any():
                 continue
-            result[x_size + o_size] += int(np.dot(weights.astype(np.int64), complement[rows, o_size].astype(np.int64)))
+            result[x_size + o_size] += int(
+                np.dot(weights.astype(np.int64), complement[rows, o_size].astype(np.int64))
+            )
     return result
 
 
@@ -179,7 +181,9 @@ def _size_order(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 _X_CACHE: dict[tuple[PairProblem, int], np.ndarray] = {}
 
 
-def _x_weights(problem: PairProblem, high_x: int, low_masks: np.ndarray, high_mask: int, order: np.ndarray) -> np.ndarray:
+def _x_weights(
+    problem: PairProblem, high_x: int, low_masks: np.ndarray, high_mask: int, order: np.ndarray
+) -> np.ndarray:
     """X's weights for one choice of the split blocks, in size order, kept for the process's next shards.
 
     Every shard of a problem needs the same 2^split arrays; keeping them (one byte per union of

@@ -6,7 +6,15 @@ from oxo.engines.alphabeta import AlphaBetaEngine
 from oxo.engines.base import Engine, SearchReport
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import PerfectEngine
-from oxo.engines.levels import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, BestEngine, describe_level, make_engine, normalize_level
+from oxo.engines.levels import (
+    DEFAULT_LEVEL,
+    DEFAULT_SECONDS,
+    LEVELS,
+    BestEngine,
+    describe_level,
+    make_engine,
+    normalize_level,
+)
 from oxo.engines.mcts import MCTSEngine
 
 __all__ = [

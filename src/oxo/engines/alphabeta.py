@@ -74,12 +74,26 @@ class AlphaBetaEngine:
             if solution is not None:
                 best = solution.best_moves(state)
                 move = best[int(self._rng.random() * len(best))]
-                self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, value=solution.value(state).outcome)
+                self.last = SearchReport(
+                    self.name,
+                    move,
+                    state.format_move(move),
+                    clock.elapsed,
+                    value=solution.value(state).outcome,
+                )
                 return self.last
         wins = state.winning_moves()
         if wins:
             move = wins[0]
-            self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=1, depth=1, value=state.to_move)
+            self.last = SearchReport(
+                self.name,
+                move,
+                state.format_move(move),
+                clock.elapsed,
+                nodes=1,
+                depth=1,
+                value=state.to_move,
+            )
             return self.last
         self._clock = clock
         self._nodes = 0
@@ -104,9 +118,19 @@ class AlphaBetaEngine:
             if abs(top) >= PROVEN or clock.expired():
                 break
         value = self._proven(state, best_score)
-        expectation = 0.5 + 0.5 * max(-1.0, min(1.0, best_score / EVAL_SCALE)) if abs(best_score) < PROVEN else None
+        expectation = (
+            0.5 + 0.5 * max(-1.0, min(1.0, best_score / EVAL_SCALE))
+            if abs(best_score) < PROVEN
+            else None
+        )
         self.last = SearchReport(
-            self.name, best_move, state.format_move(best_move), clock.elapsed, nodes=self._nodes, depth=reached, value=value,
+            self.name,
+            best_move,
+            state.format_move(best_move),
+            clock.elapsed,
+            nodes=self._nodes,
+            depth=reached,
+            value=value,
             expectation=expectation,
         )
         return self.last
@@ -156,7 +180,9 @@ class AlphaBetaEngine:
         forced = getattr(state, "blocks_are_forced", False)
         blocks: tuple[int, ...] = blocking_moves(state) if forced else ()
         if len(blocks) > 1:
-            return -float(WIN - ply - 2)  # two threats and no win of our own: one of them gets through
+            return -float(
+                WIN - ply - 2
+            )  # two threats and no win of our own: one of them gets through
         if depth <= 0 and not blocks:
             evaluate = getattr(state, "evaluate", None)
             return EVAL_SCALE * evaluate() if evaluate is not None else 0.0
@@ -165,9 +191,15 @@ class AlphaBetaEngine:
         tt_move = None
         if entry is not None:
             entry_depth, flag, stored, tt_move = entry
-            score = stored - ply if stored > PROVEN else stored + ply if stored < -PROVEN else stored
+            score = (
+                stored - ply if stored > PROVEN else stored + ply if stored < -PROVEN else stored
+            )
             if entry_depth >= depth:
-                if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
+                if (
+                    flag == _EXACT
+                    or (flag == _LOWER and score >= beta)
+                    or (flag == _UPPER and score <= alpha)
+                ):
                     return score
         if blocks:
             moves: tuple[int, ...] = blocks

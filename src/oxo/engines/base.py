@@ -32,7 +32,11 @@ class SearchReport:
     expectation: float | None = None
 
     def to_dict(self) -> dict[str, object]:
-        expectation = None if self.expectation is None or not math.isfinite(self.expectation) else round(self.expectation, 4)
+        expectation = (
+            None
+            if self.expectation is None or not math.isfinite(self.expectation)
+            else round(self.expectation, 4)
+        )
         return {
             "engine": self.engine,
             "move": self.move_text,

@@ -27,7 +27,9 @@ class RandomEngine:
         legal_or_raise(state)
         moves = self.candidates(state)
         move = moves[int(self._rng.random() * len(moves))]
-        self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=len(moves))
+        self.last = SearchReport(
+            self.name, move, state.format_move(move), clock.elapsed, nodes=len(moves)
+        )
         return move
 
 

@@ -73,5 +73,11 @@ class PerfectEngine:
         solution = self.solve(state)
         best = solution.best_moves(state)
         move = best[int(self._rng.random() * len(best))]
-        self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, value=solution.value(state).outcome)
+        self.last = SearchReport(
+            self.name,
+            move,
+            state.format_move(move),
+            clock.elapsed,
+            value=solution.value(state).outcome,
+        )
         return move

@@ -46,10 +46,23 @@ def normalize_level(level: str) -> str:
 
 
 def _searcher(
-    state: GameState, seconds: float, iterations: int | None, depth: int | None, seed: int | None, name: str, *, exact: bool = True
+    state: GameState,
+    seconds: float,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
+    name: str,
+    *,
+    exact: bool = True,
 ) -> Engine:
     if getattr(state, "evaluate", None) is not None and iterations is None:
-        return AlphaBetaEngine(seconds=seconds, depth=depth, seed=seed, name=name, exact_limit=EXACT_LIMIT if exact else 0)
+        return AlphaBetaEngine(
+            seconds=seconds,
+            depth=depth,
+            seed=seed,
+            name=name,
+            exact_limit=EXACT_LIMIT if exact else 0,
+        )
     return MCTSEngine(seconds=seconds, iterations=iterations, seed=seed, name=name)
 
 
@@ -97,7 +110,9 @@ def make_engine(
                 "once the position is in reach)"
             )
         return PerfectEngine(seed)
-    return BestEngine(_searcher(state, budget, iterations, depth, seed, "hard"), PerfectEngine(seed))
+    return BestEngine(
+        _searcher(state, budget, iterations, depth, seed, "hard"), PerfectEngine(seed)
+    )
 
 
 @dataclass
@@ -126,11 +141,23 @@ def describe_level(level: str, state: GameState) -> str:
     if level == "best":
         if in_reach(state):
             return "best: perfect play (every move proven optimal)"
-        searcher = "alpha-beta search" if getattr(state, "evaluate", None) is not None else "Monte Carlo tree search"
+        searcher = (
+            "alpha-beta search"
+            if getattr(state, "evaluate", None) is not None
+            else "Monte Carlo tree search"
+        )
         solvable = getattr(state, "solution", None) is not None
         later = f", perfect once at most {PERFECT_LIMIT} cells are empty" if solvable else ""
         return f"best: hard ({searcher}){later}"
     if level in ("hard", "medium"):
-        searcher = "alpha-beta search" if getattr(state, "evaluate", None) is not None else "Monte Carlo tree search"
+        searcher = (
+            "alpha-beta search"
+            if getattr(state, "evaluate", None) is not None
+            else "Monte Carlo tree search"
+        )
         return f"{level} ({searcher})"
-    return {"random": "random moves", "easy": "easy (wins and blocks in one, otherwise random)", "perfect": "perfect play"}[level]
+    return {
+        "random": "random moves",
+        "easy": "easy (wins and blocks in one, otherwise random)",
+        "perfect": "perfect play",
+    }[level]

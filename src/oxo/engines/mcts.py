@@ -26,10 +26,23 @@ from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise
 from oxo.errors import OxoError
 from oxo.game import GameState, Player, other
 
-class _Node:
-    __slots__ = ("state", "move", "mover", "parent", "children", "untried", "visits", "value", "proven")
 
-    def __init__(self, state: GameState, move: int | None, mover: Player | None, parent: _Node | None) -> None:
+class _Node:
+    __slots__ = (
+        "state",
+        "move",
+        "mover",
+        "parent",
+        "children",
+        "untried",
+        "visits",
+        "value",
+        "proven",
+    )
+
+    def __init__(
+        self, state: GameState, move: int | None, mover: Player | None, parent: _Node | None
+    ) -> None:
         self.state = state
         self.move = move
         self.mover = mover  # who made the move into this node
@@ -114,13 +127,22 @@ class MCTSEngine:
         assert mover is not None
         wins = state.winning_moves()
         if wins:
-            self.last = SearchReport(self.name, wins[0], state.format_move(wins[0]), clock.elapsed, nodes=1, value=mover)
+            self.last = SearchReport(
+                self.name, wins[0], state.format_move(wins[0]), clock.elapsed, nodes=1, value=mover
+            )
             return self.last
         tactical = _tactical_moves(state)
         safe = safe_moves(state, tactical)
         if len(safe) == 1:
             move = safe[0]
-            self.last = SearchReport(self.name, move, state.format_move(move), clock.elapsed, nodes=1, expectation=float("nan"))
+            self.last = SearchReport(
+                self.name,
+                move,
+                state.format_move(move),
+                clock.elapsed,
+                nodes=1,
+                expectation=float("nan"),
+            )
             return self.last
         if getattr(state, "compiled_search", None) is not None:
             return self._compiled_search(state, safe, clock)
@@ -128,7 +150,9 @@ class MCTSEngine:
 
     # -- compiled search (games that bring their own) ----------------------------------------------------
 
-    def _compiled_search(self, state: GameState, safe: tuple[int, ...], clock: Clock) -> SearchReport:
+    def _compiled_search(
+        self, state: GameState, safe: tuple[int, ...], clock: Clock
+    ) -> SearchReport:
         if self._compiled is None:
             self._compiled = state.compiled_search(self.seed, self.exploration)  # type: ignore[attr-defined]
         stats, simulations, nodes = self._compiled.run(state, clock, self.iterations)
@@ -138,7 +162,12 @@ class MCTSEngine:
         ]
         visits, value, move = max(choices, key=lambda c: (c[0], c[1] / max(1, c[0])))
         self.last = SearchReport(
-            self.name, move, state.format_move(move), clock.elapsed, nodes=simulations, expectation=value / max(1, visits)
+            self.name,
+            move,
+            state.format_move(move),
+            clock.elapsed,
+            nodes=simulations,
+            expectation=value / max(1, visits),
         )
         return self.last
 
@@ -162,7 +191,12 @@ class MCTSEngine:
         elif root.proven != 0 and root.mover is not None:
             value = root.mover if root.proven == 1 else other(root.mover)
         self.last = SearchReport(
-            self.name, move, state.format_move(move), clock.elapsed, nodes=done, value=value,
+            self.name,
+            move,
+            state.format_move(move),
+            clock.elapsed,
+            nodes=done,
+            value=value,
             expectation=child.value / child.visits if child.visits else float("nan"),
         )
         return self.last
@@ -212,7 +246,11 @@ class MCTSEngine:
             if parent is not None and parent.proven == 0:
                 if node.proven == 1:
                     parent.proven = -1  # the side to move at ``parent`` wins by moving to ``node``
-                elif node.proven == -1 and not parent.untried and all(c.proven == -1 for c in parent.children):
+                elif (
+                    node.proven == -1
+                    and not parent.untried
+                    and all(c.proven == -1 for c in parent.children)
+                ):
                     parent.proven = 1  # every move of the side to move at ``parent`` loses
             node = parent
 

@@ -65,11 +65,20 @@ def play_game(start: GameState, x_engine: Engine, o_engine: Engine) -> tuple[Gam
 
 
 def side_engines(
-    start: GameState, x: str, o: str, *, seconds: float | None, iterations: int | None, depth: int | None, seed: int | None
+    start: GameState,
+    x: str,
+    o: str,
+    *,
+    seconds: float | None,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
 ) -> tuple[Engine, Engine]:
     """The engines of both sides (each with its own seed drawn from ``seed``)."""
     seeds = random.Random(seed)
-    x_seed, o_seed = (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
+    x_seed, o_seed = (
+        (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
+    )
     return (
         make_engine(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
         make_engine(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
@@ -96,7 +105,9 @@ def selfplay(
     if games < 1:
         raise OxoError(f"the number of games must be at least 1, got {games}")
     x, o = normalize_level(x), normalize_level(o)
-    engines = side_engines(start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    engines = side_engines(
+        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
     started = time.perf_counter()
     counts = {"x": 0, "o": 0, "draw": 0}
     total = 0
@@ -107,4 +118,14 @@ def selfplay(
         if on_game is not None:
             on_game(final)
         progress.advance(1)
-    return SelfPlayStats(games, counts["x"], counts["o"], counts["draw"], total, time.perf_counter() - started, x, o, seed)
+    return SelfPlayStats(
+        games,
+        counts["x"],
+        counts["o"],
+        counts["draw"],
+        total,
+        time.perf_counter() - started,
+        x,
+        o,
+        seed,
+    )

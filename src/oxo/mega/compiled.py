@@ -27,14 +27,29 @@ from oxo.mega.lines import WINS
 from oxo.mega.rules import MegaState
 
 STATE_SIZE = 32
-COV, PLAYED, USED, LENGTH, COUNT, TURN, STATUS, MOVES, ABNORMAL, ANY_ABNORMAL, INDEX = 18, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29
+COV, PLAYED, USED, LENGTH, COUNT, TURN, STATUS, MOVES, ABNORMAL, ANY_ABNORMAL, INDEX = (
+    18,
+    20,
+    21,
+    22,
+    23,
+    24,
+    25,
+    26,
+    27,
+    28,
+    29,
+)
 PLAYING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
 
 _M32 = 0xFFFFFFFF
 _WIN = np.array(WINS, dtype=np.bool_)
 _POP = np.array([m.bit_count() for m in range(512)], dtype=np.int64)
 #: ``_SELECT[m, r]``: position of the r-th set bit (from 0) of the 9-bit mask m.
-_SELECT = np.array([[([c for c in range(9) if m >> c & 1] + [-1] * 9)[r] for r in range(9)] for m in range(512)], dtype=np.int64)
+_SELECT = np.array(
+    [[([c for c in range(9) if m >> c & 1] + [-1] * 9)[r] for r in range(9)] for m in range(512)],
+    dtype=np.int64,
+)
 
 
 # -- random numbers ------------------------------------------------------------------------------
@@ -98,7 +113,12 @@ def state_from(state: MegaState) -> np.ndarray:
         for g in range(9):
             st[9 * p + g] = (marks >> (9 * g)) & 511
         st[COV + p] = state._covered[p]
-    st[PLAYED], st[USED], st[LENGTH], st[COUNT] = state._played, state._used, state._length, state._count
+    st[PLAYED], st[USED], st[LENGTH], st[COUNT] = (
+        state._played,
+        state._used,
+        state._length,
+        state._count,
+    )
     st[TURN] = state.player
     winner = state.winner
     st[STATUS] = {None: PLAYING, "x": X_WON, "o": O_WON, "draw": DRAWN}[winner]
@@ -293,7 +313,11 @@ def mcts_iterations(
             depth += 1
             path[depth] = node
         # expansion
-        if st[STATUS] == PLAYING and first[node] < 0 and (node == 0 or visits[node] >= expand_after):
+        if (
+            st[STATUS] == PLAYING
+            and first[node] < 0
+            and (node == 0 or visits[node] >= expand_after)
+        ):
             n = legal_moves(st, buf)
             if n == 0:
                 st[STATUS] = DRAWN
@@ -343,4 +367,6 @@ def warm_up() -> None:
     visits = np.zeros(200, dtype=np.int32)
     value = np.zeros(200, dtype=np.float32)
     meta = np.array([1], dtype=np.int64)
-    mcts_iterations(new_state(), 2, make_rng(0), first, nchild, move, mover, visits, value, meta, 0.7, 2)
+    mcts_iterations(
+        new_state(), 2, make_rng(0), first, nchild, move, mover, visits, value, meta, 0.7, 2
+    )

@@ -64,7 +64,11 @@ def parse_record(record: str | Iterable[str | int]) -> list[int]:
     record copied from an annotated listing still reads.
     """
     if isinstance(record, str):
-        tokens: list[str | int] = [tok for tok in re.split(r"[\s,]+", record.strip()) if tok and not _MOVE_NUMBER.match(tok)]
+        tokens: list[str | int] = [
+            tok
+            for tok in re.split(r"[\s,]+", record.strip())
+            if tok and not _MOVE_NUMBER.match(tok)
+        ]
     else:
         tokens = list(record)
     moves = []

@@ -65,7 +65,7 @@ def playout(
         if not legal:
             legal = base
         r = int(rnd() * legal.bit_count())
-        for g, shift in grids[open_grids]:
+        for g, shift in grids[open_grids]:  # noqa: B007 - g is the grid played, used after the loop
             chunk = (legal >> shift) & 511
             k = pop[chunk]
             if r < k:
@@ -99,16 +99,32 @@ def playout(
         player ^= 1
 
 
-def playout_from(state: MegaState, rnd: Callable[[], float], record: list[int] | None = None) -> tuple[int, int, bool]:
+def playout_from(
+    state: MegaState, rnd: Callable[[], float], record: list[int] | None = None
+) -> tuple[int, int, bool]:
     """:func:`playout` from an engine state (the state itself is not changed)."""
     if state.is_over:
         winner = state.winner
         return (X_WINS if winner == "x" else O_WINS if winner == "o" else DRAW), 0, False
     s = state
-    return playout(rnd, s._marks[0], s._marks[1], s._covered[0], s._covered[1], s._played, s._used, s._length, s._count, s.player, record)
+    return playout(
+        rnd,
+        s._marks[0],
+        s._marks[1],
+        s._covered[0],
+        s._covered[1],
+        s._played,
+        s._used,
+        s._length,
+        s._count,
+        s.player,
+        record,
+    )
 
 
-def random_game(rng: _random.Random | None = None, record: list[int] | None = None) -> PlayoutResult:
+def random_game(
+    rng: _random.Random | None = None, record: list[int] | None = None
+) -> PlayoutResult:
     """One uniformly random game from the start; ``abnormal`` tells whether any string was abnormal."""
     outcome, moves, abnormal = playout((rng or _random).random, record=record)
     return PlayoutResult(outcome, moves, abnormal)

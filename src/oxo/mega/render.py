@@ -64,7 +64,9 @@ def board_tokens(state: MegaState, *, highlight: bool = True) -> list[list[Token
                         move = 9 * (grid - 1) + cell - 1
                         mark = state.cell(grid, cell)
                         if mark is not None:
-                            line.append((mark.upper(), f"{mark} last") if move == last else (mark, mark))
+                            line.append(
+                                (mark.upper(), f"{mark} last") if move == last else (mark, mark)
+                            )
                         elif move in legal:
                             line.append((str(cell), "legal"))
                         else:
@@ -78,7 +80,9 @@ def board_tokens(state: MegaState, *, highlight: bool = True) -> list[list[Token
 
 def board_text(state: MegaState, *, highlight: bool = True) -> str:
     """The board as plain ASCII lines."""
-    return "\n".join("".join(text for text, _ in line) for line in board_tokens(state, highlight=highlight))
+    return "\n".join(
+        "".join(text for text, _ in line) for line in board_tokens(state, highlight=highlight)
+    )
 
 
 def board_rich(state: MegaState, *, highlight: bool = True) -> Text:
@@ -101,16 +105,22 @@ def status_lines(state: MegaState, *, legal: bool = True) -> list[str]:
     if winner == "draw":
         lines.append(f"draw: no move is possible after {state.move_count} moves")
     elif winner is not None:
-        lines.append(f"winner: {winner} (three big markers in a row, after {state.move_count} moves)")
+        lines.append(
+            f"winner: {winner} (three big markers in a row, after {state.move_count} moves)"
+        )
     else:
         lines.append(f"to move: {state.to_move} (move {state.move_count + 1})")
     string = state.current_string
     played = " ".join(format_move(m) for m in string.played) or "none yet"
     abnormal = ", abnormal (rule 8)" if string.abnormal else ""
-    lines.append(f"string {string.index}: length {string.length}, played {played}, {string.remaining} to go{abnormal}")
+    lines.append(
+        f"string {string.index}: length {string.length}, played {played}, {string.remaining} to go{abnormal}"
+    )
     covered = state.covered
     if covered:
-        lines.append("big markers: " + ", ".join(f"grid {grid} {owner}" for grid, owner in covered.items()))
+        lines.append(
+            "big markers: " + ", ".join(f"grid {grid} {owner}" for grid, owner in covered.items())
+        )
     if state.abnormal_strings:
         lines.append("abnormal strings: " + ", ".join(str(i) for i in state.abnormal_strings))
     if legal and winner is None:

@@ -41,7 +41,9 @@ Outcome = Literal["x", "o", "draw"]
 NAMES: tuple[Player, Player] = ("x", "o")
 FULL = (1 << 81) - 1
 #: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
-GRID_CELLS: tuple[int, ...] = tuple(sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512))
+GRID_CELLS: tuple[int, ...] = tuple(
+    sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
+)
 #: ``POSITION_CELLS[m]``: the 81-bit mask of the cell positions in ``m``, in all nine grids.
 POSITION_CELLS: tuple[int, ...] = tuple(sum(m << (9 * g) for g in range(9)) for m in range(512))
 
@@ -74,7 +76,9 @@ class IllegalMoveError(MoveError):
         self.move = move
         self.rule = rule
         self.reason = reason
-        super().__init__(f"move {number} ({format_move(move)}) is illegal: {reason} (rule {rule}: {RULES[rule]})")
+        super().__init__(
+            f"move {number} ({format_move(move)}) is illegal: {reason} (rule {rule}: {RULES[rule]})"
+        )
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,12 @@ class StringInfo:
         return self.length - len(self.played)
 
     def to_dict(self) -> dict[str, object]:
-        return {"index": self.index, "length": self.length, "played": [format_move(m) for m in self.played], "abnormal": self.abnormal}
+        return {
+            "index": self.index,
+            "length": self.length,
+            "played": [format_move(m) for m in self.played],
+            "abnormal": self.abnormal,
+        }
 
 
 @dataclass(frozen=True)
@@ -246,7 +255,13 @@ class MegaState:
     @property
     def current_string(self) -> StringInfo:
         """The string the next move belongs to (the new, empty one right after a string ends)."""
-        return StringInfo(self._index, self._length, tuple(self._moves[self._start :]), self._abnormal, self._start + 1)
+        return StringInfo(
+            self._index,
+            self._length,
+            tuple(self._moves[self._start :]),
+            self._abnormal,
+            self._start + 1,
+        )
 
     def cell(self, grid: int, cell: int) -> Player | None:
         """The mark on cell ``cell`` (1..9) of inner grid ``grid`` (1..9), if any."""
@@ -261,12 +276,23 @@ class MegaState:
         """Empty cells of each uncovered grid (1..9): rule 3 says they differ by at most one."""
         occupied = self._marks[0] | self._marks[1]
         covered = self._covered[0] | self._covered[1]
-        return {g + 1: 9 - ((occupied >> (9 * g)) & 511).bit_count() for g in range(9) if not covered >> g & 1}
+        return {
+            g + 1: 9 - ((occupied >> (9 * g)) & 511).bit_count()
+            for g in range(9)
+            if not covered >> g & 1
+        }
 
     def summary(self) -> MegaSummary:
         """An immutable report of this position (what ``oxo mega replay`` prints)."""
         covered = tuple((grid, owner) for grid, owner in self.covered.items())
-        return MegaSummary(self.to_move, self.winner, tuple(self.legal_moves), covered, self.current_string, len(self._moves))
+        return MegaSummary(
+            self.to_move,
+            self.winner,
+            tuple(self.legal_moves),
+            covered,
+            self.current_string,
+            len(self._moves),
+        )
 
     # -- the game interface (oxo.game.GameState) --------------------------------------------
 
@@ -357,19 +383,31 @@ class MegaState:
         m = parse_move(move)
         g, c = divmod(m, 9)
         if self._winner is not None:
-            return Illegal(9, f"the game is over: {NAMES[self._winner]} has three big markers in a row")
+            return Illegal(
+                9, f"the game is over: {NAMES[self._winner]} has three big markers in a row"
+            )
         for p in (0, 1):
             if self._covered[p] >> g & 1:
                 return Illegal(7, f"grid {g + 1} is covered by a big marker of {NAMES[p]}")
         if (self._marks[0] | self._marks[1]) >> m & 1:
             return Illegal(2, f"cell {c + 1} of grid {g + 1} is already taken")
         if self._played >> g & 1:
-            earlier = next(i for i in range(self._start, len(self._moves)) if self._moves[i] // 9 == g)
-            return Illegal(5, f"grid {g + 1} was already played in this string (string {self._index}, move {earlier + 1})")
+            earlier = next(
+                i for i in range(self._start, len(self._moves)) if self._moves[i] // 9 == g
+            )
+            return Illegal(
+                5,
+                f"grid {g + 1} was already played in this string (string {self._index}, move {earlier + 1})",
+            )
         mask, rule8 = self._legal_mask()
         if self._used >> c & 1 and not rule8:
-            earlier = next(i for i in range(self._start, len(self._moves)) if self._moves[i] % 9 == c)
-            return Illegal(6, f"cell position {c + 1} was already used in this string (move {earlier + 1}) and a move on an unused position exists")
+            earlier = next(
+                i for i in range(self._start, len(self._moves)) if self._moves[i] % 9 == c
+            )
+            return Illegal(
+                6,
+                f"cell position {c + 1} was already used in this string (move {earlier + 1}) and a move on an unused position exists",
+            )
         if not mask >> m & 1:  # pragma: no cover - the checks above are exhaustive
             raise AssertionError(f"move {format_move(m)} passed every check but is not legal")
         return None
@@ -437,9 +475,19 @@ class MegaState:
             raise MoveError("there is no move to undo")
         m = self._moves.pop()
         p = len(self._moves) & 1
-        (marks, covered, self._played, self._used, self._length, self._count, abnormal, self._index, self._start, winner, n_abnormal) = (
-            self._history.pop()
-        )
+        (
+            marks,
+            covered,
+            self._played,
+            self._used,
+            self._length,
+            self._count,
+            abnormal,
+            self._index,
+            self._start,
+            winner,
+            n_abnormal,
+        ) = self._history.pop()
         self._marks[p] = marks
         self._covered[p] = covered
         self._abnormal = bool(abnormal)
@@ -459,7 +507,9 @@ class MegaState:
         cx, co = self._covered
         n = len(self._moves)
         assert x & o == 0 and (x | o) & ~FULL == 0, "marks overlap or leave the board"
-        assert x.bit_count() == (n + 1) // 2 and o.bit_count() == n // 2, "rule 1: X first, then alternate"
+        assert x.bit_count() == (n + 1) // 2 and o.bit_count() == n // 2, (
+            "rule 1: X first, then alternate"
+        )
         assert x | o == sum(1 << m for m in self._moves), "rule 4: each move fills its cell"
         assert cx & co == 0, "a grid has two big markers"
         for g in range(9):
@@ -468,21 +518,35 @@ class MegaState:
                 if cov >> g & 1:
                     assert line, f"rule 7: grid {g + 1} covered without a straight"
                 elif line:
-                    assert cx >> g & 1 or co >> g & 1, f"rule 7: grid {g + 1} has a straight but no big marker"
+                    assert cx >> g & 1 or co >> g & 1, (
+                        f"rule 7: grid {g + 1} has a straight but no big marker"
+                    )
         assert not (WINS[cx] and WINS[co]), "both players have three big markers in a row"
         if self._winner is not None:
-            assert WINS[self._covered[self._winner]], "rule 9: a winner needs three big markers in a row"
+            assert WINS[self._covered[self._winner]], (
+                "rule 9: a winner needs three big markers in a row"
+            )
         else:
-            assert not WINS[cx] and not WINS[co], "rule 9: three big markers in a row must end the game"
-        assert self._rule3_holds(), "rule 3: empty counts of uncovered grids differ by more than one"
+            assert not WINS[cx] and not WINS[co], (
+                "rule 9: three big markers in a row must end the game"
+            )
+        assert self._rule3_holds(), (
+            "rule 3: empty counts of uncovered grids differ by more than one"
+        )
         string = self._moves[self._start :]
-        assert len(string) == self._count < max(self._length, 1), "a string is longer than its length"
+        assert len(string) == self._count < max(self._length, 1), (
+            "a string is longer than its length"
+        )
         grids = [m // 9 for m in string]
         assert len(set(grids)) == len(grids), "rule 5: a grid played twice in one string"
         positions = [m % 9 for m in string]
         if not self._abnormal:
-            assert len(set(positions)) == len(positions), "rule 6: a position used twice in a normal string"
-        assert self._played == sum(1 << g for g in grids) and self._used == sum(1 << c for c in set(positions))
+            assert len(set(positions)) == len(positions), (
+                "rule 6: a position used twice in a normal string"
+            )
+        assert self._played == sum(1 << g for g in grids) and self._used == sum(
+            1 << c for c in set(positions)
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MegaState):

@@ -28,7 +28,9 @@ class CompiledSearch:
     """UCT with random playouts in compiled code; one instance serves a whole game (its random
     stream and tree arrays are reused from move to move)."""
 
-    def __init__(self, seed: int | None = None, exploration: float = 0.7, expand_after: int = 2) -> None:
+    def __init__(
+        self, seed: int | None = None, exploration: float = 0.7, expand_after: int = 2
+    ) -> None:
         from oxo.mega import compiled
 
         compiled.warm_up()
@@ -63,7 +65,9 @@ class CompiledSearch:
             grown.append(bigger)
         return tuple(grown)
 
-    def run(self, state: MegaState, clock: _Clock, iterations: int | None) -> tuple[list[tuple[int, int, float]], int, int]:
+    def run(
+        self, state: MegaState, clock: _Clock, iterations: int | None
+    ) -> tuple[list[tuple[int, int, float]], int, int]:
         """Search from ``state`` until ``clock`` expires or ``iterations`` simulations ran.
 
         Returns each root move with its visits and summed result (for the side to move), the
@@ -83,14 +87,31 @@ class CompiledSearch:
             chunk = min(CHUNK, budget - done)
             want = int(meta[0]) + 82 * chunk
             if want > arrays[0].shape[0] and arrays[0].shape[0] < MAX_NODES:
-                arrays = self._grow(arrays, int(meta[0]), min(MAX_NODES, max(want, 2 * arrays[0].shape[0])))
+                arrays = self._grow(
+                    arrays, int(meta[0]), min(MAX_NODES, max(want, 2 * arrays[0].shape[0]))
+                )
                 self._arrays = arrays
                 first, nchild, move, mover, visits, value = arrays
             done += c.mcts_iterations(
-                root, chunk, self._rng, first, nchild, move, mover, visits, value, meta, self.exploration, self.expand_after
+                root,
+                chunk,
+                self._rng,
+                first,
+                nchild,
+                move,
+                mover,
+                visits,
+                value,
+                meta,
+                self.exploration,
+                self.expand_after,
             )
             if clock.expired():
                 break
         f, k = int(first[0]), int(nchild[0])
-        stats = [(int(move[i]), int(visits[i]), float(value[i])) for i in range(f, f + k)] if f >= 0 else []
+        stats = (
+            [(int(move[i]), int(visits[i]), float(value[i])) for i in range(f, f + k)]
+            if f >= 0
+            else []
+        )
         return stats, done, int(meta[0])

@@ -12,11 +12,11 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from oxo.errors import OxoError
-from oxo.mega.rules import MegaState
 from oxo.engines.levels import normalize_level
 from oxo.engines.selfplay import SelfPlayStats
 from oxo.engines.selfplay import selfplay as play_levels
+from oxo.errors import OxoError
+from oxo.mega.rules import MegaState
 from oxo.progress import SILENT, ProgressSink
 
 Engine = Literal["python", "compiled", "checked"]
@@ -37,7 +37,11 @@ class MegaSelfPlayStats(SelfPlayStats):
         return self.abnormal_games / self.games if self.games else 0.0
 
     def to_dict(self) -> dict[str, object]:
-        return {**super().to_dict(), "abnormal_share": round(self.abnormal_share, 6), "engine": self.engine}
+        return {
+            **super().to_dict(),
+            "abnormal_share": round(self.abnormal_share, 6),
+            "engine": self.engine,
+        }
 
 
 def selfplay(
@@ -70,7 +74,9 @@ def selfplay(
     if engine not in ("python", "compiled", "checked"):
         raise OxoError(f"unknown engine {engine!r}; choose python, compiled or checked")
     if not both_random and engine != "checked":
-        raise OxoError("only random-against-random games have a fast engine; use the checked engine")
+        raise OxoError(
+            "only random-against-random games have a fast engine; use the checked engine"
+        )
     started = time.perf_counter()
     if engine == "python":
         counts = _python_games(games, seed, progress)
@@ -79,7 +85,19 @@ def selfplay(
     else:
         counts = _checked_games(games, x, o, seconds, iterations, seed, progress)
     draws, x_wins, o_wins, total, abnormal = counts
-    return MegaSelfPlayStats(games, x_wins, o_wins, draws, total, time.perf_counter() - started, x, o, seed, abnormal, engine)
+    return MegaSelfPlayStats(
+        games,
+        x_wins,
+        o_wins,
+        draws,
+        total,
+        time.perf_counter() - started,
+        x,
+        o,
+        seed,
+        abnormal,
+        engine,
+    )
 
 
 def _python_games(games: int, seed: int | None, progress: ProgressSink) -> list[int]:
@@ -114,12 +132,28 @@ def _compiled_games(games: int, seed: int | None, progress: ProgressSink) -> lis
 
 
 def _checked_games(
-    games: int, x: str, o: str, seconds: float | None, iterations: int | None, seed: int | None, progress: ProgressSink
+    games: int,
+    x: str,
+    o: str,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int | None,
+    progress: ProgressSink,
 ) -> list[int]:
     abnormal = [0]
 
     def count_abnormal(final: object) -> None:
         abnormal[0] += bool(final.abnormal_strings)  # type: ignore[attr-defined]
 
-    stats = play_levels(MegaState(), x, o, games, seconds=seconds, iterations=iterations, seed=seed, progress=progress, on_game=count_abnormal)
+    stats = play_levels(
+        MegaState(),
+        x,
+        o,
+        games,
+        seconds=seconds,
+        iterations=iterations,
+        seed=seed,
+        progress=progress,
+        on_game=count_abnormal,
+    )
     return [stats.draws, stats.x_wins, stats.o_wins, stats.total_moves, abnormal[0]]

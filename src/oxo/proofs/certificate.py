@@ -110,14 +110,18 @@ class StrategyHeader:
             or len(dims) not in (2, 3)
             or not all(_is_int(side) and side >= 1 for side in dims)
         ):
-            raise CertificateHeaderError(f"dims must be a list of 2 or 3 positive integers, got {dims!r}")
+            raise CertificateHeaderError(
+                f"dims must be a list of 2 or 3 positive integers, got {dims!r}"
+            )
         object.__setattr__(self, "dims", tuple(dims))
         if not _is_int(self.k):
             raise CertificateHeaderError(f"k must be an integer, got {self.k!r}")
         if self.side not in SIDES:
-            raise CertificateHeaderError(f"side must be \"x\" or \"o\", got {self.side!r}")
+            raise CertificateHeaderError(f'side must be "x" or "o", got {self.side!r}')
         if self.guarantee not in GUARANTEES:
-            raise CertificateHeaderError(f"guarantee must be \"win\" or \"no-loss\", got {self.guarantee!r}")
+            raise CertificateHeaderError(
+                f'guarantee must be "win" or "no-loss", got {self.guarantee!r}'
+            )
         try:
             geometry = Geometry(self.dims, self.k)
         except OxoError as error:
@@ -255,7 +259,9 @@ class VerifyResult:
 
 
 def write_certificate(
-    path: str | os.PathLike[str], header: StrategyHeader, entries: Iterable[Entry | Mapping[str, Any]]
+    path: str | os.PathLike[str],
+    header: StrategyHeader,
+    entries: Iterable[Entry | Mapping[str, Any]],
 ) -> int:
     """Write a certificate (gzip JSON lines) atomically; return the number of entries written.
 
@@ -265,7 +271,9 @@ def write_certificate(
     """
     buffer = io.BytesIO()
     count = 0
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0) as compressed:
+    with gzip.GzipFile(
+        filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0
+    ) as compressed:
         batch = [_json_line(header.to_dict())]
         for count, raw in enumerate(entries, start=1):
             entry = _entry_from_object(raw, header, f"entry {count}")
@@ -282,7 +290,9 @@ def read_certificate(path: str | os.PathLike[str]) -> Certificate:
     """Read a whole certificate into memory; raises a :class:`CertificateError` naming the line at fault."""
     lines = _read_lines(path)
     header = _read_header(path, lines)
-    entries = tuple(_entry_from_json(data, header, f"{path}: line {number}") for number, data in lines)
+    entries = tuple(
+        _entry_from_json(data, header, f"{path}: line {number}") for number, data in lines
+    )
     return Certificate(header, entries)
 
 
@@ -304,19 +314,29 @@ def _read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, object]]:
                 try:
                     data = json.loads(line)
                 except json.JSONDecodeError as error:
-                    raise CertificateSyntaxError(f"{path}: line {number}: not JSON ({error.msg})") from None
+                    raise CertificateSyntaxError(
+                        f"{path}: line {number}: not JSON ({error.msg})"
+                    ) from None
                 yield number, data
     except gzip.BadGzipFile:
-        raise CertificateFileError(f"{path}: not a gzip file (a certificate is gzip-compressed JSON lines)") from None
+        raise CertificateFileError(
+            f"{path}: not a gzip file (a certificate is gzip-compressed JSON lines)"
+        ) from None
     except (EOFError, zlib.error) as error:
-        raise CertificateFileError(f"{path}: the gzip data is truncated or corrupt after line {number} ({error})") from None
+        raise CertificateFileError(
+            f"{path}: the gzip data is truncated or corrupt after line {number} ({error})"
+        ) from None
     except UnicodeDecodeError:
         raise CertificateFileError(f"{path}: line {number + 1} is not UTF-8 text") from None
     except OSError as error:
-        raise CertificateFileError(f"{path}: cannot read the file ({error.strerror or error})") from None
+        raise CertificateFileError(
+            f"{path}: cannot read the file ({error.strerror or error})"
+        ) from None
 
 
-def _read_header(path: str | os.PathLike[str], lines: Iterator[tuple[int, object]]) -> StrategyHeader:
+def _read_header(
+    path: str | os.PathLike[str], lines: Iterator[tuple[int, object]]
+) -> StrategyHeader:
     first = next(lines, None)
     if first is None:
         raise CertificateHeaderError(f"{path}: the certificate is empty: no header line")
@@ -340,7 +360,9 @@ def _entry_from_json(data: object, header: StrategyHeader, where: str) -> Entry:
     )
 
 
-def _entry_from_object(entry: Entry | Mapping[str, Any], header: StrategyHeader, where: str) -> Entry:
+def _entry_from_object(
+    entry: Entry | Mapping[str, Any], header: StrategyHeader, where: str
+) -> Entry:
     if isinstance(entry, MoveEntry):
         return _checked_move(entry.position, entry.move, header, where)
     if isinstance(entry, PairingEntry):
@@ -354,7 +376,9 @@ def _checked_position(text: object, header: StrategyHeader, where: str) -> tuple
     """The (X, O) masks of a status string, checked for length, characters and mark counts."""
     size = header.geometry.size
     if not isinstance(text, str) or len(text) != size or text.translate(_STATUS_DIGITS):
-        shown = repr(text) if not isinstance(text, str) or len(text) <= 80 else repr(text[:77] + "...")
+        shown = (
+            repr(text) if not isinstance(text, str) or len(text) <= 80 else repr(text[:77] + "...")
+        )
         raise CertificateEntryError(
             f"{where}: bad status string {shown}: need {size} characters 0, 1 or 2 (one per cell of {header.board})"
         )
@@ -369,7 +393,9 @@ def _checked_position(text: object, header: StrategyHeader, where: str) -> tuple
 def _checked_cell(value: object, header: StrategyHeader, where: str, what: str) -> int:
     size = header.geometry.size
     if not _is_int(value) or not 0 <= value < size:  # type: ignore[operator]
-        raise CertificateEntryError(f"{where}: {what} {value!r} is not a cell of {header.board}: cells are 0..{size - 1}")
+        raise CertificateEntryError(
+            f"{where}: {what} {value!r} is not a cell of {header.board}: cells are 0..{size - 1}"
+        )
     return int(value)  # type: ignore[arg-type]
 
 
@@ -385,16 +411,24 @@ def _checked_move(position: object, move: object, header: StrategyHeader, where:
     return MoveEntry(position, cell)  # type: ignore[arg-type]
 
 
-def _checked_pairing(position: object, pairing: object, header: StrategyHeader, where: str) -> PairingEntry:
+def _checked_pairing(
+    position: object, pairing: object, header: StrategyHeader, where: str
+) -> PairingEntry:
     if header.guarantee != "no-loss":
-        raise CertificateEntryError(f"{where}: pairing entries are allowed only in no-loss certificates")
+        raise CertificateEntryError(
+            f"{where}: pairing entries are allowed only in no-loss certificates"
+        )
     x, o = _checked_position(position, header, where)
     if not isinstance(pairing, (list, tuple)):
-        raise CertificateEntryError(f"{where}: a pairing is a list of pairs of cells, got {pairing!r}")
+        raise CertificateEntryError(
+            f"{where}: a pairing is a list of pairs of cells, got {pairing!r}"
+        )
     pairs = []
     for pair in pairing:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            raise CertificateEntryError(f"{where}: a pairing is a list of pairs of cells; {pair!r} is not a pair")
+            raise CertificateEntryError(
+                f"{where}: a pairing is a list of pairs of cells; {pair!r} is not a pair"
+            )
         a, b = (_checked_cell(cell, header, where, "pairing cell") for cell in pair)
         pairs.append((a, b))
     to_move = "x" if x.bit_count() == o.bit_count() else "o"
@@ -537,7 +571,9 @@ class _Checker:
         key, symmetry = self.canonical(x, o)
         if key in self.memo:
             return self.memo[key]
-        self.memo[key] = result = self.evaluate(x, o, last, key, symmetry)  # no cycles: every move adds a mark
+        self.memo[key] = result = self.evaluate(
+            x, o, last, key, symmetry
+        )  # no cycles: every move adds a mark
         return result
 
     def evaluate(self, x: int, o: int, last: int, key: int, symmetry: Symmetry) -> _Failure | None:
@@ -547,12 +583,22 @@ class _Checker:
         if last >= 0:
             for line in self.lines_through[last]:
                 if other & line == line:
-                    return self.fail(f"{opponent} completes the line {'-'.join(map(str, mask_cells(line)))}", x, o)
+                    return self.fail(
+                        f"{opponent} completes the line {'-'.join(map(str, mask_cells(line)))}",
+                        x,
+                        o,
+                    )
                 if own & line == line:
                     return None
         occupied = x | o
         if occupied == self.full:
-            return None if self.no_loss else self.fail(f"the board is full without a line of {side} (a draw, not a win)", x, o)
+            return (
+                None
+                if self.no_loss
+                else self.fail(
+                    f"the board is full without a line of {side} (a draw, not a win)", x, o
+                )
+            )
         if self.no_loss and all(line & own for line in self.lines):
             return None  # every line holds a mark of side: the opponent can make no line
         side_to_move = (x.bit_count() == o.bit_count()) == self.side_is_x
@@ -564,7 +610,9 @@ class _Checker:
                         return None  # side completes this line at once
             known = self.moves.get(key)
             if known is None:
-                return self.fail(f"missing position ({side} to move, the certificate has no move for it)", x, o)
+                return self.fail(
+                    f"missing position ({side} to move, the certificate has no move for it)", x, o
+                )
             first_failure = None
             for canonical_move in [known] if isinstance(known, int) else known:
                 move = symmetry.inverse_perm[canonical_move]
@@ -578,7 +626,9 @@ class _Checker:
             return first_failure
         pairing_failure = None
         for canonical_pairing in self.pairings.get(key, ()):
-            pairing = tuple((symmetry.inverse_perm[a], symmetry.inverse_perm[b]) for a, b in canonical_pairing)
+            pairing = tuple(
+                (symmetry.inverse_perm[a], symmetry.inverse_perm[b]) for a, b in canonical_pairing
+            )
             problem = self.pairing_problem(own, occupied, pairing)
             if problem is None:
                 return None
@@ -599,7 +649,9 @@ class _Checker:
         finally:
             self.path.pop()
 
-    def pairing_problem(self, own: int, occupied: int, pairing: tuple[tuple[int, int], ...]) -> str | None:
+    def pairing_problem(
+        self, own: int, occupied: int, pairing: tuple[tuple[int, int], ...]
+    ) -> str | None:
         """Why the pairs do not guarantee that the opponent makes no line, or None when they do."""
         used = 0
         masks = []

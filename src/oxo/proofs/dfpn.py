@@ -78,7 +78,10 @@ class ProofSearch:
         rng = random.Random(0x5EED)
         base = [[rng.getrandbits(64) for _ in range(geometry.size)] for _ in range(2)]
         # zobrist[i][p][c]: the hash of mark p (0 X, 1 O) on cell c seen under symmetry i.
-        self.zobrist = [[[base[p][s.perm[c]] for c in range(geometry.size)] for p in range(2)] for s in self.symmetries]
+        self.zobrist = [
+            [[base[p][s.perm[c]] for c in range(geometry.size)] for p in range(2)]
+            for s in self.symmetries
+        ]
         self.table: dict[int, tuple[int, int]] = {}
         # Pairings are searched in one orientation of each class only (the least image), so that every
         # orientation of a position gets the same answer (the search's order depends on the cell numbers).
@@ -112,7 +115,9 @@ class ProofSearch:
     def canonical(self, x: int, o: int) -> tuple[int, int, int]:
         """(index of a symmetry, image of x, image of o): the least image of the position, the same for
         every orientation of it."""
-        cx, co, index = min((s.apply_mask(x), s.apply_mask(o), i) for i, s in enumerate(self.symmetries))
+        cx, co, index = min(
+            (s.apply_mask(x), s.apply_mask(o), i) for i, s in enumerate(self.symmetries)
+        )
         return index, cx, co
 
     def _scan(self, own: int, other: int) -> tuple[bool, int, bool, int, int]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from oxo.geometry import mask_cells
 
 
-def find_pairing(lines: tuple[int, ...], defender: int, attacker: int, full: int, budget: int = 2000) -> list[tuple[int, int]] | None:
+def find_pairing(
+    lines: tuple[int, ...], defender: int, attacker: int, full: int, budget: int = 2000
+) -> list[tuple[int, int]] | None:
     """Disjoint pairs of empty cells covering every line without a ``defender`` mark, or ``None`` when
     none was found within ``budget`` search steps (``None`` does not prove that none exists)."""
     empty = full & ~(defender | attacker)
@@ -33,14 +35,14 @@ def find_pairing(lines: tuple[int, ...], defender: int, attacker: int, full: int
         steps[0] += 1
         if steps[0] > budget:
             return False
-        best_line, best_free, best_count = 0, 0, 1 << 30
+        best_free, best_count = 0, 1 << 30
         for line in uncovered:
             free = line & empty & ~used
             count = free.bit_count()
             if count < 2:
                 return False
             if count < best_count:
-                best_line, best_free, best_count = line, free, count
+                best_free, best_count = free, count
                 if count == 2:
                     break
         cells = mask_cells(best_free)
@@ -62,7 +64,9 @@ def find_pairing(lines: tuple[int, ...], defender: int, attacker: int, full: int
     return list(pairs) if search(live, 0) else None
 
 
-def is_pairing(lines: tuple[int, ...], defender: int, attacker: int, full: int, pairs: list[tuple[int, int]]) -> bool:
+def is_pairing(
+    lines: tuple[int, ...], defender: int, attacker: int, full: int, pairs: list[tuple[int, int]]
+) -> bool:
     """Whether ``pairs`` is a pairing for the defender in this position (the condition, checked directly)."""
     empty = full & ~(defender | attacker)
     used = 0

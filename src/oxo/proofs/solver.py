@@ -19,7 +19,13 @@ from typing import Literal
 from oxo.errors import OxoError
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.proofs.certificate import MoveEntry, PairingEntry, StrategyHeader, verify_certificate, write_certificate
+from oxo.proofs.certificate import (
+    MoveEntry,
+    PairingEntry,
+    StrategyHeader,
+    verify_certificate,
+    write_certificate,
+)
 from oxo.proofs.dfpn import Entry, ProofSearch
 
 Value = Literal["x", "o", "draw", "unknown"]
@@ -89,7 +95,9 @@ def prepare_proof_dir(path: str | os.PathLike[str]) -> Path:
         if not folder.is_dir():
             raise OxoError(f"--proof {str(folder)!r} is a file; give a new or empty folder")
         if any(folder.iterdir()):
-            raise OxoError(f"--proof folder {str(folder)!r} is not empty; give a new or empty folder")
+            raise OxoError(
+                f"--proof folder {str(folder)!r} is not empty; give a new or empty folder"
+            )
     else:
         try:
             folder.mkdir(parents=True)
@@ -98,7 +106,9 @@ def prepare_proof_dir(path: str | os.PathLike[str]) -> Path:
     return folder
 
 
-def write_strategy(folder: Path, geometry: Geometry, side: str, guarantee: str, entries: list[Entry]) -> str:
+def write_strategy(
+    folder: Path, geometry: Geometry, side: str, guarantee: str, entries: list[Entry]
+) -> str:
     """Write one strategy as a certificate, check it with the independent checker, return its path."""
     header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)  # type: ignore[arg-type]
     lines: list[MoveEntry | PairingEntry] = []
@@ -134,7 +144,15 @@ def prove_board(
     def run(attacker: str) -> bool | None:
         left = None if seconds is None else max(0.0, seconds - (time.perf_counter() - started))
         begun = time.perf_counter()
-        report = None if on_progress is None else (lambda nodes, table: on_progress(attacker, nodes, table, time.perf_counter() - started))
+        report = (
+            None
+            if on_progress is None
+            else (
+                lambda nodes, table: on_progress(
+                    attacker, nodes, table, time.perf_counter() - started
+                )
+            )
+        )
         search = ProofSearch(geometry, attacker, seconds=left, on_progress=report)
         result = search.solve()
         entries = None
@@ -145,7 +163,9 @@ def prove_board(
                 strategies.append((attacker, "win", strategy))
             else:
                 strategies.append(("o" if attacker == "x" else "x", "no-loss", strategy))
-        summaries.append(SearchSummary(attacker, result, search.nodes, time.perf_counter() - begun, entries))
+        summaries.append(
+            SearchSummary(attacker, result, search.nodes, time.perf_counter() - begun, entries)
+        )
         return result
 
     value: Value
@@ -160,5 +180,10 @@ def prove_board(
     proofs: list[str] = []
     if folder is not None and value != "unknown":
         keep = strategies if value == "draw" else [s for s in strategies if s[1] == "win"]
-        proofs = [write_strategy(folder, geometry, side, guarantee, entries) for side, guarantee, entries in keep]
-    return ProofResult(geometry, value, tuple(summaries), time.perf_counter() - started, tuple(proofs), seconds)
+        proofs = [
+            write_strategy(folder, geometry, side, guarantee, entries)
+            for side, guarantee, entries in keep
+        ]
+    return ProofResult(
+        geometry, value, tuple(summaries), time.perf_counter() - started, tuple(proofs), seconds
+    )

@@ -68,7 +68,15 @@ def _open(width: float, height: float, css_class: str, label: str) -> str:
     )
 
 
-def _mark(player: str, cx: float, cy: float, size: float, *, width: float | None = None, opacity: float = 1.0) -> str:
+def _mark(
+    player: str,
+    cx: float,
+    cy: float,
+    size: float,
+    *,
+    width: float | None = None,
+    opacity: float = 1.0,
+) -> str:
     """An X (two strokes) or an O (a circle) centred on (cx, cy) fitting a square of side ``size``."""
     stroke = width if width is not None else max(2.0, size * 0.12)
     r = size * 0.32
@@ -120,7 +128,12 @@ def classic_svg(
     gap = cell * 0.5 if layers > 1 else 0.0
     title = 16.0 if layers > 1 else 0.0
     width = 2 * margin + per_row * cols * cell + (per_row - 1) * gap
-    height = 2 * margin + layer_rows * (title + rows * cell) + (layer_rows - 1) * gap + (20.0 if caption else 0.0)
+    height = (
+        2 * margin
+        + layer_rows * (title + rows * cell)
+        + (layer_rows - 1) * gap
+        + (20.0 if caption else 0.0)
+    )
     values = values or {}
     fills = fills or {}
     playable = set(position.legal_moves) if legal else set()
@@ -129,7 +142,9 @@ def classic_svg(
     def corner(layer: int) -> tuple[float, float]:
         """The top left of a layer's grid."""
         across, down = layer % per_row, layer // per_row
-        return margin + across * (cols * cell + gap), margin + title + down * (title + rows * cell + gap)
+        return margin + across * (cols * cell + gap), margin + title + down * (
+            title + rows * cell + gap
+        )
 
     def origin(c: int) -> tuple[float, float]:
         coords = geometry.coords(c)
@@ -141,7 +156,9 @@ def classic_svg(
         return x + cell / 2, y + cell / 2
 
     turn = position.to_move
-    label = f"{geometry.spec} board, position {position.to_status_string()}" + (f", {turn.upper()} to move" if turn else "")
+    label = f"{geometry.spec} board, position {position.to_status_string()}" + (
+        f", {turn.upper()} to move" if turn else ""
+    )
     out = [_open(width, height, f"oxo-board classic b{geometry.spec_shape}", label)]
     out.append(f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="none"/>')
     for layer in range(layers):
@@ -199,7 +216,11 @@ def classic_svg(
     for cells, color in lines:
         out.append(_polyline([centre(c) for c in cells], color, max(1.5, cell * 0.05), dashed=True))
     for player, cells in position.complete_lines:
-        out.append(_polyline([centre(c) for c in cells], COLORS[player], max(3.0, cell * 0.12), opacity=0.55))
+        out.append(
+            _polyline(
+                [centre(c) for c in cells], COLORS[player], max(3.0, cell * 0.12), opacity=0.55
+            )
+        )
     if caption:
         out.append(
             f'<text x="{_num(margin)}" y="{_num(height - 6)}" font-size="12" fill="#333" {_FONT}>{escape(caption)}</text>'
@@ -208,7 +229,14 @@ def classic_svg(
     return "".join(out)
 
 
-def _polyline(points: list[tuple[float, float]], color: str, width: float, *, dashed: bool = False, opacity: float = 1.0) -> str:
+def _polyline(
+    points: list[tuple[float, float]],
+    color: str,
+    width: float,
+    *,
+    dashed: bool = False,
+    opacity: float = 1.0,
+) -> str:
     if not points:
         return ""
     if len(points) == 1:
@@ -226,11 +254,20 @@ def _polyline(points: list[tuple[float, float]], color: str, width: float, *, da
 
 #: The three grids of each straight on the outer 3×3 board (grids 1..9), for the winning stroke.
 _OUTER_LINES: tuple[tuple[int, int, int], ...] = (
-    (1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7),
+    (1, 2, 3),
+    (4, 5, 6),
+    (7, 8, 9),
+    (1, 4, 7),
+    (2, 5, 8),
+    (3, 6, 9),
+    (1, 5, 9),
+    (3, 5, 7),
 )
 
 
-def mega_svg(state: MegaState, *, cell: float = 34, legal: bool = True, caption: bool = True) -> str:
+def mega_svg(
+    state: MegaState, *, cell: float = 34, legal: bool = True, caption: bool = True
+) -> str:
     """A mega tic-tac-toe state as SVG.
 
     Legal moves (when ``legal``) are tinted green and carry ``data-move``; the inner grids already
@@ -255,7 +292,9 @@ def mega_svg(state: MegaState, *, cell: float = 34, legal: bool = True, caption:
     last = state.moves[-1] if state.moves else None
     winner = state.winner
     turn = state.to_move
-    label = f"mega tic-tac-toe after {state.move_count} moves" + (f", {turn.upper()} to move" if turn else "")
+    label = f"mega tic-tac-toe after {state.move_count} moves" + (
+        f", {turn.upper()} to move" if turn else ""
+    )
 
     def grid_origin(grid: int) -> tuple[float, float]:
         row, col = divmod(grid - 1, 3)
@@ -311,7 +350,9 @@ def mega_svg(state: MegaState, *, cell: float = 34, legal: bool = True, caption:
                     f'fill="none" stroke="{COLORS["legal_stroke"]}" stroke-width="1.2" pointer-events="none"/>'
                 )
             if mark is not None:
-                out.append(f'<g pointer-events="none">{_mark(mark, x + cell / 2, y + cell / 2, cell, opacity=0.35 if owner else 1.0)}</g>')
+                out.append(
+                    f'<g pointer-events="none">{_mark(mark, x + cell / 2, y + cell / 2, cell, opacity=0.35 if owner else 1.0)}</g>'
+                )
             if move == last:
                 out.append(
                     f'<rect class="last" x="{_num(x + 2)}" y="{_num(y + 2)}" width="{_num(cell - 4)}" height="{_num(cell - 4)}" '
@@ -395,7 +436,9 @@ def count_chart_svg(table: CountTable, *, bar: float = 11, height: float = 220) 
     )
     for d in range(decades + 1):
         y = top + height - height * d / decades
-        out.append(f'<line x1="{_num(left)}" y1="{_num(y)}" x2="{_num(left + plot_w)}" y2="{_num(y)}" stroke="#e0e0e0"/>')
+        out.append(
+            f'<line x1="{_num(left)}" y1="{_num(y)}" x2="{_num(left + plot_w)}" y2="{_num(y)}" stroke="#e0e0e0"/>'
+        )
         out.append(
             f'<text x="{_num(left - 4)}" y="{_num(y + 4)}" text-anchor="end" font-size="10" fill="#555" {_FONT}>'
             f"{_tick(d)}</text>"
@@ -413,13 +456,21 @@ def count_chart_svg(table: CountTable, *, bar: float = 11, height: float = 220) 
             f'<text x="{_num(x0 + bar)}" y="{_num(top + height + 13)}" text-anchor="middle" font-size="10" fill="#555" {_FONT}>'
             f"{row.ply}</text>"
         )
-    out.append(f'<line x1="{_num(left)}" y1="{_num(top + height)}" x2="{_num(left + plot_w)}" y2="{_num(top + height)}" stroke="#555"/>')
+    out.append(
+        f'<line x1="{_num(left)}" y1="{_num(top + height)}" x2="{_num(left + plot_w)}" y2="{_num(top + height)}" stroke="#555"/>'
+    )
     legend_y = top + height + 28
-    out.append(f'<text x="{_num(left)}" y="{_num(legend_y)}" font-size="10" fill="#555" {_FONT}>ply</text>')
+    out.append(
+        f'<text x="{_num(left)}" y="{_num(legend_y)}" font-size="10" fill="#555" {_FONT}>ply</text>'
+    )
     for j, kind in enumerate(("positions", "classes")):
         lx = left + 40 + j * 90
-        out.append(f'<rect x="{_num(lx)}" y="{_num(legend_y - 9)}" width="10" height="10" fill="{COLORS[kind]}"/>')
-        out.append(f'<text x="{_num(lx + 14)}" y="{_num(legend_y)}" font-size="10" fill="#333" {_FONT}>{kind}</text>')
+        out.append(
+            f'<rect x="{_num(lx)}" y="{_num(legend_y - 9)}" width="10" height="10" fill="{COLORS[kind]}"/>'
+        )
+        out.append(
+            f'<text x="{_num(lx + 14)}" y="{_num(legend_y)}" font-size="10" fill="#333" {_FONT}>{kind}</text>'
+        )
     out.append("</svg>")
     return "".join(out)
 

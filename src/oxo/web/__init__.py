@@ -36,7 +36,9 @@ def bind(host: str = "127.0.0.1", port: int = 8000):  # type: ignore[no-untyped-
         sock.bind(address)
     except OSError as error:
         sock.close()
-        raise OxoError(f"cannot listen on {host}:{port}: {error.strerror or error}; choose another --port") from None
+        raise OxoError(
+            f"cannot listen on {host}:{port}: {error.strerror or error}; choose another --port"
+        ) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock

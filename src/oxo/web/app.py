@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -65,11 +65,12 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise WebInputError("the request body is not JSON; send a JSON object such as {\"move\": 4}") from None
+        raise WebInputError(
+            'the request body is not JSON; send a JSON object such as {"move": 4}'
+        ) from None
     if not isinstance(data, dict):
         raise WebInputError(f"the request body must be a JSON object, got {type(data).__name__}")
     return data
-
 
 
 def _text(data: Any, name: str, default: str | None = None) -> str | None:
@@ -79,7 +80,9 @@ def _text(data: Any, name: str, default: str | None = None) -> str | None:
     if not isinstance(value, str):
         raise WebInputError(f"{name} must be text, got {json.dumps(value)[:40]}")
     if len(value) > MAX_TEXT:
-        raise WebInputError(f"{name} is {len(value)} characters long; at most {MAX_TEXT} are accepted")
+        raise WebInputError(
+            f"{name} is {len(value)} characters long; at most {MAX_TEXT} are accepted"
+        )
     return value
 
 
@@ -123,7 +126,9 @@ def _geometry(data: Any, default: str | None = None) -> Geometry:
 def _position(data: Any) -> Position:
     text = _text(data, "position")
     if text is None or not text.strip():
-        raise WebInputError("give a position such as x...o.... or 100020000 (rows may be separated by '/')")
+        raise WebInputError(
+            "give a position such as x...o.... or 100020000 (rows may be separated by '/')"
+        )
     board = _text(data, "board")
     k = _integer(data, "k")
     if k is not None and k < 1:
@@ -203,7 +208,9 @@ def create_app() -> Starlette:
         moves = data.get("moves", [])
         most = len(start.legal_moves)
         if not isinstance(moves, list) or len(moves) > most:
-            raise WebInputError(f"moves must be a list of at most {most} moves, as the move endpoint takes them")
+            raise WebInputError(
+                f"moves must be a list of at most {most} moves, as the move endpoint takes them"
+            )
         values = _flag(request, "values")
 
         def make() -> dict[str, Any]:
@@ -224,7 +231,9 @@ def create_app() -> Starlette:
         game = games.get(request.path_params["game_id"])
         data = await _body(request)
         if data.get("move") is None:
-            raise WebInputError("give the move to play: a cell ID such as {\"move\": 4}, or GC text such as {\"move\": \"55\"} in mega")
+            raise WebInputError(
+                'give the move to play: a cell ID such as {"move": 4}, or GC text such as {"move": "55"} in mega'
+            )
         move = game.parse_move(data["move"])
         return await _under_lock(game, lambda: game.play(move), values=_flag(request, "values"))
 
@@ -255,11 +264,18 @@ def create_app() -> Starlette:
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
-        detail = error.detail if error.status_code != 404 else f"no such page or endpoint: {request.url.path}"
+        detail = (
+            error.detail
+            if error.status_code != 404
+            else f"no such page or endpoint: {request.url.path}"
+        )
         return JSONResponse({"error": detail}, status_code=error.status_code, headers=error.headers)
 
     async def server_error(request: Request, error: Exception) -> Response:
-        return JSONResponse({"error": f"internal error ({type(error).__name__}); the server keeps running"}, status_code=500)
+        return JSONResponse(
+            {"error": f"internal error ({type(error).__name__}); the server keeps running"},
+            status_code=500,
+        )
 
     game = "/{game_id:str}"
     routes = [
@@ -276,5 +292,9 @@ def create_app() -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        exception_handlers={OxoError: bad_input, HTTPException: http_error, Exception: server_error},
+        exception_handlers={
+            OxoError: bad_input,
+            HTTPException: http_error,
+            Exception: server_error,
+        },
     )

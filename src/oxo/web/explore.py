@@ -32,7 +32,18 @@ MAX_LINES_CELLS = 36
 MAX_PAIRS_CELLS = 20
 
 #: Background colours of cell classes, in class order.
-CLASS_COLORS = ("#ffe0b2", "#c8e6c9", "#bbdefb", "#f8bbd0", "#d1c4e9", "#fff59d", "#b2dfdb", "#ffccbc", "#cfd8dc", "#dcedc8")
+CLASS_COLORS = (
+    "#ffe0b2",
+    "#c8e6c9",
+    "#bbdefb",
+    "#f8bbd0",
+    "#d1c4e9",
+    "#fff59d",
+    "#b2dfdb",
+    "#ffccbc",
+    "#cfd8dc",
+    "#dcedc8",
+)
 
 
 def _cell_size(geometry: Geometry, small: bool = False) -> float:
@@ -46,7 +57,9 @@ def explore(position: Position, solutions: SolutionCache) -> dict[str, Any]:
     """Everything the explorer shows about a position (see docs/api.md for the fields)."""
     geometry = position.geometry
     if geometry.size > MAX_EXPLORE_CELLS:
-        raise WebInputError(f"the explorer draws boards of at most {MAX_EXPLORE_CELLS} cells; {geometry.spec} has {geometry.size}")
+        raise WebInputError(
+            f"the explorer draws boards of at most {MAX_EXPLORE_CELLS} cells; {geometry.spec} has {geometry.size}"
+        )
     report = line_report(position)
     dead = [list(line) for line in report.dead]
     cell = _cell_size(geometry)
@@ -69,7 +82,9 @@ def explore(position: Position, solutions: SolutionCache) -> dict[str, Any]:
     for number, cell_class in enumerate(geometry.cell_classes):
         color = CLASS_COLORS[number % len(CLASS_COLORS)]
         fills.update({c: color for c in cell_class.cells})
-        cell_classes.append({"name": cell_class.name, "cells": list(cell_class.cells), "color": color})
+        cell_classes.append(
+            {"name": cell_class.name, "cells": list(cell_class.cells), "color": color}
+        )
     status = _status(position)
     canonical = position.canonical
     return {
@@ -83,19 +98,34 @@ def explore(position: Position, solutions: SolutionCache) -> dict[str, Any]:
         "to_move": position.to_move,
         "winner": position.winner,
         "status": status,
-        "svg": classic_svg(position, cell=cell, labels=True, legal=True, lines=[(line, "#9e9e9e") for line in report.dead]),
+        "svg": classic_svg(
+            position,
+            cell=cell,
+            labels=True,
+            legal=True,
+            lines=[(line, "#9e9e9e") for line in report.dead],
+        ),
         "symmetries": len(geometry.symmetries),
         "transforms": transforms,
-        "canonical": {"position": canonical.to_status_string(), "svg": classic_svg(canonical, cell=small)},
+        "canonical": {
+            "position": canonical.to_status_string(),
+            "svg": classic_svg(canonical, cell=small),
+        },
         "stabilizer": [symmetry.name for symmetry in position.stabilizer],
         "class_size": position.class_size,
         "cell_classes": cell_classes,
-        "cell_classes_svg": classic_svg(Position.empty(geometry), cell=small, fills=fills, labels=True),
+        "cell_classes_svg": classic_svg(
+            Position.empty(geometry), cell=small, fills=fills, labels=True
+        ),
         "line_classes": [
             {
                 "name": lc.name,
                 "lines": [list(line) for line in lc.lines],
-                "svg": classic_svg(Position.empty(geometry), cell=small * 0.8, lines=[(line, "#6a1b9a") for line in lc.lines]),
+                "svg": classic_svg(
+                    Position.empty(geometry),
+                    cell=small * 0.8,
+                    lines=[(line, "#6a1b9a") for line in lc.lines],
+                ),
             }
             for lc in geometry.line_classes
         ],
@@ -156,12 +186,15 @@ def _game_analysis(position: Position, solutions: SolutionCache) -> dict[str, An
             "text": str(value),
             "best_moves": list(solution.best_moves(position)) if mover else [],
             "move_values": {
-                str(cell): {"value": relative_value(v, mover), "plies": v.plies + 1} for cell, v in move_values.items()  # type: ignore[arg-type]
+                str(cell): {"value": relative_value(v, mover), "plies": v.plies + 1}
+                for cell, v in move_values.items()  # type: ignore[arg-type]
             },
             "svg": classic_svg(
                 position,
                 cell=_cell_size(geometry),
-                values={cell: relative_value(v, mover) for cell, v in move_values.items()} if mover else None,  # type: ignore[arg-type]
+                values={cell: relative_value(v, mover) for cell, v in move_values.items()}
+                if mover
+                else None,  # type: ignore[arg-type]
             ),
         },
     }
@@ -213,4 +246,9 @@ def count_chart(geometry: Geometry) -> dict[str, Any]:
             _COUNTS[geometry] = table
             while len(_COUNTS) > 16:
                 _COUNTS.popitem(last=False)
-    return {**table.to_dict(), "board": geometry.spec, "method": table.method, "svg": count_chart_svg(table)}
+    return {
+        **table.to_dict(),
+        "board": geometry.spec,
+        "method": table.method,
+        "svg": count_chart_svg(table),
+    }

@@ -20,7 +20,14 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from oxo.engines import DEFAULT_SECONDS, LEVELS, Engine, describe_level, make_engine, normalize_level
+from oxo.engines import (
+    DEFAULT_SECONDS,
+    LEVELS,
+    Engine,
+    describe_level,
+    make_engine,
+    normalize_level,
+)
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.game import GameState, Player
@@ -45,7 +52,13 @@ def _board(label: str, board: str, k: int | None = None) -> dict[str, Any]:
     if board == "mega":
         return {"id": "mega", "label": label, "kind": "mega", "board": "mega", "k": None}
     geometry = Geometry.parse(board, k)
-    return {"id": geometry.spec, "label": label, "kind": "classic", "board": geometry.spec_shape, "k": geometry.k}
+    return {
+        "id": geometry.spec,
+        "label": label,
+        "kind": "classic",
+        "board": geometry.spec_shape,
+        "k": geometry.k,
+    }
 
 
 #: The boards the page offers (any other board up to MAX_PLAY_CELLS cells can be asked for through the API).
@@ -122,7 +135,9 @@ def check_players(players: Any) -> dict[str, str]:
     if players is None:
         players = {}
     if not isinstance(players, dict):
-        raise WebInputError(f"players must be an object such as {{\"x\": \"human\", \"o\": \"hard\"}}, got {json.dumps(players)[:40]}")
+        raise WebInputError(
+            f'players must be an object such as {{"x": "human", "o": "hard"}}, got {json.dumps(players)[:40]}'
+        )
     extra = sorted(set(players) - {"x", "o"})
     if extra:
         raise WebInputError(f"players has sides x and o only, got {extra[0][:20]!r}")
@@ -144,20 +159,28 @@ def check_players(players: Any) -> dict[str, str]:
 
 def check_seconds(seconds: float) -> float:
     if not MIN_SECONDS <= seconds <= MAX_SECONDS:
-        raise WebInputError(f"seconds (the computer's time per move) is between {MIN_SECONDS} and {MAX_SECONDS}, got {seconds}")
+        raise WebInputError(
+            f"seconds (the computer's time per move) is between {MIN_SECONDS} and {MAX_SECONDS}, got {seconds}"
+        )
     return seconds
 
 
 def _engine(side: str, level: str, start: GameState, seconds: float, seed: int | None) -> Engine:
     """The engine that plays a side; ``perfect`` out of the exact solver's reach is refused."""
     try:
-        return make_engine(level, start, seconds=seconds, seed=None if seed is None else seed + (side == "o"))
+        return make_engine(
+            level, start, seconds=seconds, seed=None if seed is None else seed + (side == "o")
+        )
     except OutOfReachError:
         classic = isinstance(start, Position)
         where = (
-            f"{start.geometry.spec} has {len(start.empty_cells)} empty cells" if classic else "mega tic-tac-toe has no exact solver"
+            f"{start.geometry.spec} has {len(start.empty_cells)} empty cells"
+            if classic
+            else "mega tic-tac-toe has no exact solver"
         )
-        strongest = "best (hard until the position is in reach, then perfect)" if classic else "hard"
+        strongest = (
+            "best (hard until the position is in reach, then perfect)" if classic else "hard"
+        )
         raise WebInputError(
             f"players.{side}: perfect play is out of reach here: the exact solver handles classic positions with at most "
             f"{PERFECT_LIMIT} empty cells and {where}; the strongest level that works here is {strongest}"
@@ -180,7 +203,9 @@ class Game:
         solutions: SolutionCache | None = None,
     ) -> None:
         if isinstance(start, Position) and start.geometry.size > MAX_PLAY_CELLS:
-            raise WebInputError(f"the page plays boards of at most {MAX_PLAY_CELLS} cells; {start.geometry.spec} has {start.geometry.size}")
+            raise WebInputError(
+                f"the page plays boards of at most {MAX_PLAY_CELLS} cells; {start.geometry.spec} has {start.geometry.size}"
+            )
         self.id = game_id
         self.start = start
         self.state = start
@@ -191,7 +216,11 @@ class Game:
         self.lock = threading.Lock()
         self.last_search: dict[str, Any] | None = None
         self._solutions = solutions or SolutionCache()
-        self._engines = {side: _engine(side, who, start, seconds, seed) for side, who in players.items() if who != "human"}
+        self._engines = {
+            side: _engine(side, who, start, seconds, seed)
+            for side, who in players.items()
+            if who != "human"
+        }
 
     @property
     def kind(self) -> str:
@@ -216,12 +245,16 @@ class Game:
         """A move as sent in JSON: a cell ID (a whole number) for classic boards, GC text such as "55" for mega."""
         if isinstance(self.state, MegaState):
             if not isinstance(value, str):
-                raise WebInputError(f"a mega move is text GC such as \"55\" (grid, then cell, both 1..9), got {json.dumps(value)[:40]}")
+                raise WebInputError(
+                    f'a mega move is text GC such as "55" (grid, then cell, both 1..9), got {json.dumps(value)[:40]}'
+                )
             return self.state.parse_move(value)
         if isinstance(value, str) and len(value) < 12:
             return self.state.parse_move(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise WebInputError(f"a move on a classic board is a cell ID (a whole number) such as 4, got {json.dumps(value)[:40]}")
+            raise WebInputError(
+                f"a move on a classic board is a cell ID (a whole number) such as 4, got {json.dumps(value)[:40]}"
+            )
         return value
 
     # -- reading ----------------------------------------------------------------------------------
@@ -245,7 +278,11 @@ class Game:
             "kind": self.kind,
             "board": self.board,
             "players": dict(self.players),
-            "playing": {side: describe_level(who, state) for side, who in self.players.items() if who != "human"},
+            "playing": {
+                side: describe_level(who, state)
+                for side, who in self.players.items()
+                if who != "human"
+            },
             "seconds": self.seconds,
             "seed": self.seed,
             "moves": [self.shown(m) for m in self.moves],
@@ -270,7 +307,9 @@ class Game:
         """Play a move for the side to move (a person's move unless ``by_computer``)."""
         mover = self.state.to_move
         if mover is not None and not by_computer and self.players[mover] != "human":
-            raise WebInputError(f"it is {mover.upper()}'s turn and {mover.upper()} is the computer: ask it to move")
+            raise WebInputError(
+                f"it is {mover.upper()}'s turn and {mover.upper()} is the computer: ask it to move"
+            )
         self.state = self.state.play(move)
         self.moves.append(move)
         if not by_computer:
@@ -283,11 +322,21 @@ class Game:
             raise MoveError("the game is over: there is no move to make")
         engine = self._engines.get(mover)
         if engine is None:
-            raise WebInputError(f"it is {mover.upper()}'s turn and {mover.upper()} is a person: click a cell")
+            raise WebInputError(
+                f"it is {mover.upper()}'s turn and {mover.upper()} is a person: click a cell"
+            )
         move = engine.choose(self.state)
         report = engine.last
-        budget = {"hard": self.seconds, "medium": self.seconds / 10}.get(report.engine) if report else None
-        self.last_search = None if report is None else {**report.to_dict(), "side": mover, "level": self.players[mover], "budget": budget}
+        budget = (
+            {"hard": self.seconds, "medium": self.seconds / 10}.get(report.engine)
+            if report
+            else None
+        )
+        self.last_search = (
+            None
+            if report is None
+            else {**report.to_dict(), "side": mover, "level": self.players[mover], "budget": budget}
+        )
         self.play(move, by_computer=True)
         return move
 
@@ -312,22 +361,30 @@ def cell_size(position: Position) -> float:
     return 44.0 if len(shape) == 3 else min(96.0, 540.0 / max(shape))
 
 
-def _classic_fields(position: Position, moves: list[int], solutions: SolutionCache, values: bool) -> dict[str, Any]:
+def _classic_fields(
+    position: Position, moves: list[int], solutions: SolutionCache, values: bool
+) -> dict[str, Any]:
     """What a classic game adds: the position, the winning lines, the move values (boards the solver reaches), the drawing."""
     geometry = position.geometry
     available = geometry.size <= MAX_EMPTY
     move_values = None
     if values and available:
         mover = position.to_move
-        move_values = {} if mover is None else {
-            cell: {"value": relative_value(value, mover), "plies": value.plies + 1}
-            for cell, value in solutions.get(geometry).move_values(position).items()
-        }
+        move_values = (
+            {}
+            if mover is None
+            else {
+                cell: {"value": relative_value(value, mover), "plies": value.plies + 1}
+                for cell, value in solutions.get(geometry).move_values(position).items()
+            }
+        )
     svg = classic_svg(
         position,
         legal=True,
         last=moves[-1] if moves else None,
-        values={cell: entry["value"] for cell, entry in move_values.items()} if move_values else None,
+        values={cell: entry["value"] for cell, entry in move_values.items()}
+        if move_values
+        else None,
         cell=cell_size(position),
         layers_per_row=2 if geometry.dimensions == 3 and geometry.shape[0] > 3 else None,
     )
@@ -337,7 +394,9 @@ def _classic_fields(position: Position, moves: list[int], solutions: SolutionCac
         "position": position.to_status_string(),
         "letters": position.to_letters(rows=True),
         "values_available": available,
-        "values": {str(cell): entry for cell, entry in move_values.items()} if move_values is not None else None,
+        "values": {str(cell): entry for cell, entry in move_values.items()}
+        if move_values is not None
+        else None,
         "winning_lines": [list(cells) for _, cells in position.complete_lines],
         "svg": svg,
     }
@@ -393,7 +452,9 @@ class GameStore:
         with self._guard:
             game = self._games.get(game_id)
             if game is None:
-                raise GameNotFound(f"no game with id {game_id!r} is in progress (the server may have restarted)")
+                raise GameNotFound(
+                    f"no game with id {game_id!r} is in progress (the server may have restarted)"
+                )
             self._games.move_to_end(game_id)
             return game
 
