@@ -72,7 +72,8 @@ def other(player: Player) -> Player:
 
 
 def new_game(spec: str, k: int | None = None) -> GameState:
-    """The start of a game from its name: ``"mega"`` for mega tic-tac-toe, or a board such as
+    """The start of a game from its name: ``"mega"`` for mega tic-tac-toe, ``"uttt"`` for ultimate
+    tic-tac-toe, or a board such as
     ``"3x3"``, ``"5x5,k=4"``, ``"3x3x3"``, ``"15x15"`` with ``k=5`` (k defaults to the shortest side)."""
     if not isinstance(spec, str):
         raise BoardSpecError(
@@ -84,6 +85,12 @@ def new_game(spec: str, k: int | None = None) -> GameState:
         from oxo.mega.rules import MegaState
 
         return MegaState()
+    if spec.strip().lower() in ("uttt", "ultimate"):
+        if k is not None:
+            raise BoardSpecError("ultimate tic-tac-toe has no k: three won grids in a row win")
+        from oxo.uttt.rules import UtttState
+
+        return UtttState()
     from oxo.geometry import Geometry
     from oxo.position import Position
 
