@@ -1,0 +1,316 @@
+"""Compiled (numba) paths of ultimate tic-tac-toe: random playouts, batches of random games and
+the Monte Carlo tree search inner loop.
+
+Nothing compiles until a function is first called, and numba's on-disk cache (``cache=True``)
+lets later processes load the machine code in well under a second.
+
+A position is an ``int64`` array of :data:`STATE_SIZE` slots, cheap to copy: ``[0..8]`` X's marks
+per small grid (9 bits each), ``[9..17]`` O's, ``[18]``/``[19]`` grids won by X/O, ``[20]`` closed
+grids (won or full), ``[21]`` the grid the side to move must play in (-1: any open grid), ``[22]``
+the side to move (0 X, 1 O), ``[23]`` status (0 playing, 1 X won, 2 O won, 3 draw), ``[24]`` moves
+played. The random generator is xoshiro128+ on four 32-bit words kept in an ``int64`` array; its
+arithmetic stays below 2**63, so the functions give the same moves uncompiled (``.py_func``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from oxo.uttt.rules import WINS, UtttState
+
+STATE_SIZE = 32
+XWON, OWON, CLOSED, TARGET, TURN, STATUS, MOVES = 18, 19, 20, 21, 22, 23, 24
+PLAYING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
+
+_M32 = 0xFFFFFFFF
+_WIN = np.array(WINS, dtype=np.bool_)
+_POP = np.array([m.bit_count() for m in range(512)], dtype=np.int64)
+#: ``_SELECT[m, r]``: the position of the r-th set bit (from 0) of the 9-bit mask m.
+_SELECT = np.array(
+    [[([c for c in range(9) if m >> c & 1] + [-1] * 9)[r] for r in range(9)] for m in range(512)],
+    dtype=np.int64,
+)
+
+
+# -- random numbers --------------------------------------------------------------------------------
+
+
+def make_rng(seed: int | None = None) -> np.ndarray:
+    """A xoshiro128+ state (four 32-bit words in an int64 array) from a seed (``None``: from the OS)."""
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(64)
+    x = seed & 0xFFFFFFFFFFFFFFFF
+    words = []
+    for _ in range(4):  # splitmix64, keeping the high half of each output
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        words.append(z >> 32)
+    if not any(words):
+        words[0] = 1
+    return np.array(words, dtype=np.int64)
+
+
+@njit(cache=True)
+def next32(s: np.ndarray) -> int:
+    """The next 32-bit output of xoshiro128+ (advances ``s``)."""
+    result = (s[0] + s[3]) & _M32
+    t = (s[1] << 9) & _M32
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = ((s[3] << 11) | (s[3] >> 21)) & _M32
+    return result
+
+
+@njit(cache=True)
+def below(s: np.ndarray, n: int) -> int:
+    """A random integer in [0, n) from the high bits of the generator."""
+    return (next32(s) * n) >> 32
+
+
+# -- rules --------------------------------------------------------------------------------------------
+
+
+def new_state() -> np.ndarray:
+    """The empty board as a state array."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[TARGET] = -1
+    return st
+
+
+def state_from(state: UtttState) -> np.ndarray:
+    """The state array of a :class:`UtttState`."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    for p, marks in enumerate((state.x_marks, state.o_marks)):
+        for g in range(9):
+            st[9 * p + g] = (marks >> (9 * g)) & 511
+    st[XWON], st[OWON] = state.won_grids
+    st[CLOSED] = state.closed_grids
+    target = state.target
+    st[TARGET] = -1 if target is None else target
+    st[TURN] = state.player
+    st[STATUS] = {None: PLAYING, "x": X_WON, "o": O_WON, "draw": DRAWN}[state.outcome]
+    st[MOVES] = state.move_count
+    return st
+
+
+@njit(cache=True)
+def legal_moves(st: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal moves (0..80, ascending) into ``out`` and return how many (0: game over)."""
+    if st[STATUS] != PLAYING:
+        return 0
+    n = 0
+    t = st[TARGET]
+    for g in range(9):
+        if (t < 0 and not (st[CLOSED] >> g) & 1) or g == t:
+            free = ~(st[g] | st[9 + g]) & 511
+            for c in range(9):
+                if free >> c & 1:
+                    out[n] = 9 * g + c
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def apply_move(st: np.ndarray, m: int) -> None:
+    """Play a legal move (not checked) for the side to move; update won grids, target and status."""
+    g = m // 9
+    c = m - 9 * g
+    p = st[TURN]
+    slot = 9 * p + g
+    st[slot] |= 1 << c
+    if _WIN[st[slot]]:
+        st[XWON + p] |= 1 << g
+        st[CLOSED] |= 1 << g
+    elif (st[g] | st[9 + g]) == 511:
+        st[CLOSED] |= 1 << g
+    st[MOVES] += 1
+    if _WIN[st[XWON + p]]:
+        st[STATUS] = X_WON + p
+    elif st[CLOSED] == 511:
+        st[STATUS] = DRAWN
+    if (st[CLOSED] >> c) & 1:
+        st[TARGET] = -1
+    else:
+        st[TARGET] = c
+    st[TURN] = 1 - p
+
+
+@njit(cache=True)
+def random_move(st: np.ndarray, rng: np.ndarray) -> int:
+    """A legal move drawn uniformly (count the empty cells per grid, pick the r-th); -1 if none."""
+    if st[STATUS] != PLAYING:
+        return -1
+    t = st[TARGET]
+    if t >= 0:
+        free = ~(st[t] | st[9 + t]) & 511
+        return 9 * t + _SELECT[free, below(rng, _POP[free])]
+    closed = st[CLOSED]
+    n = 0
+    for g in range(9):
+        if not (closed >> g) & 1:
+            n += _POP[~(st[g] | st[9 + g]) & 511]
+    r = below(rng, n)
+    for g in range(9):
+        if not (closed >> g) & 1:
+            free = ~(st[g] | st[9 + g]) & 511
+            k = _POP[free]
+            if r < k:
+                return 9 * g + _SELECT[free, r]
+            r -= k
+    return -1  # unreachable: an open grid has an empty cell
+
+
+@njit(cache=True)
+def playout(st: np.ndarray, rng: np.ndarray) -> int:
+    """Play uniformly random moves on ``st`` until the game ends; return the status (1, 2 or 3)."""
+    while st[STATUS] == PLAYING:
+        apply_move(st, random_move(st, rng))
+    return st[STATUS]
+
+
+@njit(cache=True)
+def random_game_record(rng: np.ndarray, record: np.ndarray) -> int:
+    """Play one random game from the start, writing its moves into ``record``; return how many."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[TARGET] = -1
+    while st[STATUS] == PLAYING:
+        m = random_move(st, rng)
+        record[st[MOVES]] = m
+        apply_move(st, m)
+    return st[MOVES]
+
+
+@njit(cache=True)
+def random_games(games: int, rng: np.ndarray) -> np.ndarray:
+    """Play ``games`` random games; return [draws, X wins, O wins, total moves]."""
+    totals = np.zeros(4, dtype=np.int64)
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    for _ in range(games):
+        st[:] = 0
+        st[TARGET] = -1
+        status = playout(st, rng)
+        totals[status % 3] += 1
+        totals[3] += st[MOVES]
+    return totals
+
+
+# -- Monte Carlo tree search ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def mcts_iterations(
+    root: np.ndarray,
+    iterations: int,
+    rng: np.ndarray,
+    first: np.ndarray,
+    nchild: np.ndarray,
+    move: np.ndarray,
+    mover: np.ndarray,
+    visits: np.ndarray,
+    value: np.ndarray,
+    meta: np.ndarray,
+    exploration: float,
+    expand_after: int,
+) -> int:
+    """Run UCT iterations on a tree kept in flat arrays; return the simulations run.
+
+    Node 0 is the root. A node's children are ``first[i] .. first[i] + nchild[i] - 1`` (``first``
+    is -1 before expansion); ``mover`` is the side that made the node's move and ``value`` sums
+    the results from its side (1 win, 0.5 draw, 0 loss). ``meta[0]`` is the number of nodes in
+    use. A leaf is expanded (all children at once, in random order) once it has ``expand_after``
+    visits, while the arrays have room; otherwise the playout starts from it.
+    """
+    capacity = first.shape[0]
+    st = np.empty(STATE_SIZE, dtype=np.int64)
+    buf = np.empty(81, dtype=np.int64)
+    path = np.empty(96, dtype=np.int64)
+    for _ in range(iterations):
+        st[:] = root
+        node = 0
+        depth = 0
+        path[0] = 0
+        # selection
+        while first[node] >= 0 and nchild[node] > 0:
+            f = first[node]
+            k = nchild[node]
+            best = f
+            best_score = -1.0
+            log_n = math.log(visits[node])
+            for i in range(f, f + k):
+                v = visits[i]
+                if v == 0:
+                    best = i
+                    break
+                score = value[i] / v + exploration * math.sqrt(log_n / v)
+                if score > best_score:
+                    best_score = score
+                    best = i
+            node = best
+            apply_move(st, move[node])
+            depth += 1
+            path[depth] = node
+        # expansion
+        if (
+            st[STATUS] == PLAYING
+            and first[node] < 0
+            and (node == 0 or visits[node] >= expand_after)
+        ):
+            n = legal_moves(st, buf)
+            if meta[0] + n <= capacity:
+                for j in range(n - 1, 0, -1):
+                    r = below(rng, j + 1)
+                    buf[j], buf[r] = buf[r], buf[j]
+                f = meta[0]
+                p = st[TURN]
+                for j in range(n):
+                    first[f + j] = -1
+                    nchild[f + j] = 0
+                    move[f + j] = buf[j]
+                    mover[f + j] = p
+                    visits[f + j] = 0
+                    value[f + j] = 0.0
+                first[node] = f
+                nchild[node] = n
+                meta[0] = f + n
+                node = f
+                apply_move(st, move[node])
+                depth += 1
+                path[depth] = node
+        # simulation
+        outcome = st[STATUS]
+        if outcome == PLAYING:
+            outcome = playout(st, rng)
+        # backpropagation
+        for d in range(depth + 1):
+            i = path[d]
+            visits[i] += 1
+            if outcome == DRAWN:
+                value[i] += 0.5
+            elif outcome == mover[i] + 1:
+                value[i] += 1.0
+    return iterations
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the search and playout code, so no clock pays for it."""
+    first = np.full(200, -1, dtype=np.int32)
+    nchild = np.zeros(200, dtype=np.int16)
+    move = np.zeros(200, dtype=np.int8)
+    mover = np.zeros(200, dtype=np.int8)
+    visits = np.zeros(200, dtype=np.int32)
+    value = np.zeros(200, dtype=np.float32)
+    meta = np.array([1], dtype=np.int64)
+    mcts_iterations(
+        new_state(), 2, make_rng(0), first, nchild, move, mover, visits, value, meta, 0.7, 2
+    )
