@@ -1,0 +1,93 @@
+"""``oxo map``: the complete optimal strategy of one side, as a summary or a drawing of nested grids."""
+
+from __future__ import annotations
+
+import click
+
+from oxo.cli.common import echo_json, json_option, k_option, parse_board
+from oxo.errors import OxoError
+from oxo.fileio import write_atomic
+from oxo.game import Player
+from oxo.strategy_map import StrategyMap, strategy_map
+
+
+@click.command(name="map")
+@click.argument("board")
+@click.option(
+    "--as",
+    "side",
+    type=click.Choice(["x", "o"], case_sensitive=False),
+    default="x",
+    show_default=True,
+    help="The side whose strategy is mapped.",
+)
+@k_option
+@click.option(
+    "--svg",
+    "svg_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="FILE",
+    help="Also draw the map as nested grids in an SVG file.",
+)
+@json_option
+def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_json: bool) -> None:
+    """The complete optimal strategy of one side: its move in every position it can meet, and
+    every reply of the opponent, until each game ends.
+
+    The move is one that keeps the best result (the quickest win, or the slowest loss); among
+    those, the one needing the fewest positions to cover, then the lowest cell ID. With --svg the
+    map is drawn as nested grids: every reply of the opponent holds, in the cell it was played in,
+    the board that follows it, at a third of the scale on 3x3.
+
+    Works on boards of up to 16 cells (3x3, 3x4, 4x4 ...).
+
+    Example: oxo map 3x3 --as o --svg o.svg
+    """
+    geometry = parse_board(board, k)
+    player: Player = "x" if side.lower() == "x" else "o"
+    strategy = strategy_map(geometry, player)
+    if svg_path is not None:
+        from oxo.render.strategy import strategy_svg
+
+        drawing = strategy_svg(strategy)
+        try:
+            write_atomic(svg_path, drawing + "\n")
+        except OSError as error:
+            raise OxoError(f"cannot write {svg_path}: {error.strerror or error}") from None
+    if as_json:
+        data = strategy.to_dict()
+        if svg_path is not None:
+            data["svg"] = svg_path
+        echo_json(data)
+        return
+    for line in summary_lines(strategy):
+        click.echo(line)
+    if svg_path is not None:
+        click.echo(f"drawing written to {svg_path}")
+
+
+def summary_lines(strategy: StrategyMap) -> list[str]:
+    """The map in a few lines: value, coverage, how its games end, and the first answers."""
+    side, opponent = strategy.side.upper(), "O" if strategy.side == "x" else "X"
+    value = strategy.value
+    result = "a draw" if value.winner is None else f"a win for {value.winner.upper()}"
+    lines = [
+        f"strategy map for {side} on {strategy.geometry.spec}: best play gives {result}",
+        f"positions where {side} moves: {strategy.positions} "
+        f"({strategy.classes} up to symmetry), drawn as {strategy.boards} boards",
+        f"games that follow the map end: {side} wins {strategy.outcomes['win']}, "
+        f"draws {strategy.outcomes['draw']}, {opponent} wins {strategy.outcomes['loss']}",
+    ]
+    if strategy.root.move is not None:
+        lines.append(f"{side} opens in cell {strategy.root.move}")
+    answers = ", ".join(
+        f"{reply}→{'end' if answer is None else answer}"
+        for reply, answer in strategy.first_answers()
+    )
+    if answers:
+        lines.append(f"{opponent}'s first moves and {side}'s answers (cell→cell): {answers}")
+    return lines
+
+
+COMMANDS = [map_command]

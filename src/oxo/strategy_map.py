@@ -1,0 +1,208 @@
+"""The complete optimal strategy of one side, read off the exact solver: a strategy map.
+
+For every position the side meets when it follows the map, the map holds one move, and after that
+move it holds every reply the opponent can make, recursively, until the game ends (in the spirit of
+the famous poster that draws X's and O's strategies on 3x3 as nested grids; the drawing is
+:mod:`oxo.render.strategy`).
+
+The move is chosen deterministically among the moves that keep the position's value: the solver's
+scores already prefer the quickest win (and the slowest loss); among those left the map takes the
+move whose strategy tree is smallest (fewest boards to draw), then the lowest cell ID. The same
+position always gets the same move, however it was reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from oxo.errors import OutOfReachError, OxoError
+from oxo.game import Player, other
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.solve import Solution, Value, solve
+from oxo.space import MAX_EMPTY
+
+#: Most distinct positions a map may hold before :func:`strategy_map` gives up.
+DEFAULT_MAX_POSITIONS = 50_000
+
+
+@dataclass(frozen=True, eq=False)
+class StrategyNode:
+    """One board of the map: a position, the side's move in it (``None`` when the side does not
+    move here: the game is over, or it is the opponent's turn at the very start), and after that
+    move every reply of the opponent with the board that follows it."""
+
+    position: Position
+    move: int | None
+    replies: tuple[tuple[int, StrategyNode], ...]
+
+    @property
+    def after(self) -> Position:
+        """The position once the side has played its move (the position itself when it has none)."""
+        return self.position if self.move is None else self.position.play(self.move)
+
+    def walk(self) -> Iterator[StrategyNode]:
+        """Every board of the map under this one, this one first, as the drawing nests them."""
+        stack: list[StrategyNode] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(child for _, child in reversed(node.replies))
+
+
+@dataclass(frozen=True, eq=False)
+class StrategyMap:
+    """A side's complete optimal strategy on a board, with the figures that describe it."""
+
+    geometry: Geometry
+    side: Player
+    value: Value
+    root: StrategyNode
+    moves: dict[tuple[int, int], int] = field(repr=False)
+    boards: int
+    outcomes: dict[str, int]
+    classes: int
+
+    @property
+    def positions(self) -> int:
+        """Distinct positions where the side moves in the map."""
+        return len(self.moves)
+
+    def move_for(self, position: Position) -> int:
+        """The map's move in a position the side meets while following it."""
+        found = self.moves.get((position.x, position.o))
+        if found is None:
+            raise OxoError(
+                f"position {position.to_status_string()} is not on the map of {self.side.upper()}"
+            )
+        return found
+
+    def first_answers(self) -> tuple[tuple[int, int | None], ...]:
+        """The opponent's first moves in the map and the side's answer to each (``None``: game over)."""
+        return tuple((reply, child.move) for reply, child in self.root.replies)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "board": self.geometry.spec_shape,
+            "k": self.geometry.k,
+            "side": self.side,
+            "value": self.value.outcome,
+            "first_move": self.root.move,
+            "positions": self.positions,
+            "classes": self.classes,
+            "boards": self.boards,
+            "outcomes": dict(self.outcomes),
+            "first_answers": [
+                {"reply": reply, "answer": answer} for reply, answer in self.first_answers()
+            ],
+        }
+
+
+def strategy_map(
+    board: Geometry | str,
+    side: Player,
+    *,
+    solution: Solution | None = None,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+) -> StrategyMap:
+    """The complete optimal strategy of ``side`` (``"x"`` or ``"o"``) from the empty board.
+
+    Raises :class:`OutOfReachError` when the board is beyond the exact solver (more than 16 cells)
+    or the map would hold more than ``max_positions`` distinct positions.
+    """
+    geometry = Geometry.parse(board) if isinstance(board, str) else board
+    if side not in ("x", "o"):
+        raise OxoError(f"a side is 'x' or 'o', got {side!r}")
+    if geometry.size > MAX_EMPTY:
+        raise OutOfReachError(
+            f"a strategy map needs every position of the board solved, which oxo does for boards of "
+            f"at most {MAX_EMPTY} cells; {geometry.spec} has {geometry.size}. Try 3x3 or 3x4."
+        )
+    root = Position.empty(geometry)
+    solution = solution if solution is not None else solve(root)
+    builder = _Builder(solution, side, max_positions)
+    node = builder.node(root)
+    outcomes = {"win": 0, "draw": 0, "loss": 0}
+    for leaf in node.walk():
+        end = leaf.after
+        if not leaf.replies and end.is_over:
+            result = end.outcome
+            outcomes["draw" if result == "draw" else "win" if result == side else "loss"] += 1
+    moves = {key: built.move for key, built in builder.nodes.items() if built.move is not None}
+    classes = len({Position(geometry, x, o).key for x, o in moves})
+    return StrategyMap(
+        geometry=geometry,
+        side=side,
+        value=solution.value(root),
+        root=node,
+        moves=moves,
+        boards=builder.size(root),
+        outcomes=outcomes,
+        classes=classes,
+    )
+
+
+class _Builder:
+    """Chooses the side's moves with memoised strategy sizes and builds the (shared) nodes."""
+
+    def __init__(self, solution: Solution, side: Player, max_positions: int) -> None:
+        self.solution = solution
+        self.side = side
+        self.max_positions = max_positions
+        self.moves: dict[tuple[int, int], int] = {}
+        self.sizes: dict[tuple[int, int], int] = {}
+        self.nodes: dict[tuple[int, int], StrategyNode] = {}
+
+    def choose(self, position: Position) -> int:
+        """The side's move: a value-keeping move with the smallest strategy tree, then the lowest ID."""
+        key = (position.x, position.o)
+        found = self.moves.get(key)
+        if found is not None:
+            return found
+        best = self.solution.best_moves(position)
+        move = min(best, key=lambda cell: (self._replies_size(position.play(cell)), cell))
+        self.moves[key] = move
+        if len(self.moves) > self.max_positions:
+            raise OutOfReachError(
+                f"the map of {self.side.upper()} on {position.geometry.spec} holds more than "
+                f"{self.max_positions:,} positions; try a smaller board such as 3x3"
+            )
+        return move
+
+    def _replies_size(self, after: Position) -> int:
+        """Boards under a position where the opponent is to move (one per reply, recursively)."""
+        return sum(self.size(after.play(reply)) for reply in after.legal_moves)
+
+    def size(self, position: Position) -> int:
+        """Boards the map draws from ``position`` on: this one and every board nested in it."""
+        key = (position.x, position.o)
+        found = self.sizes.get(key)
+        if found is not None:
+            return found
+        if position.is_over:
+            total = 1
+        elif position.to_move == self.side:
+            total = 1 + self._replies_size(position.play(self.choose(position)))
+        else:
+            total = 1 + self._replies_size(position)
+        self.sizes[key] = total
+        return total
+
+    def node(self, position: Position) -> StrategyNode:
+        key = (position.x, position.o)
+        found = self.nodes.get(key)
+        if found is not None:
+            return found
+        move: int | None = None
+        after = position
+        if not position.is_over and position.to_move == self.side:
+            move = self.choose(position)
+            after = position.play(move)
+        replies: tuple[tuple[int, StrategyNode], ...] = ()
+        if not after.is_over:
+            assert after.to_move == other(self.side)
+            replies = tuple((reply, self.node(after.play(reply))) for reply in after.legal_moves)
+        built = StrategyNode(position, move, replies)
+        self.nodes[key] = built
+        return built
