@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from oxo.cli import main
 from oxo.cli.mega import mega
+from oxo.mega.rules import MegaState
 
 RULE8 = "11 22 33 44 55 66 77 88 99 12 23 34 45 56 67 78 81"
 X_WINS = (
@@ -55,6 +56,7 @@ def test_replay_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "legal": ["91", "92", "93", "94", "95", "96", "97", "98"],
         "covered": {},
         "string": {
+            "number": 2,
             "index": 1,
             "length": 9,
             "played": ["12", "23", "34", "45", "56", "67", "78", "81"],
@@ -194,3 +196,133 @@ def test_play_undo_when_the_computer_moved_first() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "nothing to undo" in result.output and "game stopped after 1 move" in result.output
+
+
+# -- the rules for newcomers: oxo mega rules ------------------------------------------------------
+
+
+def test_rules_in_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "mega", "rules")
+    assert code == 0 and not err
+    for title in ("Strings", "Abnormal strings", "Big markers and winning", "Worked example"):
+        assert f"\n{title}\n" in out
+    assert "not ultimate tic-tac-toe" in out and "sends your opponent" in out
+    assert "seed" not in out.lower() and "issue" not in out.lower()
+    assert max(len(line) for line in out.splitlines()) <= 78
+    from oxo.mega.guide import EXAMPLE_RECORD
+    from oxo.mega.render import board_text
+
+    assert board_text(MegaState.replay(EXAMPLE_RECORD)) in out
+
+
+def _free_normal_moves(state: MegaState) -> list[str]:
+    """Moves keeping rules 5 and 6, found cell by cell without the engine's masks (a slow reference)."""
+    string = state.current_string
+    moves = []
+    for grid in range(1, 10):
+        if grid in state.covered or grid in string.grids:
+            continue
+        for cell in range(1, 10):
+            if state.cell(grid, cell) is None and cell not in string.positions:
+                moves.append(f"{grid}{cell}")
+    return moves
+
+
+def test_rules_worked_example_says_what_the_rules_engine_does() -> None:
+    from oxo.mega.guide import EXAMPLE_RECORD, example_facts, example_text
+
+    facts = example_facts()
+    moves = EXAMPLE_RECORD.split()
+    assert facts.record == tuple(moves)
+    assert facts.first_string == tuple(moves[:9]) and facts.second_string == tuple(moves[9:18])
+    # Before the abnormal move no move keeps rules 5 and 6; before every earlier move one did.
+    for number in range(1, facts.abnormal_move):
+        assert _free_normal_moves(MegaState.replay(moves[: number - 1]))
+    before = MegaState.replay(moves[: facts.abnormal_move - 1])
+    assert _free_normal_moves(before) == []
+    assert MegaState.replay(moves[: facts.abnormal_move]).abnormal_strings == (1,)
+    # The covering move is the first after which the grid carries a big marker, with three in a row.
+    assert MegaState.replay(moves[: facts.cover_move - 1]).covered == {}
+    after = MegaState.replay(moves[: facts.cover_move])
+    assert after.covered == {facts.cover_grid: facts.cover_owner}
+    assert facts.cover_cells in {
+        (1, 2, 3),
+        (4, 5, 6),
+        (7, 8, 9),
+        (1, 4, 7),
+        (2, 5, 8),
+        (3, 6, 9),
+    } | {
+        (1, 5, 9),
+        (3, 5, 7),
+    }
+    text = example_text()
+    assert f"Before move {facts.abnormal_move} " in text and "string 2 is abnormal" in text
+    assert f"grid {facts.cover_grid} is covered by {facts.cover_owner}'s big marker" in text
+    # Played on to the end of the string, the next one is as long as the grids left uncovered.
+    state = MegaState.replay(moves)
+    while state.current_string.index == 2:
+        state.push(state.legal_moves[0])
+    if len(state.covered) == 1:
+        assert state.current_string.length == facts.next_length
+
+
+def test_rules_full_is_the_reference_shipped_in_the_package(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "mega.md"
+    packaged = Path(__file__).resolve().parents[1] / "src" / "oxo" / "mega" / "mega.md"
+    assert packaged.read_text() == docs.read_text(), (
+        "src/oxo/mega/mega.md must be a copy of docs/mega.md: cp docs/mega.md src/oxo/mega/mega.md"
+    )
+    code, out, _ = run(capsys, "mega", "rules", "--full")
+    assert code == 0 and out == docs.read_text()
+
+
+def test_mega_help_and_in_game_help_point_to_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "mega", "--help")
+    assert code == 0 and "oxo mega rules" in out and "ultimate" in out
+    result = CliRunner().invoke(
+        mega, ["play", "--o", "random", "--seed", "1"], input="help\nquit\n"
+    )
+    assert result.exit_code == 0 and "oxo mega rules" in result.output
+
+
+@pytest.mark.slow
+def test_rules_full_from_an_installed_copy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Install the package (without its dependencies) into a folder and read the reference from there."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    project = tmp_path / "project"  # a copy, so the build leaves nothing in the working tree
+    shutil.copytree(
+        root / "src" / "oxo", project / "src" / "oxo", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(root / name, project / name)
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps"]
+        + ["--target", str(target), str(project)],
+        check=True,
+        capture_output=True,
+    )
+    code = (
+        "import oxo, oxo.mega.guide as g; "
+        f"assert oxo.__file__.startswith({str(target)!r}), oxo.__file__; "
+        "print(g.full_text(), end='')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
+    ).stdout
+    assert out == (root / "docs" / "mega.md").read_text()

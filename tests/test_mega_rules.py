@@ -279,7 +279,13 @@ def test_summary_json_shape() -> None:
     assert list(data) == ["to_move", "winner", "legal", "covered", "string", "moves"]
     assert data["to_move"] == "o" and data["winner"] is None and data["moves"] == 19
     assert data["covered"] == {"1": "x"}
-    assert data["string"] == {"index": 2, "length": 9, "played": ["13"], "abnormal": False}
+    assert data["string"] == {
+        "number": 3,
+        "index": 2,
+        "length": 9,
+        "played": ["13"],
+        "abnormal": False,
+    }
     assert data["legal"] == sorted(data["legal"]) and len(data["legal"]) == 50
     json.dumps(data)
     done = MegaState.replay(X_WINS).summary().to_dict()

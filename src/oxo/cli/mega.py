@@ -1,4 +1,4 @@
-"""``oxo mega replay|play|selfplay``: mega tic-tac-toe (seed 002) on the command line."""
+"""``oxo mega rules|replay|play|selfplay``: mega tic-tac-toe on the command line."""
 
 from __future__ import annotations
 
@@ -22,8 +22,30 @@ def mega() -> None:
 
     A move is GC: the inner grid G then the cell C, both 1..9 in reading order
     (55 is the centre of the centre grid). A record is moves separated by spaces.
-    See docs/mega.md for the nine rules.
+    New to the game? 'oxo mega rules' explains it in plain words with a worked
+    example ('oxo mega rules --full' prints the complete reference). Mega
+    tic-tac-toe is not ultimate tic-tac-toe: no move sends the opponent to a grid.
     """
+
+
+@mega.command()
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Print the complete reference instead: every rule as the program applies it, the "
+    "command line, the library and how the computer player works.",
+)
+def rules(full: bool) -> None:
+    """Explain the rules of mega tic-tac-toe in plain words, with a worked example.
+
+    Covers strings, big markers, abnormal strings, what wins, and how mega differs
+    from ultimate tic-tac-toe.
+
+    Example: oxo mega rules | less
+    """
+    from oxo.mega.guide import full_text, rules_text
+
+    click.echo(full_text() if full else rules_text(), nl=False)
 
 
 def _show_board(state, *, highlight: bool = True) -> None:  # type: ignore[no-untyped-def]
@@ -195,6 +217,12 @@ def play(
             )
             click.echo(
                 "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above"
+            )
+            click.echo(
+                "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops"
+            )
+            click.echo(
+                "the rules in plain words, with a worked example: run 'oxo mega rules' in another terminal"
             )
             show = False
             continue

@@ -110,21 +110,38 @@ def status_lines(state: MegaState, *, legal: bool = True) -> list[str]:
         )
     else:
         lines.append(f"to move: {state.to_move} (move {state.move_count + 1})")
-    string = state.current_string
-    played = " ".join(format_move(m) for m in string.played) or "none yet"
-    abnormal = ", abnormal (rule 8)" if string.abnormal else ""
-    lines.append(
-        f"string {string.index}: length {string.length}, played {played}, {string.remaining} to go{abnormal}"
-    )
+    lines.append(string_line(state))
     covered = state.covered
     if covered:
         lines.append(
             "big markers: " + ", ".join(f"grid {grid} {owner}" for grid, owner in covered.items())
         )
     if state.abnormal_strings:
-        lines.append("abnormal strings: " + ", ".join(str(i) for i in state.abnormal_strings))
+        lines.append(
+            "abnormal strings (rule 8 used): "
+            + ", ".join(str(i + 1) for i in state.abnormal_strings)
+        )
     if legal and winner is None:
         moves = [format_move(m) for m in state.legal_moves]
         rule8 = " (rule 8: no move keeps rule 6)" if state.rule8_applies() else ""
         lines.append(f"legal moves ({len(moves)}){rule8}: {' '.join(moves)}")
     return lines
+
+
+def string_line(state: MegaState) -> str:
+    """The current string in words, numbered from 1 like moves: its length, its moves so far, what is left.
+
+    For example ``string 3 of the game (9 moves long): 1 move so far (17), 8 to go``.
+    """
+    string = state.current_string
+    count = len(string.played)
+    if count:
+        moves = " ".join(format_move(m) for m in string.played)
+        so_far = f"{count} move{'' if count == 1 else 's'} so far ({moves})"
+    else:
+        so_far = "no move yet"
+    abnormal = ", abnormal (rule 8 used)" if string.abnormal else ""
+    return (
+        f"string {string.index + 1} of the game ({string.length} moves long): "
+        f"{so_far}, {string.remaining} to go{abnormal}"
+    )

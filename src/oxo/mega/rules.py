@@ -109,6 +109,7 @@ class StringInfo:
 
     def to_dict(self) -> dict[str, object]:
         return {
+            "number": self.index + 1,
             "index": self.index,
             "length": self.length,
             "played": [format_move(m) for m in self.played],
@@ -397,7 +398,7 @@ class MegaState:
             )
             return Illegal(
                 5,
-                f"grid {g + 1} was already played in this string (string {self._index}, move {earlier + 1})",
+                f"grid {g + 1} was already played in this string (string {self._index + 1}, move {earlier + 1})",
             )
         mask, rule8 = self._legal_mask()
         if self._used >> c & 1 and not rule8:
