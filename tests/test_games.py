@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oxo.cli import main
-from oxo.errors import MoveError, OxoError
+from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.games import (
     Game,
     GameCountError,
@@ -34,6 +34,9 @@ A061526 = {
     "3x3": 255168,
     "4x4": 15038733958272,
     "5x5": 12123953291699459229254400,
+    # OEIS A061526 (J. Ferry, 2001), also quoted in issue 13.
+    "6x6": 317158792989363996690190881249911852582400,
+    "7x7": 550923875790150163780873329493220621458883503713639780465715200,
 }
 
 
@@ -153,10 +156,14 @@ def test_classes_by_burnside_are_whole_number_averages() -> None:
 def test_universal_can_be_refused_or_demanded() -> None:
     assert count_games(G33, universal=False).universal is None
     assert count_games(G33, universal=False).to_dict()["universal_games"] is None
-    with pytest.raises(GameCountError, match="at most 16 cells"):
+    with pytest.raises(OutOfReachError, match="at most 16 cells"):
         count_games(Geometry.parse("5x5"), universal=True)
-    with pytest.raises(GameCountError, match="at most 27 cells"):
-        count_games(Geometry.parse("6x6"))
+    with pytest.raises(OutOfReachError, match="at most 27 cells"):
+        count_games(Geometry.parse("6x6"), method="pairs")
+    with pytest.raises(OutOfReachError, match="at most 22 lines"):
+        count_games(Geometry.parse("6x6,k=4"))
+    with pytest.raises(GameCountError, match="unknown game counting method"):
+        count_games(G33, method="magic")
     with pytest.raises(OxoError, match="orbits or classes"):
         count_paths(G33, children="nonsense")  # type: ignore[arg-type]
 
@@ -327,5 +334,5 @@ def test_cli_games_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games", "3y3"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("oxo: error: bad board spec") and err.count("\n") == 1
-    assert main(["games", "5x5", "--universal"]) == 2
+    assert main(["games", "5x5", "--universal"]) == 3  # out of reach, not bad input
     assert "at most 16 cells" in capsys.readouterr().err

@@ -8,7 +8,8 @@ canonical form (the least of its transforms, compared move by move).
 
 Counting (:func:`count_games`), three figures per length and outcome:
 
-* **games** by pair counting: a game won by X at ply p ends at a reachable terminal position
+* **games** by inclusion–exclusion over sets of lines (:mod:`oxo.counting.gamelines`, boards with
+  few lines whatever their size: n×n with k = n up to 10×10), or by pair counting: a game won by X at ply p ends at a reachable terminal position
   (X, O) whose last move is a cell common to all of X's lines; every earlier position is line-free,
   so the earlier marks come in any order. The games ending at (X, O) number
   ``common(X) · (|X|-1)! · |O|!`` (likewise for O, and ``|X|! · |O|!`` for a full board without a
@@ -31,7 +32,7 @@ from typing import Literal
 
 import numpy as np
 
-from oxo.errors import MoveError, OxoError
+from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, Symmetry
 from oxo.position import Position
 
@@ -324,36 +325,87 @@ class GameCount:
         }
 
 
+GameMethod = Literal["auto", "lines", "pairs"]
+GAME_METHODS: tuple[str, ...] = ("auto", "lines", "pairs")
+
+#: ``auto`` counts games by inclusion–exclusion over lines up to this many lines (8×8 has 18).
+AUTO_GAME_LINES = 20
+
+
+def choose_game_method(geometry: Geometry, method: str = "auto") -> str:
+    """The method a game count of this board uses: ``lines`` (few lines, any size) or ``pairs``
+    (few cells); raises :class:`OutOfReachError` when neither reaches the board."""
+    from oxo.counting.gamelines import MAX_GAME_LINES
+
+    if method not in GAME_METHODS:
+        raise GameCountError(
+            f"unknown game counting method {method!r}; use one of {', '.join(GAME_METHODS)}"
+        )
+    lines, cells = len(geometry.lines), geometry.size
+    if method == "auto":
+        if lines <= AUTO_GAME_LINES:
+            return "lines"
+        if cells <= GAMES_MAX_CELLS:
+            return "pairs"
+    elif method == "lines" and lines <= MAX_GAME_LINES:
+        return "lines"
+    elif method == "pairs" and cells <= GAMES_MAX_CELLS:
+        return "pairs"
+    raise OutOfReachError(
+        f"the games of {geometry.spec} ({cells} cells, {lines} lines) are out of reach: games are "
+        f"counted on boards with at most {MAX_GAME_LINES} lines (inclusion-exclusion over lines, e.g. "
+        f"n x n with k = n up to 10x10) or at most {GAMES_MAX_CELLS} cells (pair counting, e.g. 5x5 "
+        f"k=4); try 'oxo count {geometry.spec_shape} --k {geometry.k}' for positions per move instead"
+    )
+
+
 def count_games(
     geometry: Geometry,
     *,
     universal: bool | None = None,
+    method: str = "auto",
     on_progress: Callable[[float], None] | None = None,
 ) -> GameCount:
     """All games of a board by length and outcome, their classes under whole-game symmetry, and universal games.
 
-    ``universal=None`` counts universal games when the board has at most :data:`UNIVERSAL_MAX_CELLS`
-    cells; ``True`` insists (and raises on larger boards), ``False`` leaves them out.
+    ``method`` is ``lines`` (inclusion–exclusion over sets of lines: boards with few lines, such as
+    n×n with k = n up to 10×10), ``pairs`` (pair counting over sets of cells: at most
+    :data:`GAMES_MAX_CELLS` cells) or ``auto``. ``universal=None`` counts universal games when the
+    board has at most :data:`UNIVERSAL_MAX_CELLS` cells; ``True`` insists (and raises on larger
+    boards), ``False`` leaves them out.
     """
-    if geometry.size > GAMES_MAX_CELLS:
-        raise GameCountError(
-            f"games are counted on boards of at most {GAMES_MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
-        )
+    used = choose_game_method(geometry, method)
     if universal is None:
         universal = geometry.size <= UNIVERSAL_MAX_CELLS
     elif universal and geometry.size > UNIVERSAL_MAX_CELLS:
-        raise GameCountError(
-            f"universal games are counted on boards of at most {UNIVERSAL_MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
+        raise OutOfReachError(
+            f"universal games are counted on boards of at most {UNIVERSAL_MAX_CELLS} cells; "
+            f"{geometry.spec} has {geometry.size}: leave out --universal"
         )
     symmetries = geometry.symmetries
     steps = len(symmetries) + (1 if universal else 0)
     report = on_progress or (lambda fraction: None)
-    games = games_on_cells(geometry, geometry.full_mask)
-    burnside = [list(games)]
-    for done, symmetry in enumerate(symmetries[1:], start=2):
-        fixed = sum(1 << cell for cell, image in enumerate(symmetry.perm) if image == cell)
-        burnside.append(list(games_on_cells(geometry, fixed)))
-        report(done / steps)
+    fixed_masks = [
+        sum(1 << cell for cell, image in enumerate(symmetry.perm) if image == cell)
+        for symmetry in symmetries
+    ]
+    burnside: list[list[OutcomeCount]]
+    if used == "lines":
+        from oxo.counting.gamelines import count_games_by_lines
+
+        tables = count_games_by_lines(
+            geometry.lines,
+            geometry.full_mask,
+            fixed_masks,
+            on_progress=lambda f: report(f * len(symmetries) / steps),
+        )
+        burnside = [[OutcomeCount(*row) for row in table] for table in tables]
+    else:
+        burnside = []
+        for done, mask in enumerate(fixed_masks, start=1):
+            burnside.append(list(games_on_cells(geometry, mask)))
+            report(done / steps)
+    games = burnside[0]
     order = len(symmetries)
     classes = []
     for length in range(geometry.size + 1):
@@ -378,7 +430,8 @@ def count_games(
 
 
 class GameCountError(OxoError):
-    """A game count was asked for on a board where it is out of reach."""
+    """A game count was asked for with an unknown method (a board out of reach raises
+    :class:`OutOfReachError`)."""
 
 
 def games_on_cells(geometry: Geometry, cells: int) -> list[OutcomeCount]:
