@@ -17,16 +17,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from oxo.errors import OxoError
-from oxo.geometry import Geometry
-from oxo.position import Position
-from oxo.proofs.certificate import (
-    Certificate,
+from oxo.errors import (
     CertificateEntryError,
     CertificateError,
     CertificateFileError,
     CertificateHeaderError,
     CertificateSyntaxError,
+    OxoError,
+)
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.proofs.certificate import (
+    Certificate,
     MoveEntry,
     PairingEntry,
     StrategyHeader,

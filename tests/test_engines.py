@@ -20,9 +20,8 @@ from oxo.engines import (
     describe_level,
     make_engine,
 )
-from oxo.engines.levels import LevelError
 from oxo.engines.selfplay import play_game, selfplay
-from oxo.errors import MoveError, OutOfReachError
+from oxo.errors import MoveError, OptionError, OutOfReachError
 from oxo.game import new_game
 from oxo.geometry import Geometry
 from oxo.position import Position
@@ -105,11 +104,11 @@ def test_perfect_is_refused_out_of_reach_and_best_says_what_it_uses() -> None:
 
 def test_level_errors() -> None:
     state = new_game("3x3")
-    with pytest.raises(LevelError, match="unknown level"):
+    with pytest.raises(OptionError, match="unknown level"):
         make_engine("genius", state)
-    with pytest.raises(LevelError):
+    with pytest.raises(OptionError):
         make_engine("hard", state, seconds=0)
-    with pytest.raises(LevelError):
+    with pytest.raises(OptionError):
         make_engine("hard", state, depth=0)
     assert make_engine("mcts", new_game("mega")).name == "hard"
     for level in LEVELS:

@@ -242,7 +242,7 @@ def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "solve", "5x5", "--k", "9")
     assert code == 2 and err.startswith("oxo: error:") and len(err.splitlines()) == 1
     code, _, err = run(capsys, "analyze", "." * 25)
-    assert code == 2 and "at most 16" in err
+    assert code == 3 and "at most 16" in err
     code, _, err = run(capsys, "analyze", "oo.......")
     assert code == 2 and "X moves first" in err
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from oxo.cli import main
+from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry
 from oxo.legality import check_position
 from oxo.terminal import (
-    TerminalError,
     count_terminal,
     parse_plies,
     terminal_by_search,
@@ -241,13 +241,13 @@ def test_parse_plies_and_errors() -> None:
     assert parse_plies("0-3", geometry) == (0, 1, 2, 3)
     assert parse_plies("9,5,5", geometry) == (5, 9)
     for bad in ("10", "a", "3-1", "-2", ""):
-        with pytest.raises(TerminalError):
+        with pytest.raises(OptionError):
             parse_plies(bad, geometry)
-    with pytest.raises(TerminalError):
+    with pytest.raises(OptionError):
         count_terminal(geometry, "magic")  # type: ignore[arg-type]
-    with pytest.raises(TerminalError):
+    with pytest.raises(OptionError):
         count_terminal(geometry, plies=[12])
-    with pytest.raises(TerminalError, match="--ply"):
+    with pytest.raises(OutOfReachError, match="--ply"):
         count_terminal(Geometry.parse("3x3x3"))
 
 
@@ -293,6 +293,9 @@ def test_terminal_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_terminal_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    for args in (["terminal", "3x3", "--ply", "x"], ["terminal", "5x5x5x5"], ["terminal", "4x4x4"]):
+    for args in (["terminal", "3x3", "--ply", "x"], ["terminal", "5x5x5x5"]):
         code, out, err = run(capsys, *args)
         assert code == 2 and err.startswith("oxo: error:") and err.count("\n") == 1
+    # Every ply of a 64-cell board is out of reach (exit 3), and the message says what to try.
+    code, out, err = run(capsys, "terminal", "4x4x4")
+    assert code == 3 and err.startswith("oxo: out of reach:") and "--ply" in err

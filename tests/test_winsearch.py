@@ -6,10 +6,11 @@ import pytest
 
 import oxo.winsearch as winsearch
 from oxo.counting import symmetry_cycles
+from oxo.errors import OptionError
 from oxo.geometry import Geometry
 from oxo.legality import check_position
 from oxo.position import Position
-from oxo.winsearch import SearchError, count_terminal_ply, search_terminal
+from oxo.winsearch import count_terminal_ply, search_terminal
 
 BOARDS = ["3x3", "2x4", "3x3,k=2", "2x2x2", "3x4", "1x6,k=3", "4x4"]
 
@@ -95,9 +96,9 @@ def test_branching_fallback_gives_the_same_counts(
 
 def test_bad_requests() -> None:
     geometry = Geometry.parse("3x3")
-    with pytest.raises(SearchError):
+    with pytest.raises(OptionError):
         list(search_terminal(geometry, 10, "x"))
-    with pytest.raises(SearchError):
+    with pytest.raises(OptionError):
         count_terminal_ply(geometry, 5, "nobody")  # type: ignore[arg-type]
     assert list(search_terminal(geometry, 4, "x")) == []  # X cannot finish at an even ply
     assert count_terminal_ply(geometry, 8, "draw") == 0  # a draw needs a full board

@@ -1,14 +1,22 @@
-"""The library's exceptions: every bad input raises a subclass of :class:`OxoError`.
+"""Every exception the library raises, in one place, in two kinds.
 
-They derive from :class:`ValueError` so callers can catch them generically; the CLI turns
-any of them into one line on stderr and exit status 2.
+- **Bad input**: :class:`OxoError`, a :class:`ValueError`, and its subclasses. The message says what
+  was wrong and what is accepted. The CLI prints one line on stderr and exits with status 2; the web
+  API answers 400.
+- **Out of reach within the limits**: :class:`OutOfReachError`. The input is fine but the answer
+  would take more time or memory than allowed (a state space too large for dense arrays, a search
+  that spent its budget, a board too large to count its games on). The message says what is known
+  and what to try instead. The CLI exits with status 3.
+
+A "no" (an illegal position, a refuted certificate, a board the first player cannot win) is an
+answer, not an error: functions return it.
 """
 
 from __future__ import annotations
 
 
 class OxoError(ValueError):
-    """Base class of every error caused by bad input to oxo."""
+    """Bad input: the base class of every error caused by what the caller asked."""
 
 
 class BoardSpecError(OxoError):
@@ -16,16 +24,76 @@ class BoardSpecError(OxoError):
 
 
 class PositionError(OxoError):
-    """A position's text does not describe a position of the board."""
+    """A position's text does not describe a position of the board, or the position does not fit the
+    question (a position with a winner where play must go on, a position on another board)."""
 
 
 class MoveError(OxoError):
-    """A move (a cell ID or a sequence of them) cannot be played."""
+    """A move (a cell or a sequence of them) cannot be played."""
+
+
+class MoveSyntaxError(MoveError):
+    """A move or a record of moves is not written in the game's notation."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules forbid: which move of a record it is, the move, the rule
+    broken (its number in the game's rules) and why."""
+
+    def __init__(self, message: str, *, number: int, move: int, rule: int, reason: str) -> None:
+        self.number = number
+        self.move = move
+        self.rule = rule
+        self.reason = reason
+        super().__init__(message)
+
+
+class OptionError(OxoError):
+    """An option's value is not one of those accepted: an unknown method, level, executor or outcome,
+    a ply outside the board, a budget that makes no sense."""
+
+
+class CertificateError(OxoError):
+    """A certificate file cannot be read as an ``oxo-strategy/1`` certificate (malformed, not wrong:
+    a readable certificate that proves nothing is a "no", returned by the checker)."""
+
+
+class CertificateFileError(CertificateError):
+    """The file is not gzip, is truncated or corrupt, is not UTF-8, or cannot be read at all."""
+
+
+class CertificateSyntaxError(CertificateError):
+    """A line of the certificate is not a JSON object."""
+
+
+class CertificateHeaderError(CertificateError):
+    """The header is missing or wrong: format name, board, dims, k, side or guarantee."""
+
+
+class CertificateEntryError(CertificateError):
+    """An entry is malformed: its keys, its status string, its move or its pairing."""
 
 
 class OutOfReachError(Exception):
     """A question that cannot be answered within the limits (time, memory, the solver's reach).
 
-    Not an input error: the CLI exits with status 3 and the message says what is known and what to
-    try instead.
+    Not an input error (so not a :class:`ValueError`): the CLI exits with status 3 and the message
+    says what is known and what to try instead.
     """
+
+
+__all__ = [
+    "BoardSpecError",
+    "CertificateEntryError",
+    "CertificateError",
+    "CertificateFileError",
+    "CertificateHeaderError",
+    "CertificateSyntaxError",
+    "IllegalMoveError",
+    "MoveError",
+    "MoveSyntaxError",
+    "OptionError",
+    "OutOfReachError",
+    "OxoError",
+    "PositionError",
+]

@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from oxo.errors import OxoError, PositionError
+from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
 
@@ -29,10 +29,6 @@ MAX_CELLS = 27
 
 #: Unions of blocks are made in chunks of at most 2^CHUNK_BITS, to keep memory flat.
 CHUNK_BITS = 20
-
-
-class FullBoardError(OxoError):
-    """A full-board question asked of a board or position it does not fit."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +82,7 @@ def owners_of(x_lines: int, o_lines: int) -> Owners:
 def count_full_boards(geometry: Geometry) -> FullBoardCount:
     """Full boards by number of alignments and owners, with their classes under the board's symmetries."""
     if geometry.size > MAX_CELLS:
-        raise FullBoardError(
+        raise OutOfReachError(
             f"full boards are counted on boards of at most {MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
         )
     from oxo.counting import symmetry_cycles
@@ -220,7 +216,7 @@ def games_in_full_board(board: Position) -> FullBoardGames:
             f"but {board.to_status_string()} has {board.x_count} X"
         )
     if geometry.size > MAX_CELLS:
-        raise FullBoardError(
+        raise OutOfReachError(
             f"full boards are supported up to {MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
         )
     x_parts = _parts(geometry, board.x)

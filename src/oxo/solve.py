@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-from oxo.errors import OxoError, PositionError
+from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry
 from oxo.position import Player, Position
 from oxo.space import StateSpace, build_space, check_playable, permute_masks
@@ -277,10 +277,6 @@ def _reference_score(position: Position, memo: dict[tuple[int, int], int], size:
 # -- boards too large for a dense state space: the value of one position by a forcing search ------------
 
 
-class SearchBudgetError(OxoError):
-    """A forcing search gave up after visiting its budget of positions."""
-
-
 def forced_win_value(
     position: Position, *, max_plies: int | None = None, max_nodes: int | None = None
 ) -> Value | None:
@@ -291,7 +287,7 @@ def forced_win_value(
     succeeds is the quickest forced win, which is also the minimax value's length (the winner hurries,
     the loser stalls). It does not tell a draw from a loss, so it returns None when no forced win is
     found within ``max_plies`` (default: to the full board). With ``max_nodes`` it raises
-    :class:`SearchBudgetError` after visiting that many positions.
+    :class:`oxo.errors.OutOfReachError` after visiting that many positions.
     """
     check_playable(position)
     if position.is_terminal:
@@ -345,7 +341,7 @@ class _ForcingSearch:
             return self.memo[key]
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchBudgetError(f"the forcing search gave up after {self.max_nodes} positions")
+            raise OutOfReachError(f"the forcing search gave up after {self.max_nodes} positions")
         free = self.full & ~(own | other)
         forced = self.threats(other, own)
         if forced & (forced - 1):

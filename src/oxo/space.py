@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from oxo.errors import OxoError, PositionError
+from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Player, Position
 
@@ -32,10 +32,6 @@ from oxo.position import Player, Position
 MAX_EMPTY = 16
 
 _CHUNK = 8  # base-3 digits (and bits) handled per table lookup
-
-
-class SpaceTooLargeError(OxoError):
-    """The state space below a position is too large for dense arrays."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,7 +165,7 @@ class StateSpace:
     def global_masks(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """The whole-board bitmasks (uint64) of a level's positions; only for boards of at most 64 cells."""
         if self.geometry.size > 64:
-            raise SpaceTooLargeError(
+            raise OutOfReachError(
                 f"whole-board masks need at most 64 cells, the board has {self.geometry.size}"
             )
         level = self.levels[depth]
@@ -191,7 +187,7 @@ def build_space(
 ) -> StateSpace:
     """Every position reachable from ``start`` (a board's empty position, or a given position), level by level.
 
-    Raises :class:`SpaceTooLargeError` when the root has more than :data:`MAX_EMPTY` empty cells and
+    Raises :class:`oxo.errors.OutOfReachError` when the root has more than :data:`MAX_EMPTY` empty cells and
     :class:`oxo.errors.PositionError` when the root is not a position of a game.
     """
     root = Position.empty(start) if isinstance(start, Geometry) else start
@@ -199,7 +195,7 @@ def build_space(
     cells = root.empty_cells
     empty = len(cells)
     if empty > MAX_EMPTY:
-        raise SpaceTooLargeError(
+        raise OutOfReachError(
             f"the position has {empty} empty cells; dense state spaces allow at most {MAX_EMPTY} "
             f"(boards of up to {MAX_EMPTY} cells, or positions of larger boards with that many empty cells)"
         )

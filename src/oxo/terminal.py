@@ -26,7 +26,7 @@ import numpy as np
 
 from oxo.counting import SHARD_CELLS, symmetry_cycles
 from oxo.counting.pairs import LinePredicates, block_masks, count_pairs
-from oxo.errors import OxoError
+from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry
 from oxo.position import Player, Position
 from oxo.winsearch import count_terminal_ply, search_terminal
@@ -38,10 +38,6 @@ METHODS: tuple[str, ...] = ("auto", "pairs", "csp", "search")
 PAIRS_MAX_CELLS = 25
 
 _KEYS = ("x_wins", "o_wins", "draws", "x_wins_classes", "o_wins_classes", "draws_classes")
-
-
-class TerminalError(OxoError):
-    """A terminal count was asked for with an unknown method, bad plies or on a board it cannot handle."""
 
 
 @dataclass(frozen=True)
@@ -134,12 +130,10 @@ def parse_plies(text: str, geometry: Geometry) -> tuple[int, ...]:
     for part in str(text).replace(" ", "").split(","):
         low, dash, high = part.partition("-")
         if not low.isdigit() or (dash and not high.isdigit()):
-            raise TerminalError(f"bad ply {text!r}: use {accepted}")
+            raise OptionError(f"bad ply {text!r}: use {accepted}")
         first, last = int(low), int(high) if dash else int(low)
         if first > last or last > geometry.size:
-            raise TerminalError(
-                f"bad ply {text!r} for a {geometry.size}-cell board: use {accepted}"
-            )
+            raise OptionError(f"bad ply {text!r} for a {geometry.size}-cell board: use {accepted}")
         plies.extend(range(first, last + 1))
     return tuple(sorted(set(plies)))
 
@@ -158,18 +152,18 @@ def count_terminal(
     (or on boards of at most 16 cells), and the search otherwise.
     """
     if method not in METHODS:
-        raise TerminalError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
+        raise OptionError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
     wanted = tuple(range(geometry.size + 1)) if plies is None else tuple(sorted(set(plies)))
     for ply in wanted:
         if not 0 <= ply <= geometry.size:
-            raise TerminalError(
+            raise OptionError(
                 f"ply {ply} is not on a {geometry.size}-cell board: plies are 0..{geometry.size}"
             )
     if method == "auto":
         if geometry.size <= 16 or (plies is None and geometry.size <= PAIRS_MAX_CELLS):
             method = "pairs"
         elif plies is None:
-            raise TerminalError(
+            raise OutOfReachError(
                 f"a {geometry.size}-cell board is too large to count every ply: give plies (e.g. --ply 0-7) "
                 "to use the constraint search, or --method pairs to try anyway"
             )

@@ -35,7 +35,7 @@ from typing import Literal
 
 import numpy as np
 
-from oxo.errors import OxoError
+from oxo.errors import OptionError
 from oxo.geometry import Geometry
 
 Outcome = Literal["x", "o", "draw"]
@@ -46,10 +46,6 @@ IE_BUDGET = 4000
 
 #: Families of lines the shared inclusion–exclusion table of one ply may hold (else each winner set is counted alone).
 TABLE_BUDGET = 200_000
-
-
-class SearchError(OxoError):
-    """A search was asked for an impossible ply or outcome."""
 
 
 @dataclass(frozen=True)
@@ -365,16 +361,16 @@ def _draws(data: _Blocks, x_cells: int) -> Iterator[int]:
 
 
 def _shape(size: int, ply: int, outcome: Outcome) -> tuple[int, int]:
-    """(winner's cells, loser's cells) for an outcome at a ply, or a SearchError."""
+    """(winner's cells, loser's cells) for an outcome at a ply, or an OptionError."""
     if not 0 <= ply <= size:
-        raise SearchError(f"ply {ply} is not on a {size}-cell board: plies are 0..{size}")
+        raise OptionError(f"ply {ply} is not on a {size}-cell board: plies are 0..{size}")
     if outcome == "x":
         return (ply + 1) // 2, ply // 2
     if outcome == "o":
         return ply // 2, ply // 2
     if outcome == "draw":
         return (ply + 1) // 2, ply // 2
-    raise SearchError(f"unknown outcome {outcome!r}; use x, o or draw")
+    raise OptionError(f"unknown outcome {outcome!r}; use x, o or draw")
 
 
 def _applies(size: int, ply: int, outcome: Outcome) -> bool:

@@ -22,7 +22,7 @@ from oxo.engines.base import Engine, SearchReport
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import PERFECT_LIMIT, PerfectEngine, in_reach
 from oxo.engines.mcts import MCTSEngine
-from oxo.errors import OutOfReachError, OxoError
+from oxo.errors import OptionError, OutOfReachError
 from oxo.game import GameState
 
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "perfect", "best")
@@ -33,15 +33,11 @@ DEFAULT_SECONDS = 1.0
 ALIASES = {"mcts": "hard"}
 
 
-class LevelError(OxoError):
-    """An unknown level, or a budget that makes no sense."""
-
-
 def normalize_level(level: str) -> str:
-    """The level's canonical name (aliases resolved); raises :class:`LevelError` for unknown names."""
+    """The level's canonical name (aliases resolved); raises :class:`oxo.errors.OptionError` for unknown names."""
     name = ALIASES.get(level, level)
     if name not in LEVELS:
-        raise LevelError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
+        raise OptionError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
     return name
 
 
@@ -84,11 +80,11 @@ def make_engine(
     """
     level = normalize_level(level)
     if seconds is not None and not seconds > 0:
-        raise LevelError(f"thinking time must be positive seconds, got {seconds}")
+        raise OptionError(f"thinking time must be positive seconds, got {seconds}")
     if iterations is not None and iterations < 1:
-        raise LevelError(f"iterations must be at least 1, got {iterations}")
+        raise OptionError(f"iterations must be at least 1, got {iterations}")
     if depth is not None and depth < 1:
-        raise LevelError(f"depth must be at least 1 ply, got {depth}")
+        raise OptionError(f"depth must be at least 1 ply, got {depth}")
     budget = DEFAULT_SECONDS if seconds is None else seconds
     if level == "random":
         return RandomEngine(seed)

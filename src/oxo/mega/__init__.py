@@ -4,8 +4,9 @@ Importing this package is cheap: the compiled (numba) paths load only when a sea
 compiled playout is first asked for.
 """
 
-from oxo.mega.notation import MoveSyntaxError, format_move, format_record, parse_move, parse_record
-from oxo.mega.rules import Illegal, IllegalMoveError, MegaState, MegaSummary, StringInfo
+from oxo.errors import IllegalMoveError, MoveSyntaxError
+from oxo.mega.notation import format_move, format_record, parse_move, parse_record
+from oxo.mega.rules import Illegal, MegaState, MegaSummary, StringInfo
 
 __all__ = [
     "Illegal",

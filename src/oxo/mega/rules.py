@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from oxo.errors import MoveError
+from oxo.errors import IllegalMoveError, MoveError
 from oxo.mega.lines import WINS
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
 
@@ -68,17 +68,16 @@ class Illegal:
     reason: str
 
 
-class IllegalMoveError(MoveError):
-    """A well-formed move that the rules forbid; says the move, its number and the rule."""
-
-    def __init__(self, number: int, move: int, rule: int, reason: str) -> None:
-        self.number = number
-        self.move = move
-        self.rule = rule
-        self.reason = reason
-        super().__init__(
-            f"move {number} ({format_move(move)}) is illegal: {reason} (rule {rule}: {RULES[rule]})"
-        )
+def illegal_move_error(number: int, move: int, illegal: Illegal) -> IllegalMoveError:
+    """The error for a well-formed move the rules forbid: the move, its number in the record and the rule."""
+    return IllegalMoveError(
+        f"move {number} ({format_move(move)}) is illegal: {illegal.reason} "
+        f"(rule {illegal.rule}: {RULES[illegal.rule]})",
+        number=number,
+        move=move,
+        rule=illegal.rule,
+        reason=illegal.reason,
+    )
 
 
 @dataclass(frozen=True)
@@ -429,7 +428,7 @@ class MegaState:
             illegal = self.why_illegal(m)
             if illegal is None:  # pragma: no cover
                 raise AssertionError("a move outside the legal mask must break a rule")
-            raise IllegalMoveError(len(self._moves) + 1, m, illegal.rule, illegal.reason)
+            raise illegal_move_error(len(self._moves) + 1, m, illegal)
         self._apply(m)
 
     def _apply(self, m: int) -> None:

@@ -55,7 +55,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from oxo.errors import OxoError
+from oxo.errors import (
+    CertificateEntryError,
+    CertificateFileError,
+    CertificateHeaderError,
+    CertificateSyntaxError,
+    OxoError,
+)
 from oxo.fileio import write_atomic
 from oxo.geometry import Geometry, Symmetry, mask_cells
 
@@ -65,29 +71,6 @@ GUARANTEES = ("win", "no-loss")
 
 Side = Literal["x", "o"]
 Guarantee = Literal["win", "no-loss"]
-
-
-# -- errors ----------------------------------------------------------------------------------------
-
-
-class CertificateError(OxoError):
-    """A certificate file cannot be read as an ``oxo-strategy/1`` certificate (malformed, not wrong)."""
-
-
-class CertificateFileError(CertificateError):
-    """The file is not gzip, is truncated or corrupt, is not UTF-8, or cannot be read at all."""
-
-
-class CertificateSyntaxError(CertificateError):
-    """A line of the certificate is not a JSON object."""
-
-
-class CertificateHeaderError(CertificateError):
-    """The header is missing or wrong: format name, board, dims, k, side or guarantee."""
-
-
-class CertificateEntryError(CertificateError):
-    """An entry is malformed: its keys, its status string, its move or its pairing."""
 
 
 # -- the data --------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ PAIRING_BUDGET = 60
 THREAT_BUDGET = 200
 
 
-class SearchTimeout(Exception):
+class _SearchTimeout(Exception):
     """The search ran out of its time or node budget."""
 
 
@@ -277,7 +277,7 @@ class ProofSearch:
             hashes = self.hashes(x, o)
             key = min(hashes)
             self._mid(x, o, hashes, key, INF, INF)
-        except SearchTimeout:
+        except _SearchTimeout:
             return None
         finally:
             sys.setrecursionlimit(limit)
@@ -292,9 +292,9 @@ class ProofSearch:
         self.nodes += 1
         if self.nodes & 63 == 0:
             if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise SearchTimeout
+                raise _SearchTimeout
             if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise SearchTimeout
+                raise _SearchTimeout
             if self.on_progress is not None:
                 self.on_progress(self.nodes, len(self.table))
         status, moves = self.expand(x, o, key)
