@@ -243,11 +243,6 @@ def solve(
     return Solution(space, scores)
 
 
-def solve_board(geometry: Geometry) -> SolveTable:
-    """The per-ply value table of a board (see :meth:`Solution.ply_table`)."""
-    return solve(geometry).ply_table()
-
-
 def reference_value(position: Position, memo: dict[tuple[int, int], int] | None = None) -> Value:
     """The value of a position by plain memoised minimax over :class:`Position` objects (slow; for tests)."""
     check_playable(position)

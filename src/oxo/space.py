@@ -175,10 +175,6 @@ class StateSpace:
             _remap(level.o, tables).astype(np.uint64) | np.uint64(self.root.o),
         )
 
-    def line_masks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Local masks of the lines X and O can still complete from the root (their cells empty at the root)."""
-        return _local_lines(self.root, self.cells)
-
 
 def build_space(
     start: Geometry | Position,

@@ -26,8 +26,3 @@ def _has_line_slow(mask: int) -> bool:
 
 #: ``WINS[mask]`` is true when the 9-bit ``mask`` holds a straight of three.
 WINS: tuple[bool, ...] = tuple(_has_line_slow(mask) for mask in range(512))
-
-
-def has_line(mask: int) -> bool:
-    """True when the 9-bit ``mask`` of one player's marks on a 3×3 grid holds three in a row."""
-    return WINS[mask & 511]

@@ -40,16 +40,6 @@ def format_move(move: int) -> str:
     return f"{move // 9 + 1}{move % 9 + 1}"
 
 
-def grid_of(move: int) -> int:
-    """The inner grid 1..9 of a move index."""
-    return move // 9 + 1
-
-
-def cell_of(move: int) -> int:
-    """The cell position 1..9 (inside its grid) of a move index."""
-    return move % 9 + 1
-
-
 _MOVE_NUMBER = re.compile(r"^\d+\.+$")
 
 
