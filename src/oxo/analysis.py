@@ -27,7 +27,7 @@ import numpy as np
 
 from oxo.errors import PositionError
 from oxo.geometry import Geometry, mask_cells
-from oxo.position import Position
+from oxo.position import Player, Position
 from oxo.space import StateSpace, build_space, check_playable
 
 # -- lines of one position ---------------------------------------------------------------------------
@@ -83,7 +83,7 @@ def from_seed_board(text: str, first: str = "O", geometry: Geometry | None = Non
     oxo, so by default the letters are swapped; pass ``first="X"`` for the few drawn with X first.
     """
     if first.upper() not in ("O", "X"):
-        raise PositionError(f"the first player of a seed 004 board is 'O' or 'X', got {first!r}")
+        raise PositionError(f"the first player of a drawn board is 'O' or 'X', got {first!r}")
     table = {"•": ".", "\n": "/"}
     if first.upper() == "O":
         table.update({"O": "x", "o": "x", "X": "o", "x": "o"})
@@ -153,6 +153,44 @@ def can_win(position: Position) -> tuple[bool, bool]:
     """(X can still win, O can still win) for one position, exploring only what follows it."""
     check_playable(position)
     return winnability(position).can_win(position)
+
+
+def can_win_by_lines(position: Position, player: Player) -> bool | None:
+    """Whether ``player`` can still win in some continuation of legal play, from the lines alone (cheap on
+    any board): False when every line holds an enemy mark, True when a continuation is found in which
+    ``player`` fills one open line while the other side plays elsewhere without completing a line of
+    its own, None when this quick look cannot tell (:func:`can_win` decides exactly on small positions)."""
+    winner = position.winner
+    if position.is_terminal:
+        return winner == player
+    if position.turn is None:
+        raise PositionError(
+            f"position {position.to_status_string()} has impossible mark counts: X moves first"
+        )
+    own, other = (position.x, position.o) if player == "x" else (position.o, position.x)
+    lines = position.geometry.lines
+    open_lines = sorted(
+        (line for line in lines if not line & other), key=lambda line: (line & ~own).bit_count()
+    )
+    if not open_lines:
+        return False
+    empty = position.empty_mask
+    for line in open_lines:
+        needed = (line & ~own).bit_count()
+        # the other side plays between this side's moves: needed - 1 moves if this side moves next
+        replies = needed - (1 if position.turn == player else 0)
+        placed, spare = other, empty & ~line
+        for cell in mask_cells(spare):
+            if replies == 0:
+                break
+            bit = 1 << cell
+            if any(line_ & bit and (placed | bit) & line_ == line_ for line_ in lines):
+                continue
+            placed |= bit
+            replies -= 1
+        if replies == 0:
+            return True
+    return None
 
 
 def reference_can_win(

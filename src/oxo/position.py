@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from oxo.errors import MoveError, PositionError
 from oxo.geometry import Geometry, Symmetry, mask_cells
 
 if TYPE_CHECKING:
+    from oxo.legality import Legality
+    from oxo.reports import Analysis, Status
     from oxo.solve import Solution
 
 Player = Literal["x", "o"]
@@ -94,6 +96,17 @@ class Position:
             elif status == 2:
                 o |= 1 << cell
         return cls(geometry, x, o)
+
+    @classmethod
+    def parse(
+        cls, text: str, board: str | Geometry | None = None, *, k: int | None = None
+    ) -> Position:
+        """A position from its text, on ``board`` (``"3x3"``, ``"4x4,k=3"``; guessed from the text if None)."""
+        geometry = Geometry.parse(board, k) if isinstance(board, str) else board
+        position = cls.from_string(text, geometry)
+        if board is None and k is not None:
+            position = cls(Geometry.parse(position.geometry.spec_shape, k), position.x, position.o)
+        return position
 
     @classmethod
     def from_statuses(cls, geometry: Geometry, statuses: list[int] | tuple[int, ...]) -> Position:
@@ -395,6 +408,38 @@ class Position:
     def equivalent(self, other: Position) -> bool:
         """Whether the two positions are the same up to symmetry."""
         return self.geometry == other.geometry and self.canonical == other.canonical
+
+    # -- questions and display (oxo.api, oxo.reports and oxo.render do the work) ---------------------
+
+    def check(self) -> Legality:
+        """Whether the position can occur in a real game and, if not, every reason why."""
+        from oxo.legality import check_position
+
+        return check_position(self)
+
+    def status(self) -> Status:
+        """The state of the position as a code and a sentence ("X to move (move 3)", "O has won")."""
+        from oxo.reports import position_status
+
+        return position_status(self)
+
+    def analyze(self) -> Analysis:
+        """Dead and open lines, winnability, value and every move's value (see :func:`oxo.reports.analyze`)."""
+        from oxo.reports import analyze
+
+        return analyze(self)
+
+    def __repr__(self) -> str:
+        return f"Position.parse({self.to_letters(rows=True)!r}, {self.geometry.spec!r})"
+
+    def _repr_svg_(self) -> str:
+        from oxo.render.svg import classic_svg
+
+        side = max(self.geometry.shape[-2:])
+        return classic_svg(self, labels=True, cell=max(14.0, min(48.0, 320.0 / side)))
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(f"{self.to_grid()}\n{self.status().text}")
 
 
 def _guess_geometry(raw: str, text: str) -> Geometry:

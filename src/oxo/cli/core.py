@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from oxo import api
 from oxo.cli.common import (
     board_option,
     console,
@@ -14,7 +15,7 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
-from oxo.counting import METHODS, CountTable, count_positions
+from oxo.counting import METHODS, CountTable
 from oxo.counting.executors import EXECUTORS
 from oxo.progress import progress_bar
 
@@ -67,7 +68,7 @@ def count(
 
     Play starts on the empty board, players alternate, and play stops at a win. "classes" counts
     positions up to the board's symmetries (rotations and reflections). Several boards print side
-    by side, as in seed 001's table.
+    by side in one table.
 
     Example: oxo count 3x3 4x4
     """
@@ -82,10 +83,10 @@ def count(
                 state["done"] = fraction
 
             tables.append(
-                count_positions(
+                api.count(
                     geometry,
-                    method,  # type: ignore[arg-type]
-                    executor=executor,  # type: ignore[arg-type]
+                    method,
+                    executor=executor,
                     workers=workers,
                     scheduler=scheduler,
                     on_progress=report,
@@ -142,8 +143,9 @@ def show(
 ) -> None:
     """One position: grid, whose turn, winner, complete lines and its symmetry class.
 
-    POSITION is a status string (120000000), letters (xo.......) or either with rows
-    separated by '/' (xo./.../...).
+    POSITION is written cell by cell in reading order: letters (xo....... with . for
+    empty) or digits (120000000: 0 empty, 1 for x, 2 for o), either with rows separated
+    by '/' (xo./.../...).
     """
     pos = parse_position(position, board, k)
     if svg_path is not None:
@@ -155,46 +157,14 @@ def show(
             write_atomic(svg_path, classic_svg(pos, labels=True) + "\n")
         except OSError as error:
             raise OxoError(f"cannot write {svg_path}: {error.strerror or error}") from None
-    stabilizer = [symmetry.name for symmetry in pos.stabilizer]
-    data = {
-        "board": pos.geometry.spec_shape,
-        "k": pos.geometry.k,
-        "position": pos.to_status_string(),
-        "letters": pos.to_letters(rows=True),
-        "ply": pos.ply,
-        "turn": pos.to_move,
-        "winner": pos.winner,
-        "complete_lines": [
-            {"player": player, "cells": list(cells)} for player, cells in pos.complete_lines
-        ],
-        "canonical": pos.canonical.to_status_string(),
-        "stabilizer": stabilizer,
-        "class_size": pos.class_size,
-    }
+    report = api.describe(pos)
     if as_json:
-        echo_json(data)
+        echo_json(report.to_dict())
         return
     click.echo(pos.to_grid())
     click.echo()
-    if pos.turn is None:
-        status = "impossible mark counts (X moves first, so X has as many marks as O or one more)"
-    elif pos.winner:
-        status = f"{pos.winner.upper()} has won"
-    elif pos.x_lines and pos.o_lines:
-        status = "both players have a line (not a position of a real game)"
-    elif pos.is_full:
-        status = "draw: the board is full"
-    else:
-        status = f"{pos.turn.upper()} to move"
-    click.echo(f"status:         {status}")
-    lines = ", ".join(
-        f"{player.upper()} {''.join(map(str, cells)) if pos.geometry.size <= 10 else '-'.join(map(str, cells))}"
-        for player, cells in pos.complete_lines
-    )
-    click.echo(f"complete lines: {lines or 'none'}")
-    click.echo(f"canonical form: {data['canonical']}")
-    click.echo(f"stabilizer:     {', '.join(stabilizer)}")
-    click.echo(f"class size:     {pos.class_size} of {len(pos.geometry.symmetries)} symmetries")
+    for line in report.text_lines():
+        click.echo(line)
 
 
 @click.command()
@@ -205,7 +175,7 @@ def classes(board: str, k: int | None, as_json: bool) -> None:
     """Cell classes and alignment classes: what the board's symmetries make equivalent.
 
     On 3x3 the cells fall into corner, middle and center, and the alignments into
-    diagonal, middle and side (seed 000). The names are derived from where a class lies.
+    diagonal, middle and side. The names are derived from where a class lies.
     """
     geometry = parse_board(board, k)
     data = {

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from oxo import api
 from oxo.cli.common import (
     board_option,
     echo_json,
@@ -21,7 +22,6 @@ from oxo.errors import MoveError
 from oxo.game import GameState
 from oxo.position import Position
 from oxo.progress import progress_bar
-from oxo.space import check_playable
 
 _NUMPAD = {7: 0, 8: 1, 9: 2, 4: 3, 5: 4, 6: 5, 1: 6, 2: 7, 3: 8}
 _LEVEL_HELP = (
@@ -246,27 +246,17 @@ def move(
 
     Example: oxo move x...o.... --level perfect
     """
-    pos = parse_position(position, board, k)
-    check_playable(pos)
-    if pos.is_terminal:
-        raise MoveError(
-            f"position {pos.to_status_string()} is finished ({'draw' if pos.winner is None else pos.winner.upper() + ' has won'}): there is no move"
-        )
-    engine = make_engine(level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
-    cell = engine.choose(pos)
-    report = engine.last
-    assert report is not None
-    data = {
-        "board": pos.geometry.spec_shape,
-        "k": pos.geometry.k,
-        "position": pos.to_status_string(),
-        "level": level,
-        "move": cell,
-        "value": report.value,
-        "seconds": round(report.seconds, 4),
-    }
+    chosen = api.move(
+        parse_position(position, board, k),
+        level,
+        seconds=seconds,
+        iterations=iterations,
+        depth=depth,
+        seed=seed,
+    )
+    cell, report = chosen.move, chosen.report
     if as_json:
-        echo_json(data)
+        echo_json(chosen.to_dict())
         return
     value = {"x": "X wins", "o": "O wins", "draw": "draw"}.get(report.value or "", "not proven")
     detail = f"{report.engine}"

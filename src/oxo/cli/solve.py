@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import sys
-import time
 
 import click
 
+from oxo import api
 from oxo.analysis import (
     SEED_EXAMPLES,
     DeadEndReport,
     dead_line_count,
     deadend_report,
     from_seed_board,
-    line_report,
+    seed_rule_unwinnable,
     winnability,
 )
 from oxo.cli.common import (
@@ -24,14 +24,15 @@ from oxo.cli.common import (
     k_option,
     parse_board,
     parse_position,
+    plural,
     quiet_option,
 )
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar
-from oxo.proofs.solver import METHOD, ProofResult, prove_board
-from oxo.solve import SolveTable, Value, solve
-from oxo.space import MAX_EMPTY, build_space, check_playable
+from oxo.proofs.solver import METHOD, ProofResult
+from oxo.solve import SolveTable, Value
+from oxo.space import MAX_EMPTY, build_space
 
 
 def _cells(cells: tuple[int, ...] | list[int], geometry: Geometry) -> str:
@@ -57,28 +58,59 @@ def _build(start: Geometry | Position, quiet: bool):  # type: ignore[no-untyped-
 
 
 @click.command()
-@click.argument("board")
+@click.argument("board", metavar="BOARD|POSITION")
+@click.option(
+    "--board",
+    "-b",
+    "board_of_position",
+    default=None,
+    metavar="BOARD",
+    help="Board of a position, e.g. 3x5 (default: guessed from the text).",
+)
 @k_option
 @click.option(
     "--all",
     "show_all",
     is_flag=True,
-    help="List every position where the seed's rule is wrong, not just 3 of each kind.",
+    help="List every position where the rule of thumb is wrong, not just 3 of each kind.",
 )
 @json_option
 @quiet_option
-def deadends(board: str, k: int | None, show_all: bool, as_json: bool, quiet: bool) -> None:
-    """Dead lines against exact winnability, and seed 004's five questions answered.
+def deadends(
+    board: str,
+    board_of_position: str | None,
+    k: int | None,
+    show_all: bool,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Dead lines against exact winnability, and the five questions about dead lines answered.
 
     A line is dead when both players have a mark in it. A position is still winnable when some
     continuation of legal play (both players free to move anywhere, even helping each other) ends
     with a winner. The table counts reachable positions still in play (no winner yet, board not full)
-    by dead lines and empty cells. Seed 004's rule ("unwinnable with 8 dead lines, or 7 dead lines and
+    by dead lines and empty cells. The rule of thumb ("unwinnable with 8 dead lines, or 7 dead lines and
     2 empty cells") is read with L = the board's number of lines for 8, and checked on every position.
+
+    Given a position instead of a board, it says which of its lines are dead or open, whether it is
+    still winnable and what the rule says. Boards of more than 16 cells get what is cheap to know
+    (the lines of the empty board) and exit status 3.
 
     Example: oxo deadends 3x3
     """
+    if board_of_position is not None or not api.looks_like_board(board):
+        _deadends_of_position(parse_position(board, board_of_position, k), as_json)
+        return
     geometry = parse_board(board, k)
+    if geometry.size > MAX_EMPTY:
+        _deadends_of_position(
+            Position.empty(geometry),
+            as_json,
+            f"the table over every reachable position is built for boards of at most {MAX_EMPTY} cells "
+            f"({geometry.spec} has {geometry.size}); shown instead: the empty board's lines. Try "
+            f"'oxo deadends POSITION' for a position with at most {MAX_EMPTY} empty cells",
+        )
+        return
     space = _build(geometry, quiet)
     report = deadend_report(
         geometry, examples=None if show_all else 3, win=winnability(geometry, space=space)
@@ -89,6 +121,64 @@ def deadends(board: str, k: int | None, show_all: bool, as_json: bool, quiet: bo
     _print_deadends(report)
 
 
+_LINE_KEYS = (
+    "board",
+    "k",
+    "position",
+    "status",
+    "dead_lines",
+    "open_for_x",
+    "open_for_o",
+    "empty_cells",
+    "x_can_win",
+    "o_can_win",
+    "winnable",
+)
+
+
+def _deadends_of_position(
+    position: Position, as_json: bool, out_of_reach: str | None = None
+) -> None:
+    """Dead and open lines of one position, winnability and the dead-line rule's verdict; exit 3 with
+    ``out_of_reach`` or when winnability is out of reach (more than 16 empty cells, and the lines
+    cannot tell)."""
+    report = api.analyze(position)
+    geometry = position.geometry
+    lines = len(geometry.lines)
+    rule = seed_rule_unwinnable(len(report.lines.dead), len(position.empty_cells), lines)
+    data = report.to_dict()
+    if report.winnable is None:
+        out_of_reach = (
+            f"whether it is still winnable is worked out exactly for positions with at most {MAX_EMPTY} "
+            f"empty cells (this one has {len(position.empty_cells)}), and from the lines alone it cannot be told; "
+            "try a position with fewer empty cells"
+        )
+    if as_json:
+        echo_json(
+            {
+                **{key: data[key] for key in _LINE_KEYS},
+                "lines": lines,
+                "rule_says_unwinnable": rule,
+                "out_of_reach": out_of_reach,
+            }
+        )
+    else:
+        click.echo(position.to_grid())
+        click.echo()
+        for line in report.line_text():
+            click.echo(line)
+        verdict = "unwinnable" if rule else "not unwinnable"
+        if report.winnable is not None:
+            verdict += ", right" if rule != report.winnable else ", wrong"
+        click.echo(
+            f"the rule says:  {verdict} (unwinnable when all {lines} lines are dead, "
+            f"or {lines - 1} are and two cells are empty)"
+        )
+    if out_of_reach is not None:
+        click.echo(f"oxo: out of reach: {out_of_reach}", err=True)
+        raise click.exceptions.Exit(3)
+
+
 def _print_deadends(report: DeadEndReport) -> None:
     from rich.table import Table
 
@@ -96,29 +186,29 @@ def _print_deadends(report: DeadEndReport) -> None:
     out = console()
     lines = report.line_count
     out.print(
-        f"{geometry.spec_shape} board, k={geometry.k}: {lines} lines; {report.positions} reachable positions still in play, "
-        f"{report.unwinnable} of them unwinnable"
+        f"{geometry.spec_shape} board, k={geometry.k}: {lines} lines; {report.positions:,} reachable positions still in play, "
+        f"{report.unwinnable:,} of them unwinnable"
     )
     table = Table(box=None, pad_edge=False)
-    for name in ("dead lines", "empty cells", "winnable", "unwinnable", "seed rule says"):
+    for name in ("dead lines", "empty cells", "winnable", "unwinnable", "rule of thumb says"):
         table.add_column(name, justify="right")
     for row in report.rows:
         rule = row.dead_lines == lines or (row.dead_lines == lines - 1 and row.empty == 2)
         table.add_row(
             str(row.dead_lines),
             str(row.empty),
-            str(row.winnable),
-            str(row.unwinnable),
+            f"{row.winnable:,}",
+            f"{row.unwinnable:,}",
             "unwinnable" if rule else "",
         )
     out.print(table)
-    out.print(f"\nSeed 004's questions (L = {lines} lines here; on 3x3 L = 8):")
+    out.print(f"\nThe five questions about dead lines (L = {lines} lines here; on 3x3 L = 8):")
     for question in report.questions:
         answer = "yes" if question.answer else "no"
         example = f"; e.g. {question.example}" if question.example else ""
         out.print(
-            f"  {question.number}. {question.question}\n     {answer} ({question.count} positions{example}); "
-            f"the seed guessed: {question.seed_answer}"
+            f"  {question.number}. {question.question}\n     {answer} ({plural(question.count, 'position')}{example}); "
+            f"the puzzle's guess: {question.seed_answer}"
         )
 
     def listed(examples: tuple[str, ...], count: int) -> str:
@@ -127,7 +217,7 @@ def _print_deadends(report: DeadEndReport) -> None:
         return f" ({'all' if len(examples) == count else 'e.g.'} {', '.join(examples)})"
 
     out.print(
-        f"\nSeed 004's rule disagrees with the exact answer on {report.rule_disagreements} positions:\n"
+        f"\nThe rule of thumb disagrees with the exact answer on {plural(report.rule_disagreements, 'position')}:\n"
         f"  says unwinnable but winnable: {report.rule_says_unwinnable_but_winnable}"
         + listed(report.examples_wrongly_unwinnable, report.rule_says_unwinnable_but_winnable)
         + f"\n  says winnable but unwinnable: {report.rule_says_winnable_but_unwinnable}"
@@ -135,16 +225,16 @@ def _print_deadends(report: DeadEndReport) -> None:
     )
     if geometry.shape == (3, 3) and geometry.k == 3:
         out.print(
-            "\nSeed 004's example boards (drawn there with O for player 1, except where noted; X is player 1 here):"
+            "\nThe puzzle's example boards (drawn there with O for player 1, except where noted; X is player 1 here):"
         )
         for label, drawing, first, claimed in SEED_EXAMPLES:
             position = from_seed_board(drawing, first)
             win = winnability(position)
             winnable = "winnable" if win.winnable(position) else "unwinnable"
             note = "" if first == "O" else " (X is player 1 in this drawing)"
-            stated = f", seed says {claimed}" if claimed is not None else ""
+            stated = f", the puzzle says {claimed}" if claimed is not None else ""
             out.print(
-                f"  {label:<22} {drawing:<13} = {position.to_status_string()}: {dead_line_count(position)} dead lines"
+                f"  {label:<22} {drawing:<13} = {position.to_status_string()}: {plural(dead_line_count(position), 'dead line')}"
                 f"{stated}, {len(position.empty_cells)} empty, {winnable}{note}"
             )
 
@@ -192,41 +282,32 @@ def solve_command(
     """
     geometry = parse_board(board, k)
     if geometry.size <= MAX_EMPTY:
-        started = time.perf_counter()
-        space = _build(geometry, quiet)
-        table = solve(geometry, space=space).ply_table()
-        elapsed = time.perf_counter() - started
-        proofs: list[str] = []
-        if proof_dir is not None:
-            result = prove_board(geometry, seconds=None, proof_dir=proof_dir)
-            assert result.value == table.value.outcome, (
-                "the proof search and the per-ply tables disagree"
-            )
-            proofs = list(result.proofs)
+        with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
+            state = {"done": 0.0}
+
+            def advance(fraction: float) -> None:
+                bar.advance(fraction - state["done"])
+                state["done"] = fraction
+
+            solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance)
         if as_json:
-            echo_json(
-                {
-                    **table.to_dict(),
-                    "method": "retrograde analysis of every reachable position",
-                    "nodes": space.total,
-                    "seconds": round(elapsed, 3),
-                    "proofs": proofs,
-                }
-            )
+            echo_json(solved.to_dict())
             return
-        _print_solve(table)
-        for path in proofs:
+        assert solved.table is not None
+        _print_solve(solved.table)
+        for path in solved.proofs:
             click.echo(f"certificate: {path}")
         return
     report = _progress_reporter(quiet, seconds)
-    result = prove_board(geometry, seconds=seconds, proof_dir=proof_dir, on_progress=report)
+    solved = api.solve(geometry, seconds=seconds, proof_dir=proof_dir, on_search=report)
     if report is not None:
         click.echo("\r\033[K", err=True, nl=False)
     if as_json:
-        echo_json(result.to_dict())
+        echo_json(solved.to_dict())
     else:
-        _print_proof(result)
-    if result.value == "unknown":
+        assert solved.proof is not None
+        _print_proof(solved.proof)
+    if not solved.known:
         raise click.exceptions.Exit(3)
 
 
@@ -318,82 +399,39 @@ def _describe(value: Value, ply: int) -> str:
 
 
 @click.command()
-@click.argument("position")
+@click.argument("position", metavar="POSITION|BOARD")
 @board_option
 @k_option
 @json_option
 def analyze(position: str, board: str | None, k: int | None, as_json: bool) -> None:
     """One position: dead and open lines, still winnable, value with best play and every move's value.
 
-    "Forced draw" means nobody can win against best defence any more: the earliest point at which
-    a tool could call the draw. Only what can follow the position is explored, so positions with at
-    most 16 empty cells can be analysed on any board.
+    A board (such as 5x5 or 4x4,k=3) means its empty position. "Forced draw" means nobody can win
+    against best defence any more: the earliest point at which a tool could call the draw. Only what
+    can follow the position is explored, so positions with at most 16 empty cells get every answer
+    on any board; with more, the lines are still reported (and whether anybody has a line left to
+    complete), the value is not, and the exit status is 3.
 
     Example: oxo analyze x...o....
     """
-    pos = parse_position(position, board, k)
-    check_playable(pos)
-    geometry = pos.geometry
-    space = build_space(pos)
-    solution = solve(pos, space=space)
-    x_can, o_can = winnability(pos, space=space).can_win(pos)
-    lines = line_report(pos)
-    value = solution.value(pos)
-    moves = solution.move_values(pos)
-    best = solution.best_moves(pos)
-    forced_draw = value.winner is None and not pos.is_terminal
-    data = {
-        "board": geometry.spec_shape,
-        "k": geometry.k,
-        "position": pos.to_status_string(),
-        "ply": pos.ply,
-        "turn": pos.to_move,
-        "winner": pos.winner,
-        **lines.to_dict(),
-        "x_can_win": x_can,
-        "o_can_win": o_can,
-        "winnable": x_can or o_can,
-        "value": value.outcome,
-        "plies_to_end": value.plies,
-        "forced_draw": forced_draw,
-        "best_moves": list(best),
-        "moves": [{"cell": cell, **move.to_dict()} for cell, move in moves.items()],
-    }
+    report = api.analyze(_position_or_board(position, board, k))
     if as_json:
-        echo_json(data)
-        return
-    click.echo(pos.to_grid())
-    click.echo()
-    if pos.winner:
-        status = f"{pos.winner.upper()} has won"
-    elif pos.is_full:
-        status = "draw: the board is full"
+        echo_json(report.to_dict())
     else:
-        status = f"{pos.to_move.upper()} to move (ply {pos.ply})"  # type: ignore[union-attr]
-    who = [name for name, can in (("X", x_can), ("O", o_can)) if can]
-    click.echo(f"status:         {status}")
-    click.echo(
-        f"dead lines:     {len(lines.dead)} of {len(geometry.lines)}: {_lines(lines.dead, geometry)}"
-    )
-    click.echo(f"open for X:     {_lines(lines.open_for_x, geometry)}")
-    click.echo(f"open for O:     {_lines(lines.open_for_o, geometry)}")
-    click.echo(
-        f"empty cells:    {_cells(lines.empty, geometry) if geometry.size > 10 else ' '.join(map(str, lines.empty)) or 'none'}"
-    )
-    click.echo(
-        f"still winnable: {'yes, by ' + ' or '.join(who) if who else 'no'} (if both players may move anywhere)"
-    )
-    click.echo(f"value:          {value}")
-    if pos.is_terminal:
-        draw_text = "no: the game is over"
-    else:
-        draw_text = "yes: nobody can win against best defence" if forced_draw else "no"
-    click.echo(f"forced draw:    {draw_text}")
-    if moves:
-        click.echo(f"best moves:     {' '.join(map(str, best))}")
-        click.echo(
-            "moves:          " + ", ".join(f"{cell}: {move}" for cell, move in moves.items())
-        )
+        click.echo(report.position.to_grid())
+        click.echo()
+        for line in report.text_lines():
+            click.echo(line)
+    if report.value is None:
+        click.echo(f"oxo: out of reach: the value is not known: {report.out_of_reach}", err=True)
+        raise click.exceptions.Exit(3)
+
+
+def _position_or_board(text: str, board: str | None, k: int | None) -> Position:
+    """The position given on the command line, or a board's empty position when the text is a board."""
+    if board is None and api.looks_like_board(text):
+        return Position.empty(parse_board(text, k))
+    return parse_position(text, board, k)
 
 
 COMMANDS = [deadends, solve_command, analyze]

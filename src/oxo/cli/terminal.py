@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from oxo import api
 from oxo.cli.common import (
     board_option,
     console,
@@ -14,7 +15,6 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
-from oxo.legality import check_position
 from oxo.progress import progress_bar
 from oxo.terminal import METHODS, TerminalTable, count_terminal, parse_plies, terminal_positions
 
@@ -40,7 +40,7 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
 
     Example: oxo check xxx/oo./...
     """
-    verdict = check_position(parse_position(position, board, k))
+    verdict = api.check(parse_position(position, board, k))
     if as_json:
         echo_json(verdict.to_dict())
     else:
@@ -79,7 +79,7 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
     "--list",
     "as_list",
     is_flag=True,
-    help="Stream the positions instead: '<status string> <x|o|draw>' per line.",
+    help="Stream the positions instead: '<position> <x|o|draw>' per line, the position as digits (0 empty, 1 x, 2 o).",
 )
 @click.option(
     "--limit",

@@ -1,0 +1,407 @@
+"""oxo's small public API: a board, a position, and one function per question.
+
+Every function returns a result object with attributes and ``to_dict()`` (the keys of the command
+line's ``--json``); the command line calls exactly these functions and only formats their results.
+
+>>> import oxo
+>>> oxo.Board("3x3").count().total_positions
+5478
+>>> oxo.Position.parse("xo./.x./..o").analyze().value.outcome
+'x'
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from oxo.analysis import DeadEndReport, deadend_report, winnability
+from oxo.counting import CountTable, count_positions
+from oxo.errors import MoveError, OxoError
+from oxo.geometry import Geometry, mask_cells
+from oxo.legality import Legality, check_position
+from oxo.position import Position
+from oxo.reports import Analysis, PositionReport, describe
+from oxo.reports import analyze as analyze_position
+from oxo.solve import SolveTable
+from oxo.space import MAX_EMPTY, build_space, check_playable
+
+if TYPE_CHECKING:
+    from oxo.engines.base import SearchReport
+    from oxo.proofs.solver import ProofResult
+
+__all__ = [
+    "Board",
+    "MoveResult",
+    "Solved",
+    "analyze",
+    "board_of",
+    "check",
+    "count",
+    "deadends",
+    "describe",
+    "move",
+    "solve",
+]
+
+Progress = Callable[[float], None]
+
+
+class Board:
+    """A board: its shape and how many marks in a row win (``Board("4x4", k=3)``, ``Board("3x3x3")``).
+
+    Boards compare equal when their shape and k are equal. The questions about a whole board are
+    methods: :meth:`count`, :meth:`solve`, :meth:`analyze` (of the empty board), :meth:`deadends`.
+    """
+
+    __slots__ = ("geometry",)
+    geometry: Geometry
+
+    def __init__(self, spec: str | Geometry | Board = "3x3", k: int | None = None) -> None:
+        if isinstance(spec, Board):
+            spec = spec.geometry
+        if isinstance(spec, Geometry):
+            geometry = spec if k is None or k == spec.k else Geometry.parse(spec.spec_shape, k)
+        elif isinstance(spec, str):
+            geometry = Geometry.parse(spec, k)
+        else:
+            raise OxoError(f"a board is written like '3x3' or '4x4,k=3', got {spec!r}")
+        object.__setattr__(self, "geometry", geometry)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a Board cannot be changed")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and other.geometry == self.geometry
+
+    def __hash__(self) -> int:
+        return hash(self.geometry)
+
+    def __repr__(self) -> str:
+        return f"Board({self.spec!r})"
+
+    @property
+    def spec(self) -> str:
+        """The board as written on the command line: ``"4x4,k=3"`` (k only when not the default)."""
+        return self.geometry.spec
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.geometry.shape
+
+    @property
+    def k(self) -> int:
+        return self.geometry.k
+
+    @property
+    def cells(self) -> int:
+        return self.geometry.size
+
+    @property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        """Every line of k cells, as cell IDs."""
+        return tuple(mask_cells(line) for line in self.geometry.lines)
+
+    def empty(self) -> Position:
+        """The position before the first move."""
+        return Position.empty(self.geometry)
+
+    def position(self, text: str) -> Position:
+        """A position of this board from its text (``"x...o...."``, ``"xo./.../..."``, ``"120000000"``)."""
+        return Position.from_string(text, self.geometry)
+
+    def count(self, method: str = "auto", *, on_progress: Progress | None = None) -> CountTable:
+        """Reachable positions per ply and their classes up to symmetry (see :func:`count`)."""
+        return count(self, method, on_progress=on_progress)
+
+    def solve(
+        self,
+        *,
+        seconds: float | None = 600.0,
+        proof_dir: str | Path | None = None,
+        on_progress: Progress | None = None,
+    ) -> Solved:
+        """The value with perfect play (see :func:`solve`)."""
+        return solve(self, seconds=seconds, proof_dir=proof_dir, on_progress=on_progress)
+
+    def analyze(self) -> Analysis:
+        """The empty board's analysis (see :func:`analyze`)."""
+        return analyze(self)
+
+    def deadends(self, *, examples: int | None = 3) -> DeadEndReport:
+        """Dead lines against exact winnability over every reachable position (see :func:`deadends`)."""
+        return deadends(self, examples=examples)
+
+    def _repr_svg_(self) -> str:
+        from oxo.render.svg import classic_svg
+
+        return classic_svg(self.empty(), labels=True, cell=_cell_size(self.geometry))
+
+
+def _cell_size(geometry: Geometry) -> float:
+    return max(14.0, min(48.0, 320.0 / max(geometry.shape[-2:])))
+
+
+def board_of(board: Board | Geometry | str, k: int | None = None) -> Geometry:
+    """The geometry of a board given as a :class:`Board`, a geometry or its text."""
+    return Board(board, k).geometry
+
+
+def position_of(position: Position | str, board: Board | Geometry | str | None = None) -> Position:
+    """A position given as a :class:`Position` or its text (the board guessed from the text unless given)."""
+    if isinstance(position, Position):
+        return position
+    if not isinstance(position, str):
+        raise OxoError(f"a position is written like 'xo./.x./..o', got {position!r}")
+    return Position.from_string(position, None if board is None else board_of(board))
+
+
+# -- one function per question --------------------------------------------------------------------------
+
+
+def count(
+    board: Board | Geometry | str,
+    method: str = "auto",
+    *,
+    executor: str = "auto",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    on_progress: Progress | None = None,
+) -> CountTable:
+    """Reachable positions per ply and their classes up to symmetry (the keys of ``oxo count --json``)."""
+    return count_positions(
+        board_of(board),
+        method,  # type: ignore[arg-type]  # checked against METHODS inside, with a clear error
+        executor=executor,  # type: ignore[arg-type]  # checked against EXECUTORS inside
+        workers=workers,
+        scheduler=scheduler,
+        on_progress=on_progress,
+    )
+
+
+def check(position: Position | str) -> Legality:
+    """Whether a position can occur in a real game and, if not, every reason why (``oxo check``)."""
+    return check_position(position_of(position))
+
+
+def analyze(position: Position | Board | Geometry | str) -> Analysis:
+    """Dead and open lines, winnability, value and every move's value (``oxo analyze``).
+
+    A board (or its text, such as ``"5x5"``) means its empty position. Where the exact solver does
+    not reach (more than 16 empty cells), the value is None and ``out_of_reach`` says why; the lines
+    are reported all the same.
+    """
+    return analyze_position(_position_or_empty(position))
+
+
+def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> DeadEndReport:
+    """Every reachable position still in play by dead lines, empty cells and exact winnability, with the
+    five questions about dead lines answered (``oxo deadends BOARD``; boards of at most 16 cells)."""
+    geometry = board_of(board)
+    check_space_fits(geometry)
+    return deadend_report(geometry, examples=examples, win=winnability(geometry))
+
+
+def check_space_fits(geometry: Geometry) -> None:
+    """Raise :class:`~oxo.errors.OutOfReachError` when a board has more cells than a whole state space holds."""
+    from oxo.errors import OutOfReachError
+
+    if geometry.size > MAX_EMPTY:
+        raise OutOfReachError(
+            f"{geometry.spec} has {geometry.size} cells; tables over every reachable position are built for "
+            f"boards of at most {MAX_EMPTY} cells. Try 'oxo analyze POSITION' for one position with at most "
+            f"{MAX_EMPTY} empty cells"
+        )
+
+
+_BOARD_TEXT = re.compile(r"\s*(\d+\s*x\s*\d+(\s*x\s*\d+)?\s*(,\s*k\s*=\s*\d+)?|mnk\(.*\))\s*", re.I)
+
+
+def looks_like_board(text: str) -> bool:
+    """Whether ``text`` is written as a board (``5x5``, ``4x4,k=3``, ``3x3x3``, ``mnk(...)``), not a position."""
+    return _BOARD_TEXT.fullmatch(text) is not None
+
+
+def _position_or_empty(value: Position | Board | Geometry | str) -> Position:
+    if isinstance(value, Position):
+        return value
+    if isinstance(value, Board):
+        return value.empty()
+    if isinstance(value, Geometry):
+        return Position.empty(value)
+    if isinstance(value, str):
+        return Position.empty(board_of(value)) if looks_like_board(value) else position_of(value)
+    raise OxoError(f"give a position such as 'xo./.x./..o' or a board such as '3x3', got {value!r}")
+
+
+# -- solving ------------------------------------------------------------------------------------------
+
+SolveMethod = Literal["retrograde", "proof"]
+RETROGRADE = "retrograde analysis of every reachable position"
+
+
+@dataclass(frozen=True)
+class Solved:
+    """The value of a board with perfect play, how it was found, and the certificates written.
+
+    ``value`` is ``"x"``, ``"o"``, ``"draw"`` or ``"unknown"`` (the proof search ran out of time).
+    Boards of at most 16 cells come with ``table`` (values of every reachable position, per ply);
+    larger ones with ``proof`` (the proof search's questions and cost).
+    """
+
+    board: Geometry
+    value: str
+    plies: int | None
+    method: str
+    nodes: int
+    seconds: float
+    proofs: tuple[str, ...]
+    table: SolveTable | None = None
+    proof: ProofResult | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.value != "unknown"
+
+    def to_dict(self) -> dict[str, object]:
+        """The keys of ``oxo solve --json``."""
+        if self.table is not None:
+            return {
+                **self.table.to_dict(),
+                "method": self.method,
+                "nodes": self.nodes,
+                "seconds": round(self.seconds, 3),
+                "proofs": list(self.proofs),
+            }
+        assert self.proof is not None
+        return self.proof.to_dict()
+
+    def _repr_html_(self) -> str:
+        from oxo.render.html import solved_html
+
+        return solved_html(self)
+
+
+def solve(
+    board: Board | Geometry | str,
+    *,
+    seconds: float | None = 600.0,
+    proof_dir: str | Path | None = None,
+    on_progress: Progress | None = None,
+    on_search: Callable[[str, int, int, float], None] | None = None,
+) -> Solved:
+    """The value of a board's empty position with perfect play (``oxo solve``).
+
+    Boards of at most 16 cells are solved completely (every reachable position, per-ply table);
+    larger ones by a proof search limited to ``seconds`` (value ``"unknown"`` past it). With
+    ``proof_dir``, the strategies that prove the value are written there as certificates.
+    """
+    from oxo.proofs.solver import prove_board
+    from oxo.solve import solve as solve_space
+
+    geometry = board_of(board)
+    if geometry.size <= MAX_EMPTY:
+        started = time.perf_counter()
+        space = build_space(geometry, on_progress=on_progress)
+        table = solve_space(geometry, space=space).ply_table()
+        elapsed = time.perf_counter() - started
+        proofs: tuple[str, ...] = ()
+        if proof_dir is not None:
+            result = prove_board(geometry, seconds=None, proof_dir=proof_dir)
+            if result.value != table.value.outcome:
+                raise AssertionError("the proof search and the per-ply tables disagree")
+            proofs = tuple(result.proofs)
+        return Solved(
+            geometry,
+            table.value.outcome,
+            table.value.plies,
+            RETROGRADE,
+            space.total,
+            elapsed,
+            proofs,
+            table=table,
+        )
+    result = prove_board(geometry, seconds=seconds, proof_dir=proof_dir, on_progress=on_search)
+    return Solved(
+        geometry,
+        result.value,
+        None,
+        result.to_dict()["method"],  # type: ignore[arg-type]  # always a str
+        result.nodes,
+        result.seconds,
+        tuple(result.proofs),
+        proof=result,
+    )
+
+
+# -- the computer's move ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """The computer's move in a position, at a level, and what its search found."""
+
+    position: Position
+    level: str
+    move: int
+    report: SearchReport
+
+    @property
+    def value(self) -> str | None:
+        """Who wins with best play from the position (``"x"``, ``"o"``, ``"draw"``) when proven, else None."""
+        return self.report.value
+
+    @property
+    def after(self) -> Position:
+        """The position after the move."""
+        return self.position.play(self.move)
+
+    def to_dict(self) -> dict[str, object]:
+        """The keys of ``oxo move --json``."""
+        geometry = self.position.geometry
+        return {
+            "board": geometry.spec_shape,
+            "k": geometry.k,
+            "position": self.position.to_status_string(),
+            "level": self.level,
+            "move": self.move,
+            "value": self.report.value,
+            "seconds": round(self.report.seconds, 4),
+        }
+
+    def _repr_svg_(self) -> str:
+        from oxo.render.svg import classic_svg
+
+        return classic_svg(self.after, last=self.move, labels=True)
+
+
+def move(
+    position: Position | str,
+    level: str = "best",
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    depth: int | None = None,
+    seed: int | None = None,
+) -> MoveResult:
+    """The computer's move at ``level`` (``random``, ``easy``, ``medium``, ``hard``, ``perfect``, ``best``)."""
+    from oxo.engines import make_engine
+
+    pos = position_of(position)
+    check_playable(pos)
+    if pos.is_terminal:
+        over = "draw" if pos.winner is None else pos.winner.upper() + " has won"
+        raise MoveError(f"position {pos.to_status_string()} is finished ({over}): there is no move")
+    engine = make_engine(level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    cell = engine.choose(pos)
+    report = engine.last
+    if report is None:
+        raise AssertionError("an engine reports on every move it chooses")
+    return MoveResult(pos, level, cell, report)
+
+
+__all__ += ["PositionReport", "check_space_fits", "looks_like_board", "position_of"]

@@ -1,0 +1,354 @@
+"""Reports about one position, built once here and only formatted by the command line, the web page
+and notebooks.
+
+* :func:`position_status`: the state a position is in (whose turn, won, full, or why no game reaches it)
+  as a code and a sentence;
+* :class:`SideValue`: a value with best play seen from one side ("win in 3 for X");
+* :func:`analyze`: dead and open lines, winnability, and, where the exact solver reaches, the value
+  and every move's value. On positions too big for the solver it still reports what is cheap to know
+  (the lines, and whether anybody has a line left to complete) and says why the value is missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from oxo.analysis import can_win_by_lines, line_report, winnability
+from oxo.errors import OutOfReachError
+from oxo.position import Player, Position
+from oxo.solve import Solution, Value, solve
+from oxo.space import MAX_EMPTY, build_space, check_playable
+
+if TYPE_CHECKING:
+    from oxo.analysis import LineReport, Winnability
+
+StatusCode = Literal["impossible", "both_lines", "won", "full", "to_move"]
+Relative = Literal["win", "draw", "loss"]
+
+
+# -- status --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Status:
+    """The state of a position: a short code, a sentence for people, whose turn and who has won."""
+
+    code: StatusCode
+    text: str
+    turn: Player | None
+    winner: Player | None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, object]:
+        return {"status": self.code, "text": self.text, "turn": self.turn, "winner": self.winner}
+
+
+def position_status(position: Position) -> Status:
+    """What state ``position`` is in, in one sentence (the one place this sentence is written)."""
+    turn, winner = position.turn, position.winner
+    if turn is None:
+        return Status(
+            "impossible",
+            "impossible mark counts (X moves first, so X has as many marks as O or one more)",
+            None,
+            None,
+        )
+    if position.x_lines and position.o_lines:
+        return Status(
+            "both_lines", "both players have a line: no game reaches this position", turn, None
+        )
+    if winner is not None:
+        return Status("won", f"{winner.upper()} has won", None, winner)
+    if position.is_full:
+        return Status("full", "draw: the board is full", None, None)
+    return Status("to_move", f"{turn.upper()} to move (move {position.ply + 1})", turn, None)
+
+
+@dataclass(frozen=True)
+class PositionReport:
+    """What ``oxo show`` says about a position: its state, complete lines and symmetry class."""
+
+    position: Position
+    status: Status
+
+    @property
+    def stabilizer(self) -> tuple[str, ...]:
+        """The names of the symmetries that leave the position unchanged."""
+        return tuple(symmetry.name for symmetry in self.position.stabilizer)
+
+    def to_dict(self) -> dict[str, object]:
+        """The keys of ``oxo show --json``."""
+        position = self.position
+        return {
+            "board": position.geometry.spec_shape,
+            "k": position.geometry.k,
+            "position": position.to_status_string(),
+            "letters": position.to_letters(rows=True),
+            "ply": position.ply,
+            "turn": position.to_move,
+            "winner": position.winner,
+            "status": self.status.text,
+            "complete_lines": [
+                {"player": player, "cells": list(cells)}
+                for player, cells in position.complete_lines
+            ],
+            "canonical": position.canonical.to_status_string(),
+            "stabilizer": list(self.stabilizer),
+            "class_size": position.class_size,
+        }
+
+    def text_lines(self) -> list[str]:
+        """The report as labelled lines for people (the grid not included)."""
+        position = self.position
+        complete = ", ".join(
+            f"{player.upper()} {_cells(cells, position)}"
+            for player, cells in position.complete_lines
+        )
+        symmetries = len(position.geometry.symmetries)
+        return [
+            f"status:         {self.status.text}",
+            f"complete lines: {complete or 'none'}",
+            f"canonical form: {position.canonical.to_status_string()}",
+            f"unchanged by:   {', '.join(self.stabilizer)} (the symmetries that leave it as it is)",
+            f"class size:     {position.class_size} of {symmetries} symmetries",
+        ]
+
+
+def describe(position: Position) -> PositionReport:
+    """Everything ``oxo show`` says about a position."""
+    return PositionReport(position, position_status(position))
+
+
+# -- a value from one side ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideValue:
+    """A value with best play seen by ``side``: ``result`` win/draw/loss and ``plies`` until the game ends."""
+
+    side: Player
+    result: Relative
+    plies: int
+
+    @classmethod
+    def of(cls, value: Value, side: Player) -> SideValue:
+        """``value`` (who wins, plies to the end) as ``side`` sees it."""
+        if value.winner is None:
+            return cls(side, "draw", value.plies)
+        return cls(side, "win" if value.winner == side else "loss", value.plies)
+
+    def __str__(self) -> str:
+        who = self.side.upper()
+        if self.result == "draw":
+            return f"draw for {who}" if self.plies else "drawn"
+        if self.plies == 0:
+            return f"{who} has {'won' if self.result == 'win' else 'lost'}"
+        plies = f"{self.plies} {'ply' if self.plies == 1 else 'plies'}"
+        return f"{self.result} in {plies} for {who}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"side": self.side, "result": self.result, "plies": self.plies, "text": str(self)}
+
+
+# -- analysis ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One move's value: the value of the position after it, absolute and for the side that plays it."""
+
+    cell: int
+    value: Value
+    for_mover: SideValue
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "cell": self.cell,
+            **self.value.to_dict(),
+            "for_mover": self.for_mover.result,
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything ``oxo analyze`` says about a position.
+
+    ``value`` and ``moves`` are None when the exact solver does not reach the position
+    (``out_of_reach`` then says why). ``x_can_win``/``o_can_win`` say whether the side can still win in
+    some continuation of legal play; beyond the solver's reach they are read from the lines
+    (:func:`oxo.analysis.can_win_by_lines`) and None where that cannot tell.
+    """
+
+    position: Position
+    status: Status
+    lines: LineReport
+    x_can_win: bool | None
+    o_can_win: bool | None
+    value: Value | None
+    moves: tuple[MoveValue, ...] | None
+    best_moves: tuple[int, ...] = ()
+    out_of_reach: str | None = None
+
+    @property
+    def winnable(self) -> bool | None:
+        """Whether somebody can still win (None when that is not known)."""
+        if self.x_can_win or self.o_can_win:
+            return True
+        return None if self.x_can_win is None or self.o_can_win is None else False
+
+    @property
+    def forced_draw(self) -> bool | None:
+        """Nobody can win against best defence any more (None when the value is not known)."""
+        if self.value is None:
+            return None
+        return self.value.winner is None and not self.position.is_terminal
+
+    @property
+    def for_mover(self) -> SideValue | None:
+        """The value seen by the side to move ("win in 3 plies for X")."""
+        mover = self.position.to_move
+        return None if self.value is None or mover is None else SideValue.of(self.value, mover)
+
+    def to_dict(self) -> dict[str, object]:
+        """The keys of ``oxo analyze --json``."""
+        position = self.position
+        geometry = position.geometry
+        return {
+            "board": geometry.spec_shape,
+            "k": geometry.k,
+            "position": position.to_status_string(),
+            "ply": position.ply,
+            "turn": position.to_move,
+            "winner": position.winner,
+            "status": self.status.text,
+            **self.lines.to_dict(),
+            "x_can_win": self.x_can_win,
+            "o_can_win": self.o_can_win,
+            "winnable": self.winnable,
+            "value": None if self.value is None else self.value.outcome,
+            "plies_to_end": None if self.value is None else self.value.plies,
+            "value_text": None if self.value is None else str(self.value),
+            "for_mover": None if self.for_mover is None else self.for_mover.to_dict(),
+            "forced_draw": self.forced_draw,
+            "best_moves": list(self.best_moves),
+            "moves": None if self.moves is None else [move.to_dict() for move in self.moves],
+            "out_of_reach": self.out_of_reach,
+        }
+
+    def text_lines(self) -> list[str]:
+        """The analysis as labelled lines for people (the grid not included)."""
+        out = self.line_text()
+        position = self.position
+        if self.value is None:
+            out.append(f"value:          not known: {self.out_of_reach}")
+            return out
+        out.append(f"value:          {self.value}")
+        if self.for_mover is not None:
+            out.append(f"for the mover:  {self.for_mover}")
+        if position.is_terminal:
+            draw_text = "no: the game is over"
+        else:
+            draw_text = "yes: nobody can win against best defence" if self.forced_draw else "no"
+        out.append(f"forced draw:    {draw_text}")
+        if self.moves:
+            out.append(f"best moves:     {' '.join(map(str, self.best_moves))}")
+            out.append(
+                "moves:          " + ", ".join(f"{move.cell}: {move.value}" for move in self.moves)
+            )
+        return out
+
+    def line_text(self) -> list[str]:
+        """The status, the lines and winnability as labelled lines for people (``oxo deadends POSITION``)."""
+        position, lines = self.position, self.lines
+        geometry = position.geometry
+        out = [f"status:         {self.status.text}"]
+        out.append(
+            f"dead lines:     {len(lines.dead)} of {len(geometry.lines)}: {_lines(lines.dead, position)}"
+        )
+        out.append(f"open for X:     {_open(lines.open_for_x, position)}")
+        out.append(f"open for O:     {_open(lines.open_for_o, position)}")
+        empty = lines.empty
+        out.append(f"empty cells:    {', '.join(map(str, empty)) if empty else 'none'}")
+        who = [name for name, can in (("X", self.x_can_win), ("O", self.o_can_win)) if can]
+        unknown = [
+            name for name, can in (("X", self.x_can_win), ("O", self.o_can_win)) if can is None
+        ]
+        winnable = "yes, by " + " or ".join(who) if who else "no" if not unknown else "not known"
+        if who and unknown:
+            winnable += f" (by {unknown[0]}: not known)"
+        out.append(f"still winnable: {winnable} (if both players may move anywhere)")
+        return out
+
+
+def _cells(cells: tuple[int, ...], position: Position) -> str:
+    return ("" if position.geometry.size <= 10 else "-").join(map(str, cells))
+
+
+def _lines(lines: tuple[tuple[int, ...], ...], position: Position) -> str:
+    return " ".join(_cells(line, position) for line in lines) or "none"
+
+
+def _open(lines: tuple[tuple[int, ...], ...], position: Position, shown: int = 24) -> str:
+    if len(lines) <= shown:
+        return _lines(lines, position)
+    return f"{len(lines)} lines, e.g. {_lines(lines[:shown], position)} ..."
+
+
+def analyze(
+    position: Position,
+    *,
+    solution: Solution | None = None,
+    win: Winnability | None = None,
+    max_empty: int = MAX_EMPTY,
+) -> Analysis:
+    """Analyse a position that can occur in a game (a :class:`~oxo.errors.PositionError` otherwise).
+
+    With at most ``max_empty`` empty cells everything is exact: the state space that can follow the
+    position is built once and shared by the solver and the winnability pass (a prebuilt whole-board
+    ``solution`` and ``win`` containing the position may be passed instead). Beyond, the value is left
+    out (``out_of_reach`` says why) and winnability is read from the lines alone.
+    """
+    check_playable(position)
+    lines = line_report(position)
+    status = position_status(position)
+    empty = len(position.empty_cells)
+    if solution is None or position not in solution:
+        if empty > max_empty:
+            return Analysis(
+                position,
+                status,
+                lines,
+                can_win_by_lines(position, "x"),
+                can_win_by_lines(position, "o"),
+                None,
+                None,
+                (),
+                f"{empty} empty cells are too many for the exact solver here (at most {max_empty}); "
+                f"try a position with at most {max_empty} empty cells, or 'oxo solve "
+                f"{position.geometry.spec}' for the empty board",
+            )
+        space = build_space(position)
+        solution = solve(position, space=space)
+        win = winnability(position, space=space)
+    elif win is None or win.space is not solution.space:
+        win = winnability(solution.root, space=solution.space)
+    x_can, o_can = win.can_win(position)
+    value = solution.value(position)
+    mover = position.to_move
+    moves = tuple(
+        MoveValue(cell, move, SideValue.of(move, mover))
+        for cell, move in solution.move_values(position).items()
+        if mover is not None
+    )
+    best = solution.best_moves(position) if mover is not None else ()
+    return Analysis(position, status, lines, x_can, o_can, value, moves, best)
+
+
+def require_value(analysis: Analysis) -> Analysis:
+    """``analysis`` itself when its value is known; otherwise :class:`OutOfReachError` saying why."""
+    if analysis.value is None:
+        raise OutOfReachError(analysis.out_of_reach or "the value is out of reach")
+    return analysis
