@@ -11,6 +11,7 @@ import json
 import random
 import time
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(), raise_server_exceptions=False)
+def client() -> Iterator[TestClient]:
+    """A client as the page is one: this machine's address, JSON posts, one event loop throughout."""
+    with TestClient(
+        create_app(),
+        base_url="http://127.0.0.1:8000",
+        headers={"Content-Type": "application/json"},
+        raise_server_exceptions=False,
+    ) as test_client:
+        yield test_client
 
 
 def bad(response, status: int = 400) -> str:  # type: ignore[no-untyped-def]
@@ -52,6 +60,16 @@ def bad(response, status: int = 400) -> str:  # type: ignore[no-untyped-def]
     message = response.json()["error"]
     assert isinstance(message, str) and message and "\n" not in message
     return message
+
+
+def entry(outcome: str, plies: int) -> dict[str, object]:
+    """A move value as the API writes it, with its distance in words ("win in 3 plies")."""
+    unit = "ply" if plies == 1 else "plies"
+    return {
+        "value": outcome,
+        "plies": plies,
+        "text": "draw" if outcome == "draw" else f"{outcome} in {plies} {unit}",
+    }
 
 
 def for_mover(position: Position, cell: int) -> tuple[str, int]:
@@ -164,7 +182,7 @@ def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
         position = Position.from_string(game["position"])
         assert game["legal"] == list(position.legal_moves)
         assert game["values"] == {
-            str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True))
+            str(c): entry(*for_mover(position, c))
             for c in position.legal_moves
         }
         if game["computer_to_move"]:
@@ -188,7 +206,7 @@ def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
     assert game["outcome"] == final.outcome and game["values"] == {} and game["legal"] == []
     assert game["winning_lines"] == [list(cells) for _, cells in final.complete_lines]
     assert bad(client.post(f"/api/games/{gid}/move", json={"move": 0})).startswith(
-        "cannot play cell 0"
+        "move: cannot play cell 0"
     )
     assert bad(client.post(f"/api/games/{gid}/ai")).startswith("the game is over")
     assert client.get(f"/api/games/{gid}").json()["moves"] == game["moves"]
@@ -360,8 +378,10 @@ def test_unknown_level_names_the_field(client: TestClient) -> None:
         )
     assert "players.x" in bad(client.post("/api/games", json={"players": {"x": None}}))
     assert "players.o" in bad(client.post("/api/games", json={"players": {"o": 3}}))
-    assert "sides x and o only" in bad(client.post("/api/games", json={"players": {"z": "hard"}}))
-    assert "players must be an object" in bad(client.post("/api/games", json={"players": "hard"}))
+    assert "players.z: unknown field" in bad(
+        client.post("/api/games", json={"players": {"z": "hard"}})
+    )
+    assert "players: expected object" in bad(client.post("/api/games", json={"players": "hard"}))
     # the old name of mega's search is still understood
     assert new(client, kind="mega", players={"x": "human", "o": "mcts"})["players"]["o"] == "hard"
 
@@ -394,13 +414,15 @@ def test_game_is_rebuilt_from_its_moves(client: TestClient) -> None:
     assert game["board"] == "3x5" and game["k"] == 3 and game["shape"] == [3, 5]
     assert (
         bad(client.post("/api/games", json={"board": "3x3", "moves": [0, 0]}))
-        == "cell 0 is already taken"
+        == "moves[1]: cell 0 is already taken"
     )
-    assert "cell ID" in bad(client.post("/api/games", json={"board": "3x3", "moves": [[0]]}))
+    assert "moves[0]: expected int | str" in bad(
+        client.post("/api/games", json={"board": "3x3", "moves": [[0]]})
+    )
     assert "at most 9 moves" in bad(
         client.post("/api/games", json={"board": "3x3", "moves": list(range(10))})
     )
-    assert "at most 9 moves" in bad(
+    assert "moves: expected array, got str" in bad(
         client.post("/api/games", json={"board": "3x3", "moves": "0 1"})
     )
     record = ["55", "44", "13", "21"]
@@ -416,10 +438,10 @@ def test_bad_requests(client: TestClient) -> None:
     cases = [
         (client.post("/api/games", json={"board": "9y9"}), "board"),
         (client.post("/api/games", json={"board": "3x3", "k": 7}), "k=7"),
-        (client.post("/api/games", json={"board": "3x3", "k": 0}), "k must be at least 1"),
-        (client.post("/api/games", json={"board": 33}), "board must be text"),
+        (client.post("/api/games", json={"board": "3x3", "k": 0}), "k: expected int >= 1"),
+        (client.post("/api/games", json={"board": 33}), "board: expected str"),
         (client.post("/api/games", json={"board": "20x20"}), "at most 361 cells"),
-        (client.post("/api/games", json={"kind": "chess"}), "kind must be classic or mega"),
+        (client.post("/api/games", json={"kind": "chess"}), "kind: must be classic or mega"),
         (
             client.post("/api/games", json={"kind": "mega", "board": "3x3"}),
             "a mega game has no board size nor k",
@@ -430,31 +452,41 @@ def test_bad_requests(client: TestClient) -> None:
         ),
         (client.post("/api/games", json={"seconds": 0}), "between 0.05 and 10"),
         (client.post("/api/games", json={"seconds": 1000}), "between 0.05 and 10"),
-        (client.post("/api/games", json={"seconds": "soon"}), "must be a number"),
-        (client.post("/api/games", json={"seconds": "nan"}), "must be a number"),
-        (client.post("/api/games", json={"seconds": [1]}), "must be a number"),
-        (client.post("/api/games", content=b"{not json"), "not JSON"),
-        (client.post("/api/games", content=b"[1, 2]"), "JSON object"),
-        (client.post("/api/games", json={"board": "x" * 1000}), "at most 400"),
-        (client.post("/api/games", content=b"x" * 70_000), "at most 64000"),
-        (client.post(f"/api/games/{gid}/move", json={}), "give the move"),
+        (client.post("/api/games", json={"seconds": "soon"}), "seconds: expected float"),
+        (client.post("/api/games", json={"seconds": "nan"}), "seconds: expected float"),
+        (client.post("/api/games", json={"seconds": [1]}), "seconds: expected float"),
+        (client.post("/api/games", json={"seed": 1.0}), "seed: expected int"),
+        (client.post("/api/games", json={"seed": -1}), "seed: expected int >= 0"),
+        (client.post("/api/games", json={"colour": "red"}), "colour: unknown field"),
+        (client.post("/api/games", json={"players": {"z": "hard"}}), "players.z: unknown field"),
+        (client.post("/api/games", content=b"{not json"), "not a JSON object"),
+        (client.post("/api/games", content=b"[1, 2]"), "expected object, got array"),
+        (client.post("/api/games", json={"board": "x" * 1000}), "board: expected str of length <= 400"),
+        (client.post(f"/api/games/{gid}/move", json={}), "move: missing"),
         (client.post(f"/api/games/{gid}/move", json={"move": 9}), "not on a 3x3 board"),
         (client.post(f"/api/games/{gid}/move", json={"move": -1}), "not on a 3x3 board"),
-        (client.post(f"/api/games/{gid}/move", json={"move": "four"}), "not a cell"),
-        (client.post(f"/api/games/{gid}/move", json={"move": True}), "cell ID"),
-        (client.post(f"/api/games/{gid}/move", json={"move": 1.5}), "cell ID"),
-        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not JSON"),
-        (client.post(f"/api/games/{mid}/move", json={"move": "5"}), "not a move"),
-        (client.post(f"/api/games/{mid}/move", json={"move": "a1"}), "not a move"),
-        (client.post(f"/api/games/{mid}/move", json={"move": [55]}), "a mega move is text"),
-        (client.post(f"/api/games/{mid}/move", json={"move": False}), "a mega move is text"),
-        (client.post(f"/api/games/{mid}/move", content=b"55"), "JSON object"),
+        (client.post(f"/api/games/{gid}/move", json={"move": "four"}), "move: a move on a classic"),
+        (client.post(f"/api/games/{gid}/move", json={"move": True}), "move: expected int | str"),
+        (client.post(f"/api/games/{gid}/move", json={"move": 1.5}), "move: expected int | str"),
+        (client.post(f"/api/games/{gid}/move", json={"move": "٣"}), "move: a move on a classic"),
+        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not a JSON object"),
+        (client.post(f"/api/games/{mid}/move", json={"move": "5"}), "a mega move is text"),
+        (client.post(f"/api/games/{mid}/move", json={"move": "a1"}), "a mega move is text"),
+        (client.post(f"/api/games/{mid}/move", json={"move": "٥٥"}), "a mega move is text"),
+        (client.post(f"/api/games/{mid}/move", json={"move": "50"}), "a mega move is text"),
+        (client.post(f"/api/games/{mid}/move", json={"move": [55]}), "move: expected int | str"),
+        (client.post(f"/api/games/{mid}/move", json={"move": False}), "move: expected int | str"),
+        (client.post(f"/api/games/{mid}/move", content=b"55"), "expected object, got int"),
         (client.post(f"/api/games/{mid}/undo"), "no move to undo"),
     ]
     for response, expected in cases:
         assert expected in bad(response), response.text
     client.post(f"/api/games/{gid}/move", json={"move": 4})
-    assert bad(client.post(f"/api/games/{gid}/move", json={"move": 4})) == "cell 4 is already taken"
+    assert (
+        bad(client.post(f"/api/games/{gid}/move", json={"move": 4}))
+        == "move: cell 4 is already taken"
+    )
+    assert "at most 64000" in bad(client.post("/api/games", content=b"x" * 70_000), 413)
     client.post(f"/api/games/{mid}/move", json={"move": "55"})
     assert "rule 5" in bad(client.post(f"/api/games/{mid}/move", json={"move": "51"}))
     assert "no game with id" in bad(client.get("/api/games/nope"), 404)
@@ -464,9 +496,12 @@ def test_bad_requests(client: TestClient) -> None:
 
 def test_a_json_number_is_not_a_mega_move(client: TestClient) -> None:
     game = new(client, kind="mega", players={"x": "human", "o": "human"})
-    for number in (55, 40, 0, 55.0):
+    for number in (55, 40, 0):
         message = bad(client.post(f"/api/games/{game['id']}/move", json={"move": number}))
-        assert message.startswith('a mega move is text GC such as "55"'), message
+        assert message.startswith('move: a mega move is text GC such as "55"'), message
+    assert bad(client.post(f"/api/games/{game['id']}/move", json={"move": 55.0})).startswith(
+        "move: expected int | str, got float"
+    )
     assert "a mega move is text" in bad(
         client.post("/api/games", json={"kind": "mega", "moves": [55]})
     )
@@ -479,13 +514,13 @@ def test_4x4_values_match_negamax(client: TestClient) -> None:
     game = new(client, "?values=1", board="4x4", players={"x": "human", "o": "human"}, moves=moves)
     position = Position.from_moves(Geometry.parse("4x4"), moves)
     assert game["values"] == {
-        str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True))
+        str(c): entry(*for_mover(position, c))
         for c in position.legal_moves
     }
     game = move(client, game, 9, "?values=1")
     position = position.play(9)
     assert game["values"] == {
-        str(c): dict(zip(("value", "plies"), for_mover(position, c), strict=True))
+        str(c): entry(*for_mover(position, c))
         for c in position.legal_moves
     }
 
@@ -738,17 +773,20 @@ def test_explore_other_boards(client: TestClient) -> None:
 
 def test_explore_bad_requests(client: TestClient) -> None:
     cases = [
-        ({}, "give a position"),
+        ({}, "position: missing"),
         ({"position": " "}, "give a position"),
         ({"position": "xq......."}, "unknown character 'q'"),
         ({"position": "x......"}, "cannot tell the board"),
         ({"position": "x........", "board": "4x4"}, "has 9 cells but a 4x4 board has 16"),
         ({"position": "x........", "board": "banana"}, "board"),
-        ({"position": "x........", "k": "0"}, "k must be at least 1"),
+        ({"position": "x........", "k": "0"}, "k: expected int >= 1"),
         ({"position": "x........", "k": "9"}, "k=9"),
-        ({"position": "x........", "k": "three"}, "whole number"),
+        ({"position": "x........", "k": "three"}, "k: expected int"),
+        ({"position": "x........", "k": "³"}, "k: digits must be the ASCII digits"),
+        ({"position": "x........", "k": "٣"}, "k: digits must be the ASCII digits"),
+        ({"position": "x........", "colour": "red"}, "colour: unknown field"),
         ({"position": "." * 100, "board": "10x10"}, "at most 64 cells"),
-        ({"position": "." * 500}, "at most 400"),
+        ({"position": "." * 500}, "position: expected str of length <= 400"),
     ]
     for params, expected in cases:
         assert expected in bad(client.get("/api/explore", params=params)), params
@@ -866,7 +904,7 @@ def test_count_matches_the_game_tree_walk(client: TestClient, spec: str) -> None
 
 
 def test_count_bad_requests(client: TestClient) -> None:
-    assert "give a board" in bad(client.get("/api/count"))
+    assert "board: missing" in bad(client.get("/api/count"))
     assert "takes too long" in bad(client.get("/api/count", params={"board": "5x5", "k": "4"}))
     assert "board" in bad(client.get("/api/count", params={"board": "3by3"}))
 
@@ -876,7 +914,7 @@ def test_errors_are_json_one_liners(client: TestClient) -> None:
         "/api/games", content=json.dumps({"board": "3x3", "players": {"x": None}}).encode()
     )
     assert response.status_code == 400 and response.json()["error"].startswith(
-        "unknown level null for players.x"
+        "players.x: expected str, got null"
     )
 
 

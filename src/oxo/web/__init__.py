@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
+    from oxo.web.app import HostRule
 
-def create_app() -> Starlette:
-    """The ASGI app: JSON API under ``/api`` and the page at ``/``."""
+
+def create_app(hosts: HostRule | None = None) -> Starlette:
+    """The ASGI app: JSON API under ``/api`` and the page at ``/`` (answering the Host names of ``hosts``,
+    this machine's loopback names by default)."""
     from oxo.web.app import create_app as make
 
-    return make()
+    return make(hosts)
 
 
 def bind(host: str = "127.0.0.1", port: int = 8000):  # type: ignore[no-untyped-def]
@@ -29,8 +32,10 @@ def bind(host: str = "127.0.0.1", port: int = 8000):  # type: ignore[no-untyped-
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as error:
         raise OxoError(f"cannot resolve host {host!r}: {error}") from None
-    family, _, _, _, address = infos[0]
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    family, kind, proto, _, address = infos[0]
+    # The protocol must be TCP by name (not 0): asyncio then sets TCP_NODELAY on every accepted
+    # connection, so keep-alive answers are not held back ~40 ms by Nagle's algorithm.
+    sock = socket.socket(family, kind, proto or socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)
@@ -53,17 +58,31 @@ def url_of(sock) -> str:  # type: ignore[no-untyped-def]
     return f"http://{shown}:{port}/"
 
 
-def make_server(sock, *, log_level: str = "warning"):  # type: ignore[no-untyped-def]
+def make_server(sock, *, log_level: str = "warning", allow_hosts: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
     """A uvicorn server for the app on an already bound socket: ``server.run(sockets=[sock])`` serves until
-    ``server.should_exit`` is set (Ctrl-C sets it)."""
+    ``server.should_exit`` is set (Ctrl-C sets it). The app answers the Host names of the bound address
+    (and ``allow_hosts``); connections idle for 5 s are closed, and at most 256 are served at once."""
     import uvicorn
 
-    config = uvicorn.Config(create_app(), log_level=log_level, lifespan="off", access_log=False)
+    from oxo.web.app import HostRule
+    from oxo.web.app import create_app as make_app
+
+    hosts = HostRule.for_address(sock.getsockname()[0], allow_hosts)
+    config = uvicorn.Config(
+        make_app(hosts, prestart=True),
+        log_level=log_level,
+        lifespan="on",
+        access_log=False,
+        timeout_keep_alive=5,
+        limit_concurrency=256,
+        h11_max_incomplete_event_size=16_384,
+    )
     return uvicorn.Server(config)
 
 
 def warm_up_in_background() -> None:
-    """Load the compiled mega search in a background thread, so the AI's first move starts at once."""
+    """Load the compiled mega search in a background thread (kept for callers of older versions:
+    the computer's moves now run in worker processes, which load it themselves)."""
     import threading
 
     def load() -> None:

@@ -2,29 +2,39 @@
 
 All game logic stays in Python; the page (``static/``: plain HTML, JS and CSS, no build step, nothing
 fetched from the network) only draws what the API returns. The endpoints are documented in
-``docs/api.md``. Bad input of any kind answers HTTP 400 with ``{"error": "<one line>"}``; an unknown
-game id answers 404 the same way (the page then rebuilds the game from the moves it kept).
-Long work (solving a board, counting, the computer's search) runs in a worker thread so the server
-keeps answering while it runs.
+``docs/api.md``.
+
+No handler blocks the event loop: the computer's search runs in worker processes
+(:mod:`oxo.web.thinking`), solving a board, exploring and counting run in worker threads and their
+answers are cached, and reading a game while its computer thinks answers at once (``"thinking":
+true``). Every request goes through :class:`Guard` first (the Host header must name this server,
+POSTs must be JSON, bodies are bounded), and every field through one schema per endpoint
+(:mod:`oxo.web.schemas`): bad input answers 400 with ``{"error": "<field>: <what was wrong>"}``.
 """
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Callable
+import asyncio
+import contextlib
+import html
+import ipaddress
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oxo.engines import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
+from oxo.engines import levels as levels_module
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OxoError
 from oxo.game import GameState
@@ -32,7 +42,17 @@ from oxo.geometry import Geometry
 from oxo.mega.rules import MegaState
 from oxo.position import Position
 from oxo.web import explore as explorer
-from oxo.web import sessions
+from oxo.web import schemas, sessions
+from oxo.web.schemas import (
+    CountQuery,
+    ExploreQuery,
+    GameQuery,
+    NewGame,
+    Nothing,
+    PlayMove,
+    decode_body,
+    decode_query,
+)
 from oxo.web.sessions import (
     BOARDS,
     MAX_SECONDS,
@@ -46,229 +66,538 @@ from oxo.web.sessions import (
     check_players,
     check_seconds,
 )
+from oxo.web.thinking import Task, Thinkers, ThinkingCancelled
 
 STATIC = Path(__file__).parent / "static"
-#: Largest request body read, in bytes, and longest text field.
+#: Largest request body read, in bytes.
 MAX_BODY = 64_000
-MAX_TEXT = 400
+MAX_TEXT = schemas.MAX_TEXT
+#: Seconds a client has to send its request body.
+BODY_SECONDS = 10.0
+#: Seconds a request waits for a computation (a search, a solve, a count) before answering 503; the
+#: computation carries on and its answer is kept, so asking again later answers at once.
+REQUEST_SECONDS = 60.0
+#: Explorer answers kept (least recently used forgotten first).
+EXPLORE_CACHE = 64
+#: Host names a server bound to this machine only answers to.
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+T = TypeVar("T")
+
+
+class StillComputing(OxoError):
+    """A computation took longer than a request may wait; it carries on and its answer is kept."""
+
+
+# -- the guard in front of every request -----------------------------------------------------------------
+
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without port, brackets or a final dot, in lower case."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1 : header.find("]")] if "]" in header else header
+    if header.count(":") == 1:
+        header = header.split(":", 1)[0]
+    return header.rstrip(".")
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class HostRule:
+    """Which Host headers a server answers: its loopback names, the address it is bound to, and on
+    a wildcard address (``0.0.0.0``) any IP address plus this machine's names. A name that merely
+    resolves here (DNS rebinding: a web page's own domain pointed at this machine) is refused."""
+
+    def __init__(self, names: Iterable[str] = (), *, any_ip: bool = False) -> None:
+        self.names = frozenset(host_name(n) for n in (*LOOPBACK_HOSTS, *names) if n)
+        self.any_ip = any_ip
+
+    def allows(self, name: str) -> bool:
+        return name in self.names or (self.any_ip and _is_ip(name))
+
+    @classmethod
+    def for_address(cls, host: str, extra: Iterable[str] = ()) -> HostRule:
+        """The rule of a server bound to ``host`` (plus names given with ``--allow-host``)."""
+        import socket
+
+        if host in ("0.0.0.0", "::", ""):
+            names = {socket.gethostname(), socket.getfqdn(), *extra}
+            return cls(names, any_ip=True)
+        return cls({host, *extra})
+
+
+def _json_bytes(status: int, message: str) -> tuple[int, bytes]:
+    import json
+
+    return status, json.dumps({"error": message}).encode()
+
+
+class Guard:
+    """Refuses, before any route runs: a Host that is not this server (403), a POST that is not
+    ``application/json`` (415: forms and ``text/plain`` posts from other sites), a body over
+    :data:`MAX_BODY` bytes (413); adds headers that keep other sites from framing or sniffing."""
+
+    HEADERS = [
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"no-referrer"),
+        (
+            b"content-security-policy",
+            b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            b"frame-ancestors 'none'; form-action 'self'",
+        ),
+    ]
+
+    def __init__(self, app: ASGIApp, hosts: HostRule) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope["headers"]}
+        refusal = self._refusal(scope, headers)
+        if refusal is not None:
+            status, body = refusal
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        *self.HEADERS,
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+
+        async def guarded_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, guarded_send)
+
+    def _refusal(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, bytes] | None:
+        host = host_name(headers.get(b"host", b"").decode("latin-1"))
+        if not self.hosts.allows(host):
+            return _json_bytes(
+                403,
+                f"this server does not answer to the host name {host[:60]!r}; open it by its own address "
+                "(for example http://127.0.0.1:8000/), or start it with --allow-host NAME",
+            )
+        if scope["method"] == "POST":
+            kind = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
+            if kind != "application/json":
+                return _json_bytes(
+                    415,
+                    f"POST requests must be JSON (Content-Type: application/json), got {kind[:60] or 'none'!r}",
+                )
+        length = headers.get(b"content-length")
+        if length is not None:
+            if not length.isdigit():
+                return _json_bytes(400, "Content-Length must be a whole number of bytes")
+            if int(length) > MAX_BODY:
+                return _json_bytes(
+                    413, f"the request body is {int(length)} bytes; at most {MAX_BODY} are read"
+                )
+        return None
 
 
 # -- reading requests -----------------------------------------------------------------------------------
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebInputError(f"the request body is {len(raw)} bytes; at most {MAX_BODY} are read")
-    if not raw.strip():
-        return {}
+async def _raw_body(request: Request) -> bytes:
+    """The body, at most :data:`MAX_BODY` bytes, sent within :data:`BODY_SECONDS`."""
+
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise WebInputError(
+                    f"the request body is over {MAX_BODY} bytes; at most {MAX_BODY} are read"
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise WebInputError(
-            'the request body is not JSON; send a JSON object such as {"move": 4}'
+        return await asyncio.wait_for(read(), BODY_SECONDS)
+    except TimeoutError:
+        raise HTTPException(
+            408, f"the request body did not arrive within {BODY_SECONDS:g} s"
         ) from None
-    if not isinstance(data, dict):
-        raise WebInputError(f"the request body must be a JSON object, got {type(data).__name__}")
-    return data
 
 
-def _text(data: Any, name: str, default: str | None = None) -> str | None:
-    value = data.get(name, default)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise WebInputError(f"{name} must be text, got {json.dumps(value)[:40]}")
-    if len(value) > MAX_TEXT:
-        raise WebInputError(
-            f"{name} is {len(value)} characters long; at most {MAX_TEXT} are accepted"
-        )
+async def _body(request: Request, schema: type[schemas.S]) -> schemas.S:
+    return decode_body(await _raw_body(request), schema)
+
+
+def _query(request: Request, schema: type[schemas.S]) -> schemas.S:
+    params: dict[str, str] = {}
+    for name, value in request.query_params.multi_items():
+        if name in params:
+            raise WebInputError(f"{name[:40]}: given twice in the query")
+        params[name] = value
+    return decode_query(params, schema)
+
+
+def _ascii(name: str, value: str | None) -> str | None:
+    """Text fields with digits take ASCII digits only (no superscripts, no other scripts' digits)."""
+    if value is not None and any(
+        ch.isdigit() or ch.isnumeric() for ch in value if not ch.isascii()
+    ):
+        raise WebInputError(f"{name}: digits must be the ASCII digits 0-9, got {value[:40]!r}")
     return value
 
 
-def _integer(data: Any, name: str, default: int | None = None) -> int | None:
-    value = data.get(name, default)
-    if value is None or value == "":
-        return default
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise WebInputError(f"{name} must be a whole number, got {json.dumps(value)[:40]}")
-    return value
-
-
-def _number(data: Any, name: str, default: float) -> float:
-    value = data.get(name, default)
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            raise WebInputError(f"{name} must be a number, got {value[:40]!r}") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise WebInputError(f"{name} must be a number, got {json.dumps(value)[:40]}")
-    return float(value)
-
-
-def _flag(request: Request, name: str) -> bool:
-    return request.query_params.get(name, "").lower() in ("1", "true", "yes", "on")
-
-
-def _geometry(data: Any, default: str | None = None) -> Geometry:
-    board = _text(data, "board", default)
+def _geometry(board: str | None, k: int | None, default: str | None = None) -> Geometry:
+    board = _ascii("board", board if board is not None else default)
     if board is None or not board.strip():
-        raise WebInputError("give a board such as 3x3, 4x4, 3x5, 4x4,k=3 or 3x3x3")
-    k = _integer(data, "k")
-    if k is not None and k < 1:
-        raise WebInputError(f"k must be at least 1, got {k}")
-    return Geometry.parse(board, k)
+        raise WebInputError("board: give a board such as 3x3, 4x4, 3x5, 4x4,k=3 or 3x3x3")
+    try:
+        return Geometry.parse(board, k)
+    except OxoError as error:
+        raise WebInputError(f"board: {error}") from None
 
 
-def _position(data: Any) -> Position:
-    text = _text(data, "position")
+def _position(query: ExploreQuery) -> Position:
+    text = _ascii("position", query.position)
     if text is None or not text.strip():
         raise WebInputError(
-            "give a position such as x...o.... or 100020000 (rows may be separated by '/')"
+            "position: give a position such as x...o.... or 100020000 (rows may be separated by '/')"
         )
-    board = _text(data, "board")
-    k = _integer(data, "k")
-    if k is not None and k < 1:
-        raise WebInputError(f"k must be at least 1, got {k}")
-    geometry = Geometry.parse(board, k) if board and board.strip() else None
-    position = Position.from_string(text, geometry)
-    if geometry is None and k is not None:
-        position = Position(Geometry(position.geometry.shape, k), position.x, position.o)
+    board = _ascii("board", query.board)
+    geometry = _geometry(board, query.k) if board and board.strip() else None
+    try:
+        position = Position.from_string(text, geometry)
+    except OxoError as error:
+        raise WebInputError(f"position: {error}") from None
+    if geometry is None and query.k is not None:
+        position = Position(Geometry(position.geometry.shape, query.k), position.x, position.o)
     return position
 
 
-def _start(data: dict[str, Any]) -> GameState:
+def _start(data: NewGame) -> GameState:
     """The first state of the game a request asks for: ``kind`` classic (any ``board`` and ``k``) or mega."""
-    board = _text(data, "board")
-    kind = _text(data, "kind") or ("mega" if board == "mega" else "classic")
+    board = _ascii("board", data.board)
+    kind = data.kind or ("mega" if board == "mega" else "classic")
     if kind == "mega":
-        if board not in (None, "mega") or data.get("k") is not None:
-            raise WebInputError("a mega game has no board size nor k: leave board and k out")
+        if board not in (None, "mega") or data.k is not None:
+            raise WebInputError("board: a mega game has no board size nor k: leave board and k out")
         return MegaState()
     if kind != "classic":
-        raise WebInputError(f"kind must be classic or mega, got {kind[:40]!r}")
-    return Position.empty(_geometry(data, "3x3"))
+        raise WebInputError(f"kind: must be classic or mega, got {kind[:40]!r}")
+    return Position.empty(_geometry(board, data.k, "3x3"))
 
 
-async def _under_lock(game: Any, action: Callable[[], object] | None, **state: Any) -> Response:
-    """Run ``action`` on a game under its lock in a worker thread, then answer with the game's state.
-
-    Every game request goes through here, so no two requests change one game at once and slow
-    work (solving, the computer's search) never blocks the event loop.
-    """
-
-    def run() -> dict[str, Any]:
-        with game.lock:
-            if action is not None:
-                action()
-            return game.to_dict(**state)
-
-    return JSONResponse(await run_in_threadpool(run))
+def level_words() -> list[dict[str, str]]:
+    """Each level and what it does, in the words of :mod:`oxo.engines.levels` (its table)."""
+    rows: list[dict[str, str]] = []
+    for line in (levels_module.__doc__ or "").splitlines():
+        if line.startswith("="):
+            continue
+        name = line.split(" ", 1)[0]
+        if name in LEVELS:
+            rows.append({"level": name, "words": " ".join(line[len(name) :].split())})
+        elif rows and line.startswith(" ") and line.strip():
+            rows[-1]["words"] += " " + " ".join(line.split())
+    for row in rows:
+        row["words"] = row["words"].replace("``", "")
+    return rows
 
 
 # -- the app --------------------------------------------------------------------------------------------
 
 
-def create_app() -> Starlette:
-    """A fresh app with its own game store and solution cache."""
+def create_app(
+    hosts: HostRule | None = None, *, thinkers: int = 2, prestart: bool = False
+) -> Starlette:
+    """A fresh app with its own game store, caches and worker processes.
+
+    ``hosts`` says which Host headers are answered (this machine's loopback names unless given);
+    ``thinkers`` is the number of worker processes for the computer's moves (started with the
+    server when ``prestart``, else at the first computer move).
+    """
     solutions = SolutionCache()
     games = GameStore()
+    pool = Thinkers(thinkers)
+    explored: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+    pending: dict[Any, asyncio.Future[Any]] = {}
+    info_cache: dict[str, Any] = {}
+
+    async def compute(key: Any, what: str, function: Callable[[], T]) -> T:
+        """Run ``function`` in a worker thread, one run per ``key`` at a time; wait at most
+        :data:`REQUEST_SECONDS`, after which the run carries on and the request answers 503."""
+        job = pending.get(key)
+        if job is None:
+            job = asyncio.ensure_future(run_in_threadpool(function))
+            pending[key] = job
+            job.add_done_callback(lambda _: pending.pop(key, None))
+        try:
+            return await asyncio.wait_for(asyncio.shield(job), REQUEST_SECONDS)  # type: ignore[no-any-return]
+        except TimeoutError:
+            raise StillComputing(
+                f"{what} takes longer than {REQUEST_SECONDS:g} s; it carries on here and its answer is kept: ask again in a minute"
+            ) from None
+
+    async def answer(game: Game, values: bool, **extra: Any) -> Response:
+        """The game as JSON; when move values need a board solved first, that runs in a thread."""
+        if values and not game.values_ready():
+            state = game.state
+            assert isinstance(state, Position)
+            if state.geometry.size <= sessions.MAX_EMPTY:
+                await compute(
+                    ("solve", state.geometry),
+                    f"solving {state.geometry.spec} (for the values of the moves)",
+                    lambda: solutions.get(state.geometry),
+                )
+        return JSONResponse({**game.to_dict(values=values), **extra})
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def info(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "players": list(PLAYERS),
-                "levels": list(LEVELS),
-                "default_level": DEFAULT_LEVEL,
-                "boards": list(BOARDS),
-                "seconds": {"min": MIN_SECONDS, "max": MAX_SECONDS, "default": DEFAULT_SECONDS},
-                "limits": {
-                    "play_cells": sessions.MAX_PLAY_CELLS,
-                    "values_cells": sessions.MAX_EMPTY,
-                    "perfect_empty_cells": PERFECT_LIMIT,
-                    "explore_cells": explorer.MAX_EXPLORE_CELLS,
-                },
-            }
-        )
+        if not info_cache:
+            info_cache.update(
+                {
+                    "players": list(PLAYERS),
+                    "levels": list(LEVELS),
+                    "level_words": level_words(),
+                    "default_level": DEFAULT_LEVEL,
+                    "boards": list(BOARDS),
+                    "seconds": {
+                        "min": MIN_SECONDS,
+                        "max": MAX_SECONDS,
+                        "default": DEFAULT_SECONDS,
+                    },
+                    "limits": {
+                        "play_cells": sessions.MAX_PLAY_CELLS,
+                        "values_cells": sessions.MAX_EMPTY,
+                        "perfect_empty_cells": PERFECT_LIMIT,
+                        "explore_cells": explorer.MAX_EXPLORE_CELLS,
+                        "games": sessions.MAX_GAMES,
+                        "idle_minutes": round(sessions.IDLE_SECONDS / 60),
+                        "finished_minutes": round(sessions.FINISHED_SECONDS / 60),
+                        "request_seconds": REQUEST_SECONDS,
+                    },
+                }
+            )
+        return JSONResponse(info_cache)
 
     # games -----------------------------------------------------------------------------------
 
     async def game_new(request: Request) -> Response:
-        data = await _body(request)
+        data = await _body(request, NewGame)
+        query = _query(request, GameQuery)
         start = _start(data)
-        players = check_players(data.get("players"))
-        seconds = check_seconds(_number(data, "seconds", DEFAULT_SECONDS))
-        seed = _integer(data, "seed")
-        moves = data.get("moves", [])
+        players = data.players
+        chosen = check_players(
+            None
+            if players is None
+            else {
+                "x": _ascii("players.x", players.x),
+                "o": _ascii("players.o", players.o),
+            }
+        )
+        seconds = check_seconds(data.seconds if data.seconds is not None else DEFAULT_SECONDS)
         most = len(start.legal_moves)
-        if not isinstance(moves, list) or len(moves) > most:
-            raise WebInputError(
-                f"moves must be a list of at most {most} moves, as the move endpoint takes them"
-            )
-        values = _flag(request, "values")
-
-        def make() -> dict[str, Any]:
-            game = Game(games.new_id(), start, players, seconds, seed, solutions)
-            for move in moves:
-                game.play(game.parse_move(move), by_computer=True)
-            games.add(game)
-            with game.lock:
-                return game.to_dict(values=values)
-
-        return JSONResponse(await run_in_threadpool(make))
+        if len(data.moves) > most:
+            raise WebInputError(f"moves: at most {most} moves, as the move endpoint takes them")
+        game = Game(games.new_id(), start, chosen, seconds, data.seed, solutions)
+        for number, move in enumerate(data.moves):
+            try:
+                game.play(game.parse_move(move, f"moves[{number}]"), by_computer=True)
+            except WebInputError:
+                raise
+            except OxoError as error:
+                raise WebInputError(f"moves[{number}]: {error}") from None
+        games.add(game)
+        return await answer(game, query.values)
 
     async def game_get(request: Request) -> Response:
         game = games.get(request.path_params["game_id"])
-        return await _under_lock(game, None, values=_flag(request, "values"))
+        query = _query(request, GameQuery)
+        if game.is_thinking:  # at once, whatever the values: the page asks again after the move
+            return JSONResponse(game.to_dict(values=query.values and game.values_ready()))
+        return await answer(game, query.values)
 
     async def game_move(request: Request) -> Response:
         game = games.get(request.path_params["game_id"])
-        data = await _body(request)
-        if data.get("move") is None:
-            raise WebInputError(
-                'give the move to play: a cell ID such as {"move": 4}, or GC text such as {"move": "55"} in mega'
-            )
-        move = game.parse_move(data["move"])
-        return await _under_lock(game, lambda: game.play(move), values=_flag(request, "values"))
+        query = _query(request, GameQuery)
+        data = await _body(request, PlayMove)
+        try:
+            game.play(game.parse_move(data.move))
+        except WebInputError:
+            raise
+        except OxoError as error:
+            raise WebInputError(f"move: {error}") from None
+        return await answer(game, query.values)
+
+    async def think(game: Game, task: Task) -> None:
+        move, report = await pool.think(task)
+        game.apply(task, move, report)
 
     async def game_ai(request: Request) -> Response:
         game = games.get(request.path_params["game_id"])
-        return await _under_lock(game, game.computer_move, values=_flag(request, "values"))
+        query = _query(request, GameQuery)
+        await _body(request, Nothing)
+        if not game.is_thinking:
+            task = game.task()
+            game.thinking = asyncio.ensure_future(think(game, task))
+            game.thinking.add_done_callback(_consume)
+            game.thinking_since = time.monotonic()
+        job = game.thinking
+        cancelled = False
+        try:
+            await asyncio.wait_for(asyncio.shield(job), REQUEST_SECONDS)
+        except (ThinkingCancelled, asyncio.CancelledError):
+            if not job.done():
+                raise
+            cancelled = True
+        except TimeoutError:
+            raise StillComputing(
+                "the computer's move takes longer than a request may wait; it carries on: ask again"
+            ) from None
+        return await answer(game, query.values, cancelled=cancelled)
+
+    async def game_cancel(request: Request) -> Response:
+        game = games.get(request.path_params["game_id"])
+        query = _query(request, GameQuery)
+        await _body(request, Nothing)
+        job = game.thinking
+        stopped = False
+        if job is not None and not job.done():
+            stopped = True
+            if not pool.cancel(game.id):
+                job.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(job), 10)
+            except (ThinkingCancelled, asyncio.CancelledError, TimeoutError):
+                pass
+        return await answer(game, query.values, cancelled=stopped)
 
     async def game_undo(request: Request) -> Response:
         game = games.get(request.path_params["game_id"])
-        return await _under_lock(game, game.undo, values=_flag(request, "values"))
+        query = _query(request, GameQuery)
+        await _body(request, Nothing)
+        game.undo()
+        return await answer(game, query.values)
+
+    async def game_hint(request: Request) -> Response:
+        """A move for the person to move: a proven best move where the solver reaches, else the hard
+        level's choice (thinking at most a second)."""
+        game = games.get(request.path_params["game_id"])
+        await _body(request, Nothing)
+        state = game.state
+        mover = state.to_move
+        if mover is None:
+            raise WebInputError("the game is over: there is no move to suggest")
+        if game.players[mover] != "human":
+            raise WebInputError(f"it is {mover.upper()}'s turn and {mover.upper()} is the computer")
+        if isinstance(state, Position) and state.geometry.size <= sessions.MAX_EMPTY:
+            geometry = state.geometry
+            solution = await compute(
+                ("solve", geometry),
+                f"solving {geometry.spec} (for a hint)",
+                lambda: solutions.get(geometry),
+            )
+            best = solution.best_moves(state)
+            entry = sessions.value_entry(
+                sessions.relative_value(solution.value(state.play(best[0])), mover),
+                solution.value(state.play(best[0])).plies + 1,
+            )
+            return JSONResponse(
+                {
+                    "move": best[0],
+                    "moves": list(best),
+                    "text": f"{best[0]}: {entry['text']} with best play (proven)",
+                    "value": entry,
+                }
+            )
+        task = Task(
+            f"{game.id}/hint",
+            mover,
+            "hard",
+            game.start,
+            state,
+            min(game.seconds, 1.0),
+            game.seed,
+        )
+        try:
+            move, report = await asyncio.wait_for(pool.think(task), REQUEST_SECONDS)
+        except ThinkingCancelled:
+            raise StillComputing("the hint was stopped; ask again") from None
+        shown = game.shown(move, state)
+        guess = (report or {}).get("expectation")
+        text = f"{shown}: the hard level's choice after {(report or {}).get('seconds', 0)} s"
+        if guess is not None:
+            text += f" (it expects {round(100 * guess)}% for {mover.upper()})"
+        return JSONResponse({"move": shown, "moves": [shown], "text": text, "value": None})
 
     # explorer --------------------------------------------------------------------------------
 
     async def explore(request: Request) -> Response:
-        position = _position(request.query_params)
-        return JSONResponse(await run_in_threadpool(explorer.explore, position, solutions))
+        position = _position(_query(request, ExploreQuery))
+        key = (position.geometry.spec, position.to_status_string())
+        data = explored.get(key)
+        if data is None:
+            data = await compute(
+                ("explore", key),
+                f"exploring this {position.geometry.spec} position",
+                lambda: explorer.explore(position, solutions),
+            )
+            explored[key] = data
+            while len(explored) > EXPLORE_CACHE:
+                explored.popitem(last=False)
+        else:
+            explored.move_to_end(key)
+        return JSONResponse(data)
 
     async def count(request: Request) -> Response:
-        geometry = _geometry(request.query_params)
+        query = _query(request, CountQuery)
+        geometry = _geometry(query.board, query.k)
         explorer.check_countable(geometry)
-        return JSONResponse(await run_in_threadpool(explorer.count_chart, geometry))
+        data = await compute(
+            ("count", geometry),
+            f"counting the positions of {geometry.spec}",
+            lambda: explorer.count_chart(geometry),
+        )
+        return JSONResponse(data)
 
     # errors ----------------------------------------------------------------------------------
 
     async def bad_input(request: Request, error: Exception) -> Response:
-        status = 404 if isinstance(error, GameNotFound) else 400
-        return JSONResponse({"error": str(error)}, status_code=status)
+        status = (
+            404
+            if isinstance(error, GameNotFound)
+            else 503
+            if isinstance(error, StillComputing)
+            else 400
+        )
+        return JSONResponse({"error": " ".join(str(error).split())}, status_code=status)
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
-        detail = (
-            error.detail
-            if error.status_code != 404
-            else f"no such page or endpoint: {request.url.path}"
-        )
+        if error.status_code == 404:
+            path = request.url.path
+            if not path.startswith("/api/") and "text/html" in request.headers.get("accept", ""):
+                return HTMLResponse(_not_found_page(path), status_code=404)
+            detail = (
+                f"no such page or endpoint: {path[:100]}; the endpoints are listed in docs/api.md"
+            )
+        else:
+            detail = str(error.detail)
         return JSONResponse({"error": detail}, status_code=error.status_code, headers=error.headers)
 
     async def server_error(request: Request, error: Exception) -> Response:
@@ -277,24 +606,55 @@ def create_app() -> Starlette:
             status_code=500,
         )
 
-    game = "/{game_id:str}"
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if prestart:  # in the background: the server answers while the workers load
+            asyncio.get_running_loop().run_in_executor(None, pool.start)
+        yield
+        pool.close()
+
+    game_path = "/api/games/{game_id:str}"
     routes = [
         Route("/", index),
         Route("/api/info", info),
         Route("/api/games", game_new, methods=["POST"]),
-        Route(f"/api/games{game}", game_get),
-        Route(f"/api/games{game}/move", game_move, methods=["POST"]),
-        Route(f"/api/games{game}/ai", game_ai, methods=["POST"]),
-        Route(f"/api/games{game}/undo", game_undo, methods=["POST"]),
+        Route(game_path, game_get),
+        Route(f"{game_path}/move", game_move, methods=["POST"]),
+        Route(f"{game_path}/ai", game_ai, methods=["POST"]),
+        Route(f"{game_path}/cancel", game_cancel, methods=["POST"]),
+        Route(f"{game_path}/undo", game_undo, methods=["POST"]),
+        Route(f"{game_path}/hint", game_hint, methods=["POST"]),
         Route("/api/explore", explore),
         Route("/api/count", count),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         exception_handlers={
             OxoError: bad_input,
             HTTPException: http_error,
             Exception: server_error,
         },
+        lifespan=lifespan,
+    )
+    app.state.games = games
+    app.state.thinkers = pool
+    app.state.solutions = solutions
+    app.add_middleware(Guard, hosts=hosts or HostRule())
+    return app
+
+
+def _consume(job: asyncio.Future[Any]) -> None:
+    """Read a finished search's exception, so one nobody waited for is not reported as lost."""
+    if not job.cancelled():
+        job.exception()
+
+
+def _not_found_page(path: str) -> str:
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><title>Not found — oxo</title>"
+        "<link rel='stylesheet' href='/static/style.css'></head><body><main>"
+        f"<h1>Nothing here</h1><p>This server has no page at <code>{html.escape(path[:200])}</code>.</p>"
+        "<p><a href='/'>Go to the oxo page</a> to play and explore tic-tac-toe.</p></main></body></html>"
     )

@@ -12,15 +12,16 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from oxo.analysis import line_report, winnability
+from oxo.analysis import Winnability, line_report, winnability
 from oxo.counting import AUTO_LINES, CountTable, count_positions
 from oxo.errors import OxoError
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.render.svg import classic_svg, count_chart_svg
-from oxo.solve import solve
+from oxo.reports import analyze, position_status
+from oxo.solve import Solution
 from oxo.space import MAX_EMPTY, check_playable
-from oxo.web.sessions import SolutionCache, WebInputError, relative_value
+from oxo.web.sessions import SolutionCache, WebInputError, value_entry
 
 #: Rooted state spaces (for boards too big to solve whole) are built for at most this many empty cells.
 MAX_ROOTED_EMPTY = 14
@@ -85,7 +86,7 @@ def explore(position: Position, solutions: SolutionCache) -> dict[str, Any]:
         cell_classes.append(
             {"name": cell_class.name, "cells": list(cell_class.cells), "color": color}
         )
-    status = _status(position)
+    status = position_status(position).text
     canonical = position.canonical
     return {
         "board": geometry.spec,
@@ -137,64 +138,50 @@ def explore(position: Position, solutions: SolutionCache) -> dict[str, Any]:
     }
 
 
-def _status(position: Position) -> str:
-    if position.turn is None:
-        return "impossible mark counts (X moves first, so X has as many marks as O or one more)"
-    if position.x_lines and position.o_lines:
-        return "both players have a line: no game reaches this position"
-    if position.winner:
-        return f"{position.winner.upper()} has won"
-    if position.is_full:
-        return "draw: the board is full"
-    return f"{position.turn.upper()} to move"
-
-
 def _game_analysis(position: Position, solutions: SolutionCache) -> dict[str, Any]:
-    """Winnability, value and best moves when the position can occur in a game and its state space fits."""
+    """Winnability, value and best moves (from :func:`oxo.reports.analyze`) when the position can occur in a
+    game and its state space fits."""
     try:
         check_playable(position)
     except OxoError as error:
         reason = str(error)
         return {"winnability": {"error": reason}, "solution": {"error": reason}}
     geometry = position.geometry
-    solution, rooted = None, False
+    solution, win = None, None
     if geometry.size <= MAX_EMPTY:
         full = solutions.get(geometry)
         if position in full.space:
-            solution = full
-    if solution is None:
-        empty = len(position.empty_cells)
-        if empty > MAX_ROOTED_EMPTY:
-            reason = (
-                f"{empty} empty cells on a {geometry.size}-cell board is too many to search here "
-                f"(boards of at most {MAX_EMPTY} cells, or at most {MAX_ROOTED_EMPTY} empty cells)"
-            )
-            return {"winnability": {"error": reason}, "solution": {"error": reason}}
-        solution, rooted = solve(position), True
-    if rooted:
-        x_can, o_can = winnability(position, space=solution.space).can_win(position)
-    else:
-        x_can, o_can = _can_win_in(solution, position)
-    value = solution.value(position)
-    mover = position.to_move
-    move_values = solution.move_values(position) if mover else {}
+            solution, win = full, _winnability_in(full)
+    empty = len(position.empty_cells)
+    if solution is None and empty > MAX_ROOTED_EMPTY:
+        reason = (
+            f"{empty} empty cells on a {geometry.size}-cell board is too many to search here "
+            f"(boards of at most {MAX_EMPTY} cells, or at most {MAX_ROOTED_EMPTY} empty cells)"
+        )
+        return {"winnability": {"error": reason}, "solution": {"error": reason}}
+    analysis = analyze(position, solution=solution, win=win)
+    value = analysis.value
+    assert value is not None  # in the solver's reach: checked above
+    moves = analysis.moves or ()
     return {
-        "winnability": {"x_can_win": x_can, "o_can_win": o_can, "winnable": x_can or o_can},
+        "winnability": {
+            "x_can_win": analysis.x_can_win,
+            "o_can_win": analysis.o_can_win,
+            "winnable": analysis.winnable,
+        },
         "solution": {
             "value": value.outcome,
             "plies": value.plies,
             "text": str(value),
-            "best_moves": list(solution.best_moves(position)) if mover else [],
+            "best_moves": list(analysis.best_moves),
             "move_values": {
-                str(cell): {"value": relative_value(v, mover), "plies": v.plies + 1}
-                for cell, v in move_values.items()  # type: ignore[arg-type]
+                str(move.cell): value_entry(move.for_mover.result, move.value.plies + 1)
+                for move in moves
             },
             "svg": classic_svg(
                 position,
                 cell=_cell_size(geometry),
-                values={cell: relative_value(v, mover) for cell, v in move_values.items()}
-                if mover
-                else None,  # type: ignore[arg-type]
+                values={move.cell: move.for_mover.result for move in moves} if moves else None,
             ),
         },
     }
@@ -204,9 +191,9 @@ _WINNABILITY: OrderedDict[Geometry, Any] = OrderedDict()
 _WIN_LOCK = threading.Lock()
 
 
-def _can_win_in(solution: Any, position: Position) -> tuple[bool, bool]:
-    """Winnability of a position inside a whole-board solution's space (computed once per board, shared)."""
-    geometry = position.geometry
+def _winnability_in(solution: Solution) -> Winnability:
+    """Winnability over a whole-board solution's space (computed once per board, shared)."""
+    geometry = solution.space.geometry
     with _WIN_LOCK:
         table = _WINNABILITY.get(geometry)
         if table is None or table.space is not solution.space:
@@ -214,7 +201,7 @@ def _can_win_in(solution: Any, position: Position) -> tuple[bool, bool]:
             _WINNABILITY[geometry] = table
             while len(_WINNABILITY) > 3:
                 _WINNABILITY.popitem(last=False)
-    return table.can_win(position)
+    return table  # type: ignore[no-any-return]  # the cache holds Winnability values only
 
 
 # -- counts -------------------------------------------------------------------------------------------

@@ -8,16 +8,20 @@ on every board. What differs between classic and mega games is only how a move i
 what is drawn, and that is a function of the state's type (:func:`_classic_fields`, :func:`_mega_fields`).
 
 The page stores a game's id and its moves in the browser, so a game survives a page reload and a
-server restart. Sessions are mutable server state, guarded by a lock per game; what they hand out
-(:meth:`Game.to_dict`) is a plain JSON-ready dict.
+server restart. Sessions are mutable server state changed only on the event loop; what they hand out
+(:meth:`Game.to_dict`) is a plain JSON-ready dict. The store is bounded (:data:`MAX_GAMES`, games
+expire after :data:`IDLE_SECONDS` without a move, finished ones after :data:`FINISHED_SECONDS`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from oxo.engines import (
@@ -37,6 +41,7 @@ from oxo.position import Position
 from oxo.render.svg import classic_svg, mega_svg
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY
+from oxo.web.thinking import Task
 
 #: Who may play a side: a person, or the computer at one of the levels of :mod:`oxo.engines`.
 PLAYERS: tuple[str, ...] = ("human", *LEVELS)
@@ -46,6 +51,10 @@ MAX_PLAY_CELLS = 361
 MIN_SECONDS, MAX_SECONDS = 0.05, 10.0
 #: Games kept in memory; the least recently used is forgotten first (the page can rebuild it from its moves).
 MAX_GAMES = 500
+#: A game nobody touched for this many seconds is forgotten (two hours) ...
+IDLE_SECONDS = 2 * 3600.0
+#: ... and a finished game after ten minutes.
+FINISHED_SECONDS = 600.0
 
 
 def _board(label: str, board: str, k: int | None = None) -> dict[str, Any]:
@@ -99,6 +108,10 @@ class SolutionCache:
         self._locks: dict[Geometry, threading.Lock] = {}
         self._guard = threading.Lock()
 
+    def ready(self, geometry: Geometry) -> bool:
+        """Whether the board's solution is in memory (asking for it answers at once)."""
+        return geometry in self._solutions
+
     def get(self, geometry: Geometry) -> Solution:
         """The solution of the board (raises :class:`WebInputError` for boards over ``MAX_EMPTY`` cells)."""
         if geometry.size > MAX_EMPTY:
@@ -125,6 +138,14 @@ def relative_value(value: Value, mover: str) -> str:
     if value.winner is None:
         return "draw"
     return "win" if value.winner == mover else "loss"
+
+
+def value_entry(outcome: str, plies: int) -> dict[str, Any]:
+    """A move's value for the player making it: ``{"value": "win", "plies": 3, "text": "win in 3 plies"}``."""
+    text = (
+        "draw" if outcome == "draw" else f"{outcome} in {plies} {'ply' if plies == 1 else 'plies'}"
+    )
+    return {"value": outcome, "plies": plies, "text": text}
 
 
 # -- setting a game up --------------------------------------------------------------------------------
@@ -175,7 +196,7 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
         classic = isinstance(start, Position)
         where = (
             f"{start.geometry.spec} has {len(start.empty_cells)} empty cells"
-            if classic
+            if isinstance(start, Position)
             else "mega tic-tac-toe has no exact solver"
         )
         strongest = (
@@ -189,9 +210,18 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
 
 # -- games --------------------------------------------------------------------------------------------
 
+_MEGA_MOVE = re.compile(r"[1-9][1-9]")
+_CELL_TEXT = re.compile(r"[0-9]{1,4}")
+
 
 class Game:
-    """A game of any kind between people and/or the computer at some level."""
+    """A game of any kind between people and/or the computer at some level.
+
+    Only the event loop changes a game (a move, an undo, the computer's answer applied), so no lock
+    is needed; readers in worker threads take :attr:`current`, one immutable pair of the state and
+    the moves, replaced as a whole at each change. The computer's search runs elsewhere
+    (:mod:`oxo.web.thinking`); while it runs, :attr:`thinking` is the task that will apply its move.
+    """
 
     def __init__(
         self,
@@ -204,23 +234,30 @@ class Game:
     ) -> None:
         if isinstance(start, Position) and start.geometry.size > MAX_PLAY_CELLS:
             raise WebInputError(
-                f"the page plays boards of at most {MAX_PLAY_CELLS} cells; {start.geometry.spec} has {start.geometry.size}"
+                f"board: the page plays boards of at most {MAX_PLAY_CELLS} cells; {start.geometry.spec} has {start.geometry.size}"
             )
+        for side, who in players.items():
+            if who != "human":
+                _engine(side, who, start, seconds, seed)  # refuses perfect out of reach now
         self.id = game_id
         self.start = start
-        self.state = start
+        self.current: tuple[GameState, tuple[int, ...]] = (start, ())
         self.players = players
         self.seconds = seconds
         self.seed = seed
-        self.moves: list[int] = []
-        self.lock = threading.Lock()
         self.last_search: dict[str, Any] | None = None
+        self.thinking: Any = None  # the asyncio task of a running search, if any
+        self.thinking_since: float | None = None
+        self.touched = time.monotonic()
         self._solutions = solutions or SolutionCache()
-        self._engines = {
-            side: _engine(side, who, start, seconds, seed)
-            for side, who in players.items()
-            if who != "human"
-        }
+
+    @property
+    def state(self) -> GameState:
+        return self.current[0]
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        return self.current[1]
 
     @property
     def kind(self) -> str:
@@ -236,31 +273,44 @@ class Game:
         mover = self.state.to_move
         return mover is not None and self.players[mover] != "human"
 
+    @property
+    def is_thinking(self) -> bool:
+        return self.thinking is not None and not self.thinking.done()
+
+    def values_ready(self) -> bool:
+        """Whether the values of the moves can be given at once (the board's solution is in memory)."""
+        state = self.state
+        return not isinstance(state, Position) or self._solutions.ready(state.geometry)
+
     # -- moves as the API writes them: cell IDs on classic boards, GC text in mega -------------------
 
-    def shown(self, move: int) -> int | str:
-        return move if isinstance(self.state, Position) else self.state.format_move(move)
+    def shown(self, move: int, state: GameState | None = None) -> int | str:
+        state = self.state if state is None else state
+        return move if isinstance(state, Position) else state.format_move(move)
 
-    def parse_move(self, value: Any) -> int:
-        """A move as sent in JSON: a cell ID (a whole number) for classic boards, GC text such as "55" for mega."""
-        if isinstance(self.state, MegaState):
-            if not isinstance(value, str):
+    def parse_move(self, value: Any, field: str = "move") -> int:
+        """A move as documented: a cell ID (a JSON whole number, or its ASCII digits as text) on classic
+        boards, GC text such as "55" in mega; anything else is refused naming ``field``."""
+        state = self.state
+        if isinstance(state, MegaState):
+            if not isinstance(value, str) or not _MEGA_MOVE.fullmatch(value):
                 raise WebInputError(
-                    f'a mega move is text GC such as "55" (grid, then cell, both 1..9), got {json.dumps(value)[:40]}'
+                    f'{field}: a mega move is text GC such as "55" (the grid, then the cell, each 1..9), got {json.dumps(value)[:40]}'
                 )
-            return self.state.parse_move(value)
-        if isinstance(value, str) and len(value) < 12:
-            return self.state.parse_move(value)
+            return state.parse_move(value)
+        if isinstance(value, str) and _CELL_TEXT.fullmatch(value):
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise WebInputError(
-                f"a move on a classic board is a cell ID (a whole number) such as 4, got {json.dumps(value)[:40]}"
+                f"{field}: a move on a classic board is a cell ID (a whole number) such as 4, got {json.dumps(value)[:40]}"
             )
         return value
 
     # -- reading ----------------------------------------------------------------------------------
 
-    def result(self) -> str:
-        state, mega = self.state, isinstance(self.state, MegaState)
+    def result(self, state: GameState | None = None) -> str:
+        state = self.state if state is None else state
+        mega = isinstance(state, MegaState)
         outcome = state.outcome
         if outcome == "draw":
             return "Draw: no move is possible" if mega else "Draw: the board is full"
@@ -271,12 +321,14 @@ class Game:
         return f"{mover.upper()} to move ({who})"
 
     def to_dict(self, *, values: bool = False) -> dict[str, Any]:
-        state = self.state
+        """The game as the API answers it (safe to call from a worker thread)."""
+        state, moves = self.current
         outcome = state.outcome
+        since = self.thinking_since
         data = {
             "id": self.id,
-            "kind": self.kind,
-            "board": self.board,
+            "kind": "mega" if isinstance(state, MegaState) else "classic",
+            "board": state.geometry.spec if isinstance(state, Position) else "mega",
             "players": dict(self.players),
             "playing": {
                 side: describe_level(who, state)
@@ -285,73 +337,97 @@ class Game:
             },
             "seconds": self.seconds,
             "seed": self.seed,
-            "moves": [self.shown(m) for m in self.moves],
+            "moves": [self.shown(m, state) for m in moves],
             "to_move": state.to_move,
             "winner": outcome if outcome in ("x", "o") else None,
             "outcome": outcome,
             "over": state.is_over,
-            "result": self.result(),
-            "legal": [self.shown(m) for m in state.legal_moves],
-            "computer_to_move": self.computer_to_move,
+            "result": self.result(state),
+            "legal": [self.shown(m, state) for m in state.legal_moves],
+            "computer_to_move": state.to_move is not None
+            and self.players[state.to_move] != "human",
+            "thinking": self.is_thinking,
+            "thinking_seconds": None
+            if since is None or not self.is_thinking
+            else round(time.monotonic() - since, 1),
             "last_search": self.last_search,
         }
         if isinstance(state, Position):
-            data.update(_classic_fields(state, self.moves, self._solutions, values))
+            data.update(_classic_fields(state, list(moves), self._solutions, values))
         else:
             data.update(_mega_fields(state))  # type: ignore[arg-type]
         return data
 
-    # -- playing ----------------------------------------------------------------------------------
+    # -- playing (on the event loop) ------------------------------------------------------------
+
+    def _check_idle(self) -> None:
+        if self.is_thinking:
+            mover = self.state.to_move or "x"
+            raise WebInputError(
+                f"{mover.upper()} (the computer) is still thinking: wait for its move or cancel it"
+            )
 
     def play(self, move: int, *, by_computer: bool = False) -> None:
         """Play a move for the side to move (a person's move unless ``by_computer``)."""
-        mover = self.state.to_move
-        if mover is not None and not by_computer and self.players[mover] != "human":
-            raise WebInputError(
-                f"it is {mover.upper()}'s turn and {mover.upper()} is the computer: ask it to move"
-            )
-        self.state = self.state.play(move)
-        self.moves.append(move)
+        state, moves = self.current
+        mover = state.to_move
+        if not by_computer:
+            self._check_idle()
+            if mover is not None and self.players[mover] != "human":
+                raise WebInputError(
+                    f"it is {mover.upper()}'s turn and {mover.upper()} is the computer: ask it to move"
+                )
+        self.current = (state.play(move), (*moves, move))
+        self.touched = time.monotonic()
         if not by_computer:
             self.last_search = None
 
-    def computer_move(self) -> int:
-        """Let the computer play the side to move at its level (in the caller's thread: a worker thread)."""
-        mover = self.state.to_move
+    def task(self) -> Task:
+        """What the worker needs to choose the computer's move now."""
+        state, moves = self.current
+        mover = state.to_move
         if mover is None:
             raise MoveError("the game is over: there is no move to make")
-        engine = self._engines.get(mover)
-        if engine is None:
+        if self.players[mover] == "human":
             raise WebInputError(
                 f"it is {mover.upper()}'s turn and {mover.upper()} is a person: click a cell"
             )
-        move = engine.choose(self.state)
-        report = engine.last
+        seed = None if self.seed is None else self.seed + (mover == "o")
+        return Task(self.id, mover, self.players[mover], self.start, state, self.seconds, seed)
+
+    def apply(self, task: Task, move: int, report: dict[str, Any] | None) -> None:
+        """Play the computer's move found for ``task`` (ignored when the game moved on meanwhile)."""
+        if self.state is not task.state:
+            return
+        level = self.players[task.side]
         budget = (
-            {"hard": self.seconds, "medium": self.seconds / 10}.get(report.engine)
+            {"hard": self.seconds, "medium": self.seconds / 10}.get(report["engine"])
             if report
             else None
         )
+        self.play(move, by_computer=True)
         self.last_search = (
             None
             if report is None
-            else {**report.to_dict(), "side": mover, "level": self.players[mover], "budget": budget}
+            else {**report, "side": task.side, "level": level, "budget": budget}
         )
-        self.play(move, by_computer=True)
-        return move
 
     def undo(self) -> None:
         """Take back the last move, and the computer's moves before it, back to a person's turn."""
-        if not self.moves:
+        self._check_idle()
+        state, moves = self.current
+        if not moves:
             raise MoveError("there is no move to undo")
-        while self.moves:
-            self.moves.pop()
+        while moves:
+            moves = moves[:-1]
             state = self.start
-            for move in self.moves:
+            for move in moves:
                 state = state.play(move)
-            self.state = state
-            if not self.computer_to_move:
+            mover = state.to_move
+            if mover is None or self.players[mover] == "human":
                 break
+        self.current = (state, moves)
+        self.touched = time.monotonic()
         self.last_search = None
 
 
@@ -374,7 +450,7 @@ def _classic_fields(
             {}
             if mover is None
             else {
-                cell: {"value": relative_value(value, mover), "plies": value.plies + 1}
+                cell: value_entry(relative_value(value, mover), value.plies + 1)
                 for cell, value in solutions.get(geometry).move_values(position).items()
             }
         )
@@ -428,11 +504,25 @@ def _mega_fields(state: MegaState) -> dict[str, Any]:
 
 
 class GameStore:
-    """Games by id, the least recently used forgotten beyond ``maxsize``."""
+    """Games by id, bounded: at most ``maxsize`` (the least recently used is forgotten first), a game
+    nobody touched for ``idle`` seconds is forgotten, and a finished one after ``finished`` seconds.
 
-    def __init__(self, maxsize: int = MAX_GAMES) -> None:
+    A forgotten game answers 404; the page then rebuilds it from the moves it kept. ``clock`` is
+    :func:`time.monotonic` unless a test passes its own.
+    """
+
+    def __init__(
+        self,
+        maxsize: int = MAX_GAMES,
+        idle: float = IDLE_SECONDS,
+        finished: float = FINISHED_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._maxsize = maxsize
+        self._idle = idle
+        self._finished = finished
+        self._clock = clock
         self._guard = threading.Lock()
 
     @staticmethod
@@ -440,22 +530,38 @@ class GameStore:
         """A fresh, unguessable game id."""
         return secrets.token_urlsafe(9)
 
+    def _expired(self, game: Game, now: float) -> bool:
+        if game.is_thinking:
+            return False
+        limit = self._finished if game.state.is_over else self._idle
+        return now - game.touched > limit
+
     def add(self, game: Game) -> Game:
-        """Keep a game (made with an id from :meth:`new_id`) and return it."""
+        """Keep a game (made with an id from :meth:`new_id`) and return it; forget expired ones."""
+        now = self._clock()
+        game.touched = now
         with self._guard:
+            for old in [g for g in self._games.values() if self._expired(g, now)]:
+                del self._games[old.id]
             self._games[game.id] = game
             while len(self._games) > self._maxsize:
                 self._games.popitem(last=False)
         return game
 
     def get(self, game_id: str) -> Game:
+        now = self._clock()
         with self._guard:
             game = self._games.get(game_id)
+            if game is not None and self._expired(game, now):
+                del self._games[game_id]
+                game = None
             if game is None:
                 raise GameNotFound(
-                    f"no game with id {game_id!r} is in progress (the server may have restarted)"
+                    f"no game with id {game_id[:40]!r} is in progress (the server may have restarted, "
+                    "or the game was put away after a while without moves)"
                 )
             self._games.move_to_end(game_id)
+            game.touched = now
             return game
 
     def __len__(self) -> int:

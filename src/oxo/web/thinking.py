@@ -1,0 +1,193 @@
+"""The computer's thinking, in worker processes, so the web server never stops answering.
+
+A search holds the interpreter for seconds; run in the server's own process it would slow every
+other request (Python runs one thread at a time). :class:`Thinkers` keeps a few long-lived worker
+processes (``spawn``: nothing of the server is inherited). Each worker keeps the engines of the games
+it served (an LRU of :data:`ENGINES_PER_WORKER`), so an engine's tables and the exact solver's answers
+carry over from one move to the next, as in ``oxo play``. A game goes to the same worker when it is
+free. Cancelling a search ends its worker process at once; a fresh one starts on the next request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from oxo.errors import OutOfReachError, OxoError
+from oxo.game import GameState
+
+#: Engines a worker keeps between moves (least recently used forgotten first).
+ENGINES_PER_WORKER = 64
+
+
+@dataclass(frozen=True)
+class Task:
+    """One computer move to find: which game and side, the level and the states it needs."""
+
+    game_id: str
+    side: str
+    level: str
+    start: GameState
+    state: GameState
+    seconds: float
+    seed: int | None
+
+
+class ThinkingCancelled(Exception):
+    """The search was stopped before it chose a move (someone cancelled it)."""
+
+
+def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker process
+    """A worker's loop: receive a :class:`Task`, answer ``("ok", move, report)`` or an error."""
+    from oxo.engines import make_engine
+
+    try:  # compile (or load from cache) mega's search before the first clock starts
+        from oxo.mega import compiled
+
+        compiled.warm_up()
+    except Exception:
+        pass
+    engines: OrderedDict[tuple[str, str, str, float, int | None], Any] = OrderedDict()
+    while True:
+        try:
+            task: Task = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            key = (task.game_id, task.side, task.level, task.seconds, task.seed)
+            engine = engines.pop(key, None)
+            if engine is None:
+                engine = make_engine(task.level, task.start, seconds=task.seconds, seed=task.seed)
+            engines[key] = engine
+            while len(engines) > ENGINES_PER_WORKER:
+                engines.popitem(last=False)
+            move = engine.choose(task.state)
+            report = engine.last.to_dict() if engine.last is not None else None
+            answer: tuple[Any, ...] = ("ok", move, report)
+        except OutOfReachError as error:
+            answer = ("out_of_reach", str(error), None)
+        except OxoError as error:
+            answer = ("bad", str(error), None)
+        except Exception as error:  # an engine defect: reported, the worker keeps serving
+            answer = ("failed", f"{type(error).__name__}: {error}", None)
+        try:
+            conn.send(answer)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Worker:
+    """One worker process and the pipe to it."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        self.conn = ours
+        self.process = context.Process(
+            target=_work, args=(theirs,), name="oxo-thinker", daemon=True
+        )
+        self.process.start()
+        theirs.close()
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+
+
+class Thinkers:
+    """A small pool of worker processes that choose computer moves; cancellable per game."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.size = max(1, workers)
+        self._workers: list[_Worker | None] = [None] * self.size
+        self._locks: list[asyncio.Lock] | None = None
+        self._running: dict[str, int] = {}  # game id -> worker slot
+        self._guard = threading.Lock()
+
+    def _slot(self, game_id: str) -> int:
+        assert self._locks is not None
+        preferred = zlib.crc32(game_id.encode()) % self.size
+        if not self._locks[preferred].locked():
+            return preferred
+        free = [i for i, lock in enumerate(self._locks) if not lock.locked()]
+        return free[0] if free else preferred
+
+    def _worker(self, slot: int) -> _Worker:
+        with self._guard:
+            worker = self._workers[slot]
+            if worker is None or not worker.process.is_alive():
+                if worker is not None:
+                    worker.stop()
+                worker = self._workers[slot] = _Worker()
+            return worker
+
+    async def think(self, task: Task) -> tuple[int, dict[str, Any] | None]:
+        """The move and the engine's report; raises :class:`ThinkingCancelled` when cancelled,
+        :class:`OxoError` subclasses for what the engine refused."""
+        if self._locks is None:
+            self._locks = [asyncio.Lock() for _ in range(self.size)]
+        slot = self._slot(task.game_id)
+        async with self._locks[slot]:
+            loop = asyncio.get_running_loop()
+            worker = await loop.run_in_executor(None, self._worker, slot)
+            self._running[task.game_id] = slot
+
+            def ask() -> tuple[Any, ...]:
+                worker.conn.send(task)
+                return worker.conn.recv()  # type: ignore[no-any-return]
+
+            try:
+                kind, first, report = await loop.run_in_executor(None, ask)
+            except (EOFError, OSError, BrokenPipeError):
+                with self._guard:
+                    if self._workers[slot] is worker:
+                        self._workers[slot] = None
+                worker.stop()
+                raise ThinkingCancelled() from None
+            finally:
+                self._running.pop(task.game_id, None)
+        if kind == "ok":
+            return int(first), report
+        if kind == "out_of_reach":
+            raise OutOfReachError(first)
+        if kind == "bad":
+            raise OxoError(first)
+        raise RuntimeError(first)
+
+    def start(self) -> None:
+        """Start every worker now (each loads the engines and mega's compiled search), rather than
+        at the first computer move."""
+        for slot in range(self.size):
+            self._worker(slot)
+
+    def running(self, game_id: str) -> bool:
+        """Whether a worker is searching for this game now (not merely waiting for a free worker)."""
+        return game_id in self._running
+
+    def cancel(self, game_id: str) -> bool:
+        """Stop the search of a game: its worker process ends now. True when one was running."""
+        slot = self._running.get(game_id)
+        if slot is None:
+            return False
+        with self._guard:
+            worker = self._workers[slot]
+            self._workers[slot] = None
+        if worker is not None:
+            worker.stop()
+        return True
+
+    def close(self) -> None:
+        """End every worker process."""
+        with self._guard:
+            workers, self._workers = self._workers, [None] * self.size
+        for worker in workers:
+            if worker is not None:
+                worker.stop()
