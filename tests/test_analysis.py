@@ -207,7 +207,8 @@ def test_cli_deadends_text(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert code == 0
     assert "O for player 1" in out and "definite unwinnable" in out
-    assert "Seed 004's rule disagrees with the exact answer on" in out
+    assert "The rule of thumb disagrees with the exact answer on" in out
+    assert ": 1 dead line," in out and ": 1 dead lines" not in out
 
 
 def test_cli_deadends_lists_every_disagreement(capsys: pytest.CaptureFixture[str]) -> None:

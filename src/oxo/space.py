@@ -192,7 +192,7 @@ def build_space(
     empty = len(cells)
     if empty > MAX_EMPTY:
         raise OutOfReachError(
-            f"the position has {empty} empty cells; dense state spaces allow at most {MAX_EMPTY} "
+            f"the position has {empty} empty cells; the table of every position that can follow it is built for at most {MAX_EMPTY} "
             f"(boards of up to {MAX_EMPTY} cells, or positions of larger boards with that many empty cells)"
         )
     x_lines, o_lines = _local_lines(root, cells)

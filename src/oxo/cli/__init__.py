@@ -59,31 +59,64 @@ class LazyTopicGroup(OxoGroup):
             self.add_command(command)
 
 
-@click.group(cls=LazyTopicGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyTopicGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="oxo", prog_name="oxo")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Exact answers about tic-tac-toe and its relatives.
 
-    Boards are written like 3x3, 4x4, 3x5 (k-in-a-row defaults to the shortest side,
-    change it with --k) or 3x3x3 for a cube. Positions are written as status strings
-    (120000000: 0 empty, 1 first player, 2 second player), with x/o/. letters, and
-    optionally with rows separated by '/'.
+    Boards are written like 3x3, 4x4, 3x5 (k in a row to win defaults to the shortest
+    side, change it with --k) or 3x3x3 for a cube. A position is written cell by cell
+    in reading order, with x, o and . (xo./.x./..o, the '/' between rows optional) or
+    with digits, 0 empty, 1 the first player (x), 2 the second (o): 120000000.
 
-    Exit status: 0 an answer, 1 a "no" (such as an illegal position), 2 bad input,
-    3 not answered within the limits (the message says what is known and what to try).
+    Exit status: 0 an answer; 1 a "no" (such as an illegal position or an illegal
+    move); 2 bad input (one line on stderr); 3 not answered within the limits (the
+    message says what is known and what to try instead). With --json, errors are
+    also printed on stdout as {"error": "...", "code": N}, N the exit status.
     """
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+        click.echo()
+        click.echo(TRY_THIS)
+
+
+#: What ``oxo`` with no arguments suggests after the help: three first commands.
+TRY_THIS = """Try this:
+  oxo count 3x3            positions of tic-tac-toe per move, and up to symmetry
+  oxo check xxx/ooo/...    can this position happen in a real game? (and why not)
+  oxo play 3x3             play against the computer"""
+
+
+def _error(message: str, code: int, as_json: bool) -> int:
+    """Report an error: one line on stderr, and with ``--json`` the same as JSON on stdout."""
+    click.echo(message, err=True)
+    if as_json:
+        import json
+
+        text = message.split(": ", 2)[-1] if message.startswith("oxo: ") else message
+        click.echo(json.dumps({"error": text, "code": code}))
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; bad input gives one line on stderr and exit status 2, never a traceback."""
+    """Run the CLI; bad input gives one line on stderr and exit status 2, never a traceback.
+
+    Under ``--json`` an error is also a JSON object ``{"error": ..., "code": N}`` on stdout, where
+    N is the exit status, so scripts that read stdout see it.
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    as_json = "--json" in args
     try:
-        outcome = cli.main(args=argv, prog_name="oxo", standalone_mode=False)
+        outcome = cli.main(args=args, prog_name="oxo", standalone_mode=False)
     except OutOfReachError as error:
-        click.echo(f"oxo: out of reach: {error}", err=True)
-        return 3
+        return _error(f"oxo: out of reach: {error}", 3, as_json)
     except OxoError as error:
-        click.echo(f"oxo: error: {error}", err=True)
-        return 2
+        return _error(f"oxo: error: {error}", 2, as_json)
     except click.exceptions.NoArgsIsHelpError as error:
         click.echo(error.ctx.get_help() if error.ctx else str(error))
         return 2
@@ -93,8 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             if error.ctx and " " in error.ctx.command_path
             else " (see 'oxo --help')"
         )
-        click.echo(f"oxo: error: {error.format_message()}{hint}", err=True)
-        return 2
+        return _error(f"oxo: error: {error.format_message()}{hint}", 2, as_json)
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.Abort:

@@ -79,3 +79,8 @@ def echo_outcomes(stats: Any) -> None:
         ("draws", stats.draws, "draw"),
     ):
         click.echo(f"{label:<8} {count:>8,}  {stats.share(outcome):7.2%}")
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 dead line``, ``2 dead lines``: a count with its noun, thousands separated (for tables and text)."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"

@@ -110,7 +110,13 @@ def games(board: str, k: int | None, universal: bool | None, as_json: bool, quie
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def notation() -> None:
-    """Seed 000's universal notation: moves seen from the taken cells' point of view."""
+    """Universal notation: each move named by how the cells already taken see it.
+
+    Games that are the same up to rotations and reflections get the same name, even when
+    the symmetry changes in the middle of the game. 'oxo notation views' shows the letters
+    each kind of cell uses; 'oxo notation game "0 4 8 2 6" --explain' reads a game move by
+    move. The full description is in docs/notation.md.
+    """
 
 
 @notation.command("views")
@@ -158,6 +164,38 @@ def notation_views(board: str, k: int | None, as_json: bool) -> None:
         )
 
 
+#: One line under the universal form saying how to read it.
+LEGEND = (
+    "            (each move: the letters the taken cells see it as, X's cells in capitals, O's in "
+    "lower case; the first move is named by its kind of cell; --explain says more)"
+)
+
+
+def _explanation(geometry) -> str:  # type: ignore[no-untyped-def]
+    """How to read the universal notation, with the views of the board drawn."""
+    from oxo.notation import views
+
+    lines = [
+        "How to read the universal form:",
+        "  The first move is named by its kind of cell (on 3x3: corner, middle or center): all",
+        "  cells of a kind are the same move up to rotations and reflections.",
+        "  Every later move is named by how each cell already taken sees it. Each kind of cell",
+        "  looks at the board through its own letters (drawn below, the cell itself marked *);",
+        "  a cell of X reports its letter in capitals, a cell of O in lower case; X's letters come",
+        "  first, then O's, each in alphabetical order. So 'La' means: an X cell sees the move as",
+        "  L and an O cell sees it as a. Other cells of a kind use the same letters, turned to match.",
+        "  Where the letters alone fit two different moves, a prime (') marks the second.",
+        "  Two games have the same universal form exactly when, move by move, their positions",
+        "  are the same up to rotations and reflections.",
+        "",
+        "The letters each kind of cell sees:",
+    ]
+    for view in views(geometry):
+        lines.append(f"  {view.cell_class} (cell {view.cell}, marked *):")
+        lines.extend("      " + row for row in view.to_grid().splitlines())
+    return "\n".join(lines)
+
+
 _SEED_WORDS = {
     "rot90": "the 90° rotation",
     "mirror0": "the reflection in the 0° mirror line",
@@ -172,17 +210,23 @@ _SEED_WORDS = {
 @click.option(
     "--keypad",
     is_flag=True,
-    help="Moves are keypad keys 1..9 (seed 004; 3x3 only) instead of cell IDs.",
+    help="Moves are keys 1..9 (1 2 3 on the top row to 7 8 9 on the bottom; 3x3 only) instead of cell numbers from 0.",
+)
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Explain how to read the universal form and the letters, with the views drawn.",
 )
 @json_option
 def notation_game(
-    moves: str, board: str | None, k: int | None, keypad: bool, as_json: bool
+    moves: str, board: str | None, k: int | None, keypad: bool, explain: bool, as_json: bool
 ) -> None:
-    """A game in cell IDs, its canonical form and its universal form, move by move.
+    """A game in cell numbers, its canonical form and its universal form, move by move.
 
-    MOVES are the cells played, e.g. "0 4 8 2 6" (cells 0..8 in reading order on 3x3), or keypad
-    keys with --keypad. Each move is explained by what every taken cell sees: X's cells in
-    capitals, O's in lower case.
+    MOVES are the cells played, e.g. "0 4 8 2 6" (cells numbered from 0 in reading order, so
+    0..8 on 3x3), or keys 1..9 with --keypad. Each move is named by what every taken cell sees:
+    one letter per taken cell, X's cells in capitals, O's in lower case. --explain says how to
+    read it.
     """
     from oxo.games import Game
     from oxo.notation import format_universal, universal_game
@@ -228,7 +272,11 @@ def notation_game(
         click.echo(f"keypad:     {data['keypad']}")
     click.echo(f"canonical:  {data['canonical']}")
     click.echo(f"universal:  {data['universal']}")
+    click.echo(LEGEND)
     click.echo()
+    if explain:
+        click.echo(_explanation(geometry))
+        click.echo()
     for ply, move in enumerate(named, start=1):
         player = "X" if ply % 2 else "O"
         if move.reports:
