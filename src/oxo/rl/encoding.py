@@ -1,0 +1,258 @@
+"""How a game's states become arrays for learning: observations, action masks, symmetries, pictures.
+
+One :class:`Encoding` per kind of game. Every encoding lays each observation channel out over the
+*actions*, so a symmetry of the game is one permutation of the action indices, applied alike to the
+observation (through :attr:`Encoding.layout`), to the action mask and to an action or a policy
+vector. That is what :meth:`Encoding.symmetries` hands out for data augmentation.
+
+* :class:`ClassicEncoding`: any m×n (or n×n×n) board with k in a row; actions are cell IDs;
+  observation ``shape + (2,)``: the marks of the agent observing, then the opponent's; symmetries
+  are the board's (:attr:`oxo.geometry.Geometry.symmetries`).
+* :class:`MegaEncoding`: mega tic-tac-toe; actions are move indices ``9 * grid + cell`` (0-based);
+  observation ``(9, 9, 6)`` laid out as the big board (row ``3 * (grid // 3) + cell // 3``): own
+  marks, opponent's marks, grids covered by each side, grids already played in the current string,
+  cell positions already used by it. Symmetries: a symmetry of the square on the grids together with
+  one (possibly another) on the cell positions: the rules look only at lines, at the set of grids of
+  a string and at the set of positions it used, so all 64 pairs keep the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from oxo.errors import MoveError, OxoError
+from oxo.game import GameState, Player, new_game
+from oxo.geometry import Geometry
+from oxo.position import Position
+
+if TYPE_CHECKING:
+    from oxo.mega.rules import MegaState
+
+
+@dataclass(frozen=True)
+class ActionSymmetry:
+    """A symmetry of a game as a permutation of its action indices: action ``a`` becomes ``perm[a]``."""
+
+    name: str
+    perm: tuple[int, ...]
+
+
+class Encoding:
+    """The arrays of one game: what the environment and :func:`oxo.rl.symmetries` rely on."""
+
+    #: Name of the game (the environment's metadata name is built from it).
+    name: str
+    #: Shape of an observation.
+    shape: tuple[int, ...]
+    #: Number of actions.
+    actions: int
+    #: ``layout[a]``: the flat index, in one channel of the observation, of the place of action ``a``.
+    layout: tuple[int, ...]
+
+    def start(self) -> GameState:
+        raise NotImplementedError
+
+    def channels(self, state: GameState, player: Player) -> np.ndarray:
+        """Per-action planes ``(channels, actions)`` of 0/1 as seen by ``player``."""
+        raise NotImplementedError
+
+    def move(self, state: GameState, action: int) -> int:
+        """The game's move for an action (raises :class:`MoveError` when illegal)."""
+        if not isinstance(action, (int, np.integer)) or not 0 <= int(action) < self.actions:
+            raise MoveError(f"action {action!r} is not one of 0..{self.actions - 1}")
+        if int(action) not in state.legal_moves:
+            raise MoveError(f"action {action} is not legal here (see the action mask)")
+        return int(action)
+
+    def mask(self, state: GameState) -> np.ndarray:
+        """1 for the legal actions, 0 elsewhere."""
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[list(state.legal_moves)] = 1
+        return mask
+
+    def observation(self, state: GameState, player: Player) -> np.ndarray:
+        """The observation array (int8, :attr:`shape`) of ``state`` seen by ``player``."""
+        planes = self.channels(state, player)
+        out = np.zeros((planes.shape[0], int(np.prod(self.shape[:-1]))), dtype=np.int8)
+        out[:, list(self.layout)] = planes
+        return np.moveaxis(out, 0, -1).reshape(self.shape)
+
+    def svg(self, state: GameState) -> str:
+        raise NotImplementedError
+
+    def action_symmetries(self) -> tuple[ActionSymmetry, ...]:
+        raise NotImplementedError
+
+    def symmetries(
+        self, observation: np.ndarray | dict[str, np.ndarray], action: int | np.ndarray
+    ) -> list[tuple[np.ndarray | dict[str, np.ndarray], int | np.ndarray]]:
+        """Every symmetric image of ``(observation, action)``, the pair itself first.
+
+        ``observation`` is an observation array or the environment's ``{"observation", "action_mask"}``
+        dict (both parts are transformed); ``action`` is an action index or a vector over the actions
+        (such as a policy), which is permuted the same way.
+        """
+        channel_size = int(np.prod(self.shape[:-1]))
+        layout = np.asarray(self.layout)
+        pairs: list[tuple[np.ndarray | dict[str, np.ndarray], int | np.ndarray]] = []
+        for symmetry in self.action_symmetries():
+            perm = np.asarray(symmetry.perm)
+
+            def move_obs(array: np.ndarray, perm: np.ndarray = perm) -> np.ndarray:
+                flat = np.asarray(array).reshape(channel_size, -1)
+                image = np.zeros_like(flat)
+                image[layout[perm]] = flat[layout]
+                return image.reshape(self.shape)
+
+            def move_vector(vector: np.ndarray, perm: np.ndarray = perm) -> np.ndarray:
+                vector = np.asarray(vector)
+                image = np.zeros_like(vector)
+                image[perm] = vector
+                return image
+
+            new_obs: np.ndarray | dict[str, np.ndarray]
+            if isinstance(observation, dict):
+                new_obs = {
+                    "observation": move_obs(observation["observation"]),
+                    "action_mask": move_vector(observation["action_mask"]),
+                }
+            else:
+                new_obs = move_obs(observation)
+            new_action: int | np.ndarray
+            if isinstance(action, (int, np.integer)):
+                new_action = int(perm[int(action)])
+            else:
+                if np.shape(action) != (self.actions,):
+                    raise OxoError(
+                        f"an action is an index or a vector of {self.actions} values, got shape "
+                        f"{np.shape(action)}"
+                    )
+                new_action = move_vector(action)
+            pairs.append((new_obs, new_action))
+        return pairs
+
+
+class ClassicEncoding(Encoding):
+    """Any m×n or n×n×n board with k in a row (see the module docstring)."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self.name = geometry.spec.replace(",", "_").replace("=", "")
+        self.shape = (*geometry.shape, 2)
+        self.actions = geometry.size
+        self.layout = tuple(range(geometry.size))
+
+    def start(self) -> GameState:
+        return Position.empty(self.geometry)
+
+    def channels(self, state: GameState, player: Player) -> np.ndarray:
+        assert isinstance(state, Position)
+        statuses = np.asarray(state.statuses, dtype=np.int8)
+        own, other = (1, 2) if player == "x" else (2, 1)
+        return np.stack([statuses == own, statuses == other]).astype(np.int8)
+
+    def svg(self, state: GameState) -> str:
+        from oxo.render.svg import classic_svg
+
+        assert isinstance(state, Position)
+        return classic_svg(state)
+
+    def action_symmetries(self) -> tuple[ActionSymmetry, ...]:
+        return tuple(ActionSymmetry(s.name, s.perm) for s in self.geometry.symmetries)
+
+
+def _square_symmetries() -> tuple[ActionSymmetry, ...]:
+    return ClassicEncoding(Geometry.parse("3x3")).action_symmetries()
+
+
+class MegaEncoding(Encoding):
+    """Mega tic-tac-toe (see the module docstring)."""
+
+    name = "mega"
+    shape = (9, 9, 6)
+    actions = 81
+    layout = tuple(
+        9 * (3 * (m // 27) + (m % 9) // 3) + 3 * ((m // 9) % 3) + m % 3 for m in range(81)
+    )
+
+    def start(self) -> GameState:
+        return new_game("mega")
+
+    def channels(self, state: GameState, player: Player) -> np.ndarray:
+        state = _mega(state)
+        opponent: Player = "o" if player == "x" else "x"
+        grid_of = np.arange(81) // 9
+        cell_of = np.arange(81) % 9
+        own, theirs = state.marks(player), state.marks(opponent)
+        covered = state.covered
+        string = state.current_string
+        planes = np.zeros((6, 81), dtype=np.int8)
+        planes[0] = [own >> m & 1 for m in range(81)]
+        planes[1] = [theirs >> m & 1 for m in range(81)]
+        planes[2] = np.isin(grid_of + 1, [g for g, p in covered.items() if p == player])
+        planes[3] = np.isin(grid_of + 1, [g for g, p in covered.items() if p == opponent])
+        planes[4] = np.isin(grid_of + 1, list(string.grids))
+        planes[5] = np.isin(cell_of + 1, list(string.positions))
+        return planes
+
+    def svg(self, state: GameState) -> str:
+        from oxo.render.svg import mega_svg
+
+        return mega_svg(_mega(state))
+
+    def action_symmetries(self) -> tuple[ActionSymmetry, ...]:
+        square = _square_symmetries()
+        return tuple(
+            ActionSymmetry(
+                f"grids {grids.name}, cells {cells.name}",
+                tuple(9 * grids.perm[m // 9] + cells.perm[m % 9] for m in range(81)),
+            )
+            for grids in square
+            for cells in square
+        )
+
+
+def _mega(state: GameState) -> MegaState:
+    from oxo.mega.rules import MegaState
+
+    assert isinstance(state, MegaState)
+    return state
+
+
+def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
+    """The encoding of a game named as :func:`oxo.game.new_game` names it (``"3x3"``,
+    ``"5x5,k=4"``, ``"3x3x3"``, ``"mega"``), or of a geometry."""
+    if isinstance(game, Geometry):
+        return ClassicEncoding(game)
+    if not isinstance(game, str):
+        raise OxoError(
+            f"a game is named by text such as '3x3' or 'mega', got {type(game).__name__}"
+        )
+    state = new_game(game, k)
+    if isinstance(state, Position):
+        return ClassicEncoding(state.geometry)
+    from oxo.mega.rules import MegaState
+
+    if isinstance(state, MegaState):
+        return MegaEncoding()
+    raise OxoError(f"no learning environment for {game!r} yet: boards such as 3x3, and mega")
+
+
+def as_rgb(svg: str) -> np.ndarray:
+    """An SVG drawing rasterised to an ``(height, width, 3)`` uint8 array (resvg and Pillow, from
+    the ``rl`` extra)."""
+    try:
+        import io
+
+        import resvg_py
+        from PIL import Image
+    except ImportError as error:  # pragma: no cover - depends on the installed extras
+        raise OxoError(
+            "render_mode 'rgb_array' needs resvg-py and Pillow: pip install 'oxo[rl]'"
+        ) from error
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff")
+    with Image.open(io.BytesIO(bytes(png))) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.uint8).copy()
