@@ -32,6 +32,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "verify": ("verify",),
     "play": ("play", "move", "selfplay"),
     "mega": ("mega",),
+    "uttt": ("uttt",),
     "map": ("map",),
     "web": ("serve",),
 }

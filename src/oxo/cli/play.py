@@ -160,7 +160,8 @@ def play(
     seed: int | None,
     keypad: str | None,
 ) -> None:
-    """Play a game against the computer in the terminal, on any board (mega: see 'oxo mega play').
+    """Play a game against the computer in the terminal, on any board, or uttt for ultimate
+    tic-tac-toe (mega: see 'oxo mega play').
 
     Type the cell ID of your move (cells are numbered from 0 in reading order, layer by layer on a
     cube; empty cells show their number), or a key 1..9 with --keypad on 3x3. q quits. Works with
@@ -168,6 +169,12 @@ def play(
 
     Example: oxo play 5x5 --k 4 --level hard --time 0.5
     """
+    if board.strip().lower() in ("uttt", "ultimate"):  # moves are GC there, see 'oxo uttt play'
+        from oxo.cli.uttt import play_game
+
+        sides = ("human", level) if side == "x" else (level, "human")
+        play_game(*sides, seconds=seconds, iterations=iterations, seed=seed)
+        return
     geometry = parse_board(board, k)
     if keypad and geometry.shape != (3, 3):
         raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")

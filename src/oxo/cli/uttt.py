@@ -1,0 +1,345 @@
+"""``oxo uttt rules|replay|play|selfplay``: ultimate tic-tac-toe on the command line."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from oxo.cli import OxoGroup
+from oxo.cli.common import console, echo_json, echo_outcomes, json_option, quiet_option
+from oxo.engines import LEVELS
+from oxo.errors import OxoError
+from oxo.progress import progress_bar
+
+if TYPE_CHECKING:
+    from oxo.engines.base import Engine
+    from oxo.uttt.rules import UtttState
+
+#: Who may play a side: a person, or the computer at a level.
+PLAYERS = ("human", *LEVELS)
+#: Levels that make sense here: no exact solver reaches ultimate tic-tac-toe, so perfect is refused.
+COMPUTERS = tuple(level for level in LEVELS if level != "perfect")
+
+
+@click.group(cls=OxoGroup)
+def uttt() -> None:
+    """Ultimate tic-tac-toe: the cell you play sends your opponent to that grid.
+
+    Nine small 3x3 grids; three in a row wins a small grid, three won grids in a row win
+    the game. A move is GC: the small grid G then the cell C, both 1..9 in reading order
+    (55 is the centre of the centre grid). Not the same game as 'oxo mega' (see 'oxo uttt rules').
+    """
+
+
+@uttt.command()
+def rules() -> None:
+    """Explain the rules in plain words, how this differs from mega tic-tac-toe, and an example.
+
+    Example: oxo uttt rules
+    """
+    from oxo.uttt.guide import rules_text
+
+    click.echo(rules_text(), nl=False)
+
+
+def _show_board(state: UtttState, *, highlight: bool = True) -> None:
+    from oxo.uttt.render import board_rich, board_text
+
+    if sys.stdout.isatty():
+        console().print(board_rich(state, highlight=highlight))
+    else:
+        click.echo(board_text(state, highlight=highlight))
+
+
+@uttt.command()
+@click.argument("record", nargs=-1)
+@json_option
+def replay(record: tuple[str, ...], as_json: bool) -> None:
+    """Replay a game record, checking every move, and show the final position.
+
+    Prints the board (legal moves drawn as their cell digit, won grids as a big mark), whose
+    turn it is and in which grid, the won grids, the legal moves and the winner if any. An
+    illegal move stops the replay with exit status 1, naming the move, its number and why.
+
+    Example: oxo uttt replay "55 51 15"
+    """
+    from oxo.uttt.render import status_lines
+    from oxo.uttt.rules import IllegalMoveError, UtttState
+
+    try:
+        state = UtttState.replay(" ".join(record))
+    except IllegalMoveError as error:
+        click.echo(f"oxo: illegal move: {error}", err=True)
+        raise click.exceptions.Exit(1) from None
+    if as_json:
+        echo_json(state.summary().to_dict())
+        return
+    _show_board(state)
+    for line in status_lines(state):
+        click.echo(line)
+
+
+def _budget_options(function):  # type: ignore[no-untyped-def]
+    function = click.option(
+        "--seed",
+        type=int,
+        default=None,
+        help="Seed of the computer players (reproducible with --iterations).",
+    )(function)
+    function = click.option(
+        "--iterations",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Simulations per move of the tree search (instead of --time).",
+    )(function)
+    function = click.option(
+        "--time",
+        "seconds",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        metavar="SECONDS",
+        help="Thinking time per move of the computer (hard and best; medium gets a tenth).",
+    )(function)
+    return function
+
+
+def play_game(
+    x_kind: str,
+    o_kind: str,
+    *,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int | None,
+    save: str | None = None,
+) -> None:
+    """A game in the terminal between people and computer levels (``"human"`` or a level per side)."""
+    from oxo.engines import DEFAULT_SECONDS, make_engine
+    from oxo.uttt.notation import format_move
+    from oxo.uttt.render import status_lines
+    from oxo.uttt.rules import IllegalMoveError, UtttState
+
+    for kind in (x_kind, o_kind):
+        if kind not in PLAYERS:
+            raise OxoError(
+                f"unknown player {kind!r} for ultimate tic-tac-toe; use human or one of {', '.join(COMPUTERS)}"
+            )
+    if seconds is None and iterations is None:
+        seconds = DEFAULT_SECONDS
+    players: list[Engine | None] = [
+        None
+        if kind == "human"
+        else make_engine(
+            kind,
+            UtttState(),
+            seconds=seconds,
+            iterations=iterations,
+            seed=None if seed is None else seed + side,
+        )
+        for side, kind in enumerate((x_kind, o_kind))
+    ]
+    history = [UtttState()]
+    stdin = sys.stdin
+    humans = any(player is None for player in players)
+    show = True
+    stopped = False
+    while not history[-1].is_over:
+        state = history[-1]
+        side = state.player
+        player = players[side]
+        name = "xo"[side]
+        if show and (player is None or not humans):
+            click.echo()
+            _show_board(state)
+            for line in status_lines(state, legal=player is None):
+                click.echo(line)
+        show = True
+        if player is not None:
+            move = player.choose(state)
+            history.append(state.play(move))
+            report = player.last
+            detail = ""
+            if report is not None and report.nodes > 1 and report.expectation is not None:
+                detail = f" ({report.nodes:,} simulations in {report.seconds:.2f} s, expects {report.expectation:.0%})"
+            click.echo(f"{name} ({player.name}) plays {format_move(move)}{detail}")
+            continue
+        click.echo(f"{name}, your move (GC, or moves/undo/help/quit): ", nl=False)
+        line = stdin.readline()
+        if not line:
+            click.echo()
+            click.echo(f"input ended; game stopped after {_moves(state.move_count)}", err=True)
+            stopped = True
+            break
+        text = line.strip().lower()
+        if not stdin.isatty():
+            click.echo(text)  # piped input: show it, so the transcript reads like a session
+        if not text:
+            show = False
+            continue
+        if text in ("q", "quit", "exit"):
+            click.echo(f"game stopped after {_moves(state.move_count)}")
+            stopped = True
+            break
+        if text in ("h", "help", "?"):
+            click.echo(
+                "type a move as two digits GC: the small grid G, then the cell C, both 1..9 in reading order;"
+            )
+            click.echo(
+                "the cell you play sends your opponent to that grid. On the board a digit is a cell where"
+            )
+            click.echo("you may play (its cell number); the grid number is on the frame above")
+            show = False
+            continue
+        if text in ("m", "moves", "legal"):
+            click.echo(" ".join(format_move(m) for m in state.legal_moves))
+            show = False
+            continue
+        if text in ("u", "undo"):
+            # Take back moves up to and including the last one this side typed.
+            last_human = max(
+                (n for n in range(state.move_count) if players[n % 2] is None), default=None
+            )
+            if last_human is None:
+                click.echo("nothing to undo")
+                show = False
+            else:
+                del history[last_human + 1 :]
+            continue
+        try:
+            history.append(state.play(text))
+        except IllegalMoveError as error:
+            click.echo(f"illegal: {error}; try again")
+            show = False
+        except OxoError as error:
+            click.echo(f"{error}; try again")
+            show = False
+    final = history[-1]
+    if not stopped:
+        click.echo()
+        _show_board(final, highlight=False)
+        for line in status_lines(final, legal=False):
+            click.echo(line)
+    click.echo(f"record: {final.record}")
+    if save:
+        from oxo.fileio import write_atomic
+
+        write_atomic(save, final.record + "\n")
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+@uttt.command()
+@click.option(
+    "--x",
+    "x_kind",
+    type=click.Choice(PLAYERS[:1] + COMPUTERS),
+    default="human",
+    show_default=True,
+    help="Who plays X (moves first): human or a level.",
+)
+@click.option(
+    "--o",
+    "o_kind",
+    type=click.Choice(PLAYERS[:1] + COMPUTERS),
+    default="hard",
+    show_default=True,
+    help="Who plays O: human or a level.",
+)
+@_budget_options
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the game record to this file at the end.",
+)
+def play(
+    x_kind: str,
+    o_kind: str,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int | None,
+    save: str | None,
+) -> None:
+    """Play a game in the terminal: a person or a computer level on each side.
+
+    Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
+    takes back your last move, 'help' explains, 'quit' stops. The record is printed at the end.
+    Levels: random, easy (wins in one, otherwise random), medium, hard (Monte Carlo tree
+    search), best (the same as hard here). The computer thinks 1 s per move unless --time says
+    otherwise; longer is stronger. Works with piped input too.
+
+    Example: oxo uttt play --x human --o hard --time 2
+    """
+    play_game(x_kind, o_kind, seconds=seconds, iterations=iterations, seed=seed, save=save)
+
+
+@uttt.command()
+@click.option(
+    "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games."
+)
+@click.option(
+    "--x",
+    "x_kind",
+    type=click.Choice(COMPUTERS),
+    default="hard",
+    show_default=True,
+    help="Level of X (moves first).",
+)
+@click.option(
+    "--o",
+    "o_kind",
+    type=click.Choice(COMPUTERS),
+    default="random",
+    show_default=True,
+    help="Level of O.",
+)
+@_budget_options
+@json_option
+@quiet_option
+def selfplay(
+    games: int,
+    x_kind: str,
+    o_kind: str,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Computer against computer: play GAMES games and count the outcomes.
+
+    A searching level thinks 0.2 s per move unless --time or --iterations says otherwise.
+    The same as 'oxo selfplay uttt'.
+
+    Example: oxo uttt selfplay --games 100 --x hard --o random --time 0.1
+    """
+    from oxo.engines.selfplay import selfplay as run
+    from oxo.uttt.rules import UtttState
+
+    if seconds is None and iterations is None:
+        seconds = 0.2
+    with progress_bar("ultimate tic-tac-toe self-play", total=games, quiet=quiet) as bar:
+        stats = run(
+            UtttState(),
+            x_kind,
+            o_kind,
+            games,
+            seconds=seconds,
+            iterations=iterations,
+            seed=seed,
+            progress=bar,
+        )
+    if as_json:
+        echo_json(stats.to_dict())
+        return
+    click.echo(
+        f"{stats.games} games of ultimate tic-tac-toe, x: {stats.x}, o: {stats.o} ({stats.seconds:.2f} s)"
+    )
+    echo_outcomes(stats)
+    click.echo(f"mean length {stats.mean_moves:.2f} moves")
+
+
+COMMANDS = [uttt]
