@@ -138,3 +138,41 @@ def test_a_command_loads_only_its_own_topic() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.splitlines()[-1] == "['oxo.cli.common', 'oxo.cli.core']"
+
+
+# -- files written by the command line ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_written_files_get_normal_permissions(tmp_path, umask: int) -> None:  # type: ignore[no-untyped-def]
+    """--svg, --save, --proof and every other output go through write_atomic: 0644 minus the umask."""
+    import os
+    import stat
+
+    from oxo.fileio import write_atomic
+
+    old = os.umask(umask)
+    try:
+        write_atomic(tmp_path / "a.txt", "text\n")
+        write_atomic(tmp_path / "b.bin", b"\x00")
+        assert main(["show", "xo./.x./...", "--svg", str(tmp_path / "p.svg")]) == 0
+    finally:
+        os.umask(old)
+    for name in ("a.txt", "b.bin", "p.svg"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o644 & ~umask, name
+    assert (tmp_path / "a.txt").read_text() == "text\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+def test_proof_certificates_get_normal_permissions(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        code = main(["solve", "3x4", "--k", "3", "--proof", str(tmp_path / "proofs"), "--quiet"])
+    finally:
+        os.umask(old)
+    files = [p for p in (tmp_path / "proofs").iterdir() if p.is_file()]
+    assert code == 0 and files
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o644 for p in files)
