@@ -1,0 +1,56 @@
+"""Slow, obviously correct versions of the gravity algorithms, the yardsticks of the tests: plain
+minimax over :class:`~oxo.gravity.board.GravityState` (no pruning, no bitboard tricks) and a walk
+of every reachable position. Small boards only."""
+
+from __future__ import annotations
+
+from oxo.game import Outcome
+from oxo.gravity.board import GravityBoard, GravityState
+
+
+def minimax(state: GravityState) -> tuple[Outcome, int]:
+    """The outcome with best play and the ply at which the game ends: each side takes the quickest
+    win, else a draw, else the slowest loss (a draw ends on the full board)."""
+    return _minimax(state, {})
+
+
+def _minimax(
+    state: GravityState, memo: dict[GravityState, tuple[Outcome, int]]
+) -> tuple[Outcome, int]:
+    if state in memo:
+        return memo[state]
+    if state.is_over:
+        outcome = state.outcome
+        assert outcome is not None
+        return outcome, state.ply
+    mover = state.to_move
+    best: tuple[int, Outcome, int] | None = None
+    for col in state.legal_moves:
+        outcome, end = _minimax(state.play(col), memo)
+        # Rank for the mover: wins (sooner better) > draws > losses (later better).
+        if outcome == mover:
+            rank = 2_000 - end
+        elif outcome == "draw":
+            rank = 1_000
+        else:
+            rank = end
+        if best is None or rank > best[0]:
+            best = (rank, outcome, end)
+    assert best is not None
+    memo[state] = (best[1], best[2])
+    return best[1], best[2]
+
+
+def positions_per_ply(board: GravityBoard) -> list[int]:
+    """How many distinct positions each ply holds, walking every game (finished positions counted,
+    not continued)."""
+    layer = {GravityState(board)}
+    counts = [1]
+    while True:
+        following = {
+            state.play(col) for state in layer if not state.is_over for col in state.legal_moves
+        }
+        if not following:
+            return counts
+        counts.append(len(following))
+        layer = following
