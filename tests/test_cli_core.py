@@ -176,3 +176,47 @@ def test_proof_certificates_get_normal_permissions(tmp_path) -> None:  # type: i
     files = [p for p in (tmp_path / "proofs").iterdir() if p.is_file()]
     assert code == 0 and files
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o644 for p in files)
+
+
+# -- cubes: symmetry names and positions recognised by their length ---------------------------------
+
+
+def _apply_name(name: str, coords: dict[str, int], side: int) -> tuple[int, int, int]:
+    """The image (x, y, z) of a cell under a symmetry named like ``(y,-z,x)``: read independently."""
+    if name == "identity":
+        return coords["x"], coords["y"], coords["z"]
+    parts = name.strip("()").split(",")
+    image = [side - 1 - coords[p[1]] if p.startswith("-") else coords[p] for p in parts]
+    return image[0], image[1], image[2]
+
+
+@pytest.mark.parametrize("spec", ["2x2x2", "3x3x3"])
+def test_cube_symmetries_have_distinct_names_that_say_what_they_do(spec: str) -> None:
+    from oxo.geometry import Geometry
+
+    geometry = Geometry.parse(spec)
+    side = geometry.shape[0]
+    names = [symmetry.name for symmetry in geometry.symmetries]
+    assert len(names) == len(set(names)) == 48 and names[0] == "identity"
+    assert "(x,y,z)" not in names and "(z,y,x)" in names  # the identity has one name only
+    for symmetry in geometry.symmetries:
+        for cell in range(geometry.size):
+            z, rest = divmod(cell, side * side)
+            y, x = divmod(rest, side)
+            x2, y2, z2 = _apply_name(symmetry.name, {"x": x, "y": y, "z": z}, side)
+            assert symmetry.perm[cell] == (z2 * side + y2) * side + x2, (symmetry.name, cell)
+
+
+def test_a_cube_position_is_recognised_by_its_length(capsys: pytest.CaptureFixture[str]) -> None:
+    from oxo.position import Position
+
+    assert Position.from_string("x" + "." * 26).geometry.shape == (3, 3, 3)
+    assert Position.from_string("." * 8).geometry.shape == (2, 2, 2)
+    assert Position.from_string("." * 16).geometry.shape == (4, 4)
+    code, out, err = run(capsys, "show", "x" + "." * 26)
+    assert code == 0 and "48 symmetries" in out
+    code, _, err = run(capsys, "show", "." * 64)  # 8x8 and 4x4x4 both fit: say so
+    assert code == 2 and "8x8" in err and "4x4x4" in err and err.count("\n") == 1
+    assert run(capsys, "show", "." * 64, "--board", "4x4x4")[0] == 0
+    code, _, err = run(capsys, "show", "." * 12)
+    assert code == 2 and "3x4" in err and "--board" in err

@@ -410,12 +410,13 @@ def _flat_symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
 
 
 def _box_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
-    """Signed permutations of the axes that fit the box, named by where each axis goes: ``(x,-z,y)``."""
+    """Signed permutations of the axes that fit the box, named ``identity`` and otherwise by where the
+    new x, y and z come from: ``(x,-z,y)`` keeps x, takes y from the mirrored z and z from y."""
     dims = len(shape)
     cells = list(itertools.product(*(range(side) for side in shape)))
     index = {coords: i for i, coords in enumerate(cells)}
     letters = "zyx"[-dims:] if dims <= 3 else [f"a{i}" for i in range(dims)]
-    out = []
+    keyed: list[tuple[bool, str, Symmetry]] = []
     for axes in itertools.permutations(range(dims)):
         if any(shape[a] != shape[i] for i, a in enumerate(axes)):
             continue
@@ -427,15 +428,24 @@ def _box_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
                     for i in range(dims)
                 )
                 perm.append(index[image])
+            # The old key, in coordinate order (z, y, x), keeps the group's order as it always was
+            # (symmetries are referred to by position in the group, so the order must not move).
+            order = ",".join(("" if signs[i] == 1 else "-") + letters[axes[i]] for i in range(dims))
+            # The name: for x, then y, then z, the coordinate it is taken from ("-" for the mirror
+            # image side - 1 - c), so the identity reads (x,y,z) and every name is distinct.
             name = (
                 "("
-                + ",".join(("" if signs[i] == 1 else "-") + letters[axes[i]] for i in range(dims))
+                + ",".join(
+                    ("" if signs[i] == 1 else "-") + letters[axes[i]] for i in reversed(range(dims))
+                )
                 + ")"
             )
-            is_identity = all(signs) and signs == (1,) * dims and axes == tuple(range(dims))
-            out.append(Symmetry("identity" if is_identity else name, tuple(perm)))
-    out.sort(key=lambda symmetry: (symmetry.name != "identity", symmetry.name))
-    return tuple(out)
+            is_identity = signs == (1,) * dims and axes == tuple(range(dims))
+            keyed.append(
+                (not is_identity, order, Symmetry("identity" if is_identity else name, tuple(perm)))
+            )
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    return tuple(symmetry for _, _, symmetry in keyed)
 
 
 def _orbits(items, act, symmetries) -> list[tuple[int, ...]]:  # type: ignore[no-untyped-def]

@@ -64,8 +64,9 @@ class Position:
     def from_string(cls, text: str, geometry: Geometry | None = None) -> Position:
         """Read a position in any of the module's notations.
 
-        Without a geometry, the board is guessed from the text: rows separated by ``/`` give the
-        shape, otherwise the length must be a square (``9`` → 3×3, ``16`` → 4×4).
+        Without a geometry, the board is guessed from the text: rows separated by ``/`` (layers by
+        ``//``) give the shape; otherwise the length must be a square (``9`` → 3×3, ``16`` → 4×4) or
+        a cube (``27`` → 3×3×3), and when it is both (``64``: 8×8 or 4×4×4) the error names them.
         """
         if not isinstance(text, str):
             raise PositionError(f"a position is text, got {type(text).__name__}")
@@ -454,13 +455,29 @@ def _guess_geometry(raw: str, text: str) -> Geometry:
         if not rows[0]:
             raise PositionError(f"empty row in position {text.strip()!r}")
         return Geometry(shape, min(shape))
-    side = round(len(raw) ** 0.5)
-    if side * side != len(raw):
-        raise PositionError(
-            f"cannot tell the board of a {len(raw)}-cell position {text.strip()!r}: give the board (e.g. --board 3x5) "
-            "or separate rows with '/'"
-        )
-    return Geometry((side, side), side)
+    cells = len(raw)
+    side = round(cells**0.5)
+    edge = round(cells ** (1 / 3))
+    fits = [(side, side)] if side * side == cells else []
+    if edge * edge * edge == cells and edge >= 2:
+        fits.append((edge, edge, edge))
+    if len(fits) == 1:
+        return Geometry(fits[0], min(fits[0]))
+    candidates = fits or [
+        (rows, cells // rows)
+        for rows in range(2, cells)
+        if cells % rows == 0
+        and 2 <= cells // rows
+        and max(rows, cells // rows) <= 3 * min(rows, cells // rows)
+    ]
+    candidates.sort(key=lambda shape: (max(shape) / min(shape), shape))
+    named = " or ".join("x".join(map(str, shape)) for shape in candidates[:6])
+    hint = f" (it fits {named})" if candidates else ""
+    example = "x".join(map(str, candidates[0])) if candidates else "3x5"
+    raise PositionError(
+        f"cannot tell the board of a {cells}-cell position {text.strip()!r}{hint}: give the board "
+        f"(e.g. --board {example}) or separate rows with '/' (and layers with '//')"
+    )
 
 
 def _check_rows(raw: str, geometry: Geometry, text: str) -> None:
