@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from oxo.errors import BoardSpecError, MoveError, OxoError
 from oxo.game import GameState, new_game, other
 
-GAMES = ["3x3", "4x4,k=3", "5x5,k=4", "3x3x3", "15x15,k=5", "mega"]
+GAMES = ["3x3", "4x4,k=3", "5x5,k=4", "3x3x3", "15x15,k=5", "mega", "uttt"]
 
 
 def brute_winning_moves(state: GameState, moves: list[int] | tuple[int, ...]) -> set[int]:
@@ -64,7 +64,7 @@ def test_random_playouts_keep_the_contract(spec: str, seed: int) -> None:
     assert again.key == history[0].key
 
 
-@pytest.mark.parametrize("spec", ["3x3", "4x4,k=3", "mega"])
+@pytest.mark.parametrize("spec", ["3x3", "4x4,k=3", "mega", "uttt"])
 def test_illegal_moves_are_refused(spec: str) -> None:
     state = new_game(spec)
     first = state.legal_moves[0]
