@@ -326,3 +326,15 @@ def test_rules_full_from_an_installed_copy(tmp_path) -> None:  # type: ignore[no
         env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
     ).stdout
     assert out == (root / "docs" / "mega.md").read_text()
+
+
+def test_replay_illegal_move_under_json_is_json_on_stdout_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "mega", "replay", "55 44 13 42", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["code"] == 1 and data["rule"] == 5 and data["number"] == 4
+    assert data["move"] == "42" and "(string 1, move 2)" in data["error"]
+    assert err.startswith("oxo: illegal move: move 4 (42)") and err.count("\n") == 1
+    code, out, err = run(capsys, "mega", "replay", "5x", "--json")
+    assert code == 2 and json.loads(out)["code"] == 2 and "not a move" in json.loads(out)["error"]

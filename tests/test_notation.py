@@ -365,3 +365,26 @@ def test_cli_errors(capsys: pytest.CaptureFixture[str], args: list[str], words: 
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith("oxo: error: ") and words in err and err.count("\n") == 1
+
+
+def test_cli_game_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    """A legend line always; --explain says how to read the form and draws every view's letters."""
+    assert main(["notation", "game", "0 4 8 2 6 1 7"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    universal = next(i for i, line in enumerate(lines) if line.startswith("universal:"))
+    assert "capitals" in lines[universal + 1] and "--explain" in lines[universal + 1]
+    assert "How to read" not in out
+    assert main(["notation", "game", "0 4 8 2 6 1 7", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "How to read the universal form" in out
+    for view in views(G33):
+        assert f"{view.cell_class} (cell {view.cell}, marked *):" in out
+        assert "\n".join("      " + row for row in view.to_grid().splitlines()) in out
+    # What the explanation says about the order of the letters holds for every move of the game.
+    assert main(["notation", "game", "0 4 8 2 6 1 7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for ply in data["plies"][1:]:
+        upper = sorted(r["letter"] for r in ply["reports"] if r["owner"] == "x")
+        lower = sorted(r["letter"].lower() for r in ply["reports"] if r["owner"] == "o")
+        assert ply["token"].rstrip("'") == "".join(upper + lower)

@@ -69,12 +69,25 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
 
     Example: oxo mega replay "55 44 13"
     """
-    from oxo.mega.rules import IllegalMoveError, MegaState
+    from oxo.errors import IllegalMoveError
+    from oxo.mega.notation import format_move
+    from oxo.mega.rules import MegaState
 
     try:
         state = MegaState.replay(" ".join(record))
     except IllegalMoveError as error:
         click.echo(f"oxo: illegal move: {error}", err=True)
+        if as_json:  # a "no" answer: exit status 1, and for scripts the same as JSON on stdout
+            echo_json(
+                {
+                    "error": f"illegal move: {error}",
+                    "code": 1,
+                    "number": error.number,
+                    "move": format_move(error.move),
+                    "rule": error.rule,
+                    "reason": error.reason,
+                }
+            )
         raise click.exceptions.Exit(1) from None
     if as_json:
         echo_json(state.summary().to_dict())
@@ -153,8 +166,9 @@ def play(
     Example: oxo mega play --x human --o hard --time 2
     """
     from oxo.engines import DEFAULT_SECONDS, make_engine
+    from oxo.errors import IllegalMoveError
     from oxo.mega.render import status_lines
-    from oxo.mega.rules import IllegalMoveError, MegaState
+    from oxo.mega.rules import MegaState
 
     if seconds is None and iterations is None:
         seconds = DEFAULT_SECONDS
