@@ -1,0 +1,147 @@
+"""Benchmark of ultimate tic-tac-toe: random games (the rules in pure Python, the compiled playout,
+OpenSpiel's ultimate_tic_tac_toe) and Monte Carlo tree search (oxo's compiled search behind ``hard``,
+OpenSpiel's Python MCTS).
+
+Run:  python benchmarks/bench_uttt.py            (about a minute on an idle machine)
+      python benchmarks/bench_uttt.py --quick    (smaller runs)
+Each measurement runs in a fresh process and prints its wall time (imports and compilation
+excluded), the peak resident memory of that process (getrusage), the rate it measures, and the
+ratio of that rate to the row it is compared with (named in the last column). OpenSpiel rows need
+``pyspiel`` importable (``pip install open_spiel``) and are skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _measure import machine  # noqa: E402
+from _measure import measure as measure_child  # noqa: E402
+
+WARM_COMPILED = "from oxo.uttt import compiled\ncompiled.random_games(2, compiled.make_rng(0))\n"
+WARM_MCTS = (
+    "from oxo.uttt import UtttState\nfrom oxo.engines import MCTSEngine\n"
+    "MCTSEngine(iterations=300, seed=0).choose(UtttState())\n"
+)
+OPENSPIEL = "import random, pyspiel\ngame = pyspiel.load_game('ultimate_tic_tac_toe')\nrng = random.Random(1)"
+
+
+def row(
+    key: str, label: str, code: str, setup: str, unit: str, versus: str | None = None
+) -> dict[str, object]:
+    """Time ``code`` (which sets ``result`` to the units of work) after ``setup`` in a child process."""
+    report = measure_child(code, label=label, setup=setup)
+    report.update(key=key, unit=unit, versus=versus)
+    return report
+
+
+def rows(quick: bool) -> list[dict[str, object]]:
+    scale = 1 if quick else 4
+    have_openspiel = importlib.util.find_spec("pyspiel") is not None
+    out = [
+        row(
+            "python",
+            f"oxo: random games, rules in pure Python ({500 * scale:,} games)",
+            f"""
+            total = 0
+            for _ in range({500 * scale}):
+                state = UtttState()
+                while not state.is_over:
+                    moves = state.legal_moves
+                    state = state.play(moves[int(rnd() * len(moves))])
+                total += state.move_count
+            result = total
+            """,
+            "import random\nfrom oxo.uttt import UtttState\nrnd = random.Random(1).random",
+            "moves",
+            "openspiel" if have_openspiel else None,
+        ),
+        row(
+            "compiled",
+            f"oxo: random games, compiled playout, batched ({100_000 * scale:,} games)",
+            f"result = int(compiled.random_games({100_000 * scale}, compiled.make_rng(1))[3])",
+            WARM_COMPILED,
+            "moves",
+            "python",
+        ),
+        row(
+            "mcts",
+            f"oxo: hard (compiled MCTS), empty board ({20_000 * scale:,} simulations)",
+            f"engine = MCTSEngine(iterations={20_000 * scale}, seed=1)\n"
+            "engine.choose(UtttState())\nresult = engine.last.nodes",
+            WARM_MCTS,
+            "simulations",
+            "openspiel mcts" if have_openspiel else None,
+        ),
+        row(
+            "mcts 0.1",
+            "oxo: hard at 0.1 s a move, empty board",
+            "engine = MCTSEngine(seconds=0.1, seed=1)\nengine.choose(UtttState())\nresult = engine.last.nodes",
+            WARM_MCTS,
+            "simulations",
+        ),
+    ]
+    if have_openspiel:
+        out += [
+            row(
+                "openspiel",
+                f"OpenSpiel: random games from a Python loop ({500 * scale:,} games)",
+                f"""
+                total = 0
+                for _ in range({500 * scale}):
+                    state = game.new_initial_state()
+                    while not state.is_terminal():
+                        state.apply_action(rng.choice(state.legal_actions()))
+                        total += 1
+                result = total
+                """,
+                OPENSPIEL,
+                "actions",
+            ),
+            row(
+                "openspiel mcts",
+                f"OpenSpiel: Python MCTS, empty board ({1000 * scale:,} simulations)",
+                f"""
+                bot = mcts.MCTSBot(game, 2.0, {1000 * scale},
+                                   mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                                   random_state=np.random.RandomState(1))
+                bot.step(game.new_initial_state())
+                result = {1000 * scale}
+                """,
+                OPENSPIEL + "\nimport numpy as np\nfrom open_spiel.python.algorithms import mcts",
+                "simulations",
+            ),
+        ]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller runs")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    measured = rows(args.quick)
+    rates = {
+        r["key"]: r["result"] / r["seconds"]  # type: ignore[operator]
+        for r in measured
+        if r["result"]
+    }
+    print(f"{'measurement':<66} {'wall s':>8} {'peak MiB':>9} {'rate':>24}  ratio")
+    for r in measured:
+        rate = rates.get(r["key"])
+        text = f"{rate:,.0f} {r['unit']}/s" if rate else ""
+        versus = r["versus"]
+        ratio = f"{rate / rates[versus]:,.1f}x {versus}" if rate and versus in rates else ""
+        print(f"{r['label']:<66} {r['seconds']:>8.3f} {r['peak_mib']:>9.0f} {text:>24}  {ratio}")
+    print(
+        "(OpenSpiel counts actions: a move into a grid of the mover's choice is two actions, "
+        "choose the grid then the cell)"
+    )
+
+
+if __name__ == "__main__":
+    main()
