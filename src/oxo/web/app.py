@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import html
 import ipaddress
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -333,6 +334,7 @@ def create_app(
     games = GameStore()
     pool = Thinkers(thinkers)
     explored: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+    explored_lock = threading.Lock()
     pending: dict[Any, asyncio.Future[Any]] = {}
     info_cache: dict[str, Any] = {}
 
@@ -550,18 +552,23 @@ def create_app(
     async def explore(request: Request) -> Response:
         position = _position(_query(request, ExploreQuery))
         key = (position.geometry.spec, position.to_status_string())
-        data = explored.get(key)
+        with explored_lock:
+            data = explored.get(key)
+            if data is not None:
+                explored.move_to_end(key)
         if data is None:
+
+            def work() -> dict[str, Any]:  # kept even when the request gave up waiting
+                found = explorer.explore(position, solutions)
+                with explored_lock:
+                    explored[key] = found
+                    while len(explored) > EXPLORE_CACHE:
+                        explored.popitem(last=False)
+                return found
+
             data = await compute(
-                ("explore", key),
-                f"exploring this {position.geometry.spec} position",
-                lambda: explorer.explore(position, solutions),
+                ("explore", key), f"exploring this {position.geometry.spec} position", work
             )
-            explored[key] = data
-            while len(explored) > EXPLORE_CACHE:
-                explored.popitem(last=False)
-        else:
-            explored.move_to_end(key)
         return JSONResponse(data)
 
     async def count(request: Request) -> Response:

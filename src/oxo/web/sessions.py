@@ -248,7 +248,7 @@ class Game:
         self.last_search: dict[str, Any] | None = None
         self.thinking: Any = None  # the asyncio task of a running search, if any
         self.thinking_since: float | None = None
-        self.touched = time.monotonic()
+        self.touched = time.monotonic()  # set by the store at each request
         self._solutions = solutions or SolutionCache()
 
     @property
@@ -378,7 +378,6 @@ class Game:
                     f"it is {mover.upper()}'s turn and {mover.upper()} is the computer: ask it to move"
                 )
         self.current = (state.play(move), (*moves, move))
-        self.touched = time.monotonic()
         if not by_computer:
             self.last_search = None
 
@@ -427,7 +426,6 @@ class Game:
             if mover is None or self.players[mover] == "human":
                 break
         self.current = (state, moves)
-        self.touched = time.monotonic()
         self.last_search = None
 
 
