@@ -29,7 +29,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """
     target = Path(path)
     mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         os.fchmod(fd, 0o644 & ~_umask())
         with os.fdopen(fd, mode) as handle:

@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     except OxoError as error:
         return _error(f"oxo: error: {error}", 2, as_json)
     except click.exceptions.NoArgsIsHelpError as error:
-        click.echo(error.ctx.get_help() if error.ctx else str(error))
+        click.echo(error.ctx.get_help())
         return 2
     except click.UsageError as error:
         hint = (

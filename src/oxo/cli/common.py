@@ -26,7 +26,7 @@ def parse_position(text: str, board: str | None = None, k: int | None = None) ->
     return position
 
 
-def k_option(function):  # type: ignore[no-untyped-def]
+def k_option(function):
     """``--k K``: how many marks in a row win (default: the board's shortest side)."""
     return click.option(
         "--k",
@@ -37,17 +37,17 @@ def k_option(function):  # type: ignore[no-untyped-def]
     )(function)
 
 
-def json_option(function):  # type: ignore[no-untyped-def]
+def json_option(function):
     return click.option(
         "--json", "as_json", is_flag=True, help="Print JSON for scripts instead of a table."
     )(function)
 
 
-def quiet_option(function):  # type: ignore[no-untyped-def]
+def quiet_option(function):
     return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(function)
 
 
-def board_option(function):  # type: ignore[no-untyped-def]
+def board_option(function):
     return click.option(
         "--board",
         "-b",
@@ -62,7 +62,7 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=None if not sys.stdout.isatty() else 2))
 
 
-def console():  # type: ignore[no-untyped-def]
+def console():
     """A rich console on stdout that never wraps tables when stdout is a file or a pipe."""
     from rich.console import Console
 

@@ -171,7 +171,7 @@ LEGEND = (
 )
 
 
-def _explanation(geometry) -> str:  # type: ignore[no-untyped-def]
+def _explanation(geometry) -> str:
     """How to read the universal notation, with the views of the board drawn."""
     from oxo.notation import views
 
@@ -350,7 +350,7 @@ def fullboards(board: str | None, k: int | None, games_of: str | None, as_json: 
     console().print(table)
 
 
-def _print_contained(found) -> None:  # type: ignore[no-untyped-def]
+def _print_contained(found) -> None:
     from rich.table import Table
 
     board = found.board

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Literal
 
 import click
 
@@ -48,7 +49,7 @@ def rules(full: bool) -> None:
     click.echo(full_text() if full else rules_text(), nl=False)
 
 
-def _show_board(state, *, highlight: bool = True) -> None:  # type: ignore[no-untyped-def]
+def _show_board(state, *, highlight: bool = True) -> None:
     from oxo.mega.render import board_rich, board_text
 
     if sys.stdout.isatty():
@@ -99,7 +100,7 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
         click.echo(line)
 
 
-def _budget_options(function):  # type: ignore[no-untyped-def]
+def _budget_options(function):
     function = click.option(
         "--seed",
         type=int,
@@ -275,7 +276,7 @@ def _moves(count: int) -> str:
     return f"{count} move" if count == 1 else f"{count} moves"
 
 
-def _undo_to_human(state, players) -> bool:  # type: ignore[no-untyped-def]
+def _undo_to_human(state, players) -> bool:
     """Take back moves up to and including the last human move (so it is that human's turn again)."""
     if not any(players[number % 2] is None for number in range(state.move_count)):
         return False
@@ -321,7 +322,7 @@ def selfplay(
     seconds: float | None,
     iterations: int | None,
     seed: int | None,
-    engine: str | None,
+    engine: Literal["python", "compiled", "checked"] | None,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -346,7 +347,7 @@ def selfplay(
             seed=seed,
             engine=engine,
             progress=bar,
-        )  # type: ignore[arg-type]
+        )
     if as_json:
         echo_json(stats.to_dict())
         return
