@@ -125,9 +125,10 @@ def test_illegal_moves_say_why() -> None:
     state = UtttState.replay("55 54")
     with pytest.raises(IllegalMoveError, match="must go to grid 4") as error:
         state.play("56")
-    assert error.value.number == 3 and isinstance(error.value, MoveError)
-    with pytest.raises(IllegalMoveError, match="already taken"):
+    assert error.value.number == 3 and error.value.rule == 3 and isinstance(error.value, MoveError)
+    with pytest.raises(IllegalMoveError, match="already taken") as taken:
         UtttState.replay("55 55")
+    assert taken.value.rule == 2 and taken.value.move == 40
     with pytest.raises(IllegalMoveError, match="move 2 .44.*must go to grid 5"):
         UtttState.replay("55 44")
     assert state.why_illegal("41") is None and state.why_illegal("11") is not None

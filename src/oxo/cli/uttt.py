@@ -65,8 +65,9 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
 
     Example: oxo uttt replay "55 51 15"
     """
+    from oxo.errors import IllegalMoveError
     from oxo.uttt.render import status_lines
-    from oxo.uttt.rules import IllegalMoveError, UtttState
+    from oxo.uttt.rules import UtttState
 
     try:
         state = UtttState.replay(" ".join(record))
@@ -116,9 +117,10 @@ def play_game(
 ) -> None:
     """A game in the terminal between people and computer levels (``"human"`` or a level per side)."""
     from oxo.engines import DEFAULT_SECONDS, make_engine
+    from oxo.errors import IllegalMoveError
     from oxo.uttt.notation import format_move
     from oxo.uttt.render import status_lines
-    from oxo.uttt.rules import IllegalMoveError, UtttState
+    from oxo.uttt.rules import UtttState
 
     for kind in (x_kind, o_kind):
         if kind not in PLAYERS:

@@ -4,8 +4,9 @@ Not oxo's mega tic-tac-toe (:mod:`oxo.mega`), which groups moves in strings and 
 rule. Importing this package is cheap: the compiled (numba) search loads only when first asked for.
 """
 
-from oxo.uttt.notation import MoveSyntaxError, format_move, format_record, parse_move, parse_record
-from oxo.uttt.rules import IllegalMoveError, UtttState, UtttSummary
+from oxo.errors import IllegalMoveError, MoveSyntaxError
+from oxo.uttt.notation import format_move, format_record, parse_move, parse_record
+from oxo.uttt.rules import UtttState, UtttSummary
 
 __all__ = [
     "IllegalMoveError",

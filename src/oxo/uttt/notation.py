@@ -13,16 +13,12 @@ import numbers
 import re
 from collections.abc import Iterable
 
-from oxo.errors import MoveError
+from oxo.errors import MoveSyntaxError
 
 ACCEPTED = (
     "a move is two digits GC, grid then cell, each 1..9 in reading order "
     "(e.g. 55 is the centre of the centre grid)"
 )
-
-
-class MoveSyntaxError(MoveError):
-    """A move or record that is not written in ``GC`` notation."""
 
 
 def parse_move(text: str | int) -> int:

@@ -22,7 +22,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from oxo.errors import MoveError
+from oxo.errors import IllegalMoveError
 from oxo.uttt.notation import format_move, format_record, parse_move, parse_record
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ GRID_CELLS: tuple[int, ...] = tuple(
 
 RULES: tuple[str, ...] = (
     "X moves first and the players alternate.",
-    "The first move may go to any cell.",
+    "A move goes to an empty cell; the first move may go to any cell.",
     "The cell a move is played in (1..9) names the small grid the opponent must play in next; "
     "if that grid is won or full, the opponent may play in any grid that is neither.",
     "Three in a row inside a small grid wins that grid; no more moves go there.",
@@ -72,14 +72,16 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class IllegalMoveError(MoveError):
-    """A well-formed move that the rules forbid; says the move, its number in the game and why."""
-
-    def __init__(self, number: int, move: int, reason: str) -> None:
-        self.number = number
-        self.move = move
-        self.reason = reason
-        super().__init__(f"move {number} ({format_move(move)}) is illegal: {reason}")
+def illegal_move_error(number: int, move: int, rule: int, reason: str) -> IllegalMoveError:
+    """The error for a well-formed move the rules forbid: its number in the game, the move, the rule
+    (1..5, as numbered in :data:`RULES`) and why."""
+    return IllegalMoveError(
+        f"move {number} ({format_move(move)}) is illegal: {reason}",
+        number=number,
+        move=move,
+        rule=rule,
+        reason=reason,
+    )
 
 
 @dataclass(frozen=True)
@@ -235,31 +237,34 @@ class UtttState:
 
     def why_illegal(self, move: str | int) -> str | None:
         """Why ``move`` cannot be played here, in a sentence, or ``None`` when it is legal."""
-        m = parse_move(move)
+        broken = self._broken_rule(parse_move(move))
+        return None if broken is None else broken[1]
+
+    def _broken_rule(self, m: int) -> tuple[int, str] | None:
         g, c = divmod(m, 9)
         if self._outcome is not None:
-            return "the game is over"
+            return 5, "the game is over"
         owner = self.grid_owner(g)
         if owner in ("x", "o"):
-            return f"grid {g + 1} is already won by {owner}; no more moves go there"
+            return 4, f"grid {g + 1} is already won by {owner}; no more moves go there"
         if owner == "draw":
-            return f"grid {g + 1} is full"
+            return 2, f"grid {g + 1} is full"
         if (self._marks[0] | self._marks[1]) >> m & 1:
-            return f"cell {c + 1} of grid {g + 1} is already taken"
+            return 2, f"cell {c + 1} of grid {g + 1} is already taken"
         if self._target >= 0 and g != self._target:
             previous = self._moves[-1] % 9 + 1
-            return (
+            return 3, (
                 f"the last move was played in cell {previous} of its grid, "
                 f"so this move must go to grid {self._target + 1}"
             )
         return None
 
     def play(self, move: str | int) -> UtttState:
-        """The state after a legal move (raises :class:`IllegalMoveError` for an illegal one)."""
+        """The state after a legal move (raises :class:`~oxo.errors.IllegalMoveError` for an illegal one)."""
         m = parse_move(move)
         if m not in self.legal_moves:
-            reason = self.why_illegal(m) or "not a legal move here"
-            raise IllegalMoveError(len(self._moves) + 1, m, reason)
+            rule, reason = self._broken_rule(m) or (2, "not a legal move here")
+            raise illegal_move_error(len(self._moves) + 1, m, rule, reason)
         p = len(self._moves) & 1
         g, c = divmod(m, 9)
         marks = list(self._marks)
