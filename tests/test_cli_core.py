@@ -32,7 +32,7 @@ def test_count_table(capsys: pytest.CaptureFixture[str]) -> None:
         "2x2",
         "classes",
     ]
-    assert lines[-1].split() == ["total", "5478", "765", "29", "6"]
+    assert lines[-1].split() == ["total", "5,478", "765", "29", "6"]  # separators in tables
     assert lines[2].split() == ["1", "9", "3", "4", "1"]
 
 

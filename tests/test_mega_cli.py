@@ -119,7 +119,7 @@ def test_play_with_piped_input_reprompts_and_ends_on_eof() -> None:
     assert out.rstrip().splitlines()[-1].startswith("record: 55 ")
 
 
-def test_play_quit_undo_and_save(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_play_quit_undo_and_save(tmp_path) -> None:
     target = tmp_path / "game.txt"
     result = CliRunner().invoke(
         mega,
@@ -291,7 +291,7 @@ def test_mega_help_and_in_game_help_point_to_the_rules(capsys: pytest.CaptureFix
 
 
 @pytest.mark.slow
-def test_rules_full_from_an_installed_copy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_rules_full_from_an_installed_copy(tmp_path) -> None:
     """Install the package (without its dependencies) into a folder and read the reference from there."""
     import shutil
     import subprocess

@@ -65,7 +65,7 @@ def test_find_jargon_finds_what_it_should() -> None:
 def all_commands() -> Iterator[tuple[str, click.Command]]:
     """Every command and subcommand of ``oxo`` with its full name."""
     for topic in TOPICS:
-        cli.load_topic(topic)  # type: ignore[attr-defined]
+        cli.load_topic(topic)
 
     def walk(prefix: str, command: click.Command) -> Iterator[tuple[str, click.Command]]:
         yield prefix, command

@@ -113,13 +113,13 @@ def _count_table(tables: list[CountTable]):  # type: ignore[no-untyped-def]
         cells = [str(ply)]
         for result in tables:
             if ply < len(result.plies):
-                cells += [str(result.plies[ply].positions), str(result.plies[ply].classes)]
+                cells += [f"{result.plies[ply].positions:,}", f"{result.plies[ply].classes:,}"]
             else:
                 cells += ["", ""]
         table.add_row(*cells)
     totals = ["total"]
     for result in tables:
-        totals += [str(result.total_positions), str(result.total_classes)]
+        totals += [f"{result.total_positions:,}", f"{result.total_classes:,}"]
     table.add_section()
     table.add_row(*totals)
     return table

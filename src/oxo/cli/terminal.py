@@ -159,7 +159,7 @@ def _terminal_table(result: TerminalTable):  # type: ignore[no-untyped-def]
     for row in result.plies:
         table.add_row(
             *map(
-                str,
+                "{:,}".format,
                 (
                     row.ply,
                     row.x_wins,
@@ -178,7 +178,7 @@ def _terminal_table(result: TerminalTable):  # type: ignore[no-untyped-def]
     table.add_row(
         "total",
         *map(
-            str,
+            "{:,}".format,
             (
                 total["x_wins"],
                 total["o_wins"],

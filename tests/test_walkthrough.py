@@ -1,0 +1,255 @@
+"""A new user's walk through the command line: the README's commands, then the newcomer's questions.
+
+Every command runs as a user would run it, through the installed ``oxo`` entry point in a
+subprocess (the README's commands) or through ``oxo.cli.main`` (the rest, faster). Each run fails
+on a traceback, on a word a newcomer cannot know (``tests/test_words.py``), on a number cut short
+(an ellipsis in a table, a big count without thousands separators) or on a wrong exit status
+(0 an answer, 1 a "no", 2 bad input, 3 out of reach within the limits).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from oxo.cli import main
+from test_words import find_jargon
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def oxo_command() -> list[str]:
+    """The installed console script beside this Python, or the same entry point through ``-c``."""
+    script = Path(sys.executable).parent / "oxo"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from oxo.cli import run; run()"]
+
+
+@dataclass(frozen=True)
+class Run:
+    args: tuple[str, ...]
+    code: int
+    out: str
+    err: str
+
+
+def run_installed(args: list[str], stdin: str = "") -> Run:
+    done = subprocess.run(
+        oxo_command() + args,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    return Run(tuple(args), done.returncode, done.stdout, done.stderr)
+
+
+def run_here(capsys: pytest.CaptureFixture[str], args: list[str]) -> Run:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return Run(tuple(args), code, out, err)
+
+
+#: A number in a table that lost digits shows an ellipsis; a big count printed bare lacks separators.
+ELLIPSIS = re.compile(r"\d…|…\d|\d\.\.\.(?!\.)")
+BARE = re.compile(r"(?<![\d,.'/x])\d{5,}(?![\d,.])")
+
+
+def check(run: Run, code: int, *, table: bool = False) -> None:
+    """The checks every run gets; ``table``: also no big number without thousands separators."""
+    where = f"oxo {shlex.join(run.args)}"
+    text = run.out + run.err
+    assert "Traceback" not in text, f"{where}: a traceback\n{run.err}"
+    assert run.code == code, f"{where}: exit status {run.code}, expected {code}\n{run.err}"
+    assert find_jargon(text) == [], f"{where}: {find_jargon(text)}"
+    if code == 2:
+        assert run.err.count("\n") == 1 and run.err.startswith("oxo: "), f"{where}: {run.err!r}"
+    if table:
+        assert not ELLIPSIS.search(run.out), f"{where}: a number cut short"
+        assert not BARE.findall(run.out), f"{where}: {BARE.findall(run.out)} without separators"
+
+
+# -- the README ---------------------------------------------------------------------------------
+
+
+def readme_commands() -> list[list[str]]:
+    """Every ``oxo`` command the README shows: in its console examples and its quick start."""
+    text = (ROOT / "README.md").read_text()
+    commands = []
+    for block in re.findall(r"```(?:console|sh)\n(.*?)```", text, flags=re.DOTALL):
+        for line in block.splitlines():
+            line = line.removeprefix("$ ")
+            for part in line.split("&&"):
+                words = shlex.split(part, comments=True)
+                if words and words[0].endswith("oxo"):
+                    commands.append(words[1:])
+    return commands
+
+
+#: Exit statuses of the README's commands other than 0, and what they read on standard input.
+README_STATUS: dict[tuple[str, ...], int] = {("check", "xxx/ooo/..."): 1}
+STDIN = "quit\n"
+
+
+def test_the_readme_shows_commands() -> None:
+    commands = readme_commands()
+    assert ["count", "4x4"] in commands and ["check", "xxx/ooo/..."] in commands
+    assert len(commands) >= 8
+
+
+#: README commands that take a few seconds (self-play, the 6x6 count): run with the slow tests.
+HEAVY = ("selfplay", "6x6")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(args, marks=pytest.mark.slow) if set(HEAVY) & set(args) else args
+        for args in readme_commands()
+    ],
+    ids=shlex.join,
+)
+def test_readme_command(args: list[str]) -> None:
+    run = run_installed(args, stdin=STDIN)
+    table = args[0] in ("count", "games", "terminal") and "--json" not in args
+    check(run, README_STATUS.get(tuple(args), 0), table=table)
+    if "--json" in args:
+        json.loads(run.out)
+
+
+def test_readme_figures_are_what_the_commands_print() -> None:
+    """The README quotes a few figures in its examples: each is what the command prints now."""
+    text = (ROOT / "README.md").read_text()
+    quoted = re.search(
+        r"oxo games 3x3 +# ([\d,]+) games, ([\d,]+) classes, ([\d,]+) universal", text
+    )
+    assert quoted is not None
+    out = run_installed(["games", "3x3", "--json"]).out
+    data = json.loads(out)
+    totals = json.dumps(data)
+    for figure in quoted.groups():
+        assert figure.replace(",", "") in totals
+
+
+# -- a newcomer's questions -----------------------------------------------------------------------
+
+
+def test_oxo_alone_prints_the_help_and_what_to_try() -> None:
+    run = run_installed([])
+    check(run, 0)
+    assert "Usage: oxo" in run.out and "Exit status" in run.out
+    tries = run.out[run.out.index("Try this:") :].splitlines()[1:]
+    assert len(tries) == 3
+    for line in tries:  # each suggestion runs and answers
+        args = shlex.split(re.split(r"\s{2,}", line.strip())[0])[1:]
+        expected = 1 if args[0] == "check" else 0
+        check(run_installed(args, stdin=STDIN), expected)
+
+
+def test_exit_statuses_are_documented() -> None:
+    help_text = run_installed(["--help"]).out
+    readme = (ROOT / "README.md").read_text()
+    for text in (" ".join(help_text.split()), " ".join(readme.split())):
+        for status in ("0", "1", "2", "3"):
+            assert re.search(rf"\b{status}\b", text)
+        assert "out of reach" in text.lower() or "within the limits" in text
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["mega", "rules"], 0),
+        (["mega", "rules", "--full"], 0),
+        (["mega", "--help"], 0),
+        (["mega", "replay", "11 22 33 44 55 66 77 88 99 23 12 31 45 54 67 76 89 98 13"], 0),
+        (["mega", "replay", "55 44 13 42"], 1),
+        (["mega", "replay", "5x"], 2),
+        (["notation", "views"], 0),
+        (["notation", "game", "0 4 8 2 6", "--explain"], 0),
+        (["show", "xo./.x./..o"], 0),
+        (["show", "x" + "." * 26], 0),
+        (["show", "." * 64], 2),
+        (["classes", "3x3x3"], 0),
+        (["check", "xxx/ooo/..."], 1),
+        (["check", "xo./.x./..o"], 0),
+        (["analyze", "xo./.x./..."], 0),
+        (["deadends", "3x3", "--quiet"], 0),
+        (["fullboards"], 0),
+        (["move", "x...o....", "--json"], 0),
+        (["solve", "3x3"], 0),
+        (["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet"], 3),
+        (["count", "3q3"], 2),
+        (["count", "3x3", "--bogus"], 2),
+        (["nonsense"], 2),
+    ],
+    ids=lambda value: shlex.join(value) if isinstance(value, list) else str(value),
+)
+def test_newcomer_command(capsys: pytest.CaptureFixture[str], args: list[str], code: int) -> None:
+    run = run_here(capsys, args)
+    check(run, code)
+
+
+def test_out_of_reach_says_what_is_known_and_what_to_try(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run = run_here(capsys, ["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet"])
+    check(run, 3)
+    assert "unknown" in run.out and "try" in (run.out + run.err)
+    run = run_here(capsys, ["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet", "--json"])
+    assert run.code == 3 and json.loads(run.out)["value"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["count", "3q3", "--json"], 2),
+        (["show", "." * 64, "--json"], 2),
+        (["count", "3x3", "--bogus", "--json"], 2),
+        (["mega", "replay", "55 44 13 42", "--json"], 1),
+    ],
+    ids=lambda value: shlex.join(value) if isinstance(value, list) else str(value),
+)
+def test_errors_under_json_are_json_on_stdout(
+    capsys: pytest.CaptureFixture[str], args: list[str], code: int
+) -> None:
+    run = run_here(capsys, args)
+    check(run, code)
+    data = json.loads(run.out)
+    assert data["code"] == code and data["error"] and run.err.startswith("oxo: ")
+
+
+def test_a_game_record_and_a_drawing_land_in_normal_files(tmp_path: Path) -> None:
+    svg = tmp_path / "p.svg"
+    check(run_installed(["show", "xo./.x./..o", "--svg", str(svg)]), 0)
+    record = tmp_path / "game.txt"
+    check(run_installed(["mega", "play", "--o", "random", "--save", str(record)], "55\nquit\n"), 0)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    for path in (svg, record):
+        assert path.stat().st_mode & 0o777 == 0o644 & ~umask, path
+
+
+def test_words_and_numbers_in_the_newcomers_outputs(capsys: pytest.CaptureFixture[str]) -> None:
+    run = run_here(
+        capsys, ["mega", "replay", "11 22 33 44 55 66 77 88 99 23 12 31 45 54 67 76 89 98 13"]
+    )
+    assert "string 3 of the game (9 moves long): 1 move so far (13), 8 to go" in run.out
+    run = run_here(capsys, ["deadends", "3x3", "--quiet"])
+    assert "4,520 reachable positions" in run.out and ": 1 dead line," in run.out
+    for args in (["games", "3x3"], ["count", "4x4"], ["terminal", "4x4", "--quiet"]):
+        run = run_here(capsys, args)
+        check(run, 0, table=True)
+        assert re.search(r"\d,\d{3}", run.out), args  # big counts are there, with separators
+    run = run_here(capsys, ["analyze", "xo./.x./..."])
+    empty = next(line for line in run.out.splitlines() if line.startswith("empty cells"))
+    assert ", " in empty
