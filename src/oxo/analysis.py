@@ -84,7 +84,7 @@ def from_seed_board(text: str, first: str = "O", geometry: Geometry | None = Non
     """
     if first.upper() not in ("O", "X"):
         raise PositionError(f"the first player of a drawn board is 'O' or 'X', got {first!r}")
-    table = {"•": ".", "\n": "/"}
+    table: dict[str, str | int | None] = {"•": ".", "\n": "/"}
     if first.upper() == "O":
         table.update({"O": "x", "o": "x", "X": "o", "x": "o"})
     return Position.from_string(

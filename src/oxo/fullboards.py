@@ -76,7 +76,7 @@ class FullBoardCount:
 
 def owners_of(x_lines: int, o_lines: int) -> Owners:
     """Who owns the alignments of a board with that many lines for each player."""
-    return ("none", "x", "o", "both")[(x_lines > 0) + 2 * (o_lines > 0)]  # type: ignore[return-value]
+    return ("none", "x", "o", "both")[(x_lines > 0) + 2 * (o_lines > 0)]
 
 
 def count_full_boards(geometry: Geometry) -> FullBoardCount:
@@ -132,7 +132,7 @@ def _tally(geometry: Geometry, blocks: Sequence[int], x_size: int) -> dict[tuple
 def _unions(blocks: Sequence[int], dtype: type) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every union of blocks with its number of cells, in chunks of at most 2^CHUNK_BITS."""
     low, high = list(blocks[:CHUNK_BITS]), list(blocks[CHUNK_BITS:])
-    low_masks = np.zeros(1, dtype=dtype)
+    low_masks: np.ndarray = np.zeros(1, dtype=dtype)
     low_sizes = np.zeros(1, dtype=np.int64)
     for block in low:
         low_masks = np.concatenate([low_masks, low_masks | dtype(block)])

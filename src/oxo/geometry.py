@@ -128,7 +128,7 @@ class Geometry:
 
         ``k`` given here overrides one in the spec; by default it is the shortest side.
         """
-        text = spec.strip().lower() if isinstance(spec, str) else spec  # type: ignore[redundant-expr]
+        text = spec.strip().lower() if isinstance(spec, str) else spec
         return _parse(text, k)
 
     # -- naming --------------------------------------------------------------------------------
@@ -482,7 +482,7 @@ _MNK_RE = re.compile(r"^mnk\((.*)\)$")
 
 @lru_cache(maxsize=64)
 def _parse(spec: str, k: int | None) -> Geometry:
-    if not isinstance(spec, str) or not spec:  # type: ignore[redundant-expr]  # untyped callers
+    if not isinstance(spec, str) or not spec:  # untyped callers may pass anything
         raise BoardSpecError(f"empty board spec; use {_SPEC_FORMS}")
     match = _MNK_RE.match(spec)
     if match:

@@ -21,6 +21,8 @@ from typing import Literal
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Player, Position
 
+_SIDES: tuple[Player, Player] = ("x", "o")
+
 ReasonCode = Literal[
     "mark_counts", "both_aligned", "winner_count", "disjoint_lines", "stopped_earlier"
 ]
@@ -217,22 +219,24 @@ def check_position(position: Position) -> Legality:
                 "both_aligned", "both players have a complete line, but play stops at the first one"
             )
         )
-    for player, lines, needed, rule in (
-        ("x", x_lines, 1, "X can only win with one mark more than O"),
-        ("o", o_lines, 0, "O can only win with as many marks as X"),
+    for player, lines, needed, rule in zip(
+        _SIDES,
+        (x_lines, o_lines),
+        (1, 0),
+        ("X can only win with one mark more than O", "O can only win with as many marks as X"),
     ):
         if lines and difference != needed:
             reasons.append(
                 Reason("winner_count", f"{player.upper()} has a line but {rule}", player)
-            )  # type: ignore[arg-type]
-    for player, lines in (("x", x_lines), ("o", o_lines)):
+            )
+    for player, lines in zip(_SIDES, (x_lines, o_lines)):
         if len(lines) > 1 and not _common_cells(lines, geometry.full_mask):
             shown = ", ".join("-".join(map(str, mask_cells(line))) for line in lines)
             reasons.append(
                 Reason(
                     "disjoint_lines",
                     f"{player.upper()}'s lines {shown} share no cell, so no single last move made them all",
-                    player,  # type: ignore[arg-type]
+                    player,
                 )
             )
 

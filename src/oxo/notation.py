@@ -240,7 +240,7 @@ def format_universal(tokens: tuple[str, ...] | list[str]) -> str:
 
 def parse_universal(text: str, geometry: Geometry) -> Game:
     """A game with the given universal form (the one that always plays the least cell of the named move)."""
-    if not isinstance(text, str) or not text.strip():  # type: ignore[redundant-expr]  # untyped callers
+    if not isinstance(text, str) or not text.strip():  # untyped callers may pass anything
         raise MoveError(
             "empty universal game: write tokens separated by spaces, e.g. 'corner K Ha'"
         )

@@ -447,7 +447,7 @@ def _guess_geometry(raw: str, text: str) -> Geometry:
     if "//" in raw:
         layers = raw.split("//")
         rows = layers[0].split("/")
-        shape = (len(layers), len(rows), len(rows[0]))
+        shape: tuple[int, ...] = (len(layers), len(rows), len(rows[0]))
         return Geometry(shape, min(shape))
     if "/" in raw:
         rows = raw.split("/")
@@ -458,7 +458,7 @@ def _guess_geometry(raw: str, text: str) -> Geometry:
     cells = len(raw)
     side = round(cells**0.5)
     edge = round(cells ** (1 / 3))
-    fits = [(side, side)] if side * side == cells else []
+    fits: list[tuple[int, ...]] = [(side, side)] if side * side == cells else []
     if edge * edge * edge == cells and edge >= 2:
         fits.append((edge, edge, edge))
     if len(fits) == 1:

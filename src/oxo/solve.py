@@ -182,7 +182,7 @@ class Solution:
             counts = [int(kind.sum()) for kind in kinds]
             classes: list[int | None] = [None] * len(kinds)
             if with_classes:
-                classes = [0] * len(kinds)
+                sums = [0] * len(kinds)
                 for symmetry in symmetries:
                     if symmetry.is_identity:
                         fixed = np.ones(len(level), dtype=bool)
@@ -190,14 +190,28 @@ class Solution:
                         fixed = permute_masks(level.x, symmetry.perm) == level.x
                         fixed &= permute_masks(level.o, symmetry.perm) == level.o
                     for i, kind in enumerate(kinds):
-                        classes[i] += int((fixed & kind).sum())  # type: ignore[operator]
+                        sums[i] += int((fixed & kind).sum())
                 order = len(symmetries)
-                if any(c % order for c in classes):  # type: ignore[operator]
+                if any(c % order for c in sums):
                     raise AssertionError(
-                        f"Burnside's sums {classes} at ply {level.ply} are not divisible by {order}"
+                        f"Burnside's sums {sums} at ply {level.ply} are not divisible by {order}"
                     )
-                classes = [c // order for c in classes]  # type: ignore[operator]
-            rows.append(PlyValues(level.ply, *counts[:3], *classes[:3], counts[3], classes[3]))
+                classes = [c // order for c in sums]
+            x, o, draw, terminal = counts
+            x_classes, o_classes, draw_classes, terminal_classes = classes
+            rows.append(
+                PlyValues(
+                    level.ply,
+                    x,
+                    o,
+                    draw,
+                    x_classes,
+                    o_classes,
+                    draw_classes,
+                    terminal,
+                    terminal_classes,
+                )
+            )
         return SolveTable(geometry, self.value(), tuple(rows))
 
 

@@ -248,7 +248,7 @@ def _fixed_by_csp(
         }
         for ply in plies:
             for outcome in ("x", "o", "draw"):
-                counts[outcome][ply] = count_terminal_ply(geometry, ply, outcome, blocks=blocks)  # type: ignore[arg-type]
+                counts[outcome][ply] = count_terminal_ply(geometry, ply, outcome, blocks=blocks)
             done += 1
             if on_progress is not None:
                 on_progress(done / steps)

@@ -72,7 +72,7 @@ class PerfectEngine:
         legal_or_raise(state)
         solution = self.solve(state)
         best = solution.best_moves(state)
-        move = best[int(self._rng.random() * len(best))]
+        move: int = best[int(self._rng.random() * len(best))]
         self.last = SearchReport(
             self.name,
             move,

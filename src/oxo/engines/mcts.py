@@ -78,7 +78,7 @@ def rollout(state: GameState, rng: random.Random) -> str:
             return outcome
         wins = state.winning_moves()
         if wins:
-            return state.to_move  # type: ignore[return-value]
+            return state.to_move  # type: ignore[return-value]  # not over: someone is to move
         moves = blocking_moves(state) or state.legal_moves
         state = state.play(moves[int(rng.random() * len(moves))])
 
@@ -154,7 +154,7 @@ class MCTSEngine:
         self, state: GameState, safe: tuple[int, ...], clock: Clock
     ) -> SearchReport:
         if self._compiled is None:
-            self._compiled = state.compiled_search(self.seed, self.exploration)  # type: ignore[attr-defined]
+            self._compiled = state.compiled_search(self.seed, self.exploration)  # type: ignore[attr-defined]  # optional ability, present when chosen
         stats, simulations, nodes = self._compiled.run(state, clock, self.iterations)
         allowed = set(safe)
         choices = [(visits, value, move) for move, visits, value in stats if move in allowed] or [
@@ -174,7 +174,7 @@ class MCTSEngine:
     # -- pure-Python search ------------------------------------------------------------------------
 
     def _python_search(self, state: GameState, safe: tuple[int, ...], clock: Clock) -> SearchReport:
-        root = _Node(state, None, other(state.to_move), None)  # type: ignore[arg-type]
+        root = _Node(state, None, other(state.to_move), None)  # type: ignore[arg-type]  # not over: a player is to move
         root.untried = list(safe)
         self._rng.shuffle(root.untried)
         budget = self.iterations if self.iterations is not None else 1 << 62
@@ -230,29 +230,30 @@ class MCTSEngine:
                 node = child
         # simulation
         if node.proven == 1:
-            outcome: str = node.mover  # type: ignore[assignment]
+            outcome: str = node.mover  # type: ignore[assignment]  # a proven node has a mover
         elif node.proven == -1:
-            outcome = other(node.mover)  # type: ignore[arg-type]
+            outcome = other(node.mover)  # type: ignore[arg-type]  # a proven node has a mover
         else:
             outcome = rollout(node.state, self._rng)
         # backpropagation, with proofs
-        while node is not None:
-            node.visits += 1
+        walk: _Node | None = node
+        while walk is not None:
+            walk.visits += 1
             if outcome == "draw":
-                node.value += 0.5
-            elif outcome == node.mover:
-                node.value += 1.0
-            parent = node.parent
+                walk.value += 0.5
+            elif outcome == walk.mover:
+                walk.value += 1.0
+            parent = walk.parent
             if parent is not None and parent.proven == 0:
-                if node.proven == 1:
-                    parent.proven = -1  # the side to move at ``parent`` wins by moving to ``node``
+                if walk.proven == 1:
+                    parent.proven = -1  # the side to move at ``parent`` wins by moving to ``walk``
                 elif (
-                    node.proven == -1
+                    walk.proven == -1
                     and not parent.untried
                     and all(c.proven == -1 for c in parent.children)
                 ):
                     parent.proven = 1  # every move of the side to move at ``parent`` loses
-            node = parent
+            walk = parent
 
     def _select(self, node: _Node) -> _Node:
         log_n = math.log(node.visits)

@@ -29,11 +29,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from oxo.errors import IllegalMoveError, MoveError
 from oxo.mega.lines import WINS
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
+
+if TYPE_CHECKING:
+    from oxo.mega.search import CompiledSearch
 
 Player = Literal["x", "o"]
 Outcome = Literal["x", "o", "draw"]
@@ -319,7 +322,7 @@ class MegaState:
         else:
             candidates = ~(self._marks[0] | self._marks[1]) & GRID_CELLS[~covered & 511]
         marks, own = self._marks[side], self._covered[side]
-        wins = []
+        wins: list[int] = []
         for g in range(9):
             if covered >> g & 1 or not WINS[own | 1 << g]:
                 continue
@@ -328,7 +331,7 @@ class MegaState:
             wins.extend(9 * g + c for c in range(9) if free >> c & 1 and WINS[grid | 1 << c])
         return tuple(wins)
 
-    def compiled_search(self, seed: int | None = None, exploration: float = 0.7):  # type: ignore[no-untyped-def]
+    def compiled_search(self, seed: int | None = None, exploration: float = 0.7) -> CompiledSearch:
         """The compiled Monte Carlo tree search of this game (see :mod:`oxo.mega.search`)."""
         from oxo.mega.search import CompiledSearch
 

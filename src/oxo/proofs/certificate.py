@@ -53,7 +53,7 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from oxo.errors import (
     CertificateEntryError,
@@ -375,11 +375,11 @@ def _checked_position(text: object, header: StrategyHeader, where: str) -> tuple
 
 def _checked_cell(value: object, header: StrategyHeader, where: str, what: str) -> int:
     size = header.geometry.size
-    if not _is_int(value) or not 0 <= value < size:  # type: ignore[operator]
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
         raise CertificateEntryError(
             f"{where}: {what} {value!r} is not a cell of {header.board}: cells are 0..{size - 1}"
         )
-    return int(value)  # type: ignore[arg-type]
+    return value
 
 
 def _checked_move(position: object, move: object, header: StrategyHeader, where: str) -> MoveEntry:
@@ -391,7 +391,7 @@ def _checked_move(position: object, move: object, header: StrategyHeader, where:
             f"{where}: a move entry at position {position}, where {to_move.upper()} is to move: "
             f"move entries are for positions where {header.side.upper()} (the certificate's side) is to move"
         )
-    return MoveEntry(position, cell)  # type: ignore[arg-type]
+    return MoveEntry(str(position), cell)  # position: a status string, checked above
 
 
 def _checked_pairing(
@@ -420,7 +420,7 @@ def _checked_pairing(
             f"{where}: a pairing entry at position {position}, where {to_move.upper()} is to move: "
             f"pairing entries are for positions where the opponent ({header.opponent.upper()}) is to move"
         )
-    return PairingEntry(position, tuple(pairs))  # type: ignore[arg-type]
+    return PairingEntry(str(position), tuple(pairs))  # position: checked above
 
 
 _STATUS_DIGITS = str.maketrans("", "", "012")
@@ -438,7 +438,7 @@ def _status(x: int, o: int, size: int) -> str:
     return "".join("1" if x >> cell & 1 else "2" if o >> cell & 1 else "0" for cell in range(size))
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -599,6 +599,7 @@ class _Checker:
             first_failure = None
             for canonical_move in [known] if isinstance(known, int) else known:
                 move = symmetry.inverse_perm[canonical_move]
+                failure: _Failure | None
                 if occupied >> move & 1:
                     failure = self.fail(f"the certificate's move {move} is not an empty cell", x, o)
                 else:

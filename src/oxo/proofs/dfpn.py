@@ -203,19 +203,19 @@ class ProofSearch:
         """The defender's pairing in (x, o), in that orientation (attacker to move), or None. It is
         searched for once per class, in the class's least image, and carried back to (x, o)."""
         key = self.key(x, o) if key is None else key
+        if key in self.pairing_cache and self.pairing_cache[key] is None:
+            return None
+        index, cx, co = self.canonical(x, o)
         if key in self.pairing_cache:
             pairs = self.pairing_cache[key]
-            if pairs is None:
-                return None
-        index, cx, co = self.canonical(x, o)
-        if key not in self.pairing_cache:
+        else:
             s, d = (cx, co) if self.attacker_is_x else (co, cx)
             found = find_pairing(self.lines, d, s, self.full, PAIRING_BUDGET)
             pairs = self.pairing_cache[key] = None if found is None else tuple(found)
-            if pairs is None:
-                return None
+        if pairs is None:
+            return None
         back = self.symmetries[index].inverse_perm
-        return tuple((back[a], back[b]) for a, b in self.pairing_cache[key])  # type: ignore[union-attr]
+        return tuple((back[a], back[b]) for a, b in pairs)
 
     def threat_sequence(self, x: int, o: int, key: int | None = None) -> tuple[int, ...] | None:
         """The attacker's moves (attacker to move) of a win by continuous threats: every move but the
@@ -226,14 +226,15 @@ class ProofSearch:
         if key in self.threat_cache and self.threat_cache[key] is None:
             return None
         index, cx, co = self.canonical(x, o)
-        if key not in self.threat_cache:
+        if key in self.threat_cache:
+            moves = self.threat_cache[key]
+        else:
             s, d = (cx, co) if self.attacker_is_x else (co, cx)
-            steps = [0]
-            self.threat_cache[key] = self._threats(s, d, steps)
-            if self.threat_cache[key] is None:
-                return None
+            moves = self.threat_cache[key] = self._threats(s, d, [0])
+        if moves is None:
+            return None
         back = self.symmetries[index].inverse_perm
-        return tuple(back[cell] for cell in self.threat_cache[key])  # type: ignore[union-attr]
+        return tuple(back[cell] for cell in moves)
 
     def _threats(self, s: int, d: int, steps: list[int]) -> tuple[int, ...] | None:
         steps[0] += 1
@@ -262,9 +263,9 @@ class ProofSearch:
             if made & (made - 1):
                 return (cell,)
             reply = made.bit_length() - 1
-            rest = self._threats(after, d | 1 << reply, steps)
-            if rest is not None:
-                return (cell, *rest)
+            tail = self._threats(after, d | 1 << reply, steps)
+            if tail is not None:
+                return (cell, *tail)
         return None
 
     # -- df-pn -------------------------------------------------------------------------------------

@@ -20,8 +20,10 @@ from oxo.errors import OxoError
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.proofs.certificate import (
+    Guarantee,
     MoveEntry,
     PairingEntry,
+    Side,
     StrategyHeader,
     verify_certificate,
     write_certificate,
@@ -107,10 +109,10 @@ def prepare_proof_dir(path: str | os.PathLike[str]) -> Path:
 
 
 def write_strategy(
-    folder: Path, geometry: Geometry, side: str, guarantee: str, entries: list[Entry]
+    folder: Path, geometry: Geometry, side: Side, guarantee: Guarantee, entries: list[Entry]
 ) -> str:
     """Write one strategy as a certificate, check it with the independent checker, return its path."""
-    header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)  # type: ignore[arg-type]
+    header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)
     lines: list[MoveEntry | PairingEntry] = []
     for entry in entries:
         status = Position(geometry, entry.x, entry.o).to_status_string()
@@ -139,9 +141,9 @@ def prove_board(
     folder = prepare_proof_dir(proof_dir) if proof_dir is not None else None
     started = time.perf_counter()
     summaries: list[SearchSummary] = []
-    strategies: list[tuple[str, str, list[Entry]]] = []
+    strategies: list[tuple[Side, Guarantee, list[Entry]]] = []
 
-    def run(attacker: str) -> bool | None:
+    def run(attacker: Side) -> bool | None:
         left = None if seconds is None else max(0.0, seconds - (time.perf_counter() - started))
         begun = time.perf_counter()
         report = (
