@@ -168,6 +168,8 @@ def test_exit_statuses_are_documented() -> None:
 @pytest.mark.parametrize(
     "args, code",
     [
+        (["mega"], 0),
+        (["notation"], 0),
         (["mega", "rules"], 0),
         (["mega", "rules", "--full"], 0),
         (["mega", "--help"], 0),

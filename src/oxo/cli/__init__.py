@@ -73,7 +73,8 @@ def cli(ctx: click.Context) -> None:
     Boards are written like 3x3, 4x4, 3x5 (k in a row to win defaults to the shortest
     side, change it with --k) or 3x3x3 for a cube. A position is written cell by cell
     in reading order, with x, o and . (xo./.x./..o, the '/' between rows optional) or
-    with digits, 0 empty, 1 the first player (x), 2 the second (o): 120000000.
+    with digits, 0 empty, 1 the first player (x), 2 the second (o): 120000000. A ply
+    is one move of one player; ply 0 is the empty board.
 
     Exit status: 0 an answer; 1 a "no" (such as an illegal position or an illegal
     move); 2 bad input (one line on stderr); 3 not answered within the limits (the
@@ -118,9 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"oxo: out of reach: {error}", 3, as_json)
     except OxoError as error:
         return _error(f"oxo: error: {error}", 2, as_json)
-    except click.exceptions.NoArgsIsHelpError as error:
+    except click.exceptions.NoArgsIsHelpError as error:  # "oxo mega": the help was asked for
         click.echo(error.ctx.get_help())
-        return 2
+        return 0
     except click.UsageError as error:
         hint = (
             f" (see 'oxo {error.ctx.command_path.split(' ', 1)[1]} --help')"

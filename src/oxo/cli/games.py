@@ -224,7 +224,8 @@ def notation_game(
     """A game in cell numbers, its canonical form and its universal form, move by move.
 
     MOVES are the cells played, e.g. "0 4 8 2 6" (cells numbered from 0 in reading order, so
-    0..8 on 3x3), or keys 1..9 with --keypad. Each move is named by what every taken cell sees:
+    0..8 on 3x3), or keys 1..9 with --keypad. The canonical form is the game turned by the
+    rotation or reflection that makes it least. Each move is named by what every taken cell sees:
     one letter per taken cell, X's cells in capitals, O's in lower case. --explain says how to
     read it.
     """
