@@ -4,6 +4,7 @@ JSON shape and exit statuses (0 answer, 1 illegal move, 2 bad input, 3 out of re
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -94,7 +95,7 @@ def test_play_with_piped_moves_and_undo() -> None:
     UtttState.replay(record.removeprefix("record: "))
 
 
-def test_computer_against_computer_plays_to_the_end(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_computer_against_computer_plays_to_the_end(tmp_path: Path) -> None:
     save = tmp_path / "game.txt"
     result = CliRunner().invoke(
         cli,

@@ -8,6 +8,7 @@ is sent, every legal move, and at the end on the result.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ pyspiel = pytest.importorskip(
 )
 
 
-def openspiel_moves(state: pyspiel.State) -> tuple[int | None, set[int]]:
+def openspiel_moves(state: Any) -> tuple[int | None, set[int]]:
     """The grid OpenSpiel sends the mover to (``None``: free choice) and its legal moves as ``9*g + c``."""
     forced = str(state).rsplit("Forced board: ", 1)[1].strip()
     if forced == "any":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oxo.errors import MoveError, OxoError
-from oxo.game import GameState, new_game
+from oxo.game import GameState, new_game, other
 from oxo.uttt import (
     IllegalMoveError,
     MoveSyntaxError,
@@ -134,7 +135,7 @@ def test_illegal_moves_say_why() -> None:
     assert state.why_illegal("41") is None and state.why_illegal("11") is not None
 
 
-def find_state(predicate, seeds: int = 4000) -> UtttState:  # type: ignore[no-untyped-def]
+def find_state(predicate: Callable[[UtttState], bool], seeds: int = 4000) -> UtttState:
     """The first state of seeded random games that satisfies ``predicate`` (fails if none does)."""
     for seed in range(seeds):
         rng = random.Random(seed)
@@ -167,7 +168,7 @@ def test_a_won_grid_is_closed_even_with_empty_cells() -> None:
 
 def test_sent_to_a_closed_grid_the_mover_plays_in_any_open_grid() -> None:
     def sent_to_closed(s: UtttState) -> bool:
-        return s.move_count > 0 and not s.is_over and s.closed_grids >> (s.moves[-1] % 9) & 1
+        return s.move_count > 0 and not s.is_over and bool(s.closed_grids >> (s.moves[-1] % 9) & 1)
 
     state = find_state(sent_to_closed)
     assert state.target is None
@@ -233,7 +234,7 @@ def test_winning_moves_of_the_side_not_to_move_ignore_where_it_is_sent() -> None
         while not state.is_over:
             mover = state.to_move
             assert mover is not None
-            opponent = "o" if mover == "x" else "x"
+            opponent = other(mover)
             threats = set(state.winning_moves(opponent))
             # Reference: hand the move to the opponent (same marks, free choice) and look.
             expected = set()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -82,7 +83,7 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
         click.echo(line)
 
 
-def _budget_options(function):  # type: ignore[no-untyped-def]
+def _budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
     function = click.option(
         "--seed",
         type=int,

@@ -334,10 +334,10 @@ class UtttState:
 
     def summary(self) -> UtttSummary:
         """An immutable report of the position (the replay JSON)."""
-        won = tuple(
-            (g + 1, owner)
+        won: tuple[tuple[int, Player], ...] = tuple(
+            (g + 1, NAMES[0] if self._won[0] >> g & 1 else NAMES[1])
             for g in range(9)
-            if (owner := self.grid_owner(g)) in ("x", "o")  # type: ignore[misc]
+            if (self._won[0] | self._won[1]) >> g & 1
         )
         drawn = tuple(g + 1 for g in range(9) if self.grid_owner(g) == "draw")
         target = self.target
@@ -345,7 +345,7 @@ class UtttState:
             self.to_move,
             self._outcome,
             self.legal_moves,
-            won,  # type: ignore[arg-type]
+            won,
             drawn,
             None if target is None else target + 1,
             len(self._moves),
