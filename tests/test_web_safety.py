@@ -54,13 +54,13 @@ def error_of(response: Any, status: int) -> str:
     assert response.headers["content-type"].startswith("application/json")
     message = response.json()["error"]
     assert isinstance(message, str) and message and "\n" not in message
-    return message  # type: ignore[no-any-return]
+    return message
 
 
 def people(client: TestClient, **fields: Any) -> dict[str, Any]:
     response = client.post("/api/games", json={"players": {"x": "human", "o": "human"}, **fields})
     assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+    return response.json()
 
 
 # -- safe on a shared network ---------------------------------------------------------------------------

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import socket
+
+    import uvicorn
     from starlette.applications import Starlette
 
     from oxo.web.app import HostRule
@@ -22,7 +25,7 @@ def create_app(hosts: HostRule | None = None) -> Starlette:
     return make(hosts)
 
 
-def bind(host: str = "127.0.0.1", port: int = 8000):  # type: ignore[no-untyped-def]
+def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
     """A listening socket for the server (port 0 picks a free port); raises OxoError when it cannot bind."""
     import socket
 
@@ -49,7 +52,7 @@ def bind(host: str = "127.0.0.1", port: int = 8000):  # type: ignore[no-untyped-
     return sock
 
 
-def url_of(sock) -> str:  # type: ignore[no-untyped-def]
+def url_of(sock: socket.socket) -> str:
     """The address people type into a browser for a bound socket."""
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -58,7 +61,9 @@ def url_of(sock) -> str:  # type: ignore[no-untyped-def]
     return f"http://{shown}:{port}/"
 
 
-def make_server(sock, *, log_level: str = "warning", allow_hosts: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+def make_server(
+    sock: socket.socket, *, log_level: str = "warning", allow_hosts: tuple[str, ...] = ()
+) -> uvicorn.Server:
     """A uvicorn server for the app on an already bound socket: ``server.run(sockets=[sock])`` serves until
     ``server.should_exit`` is set (Ctrl-C sets it). The app answers the Host names of the bound address
     (and ``allow_hosts``); connections idle for 5 s are closed, and at most 256 are served at once."""

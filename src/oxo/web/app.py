@@ -347,7 +347,7 @@ def create_app(
             pending[key] = job
             job.add_done_callback(lambda _: pending.pop(key, None))
         try:
-            return await asyncio.wait_for(asyncio.shield(job), REQUEST_SECONDS)  # type: ignore[no-any-return]
+            return await asyncio.wait_for(asyncio.shield(job), REQUEST_SECONDS)
         except TimeoutError:
             raise StillComputing(
                 f"{what} takes longer than {REQUEST_SECONDS:g} s; it carries on here and its answer is kept: ask again in a minute"

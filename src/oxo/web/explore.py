@@ -201,7 +201,7 @@ def _winnability_in(solution: Solution) -> Winnability:
             _WINNABILITY[geometry] = table
             while len(_WINNABILITY) > 3:
                 _WINNABILITY.popitem(last=False)
-    return table  # type: ignore[no-any-return]  # the cache holds Winnability values only
+    return table  # the cache holds Winnability values only
 
 
 # -- counts -------------------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ class Thinkers:
 
             def ask() -> tuple[Any, ...]:
                 worker.conn.send(task)
-                return worker.conn.recv()  # type: ignore[no-any-return]
+                return worker.conn.recv()
 
             try:
                 kind, first, report = await loop.run_in_executor(None, ask)
