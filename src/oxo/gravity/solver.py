@@ -56,12 +56,12 @@ def _winning_cells(
 
     Along each direction, ``before[a]`` marks the cells with ``a`` marks of ``pos`` just before them
     and ``after[b]`` those with ``b`` just after; a cell wins when ``before[j] & after[k-1-j]``."""
-    result = np.int64(0)
+    result = 0
     before = scratch[0]
     after = scratch[1]
     for direction in range(4):
         if direction == 0:
-            step = np.int64(1)
+            step = 1
         elif direction == 1:
             step = stride
         elif direction == 2:
@@ -126,7 +126,7 @@ def _negamax(
     if nxt == 0:
         return -((cells - ply) // 2)
     if ply >= cells - 2:
-        return np.int64(0)
+        return 0
 
     low = -((cells - 2 - ply) // 2)
     if alpha < low:
@@ -142,7 +142,7 @@ def _negamax(
     key = pos + mask
     slot = key % tt_key.shape[0]
     if tt_key[slot] == key:
-        value = np.int64(tt_val[slot])
+        value = int(tt_val[slot])
         if tt_flag[slot] == 2:
             if alpha < value:
                 alpha = value
@@ -158,7 +158,7 @@ def _negamax(
     count = 0
     for i in range(cols - 1, -1, -1):
         col = order[i]
-        move = nxt & (((np.int64(1) << rows) - 1) << (col * stride))
+        move = nxt & (((1 << rows) - 1) << (col * stride))
         if move:
             score = _popcount(_winning_cells(pos | move, mask | move, full, k, stride, scratch))
             j = count
@@ -419,11 +419,11 @@ class GravitySolver:
             low, high = -1, 1
         counter = np.zeros(1, dtype=np.int64)
         result = _solve(  # type: ignore[call-arg]
-            np.int64(mine),
-            np.int64(state.mask),
-            np.int64(ply),
-            np.int64(low),
-            np.int64(high),
+            mine,
+            state.mask,
+            ply,
+            low,
+            high,
             *self._arrays,
             counter,
         )
