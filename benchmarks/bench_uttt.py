@@ -27,6 +27,27 @@ WARM_MCTS = (
     "from oxo.uttt import UtttState\nfrom oxo.engines import MCTSEngine\n"
     "MCTSEngine(iterations=300, seed=0).choose(UtttState())\n"
 )
+#: The same game without its compiled search, so MCTSEngine runs its pure-Python tree on it.
+PLAIN = """
+from oxo.uttt import UtttState
+from oxo.engines import MCTSEngine
+
+class Plain:
+    blocks_are_forced = False
+
+    def __init__(self, state):
+        self.state = state
+
+    def __getattr__(self, name):
+        if name == "compiled_search":
+            raise AttributeError(name)
+        return getattr(self.state, name)
+
+    def play(self, move):
+        return Plain(self.state.play(move))
+
+MCTSEngine(iterations=20, seed=0).choose(Plain(UtttState()))
+"""
 OPENSPIEL = "import random, pyspiel\ngame = pyspiel.load_game('ultimate_tic_tac_toe')\nrng = random.Random(1)"
 
 
@@ -75,7 +96,15 @@ def rows(quick: bool) -> list[dict[str, object]]:
             "engine.choose(UtttState())\nresult = engine.last.nodes",
             WARM_MCTS,
             "simulations",
-            "openspiel mcts" if have_openspiel else None,
+            "python mcts",
+        ),
+        row(
+            "python mcts",
+            f"oxo: the engines' pure-Python MCTS on the same game ({500 * scale:,} simulations)",
+            f"engine = MCTSEngine(iterations={500 * scale}, seed=1)\n"
+            "engine.choose(Plain(UtttState()))\nresult = engine.last.nodes",
+            PLAIN,
+            "simulations",
         ),
         row(
             "mcts 0.1",
@@ -114,6 +143,7 @@ def rows(quick: bool) -> list[dict[str, object]]:
                 """,
                 OPENSPIEL + "\nimport numpy as np\nfrom open_spiel.python.algorithms import mcts",
                 "simulations",
+                "python mcts",
             ),
         ]
     return out
