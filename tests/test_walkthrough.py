@@ -248,7 +248,12 @@ def test_words_and_numbers_in_the_newcomers_outputs(capsys: pytest.CaptureFixtur
     assert "string 3 of the game (9 moves long): 1 move so far (13), 8 to go" in run.out
     run = run_here(capsys, ["deadends", "3x3", "--quiet"])
     assert "4,520 reachable positions" in run.out and ": 1 dead line," in run.out
-    for args in (["games", "3x3"], ["count", "4x4"], ["terminal", "4x4", "--quiet"]):
+    for args in (
+        ["games", "3x3"],
+        ["count", "4x4"],
+        ["terminal", "4x4", "--quiet"],
+        ["solve", "3x4"],
+    ):
         run = run_here(capsys, args)
         check(run, 0, table=True)
         assert re.search(r"\d,\d{3}", run.out), args  # big counts are there, with separators

@@ -366,7 +366,7 @@ def _print_solve(table: SolveTable) -> None:
     for row in table.plies:
         grid.add_row(
             *(
-                str(v)
+                f"{v:,}"
                 for v in (
                     row.ply,
                     row.x,
@@ -382,7 +382,7 @@ def _print_solve(table: SolveTable) -> None:
     grid.add_row(
         "total",
         *(
-            str(sum(getattr(row, name) for row in table.plies))
+            f"{sum(getattr(row, name) for row in table.plies):,}"
             for name in ("x", "o", "draw", "x_classes", "o_classes", "draw_classes")
         ),
     )

@@ -15,7 +15,9 @@ def verify(file: str, as_json: bool) -> None:
 
     A certificate is gzip-compressed JSON lines: a header naming the board, k, the side and the
     guarantee ("win" or "no-loss"), then the side's move in each position it can face (in any
-    orientation), or for no-loss a pairing where the opponent is to move. The checker walks from
+    orientation), or for no-loss a pairing where the opponent is to move (empty cells in pairs
+    covering every line the opponent could still complete: whenever the opponent takes one cell
+    of a pair, the side takes the other). The checker walks from
     the empty board, plays the side's moves and every reply of the opponent, and names the first
     position where the strategy fails. A won board needs one win certificate; a draw needs two
     no-loss certificates, one per side. The format is described in the module oxo.proofs.certificate.
