@@ -38,7 +38,7 @@ def test_count_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_count_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "count", "3x3", "--json")
-    data = json.loads(out)
+    data = json.loads(out)["boards"][0]  # one board or several: always {"boards": [...]}
     assert code == 0 and data["board"] == "3x3" and data["k"] == 3
     assert [row["positions"] for row in data["plies"]] == [
         1,
@@ -54,13 +54,13 @@ def test_count_json(capsys: pytest.CaptureFixture[str]) -> None:
     ]
     assert data["total"] == {"positions": 5478, "classes": 765}
     code, out, _ = run(capsys, "count", "3x3", "4x4,k=3", "--json", "--method", "pairs")
-    data = json.loads(out)
+    data = json.loads(out)["boards"]
     assert [d["board"] for d in data] == ["3x3", "4x4"] and data[1]["k"] == 3
 
 
 def test_count_search_method_and_k(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "count", "3x3", "--k", "2", "--method", "search", "--json")
-    assert code == 0 and json.loads(out)["k"] == 2
+    assert code == 0 and json.loads(out)["boards"][0]["k"] == 2
 
 
 def test_show(capsys: pytest.CaptureFixture[str]) -> None:
@@ -215,6 +215,8 @@ def test_a_cube_position_is_recognised_by_its_length(capsys: pytest.CaptureFixtu
     assert Position.from_string("." * 16).geometry.shape == (4, 4)
     code, out, err = run(capsys, "show", "x" + "." * 26)
     assert code == 0 and "48 symmetries" in out
+    code, out, err = run(capsys, "classes", "3x3x3")
+    assert code == 0 and "(y,x,z) swaps x and y" in out and "(z,y,x)" in out
     code, _, err = run(capsys, "show", "." * 64)  # 8x8 and 4x4x4 both fit: say so
     assert code == 2 and "8x8" in err and "4x4x4" in err and err.count("\n") == 1
     assert run(capsys, "show", "." * 64, "--board", "4x4x4")[0] == 0

@@ -197,6 +197,11 @@ def classes(board: str, k: int | None, as_json: bool) -> None:
         f"{len(geometry.symmetries)} symmetries"
     )
     click.echo(f"symmetries: {', '.join(data['symmetries'])}")
+    if len(geometry.shape) == 3:
+        click.echo(
+            "  (a name says where the new x, y and z come from: (y,x,z) swaps x and y, "
+            "(-x,y,z) mirrors x; x runs along a row, y down the rows, z through the layers)"
+        )
     click.echo("\ncell classes:")
     for cell_class in geometry.cell_classes:
         click.echo(f"  {cell_class.name:<10} {' '.join(map(str, cell_class.cells))}")
