@@ -1,167 +1,229 @@
-"""Benchmark of ``oxo serve``: start-up, API answer times, the first solve of a 16-cell board, and the
-mega AI's time per move against its budget, measured on a real server over HTTP.
+"""Load test of ``oxo serve``: requests per second with keep-alive clients, answer times of cheap
+requests while the computer thinks, and the server's memory over many requests.
 
-Run:  python benchmarks/bench_web.py            (about a minute)
-      python benchmarks/bench_web.py --quick    (fewer AI moves)
-The server runs as ``oxo serve --port 0`` in a child process; each row is the wall time of the
-request(s) as a client sees it (median and worst of the repeats), and the last row the server's peak
-resident memory (VmHWM) after all of them.
+Run:  python benchmarks/bench_web.py            (about a minute and a half)
+      python benchmarks/bench_web.py --quick    (fewer requests; the memory row then covers 2,000)
+
+The server runs as ``oxo serve --port 0`` in a child process; clients are separate processes (4 of
+them), each with one keep-alive HTTP connection, as browsers tabs would be. Rows:
+
+1. ``GET /api/info`` requests per second, 4 clients, for 5 s (target: at least 500/s), and the
+   ratio to the 22 requests/s that a client got before TCP_NODELAY (46 ms per request, issue 15);
+2. answer times (median, p99, worst) of cheap requests (``/api/info`` and reading the game) from 4
+   clients while a 5 s computer move (hard, 15x15) runs (target: p99 under 20 ms);
+3. the server's resident memory before and after 10,000 mixed requests (new games, moves, computer
+   moves at level random, reads, explorer positions, info) from 4 clients, with its peak (target:
+   under 300 MB), and the worker processes' memory beside it.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
+import multiprocessing
 import statistics
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import machine  # noqa: E402
 
+HEADERS = {"Content-Type": "application/json"}
+BEFORE_NODELAY = 1 / 0.046  # requests/s of one keep-alive client before the fix (46 ms each)
 
-def call(base: str, method: str, path: str, body: object | None = None) -> tuple[float, dict]:  # type: ignore[type-arg]
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+
+class Client:
+    """One keep-alive connection."""
+
+    def __init__(self, base: str) -> None:
+        host, port = base.removeprefix("http://").rsplit(":", 1)
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=120)
+
+    def call(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body)
+        self.connection.request(method, path, body=data, headers=HEADERS)
+        response = self.connection.getresponse()
+        return response.status, json.loads(response.read())
+
+
+def _info_loop(base: str, seconds: float, out: Any) -> None:
+    client = Client(base)
+    count, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        status, _ = client.call("GET", "/api/info")
+        assert status == 200
+        count += 1
+    out.put(count)
+
+
+def _cheap_loop(base: str, game_id: str, seconds: float, out: Any) -> None:
+    client = Client(base)
+    times, end, i = [], time.perf_counter() + seconds, 0
+    while time.perf_counter() < end:
+        path = "/api/info" if i % 2 else f"/api/games/{game_id}"
+        started = time.perf_counter()
+        status, answer = client.call("GET", path)
+        times.append(time.perf_counter() - started)
+        assert status == 200
+        i += 1
+    out.put(times)
+
+
+def _mixed_loop(base: str, requests: int, seed: int, out: Any) -> None:
+    client = Client(base)
+    positions = ["x...o....", "xo.......", "x.o.x.o..", "....x....", "xx.oo....", "x...o...x"]
+    done, statuses = 0, {}
+    while done < requests:
+        status, game = client.call(
+            "POST",
+            "/api/games",
+            {"board": "3x3", "players": {"x": "human", "o": "random"}, "seed": seed},
+        )
+        done += 1
+        while not game["over"] and done < requests:
+            if game["computer_to_move"]:
+                status, game = client.call("POST", f"/api/games/{game['id']}/ai", {})
+            else:
+                status, game = client.call(
+                    "POST", f"/api/games/{game['id']}/move", {"move": game["legal"][0]}
+                )
+            statuses[status] = statuses.get(status, 0) + 1
+            done += 1
+            for path in (
+                f"/api/games/{game['id']}",
+                "/api/info",
+                f"/api/explore?position={positions[done % len(positions)]}",
+            ):
+                if done < requests:
+                    status, _ = client.call("GET", path)
+                    statuses[status] = statuses.get(status, 0) + 1
+                    done += 1
+    out.put(statuses)
+
+
+def _parallel(target: Any, args_list: list[tuple[Any, ...]]) -> list[Any]:
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    workers = [context.Process(target=target, args=(*args, out)) for args in args_list]
+    for worker in workers:
+        worker.start()
+    results = [out.get() for _ in workers]
+    for worker in workers:
+        worker.join()
+    return results
+
+
+def _memory(pid: int) -> tuple[float, float]:
+    """Resident and peak resident memory of a process, in MiB."""
+    fields = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
     )
-    started = time.perf_counter()
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            answer = json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        raise SystemExit(
-            f"{method} {path} answered {error.code}: {error.read().decode()}"
-        ) from None
-    return time.perf_counter() - started, answer
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
-def timed(
-    rows: list[tuple[str, str, str]], label: str, seconds: list[float], note: str = ""
-) -> None:
-    rows.append((label, f"{statistics.median(seconds):.3f} / {max(seconds):.3f}", note))
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found.extend(int(child) for child in text)
+    return found
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer AI moves")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer requests")
     args = parser.parse_args()
     oxo = str(Path(sys.executable).with_name("oxo"))
     started = time.perf_counter()
     server = subprocess.Popen([oxo, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    rows: list[tuple[str, str, str]] = []
     try:
         line = server.stdout.readline()  # type: ignore[union-attr]
         base = line.split("serving on ", 1)[1].split()[0].rstrip("/")
         while True:
             try:
-                urllib.request.urlopen(base + "/api/info", timeout=5).read()
+                Client(base).call("GET", "/api/info")
                 break
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:
                 time.sleep(0.02)
-        up = time.perf_counter() - started
-        rows: list[tuple[str, str, str]] = [
-            ("oxo serve: start until the first answer", f"{up:.3f}", "")
-        ]
-
-        page = [call(base, "GET", path)[0] for path in ("/api/info",) for _ in range(20)]
-        timed(rows, "GET /api/info (20 requests)", page)
-
-        moves, ai = [], []
-        for seed in range(10):
-            _, game = call(
-                base,
-                "POST",
-                "/api/games?values=1",
-                {"board": "3x3", "players": {"x": "human", "o": "perfect"}, "seed": seed},
+        rows.append(
+            (
+                "oxo serve: start until the first answer",
+                f"{time.perf_counter() - started:.2f} s",
+                "",
             )
-            while not game["over"]:
-                if game["computer_to_move"]:
-                    seconds, game = call(base, "POST", f"/api/games/{game['id']}/ai?values=1")
-                    ai.append(seconds)
-                else:
-                    seconds, game = call(
-                        base,
-                        "POST",
-                        f"/api/games/{game['id']}/move?values=1",
-                        {"move": game["legal"][seed % len(game["legal"])]},
-                    )
-                    moves.append(seconds)
-        timed(rows, f"classic 3x3, a person's move with values ({len(moves)})", moves)
-        timed(rows, f"classic 3x3, the perfect player's move ({len(ai)})", ai)
+        )
+        time.sleep(4)  # the worker processes load their engines in the background
 
-        first, game = call(
-            base,
+        seconds = 5.0
+        counts = _parallel(_info_loop, [(base, seconds)] * 4)
+        rate = sum(counts) / seconds
+        rows.append(
+            (
+                "GET /api/info, 4 keep-alive clients, 5 s",
+                f"{rate:,.0f} requests/s",
+                f"target >= 500; {rate / BEFORE_NODELAY:.0f}x the 22/s of one client before TCP_NODELAY",
+            )
+        )
+
+        client = Client(base)
+        _, game = client.call(
             "POST",
-            "/api/games?values=1",
-            {"board": "4x4", "players": {"x": "human", "o": "perfect"}},
+            "/api/games",
+            {"board": "15x15", "k": 5, "players": {"x": "hard", "o": "human"}, "seconds": 5},
         )
-        rows.append(("classic 4x4, first game with values (solves the board)", f"{first:.3f}", ""))
-        later = [
-            call(
-                base,
-                "POST",
-                "/api/games?values=1",
-                {"board": "4x4", "players": {"x": "human", "o": "perfect"}},
-            )[0]
-            for _ in range(5)
-        ]
-        timed(rows, "classic 4x4, later new games with values (5)", later)
-
-        explore = [call(base, "GET", "/api/explore?position=x...o...x")[0] for _ in range(10)]
-        timed(rows, "explore x...o...x on 3x3 (10)", explore)
-        explore4 = [
-            call(base, "GET", "/api/explore?position=x.../.o../..../....")[0] for _ in range(5)
-        ]
-        timed(rows, "explore a 4x4 position (5, board already solved)", explore4)
-        count_first = call(base, "GET", "/api/count?board=4x4")[0]
-        rows.append(("count 4x4, first request", f"{count_first:.3f}", ""))
-
-        per_budget = 4 if args.quick else 12
-        for budget in (0.2, 1.0):
-            _, game = call(
-                base,
-                "POST",
-                "/api/games",
-                {
-                    "kind": "mega",
-                    "players": {"x": "hard", "o": "hard"},
-                    "seconds": budget,
-                    "seed": 1,
-                },
-            )
-            walls, searched, sims = [], [], []
-            for _ in range(per_budget):
-                if game["over"]:
-                    break
-                wall, game = call(base, "POST", f"/api/games/{game['id']}/ai")
-                walls.append(wall)
-                search = game["last_search"]
-                searched.append(search["seconds"])
-                sims.append(search["nodes"] / max(search["seconds"], 1e-9))
-            timed(
-                rows,
-                f"mega AI move at {budget} s budget ({len(walls)} moves)",
-                walls,
-                f"search {statistics.median(searched):.3f} / {max(searched):.3f} s, {statistics.median(sims):,.0f} simulations/s",
-            )
-        status = Path(f"/proc/{server.pid}/status").read_text()
-        peak = (
-            next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM"))
-            / 1024
+        thinking = multiprocessing.get_context("spawn").Process(
+            target=_ai_once, args=(base, game["id"])
         )
-        rows.append(("server peak resident memory after all of the above", f"{peak:.0f} MiB", ""))
+        thinking.start()
+        time.sleep(0.5)
+        results = _parallel(_cheap_loop, [(base, game["id"], 4.0)] * 4)
+        thinking.join()
+        times = sorted(t for result in results for t in result)
+        p99 = times[int(0.99 * (len(times) - 1))]
+        rows.append(
+            (
+                f"cheap requests during a 5 s computer move ({len(times):,}, 4 clients)",
+                f"p50 {1000 * statistics.median(times):.1f} / p99 {1000 * p99:.1f} / worst {1000 * times[-1]:.1f} ms",
+                "target p99 < 20 ms",
+            )
+        )
+
+        total = 2_000 if args.quick else 10_000
+        before, _ = _memory(server.pid)
+        began = time.perf_counter()
+        statuses: dict[int, int] = {}
+        for result in _parallel(_mixed_loop, [(base, total // 4, seed) for seed in range(4)]):
+            for status, count in result.items():
+                statuses[status] = statuses.get(status, 0) + count
+        wall = time.perf_counter() - began
+        after, peak = _memory(server.pid)
+        workers = [_memory(pid)[0] for pid in _children(server.pid)]
+        rows.append(
+            (
+                f"{total:,} mixed requests, 4 clients ({wall:.1f} s, {total / wall:,.0f}/s)",
+                f"RSS {before:.0f} -> {after:.0f} MiB, peak {peak:.0f} MiB",
+                f"target < 300 MB; answers {dict(sorted(statuses.items()))}; "
+                f"{len(workers)} worker processes {' + '.join(f'{w:.0f}' for w in workers)} MiB",
+            )
+        )
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=15)
     print(f"machine: {machine()}")
-    print(f"{'measurement':<58} {'wall s (median / worst)':>24}  note")
+    print(f"{'measurement':<62} {'figure':>40}  note")
     for label, value, note in rows:
-        print(f"{label:<58} {value:>24}  {note}")
+        print(f"{label:<62} {value:>40}  {note}")
+
+
+def _ai_once(base: str, game_id: str) -> None:
+    status, answer = Client(base).call("POST", f"/api/games/{game_id}/ai", {})
+    assert status == 200 and len(answer["moves"]) == 1, answer
 
 
 if __name__ == "__main__":

@@ -395,7 +395,8 @@ def create_app(
                     },
                 }
             )
-        return JSONResponse(info_cache)
+            info_cache["bytes"] = JSONResponse(dict(info_cache)).body  # encoded once
+        return Response(info_cache["bytes"], media_type="application/json")
 
     # games -----------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ other request (Python runs one thread at a time). :class:`Thinkers` keeps a few 
 processes (``spawn``: nothing of the server is inherited). Each worker keeps the engines of the games
 it served (an LRU of :data:`ENGINES_PER_WORKER`), so an engine's tables and the exact solver's answers
 carry over from one move to the next, as in ``oxo play``. A game goes to the same worker when it is
-free. Cancelling a search ends its worker process at once; a fresh one starts on the next request.
+free. Workers run at a lower priority than the server (:data:`NICENESS`). Cancelling a search ends its worker process at once; a fresh one starts on the next request.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from typing import Any
 from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState
 
+#: How much lower than the server the workers run (Unix nice): on a busy machine the server's quick
+#: answers go first and the search gets the rest of the processor.
+NICENESS = 10
 #: Engines a worker keeps between moves (least recently used forgotten first).
 ENGINES_PER_WORKER = 64
 
@@ -45,8 +48,14 @@ class ThinkingCancelled(Exception):
 
 def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker process
     """A worker's loop: receive a :class:`Task`, answer ``("ok", move, report)`` or an error."""
+    import os
+
     from oxo.engines import make_engine
 
+    try:  # the server's answers come before the search when both want the processor
+        os.nice(NICENESS)
+    except (AttributeError, OSError):
+        pass
     try:  # compile (or load from cache) mega's search before the first clock starts
         from oxo.mega import compiled
 
