@@ -285,9 +285,12 @@ def test_mega_help_and_in_game_help_point_to_the_rules(capsys: pytest.CaptureFix
     code, out, _ = run(capsys, "mega", "--help")
     assert code == 0 and "oxo mega rules" in out and "ultimate" in out
     result = CliRunner().invoke(
-        mega, ["play", "--o", "random", "--seed", "1"], input="help\nquit\n"
+        mega, ["play", "--o", "random", "--seed", "1"], input="help\nrules\nquit\n"
     )
     assert result.exit_code == 0 and "oxo mega rules" in result.output
+    from oxo.mega.guide import rules_text
+
+    assert rules_text() in result.output
 
 
 @pytest.mark.slow

@@ -159,7 +159,8 @@ def play(
     """Play a game in the terminal: human or a computer level on each side.
 
     Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
-    takes back your last move, 'help' explains, 'quit' stops. The record is printed at the end.
+    takes back your last move, 'rules' prints the rules, 'help' explains, 'quit' stops. The
+    record is printed at the end.
     Levels: random, easy, medium, hard (Monte Carlo tree search), best; mcts is another name
     for hard. The computer thinks 1 s per move by default; a longer --time makes it stronger.
     Works with piped input too, and stops cleanly when the input ends.
@@ -211,7 +212,7 @@ def play(
                 detail = f" ({report.nodes:,} simulations in {report.seconds:.2f} s, expects {report.expectation:.0%})"
             click.echo(f"{name} ({player.name}) plays {format_move(move)}{detail}")
             continue
-        click.echo(f"{name}, your move (GC, or moves/undo/help/quit): ", nl=False)
+        click.echo(f"{name}, your move (GC, or moves/undo/rules/help/quit): ", nl=False)
         line = stdin.readline()
         if not line:
             click.echo()
@@ -237,8 +238,14 @@ def play(
                 "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops"
             )
             click.echo(
-                "the rules in plain words, with a worked example: run 'oxo mega rules' in another terminal"
+                "'rules' prints the rules in plain words with a worked example (also: oxo mega rules)"
             )
+            show = False
+            continue
+        if text in ("r", "rules"):
+            from oxo.mega.guide import rules_text
+
+            click.echo(rules_text())
             show = False
             continue
         if text in ("m", "moves", "legal"):
