@@ -141,3 +141,11 @@ def test_selfplay_json(capsys: pytest.CaptureFixture[str], command: list[str]) -
     assert code == 0 and data["games"] == 3
     assert data["x_wins"] + data["o_wins"] + data["draws"] == 3
     assert data["x"] == "hard" and data["o"] == "random"
+
+
+@pytest.mark.parametrize("option", [["--k", "3"], ["--keypad", "phone"]])
+def test_oxo_play_uttt_refuses_options_of_classic_boards(
+    capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    code, out, err = run(capsys, "play", "uttt", *option)
+    assert code == 2 and out == "" and err.startswith("oxo: error:") and len(err.splitlines()) == 1

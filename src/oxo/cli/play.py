@@ -171,7 +171,11 @@ def play(
     """
     if board.strip().lower() in ("uttt", "ultimate"):  # moves are GC there, see 'oxo uttt play'
         from oxo.cli.uttt import play_game
+        from oxo.game import new_game
 
+        new_game(board, k)  # refuses a --k: three won grids in a row win
+        if keypad:
+            raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")
         sides = ("human", level) if side == "x" else (level, "human")
         play_game(*sides, seconds=seconds, iterations=iterations, seed=seed)
         return
