@@ -160,13 +160,13 @@ def main() -> None:
         for r in measured
         if r["result"]
     }
-    print(f"{'measurement':<66} {'wall s':>8} {'peak MiB':>9} {'rate':>24}  ratio")
+    print(f"{'measurement':<74} {'wall s':>8} {'peak MiB':>9} {'rate':>24}  ratio")
     for r in measured:
         rate = rates.get(r["key"])
         text = f"{rate:,.0f} {r['unit']}/s" if rate else ""
         versus = r["versus"]
         ratio = f"{rate / rates[versus]:,.1f}x {versus}" if rate and versus in rates else ""
-        print(f"{r['label']:<66} {r['seconds']:>8.3f} {r['peak_mib']:>9.0f} {text:>24}  {ratio}")
+        print(f"{r['label']:<74} {r['seconds']:>8.3f} {r['peak_mib']:>9.0f} {text:>24}  {ratio}")
     print(
         "(OpenSpiel counts actions: a move into a grid of the mover's choice is two actions, "
         "choose the grid then the cell)"
