@@ -62,6 +62,10 @@ def test_an_illegal_move_exits_1_and_bad_input_exits_2(capsys: pytest.CaptureFix
         "oxo: illegal move: move 2 (44) is illegal: the last move was played in cell 5 of its "
         "grid, so this move must go to grid 5"
     )
+    code, out, _ = run(capsys, "uttt", "replay", "55 44", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["code"] == 1 and data["move"] == "44" and data["number"] == 2
+    assert data["rule"] == 3 and data["reason"].endswith("must go to grid 5")
     code, _, err = run(capsys, "uttt", "replay", "55 4x")
     assert (
         code == 2

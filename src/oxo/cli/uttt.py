@@ -74,6 +74,19 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
         state = UtttState.replay(" ".join(record))
     except IllegalMoveError as error:
         click.echo(f"oxo: illegal move: {error}", err=True)
+        if as_json:  # a "no" answer: exit status 1, and for scripts the same as JSON on stdout
+            from oxo.uttt.notation import format_move
+
+            echo_json(
+                {
+                    "error": f"illegal move: {error}",
+                    "code": 1,
+                    "number": error.number,
+                    "move": format_move(error.move),
+                    "rule": error.rule,
+                    "reason": error.reason,
+                }
+            )
         raise click.exceptions.Exit(1) from None
     if as_json:
         echo_json(state.summary().to_dict())
