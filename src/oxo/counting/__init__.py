@@ -76,6 +76,12 @@ class CountTable:
             "total": {"positions": self.total_positions, "classes": self.total_classes},
         }
 
+    def _repr_html_(self) -> str:
+        """The table and its per-ply chart, for notebooks (see :mod:`oxo.render.html`)."""
+        from oxo.render.html import count_table_html
+
+        return count_table_html(self)
+
 
 def count_positions(
     geometry: Geometry,
