@@ -223,3 +223,35 @@ def test_cli_deadends_lists_every_disagreement(capsys: pytest.CaptureFixture[str
         position = Position.from_string(text)
         assert not position.is_terminal and not any(reference_can_win(position))
         assert not seed_rule_unwinnable(dead_line_count(position), len(position.empty_cells), 8)
+
+
+# -- winnability from the lines alone (boards beyond the exact pass) ---------------------------------
+
+
+@pytest.mark.parametrize("spec", ["3x3", "3x4", "2x3,k=2", "4x4,k=3"])
+def test_can_win_by_lines_never_contradicts_the_exact_answer(spec: str) -> None:
+    from oxo.analysis import can_win_by_lines
+
+    win = winnability(Geometry.parse(spec))
+    space = win.space
+    decided = 0
+    for depth, level in enumerate(space.levels):
+        for row in range(0, len(level), 4001 if spec == "4x4,k=3" else 1):
+            position = space.position(depth, row)
+            exact = win.can_win(position)
+            for side, answer in zip("xo", exact, strict=True):
+                quick = can_win_by_lines(position, side)  # type: ignore[arg-type]
+                assert quick in (None, answer), (position.to_status_string(), side)
+                decided += quick is not None
+    assert decided > 0
+
+
+def test_can_win_by_lines_on_a_big_board() -> None:
+    from oxo.analysis import can_win_by_lines
+
+    empty = Position.empty(Geometry.parse("7x7,k=5"))
+    assert can_win_by_lines(empty, "x") is True and can_win_by_lines(empty, "o") is True
+    # O on both diagonals and in every row and column: X has no line left, whatever follows
+    blocked = Position.from_string("oxxx/xoo./x.o./...o")
+    assert can_win_by_lines(blocked, "x") is False
+    assert can_win(blocked)[0] is False

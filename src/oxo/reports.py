@@ -12,7 +12,7 @@ and notebooks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.analysis import can_win_by_lines, line_report, winnability
 from oxo.errors import OutOfReachError
@@ -99,6 +99,12 @@ class PositionReport:
             "stabilizer": list(self.stabilizer),
             "class_size": position.class_size,
         }
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text("\n".join([self.position.to_grid(), "", *self.text_lines()]))
+
+    def _repr_svg_(self) -> str:
+        return self.position._repr_svg_()
 
     def text_lines(self) -> list[str]:
         """The report as labelled lines for people (the grid not included)."""
@@ -237,6 +243,14 @@ class Analysis:
             "moves": None if self.moves is None else [move.to_dict() for move in self.moves],
             "out_of_reach": self.out_of_reach,
         }
+
+    def _repr_html_(self) -> str:
+        from oxo.render.html import analysis_html
+
+        return analysis_html(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text("\n".join([self.position.to_grid(), "", *self.text_lines()]))
 
     def text_lines(self) -> list[str]:
         """The analysis as labelled lines for people (the grid not included)."""
