@@ -181,3 +181,37 @@ def test_k_argument_overrides_and_is_checked() -> None:
     assert Geometry.parse("4x4", k=3).k == 3
     with pytest.raises(BoardSpecError, match="k=5"):
         Geometry.parse("4x4", k=5)
+
+
+# -- the bit toolkit shared by the counters: symmetry cycles and Burnside's lemma ----------------------
+
+
+@pytest.mark.parametrize("spec", ["3x3", "4x4", "3x5", "3x3x3"])
+def test_symmetry_cycles_are_the_orbits_of_each_cell(spec: str) -> None:
+    from oxo.geometry import mask_cells, symmetry_cycles
+
+    geometry = Geometry.parse(spec)
+    for symmetry in geometry.symmetries:
+        cycles = symmetry_cycles(symmetry)
+        assert sum(cycles) == geometry.full_mask  # disjoint and covering
+        assert [mask_cells(c)[0] for c in cycles] == sorted(mask_cells(c)[0] for c in cycles)
+        for cycle in cycles:
+            orbit, cell = set(), mask_cells(cycle)[0]
+            while cell not in orbit:  # the slow way: follow the permutation
+                orbit.add(cell)
+                cell = symmetry.perm[cell]
+            assert set(mask_cells(cycle)) == orbit
+
+
+def test_burnside_classes_of_cells_and_positions() -> None:
+    from oxo.geometry import burnside_average, burnside_classes, symmetry_cycles
+
+    geometry = Geometry.parse("3x3")
+    order = len(geometry.symmetries)
+    # One mark on the board (ply 1): a symmetry fixes the cells that are cycles of length one.
+    fixed = [
+        [1, sum(1 for c in symmetry_cycles(s) if c.bit_count() == 1)] for s in geometry.symmetries
+    ]
+    assert burnside_classes(fixed, order) == [1, len(geometry.cell_classes)] == [1, 3]
+    with pytest.raises(AssertionError, match="not divisible by 8"):
+        burnside_average(9, 8, "nine")

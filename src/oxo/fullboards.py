@@ -18,7 +18,7 @@ from typing import Literal
 import numpy as np
 
 from oxo.errors import OutOfReachError, PositionError
-from oxo.geometry import Geometry, mask_cells
+from oxo.geometry import Geometry, burnside_average, mask_cells, symmetry_cycles
 from oxo.position import Position
 
 Owners = Literal["none", "x", "o", "both"]
@@ -85,8 +85,6 @@ def count_full_boards(geometry: Geometry) -> FullBoardCount:
         raise OutOfReachError(
             f"full boards are counted on boards of at most {MAX_CELLS} cells; {geometry.spec} has {geometry.size}"
         )
-    from oxo.counting import symmetry_cycles
-
     x_size = (geometry.size + 1) // 2
     order = len(geometry.symmetries)
     per_symmetry = [
@@ -96,20 +94,17 @@ def count_full_boards(geometry: Geometry) -> FullBoardCount:
     rows = []
     for key in sorted(boards, key=lambda key: (key[0], OWNERS.index(key[1]))):
         fixed_sum = sum(tally.get(key, 0) for tally in per_symmetry)
-        if fixed_sum % order:
-            raise AssertionError(
-                f"Burnside's sum {fixed_sum} for {key} is not divisible by {order}"
-            )
-        rows.append(AlignmentRow(key[0], key[1], boards[key], fixed_sum // order))  # type: ignore[arg-type]
+        classes = burnside_average(fixed_sum, order, str(key))
+        rows.append(AlignmentRow(key[0], key[1], boards[key], classes))
     return FullBoardCount(geometry, tuple(rows))
 
 
-def _tally(geometry: Geometry, blocks: Sequence[int], x_size: int) -> dict[tuple[int, str], int]:
+def _tally(geometry: Geometry, blocks: Sequence[int], x_size: int) -> dict[tuple[int, Owners], int]:
     """Full boards whose X cells are a union of ``blocks`` with ``x_size`` cells, by (alignments, owners)."""
     dtype = np.uint64
     full = dtype(geometry.full_mask)
     lines = [dtype(line) for line in geometry.lines]
-    tally: dict[tuple[int, str], int] = {}
+    tally: dict[tuple[int, Owners], int] = {}
     for masks, sizes in _unions(blocks, dtype):
         x = masks[sizes == x_size]
         if not len(x):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -329,6 +330,46 @@ def mask_cells(mask: int) -> tuple[int, ...]:
         cells.append(low.bit_length() - 1)
         mask ^= low
     return tuple(cells)
+
+
+def symmetry_cycles(symmetry: Symmetry) -> list[int]:
+    """The cycles of a symmetry's cell permutation, as bitmasks, ordered by their least cell.
+
+    A set of cells is fixed by the symmetry exactly when it is a union of its cycles, which is how
+    the counters count the positions a symmetry fixes.
+    """
+    seen = 0
+    cycles = []
+    for start in range(len(symmetry.perm)):
+        if seen >> start & 1:
+            continue
+        cycle, cell = 0, start
+        while not cycle >> cell & 1:
+            cycle |= 1 << cell
+            cell = symmetry.perm[cell]
+        seen |= cycle
+        cycles.append(cycle)
+    return cycles
+
+
+def burnside_average(fixed_sum: int, order: int, what: str = "") -> int:
+    """The number of classes from the sum, over a group of ``order`` symmetries, of the points each
+    fixes (Burnside's lemma: the classes are their average). A sum the order does not divide means
+    a counting bug, so it raises ``AssertionError`` naming ``what`` was counted."""
+    classes, remainder = divmod(fixed_sum, order)
+    if remainder:
+        raise AssertionError(
+            f"Burnside's sum {fixed_sum}{' for ' + what if what else ''} is not divisible by {order}"
+        )
+    return classes
+
+
+def burnside_classes(fixed_by_symmetry: Sequence[Sequence[int]], order: int) -> list[int]:
+    """Classes per index (a ply, say) from each symmetry's fixed-point counts at that index."""
+    return [
+        burnside_average(sum(fixed[i] for fixed in fixed_by_symmetry), order, f"index {i}")
+        for i in range(len(fixed_by_symmetry[0]))
+    ]
 
 
 def _directions(dimensions: int) -> list[tuple[int, ...]]:

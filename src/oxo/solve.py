@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 
 from oxo.errors import OutOfReachError, PositionError
-from oxo.geometry import Geometry
+from oxo.geometry import Geometry, burnside_average
 from oxo.position import Player, Position
 from oxo.space import StateSpace, build_space, check_playable, permute_masks
 
@@ -192,11 +192,7 @@ class Solution:
                     for i, kind in enumerate(kinds):
                         sums[i] += int((fixed & kind).sum())
                 order = len(symmetries)
-                if any(c % order for c in sums):
-                    raise AssertionError(
-                        f"Burnside's sums {sums} at ply {level.ply} are not divisible by {order}"
-                    )
-                classes = [c // order for c in sums]
+                classes = [burnside_average(c, order, f"ply {level.ply}") for c in sums]
             x, o, draw, terminal = counts
             x_classes, o_classes, draw_classes, terminal_classes = classes
             rows.append(

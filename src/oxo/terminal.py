@@ -24,10 +24,10 @@ from typing import Literal
 
 import numpy as np
 
-from oxo.counting import SHARD_CELLS, symmetry_cycles
+from oxo.counting import SHARD_CELLS
 from oxo.counting.pairs import LinePredicates, block_masks, count_pairs
 from oxo.errors import OptionError, OutOfReachError
-from oxo.geometry import Geometry
+from oxo.geometry import Geometry, burnside_average, symmetry_cycles
 from oxo.position import Player, Position
 from oxo.winsearch import count_terminal_ply, search_terminal
 
@@ -265,12 +265,8 @@ def _rows_from_fixed(
         values = {}
         for outcome, key in (("x", "x_wins"), ("o", "o_wins"), ("draw", "draws")):
             burnside_sum = sum(counts[outcome][ply] for counts in fixed)
-            if burnside_sum % order:
-                raise AssertionError(
-                    f"Burnside's sum {burnside_sum} for {key} at ply {ply} is not divisible by {order}"
-                )
             values[key] = fixed[0][outcome][ply]
-            values[f"{key}_classes"] = burnside_sum // order
+            values[f"{key}_classes"] = burnside_average(burnside_sum, order, f"{key} at ply {ply}")
         rows.append(TerminalPly(ply, **values))
     return tuple(rows)
 
