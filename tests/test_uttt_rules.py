@@ -329,3 +329,24 @@ def test_random_outcome_shares_agree_between_compiled_and_python_games() -> None
     # About 1.3 points is one standard error of a share over 1,500 games: allow four.
     for outcome, count in python.items():
         assert abs(count / games - shares[outcome]) < 0.05, (outcome, count, shares)
+
+
+def test_svg_marks_the_legal_moves_and_the_won_grids() -> None:
+    import xml.etree.ElementTree as ET
+
+    from oxo.uttt.svg import uttt_svg
+
+    ns = "{http://www.w3.org/2000/svg}"
+    for record in ("", "55 51 15", "21 12 23 32 22"):
+        state = UtttState.replay(record)
+        root = ET.fromstring(state._repr_svg_())
+        cells = [e for e in root.iter(f"{ns}rect") if "cell" in e.get("class", "").split()]
+        assert len(cells) == 81
+        legal = [e.get("data-move") for e in cells if "legal" in e.get("class", "").split()]
+        assert legal == [format_move(m) for m in state.legal_moves]
+        won = {e.get("data-grid") for e in root.iter(f"{ns}g") if "big-mark" in e.get("class", "")}
+        assert won == {str(g + 1) for g in range(9) if state.grid_owner(g) in ("x", "o")}
+    final = find_state(lambda s: s.outcome in ("x", "o"))
+    drawing = uttt_svg(final, legal=False)
+    assert "winning-line" in drawing and "three won grids in a row" in drawing
+    assert 'class="cell legal"' not in uttt_svg(UtttState(), legal=False)

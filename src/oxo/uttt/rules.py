@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.errors import IllegalMoveError
 from oxo.uttt.notation import format_move, format_record, parse_move, parse_record
@@ -371,3 +371,12 @@ class UtttState:
 
     def __repr__(self) -> str:
         return f"UtttState.replay({self.record!r})"
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks (see :func:`oxo.uttt.svg.uttt_svg`)."""
+        from oxo.uttt.svg import uttt_svg
+
+        return uttt_svg(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.text())
