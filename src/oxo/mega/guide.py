@@ -60,7 +60,7 @@ NOT_ULTIMATE = (
     "place (play the top-right cell of any grid and your opponent must play in the top-right "
     "grid). In mega tic-tac-toe nothing sends anybody anywhere: the strings decide, and they bind "
     "both players together (each string must visit every uncovered grid once, without repeating a "
-    "cell number), whoever's turn it is."
+    "cell number), whoever's turn it is. oxo plays ultimate tic-tac-toe too: see 'oxo uttt rules'."
 )
 
 MORE = (
