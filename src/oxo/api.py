@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 from oxo.analysis import DeadEndReport, deadend_report, winnability
 from oxo.counting import CountTable, count_positions
-from oxo.errors import MoveError, OxoError
+from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
 from oxo.legality import Legality, check_position
 from oxo.position import Position
@@ -208,8 +208,6 @@ def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> Dead
 
 def check_space_fits(geometry: Geometry) -> None:
     """Raise :class:`~oxo.errors.OutOfReachError` when a board has more cells than a whole state space holds."""
-    from oxo.errors import OutOfReachError
-
     if geometry.size > MAX_EMPTY:
         raise OutOfReachError(
             f"{geometry.spec} has {geometry.size} cells; tables over every reachable position are built for "
@@ -300,7 +298,7 @@ def solve(
     larger ones by a proof search limited to ``seconds`` (value ``"unknown"`` past it). With
     ``proof_dir``, the strategies that prove the value are written there as certificates.
     """
-    from oxo.proofs.solver import prove_board
+    from oxo.proofs.solver import METHOD, prove_board
     from oxo.solve import solve as solve_space
 
     geometry = board_of(board)
@@ -330,7 +328,7 @@ def solve(
         geometry,
         result.value,
         None,
-        result.to_dict()["method"],  # type: ignore[arg-type]  # always a str
+        METHOD,
         result.nodes,
         result.seconds,
         tuple(result.proofs),
