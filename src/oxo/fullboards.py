@@ -19,7 +19,7 @@ import numpy as np
 
 from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry, burnside_average, mask_cells, symmetry_cycles
-from oxo.position import Position
+from oxo.position import Player, Position
 
 Owners = Literal["none", "x", "o", "both"]
 OWNERS: tuple[str, ...] = ("none", "x", "o", "both")
@@ -217,7 +217,11 @@ def games_in_full_board(board: Position) -> FullBoardGames:
     x_parts = _parts(geometry, board.x)
     o_parts = _parts(geometry, board.o)
     found = []
-    for mover, mover_parts, other_parts in (("x", x_parts, o_parts), ("o", o_parts, x_parts)):
+    sides: tuple[tuple[Player, _Parts, _Parts], ...] = (
+        ("x", x_parts, o_parts),
+        ("o", o_parts, x_parts),
+    )
+    for mover, mover_parts, other_parts in sides:
         lead = 1 if mover == "x" else 0  # the winner has one mark more when X, as many when O
         for size, winners in mover_parts.winning.items():
             losers = other_parts.free.get(size - lead, [])
@@ -225,7 +229,7 @@ def games_in_full_board(board: Position) -> FullBoardGames:
                 for lose_mask in losers:
                     x, o = (win_mask, lose_mask) if mover == "x" else (lose_mask, win_mask)
                     orders = common * math.factorial(size - 1) * math.factorial(size - lead)
-                    found.append(_contained(geometry, x, o, mover, orders))  # type: ignore[arg-type]
+                    found.append(_contained(geometry, x, o, mover, orders))
     if not board.x_lines and not board.o_lines:
         orders = math.factorial(board.x_count) * math.factorial(board.o_count)
         found.append(ContainedGame(board, None, (), orders))

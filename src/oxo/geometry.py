@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -490,7 +490,9 @@ def _box_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
     return tuple(symmetry for _, _, symmetry in keyed)
 
 
-def _orbits(items, act, symmetries) -> list[tuple[int, ...]]:  # type: ignore[no-untyped-def]
+def _orbits(
+    items: Iterable[int], act: Callable[[Symmetry, int], int], symmetries: Sequence[Symmetry]
+) -> list[tuple[int, ...]]:
     seen: set[int] = set()
     orbits = []
     for item in items:

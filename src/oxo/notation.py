@@ -270,7 +270,7 @@ def _position_moves(position: Position) -> tuple[UniversalMove, ...]:
     stabilizer = position.stabilizer
     canonical = position.canonical
     to_canonical = [symmetry for symmetry, image in position.transforms() if image == canonical]
-    taken = [
+    taken: list[tuple[int, Player]] = [
         (cell, "x" if position.x >> cell & 1 else "o")
         for cell in range(geometry.size)
         if (position.x | position.o) >> cell & 1
@@ -279,7 +279,7 @@ def _position_moves(position: Position) -> tuple[UniversalMove, ...]:
     for cell in position.legal_moves:
         orbit = tuple(sorted({symmetry.perm[cell] for symmetry in stabilizer}))
         canonical_cell = min(symmetry.perm[cell] for symmetry in to_canonical)
-        reports = tuple(Report(t, owner, table[t][cell]) for t, owner in taken)  # type: ignore[arg-type]
+        reports = tuple(Report(t, owner, table[t][cell]) for t, owner in taken)
         seed_name = _seed_name(reports) if reports else geometry.cell_class_of(cell).name
         drafts.append((cell, seed_name, reports, orbit, canonical_cell))
     # Inequivalent moves sharing a seed name, ordered by their cell on the canonical board.

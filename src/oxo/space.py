@@ -209,7 +209,7 @@ def build_space(
         )
     ]
     flags = np.zeros(3**empty, dtype=bool) if empty else None
-    mover: Player = root.turn  # type: ignore[assignment]
+    mover: Player = root.turn  # type: ignore[assignment]  # check_playable above: the root has a turn
     for depth in range(empty):
         level = levels[-1]
         live = ~level.won

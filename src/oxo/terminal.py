@@ -29,13 +29,16 @@ from oxo.counting.pairs import LinePredicates, block_masks, count_pairs
 from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry, burnside_average, symmetry_cycles
 from oxo.position import Player, Position
-from oxo.winsearch import count_terminal_ply, search_terminal
+from oxo.winsearch import Outcome, count_terminal_ply, search_terminal
 
 Method = Literal["auto", "pairs", "csp", "search"]
 METHODS: tuple[str, ...] = ("auto", "pairs", "csp", "search")
 
 #: Largest board (cells) on which "auto" counts every ply with the pair counter.
 PAIRS_MAX_CELLS = 25
+
+#: Each outcome of a search and the winner it means (``None``: a draw).
+_OUTCOMES: tuple[tuple[Outcome, Player | None], ...] = (("x", "x"), ("o", "o"), ("draw", None))
 
 _KEYS = ("x_wins", "o_wins", "draws", "x_wins_classes", "o_wins_classes", "draws_classes")
 
@@ -187,9 +190,9 @@ def terminal_positions(
     """
     wanted = tuple(range(geometry.size + 1)) if plies is None else tuple(sorted(set(plies)))
     for ply in wanted:
-        for outcome, winner in (("x", "x"), ("o", "o"), ("draw", None)):
-            for x, o in search_terminal(geometry, ply, outcome):  # type: ignore[arg-type]
-                yield TerminalPosition(Position(geometry, x, o), winner)  # type: ignore[arg-type]
+        for outcome, winner in _OUTCOMES:
+            for x, o in search_terminal(geometry, ply, outcome):
+                yield TerminalPosition(Position(geometry, x, o), winner)
 
 
 # -- pair counting ----------------------------------------------------------------------------------

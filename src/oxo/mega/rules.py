@@ -556,7 +556,7 @@ class MegaState:
             return NotImplemented
         return self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable (play works in place): not hashable
 
     def _key(self) -> tuple[object, ...]:
         return (

@@ -143,7 +143,7 @@ def _checked_games(
     abnormal = [0]
 
     def count_abnormal(final: object) -> None:
-        abnormal[0] += bool(final.abnormal_strings)  # type: ignore[attr-defined]
+        abnormal[0] += bool(final.abnormal_strings)  # type: ignore[attr-defined]  # final states here are MegaStates
 
     stats = play_levels(
         MegaState(),

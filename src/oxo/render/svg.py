@@ -395,7 +395,7 @@ def _mega_caption(state: MegaState) -> list[str]:
     elif winner:
         first = f"{winner.upper()} wins with three big markers in a row ({state.move_count} moves)"
     else:
-        first = f"{state.to_move.upper()} to move (move {state.move_count + 1})"  # type: ignore[union-attr]
+        first = f"{state.to_move.upper()} to move (move {state.move_count + 1})"  # type: ignore[union-attr]  # no winner yet, so someone is to move
     string = state.current_string
     played = " ".join(format_move(m) for m in string.played) or "no move yet"
     second = f"String {string.index + 1}: length {string.length}, played {played}"
