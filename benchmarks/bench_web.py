@@ -77,7 +77,8 @@ def _cheap_loop(base: str, game_id: str, seconds: float, out: Any) -> None:
 def _mixed_loop(base: str, requests: int, seed: int, out: Any) -> None:
     client = Client(base)
     positions = ["x...o....", "xo.......", "x.o.x.o..", "....x....", "xx.oo....", "x...o...x"]
-    done, statuses = 0, {}
+    done = 0
+    statuses: dict[int, int] = {}
     while done < requests:
         status, game = client.call(
             "POST",
@@ -127,7 +128,7 @@ def _memory(pid: int) -> tuple[float, float]:
 
 
 def _children(pid: int) -> list[int]:
-    found = []
+    found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         text = (task / "children").read_text().split()
         found.extend(int(child) for child in text)

@@ -53,7 +53,7 @@ def client() -> Iterator[TestClient]:
         yield test_client
 
 
-def bad(response, status: int = 400) -> str:  # type: ignore[no-untyped-def]
+def bad(response, status: int = 400) -> str:
     """The one-line JSON error of a refused request."""
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
@@ -119,26 +119,26 @@ def test_info(client: TestClient) -> None:
     assert labels["6x7,k=4"] == "6x7, 4 in a row — Connect Four's size, without gravity"
 
 
-def new(client: TestClient, query: str = "", **body: object) -> dict:  # type: ignore[type-arg]
+def new(client: TestClient, query: str = "", **body: object) -> dict:
     """A new game (``POST /api/games``), which must be accepted."""
     response = client.post(f"/api/games{query}", json=body)
     assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+    return response.json()
 
 
-def ai(client: TestClient, game: dict, query: str = "") -> dict:  # type: ignore[type-arg]
+def ai(client: TestClient, game: dict, query: str = "") -> dict:
     response = client.post(f"/api/games/{game['id']}/ai{query}")
     assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+    return response.json()
 
 
-def move(client: TestClient, game: dict, played: object, query: str = "") -> dict:  # type: ignore[type-arg]
+def move(client: TestClient, game: dict, played: object, query: str = "") -> dict:
     response = client.post(f"/api/games/{game['id']}/move{query}", json={"move": played})
     assert response.status_code == 200, response.text
-    return response.json()  # type: ignore[no-any-return]
+    return response.json()
 
 
-def replayed(game: dict) -> GameState:  # type: ignore[type-arg]
+def replayed(game: dict) -> GameState:
     """The game's state rebuilt by the library from the moves in the answer."""
     state = new_game(game["board"])
     for played in game["moves"]:
@@ -146,7 +146,7 @@ def replayed(game: dict) -> GameState:  # type: ignore[type-arg]
     return state
 
 
-def answers_legally(before: dict, after: dict) -> None:  # type: ignore[type-arg]
+def answers_legally(before: dict, after: dict) -> None:
     """``after`` is ``before`` plus one legal move of the computer, described by its report."""
     assert after["moves"][:-1] == before["moves"] and after["moves"][-1] in before["legal"]
     search = after["last_search"]
@@ -182,8 +182,7 @@ def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
         position = Position.from_string(game["position"])
         assert game["legal"] == list(position.legal_moves)
         assert game["values"] == {
-            str(c): entry(*for_mover(position, c))
-            for c in position.legal_moves
+            str(c): entry(*for_mover(position, c)) for c in position.legal_moves
         }
         if game["computer_to_move"]:
             assert bad(
@@ -461,7 +460,10 @@ def test_bad_requests(client: TestClient) -> None:
         (client.post("/api/games", json={"players": {"z": "hard"}}), "players.z: unknown field"),
         (client.post("/api/games", content=b"{not json"), "not a JSON object"),
         (client.post("/api/games", content=b"[1, 2]"), "expected object, got array"),
-        (client.post("/api/games", json={"board": "x" * 1000}), "board: expected str of length <= 400"),
+        (
+            client.post("/api/games", json={"board": "x" * 1000}),
+            "board: expected str of length <= 400",
+        ),
         (client.post(f"/api/games/{gid}/move", json={}), "move: missing"),
         (client.post(f"/api/games/{gid}/move", json={"move": 9}), "not on a 3x3 board"),
         (client.post(f"/api/games/{gid}/move", json={"move": -1}), "not on a 3x3 board"),
@@ -513,22 +515,16 @@ def test_4x4_values_match_negamax(client: TestClient) -> None:
     moves = [5, 10, 0, 15, 6]
     game = new(client, "?values=1", board="4x4", players={"x": "human", "o": "human"}, moves=moves)
     position = Position.from_moves(Geometry.parse("4x4"), moves)
-    assert game["values"] == {
-        str(c): entry(*for_mover(position, c))
-        for c in position.legal_moves
-    }
+    assert game["values"] == {str(c): entry(*for_mover(position, c)) for c in position.legal_moves}
     game = move(client, game, 9, "?values=1")
     position = position.play(9)
-    assert game["values"] == {
-        str(c): entry(*for_mover(position, c))
-        for c in position.legal_moves
-    }
+    assert game["values"] == {str(c): entry(*for_mover(position, c)) for c in position.legal_moves}
 
 
 # -- mega ---------------------------------------------------------------------------------------------
 
 
-def check_mega(state: dict, record: str) -> None:  # type: ignore[type-arg]
+def check_mega(state: dict, record: str) -> None:
     """A mega game's JSON against the rules engine replaying the same record."""
     engine = MegaState.replay(record)
     assert state["kind"] == "mega" and state["board"] == "mega"
@@ -641,12 +637,12 @@ def test_the_search_runs_off_the_event_loop() -> None:
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
 
-    def call(path: str, body: object = None) -> dict:  # type: ignore[type-arg]
+    def call(path: str, body: object = None) -> dict:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             url_of(sock) + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"}
         )
-        return json.loads(urllib.request.urlopen(request, timeout=30).read())  # type: ignore[no-any-return]
+        return json.loads(urllib.request.urlopen(request, timeout=30).read())
 
     try:
         deadline = time.monotonic() + 30

@@ -37,7 +37,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from oxo.engines import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
 from oxo.engines import levels as levels_module
 from oxo.engines.exact import PERFECT_LIMIT
-from oxo.errors import OxoError
+from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState
 from oxo.geometry import Geometry
 from oxo.mega.rules import MegaState
@@ -86,8 +86,9 @@ LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 T = TypeVar("T")
 
 
-class StillComputing(OxoError):
-    """A computation took longer than a request may wait; it carries on and its answer is kept."""
+def still_computing(message: str) -> HTTPException:
+    """503: a computation took longer than a request may wait; it carries on and its answer is kept."""
+    return HTTPException(503, message)
 
 
 # -- the guard in front of every request -----------------------------------------------------------------
@@ -349,7 +350,7 @@ def create_app(
         try:
             return await asyncio.wait_for(asyncio.shield(job), REQUEST_SECONDS)
         except TimeoutError:
-            raise StillComputing(
+            raise still_computing(
                 f"{what} takes longer than {REQUEST_SECONDS:g} s; it carries on here and its answer is kept: ask again in a minute"
             ) from None
 
@@ -370,8 +371,8 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def info(request: Request) -> Response:
-        if not info_cache:
-            info_cache.update(
+        if "bytes" not in info_cache:
+            info_cache["data"] = dict(
                 {
                     "players": list(PLAYERS),
                     "levels": list(LEVELS),
@@ -395,8 +396,23 @@ def create_app(
                     },
                 }
             )
-            info_cache["bytes"] = JSONResponse(dict(info_cache)).body  # encoded once
+            info_cache["bytes"] = JSONResponse(info_cache.pop("data")).body  # encoded once
         return Response(info_cache["bytes"], media_type="application/json")
+
+    async def mega_rules(request: Request) -> Response:
+        """The rules of mega tic-tac-toe in the words of ``oxo mega rules`` (:mod:`oxo.mega.guide`)."""
+        if "rules" not in info_cache:
+            from oxo.mega.guide import rules_sections
+
+            info_cache["rules"] = JSONResponse(
+                {
+                    "sections": [
+                        {"title": title, "text": text, "preformatted": title == "Worked example"}
+                        for title, text in rules_sections()
+                    ]
+                }
+            ).body
+        return Response(info_cache["rules"], media_type="application/json")
 
     # games -----------------------------------------------------------------------------------
 
@@ -469,7 +485,7 @@ def create_app(
                 raise
             cancelled = True
         except TimeoutError:
-            raise StillComputing(
+            raise still_computing(
                 "the computer's move takes longer than a request may wait; it carries on: ask again"
             ) from None
         return await answer(game, query.values, cancelled=cancelled)
@@ -540,7 +556,7 @@ def create_app(
         try:
             move, report = await asyncio.wait_for(pool.think(task), REQUEST_SECONDS)
         except ThinkingCancelled:
-            raise StillComputing("the hint was stopped; ask again") from None
+            raise still_computing("the hint was stopped; ask again") from None
         shown = game.shown(move, state)
         guess = (report or {}).get("expectation")
         text = f"{shown}: the hard level's choice after {(report or {}).get('seconds', 0)} s"
@@ -589,8 +605,8 @@ def create_app(
         status = (
             404
             if isinstance(error, GameNotFound)
-            else 503
-            if isinstance(error, StillComputing)
+            else 422
+            if isinstance(error, OutOfReachError)
             else 400
         )
         return JSONResponse({"error": " ".join(str(error).split())}, status_code=status)
@@ -625,6 +641,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/api/info", info),
+        Route("/api/rules/mega", mega_rules),
         Route("/api/games", game_new, methods=["POST"]),
         Route(game_path, game_get),
         Route(f"{game_path}/move", game_move, methods=["POST"]),
@@ -640,6 +657,7 @@ def create_app(
         routes=routes,
         exception_handlers={
             OxoError: bad_input,
+            OutOfReachError: bad_input,
             HTTPException: http_error,
             Exception: server_error,
         },

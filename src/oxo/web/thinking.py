@@ -11,6 +11,7 @@ free. Workers run at a lower priority than the server (:data:`NICENESS`). Cancel
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import multiprocessing
 import threading
 import zlib
@@ -42,8 +43,8 @@ class Task:
     seed: int | None
 
 
-class ThinkingCancelled(Exception):
-    """The search was stopped before it chose a move (someone cancelled it)."""
+#: Raised by :meth:`Thinkers.think` when the search was stopped before it chose a move.
+ThinkingCancelled = concurrent.futures.CancelledError
 
 
 def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker process

@@ -9,13 +9,40 @@ function busy(delta) {
   document.body.dataset.busy = pending > 0 ? "1" : "0";
 }
 
-async function api(method, url, body) {
+// -- requests: JSON both ways; long ones show what is being computed and can be cancelled -------------
+
+const Long = { controller: null, timer: null };
+
+function showLong(what) {
+  const begun = performance.now();
+  const tick = () => {
+    const seconds = ((performance.now() - begun) / 1000).toFixed(1);
+    $("busy-text").textContent = `${what}… ${seconds} s`;
+  };
+  tick();
+  Long.timer = setInterval(tick, 100);
+  $("busy").hidden = false;
+}
+
+function hideLong() {
+  clearInterval(Long.timer);
+  Long.timer = null;
+  Long.controller = null;
+  $("busy").hidden = true;
+}
+
+async function api(method, url, body, what) {
   busy(+1);
+  const controller = new AbortController();
+  // Requests that may take long say what they compute after a moment, with a button to cancel them.
+  let shown = false;
+  const delay = what ? setTimeout(() => { shown = true; Long.controller = controller; showLong(what); }, 300) : null;
   try {
     const response = await fetch(url, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
+      headers: method === "POST" ? { "Content-Type": "application/json" } : {},
+      body: method === "POST" ? JSON.stringify(body || {}) : undefined,
+      signal: controller.signal,
     });
     let data;
     try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
@@ -25,10 +52,21 @@ async function api(method, url, body) {
       throw error;
     }
     return data;
+  } catch (error) {
+    if (error.name === "AbortError") {
+      const stopped = new Error(`Cancelled. The server finishes the work and keeps the answer, so asking again later is quick.`);
+      stopped.cancelled = true;
+      throw stopped;
+    }
+    throw error;
   } finally {
+    if (delay) clearTimeout(delay);
+    if (shown) hideLong();
     busy(-1);
   }
 }
+
+$("busy-cancel").addEventListener("click", () => { if (Long.controller) Long.controller.abort(); });
 
 function showError(error) {
   const box = $("error");
@@ -42,24 +80,45 @@ function load(key) {
 }
 function save(key, value) { localStorage.setItem(key, JSON.stringify(value)); }
 
+// The part of the address after '#': a tab and its settings, e.g. #play?board=3x3&x=human&o=best&moves=4,0
+function readHash() {
+  const [tab, query] = (location.hash || "").slice(1).split("?");
+  return { tab, params: new URLSearchParams(query || "") };
+}
+function writeHash(tab, params) {
+  history.replaceState(null, "", `#${tab}${params ? "?" + params : ""}`);
+}
+
 // -- tabs -------------------------------------------------------------------------------------------
 
 const started = {};
+let currentTab = null;
 function showTab(name) {
   if (!["play", "explore"].includes(name)) name = "play";
+  currentTab = name;
   for (const button of document.querySelectorAll("nav button")) {
-    button.setAttribute("aria-selected", String(button.dataset.tab === name));
+    const selected = button.dataset.tab === name;
+    button.setAttribute("aria-selected", String(selected));
+    button.tabIndex = selected ? 0 : -1;
   }
   for (const panel of document.querySelectorAll(".panel")) panel.hidden = panel.dataset.panel !== name;
   localStorage.setItem("oxo.tab", name);
-  showError(null);
   if (!started[name]) {
     started[name] = true;
     ({ play: Play.start, explore: Explore.start })[name]().catch(showError);
+  } else if (name === "play" && Play.state) {
+    Play.share(false);
+  } else if (name === "explore" && Explore.data) {
+    Explore.share(false);
   }
 }
 for (const button of document.querySelectorAll("nav button")) {
-  button.addEventListener("click", () => { history.replaceState(null, "", "#" + button.dataset.tab); showTab(button.dataset.tab); });
+  button.addEventListener("click", () => { showError(null); writeHash(button.dataset.tab); showTab(button.dataset.tab); });
+  button.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const other = button.dataset.tab === "play" ? "explore" : "play";
+    writeHash(other); showTab(other); $(`tab-${other}`).focus();
+  });
 }
 
 function fillSelect(select, options, value, label = (option) => (option === "human" ? "person" : option)) {
@@ -75,8 +134,112 @@ function fillSelect(select, options, value, label = (option) => (option === "hum
 
 let info = null;
 async function getInfo() {
-  if (!info) info = await api("GET", "/api/info");
+  if (!info) {
+    info = await api("GET", "/api/info");
+    showLevels(info);
+  }
   return info;
+}
+
+// The levels in the library's words, and the limits with the server's numbers.
+function showLevels(meta) {
+  const list = $("levels-list");
+  list.innerHTML = "";
+  for (const row of meta.level_words) {
+    const term = document.createElement("dt");
+    term.textContent = row.level;
+    const text = document.createElement("dd");
+    text.textContent = row.words;
+    list.append(term, text);
+  }
+  const limits = meta.limits;
+  const lines = [
+    `Thinking time per move: ${meta.seconds.min} to ${meta.seconds.max} s (default ${meta.seconds.default} s).`,
+    `perfect plays positions with at most ${limits.perfect_empty_cells} empty cells; best plays hard until then.`,
+    `Move values and proven hints on boards of at most ${limits.values_cells} cells.`,
+    `Boards of up to ${limits.play_cells} cells can be played; the explorer draws boards of up to ${limits.explore_cells} cells.`,
+    `The server keeps up to ${limits.games} games; one without a move for ${limits.idle_minutes} minutes, or finished for ${limits.finished_minutes}, is put away (this page rebuilds it from its moves).`,
+    `A request waits at most ${limits.request_seconds} s for an answer; longer work carries on and its answer is kept.`,
+  ];
+  const items = $("limits-list");
+  items.innerHTML = "";
+  for (const line of lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    items.appendChild(item);
+  }
+}
+
+// -- boards: names, focus and keys for every cell -------------------------------------------------------
+
+const MARKS = { "0": "empty", "1": "X", "2": "O" };
+
+// Give each cell of a drawn board a role, a name ("row 2, column 3, empty") and keyboard access.
+function decorateBoard(container, describe, activate) {
+  const svg = container.querySelector("svg");
+  if (!svg) return;
+  svg.setAttribute("role", "group");
+  const cells = [...svg.querySelectorAll("rect[data-cell], rect[data-move]")];
+  let focused = null;
+  for (const cell of cells) {
+    const label = describe(cell);
+    if (!label) continue;
+    cell.setAttribute("role", "button");
+    cell.setAttribute("aria-label", label);
+    cell.setAttribute("tabindex", "-1");
+    if (!focused && cell.classList.contains("legal")) focused = cell;
+  }
+  const named = cells.filter((cell) => cell.hasAttribute("aria-label"));
+  if (!named.length) return;
+  (container._focusKey && named.find((cell) => cellKey(cell) === container._focusKey) || focused || named[0]).setAttribute("tabindex", "0");
+  svg.onkeydown = (event) => {
+    const cell = event.target.closest("rect[role=button]");
+    if (!cell) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      container._focusKey = cellKey(cell);
+      activate(cell);
+      return;
+    }
+    const step = { ArrowRight: [0, 1], ArrowLeft: [0, -1], ArrowDown: [1, 0], ArrowUp: [-1, 0] }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const box = cell.getBBox();
+    const [dy, dx] = step;
+    // The nearest named cell in that direction, on the same row or column.
+    let best = null, bestDistance = Infinity;
+    for (const other of named) {
+      if (other === cell) continue;
+      const b = other.getBBox();
+      const ddx = b.x - box.x, ddy = b.y - box.y;
+      const along = dx ? ddx * dx : ddy * dy;
+      const across = Math.abs(dx ? ddy : ddx);
+      if (along <= 0 || across > box.height / 2) continue;
+      if (along < bestDistance) { best = other; bestDistance = along; }
+    }
+    if (best) {
+      cell.setAttribute("tabindex", "-1");
+      best.setAttribute("tabindex", "0");
+      best.focus();
+      container._focusKey = cellKey(best);
+    }
+  };
+}
+
+function cellKey(cell) { return cell.dataset.cell !== undefined ? `c${cell.dataset.cell}` : `m${cell.dataset.move}`; }
+
+function restoreFocus(container) {
+  if (!container._focusKey || !container._hadFocus) return;
+  const cell = container.querySelector("rect[tabindex='0']");
+  if (cell) cell.focus();
+}
+
+function classicCellName(shape, index, mark) {
+  const cols = shape[shape.length - 1], rows = shape[shape.length - 2];
+  const layer = shape.length === 3 ? Math.floor(index / (rows * cols)) : null;
+  const within = index % (rows * cols);
+  const where = `row ${Math.floor(within / cols) + 1}, column ${(within % cols) + 1}`;
+  return (layer === null ? where : `layer ${layer + 1}, ${where}`) + `, ${mark}`;
 }
 
 // -- play: one game API for every board, classic and mega ---------------------------------------------
@@ -84,6 +247,8 @@ async function getInfo() {
 const Play = {
   state: null,
   thinking: false,
+  paused: false,
+  values: {},
   query() { return $("play-values").checked ? "?values=1" : ""; },
 
   // The body that starts a game of the chosen board (an entry of /api/info's boards).
@@ -96,51 +261,102 @@ const Play = {
 
   async start() {
     const meta = await getInfo();
-    const saved = load("oxo.game");
-    fillSelect($("play-board"), meta.boards, saved ? saved.board : "3x3", (board) => board.label);
-    fillSelect($("play-x"), meta.players, saved ? saved.players.x : "human");
-    fillSelect($("play-o"), meta.players, saved ? saved.players.o : meta.default_level);
-    Object.assign($("play-seconds"), { min: meta.seconds.min, max: meta.seconds.max, value: saved ? saved.seconds : meta.seconds.default });
+    const { tab, params } = readHash();
+    const linked = tab === "play" && params.has("board") ? {
+      board: params.get("board"),
+      players: { x: params.get("x") || "human", o: params.get("o") || meta.default_level },
+      seconds: Number(params.get("seconds") || meta.seconds.default),
+      moves: (params.get("moves") || "").split(",").filter(Boolean).map((m) => (params.get("board") === "mega" ? m : Number(m))),
+    } : null;
+    let saved = load("oxo.game");
+    fillSelect($("play-board"), meta.boards, (linked || saved || {}).board || "3x3", (board) => board.label);
+    const chosen = linked || saved;
+    fillSelect($("play-x"), meta.players, chosen ? chosen.players.x : "human");
+    fillSelect($("play-o"), meta.players, chosen ? chosen.players.o : meta.default_level);
+    Object.assign($("play-seconds"), { min: meta.seconds.min, max: meta.seconds.max, value: chosen ? chosen.seconds : meta.seconds.default });
     $("play-values").checked = Boolean(saved && saved.values);
+    if (linked && !(saved && Play.same(saved, linked))) saved = { ...linked, id: null };
     if (saved) {
       try {
-        Play.show(await api("GET", `/api/games/${saved.id}${Play.query()}`));
+        if (!saved.id) throw Object.assign(new Error("no id"), { status: 404 });
+        Play.show(await api("GET", `/api/games/${saved.id}${Play.query()}`, null, "Loading the game"));
         return;
       } catch (error) {
         if (error.status !== 404) throw error;
-        // The server forgot the game (it restarted): rebuild it from the moves kept here.
+        // The server forgot the game (it restarted), or it came from a link: rebuild it from its moves.
         const body = { ...Play.setup(saved.board, saved.players, saved.seconds), moves: saved.moves };
-        Play.show(await api("POST", `/api/games${Play.query()}`, body));
+        Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
         return;
       }
     }
     await Play.newGame();
   },
 
-  async newGame() {
-    showError(null);
-    const body = Play.setup($("play-board").value, { x: $("play-x").value, o: $("play-o").value }, Number($("play-seconds").value));
-    Play.show(await api("POST", `/api/games${Play.query()}`, body));
+  same(a, b) {
+    return a.board === b.board && a.players.x === b.players.x && a.players.o === b.players.o &&
+      JSON.stringify(a.moves) === JSON.stringify(b.moves);
+  },
+
+  async newGame(body) {
+    await Play.stop();
+    Play.paused = false;
+    body = body || Play.setup($("play-board").value, { x: $("play-x").value, o: $("play-o").value }, Number($("play-seconds").value));
+    try {
+      Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
+    } catch (error) {
+      Play.clear("No game: change the settings above and press New game.");
+      throw error;
+    }
+  },
+
+  // After a refused New game nothing of the old game stays playable: the board is cleared.
+  clear(message) {
+    Play.state = null;
+    Play.paused = false;
+    $("play-svg").innerHTML = "";
+    $("play-status").textContent = message;
+    $("play-status").className = "status";
+    for (const id of ["play-values-label", "play-legend", "play-values-list", "play-again", "play-explore", "play-hint-text", "play-paused", "mega-facts", "mega-hint", "play-link-row"]) $(id).hidden = true;
+    $("play-levels").textContent = "—";
+    $("play-search").textContent = "—";
+    $("play-moves").textContent = "—";
+    localStorage.removeItem("oxo.game");
   },
 
   show(state) {
     Play.state = state;
     const mega = state.kind === "mega";
+    const board = $("play-svg");
+    board._hadFocus = board.contains(document.activeElement);
     save("oxo.game", { id: state.id, board: state.board, players: state.players, seconds: state.seconds, moves: state.moves, values: $("play-values").checked });
+    if (currentTab === "play") Play.share(false);
     $("play-board").value = state.board;
-    $("play-svg").innerHTML = state.svg;
-    $("play-svg").dataset.kind = state.kind;
-    $("play-svg").dataset.over = state.over ? "1" : "0";
+    $("play-x").value = state.players.x;
+    $("play-o").value = state.players.o;
+    $("play-seconds").value = state.seconds;
+    board.innerHTML = state.svg;
+    board.dataset.kind = state.kind;
+    board.dataset.over = state.over ? "1" : "0";
+    Play.values = state.values || {};
+    decorateBoard(board, (cell) => Play.cellName(cell), (cell) => Play.activate(cell));
+    restoreFocus(board);
     $("play-status").textContent = state.result;
-    $("play-status").classList.toggle("over", state.over);
+    $("play-status").className = "status" + (state.over ? " over " + Play.verdict(state) : "");
     $("play-values-label").hidden = !state.values_available;
-    $("play-legend").hidden = !(state.values_available && $("play-values").checked);
+    const showValues = Boolean(state.values_available && $("play-values").checked && state.values);
+    $("play-legend").hidden = !showValues;
+    Play.listValues(showValues ? state.values : null);
     const levels = Object.entries(state.playing).map(([side, text]) => `${side.toUpperCase()}: ${text}`);
     $("play-levels").textContent = levels.join("; ") || "two people";
     $("play-search").textContent = describeSearch(state.last_search);
     $("play-moves").textContent = state.moves.length ? state.moves.join(" ") : "—";
+    $("play-again").hidden = !state.over;
+    $("play-explore").hidden = mega;
+    $("play-hint").disabled = state.over || state.computer_to_move;
+    $("play-hint-text").hidden = true;
     for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
     if (mega) {
+      Play.loadRules();
       const string = state.string;
       $("mega-string").textContent = `${string.number} (length ${string.length}): ${string.played.join(" ") || "no move yet"}` +
         (string.abnormal ? " — abnormal" : "") + (state.rule8 ? " — the next move may reuse a cell position" : "");
@@ -149,15 +365,78 @@ const Play = {
       $("mega-covered").textContent = covered.join(", ") || "none";
       $("mega-abnormal").textContent = state.abnormal_strings.join(", ") || "none";
     }
-    if (state.computer_to_move && !state.over) setTimeout(() => Play.computer().catch(showError), 150);
+    $("play-paused").hidden = !(Play.paused && state.computer_to_move && !state.over);
+    if ((state.computer_to_move || state.thinking) && !state.over && !Play.paused) {
+      setTimeout(() => Play.computer().catch(showError), 150);
+    }
+  },
+
+  // Whether the people playing won (green), lost (red) or drew (plain).
+  verdict(state) {
+    if (!state.winner) return "draw";
+    const people = ["x", "o"].filter((side) => state.players[side] === "human");
+    if (people.length !== 1) return "draw";
+    return people[0] === state.winner ? "win" : "loss";
+  },
+
+  cellName(cell) {
+    const state = Play.state;
+    if (state.kind === "mega") {
+      const move = cell.dataset.move;
+      const index = state.moves.indexOf(move);
+      const mark = index < 0 ? "empty" : index % 2 === 0 ? "X" : "O";
+      const legal = cell.classList.contains("legal") ? "" : ", not playable now";
+      return `grid ${move[0]}, cell ${move[1]}, ${mark}${legal}`;
+    }
+    const index = Number(cell.dataset.cell);
+    const value = Play.values[String(index)];
+    return classicCellName(state.shape, index, MARKS[state.position[index]]) + (value ? `, ${value.text}` : "");
+  },
+
+  activate(cell) {
+    showError(null);
+    if (cell.dataset.cell !== undefined) Play.click(Number(cell.dataset.cell)).catch(showError);
+    else if (cell.classList.contains("legal")) Play.click(cell.dataset.move).catch(showError);
+  },
+
+  listValues(values) {
+    const list = $("play-values-list");
+    list.innerHTML = "";
+    list.hidden = !values;
+    if (!values) return;
+    const rank = { win: 0, draw: 1, loss: 2 };
+    const entries = Object.entries(values).sort(([, a], [, b]) =>
+      rank[a.value] - rank[b.value] || (a.value === "win" ? a.plies - b.plies : b.plies - a.plies));
+    for (const [cell, value] of entries) {
+      const item = document.createElement("li");
+      item.className = `v-${value.value}`;
+      item.textContent = `cell ${cell}: ${value.text}`;
+      list.appendChild(item);
+    }
+  },
+
+  async loadRules() {
+    if (Play.rules) return;
+    Play.rules = true;
+    const data = await api("GET", "/api/rules/mega");
+    const box = $("mega-rules-text");
+    box.innerHTML = "";
+    for (const section of data.sections) {
+      const title = document.createElement("h3");
+      title.textContent = section.title;
+      const text = document.createElement(section.preformatted ? "pre" : "p");
+      text.textContent = section.text;
+      if (section.preformatted) text.tabIndex = 0; // a wide example scrolls sideways on a phone: keys reach it
+      box.append(title, text);
+    }
   },
 
   async computer() {
     const state = Play.state;
-    if (!state || !state.computer_to_move || state.over || Play.thinking) return;
+    if (!state || !(state.computer_to_move || state.thinking) || state.over || Play.thinking || Play.paused) return;
     Play.thinking = true;
     const who = `${state.to_move.toUpperCase()} (${state.players[state.to_move]})`;
-    const begun = performance.now();
+    const begun = performance.now() - 1000 * (state.thinking_seconds || 0);
     const tick = () => {
       const seconds = ((performance.now() - begun) / 1000).toFixed(1);
       $("play-thinking-text").textContent = `${who} is thinking… ${seconds} s`;
@@ -166,47 +445,134 @@ const Play = {
     const timer = setInterval(tick, 100);
     $("play-thinking").hidden = false;
     try {
-      Play.show(await api("POST", `/api/games/${state.id}/ai${Play.query()}`));
+      const answer = await api("POST", `/api/games/${state.id}/ai${Play.query()}`);
+      if (Play.state && Play.state.id === answer.id) {
+        if (answer.cancelled) Play.paused = true;
+        Play.thinking = false;
+        Play.show(answer);
+      }
     } finally {
       clearInterval(timer);
       Play.thinking = false;
       $("play-thinking").hidden = true;
+      // A new game started meanwhile may be waiting for its computer's first move.
+      const now = Play.state;
+      if (now && now.id !== state.id && now.computer_to_move && !now.over && !Play.paused) {
+        setTimeout(() => Play.computer().catch(showError), 0);
+      }
     }
+  },
+
+  // Stop the computer's search of the current game (the server ends it at once).
+  async stop() {
+    const state = Play.state;
+    if (!state || !Play.thinking) return;
+    Play.paused = true;
+    await api("POST", `/api/games/${state.id}/cancel${Play.query()}`);
   },
 
   async click(move) {
     const state = Play.state;
     if (!state || state.over || state.computer_to_move || Play.thinking) return;
-    showError(null);
-    Play.show(await api("POST", `/api/games/${state.id}/move${Play.query()}`, { move }));
+    Play.show(await api("POST", `/api/games/${state.id}/move${Play.query()}`, { move }, "Working out the values of the moves"));
+  },
+
+  async hint() {
+    const state = Play.state;
+    if (!state || state.over || state.computer_to_move || Play.thinking) return;
+    const hint = await api("POST", `/api/games/${state.id}/hint`, {}, "Looking for a good move");
+    if (Play.state !== state) return;
+    $("play-hint-text").textContent = `Hint: ${hint.text}`;
+    $("play-hint-text").hidden = false;
+    const selector = state.kind === "mega" ? `rect[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
+    const cell = $("play-svg").querySelector(selector);
+    if (cell) {
+      cell.classList.add("hinted");
+      cell.setAttribute("aria-label", cell.getAttribute("aria-label") + ", suggested");
+    }
+  },
+
+  // The address of this game: board, players, thinking time and moves (the page rebuilds it from them).
+  link() {
+    const state = Play.state;
+    const params = new URLSearchParams({ board: state.board, x: state.players.x, o: state.players.o, seconds: state.seconds });
+    if (state.moves.length) params.set("moves", state.moves.join(","));
+    return params.toString();
+  },
+
+  share(reveal) {
+    if (!Play.state) return;
+    writeHash("play", Play.link());
+    if (reveal) {
+      $("play-link").value = location.href;
+      $("play-link-row").hidden = false;
+      $("play-link").select();
+      if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
+    }
   },
 };
 
 function describeSearch(search) {
   if (!search) return "—";
   const level = search.engine === search.level ? search.level : `${search.level}: ${search.engine}`;
-  const parts = [`${search.side.toUpperCase()} played ${search.move} (${level})`];
-  if (search.nodes) parts.push(`${search.nodes.toLocaleString()} nodes` + (search.depth ? `, depth ${search.depth}` : ""));
+  const side = search.side.toUpperCase();
+  const parts = [`${side} played ${search.move} (${level})`];
+  if (search.nodes) parts.push(`${search.nodes.toLocaleString()} positions searched` + (search.depth ? `, ${search.depth} plies deep` : ""));
   parts.push(`${search.seconds} s` + (search.budget ? ` of ${Number(search.budget.toFixed(3))} s` : ""));
   if (search.value) parts.push(search.value === "draw" ? "proven draw" : `proven win for ${search.value.toUpperCase()}`);
-  else if (search.expectation !== null) parts.push(`expected result ${Math.round(search.expectation * 100)}%`);
+  else if (search.expectation !== null && search.expectation !== undefined) {
+    parts.push(`${side} expects to score ${Math.round(search.expectation * 100)}% (a win counts 1, a draw ½)`);
+  }
   return parts.join(", ");
 }
 
-$("play-form").addEventListener("submit", (event) => { event.preventDefault(); Play.newGame().catch(showError); });
-$("play-undo").addEventListener("click", () => {
-  if (!Play.state || Play.thinking) return;
-  api("POST", `/api/games/${Play.state.id}/undo${Play.query()}`).then(Play.show).catch(showError);
+$("play-form").addEventListener("submit", (event) => { event.preventDefault(); showError(null); Play.newGame().catch(showError); });
+$("play-undo").addEventListener("click", async () => {
+  if (!Play.state) return;
+  showError(null);
+  try {
+    await Play.stop();
+    Play.paused = false;
+    Play.show(await api("POST", `/api/games/${Play.state.id}/undo${Play.query()}`));
+  } catch (error) { showError(error); }
+});
+$("play-hint").addEventListener("click", () => { showError(null); Play.hint().catch(showError); });
+$("play-cancel").addEventListener("click", () => { showError(null); Play.stop().catch(showError); });
+$("play-go").addEventListener("click", () => { showError(null); Play.paused = false; $("play-paused").hidden = true; Play.computer().catch(showError); });
+$("play-again").addEventListener("click", () => {
+  const state = Play.state;
+  if (!state) return;
+  showError(null);
+  Play.paused = false;
+  Play.newGame(Play.setup(state.board, state.players, state.seconds)).catch(showError);
+});
+$("play-share").addEventListener("click", () => Play.share(true));
+$("play-explore").addEventListener("click", () => {
+  const state = Play.state;
+  if (!state || state.kind !== "classic") return;
+  showError(null);
+  $("explore-position").value = state.position;
+  $("explore-board").value = state.board.split(",")[0];
+  $("explore-k").value = state.k;
+  writeHash("explore");
+  if (started.explore) { showTab("explore"); Explore.run().catch(showError); }
+  else { Explore.fromGame = true; showTab("explore"); }
 });
 $("play-values").addEventListener("change", () => {
-  if (Play.state) api("GET", `/api/games/${Play.state.id}${Play.query()}`).then(Play.show).catch(showError);
+  showError(null);
+  if (Play.state) api("GET", `/api/games/${Play.state.id}${Play.query()}`, null, "Working out the values of the moves").then(Play.show).catch(showError);
 });
 $("play-svg").addEventListener("click", (event) => {
   // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text).
-  const cell = event.target.closest("[data-cell]");
-  if (cell) { Play.click(Number(cell.dataset.cell)).catch(showError); return; }
-  const move = event.target.closest("[data-move]");
-  if (move && move.classList.contains("legal")) Play.click(move.dataset.move).catch(showError);
+  const cell = event.target.closest("[data-cell]") || event.target.closest("[data-move]");
+  if (cell) { $("play-svg")._focusKey = cellKey(cell); Play.activate(cell); }
+});
+document.addEventListener("keydown", (event) => {
+  // On 3x3, the keys 1..9 play the cells in reading order (when no text field has the focus).
+  const state = Play.state;
+  if (currentTab !== "play" || !state || state.board !== "3x3" || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea")) return;
+  if (/^[1-9]$/.test(event.key)) { showError(null); Play.click(Number(event.key) - 1).catch(showError); }
 });
 
 // -- explorer ---------------------------------------------------------------------------------------
@@ -214,10 +580,16 @@ $("play-svg").addEventListener("click", (event) => {
 const Explore = {
   data: null,
   countedBoard: null,
+  fromGame: false,
 
   async start() {
+    const { tab, params } = readHash();
     const saved = load("oxo.explore");
-    if (saved) {
+    if (tab === "explore" && params.has("position")) {
+      $("explore-position").value = params.get("position");
+      $("explore-board").value = params.get("board") || "";
+      $("explore-k").value = params.get("k") || "";
+    } else if (saved && !Explore.fromGame) {
       $("explore-position").value = saved.position;
       $("explore-board").value = saved.board || "";
       $("explore-k").value = saved.k || "";
@@ -235,18 +607,18 @@ const Explore = {
   },
 
   async run() {
-    showError(null);
     const position = $("explore-position").value.trim();
     save("oxo.explore", { position, board: $("explore-board").value.trim(), k: $("explore-k").value.trim() });
-    const data = await api("GET", "/api/explore?" + Explore.params(position));
+    const data = await api("GET", "/api/explore?" + Explore.params(position), null, "Exploring the position (solving the board the first time)");
     Explore.show(data);
     const key = `${data.board}`;
     if (Explore.countedBoard !== key) {
       Explore.countedBoard = key;
       $("explore-chart").innerHTML = "<p class='hint'>counting…</p>";
       try {
-        Explore.showCount(await api("GET", "/api/count?" + new URLSearchParams({ board: data.board })));
+        Explore.showCount(await api("GET", "/api/count?" + new URLSearchParams({ board: data.board }), null, `Counting the positions of ${data.board}`));
       } catch (error) {
+        Explore.countedBoard = null;
         $("explore-chart").innerHTML = "";
         const note = document.createElement("p");
         note.className = "hint";
@@ -257,18 +629,37 @@ const Explore = {
     }
   },
 
+  share(reveal) {
+    const data = Explore.data;
+    if (!data) return;
+    writeHash("explore", new URLSearchParams({ position: data.position, board: data.board.split(",")[0], k: data.k }).toString());
+    if (reveal) {
+      $("explore-link").value = location.href;
+      $("explore-link-row").hidden = false;
+      $("explore-link").select();
+      if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
+    }
+  },
+
   show(data) {
     Explore.data = data;
+    if (currentTab === "explore") Explore.share(false);
     $("explore-result").hidden = false;
     $("explore-status").textContent = `${data.board}, k=${data.k} — ${data.status}`;
-    $("explore-board-svg").innerHTML = data.svg;
+    const board = $("explore-board-svg");
+    board._hadFocus = board.contains(document.activeElement);
+    board.innerHTML = data.svg;
+    decorateBoard(board, (cell) => classicCellName(data.shape, Number(cell.dataset.cell), MARKS[data.position[Number(cell.dataset.cell)]]),
+      (cell) => Explore.click(Number(cell.dataset.cell)));
+    restoreFocus(board);
     $("explore-string").textContent = data.position;
     const win = data.winnability;
     $("explore-winnable").textContent = win.error ? win.error
       : win.winnable ? `yes (X ${win.x_can_win ? "can" : "cannot"} still win, O ${win.o_can_win ? "can" : "cannot"})` : "no: every continuation is a draw";
     const solution = data.solution;
     $("explore-value").textContent = solution.error ? solution.error : solution.text;
-    $("explore-best").textContent = solution.error ? "—" : (solution.best_moves.join(", ") || "none (the game is over)");
+    $("explore-best").textContent = solution.error ? "—" : (solution.best_moves.map((cell) =>
+      `${cell} (${solution.move_values[String(cell)].text})`).join(", ") || "none (the game is over)");
     $("explore-values-svg").innerHTML = solution.svg || "";
     $("explore-dead").textContent = `${data.dead_lines.length} of ${data.lines}` +
       (data.dead_lines.length ? ": " + data.dead_lines.map((line) => line.join("-")).join(", ") : "") +
@@ -281,8 +672,11 @@ const Explore = {
       if (image.canonical) figure.className = "canonical";
       figure.innerHTML = image.svg;
       figure.dataset.position = image.position;
+      figure.tabIndex = 0;
+      figure.setAttribute("role", "button");
       const caption = document.createElement("figcaption");
       caption.textContent = image.symmetries.join(", ") + (image.canonical ? " (canonical)" : "");
+      figure.setAttribute("aria-label", `explore the image under ${caption.textContent}`);
       figure.appendChild(caption);
       transforms.appendChild(figure);
     }
@@ -321,6 +715,7 @@ const Explore = {
   click(cell) {
     const data = Explore.data;
     if (!data) return;
+    showError(null);
     const statuses = data.position.split("");
     statuses[cell] = String((Number(statuses[cell]) + 1) % 3);
     // Keep the shape explicit so a non-square board is not guessed wrongly.
@@ -331,8 +726,10 @@ const Explore = {
   },
 };
 
-$("explore-form").addEventListener("submit", (event) => { event.preventDefault(); Explore.run().catch(showError); });
+$("explore-form").addEventListener("submit", (event) => { event.preventDefault(); showError(null); Explore.run().catch(showError); });
+$("explore-share").addEventListener("click", () => Explore.share(true));
 $("explore-clear").addEventListener("click", () => {
+  showError(null);
   const data = Explore.data;
   const size = data ? data.position.length : 9;
   $("explore-position").value = "0".repeat(size);
@@ -341,14 +738,24 @@ $("explore-clear").addEventListener("click", () => {
 });
 $("explore-board-svg").addEventListener("click", (event) => {
   const target = event.target.closest("[data-cell]");
-  if (target) Explore.click(Number(target.dataset.cell));
+  if (target) { $("explore-board-svg")._focusKey = cellKey(target); Explore.click(Number(target.dataset.cell)); }
 });
-$("explore-transforms").addEventListener("click", (event) => {
-  const figure = event.target.closest("figure");
-  if (!figure) return;
+function openTransform(figure) {
+  showError(null);
   $("explore-position").value = figure.dataset.position;
   Explore.run().catch(showError);
+}
+$("explore-transforms").addEventListener("click", (event) => {
+  const figure = event.target.closest("figure");
+  if (figure) openTransform(figure);
+});
+$("explore-transforms").addEventListener("keydown", (event) => {
+  const figure = event.target.closest("figure");
+  if (figure && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); openTransform(figure); }
 });
 
-window.addEventListener("hashchange", () => showTab(location.hash.slice(1)));
-showTab((location.hash || "").slice(1) || localStorage.getItem("oxo.tab") || "play");
+window.addEventListener("hashchange", () => {
+  const { tab } = readHash();
+  if (tab && tab !== currentTab) showTab(tab);
+});
+showTab(readHash().tab || localStorage.getItem("oxo.tab") || "play");
