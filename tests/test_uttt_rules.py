@@ -350,3 +350,13 @@ def test_svg_marks_the_legal_moves_and_the_won_grids() -> None:
     drawing = uttt_svg(final, legal=False)
     assert "winning-line" in drawing and "three won grids in a row" in drawing
     assert 'class="cell legal"' not in uttt_svg(UtttState(), legal=False)
+
+
+def test_svg_draws_one_mark_per_move() -> None:
+    import xml.etree.ElementTree as ET
+
+    state = find_state(lambda s: s.move_count >= 30)
+    root = ET.fromstring(state._repr_svg_())
+    marks = [e for e in root.iter() if "mark" in e.get("class", "").split()]
+    assert len(marks) == state.move_count
+    assert sum("x" in e.get("class", "").split() for e in marks) == (state.move_count + 1) // 2

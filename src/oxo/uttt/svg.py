@@ -35,19 +35,23 @@ def _num(value: float) -> str:
     return text if text != "-0" else "0"
 
 
-def _mark(player: str, cx: float, cy: float, size: float, width: float, opacity: float) -> str:
+def _mark(
+    player: str, cx: float, cy: float, size: float, width: float, opacity: float, css: str = ""
+) -> str:
     """An X (two strokes) or an O (a circle) centred on (cx, cy) in a square of side ``size``."""
     half = size * 0.3
     color = COLORS[player]
     style = (
         f'stroke="{color}" stroke-width="{_num(width)}" stroke-linecap="round" opacity="{opacity}"'
     )
+    kind = f' class="{css} {player}"' if css else ""
     if player == "x":
         return (
-            f'<line x1="{_num(cx - half)}" y1="{_num(cy - half)}" x2="{_num(cx + half)}" y2="{_num(cy + half)}" {style}/>'
-            f'<line x1="{_num(cx - half)}" y1="{_num(cy + half)}" x2="{_num(cx + half)}" y2="{_num(cy - half)}" {style}/>'
+            f"<g{kind} {style}>"
+            f'<line x1="{_num(cx - half)}" y1="{_num(cy - half)}" x2="{_num(cx + half)}" y2="{_num(cy + half)}"/>'
+            f'<line x1="{_num(cx - half)}" y1="{_num(cy + half)}" x2="{_num(cx + half)}" y2="{_num(cy - half)}"/></g>'
         )
-    return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(half)}" fill="none" {style}/>'
+    return f'<circle{kind} cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(half)}" fill="none" {style}/>'
 
 
 def caption_lines(state: UtttState) -> list[str]:
@@ -126,7 +130,7 @@ def uttt_svg(
             if mark is not None:
                 dim = 0.35 if owner in ("x", "o") else 1.0
                 out.append(
-                    f'<g pointer-events="none">{_mark(mark, x + cell / 2, y + cell / 2, cell, cell * 0.09, dim)}</g>'
+                    f'<g pointer-events="none">{_mark(mark, x + cell / 2, y + cell / 2, cell, cell * 0.09, dim, "mark")}</g>'
                 )
             if move == last:
                 out.append(
