@@ -99,7 +99,7 @@ def count(
     console().print(_count_table(tables))
 
 
-def _count_table(tables: list[CountTable]):  # type: ignore[no-untyped-def]
+def _count_table(tables: list[CountTable]):
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
@@ -196,7 +196,7 @@ def classes(board: str, k: int | None, as_json: bool) -> None:
         f"{geometry.spec_shape} board, k={geometry.k}: {geometry.size} cells, {len(geometry.lines)} lines, "
         f"{len(geometry.symmetries)} symmetries"
     )
-    click.echo(f"symmetries: {', '.join(data['symmetries'])}")
+    click.echo(f"symmetries: {', '.join(symmetry.name for symmetry in geometry.symmetries)}")
     if len(geometry.shape) == 3:
         click.echo(
             "  (a name says where the new x, y and z come from: (y,x,z) swaps x and y, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -30,7 +31,7 @@ _LEVEL_HELP = (
 )
 
 
-def level_option(function):  # type: ignore[no-untyped-def]
+def level_option(function):
     return click.option(
         "--level",
         type=click.Choice(LEVELS),
@@ -40,7 +41,7 @@ def level_option(function):  # type: ignore[no-untyped-def]
     )(function)
 
 
-def budget_options(function):  # type: ignore[no-untyped-def]
+def budget_options(function):
     function = click.option(
         "--seed",
         type=int,
@@ -216,7 +217,7 @@ def play(
                 break
         else:
             cell = computer.choose(position)
-            click.echo(f"computer ({mover.upper()}) plays {_move_label(cell, keypad)}")  # type: ignore[union-attr]
+            click.echo(f"computer ({mover.upper()}) plays {_move_label(cell, keypad)}")  # type: ignore[union-attr]  # the game is not over: a player is to move
         position = position.play(cell)
     click.echo()
     click.echo(_board_picture(position, keypad))
@@ -334,6 +335,7 @@ def selfplay(
     start: GameState = new_game(game, k)
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
+    stats: Any  # mega's statistics or the engines' (the same fields)
     with progress_bar(f"{game} self-play", total=games, quiet=quiet) as bar:
         if game.strip().lower() == "mega":
             from oxo.mega.selfplay import selfplay as run_mega

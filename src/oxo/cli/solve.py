@@ -43,7 +43,7 @@ def _lines(lines: tuple[tuple[int, ...], ...], geometry: Geometry) -> str:
     return " ".join(_cells(line, geometry) for line in lines) or "none"
 
 
-def _build(start: Geometry | Position, quiet: bool):  # type: ignore[no-untyped-def]
+def _build(start: Geometry | Position, quiet: bool):
     with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
         state = {"done": 0.0}
 
@@ -311,7 +311,7 @@ def solve_command(
         raise click.exceptions.Exit(3)
 
 
-def _progress_reporter(quiet: bool, limit: float):  # type: ignore[no-untyped-def]
+def _progress_reporter(quiet: bool, limit: float):
     """Nodes searched so far on stderr (a TTY only)."""
     if quiet or not sys.stderr.isatty():
         return None

@@ -128,14 +128,14 @@ def terminal(
             bar.advance(fraction - state["done"])
             state["done"] = fraction
 
-        table = count_terminal(geometry, method, plies=plies, on_progress=report)  # type: ignore[arg-type]
+        table = count_terminal(geometry, method, plies=plies, on_progress=report)  # type: ignore[arg-type]  # click.Choice(METHODS) checked the method
     if as_json:
         echo_json(table.to_dict())
         return
     console().print(_terminal_table(table))
 
 
-def _terminal_table(result: TerminalTable):  # type: ignore[no-untyped-def]
+def _terminal_table(result: TerminalTable):
     from rich.table import Table
 
     table = Table(
