@@ -556,7 +556,7 @@ def test_axe_finds_no_serious_violations(page, server_url: str, width: int) -> N
         assert no_sideways_scroll(page), board
         box = page.locator("#play-svg svg").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (board, box)
-    open_tab(page, server_url, "explore")
-    page.wait_for_function("Explore.data")
+    page.goto(f"{server_url}#explore?position=x...o....&board=3x3&k=3")  # a link to a position
+    page.wait_for_function("Explore.data && Explore.data.position === '100020000'")
     idle(page)
     assert axe_violations(page) == []
