@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
-from pettingzoo.utils import AgentSelector  # type: ignore[import-untyped, unused-ignore]
+from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]  # typed only in some versions
+from pettingzoo.utils import AgentSelector  # type: ignore[import-untyped, unused-ignore]  # likewise
 
 from oxo.errors import OxoError
 from oxo.game import GameState, Player
@@ -27,7 +27,7 @@ RENDER_MODES = ("ansi", "rgb_array")
 AGENTS: dict[str, Player] = {"player_0": "x", "player_1": "o"}
 
 
-class OxoEnv(AECEnv):  # type: ignore[misc, unused-ignore]
+class OxoEnv(AECEnv):  # type: ignore[misc, unused-ignore]  # AECEnv is Any when pettingzoo is untyped
     """A two-player, turn-based environment for one of oxo's games (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "oxo_v0", "is_parallelizable": False}
