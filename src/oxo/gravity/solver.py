@@ -418,7 +418,7 @@ class GravitySolver:
         if weak:
             low, high = -1, 1
         counter = np.zeros(1, dtype=np.int64)
-        result = _solve(  # type: ignore[call-arg]
+        result = _solve(  # type: ignore[call-arg]  # numba's Dispatcher call is typed with fewer arguments
             mine,
             state.mask,
             ply,
