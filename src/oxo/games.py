@@ -32,6 +32,7 @@ from typing import Literal
 
 import numpy as np
 
+from oxo.counting.budget import Estimate
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, Symmetry
 from oxo.position import Position
@@ -357,6 +358,24 @@ def choose_game_method(geometry: Geometry, method: str = "auto") -> str:
         f"n x n with k = n up to 10x10) or at most {GAMES_MAX_CELLS} cells (pair counting, e.g. 5x5 "
         f"k=4); try 'oxo count {geometry.spec_shape} --k {geometry.k}' for positions per move instead"
     )
+
+
+def estimate_games(geometry: Geometry, method: str = "auto") -> Estimate:
+    """Time and memory a game count is predicted to take (rough, from this machine's rates)."""
+    from oxo.counting.budget import MiB
+    from oxo.counting.gamelines import games_memory_estimate
+
+    used = choose_game_method(geometry, method)
+    universal = 0.0 if geometry.size > UNIVERSAL_MAX_CELLS else 2.0**geometry.size * 2e-6
+    if used == "lines":
+        lines = len(geometry.lines)
+        seconds = 2.0**lines * (geometry.size + 1) * 3e-8 + universal
+        return Estimate(seconds, 100 * MiB + games_memory_estimate(lines, geometry.size))
+    subsets = sum(
+        2 ** sum(1 for cell, image in enumerate(s.perm) if image == cell)
+        for s in geometry.symmetries
+    )
+    return Estimate(3 * subsets * 1e-6 + universal, 400 * MiB)
 
 
 def count_games(

@@ -1,41 +1,120 @@
-"""Progress bars on stderr for long work; silent when stderr is not a terminal or when asked."""
+"""The one progress interface: long library work reports to a sink; the sink shows it on stderr.
+
+Library code takes either a :class:`ProgressSink` (``advance`` by units of work) or a
+:data:`Reporter` (a callable given the fraction done, 0..1). Both come from the same object here:
+:func:`progress_bar` yields a sink that is also a reporter, so a command writes
+``with progress_bar(...) as bar: count(..., on_progress=bar)``.
+
+On a terminal the sink draws a rich bar with the time left; when stderr is not a terminal (a log
+file, a pipe, CI) it prints a plain line every few seconds (``counting 8x8: 35% after 12 s``), so
+long work is never silent; with ``quiet`` it prints nothing.
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import IO, Any, Protocol
+
+#: What library functions call with the fraction of the work done (0..1).
+Reporter = Callable[[float], None]
+
+#: Seconds between two plain progress lines when stderr is not a terminal.
+PLAIN_INTERVAL = 5.0
 
 
 class ProgressSink(Protocol):
-    """What long-running library code reports to: ``advance`` by some units of work."""
+    """What long-running library code reports to: ``advance`` by units of work, or call it with the
+    fraction done."""
 
     def advance(self, amount: float = 1) -> None: ...
+
+    def __call__(self, fraction: float) -> None: ...
 
 
 class _Silent:
     def advance(self, amount: float = 1) -> None:
         return None
 
+    def __call__(self, fraction: float) -> None:
+        return None
+
+    def note(self, text: str) -> None:
+        return None
+
 
 SILENT: ProgressSink = _Silent()
 
 
-class _RichSink:
-    def __init__(self, progress, task) -> None:  # type: ignore[no-untyped-def]
-        self._progress = progress
-        self._task = task
+class _Sink:
+    """Counts units done out of ``total`` and passes the news to a display."""
+
+    def __init__(self, total: float, show: Callable[[float], None]) -> None:
+        self.total = total
+        self.done = 0.0
+        self._show = show
 
     def advance(self, amount: float = 1) -> None:
-        self._progress.advance(self._task, amount)
+        self.done += amount
+        self._show(self.done)
+
+    def __call__(self, fraction: float) -> None:
+        self.done = max(self.done, fraction * self.total)
+        self._show(self.done)
+
+
+class _PlainLines:
+    """A plain line on a stream every :data:`PLAIN_INTERVAL` seconds (and none for short work)."""
+
+    def __init__(self, description: str, total: float, stream: IO[str], interval: float) -> None:
+        self.description = description
+        self.total = total
+        self.stream = stream
+        self.interval = interval
+        self.started = time.monotonic()
+        self.last = self.started
+
+    def __call__(self, done: float) -> None:
+        now = time.monotonic()
+        if now - self.last < self.interval:
+            return
+        self.last = now
+        share = 100 * done / self.total if self.total else 0.0
+        elapsed = now - self.started
+        left = ""
+        if 0 < done < self.total:
+            left = f", about {_duration(elapsed * (self.total - done) / done)} left"
+        self.stream.write(f"{self.description}: {share:.0f}% after {_duration(elapsed)}{left}\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 @contextmanager
-def progress_bar(description: str, total: float, *, quiet: bool = False) -> Iterator[ProgressSink]:
-    """A rich progress bar on stderr with time left, or a silent sink when quiet or not a TTY."""
-    if quiet or not sys.stderr.isatty():
+def progress_bar(
+    description: str,
+    total: float = 1.0,
+    *,
+    quiet: bool = False,
+    stream: IO[str] | None = None,
+    interval: float = PLAIN_INTERVAL,
+) -> Iterator[ProgressSink]:
+    """Progress on stderr: a rich bar on a terminal, plain lines every few seconds otherwise, nothing
+    when ``quiet``. The sink takes ``advance(units)`` or a call with the fraction done."""
+    if quiet:
         yield SILENT
+        return
+    out = stream if stream is not None else sys.stderr
+    if not out.isatty():
+        yield _Sink(total, _PlainLines(description, total, out, interval))
         return
     from rich.console import Console
     from rich.progress import (
@@ -46,7 +125,7 @@ def progress_bar(description: str, total: float, *, quiet: bool = False) -> Iter
         TimeRemainingColumn,
     )
 
-    console = Console(stderr=True)
+    console = Console(file=out)
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -57,4 +136,8 @@ def progress_bar(description: str, total: float, *, quiet: bool = False) -> Iter
         transient=True,
     ) as progress:
         task = progress.add_task(description, total=total)
-        yield _RichSink(progress, task)
+
+        def show(done: float, progress: Any = progress, task: Any = task) -> None:
+            progress.update(task, completed=done)
+
+        yield _Sink(total, show)

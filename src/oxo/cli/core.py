@@ -15,6 +15,7 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
+from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
 from oxo.counting import METHODS, CountTable
 from oxo.counting.executors import EXECUTORS
 from oxo.progress import progress_bar
@@ -29,15 +30,17 @@ from oxo.progress import progress_bar
     default="auto",
     show_default=True,
     help="lines: inclusion-exclusion over lines (boards with few lines, e.g. 7x7); pairs: subset sums over "
-    "cells (boards up to ~27 cells); search: walk the game tree (slow reference); auto: lines when the board "
-    "has at most 16 lines, else pairs.",
+    "cells (boards up to ~27 cells); frontier: keep each ply's positions on disk within --memory "
+    "(bigger boards such as 4x4x4, as far as time allows; stop and run again to continue); search: "
+    "walk the game tree (slow reference); auto: lines when the board has at most 16 lines, pairs up "
+    "to 27 cells, else frontier.",
 )
 @click.option(
     "--executor",
     type=click.Choice(EXECUTORS),
     default="auto",
     show_default=True,
-    help="Where the shards of a big pairs count run: here (serial), on all local cores (processes), or on "
+    help="Where the parts of a big count run: here (serial), on all local cores (processes), or on "
     "a Dask cluster (dask; needs pip install 'oxo[cluster]').",
 )
 @click.option(
@@ -50,8 +53,27 @@ from oxo.progress import progress_bar
     "--scheduler",
     default=None,
     metavar="ADDRESS",
-    help="Dask scheduler to use, e.g. tcp://host:8786 (default: start a local cluster).",
+    help="Dask scheduler to use, e.g. tcp://host:8786 (default: start a local cluster); with "
+    "--method frontier the workers must see the --folder.",
 )
+@memory_option
+@click.option(
+    "--plies",
+    "max_ply",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Frontier method: stop after ply N (default: until every game has ended).",
+)
+@click.option(
+    "--folder",
+    type=click.Path(file_okay=False),
+    default=None,
+    metavar="DIR",
+    help="Frontier method: where the plies are kept (default: oxo-count-BOARD in the current "
+    "folder). Running the same count again continues from the last complete ply.",
+)
+@yes_option
 @json_option
 @quiet_option
 def count(
@@ -61,6 +83,10 @@ def count(
     executor: str,
     workers: int | None,
     scheduler: str | None,
+    memory_text: str | None,
+    max_ply: int | None,
+    folder: str | None,
+    yes: bool,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -70,33 +96,122 @@ def count(
     positions up to the board's symmetries (rotations and reflections). Several boards print side
     by side in one table.
 
-    Example: oxo count 3x3 4x4
+    Work predicted to take over a minute asks first (or needs --yes); work that would pass the
+    memory limit is refused, and a count that comes to pass it stops. Ctrl-C stops at once.
+
+    Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes
     """
     geometries = [parse_board(spec, k) for spec in boards]
+    limit = memory_limit(memory_text)
     tables = []
-    for geometry in geometries:
-        with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
-            state = {"done": 0.0}
-
-            def report(fraction: float, bar=bar, state=state) -> None:
-                bar.advance(fraction - state["done"])
-                state["done"] = fraction
-
+    with clean_stop():
+        for geometry in geometries:
             tables.append(
-                api.count(
+                _count_one(
                     geometry,
                     method,
-                    executor=executor,
-                    workers=workers,
-                    scheduler=scheduler,
-                    on_progress=report,
+                    executor,
+                    workers,
+                    scheduler,
+                    limit,
+                    max_ply,
+                    folder,
+                    yes,
+                    quiet,
                 )
             )
     if as_json:
-        data = [table.to_dict() for table in tables]
-        echo_json(data[0] if len(data) == 1 else data)
+        echo_json({"boards": [table.to_dict() for table in tables]})
         return
     console().print(_count_table(tables))
+    for table in tables:
+        if not table.complete:
+            click.echo(
+                f"{table.geometry.spec}: counted up to ply {table.plies[-1].ply} of {table.geometry.size}; "
+                "run the same command with a larger --plies to go on from there"
+            )
+
+
+def _count_one(
+    geometry, method, executor, workers, scheduler, limit, max_ply, folder, yes, quiet
+) -> CountTable:
+    """One board's count: estimate, ask or refuse, then count within the memory limit."""
+    import os
+
+    from oxo.counting import choose_method, count_by_frontier, estimate_count
+    from oxo.counting.budget import Estimate, MemoryGuard, format_bytes, format_seconds
+
+    used = choose_method(geometry, method)
+    cores = workers or os.cpu_count() or 1
+    if used == "frontier":
+        from oxo.counting.frontier import estimate_frontier
+
+        last = geometry.size if max_ply is None else min(max_ply, geometry.size)
+        plies = estimate_frontier(geometry, last, workers=cores)
+        seconds = sum(p.seconds for p in plies)
+        disk = max((p.disk for p in plies), default=0)
+        details = [
+            f"ply {p.ply}: at most {p.classes_at_most:,} classes, about {format_seconds(p.seconds)}, "
+            f"{format_bytes(p.disk)} on disk"
+            for p in plies
+            if p.seconds >= 1 or p.ply == last
+        ][:12]
+        reach, spent = 0, 0.0
+        for p in plies:
+            spent += p.seconds
+            if spent > 600:
+                break
+            reach = p.ply
+        check_estimate(
+            f"counting {geometry.spec} up to ply {last} by the frontier method",
+            Estimate(seconds, limit, disk, note="upper bounds; memory stays within --memory"),
+            limit,
+            yes=yes,
+            smaller=f"give --plies N to stop after ply N (--plies {reach} takes at most about "
+            f"{format_seconds(sum(p.seconds for p in plies[:reach]))})",
+            details=details,
+        )
+        where = folder or f"oxo-count-{geometry.spec_shape}-k{geometry.k}"
+        with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+
+            def on_ply(row) -> None:
+                if not quiet:
+                    click.echo(
+                        f"{geometry.spec} ply {row.ply}: {row.positions:,} "
+                        f"position{'s' * (row.positions != 1)}, {row.classes:,} "
+                        f"class{'es' * (row.classes != 1)}",
+                        err=True,
+                    )
+
+            with MemoryGuard(limit):
+                return count_by_frontier(
+                    geometry,
+                    where,
+                    max_ply=max_ply,
+                    memory=limit,
+                    executor=executor,
+                    workers=workers,
+                    scheduler=scheduler,
+                    on_ply=on_ply,
+                    on_progress=bar,
+                )
+    check_estimate(
+        f"counting {geometry.spec} by the {used} method",
+        estimate_count(geometry, used, workers=cores),
+        limit,
+        yes=yes,
+        smaller=f"use --method frontier --plies N to count the first N plies of {geometry.spec}",
+    )
+    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+        with MemoryGuard(limit):
+            return api.count(
+                geometry,
+                used,
+                executor=executor,
+                workers=workers,
+                scheduler=scheduler,
+                on_progress=bar,
+            )
 
 
 def _count_table(tables: list[CountTable]):

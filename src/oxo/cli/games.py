@@ -14,6 +14,7 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
+from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
 from oxo.progress import progress_bar
 
 
@@ -25,87 +26,148 @@ from oxo.progress import progress_bar
     default=None,
     help="Count universal games (default: on boards of at most 16 cells).",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "lines", "pairs"]),
+    default="auto",
+    show_default=True,
+    help="lines: inclusion-exclusion over sets of lines (boards with few lines, any size: n x n "
+    "with k = n up to 10x10); pairs: over sets of cells (boards up to 27 cells, e.g. 5x5 k=4); "
+    "auto: lines when the board has at most 20 lines, else pairs.",
+)
+@memory_option
+@yes_option
 @json_option
 @quiet_option
-def games(board: str, k: int | None, universal: bool | None, as_json: bool, quiet: bool) -> None:
+def games(
+    board: str,
+    k: int | None,
+    universal: bool | None,
+    method: str,
+    memory_text: str | None,
+    yes: bool,
+    as_json: bool,
+    quiet: bool,
+) -> None:
     """Every game of a board, by length and outcome, with its symmetry classes.
 
     A game is the sequence of moves from the empty board to a win or a full board. "classes"
     counts games up to a symmetry applied to the whole game; "universal" counts them up to
     symmetry applied move by move (two games are the same when the players faced the same
-    choices at every move; see 'oxo notation'). Counted without walking the games.
+    choices at every move; see 'oxo notation'). Counted without walking the games, so 8x8
+    takes a second.
 
-    Example: oxo games 3x3
+    Example: oxo games 3x3;  oxo games 7x7 --json
     """
-    from oxo.games import count_games
+    from oxo.counting.budget import MemoryGuard
+    from oxo.games import count_games, estimate_games
 
     geometry = parse_board(board, k)
-    with progress_bar(f"counting games of {geometry.spec}", total=1.0, quiet=quiet) as bar:
-        state = {"done": 0.0}
-
-        def report(fraction: float) -> None:
-            bar.advance(fraction - state["done"])
-            state["done"] = fraction
-
-        result = count_games(geometry, universal=universal, on_progress=report)
+    limit = memory_limit(memory_text)
+    with clean_stop():
+        check_estimate(
+            f"counting the games of {geometry.spec}",
+            estimate_games(geometry, method),
+            limit,
+            yes=yes,
+            smaller="count positions per move instead with 'oxo count'",
+        )
+        with (
+            progress_bar(f"counting games of {geometry.spec}", quiet=quiet) as bar,
+            MemoryGuard(limit),
+        ):
+            result = count_games(geometry, universal=universal, method=method, on_progress=bar)
     if as_json:
         echo_json(result.to_dict())
         return
+    click.echo(games_text(result, output_width()), nl=False)
+    if result.universal is None:
+        click.echo("universal games: counted on boards of 16 cells at most")
+
+
+def output_width() -> int:
+    """Columns to fit: the terminal's width, or COLUMNS when set; unbounded for a file or pipe."""
+    import os
+    import shutil
+    import sys
+
+    if sys.stdout.isatty():
+        return max(20, shutil.get_terminal_size((80, 24)).columns)
+    columns = os.environ.get("COLUMNS", "")
+    return max(20, int(columns)) if columns.isdigit() else 10_000
+
+
+def games_text(result, width: int) -> str:
+    """The games table as text that fits ``width`` columns without cutting a number: the table
+    when it fits, else one figure per line, long numbers wrapped after a comma."""
+    from rich.console import Console
     from rich.table import Table
 
+    geometry = result.geometry
+    title = f"games of {geometry.spec_shape}, k={geometry.k}"
     show_universal = result.universal is not None
-    table = Table(
-        box=None,
-        pad_edge=False,
-        title=f"games of {geometry.spec_shape}, k={geometry.k}",
-        title_justify="left",
+    names = ["games", "X wins", "O wins", "draws", "classes"] + (
+        ["universal"] if show_universal else []
     )
-    for name in ("length", "games", "X wins", "O wins", "draws", "classes"):
-        table.add_column(name, justify="right")
-    if show_universal:
-        table.add_column("universal", justify="right")
+    rows: list[tuple[str, list[int]]] = []
     for row in result.by_length:
         if not row.games.total:
             continue
-        cells = [
-            str(row.length),
-            *(
-                f"{n:,}"
-                for n in (
-                    row.games.total,
-                    row.games.x_wins,
-                    row.games.o_wins,
-                    row.games.draws,
-                    row.classes.total,
-                )
-            ),
+        figures = [
+            row.games.total,
+            row.games.x_wins,
+            row.games.o_wins,
+            row.games.draws,
+            row.classes.total,
         ]
         if show_universal and row.universal is not None:
-            cells.append(f"{row.universal.total:,}")
-        table.add_row(*cells)
-    table.add_section()
+            figures.append(row.universal.total)
+        rows.append((str(row.length), figures))
     totals = result.games
-    cells = [
-        "total",
-        *(
-            f"{n:,}"
-            for n in (
-                totals.total,
-                totals.x_wins,
-                totals.o_wins,
-                totals.draws,
-                result.classes.total,
-            )
-        ),
-    ]
+    figures = [totals.total, totals.x_wins, totals.o_wins, totals.draws, result.classes.total]
     if show_universal and result.universal is not None:
-        cells.append(f"{result.universal.total:,}")
-    table.add_row(*cells)
-    console().print(table)
-    if not show_universal:
-        click.echo(
-            "universal games: not counted (only on boards of at most 16 cells; see --universal)"
-        )
+        figures.append(result.universal.total)
+    rows.append(("total", figures))
+
+    table = Table(box=None, pad_edge=False, title=title, title_justify="left")
+    table.add_column("length", justify="right")
+    for name in names:
+        table.add_column(name, justify="right")
+    for index, (label, values) in enumerate(rows):
+        if index == len(rows) - 1:
+            table.add_section()
+        table.add_row(label, *(f"{value:,}" for value in values))
+    wide = Console(width=100_000, highlight=False, color_system=None, file=None)
+    with wide.capture() as captured:
+        wide.print(table)
+    text = captured.get()
+    if max(len(line) for line in text.splitlines()) <= width:
+        return text
+    out = [title]
+    label_width = max(len(name) for name in names) + 2
+    for label, values in rows:
+        out.append(f"length {label}" if label != "total" else "total")
+        for name, value in zip(names, values, strict=True):
+            out.extend(_wrapped(f"{value:,}", f"  {name:<{label_width}}", width))
+    return "\n".join(out) + "\n"
+
+
+def _wrapped(number: str, lead: str, width: int) -> list[str]:
+    """A number with thousands separators after ``lead``, wrapped after a comma to fit ``width``."""
+    room = max(8, width - len(lead))
+    if len(number) <= room:
+        return [lead + number]
+    lines, line = [], ""
+    for group in number.split(","):
+        piece = group if not line else "," + group
+        if line and len(line) + len(piece) + 1 > room:  # keep room for the trailing comma
+            lines.append(line + ",")
+            line = group
+        else:
+            line += piece
+    lines.append(line)
+    pad = " " * len(lead)
+    return [lead + lines[0]] + [pad + rest for rest in lines[1:]]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,6 +7,9 @@ alternating and play stopping at a win. Three methods give the same table (``aut
   position and its canonical form. Obviously correct, slow; the tests' reference.
 * ``"lines"`` (:mod:`oxo.counting.lines`): inclusion–exclusion over sets of lines; its cost depends
   on the number of lines, not cells, so it reaches 6×6 and 7×7 with k = side.
+* ``"frontier"`` (:mod:`oxo.counting.frontier`): keep each ply's classes on disk, sharded by a
+  hash of their canonical form, within a memory limit and resumable; for boards beyond the other
+  methods (Qubic 4×4×4, 6×7 with k = 4), as far as time allows.
 * ``"pairs"`` (:mod:`oxo.counting.pairs`): count without visiting positions. A position with X's
   cells X and O's cells O is reachable exactly when either |X| = |O| + 1, O has no line and X's lines
   (if any) share a cell, or |X| = |O|, X has no line and O's lines (if any) share a cell. (The last
@@ -22,12 +25,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from oxo.counting.budget import Estimate
 from oxo.counting.executors import Executor
 from oxo.errors import OxoError
 from oxo.geometry import Geometry, Symmetry
 
-Method = Literal["auto", "lines", "pairs", "search"]
-METHODS: tuple[str, ...] = ("auto", "lines", "pairs", "search")
+Method = Literal["auto", "lines", "pairs", "search", "frontier"]
+METHODS: tuple[str, ...] = ("auto", "lines", "pairs", "search", "frontier")
+
+#: ``auto`` counts by pairs up to this many cells and walks the frontier on disk beyond.
+AUTO_PAIRS_CELLS = 27
+
+#: Seconds per set of cells visited by the pair counter on this project's machine (two workers).
+PAIRS_SECONDS_PER_SUBSET = 2e-6
+#: Seconds per set of lines visited by the lines method (7x7: 2^16 sets in about 3 s).
+LINES_SECONDS_PER_SET = 5e-5
 
 #: ``auto`` uses inclusion–exclusion over lines up to this many lines, and pair counting above.
 AUTO_LINES = 16
@@ -59,6 +71,8 @@ class CountTable:
     geometry: Geometry
     plies: tuple[PlyCount, ...]
     method: str
+    #: False when a frontier count stopped before the end of the game (``plies`` is shorter).
+    complete: bool = True
 
     @property
     def total_positions(self) -> int:
@@ -74,6 +88,8 @@ class CountTable:
             "k": self.geometry.k,
             "plies": [row.to_dict() for row in self.plies],
             "total": {"positions": self.total_positions, "classes": self.total_classes},
+            "method": self.method,
+            "complete": self.complete,
         }
 
     def _repr_html_(self) -> str:
@@ -99,14 +115,16 @@ def count_positions(
     """
     if method not in METHODS:
         raise CountingError(f"unknown counting method {method!r}; use one of {', '.join(METHODS)}")
-    if method == "auto":
-        method = "lines" if len(geometry.lines) <= AUTO_LINES else "pairs"
-    if method == "search":
+    used = choose_method(geometry, method)
+    if used == "frontier":
+        raise CountingError(
+            "the frontier method keeps its plies in a folder: call oxo.counting.frontier.count_frontier"
+        )
+    if used == "search":
         from oxo.counting.reference import count_by_search
 
         positions, classes = count_by_search(geometry)
-        used = "search"
-    elif method == "lines":
+    elif used == "lines":
         from oxo.counting.lines import MAX_LINES, count_by_lines
 
         if len(geometry.lines) > MAX_LINES:
@@ -115,7 +133,6 @@ def count_positions(
                 f"{len(geometry.lines)}: use --method pairs"
             )
         positions, classes = count_by_lines(geometry, on_progress=on_progress)
-        used = "lines"
     else:
         positions, classes = count_by_pairs(
             geometry,
@@ -124,9 +141,83 @@ def count_positions(
             scheduler=scheduler,
             on_progress=on_progress,
         )
-        used = "pairs"
     rows = tuple(PlyCount(ply, positions[ply], classes[ply]) for ply in range(geometry.size + 1))
     return CountTable(geometry, rows, used)
+
+
+def count_by_frontier(
+    geometry: Geometry,
+    folder: str,
+    *,
+    max_ply: int | None = None,
+    memory: int = 2 * 2**30,
+    executor: Executor = "auto",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    on_ply: Callable[[PlyCount], None] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+) -> CountTable:
+    """Positions and classes per ply by walking the frontier on disk in ``folder`` (resumable), up to
+    ``max_ply`` (default: until every game has ended); see :mod:`oxo.counting.frontier`."""
+    from oxo.counting.frontier import count_frontier
+
+    rows = count_frontier(
+        geometry,
+        folder,
+        max_ply=max_ply,
+        memory=memory,
+        executor=executor,
+        workers=workers,
+        scheduler=scheduler,
+        on_ply=None
+        if on_ply is None
+        else lambda r: on_ply(PlyCount(r.ply, r.positions, r.classes)),
+        on_progress=on_progress,
+    )
+    plies = [PlyCount(r.ply, r.positions, r.classes) for r in rows]
+    last = rows[-1]
+    ended = last.classes == last.finished_classes
+    complete = ended or last.ply == geometry.size
+    if ended:  # every game is over: the later plies are empty
+        plies += [PlyCount(ply, 0, 0) for ply in range(last.ply + 1, geometry.size + 1)]
+    return CountTable(geometry, tuple(plies), "frontier", complete)
+
+
+def choose_method(geometry: Geometry, method: str = "auto") -> str:
+    """The method ``auto`` stands for on this board (other methods are returned as they are)."""
+    if method not in METHODS:
+        raise CountingError(f"unknown counting method {method!r}; use one of {', '.join(METHODS)}")
+    if method != "auto":
+        return method
+    if len(geometry.lines) <= AUTO_LINES:
+        return "lines"
+    if geometry.size <= AUTO_PAIRS_CELLS:
+        return "pairs"
+    return "frontier"
+
+
+def estimate_count(geometry: Geometry, method: str = "auto", *, workers: int = 2) -> Estimate:
+    """Time and memory a position count is predicted to take (rough, from this machine's rates).
+
+    The frontier method's cost depends on how far it goes: see
+    :func:`oxo.counting.frontier.estimate_frontier`.
+    """
+    from oxo.counting.budget import Estimate, MiB
+
+    method = choose_method(geometry, method)
+    lines = len(geometry.lines)
+    if method == "lines":
+        sets = 2 ** min(lines, 62) * len(geometry.symmetries)
+        return Estimate(sets * LINES_SECONDS_PER_SET / 8, 100 * MiB + 2**lines * 80, note="lines")
+    if method == "search":
+        states = 3.0 ** min(geometry.size, 60)
+        return Estimate(states * 1e-6, int(min(states * 60, 2.0**62)))
+    if method == "pairs":
+        subsets = sum(2 ** len(symmetry_cycles(s)) for s in geometry.symmetries)
+        seconds = subsets * PAIRS_SECONDS_PER_SUBSET * 2 / max(1, min(workers, 2))
+        per_worker = 350 * MiB if geometry.size > SHARD_CELLS else 100 * MiB
+        return Estimate(seconds, 100 * MiB + per_worker * max(1, workers), note="pair counting")
+    return Estimate(float("inf"), 0, note="frontier: see the estimate per ply")
 
 
 def symmetry_cycles(symmetry: Symmetry) -> list[int]:

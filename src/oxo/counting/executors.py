@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from oxo.errors import OxoError
+from oxo.errors import OutOfReachError, OxoError
 
 if TYPE_CHECKING:  # numpy is imported by the shards themselves; the CLI starts faster without it
     import numpy as np
@@ -24,6 +24,10 @@ Shard = Callable[[], "np.ndarray"]
 
 class ExecutorError(OxoError):
     """An executor was asked for that is unknown or not installed."""
+
+
+class WorkerLostError(OutOfReachError):
+    """A worker process died in the middle of its work (killed, or out of memory)."""
 
 
 def _call(shard: Shard) -> np.ndarray:
@@ -60,21 +64,69 @@ def run_shards(
     return _run_dask(shards, workers, scheduler, done)
 
 
+def _worker_setup() -> None:
+    """In each worker: leave Ctrl-C to the parent (which stops the workers itself) and die with it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:  # Linux: the kernel ends the worker when its parent dies (a closed terminal, a kill -9).
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
 def _run_processes(
     shards: Sequence[Shard], workers: int, done: Callable[[], None]
 ) -> list[np.ndarray]:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     results: list[np.ndarray | None] = [None] * len(shards)
     # fork: workers inherit the loaded library and never re-run the caller's main script.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(shards)), mp_context=context) as pool:
-        futures = {pool.submit(_call, shard): index for index, shard in enumerate(shards)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            done()
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(shards)), mp_context=context, initializer=_worker_setup
+    )
+    import signal
+
+    try:
+        # Workers are forked during the first submit: with Ctrl-C blocked meanwhile, none of them
+        # can be hit before it ignores Ctrl-C, and a Ctrl-C pressed now reaches this process after.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            futures = {pool.submit(_call, shard): index for index, shard in enumerate(shards)}
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        pending = set(futures)
+        while pending:
+            # Wake up often: a Ctrl-C caught by another thread is only acted on when this one runs.
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in finished:
+                results[futures[future]] = future.result()
+                done()
+    except BrokenProcessPool:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise WorkerLostError(
+            "a worker process stopped unexpectedly (killed, perhaps by the system for lack of "
+            "memory): run again with fewer --workers or less --memory; a frontier count continues "
+            "from its last complete ply"
+        ) from None
+    except BaseException:
+        # Ctrl-C, a memory stop or a failed shard: end every worker now rather than wait for them.
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results  # type: ignore[return-value]
 
 

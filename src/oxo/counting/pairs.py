@@ -65,7 +65,7 @@ class LinePredicates:
 
 def block_masks(blocks: Sequence[int], dtype: type = np.int64) -> tuple[np.ndarray, np.ndarray]:
     """Cell mask and cell count of every union of blocks, indexed by the union's bitmask over blocks."""
-    masks = np.zeros(1, dtype=dtype)
+    masks: np.ndarray = np.zeros(1, dtype=dtype)
     sizes = np.zeros(1, dtype=np.int16)
     for block in blocks:
         masks = np.concatenate([masks, masks | dtype(block)])

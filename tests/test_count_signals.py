@@ -1,0 +1,130 @@
+"""Clean stops: one Ctrl-C ends a multi-process count, workers included, with one line and status 130."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+def group_members(group: int) -> list[int]:
+    """Live (not zombie) processes whose process group is ``group``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp == group and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def children_of(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            out += [int(child) for child in (task / "children").read_text().split()]
+    except OSError:
+        pass
+    return out
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", "from oxo.cli import run; run()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a shell gives a foreground job
+    )
+
+
+def wait_for_workers(process: subprocess.Popen[str], count: int, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if len(children_of(process.pid)) >= count:
+            return
+        if process.poll() is not None:
+            raise AssertionError(f"the count ended before its workers started: {process.stderr}")
+        time.sleep(0.05)
+    raise AssertionError("the workers did not start")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["count", "3x3x3", "--method", "pairs", "--executor", "processes", "--workers", "2"],
+        ["games", "5x5", "--k", "4"],
+    ],
+    ids=["count", "games"],
+)
+def test_one_ctrl_c_stops_every_process(args: list[str], tmp_path: Path) -> None:
+    process = start(*args, "--yes", "--quiet")
+    try:
+        if "--workers" in args:
+            wait_for_workers(process, 2)
+        else:
+            time.sleep(3)  # let it import and start its work
+        assert process.poll() is None, "the work ended before it could be interrupted"
+        group = os.getpgid(process.pid)
+        os.killpg(group, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline and group_members(group):
+            time.sleep(0.02)
+        assert group_members(group) == [], "processes of the count outlived Ctrl-C by 2 s"
+        _, err = process.communicate(timeout=5)
+        assert process.returncode == 130
+        assert err.strip() == "oxo: interrupted", err
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def test_workers_die_with_their_parent() -> None:
+    process = start(
+        "count",
+        "3x3x3",
+        "--method",
+        "pairs",
+        "--executor",
+        "processes",
+        "--workers",
+        "2",
+        "--yes",
+        "--quiet",
+    )
+    try:
+        wait_for_workers(process, 2)
+        workers = children_of(process.pid)
+        process.kill()  # no chance to clean up: the kernel must end the workers
+        process.wait()
+        deadline = time.monotonic() + 2.0
+        alive = workers
+        while time.monotonic() < deadline and alive:
+            alive = [pid for pid in workers if _alive(pid)]
+            time.sleep(0.02)
+        assert alive == []
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
