@@ -212,3 +212,16 @@ def test_readme_example_runs_verbatim() -> None:
         == oxo.solve("3x3").value
         == reference_value(Position.empty(Geometry.parse("3x3"))).outcome
     )
+
+
+def test_the_exact_limit_is_the_solvers() -> None:
+    from oxo.api import MAX_EMPTY
+    from oxo.space import MAX_EMPTY as SPACE_LIMIT
+
+    assert MAX_EMPTY == SPACE_LIMIT
+
+
+def test_import_oxo_loads_no_solver() -> None:
+    code = "import sys, oxo, oxo.api; print(sorted(m for m in sys.modules if m in ('oxo.solve', 'numpy', 'oxo.analysis')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

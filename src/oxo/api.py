@@ -19,20 +19,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from oxo.analysis import DeadEndReport, deadend_report, winnability
-from oxo.counting import CountTable, count_positions
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
-from oxo.legality import Legality, check_position
 from oxo.position import Position
-from oxo.reports import Analysis, PositionReport, describe
-from oxo.reports import analyze as analyze_position
-from oxo.solve import SolveTable
-from oxo.space import MAX_EMPTY, build_space, check_playable
 
+# The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
+# with it every command of the command line) stays cheap.
 if TYPE_CHECKING:
+    from oxo.analysis import DeadEndReport
+    from oxo.counting import CountTable
     from oxo.engines.base import SearchReport
+    from oxo.legality import Legality
     from oxo.proofs.solver import ProofResult
+    from oxo.reports import Analysis, PositionReport
+    from oxo.solve import SolveTable
+
+#: Boards (or positions) with at most this many empty cells are solved exactly (as ``oxo.space.MAX_EMPTY``).
+MAX_EMPTY = 16
 
 __all__ = [
     "Board",
@@ -173,6 +176,8 @@ def count(
     on_progress: Progress | None = None,
 ) -> CountTable:
     """Reachable positions per ply and their classes up to symmetry (the keys of ``oxo count --json``)."""
+    from oxo.counting import count_positions
+
     return count_positions(
         board_of(board),
         method,  # type: ignore[arg-type]  # checked against METHODS inside, with a clear error
@@ -183,8 +188,17 @@ def count(
     )
 
 
+def describe(position: Position | str) -> PositionReport:
+    """What ``oxo show`` says about a position: its state, complete lines and symmetry class."""
+    from oxo.reports import describe as describe_position
+
+    return describe_position(position_of(position))
+
+
 def check(position: Position | str) -> Legality:
     """Whether a position can occur in a real game and, if not, every reason why (``oxo check``)."""
+    from oxo.legality import check_position
+
     return check_position(position_of(position))
 
 
@@ -195,6 +209,8 @@ def analyze(position: Position | Board | Geometry | str) -> Analysis:
     not reach (more than 16 empty cells), the value is None and ``out_of_reach`` says why; the lines
     are reported all the same.
     """
+    from oxo.reports import analyze as analyze_position
+
     return analyze_position(_position_or_empty(position))
 
 
@@ -203,6 +219,8 @@ def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> Dead
     five questions about dead lines answered (``oxo deadends BOARD``; boards of at most 16 cells)."""
     geometry = board_of(board)
     check_space_fits(geometry)
+    from oxo.analysis import deadend_report, winnability
+
     return deadend_report(geometry, examples=examples, win=winnability(geometry))
 
 
@@ -300,6 +318,7 @@ def solve(
     """
     from oxo.proofs.solver import METHOD, prove_board
     from oxo.solve import solve as solve_space
+    from oxo.space import build_space
 
     geometry = board_of(board)
     if geometry.size <= MAX_EMPTY:
@@ -388,6 +407,7 @@ def move(
 ) -> MoveResult:
     """The computer's move at ``level`` (``random``, ``easy``, ``medium``, ``hard``, ``perfect``, ``best``)."""
     from oxo.engines import make_engine
+    from oxo.space import check_playable
 
     pos = position_of(position)
     check_playable(pos)
