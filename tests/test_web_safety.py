@@ -491,3 +491,25 @@ def test_thinkers_pool_survives_a_killed_worker() -> None:
         asyncio.run(run())
     finally:
         pool.close()
+
+
+def test_a_body_that_never_arrives_times_out(
+    server: tuple[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base, _ = server
+    monkeypatch.setattr(web_app, "BODY_SECONDS", 0.5)
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 40\r\n\r\n{"
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert b"did not arrive within 0.5 s" in answer
+    assert call(base, "/api/info", timeout=5)[0] == 200
