@@ -404,6 +404,10 @@ def test_values_hint_play_again_and_link(page, server_url: str, browser_context)
     items = page.locator("#play-values-list li").all_inner_texts()
     assert len(items) == 9 and all(item.startswith("cell ") for item in items)
     assert all(item.endswith(": draw") for item in items)  # every first move keeps the draw
+    # hovering a cell with a value keeps its colour (a loss is never drawn green)
+    page.hover("#play-svg rect[data-cell='0']")
+    fill = page.eval_on_selector("#play-svg rect[data-cell='0']", "c => getComputedStyle(c).fill")
+    assert fill != "rgb(185, 236, 185)"
     page.click("#play-svg rect[data-cell='1']")  # an edge: still a draw
     page.wait_for_function("Play.state.moves.length === 2")
     idle(page)
