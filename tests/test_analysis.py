@@ -255,3 +255,23 @@ def test_can_win_by_lines_on_a_big_board() -> None:
     blocked = Position.from_string("oxxx/xoo./x.o./...o")
     assert can_win_by_lines(blocked, "x") is False
     assert can_win(blocked)[0] is False
+
+
+def test_cli_deadends_of_one_position(capsys: pytest.CaptureFixture[str]) -> None:
+    report = deadend_report(Geometry.parse("3x3"), examples=None)
+    wrong = report.examples_wrongly_unwinnable + report.examples_wrongly_winnable
+    right = ["xo./.x./..o", "x...o...."]
+    assert wrong  # the rule is wrong somewhere on 3x3
+    for text, verdict in [(t, "(right)") for t in right] + [(wrong[0], "(wrong)")]:
+        position = Position.from_string(text)
+        code = main(["deadends", text])
+        out = capsys.readouterr().out
+        assert (
+            code == 0
+            and f"the rule says:  {'unwinnable' if seed_rule_unwinnable(dead_line_count(position), len(position.empty_cells), 8) else 'winnable'} {verdict}"
+            in out
+        )
+        code = main(["deadends", text, "--json"])
+        data = json.loads(capsys.readouterr().out)
+        assert data["winnable"] == any(reference_can_win(position))
+        assert data["dead_lines"] == [list(line) for line in line_report(position).dead]

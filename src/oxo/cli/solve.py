@@ -167,12 +167,12 @@ def _deadends_of_position(
         click.echo()
         for line in report.line_text():
             click.echo(line)
-        verdict = "unwinnable" if rule else "not unwinnable"
+        verdict = "unwinnable" if rule else "winnable"
         if report.winnable is not None:
-            verdict += ", right" if rule != report.winnable else ", wrong"
+            verdict += " (right)" if rule != report.winnable else " (wrong)"
         click.echo(
-            f"the rule says:  {verdict} (unwinnable when all {lines} lines are dead, "
-            f"or {lines - 1} are and two cells are empty)"
+            f"the rule says:  {verdict}; the rule: unwinnable when all {lines} lines are dead, "
+            f"or {lines - 1} are and two cells are empty"
         )
     if out_of_reach is not None:
         click.echo(f"oxo: out of reach: {out_of_reach}", err=True)
