@@ -100,14 +100,52 @@ def test_map_tree_covers_every_reply_and_counts(map3: StrategyMap) -> None:
     assert map3.classes == len(keys)
 
 
-def test_map_is_deterministic_and_prefers_small_trees() -> None:
-    first, second = strategy_map("3x3", "x"), strategy_map("3x3", "x")
-    assert first.moves == second.moves
-    # the chosen opening keeps the value and no other value-keeping opening has a smaller tree
-    root = Position.empty(Geometry.parse("3x3"))
-    assert first.root.move is not None
-    after, before = reference_value(root.play(first.root.move)), reference_value(root)
-    assert (after.winner, after.plies + 1) == (before.winner, before.plies)
+def _smallest_trees(side: str) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """Plain recursion with the slow reference solver: for each position, the fewest boards a
+    value-keeping strategy needs from it, and the quickest-win moves that achieve it."""
+    values: dict = {}
+    sizes: dict[tuple[int, int], int] = {}
+    best: dict[tuple[int, int], int] = {}
+
+    def keeps(position: Position, move: int) -> bool:
+        before, after = (
+            reference_value(position, values),
+            reference_value(position.play(move), values),
+        )
+        return (after.winner, after.plies + 1) == (before.winner, before.plies)
+
+    def size(position: Position) -> int:
+        key = (position.x, position.o)
+        if key not in sizes:
+            if position.is_over:
+                sizes[key] = 1
+            elif position.to_move == side:
+                options = {
+                    move: sum(
+                        size(position.play(move).play(r)) for r in position.play(move).legal_moves
+                    )
+                    for move in position.legal_moves
+                    if keeps(position, move)
+                }
+                best[key] = min(options, key=lambda move: (options[move], move))
+                sizes[key] = 1 + options[best[key]]
+            else:
+                sizes[key] = 1 + sum(size(position.play(r)) for r in position.legal_moves)
+        return sizes[key]
+
+    size(Position.empty(Geometry.parse("3x3")))
+    return sizes, best
+
+
+def test_map_takes_the_smallest_value_keeping_strategy(map3: StrategyMap) -> None:
+    sizes, best = _smallest_trees(map3.side)
+    assert map3.boards == sizes[(0, 0)]
+    for key, move in map3.moves.items():
+        assert best[key] == move
+
+
+def test_map_is_deterministic() -> None:
+    assert strategy_map("3x3", "x").moves == strategy_map("3x3", "x").moves
 
 
 def test_map_value_from_the_solver(map3: StrategyMap) -> None:
