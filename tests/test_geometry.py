@@ -215,3 +215,15 @@ def test_burnside_classes_of_cells_and_positions() -> None:
     assert burnside_classes(fixed, order) == [1, len(geometry.cell_classes)] == [1, 3]
     with pytest.raises(AssertionError, match="not divisible by 8"):
         burnside_average(9, 8, "nine")
+
+
+@pytest.mark.parametrize("spec", ["3x3", "4x4,k=3", "2x2x2"])
+def test_win_table_agrees_with_the_shift_checker(spec: str) -> None:
+    from oxo.legality import has_line
+
+    geometry = Geometry.parse(spec)
+    table = geometry.win_table
+    assert len(table) == 1 << geometry.size
+    assert [has_line(geometry, mask) for mask in range(len(table))] == list(table)
+    with pytest.raises(BoardSpecError):
+        _ = Geometry.parse("5x5").win_table

@@ -207,6 +207,18 @@ class Geometry:
         return tuple(mask_cells(line) for line in self._lines)
 
     @cached_property
+    def win_table(self) -> tuple[bool, ...]:
+        """``win_table[mask]``: whether the set of cells ``mask`` holds a complete line, for every
+        mask (boards of at most 16 cells; the grids of mega and ultimate tic-tac-toe look wins up here)."""
+        if self.size > 16:
+            raise BoardSpecError(
+                f"a win table lists every set of cells: at most 16 cells, not {self.size}"
+            )
+        return tuple(
+            any(mask & line == line for line in self._lines) for mask in range(1 << self.size)
+        )
+
+    @cached_property
     def lines_through(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the lines (as bitmasks) that contain it."""
         return tuple(
