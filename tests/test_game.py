@@ -11,7 +11,17 @@ from hypothesis import strategies as st
 from oxo.errors import BoardSpecError, MoveError, OxoError
 from oxo.game import GameState, new_game, other
 
-GAMES = ["3x3", "4x4,k=3", "5x5,k=4", "3x3x3", "15x15,k=5", "mega", "uttt"]
+GAMES = [
+    "3x3",
+    "4x4,k=3",
+    "5x5,k=4",
+    "3x3x3",
+    "15x15,k=5",
+    "mega",
+    "uttt",
+    "6x7,k=4,gravity",
+    "4x4,k=3,gravity",
+]
 
 
 def brute_winning_moves(state: GameState, moves: list[int] | tuple[int, ...]) -> set[int]:

@@ -71,10 +71,12 @@ def other(player: Player) -> Player:
     return "o" if player == "x" else "x"
 
 
-def new_game(spec: str, k: int | None = None) -> GameState:
+def new_game(spec: str, k: int | None = None, gravity: bool = False) -> GameState:
     """The start of a game from its name: ``"mega"`` for mega tic-tac-toe, ``"uttt"`` for ultimate
     tic-tac-toe, or a board such as
-    ``"3x3"``, ``"5x5,k=4"``, ``"3x3x3"``, ``"15x15"`` with ``k=5`` (k defaults to the shortest side)."""
+    ``"3x3"``, ``"5x5,k=4"``, ``"3x3x3"``, ``"15x15"`` with ``k=5`` (k defaults to the shortest side).
+    A gravity board (marks drop to the bottom of their column) with ``gravity=True`` or ``,gravity``
+    in the spec: ``"6x7,k=4,gravity"`` is Connect Four."""
     if not isinstance(spec, str):
         raise BoardSpecError(
             f"a game is named by text such as '3x3', '5x5,k=4' or 'mega', got {type(spec).__name__}"
@@ -91,6 +93,10 @@ def new_game(spec: str, k: int | None = None) -> GameState:
         from oxo.uttt.rules import UtttState
 
         return UtttState()
+    if gravity or "gravity" in spec.lower():
+        from oxo.gravity.board import GravityBoard, GravityState
+
+        return GravityState(GravityBoard.parse(spec, k))
     from oxo.geometry import Geometry
     from oxo.position import Position
 
