@@ -38,9 +38,8 @@ from oxo.engines import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
 from oxo.engines import levels as levels_module
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OutOfReachError, OxoError
-from oxo.game import GameState
+from oxo.game import GameState, new_game
 from oxo.geometry import Geometry
-from oxo.mega.rules import MegaState
 from oxo.position import Position
 from oxo.web import explore as explorer
 from oxo.web import schemas, sessions
@@ -55,7 +54,6 @@ from oxo.web.schemas import (
     decode_query,
 )
 from oxo.web.sessions import (
-    BOARDS,
     MAX_SECONDS,
     MIN_SECONDS,
     PLAYERS,
@@ -290,17 +288,21 @@ def _position(query: ExploreQuery) -> Position:
     return position
 
 
-def _start(data: NewGame) -> GameState:
-    """The first state of the game a request asks for: ``kind`` classic (any ``board`` and ``k``) or mega."""
+def _start(data: NewGame) -> tuple[str, GameState]:
+    """The kind and first state of the game a request asks for: ``kind`` classic (any ``board`` and
+    ``k``), mega, or another game the page offers (:data:`oxo.web.sessions.BOARDS`)."""
     board = _ascii("board", data.board)
-    kind = data.kind or ("mega" if board == "mega" else "classic")
-    if kind == "mega":
-        if board not in (None, "mega") or data.k is not None:
-            raise WebInputError("board: a mega game has no board size nor k: leave board and k out")
-        return MegaState()
+    others = sorted({b["kind"] for b in sessions.BOARDS if b["kind"] != "classic"})
+    kind: str = data.kind or (board if board is not None and board in others else "classic")
+    if kind in others:
+        if board not in (None, kind) or data.k is not None:
+            raise WebInputError(
+                f"board: a {kind} game has no board size nor k: leave board and k out"
+            )
+        return kind, new_game(kind)
     if kind != "classic":
-        raise WebInputError(f"kind: must be classic or mega, got {kind[:40]!r}")
-    return Position.empty(_geometry(board, data.k, "3x3"))
+        raise WebInputError(f"kind: must be classic or {' or '.join(others)}, got {kind[:40]!r}")
+    return kind, Position.empty(_geometry(board, data.k, "3x3"))
 
 
 def level_words() -> list[dict[str, str]]:
@@ -378,7 +380,7 @@ def create_app(
                     "levels": list(LEVELS),
                     "level_words": level_words(),
                     "default_level": DEFAULT_LEVEL,
-                    "boards": list(BOARDS),
+                    "boards": list(sessions.BOARDS),
                     "seconds": {
                         "min": MIN_SECONDS,
                         "max": MAX_SECONDS,
@@ -419,7 +421,7 @@ def create_app(
     async def game_new(request: Request) -> Response:
         data = await _body(request, NewGame)
         query = _query(request, GameQuery)
-        start = _start(data)
+        kind, start = _start(data)
         players = data.players
         chosen = check_players(
             None
@@ -433,7 +435,7 @@ def create_app(
         most = len(start.legal_moves)
         if len(data.moves) > most:
             raise WebInputError(f"moves: at most {most} moves, as the move endpoint takes them")
-        game = Game(games.new_id(), start, chosen, seconds, data.seed, solutions)
+        game = Game(games.new_id(), start, chosen, seconds, data.seed, solutions, kind)
         for number, move in enumerate(data.moves):
             try:
                 game.play(game.parse_move(move, f"moves[{number}]"), by_computer=True)

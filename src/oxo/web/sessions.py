@@ -58,8 +58,8 @@ FINISHED_SECONDS = 600.0
 
 
 def _board(label: str, board: str, k: int | None = None) -> dict[str, Any]:
-    if board == "mega":
-        return {"id": "mega", "label": label, "kind": "mega", "board": "mega", "k": None}
+    if "x" not in board:  # a game named by a word (mega, and any other new_game name), not a grid
+        return {"id": board, "label": label, "kind": board, "board": board, "k": None}
     geometry = Geometry.parse(board, k)
     return {
         "id": geometry.spec,
@@ -212,6 +212,7 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
 
 _MEGA_MOVE = re.compile(r"[1-9][1-9]")
 _CELL_TEXT = re.compile(r"[0-9]{1,4}")
+_OTHER_MOVE = re.compile(r"[0-9A-Za-z]{1,8}")
 
 
 class Game:
@@ -231,6 +232,7 @@ class Game:
         seconds: float = DEFAULT_SECONDS,
         seed: int | None = None,
         solutions: SolutionCache | None = None,
+        kind: str | None = None,
     ) -> None:
         if isinstance(start, Position) and start.geometry.size > MAX_PLAY_CELLS:
             raise WebInputError(
@@ -240,6 +242,14 @@ class Game:
             if who != "human":
                 _engine(side, who, start, seconds, seed)  # refuses perfect out of reach now
         self.id = game_id
+        #: "classic", "mega", or the ``new_game`` name of another game (see :data:`BOARDS`).
+        self.kind = kind or (
+            "classic"
+            if isinstance(start, Position)
+            else "mega"
+            if isinstance(start, MegaState)
+            else type(start).__name__.lower()
+        )
         self.start = start
         self.current: tuple[GameState, tuple[int, ...]] = (start, ())
         self.players = players
@@ -260,13 +270,9 @@ class Game:
         return self.current[1]
 
     @property
-    def kind(self) -> str:
-        return "mega" if isinstance(self.state, MegaState) else "classic"
-
-    @property
     def board(self) -> str:
         state = self.state
-        return state.geometry.spec if isinstance(state, Position) else "mega"
+        return state.geometry.spec if isinstance(state, Position) else self.kind
 
     @property
     def computer_to_move(self) -> bool:
@@ -298,6 +304,12 @@ class Game:
                     f'{field}: a mega move is text GC such as "55" (the grid, then the cell, each 1..9), got {json.dumps(value)[:40]}'
                 )
             return state.parse_move(value)
+        if not isinstance(state, Position):  # another game: its own move text, ASCII only
+            if not isinstance(value, str) or not _OTHER_MOVE.fullmatch(value):
+                raise WebInputError(
+                    f"{field}: a move in {self.kind} is text such as {json.dumps(state.format_move(state.legal_moves[0]) if state.legal_moves else '55')}, got {json.dumps(value)[:40]}"
+                )
+            return state.parse_move(value)
         if isinstance(value, str) and _CELL_TEXT.fullmatch(value):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -313,7 +325,11 @@ class Game:
         mega = isinstance(state, MegaState)
         outcome = state.outcome
         if outcome == "draw":
-            return "Draw: no move is possible" if mega else "Draw: the board is full"
+            return (
+                "Draw: the board is full"
+                if isinstance(state, Position)
+                else "Draw: no move is possible"
+            )
         if outcome is not None:
             return f"{outcome.upper()} wins" + (" with three big markers in a row" if mega else "")
         mover: Player = state.to_move  # type: ignore[assignment]
@@ -327,8 +343,8 @@ class Game:
         since = self.thinking_since
         data = {
             "id": self.id,
-            "kind": "mega" if isinstance(state, MegaState) else "classic",
-            "board": state.geometry.spec if isinstance(state, Position) else "mega",
+            "kind": self.kind,
+            "board": state.geometry.spec if isinstance(state, Position) else self.kind,
             "players": dict(self.players),
             "playing": {
                 side: describe_level(who, state)
@@ -354,8 +370,10 @@ class Game:
         }
         if isinstance(state, Position):
             data.update(_classic_fields(state, list(moves), self._solutions, values))
+        elif isinstance(state, MegaState):
+            data.update(_mega_fields(state))
         else:
-            data.update(_mega_fields(state))  # type: ignore[arg-type]
+            data.update(_other_fields(state, moves))
         return data
 
     # -- playing (on the event loop) ------------------------------------------------------------
@@ -473,6 +491,19 @@ def _classic_fields(
         else None,
         "winning_lines": [list(cells) for _, cells in position.complete_lines],
         "svg": svg,
+    }
+
+
+def _other_fields(state: GameState, moves: tuple[int, ...]) -> dict[str, Any]:
+    """What any other game adds: its record, its text and its own drawing (``_repr_svg_``; legal
+    cells marked ``class="legal"`` with ``data-move`` are clickable on the page)."""
+    draw = getattr(state, "_repr_svg_", None)
+    return {
+        "record": " ".join(state.format_move(m) for m in moves),
+        "text": state.text(),
+        "values_available": False,
+        "values": None,
+        "svg": draw() if draw is not None else "",
     }
 
 

@@ -266,7 +266,8 @@ const Play = {
       board: params.get("board"),
       players: { x: params.get("x") || "human", o: params.get("o") || meta.default_level },
       seconds: Number(params.get("seconds") || meta.seconds.default),
-      moves: (params.get("moves") || "").split(",").filter(Boolean).map((m) => (params.get("board") === "mega" ? m : Number(m))),
+      // cell IDs on classic boards; other games (mega, ...) write moves as text
+      moves: (params.get("moves") || "").split(",").filter(Boolean).map((m) => (Play.classic(params.get("board")) ? Number(m) : m)),
     } : null;
     let saved = load("oxo.game");
     fillSelect($("play-board"), meta.boards, (linked || saved || {}).board || "3x3", (board) => board.label);
@@ -290,6 +291,11 @@ const Play = {
       }
     }
     await Play.newGame();
+  },
+
+  classic(boardId) {
+    const board = info.boards.find((b) => b.id === boardId);
+    return !board || board.kind === "classic";
   },
 
   same(a, b) {
@@ -351,7 +357,7 @@ const Play = {
     $("play-search").textContent = describeSearch(state.last_search);
     $("play-moves").textContent = state.moves.length ? state.moves.join(" ") : "—";
     $("play-again").hidden = !state.over;
-    $("play-explore").hidden = mega;
+    $("play-explore").hidden = state.kind !== "classic";
     $("play-hint").disabled = state.over || state.computer_to_move;
     $("play-hint-text").hidden = true;
     for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
@@ -381,7 +387,7 @@ const Play = {
 
   cellName(cell) {
     const state = Play.state;
-    if (state.kind === "mega") {
+    if (state.kind !== "classic") {
       const move = cell.dataset.move;
       const index = state.moves.indexOf(move);
       const mark = index < 0 ? "empty" : index % 2 === 0 ? "X" : "O";
@@ -484,7 +490,7 @@ const Play = {
     if (Play.state !== state) return;
     $("play-hint-text").textContent = `Hint: ${hint.text}`;
     $("play-hint-text").hidden = false;
-    const selector = state.kind === "mega" ? `rect[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
+    const selector = state.kind !== "classic" ? `rect[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
     const cell = $("play-svg").querySelector(selector);
     if (cell) {
       cell.classList.add("hinted");
