@@ -17,11 +17,12 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 import oxo.rl as rl  # noqa: E402
 from oxo.errors import MoveError, OxoError  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
+from oxo.gravity.board import GravityState  # noqa: E402
 from oxo.mega.rules import MegaState  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.render.svg import COLORS  # noqa: E402
 
-GAMES = ["3x3", "4x4,k=3", "3x4", "3x3x3", "mega"]
+GAMES = ["3x3", "4x4,k=3", "3x4", "3x3x3", "6x7,k=4,gravity", "4x5,k=3,gravity", "mega"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -76,7 +77,7 @@ def test_render_ansi_and_rgb() -> None:
     assert env.render() == Position.from_string("....x....").text()
     pytest.importorskip("resvg_py")
     pytest.importorskip("PIL")
-    for game in ("3x3", "mega"):
+    for game in ("3x3", "6x7,k=4,gravity", "mega"):
         env = rl.env(game, render_mode="rgb_array")
         env.reset()
         blank = env.render()
@@ -165,6 +166,45 @@ def test_mega_symmetries_keep_the_rules() -> None:
             ]
         for image in images:
             assert image.is_over and image.outcome == original.outcome
+
+
+def test_gravity_columns_and_mirror() -> None:
+    rng = random.Random(5)
+    env = rl.env("6x7,k=4,gravity")
+    encoding = env.encoding
+    assert isinstance(encoding, rl.GravityEncoding)
+    board = encoding.board
+    env.reset()
+    env.step(3)
+    env.step(3)
+    seen = env.observe("player_0")["observation"]
+    assert seen[5, 3, 0] == 1 and seen[4, 3, 1] == 1 and seen.sum() == 2  # bottom row is last
+    for _ in range(10):
+        moves: list[int] = []
+        state = GravityState(board)
+        while not state.is_over and len(moves) < rng.randrange(30):
+            moves.append(rng.choice(state.legal_moves))
+            state = state.play(moves[-1])
+        if state.is_over:
+            continue
+        mirrored = GravityState.from_moves(board, [board.cols - 1 - m for m in moves])
+        player = state.to_move
+        assert player is not None
+        observation = {
+            "observation": encoding.observation(state, player),
+            "action_mask": encoding.mask(state),
+        }
+        action = rng.choice(state.legal_moves)
+        pairs = env.symmetries(observation, action)
+        assert len(pairs) == 2 and pairs[0][1] == action
+        image, moved = pairs[1]
+        assert np.array_equal(image["observation"], encoding.observation(mirrored, player))
+        assert np.array_equal(image["action_mask"], encoding.mask(mirrored))
+        assert isinstance(moved, int)
+        after = encoding.observation(mirrored.play(moved), player)
+        assert np.array_equal(
+            after, env.symmetries(encoding.observation(state.play(action), player), 0)[1][0]
+        )
 
 
 def test_bad_input() -> None:

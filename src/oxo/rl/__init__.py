@@ -1,7 +1,8 @@
 """Environments for reinforcement learning (PettingZoo's AEC API), from the ``rl`` extra:
 ``pip install 'oxo[rl]'``.
 
-``oxo.rl.env("3x3")``, ``oxo.rl.env("5x5", k=4)``, ``oxo.rl.env("3x3x3")`` or ``oxo.rl.env("mega")``
+``oxo.rl.env("3x3")``, ``oxo.rl.env("5x5", k=4)``, ``oxo.rl.env("3x3x3")``,
+``oxo.rl.env("6x7,k=4,gravity")`` (Connect Four) or ``oxo.rl.env("mega")``
 build an environment with action masks; ``env.symmetries(observation, action)`` (or
 :func:`symmetries`) gives the symmetric images of a pair for data augmentation. See ``docs/rl.md``.
 """
@@ -11,13 +12,21 @@ from __future__ import annotations
 import numpy as np
 
 from oxo.geometry import Geometry
-from oxo.rl.encoding import ActionSymmetry, ClassicEncoding, Encoding, MegaEncoding, encoding_for
+from oxo.rl.encoding import (
+    ActionSymmetry,
+    ClassicEncoding,
+    Encoding,
+    GravityEncoding,
+    MegaEncoding,
+    encoding_for,
+)
 from oxo.rl.env import OxoEnv
 
 __all__ = [
     "ActionSymmetry",
     "ClassicEncoding",
     "Encoding",
+    "GravityEncoding",
     "MegaEncoding",
     "OxoEnv",
     "env",
@@ -30,7 +39,8 @@ def env(
     game: str | Geometry = "3x3", k: int | None = None, render_mode: str | None = None
 ) -> OxoEnv:
     """An AEC environment for a game named as :func:`oxo.game.new_game` names it: a board such as
-    ``"3x3"``, ``"6x7"`` with ``k=4``, ``"3x3x3"``, or ``"mega"``."""
+    ``"3x3"``, ``"5x5"`` with ``k=4``, ``"3x3x3"``, a gravity board such as ``"6x7,k=4,gravity"``
+    (Connect Four: actions are columns), or ``"mega"``."""
     return OxoEnv(game, k, render_mode)
 
 

@@ -8,6 +8,8 @@ vector. That is what :meth:`Encoding.symmetries` hands out for data augmentation
 * :class:`ClassicEncoding`: any m×n (or n×n×n) board with k in a row; actions are cell IDs;
   observation ``shape + (2,)``: the marks of the agent observing, then the opponent's; symmetries
   are the board's (:attr:`oxo.geometry.Geometry.symmetries`).
+* :class:`GravityEncoding`: a gravity board (``"6x7,k=4,gravity"`` is Connect Four); actions are
+  columns, the observation is the board by cells (top row first), the symmetry is left-right.
 * :class:`MegaEncoding`: mega tic-tac-toe; actions are move indices ``9 * grid + cell`` (0-based);
   observation ``(9, 9, 6)`` laid out as the big board (row ``3 * (grid // 3) + cell // 3``): own
   marks, opponent's marks, grids covered by each side, grids already played in the current string,
@@ -29,15 +31,19 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 
 if TYPE_CHECKING:
+    from oxo.gravity.board import GravityBoard, GravityState
     from oxo.mega.rules import MegaState
 
 
 @dataclass(frozen=True)
 class ActionSymmetry:
-    """A symmetry of a game as a permutation of its action indices: action ``a`` becomes ``perm[a]``."""
+    """A symmetry of a game as a permutation of its action indices: action ``a`` becomes ``perm[a]``;
+    ``cells`` permutes the places of one observation channel the same way (by default the places of
+    the actions, through :attr:`Encoding.layout`)."""
 
     name: str
     perm: tuple[int, ...]
+    cells: tuple[int, ...] | None = None
 
 
 class Encoding:
@@ -100,11 +106,16 @@ class Encoding:
         pairs: list[tuple[np.ndarray | dict[str, np.ndarray], int | np.ndarray]] = []
         for symmetry in self.action_symmetries():
             perm = np.asarray(symmetry.perm)
+            if symmetry.cells is None:
+                places = np.arange(channel_size)
+                places[layout] = layout[perm]
+            else:
+                places = np.asarray(symmetry.cells)
 
-            def move_obs(array: np.ndarray, perm: np.ndarray = perm) -> np.ndarray:
+            def move_obs(array: np.ndarray, places: np.ndarray = places) -> np.ndarray:
                 flat = np.asarray(array).reshape(channel_size, -1)
                 image = np.zeros_like(flat)
-                image[layout[perm]] = flat[layout]
+                image[places] = flat
                 return image.reshape(self.shape)
 
             def move_vector(vector: np.ndarray, perm: np.ndarray = perm) -> np.ndarray:
@@ -215,6 +226,64 @@ class MegaEncoding(Encoding):
         )
 
 
+class GravityEncoding(Encoding):
+    """A gravity board such as Connect Four (6x7, k=4): actions are columns (from 0); the
+    observation is ``(rows, cols, 2)``, top row first, own marks then the opponent's; the one
+    symmetry besides the identity is the mirror that swaps left and right."""
+
+    def __init__(self, board: GravityBoard) -> None:
+        self.board = board
+        self.name = f"{board.rows}x{board.cols}_k{board.k}_gravity"
+        self.shape = (board.rows, board.cols, 2)
+        self.actions = board.cols
+        self.layout = tuple(range(board.cols))  # the top row's places; observations are by cell
+
+    def start(self) -> GameState:
+        from oxo.gravity.board import GravityState
+
+        return GravityState(self.board)
+
+    def observation(self, state: GameState, player: Player) -> np.ndarray:
+        state = _gravity(state)
+        rows, cols = self.board.rows, self.board.cols
+        own, other = (state.x, state.o) if player == "x" else (state.o, state.x)
+        out = np.zeros(self.shape, dtype=np.int8)
+        for col in range(cols):
+            for row in range(rows):
+                bit = self.board.bit(row, col)
+                out[rows - 1 - row, col] = (bool(own & bit), bool(other & bit))
+        return out
+
+    def channels(self, state: GameState, player: Player) -> np.ndarray:
+        return np.moveaxis(self.observation(state, player), -1, 0).reshape(2, -1)
+
+    def svg(self, state: GameState) -> str:
+        from oxo.render.svg import classic_svg
+
+        state = _gravity(state)
+        rows, cols = self.board.rows, self.board.cols
+        geometry = Geometry.parse(f"{rows}x{cols},k={self.board.k}")
+        picture = self.observation(state, "x")
+        x = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols) if picture[r, c, 0])
+        o = sum(1 << (r * cols + c) for r in range(rows) for c in range(cols) if picture[r, c, 1])
+        return classic_svg(Position(geometry, x, o))
+
+    def action_symmetries(self) -> tuple[ActionSymmetry, ...]:
+        rows, cols = self.board.rows, self.board.cols
+        mirror_cells = tuple(r * cols + (cols - 1 - c) for r in range(rows) for c in range(cols))
+        return (
+            ActionSymmetry("identity", tuple(range(cols)), tuple(range(rows * cols))),
+            ActionSymmetry("mirror", tuple(reversed(range(cols))), mirror_cells),
+        )
+
+
+def _gravity(state: GameState) -> GravityState:
+    from oxo.gravity.board import GravityState
+
+    assert isinstance(state, GravityState)
+    return state
+
+
 def _mega(state: GameState) -> MegaState:
     from oxo.mega.rules import MegaState
 
@@ -224,7 +293,7 @@ def _mega(state: GameState) -> MegaState:
 
 def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
     """The encoding of a game named as :func:`oxo.game.new_game` names it (``"3x3"``,
-    ``"5x5,k=4"``, ``"3x3x3"``, ``"mega"``), or of a geometry."""
+    ``"5x5,k=4"``, ``"3x3x3"``, ``"6x7,k=4,gravity"``, ``"mega"``), or of a geometry."""
     if isinstance(game, Geometry):
         return ClassicEncoding(game)
     if not isinstance(game, str):
@@ -234,11 +303,17 @@ def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
     state = new_game(game, k)
     if isinstance(state, Position):
         return ClassicEncoding(state.geometry)
+    from oxo.gravity.board import GravityState
     from oxo.mega.rules import MegaState
 
     if isinstance(state, MegaState):
         return MegaEncoding()
-    raise OxoError(f"no learning environment for {game!r} yet: boards such as 3x3, and mega")
+    if isinstance(state, GravityState):
+        return GravityEncoding(state.board)
+    raise OxoError(
+        f"no learning environment for {game!r} yet: boards such as 3x3, gravity boards such as "
+        "6x7,k=4,gravity, and mega"
+    )
 
 
 def as_rgb(svg: str) -> np.ndarray:
