@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from oxo.errors import IllegalMoveError, MoveError
+from oxo.geometry import mask_cells
 from oxo.mega.lines import WINS
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
 
@@ -369,13 +370,7 @@ class MegaState:
     @property
     def legal_moves(self) -> tuple[int, ...]:
         """Every legal move index, ascending (empty once the game is over)."""
-        mask = self._legal_mask()[0]
-        moves = []
-        while mask:
-            low = mask & -mask
-            moves.append(low.bit_length() - 1)
-            mask ^= low
-        return tuple(moves)
+        return mask_cells(self._legal_mask()[0])
 
     def rule8_applies(self) -> bool:
         """True when no move keeps rules 5 and 6, so the next move ignores rule 6."""
