@@ -34,6 +34,16 @@ def test_put_refreshes_an_existing_key() -> None:
     assert cache.get("a") == 10
 
 
+def test_items_is_a_snapshot_that_leaves_the_order_alone() -> None:
+    cache: BoundedCache[str, int] = BoundedCache(3)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.items() == [("a", 1), ("b", 2)]
+    cache.put("c", 3)
+    cache.put("d", 4)  # "a" goes: reading items() did not refresh it
+    assert [key for key, _ in cache.items()] == ["b", "c", "d"]
+
+
 def test_pop_and_clear() -> None:
     cache: BoundedCache[int, str] = BoundedCache(3)
     cache.put(1, "one")

@@ -47,6 +47,11 @@ class BoundedCache(Generic[K, V]):
         with self._guard:
             return iter(list(self._values))
 
+    def items(self) -> list[tuple[K, V]]:
+        """A snapshot of the (key, value) pairs, least recently used first; reading it uses nothing."""
+        with self._guard:
+            return list(self._values.items())
+
     @overload
     def get(self, key: K) -> V | None: ...
 
