@@ -513,3 +513,18 @@ def test_a_body_that_never_arrives_times_out(
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     assert b"did not arrive within 0.5 s" in answer
     assert call(base, "/api/info", timeout=5)[0] == 200
+
+
+def test_slow_headers_are_cut_off(server: tuple[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that opens connections and sends its headers a trickle at a time is disconnected."""
+    from oxo.web import protocol
+
+    base, _ = server
+    monkeypatch.setattr(protocol, "HEADER_SECONDS", 0.5)
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    for opening in (b"", b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n"):
+        with socket.create_connection((host, int(port)), timeout=10) as conn:
+            conn.sendall(opening)
+            # closed by the server, nothing answered (else recv would time out after 10 s and fail)
+            assert conn.recv(4096) == b""
+    assert call(base, "/api/info", timeout=5)[0] == 200

@@ -6,7 +6,7 @@ documented in ``docs/api.md``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import socket
@@ -66,7 +66,8 @@ def make_server(
 ) -> uvicorn.Server:
     """A uvicorn server for the app on an already bound socket: ``server.run(sockets=[sock])`` serves until
     ``server.should_exit`` is set (Ctrl-C sets it). The app answers the Host names of the bound address
-    (and ``allow_hosts``); connections idle for 5 s are closed, and at most 256 are served at once."""
+    (and ``allow_hosts``); connections idle for 5 s, or whose headers take over 10 s, are closed, and at
+    most 256 are served at once."""
     import uvicorn
 
     from oxo.web.app import HostRule
@@ -81,8 +82,18 @@ def make_server(
         timeout_keep_alive=5,
         limit_concurrency=256,
         h11_max_incomplete_event_size=16_384,
+        http=_protocol(),
     )
     return uvicorn.Server(config)
+
+
+def _protocol() -> Any:
+    """uvicorn's httptools protocol with a deadline for headers, or uvicorn's choice without httptools."""
+    try:
+        from oxo.web.protocol import TimedHttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools is a dependency
+        return "auto"
+    return TimedHttpToolsProtocol
 
 
 def warm_up_in_background() -> None:
