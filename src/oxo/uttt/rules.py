@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.errors import IllegalMoveError
+from oxo.geometry import Geometry, mask_cells
 from oxo.uttt.notation import format_move, format_record, parse_move, parse_record
 
 if TYPE_CHECKING:
@@ -34,19 +35,12 @@ Outcome = Literal["x", "o", "draw"]
 NAMES: tuple[Player, Player] = ("x", "o")
 FULL = (1 << 81) - 1
 
-#: The eight straights of a 3×3 grid as 9-bit masks (bit c is cell c+1 in reading order).
-LINES: tuple[int, ...] = (
-    0b000000111,
-    0b000111000,
-    0b111000000,
-    0b001001001,
-    0b010010010,
-    0b100100100,
-    0b100010001,
-    0b001010100,
-)
+_GRID = Geometry.parse("3x3")
+#: The eight straights of a 3×3 grid as 9-bit masks (bit c is cell c+1 in reading order), from the
+#: shared geometry: the same check inside a small grid and on the big grid of won grids.
+LINES: tuple[int, ...] = _GRID.lines
 #: ``WINS[mask]``: the 9-bit ``mask`` holds three in a row.
-WINS: tuple[bool, ...] = tuple(any(m & line == line for line in LINES) for m in range(512))
+WINS: tuple[bool, ...] = _GRID.win_table
 #: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
 GRID_CELLS: tuple[int, ...] = tuple(
     sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
@@ -61,15 +55,6 @@ RULES: tuple[str, ...] = (
     "Three won grids in a row win the game. When every grid is won or full and nobody has three "
     "in a row, the game is a draw (a full grid without a line counts for nobody).",
 )
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 def illegal_move_error(number: int, move: int, rule: int, reason: str) -> IllegalMoveError:
@@ -226,7 +211,7 @@ class UtttState:
                     if self._target >= 0
                     else GRID_CELLS[~self._closed & 511]
                 )
-                self._legal = _bits(~(self._marks[0] | self._marks[1]) & allowed)
+                self._legal = mask_cells(~(self._marks[0] | self._marks[1]) & allowed)
         return self._legal
 
     @property
