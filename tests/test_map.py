@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 
 import pytest
 
@@ -23,8 +24,19 @@ def map3(request: pytest.FixtureRequest) -> StrategyMap:
     return strategy_map("3x3", request.param)
 
 
+@dataclass(frozen=True)
+class Table:
+    """A strategy read back from the command's JSON or from the drawing: status string -> move."""
+
+    side: str
+    table: dict[str, int]
+
+    def move_for(self, position: Position) -> int:
+        return self.table[position.to_status_string()]
+
+
 def play_every_reply(
-    strategy: StrategyMap, position: Position, memo: dict, seen: set
+    strategy: StrategyMap | Table, position: Position, memo: dict, seen: set
 ) -> frozenset[str]:
     """The outcomes of every game from ``position`` in which the side follows the map and the
     opponent tries every legal move; checks on the way, with the slow reference solver, that each
@@ -194,6 +206,26 @@ def test_svg_is_well_formed_with_one_nested_grid_per_board(map3: StrategyMap) ->
 def test_svg_refuses_too_many_boards() -> None:
     with pytest.raises(OutOfReachError):
         strategy_svg(strategy_map("3x3", "o"), max_boards=10)
+
+
+@pytest.mark.parametrize("side", ["x", "o"])
+def test_cli_map_json_and_drawing_play_perfectly(side: str, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``oxo map 3x3 --as x|o``: the strategy printed as JSON and the one drawn in the SVG (each
+    board's ``data-move``) are played against every opponent reply."""
+    target = tmp_path / "map.svg"
+    assert main(["map", "3x3", "--as", side, "--json", "--svg", str(target)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    empty = Position.empty(Geometry.parse("3x3"))
+    seen: set = set()
+    outcomes = play_every_reply(Table(side, data["moves"]), empty, {}, seen)
+    assert outcomes == {side, "draw"} and len(seen) == data["positions"] == len(data["moves"])
+    drawn = {
+        g.get("data-position", ""): int(g.get("data-move", "-1"))
+        for g in ET.fromstring(target.read_text()).iter(f"{SVG}g")
+        if g.get("class") == "map-board" and g.get("data-move") is not None
+    }
+    assert drawn == data["moves"]
+    assert play_every_reply(Table(side, drawn), empty, {}, set()) == {side, "draw"}
 
 
 def test_cli_map(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

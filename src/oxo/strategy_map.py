@@ -96,7 +96,17 @@ class StrategyMap:
             "first_answers": [
                 {"reply": reply, "answer": answer} for reply, answer in self.first_answers()
             ],
+            "moves": self.move_table(),
         }
+
+    def move_table(self) -> dict[str, int]:
+        """The whole strategy as a table: each position where the side moves (its status string,
+        ``0`` empty, ``1`` X, ``2`` O) and the map's move there, in status-string order."""
+        table = {
+            Position(self.geometry, x, o).to_status_string(): move
+            for (x, o), move in self.moves.items()
+        }
+        return dict(sorted(table.items()))
 
 
 def strategy_map(
