@@ -75,6 +75,14 @@ def _cells(cells: tuple[int, ...], geometry_size: int) -> str:
     return ", ".join(map(str, cells))
 
 
+def gravity_option(function):
+    return click.option(
+        "--gravity",
+        is_flag=True,
+        help="Marks drop to the lowest empty cell of their column; moves are columns (6x7 --k 4 is Connect Four).",
+    )(function)
+
+
 # -- play ------------------------------------------------------------------------------------------
 
 
@@ -150,6 +158,7 @@ def _board_picture(position: Position, keypad: str | None) -> str:
     default=None,
     help="On 3x3, type keys 1..9: phone (1 2 3 on top) or numpad (7 8 9 on top).",
 )
+@gravity_option
 def play(
     board: str,
     k: int | None,
@@ -160,6 +169,7 @@ def play(
     depth: int | None,
     seed: int | None,
     keypad: str | None,
+    gravity: bool,
 ) -> None:
     """Play a game against the computer in the terminal, on any board, or uttt for ultimate
     tic-tac-toe (mega: see 'oxo mega play').
@@ -179,6 +189,17 @@ def play(
             raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")
         sides = ("human", level) if side == "x" else (level, "human")
         play_game(*sides, seconds=seconds, iterations=iterations, seed=seed)
+        return
+    if gravity:  # moves are columns there
+        from oxo.cli.gravity import play_game as play_gravity
+
+        if keypad:
+            raise click.BadParameter(
+                "keypad moves need a 3x3 board without gravity", param_hint="--keypad"
+            )
+        play_gravity(
+            board, k, side, level, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+        )
         return
     geometry = parse_board(board, k)
     if keypad and geometry.shape != (3, 3):
@@ -240,6 +261,7 @@ def play(
 @level_option
 @budget_options
 @json_option
+@gravity_option
 def move(
     position: str,
     board: str | None,
@@ -250,14 +272,33 @@ def move(
     depth: int | None,
     seed: int | None,
     as_json: bool,
+    gravity: bool,
 ) -> None:
     """The computer's move in a position of any board, and the position's value when proven.
 
     The move is a cell ID (reading order, from 0). The value is who wins with best play from the
     position (x, o or draw), or unknown when the engine did not prove it.
 
+    With --gravity the move is a column (from 1) and the position the columns played (4453, on
+    Connect Four unless --board says otherwise) or its rows, top first, with '/'.
+
     Example: oxo move x...o.... --level perfect
     """
+    if gravity:
+        from oxo.cli.gravity import move_command
+
+        move_command(
+            position,
+            board,
+            k,
+            level,
+            seconds=seconds,
+            iterations=iterations,
+            depth=depth,
+            seed=seed,
+            as_json=as_json,
+        )
+        return
     chosen = api.move(
         parse_position(position, board, k),
         level,
@@ -309,6 +350,7 @@ def move(
 @budget_options
 @json_option
 @quiet_option
+@gravity_option
 def selfplay(
     game: str,
     k: int | None,
@@ -321,10 +363,11 @@ def selfplay(
     seed: int | None,
     as_json: bool,
     quiet: bool,
+    gravity: bool,
 ) -> None:
     """Computer against computer: play GAMES games and count the outcomes.
 
-    GAME is a board (5x5, 3x3x3, 15x15 with --k 5) or mega. Searching levels think 0.2 s per move
+    GAME is a board (5x5, 3x3x3, 15x15 with --k 5, 6x7 with --k 4 --gravity) or mega. Searching levels think 0.2 s per move
     unless --time, --iterations or --depth says otherwise.
 
     Example: oxo selfplay 5x5 --k 4 --x hard --o random --games 20
@@ -332,7 +375,7 @@ def selfplay(
     from oxo.engines.selfplay import selfplay as run
     from oxo.game import new_game
 
-    start: GameState = new_game(game, k)
+    start: GameState = new_game(game, k, gravity=gravity)
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
     stats: Any  # mega's statistics or the engines' (the same fields)

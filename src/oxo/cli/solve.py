@@ -264,8 +264,19 @@ def _print_deadends(report: DeadEndReport) -> None:
 )
 @json_option
 @quiet_option
+@click.option(
+    "--gravity",
+    is_flag=True,
+    help="Marks drop to the lowest empty cell of their column (6x7 --k 4 is Connect Four).",
+)
 def solve_command(
-    board: str, k: int | None, seconds: float, proof_dir: str | None, as_json: bool, quiet: bool
+    board: str,
+    k: int | None,
+    seconds: float,
+    proof_dir: str | None,
+    as_json: bool,
+    quiet: bool,
+    gravity: bool,
 ) -> None:
     """The value of a board with perfect play: X wins, O wins or draw.
 
@@ -278,8 +289,20 @@ def solve_command(
 
     Past --time the value is "unknown" and the exit status is 3.
 
+    With --gravity, an exact alpha-beta search gives the value and when the game ends with best
+    play (no certificates there).
+
     Example: oxo solve 5x5 --k 4 --proof proofs/5x5k4
     """
+    if gravity:
+        from oxo.cli.gravity import solve_command as solve_gravity
+
+        if proof_dir is not None:
+            raise click.BadParameter(
+                "gravity boards have no certificates yet", param_hint="--proof"
+            )
+        solve_gravity(board, k, seconds, as_json)
+        return
     geometry = parse_board(board, k)
     if geometry.size <= MAX_EMPTY:
         with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
@@ -403,7 +426,13 @@ def _describe(value: Value, ply: int) -> str:
 @board_option
 @k_option
 @json_option
-def analyze(position: str, board: str | None, k: int | None, as_json: bool) -> None:
+@click.option(
+    "--gravity",
+    is_flag=True,
+    help="A gravity position: the columns played from 1 (4453, Connect Four unless --board says "
+    "otherwise) or rows top first with '/'; gives each column's exact value and distance.",
+)
+def analyze(position: str, board: str | None, k: int | None, as_json: bool, gravity: bool) -> None:
     """One position: dead and open lines, still winnable, value with best play and every move's value.
 
     A board (such as 5x5 or 4x4,k=3) means its empty position. "Forced draw" means nobody can win
@@ -414,6 +443,11 @@ def analyze(position: str, board: str | None, k: int | None, as_json: bool) -> N
 
     Example: oxo analyze x...o....
     """
+    if gravity:
+        from oxo.cli.gravity import ANALYZE_SECONDS, analyze_command
+
+        analyze_command(position, board, k, ANALYZE_SECONDS, as_json)
+        return
     report = api.analyze(_position_or_board(position, board, k))
     if as_json:
         echo_json(report.to_dict())

@@ -32,7 +32,17 @@ from oxo.gravity.board import GravityBoard, GravityState
 MAX_BITS = 63
 #: Transposition table entries by default (a prime near 2**23: about 80 MB).
 DEFAULT_TABLE = 8388617
-_UPPER, _LOWER = 1, 2
+#: Nodes searched between two looks at the clock when a search has a time limit.
+_SLICE = 1_000_000
+
+
+class _SearchStopped(Exception):
+    """The time limit ran out: what the bisection knew (score bounds) and the nodes searched."""
+
+    def __init__(self, known: tuple[int, int], nodes: int) -> None:
+        super().__init__("search stopped")
+        self.known = known
+        self.nodes = nodes
 
 
 def supports(board: GravityBoard) -> bool:
@@ -114,6 +124,9 @@ def _negamax(
     cols = params[5]
     rows = params[6]
     counter[0] += 1
+    if counter[0] >= counter[1]:  # out of budget: stop, and store nothing on the way back
+        counter[2] = 1
+        return 0
 
     possible = (mask + bottom) & full
     opponent_win = _winning_cells(pos ^ mask, mask, full, k, stride, scratch)
@@ -189,6 +202,8 @@ def _negamax(
             scratch,
             counter,
         )
+        if counter[2]:
+            return 0
         if score >= beta:
             tt_key[slot] = key
             tt_val[slot] = score
@@ -202,59 +217,9 @@ def _negamax(
     return alpha
 
 
-@njit(cache=True)
 def _half(value: int) -> int:
     """``value / 2`` rounded towards zero."""
-    if value >= 0:
-        return value // 2
-    return -((-value) // 2)
-
-
-@njit(cache=True)
-def _solve(
-    pos: int,
-    mask: int,
-    ply: int,
-    low: int,
-    high: int,
-    params: np.ndarray,
-    order: np.ndarray,
-    tt_key: np.ndarray,
-    tt_val: np.ndarray,
-    tt_flag: np.ndarray,
-    move_buf: np.ndarray,
-    score_buf: np.ndarray,
-    scratch: np.ndarray,
-    counter: np.ndarray,
-) -> int:
-    """The exact score within [low, high] by null-window searches (bisection, probing near 0 first)."""
-    while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and _half(low) < med:
-            med = _half(low)
-        elif med >= 0 and _half(high) > med:
-            med = _half(high)
-        r = _negamax(
-            pos,
-            mask,
-            ply,
-            med,
-            med + 1,
-            params,
-            order,
-            tt_key,
-            tt_val,
-            tt_flag,
-            move_buf,
-            score_buf,
-            scratch,
-            counter,
-        )
-        if r <= med:
-            high = r
-        else:
-            low = r
-    return low
+    return value // 2 if value >= 0 else -((-value) // 2)
 
 
 # -- the library's face ---------------------------------------------------------------------------
@@ -403,8 +368,16 @@ class GravitySolver:
                 f"the position is on {state.board.name}, the solver on {self.board.name}"
             )
 
-    def score(self, state: GravityState, weak: bool = False) -> int:
-        """The score of the side to move (see the module docstring); with ``weak`` only its sign."""
+    def score(self, state: GravityState, weak: bool = False, seconds: float | None = None) -> int:
+        """The score of the side to move (see the module docstring); with ``weak`` only its sign.
+        With ``seconds``, raises :class:`OutOfReachError` saying what is known when time runs out."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        try:
+            return self._score(state, weak, deadline)
+        except _SearchStopped as stop:
+            raise OutOfReachError(_stopped_message(state, stop, seconds)) from None
+
+    def _score(self, state: GravityState, weak: bool, deadline: float | None) -> int:
         self._check(state)
         board = self.board
         if state.is_over:
@@ -417,21 +390,46 @@ class GravitySolver:
         low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
         if weak:
             low, high = -1, 1
-        counter = np.zeros(1, dtype=np.int64)
-        result = _solve(  # type: ignore[call-arg]  # numba's Dispatcher call is typed with fewer arguments
-            mine,
-            state.mask,
-            ply,
-            low,
-            high,
-            *self._arrays,
-            counter,
-        )
-        self.nodes += int(counter[0])
-        return int(result)
+        while low < high:  # bisection by null-window searches, probing near 0 first
+            med = low + (high - low) // 2
+            if med <= 0 and _half(low) < med:
+                med = _half(low)
+            elif med >= 0 and _half(high) > med:
+                med = _half(high)
+            r = self._window(mine, state.mask, ply, med, deadline, (low, high))
+            if r <= med:
+                high = r
+            else:
+                low = r
+        return low
 
-    def solve(self, state: GravityState, weak: bool = False) -> GravityValue:
-        """The exact value of ``state`` with best play (``weak``: only who wins, which is faster)."""
+    def _window(
+        self,
+        mine: int,
+        mask: int,
+        ply: int,
+        med: int,
+        deadline: float | None,
+        known: tuple[int, int],
+    ) -> int:
+        """One null-window search (is the score above ``med``?), in slices of nodes so that a deadline
+        can stop it; the table keeps the work of a stopped slice's finished subtrees."""
+        while True:
+            counter = np.array([0, _SLICE if deadline is not None else 2**62, 0], dtype=np.int64)
+            result = _negamax(  # type: ignore[call-arg]  # numba's Dispatcher hides the signature
+                mine, mask, ply, med, med + 1, *self._arrays, counter
+            )
+            self.nodes += int(counter[0])
+            if not counter[2]:
+                return int(result)
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _SearchStopped(known, self.nodes)
+
+    def solve(
+        self, state: GravityState, weak: bool = False, seconds: float | None = None
+    ) -> GravityValue:
+        """The exact value of ``state`` with best play (``weak``: only who wins, which is faster);
+        ``seconds`` limits the time (then :class:`OutOfReachError` says what is known)."""
         if state.is_over:
             self._check(state)
             outcome = state.outcome
@@ -439,13 +437,20 @@ class GravitySolver:
             return GravityValue(0 if outcome == "draw" else -1, outcome, state.ply, state.ply, weak)
         mover = state.to_move
         assert mover is not None
-        return value_from_score(self.score(state, weak), state.ply, self.board.size, mover, weak)
+        return value_from_score(
+            self.score(state, weak, seconds), state.ply, self.board.size, mover, weak
+        )
 
-    def analyze(self, state: GravityState) -> GravityAnalysis:
-        """The value of ``state`` and of each playable column (for the side to move), exactly."""
+    def analyze(self, state: GravityState, seconds: float | None = None) -> GravityAnalysis:
+        """The value of ``state`` and of each playable column (for the side to move), exactly;
+        ``seconds`` limits the whole analysis (then :class:`OutOfReachError` says what is known)."""
         started = time.perf_counter()
         before = self.nodes
-        value = self.solve(state)
+
+        def left() -> float | None:
+            return None if seconds is None else max(0.0, seconds - (time.perf_counter() - started))
+
+        value = self.solve(state, seconds=left())
         columns = []
         mover = state.to_move
         for col in state.legal_moves:
@@ -457,7 +462,7 @@ class GravitySolver:
                 score = 0 if outcome == "draw" else (self.board.size + 1 - state.ply) // 2
                 columns.append(ColumnValue(col, GravityValue(score, outcome, state.ply, end)))
                 continue
-            inner = self.solve(child)
+            inner = self.solve(child, seconds=left())
             columns.append(
                 ColumnValue(
                     col, GravityValue(-inner.score, inner.outcome, state.ply, inner.end_ply)
@@ -479,9 +484,49 @@ def solver_for(board: GravityBoard, table_size: int = 1 << 20 | 7) -> GravitySol
     return _SOLVERS[key]
 
 
-def analyze(state: GravityState, table_size: int = DEFAULT_TABLE) -> GravityAnalysis:
-    """The exact value of a gravity position and of each of its columns (see :class:`GravityAnalysis`)."""
-    return solver_for(state.board, table_size).analyze(state)
+def analyze(
+    state: GravityState, seconds: float | None = None, table_size: int = DEFAULT_TABLE
+) -> GravityAnalysis:
+    """The exact value of a gravity position and of each of its columns (see :class:`GravityAnalysis`),
+    within ``seconds`` if given (else :class:`OutOfReachError`, saying what is known)."""
+    return solver_for(state.board, table_size).analyze(state, seconds)
+
+
+def solve(
+    state: GravityState,
+    weak: bool = False,
+    seconds: float | None = None,
+    table_size: int = DEFAULT_TABLE,
+) -> GravityValue:
+    """The exact value of a gravity position (see :class:`GravitySolver.solve`)."""
+    return solver_for(state.board, table_size).solve(state, weak, seconds)
+
+
+def _stopped_message(state: GravityState, stop: _SearchStopped, seconds: float | None) -> str:
+    """What a stopped search knew, in words: who wins or does not lose, and by when."""
+    low, high = stop.known
+    mover: Outcome = state.to_move or "x"
+    other: Outcome = "o" if mover == "x" else "x"
+    cells, ply = state.board.size, state.ply
+    known = []
+    if low > 0:
+        latest = value_from_score(low, ply, cells, mover).end_ply
+        known.append(f"{mover.upper()} wins, by ply {latest} at the latest")
+    elif low == 0:
+        known.append(f"{mover.upper()} does not lose")
+    elif high < 0:
+        known.append(f"{other.upper()} wins")
+    if high == 0:
+        known.append(f"{mover.upper()} does not win")
+    elif 0 < high < (cells + 1 - ply) // 2:
+        known.append(
+            f"{mover.upper()} cannot win before ply {value_from_score(high, ply, cells, mover).end_ply}"
+        )
+    what = "; ".join(known) if known else "nothing proven yet"
+    return (
+        f"the exact value of this {state.board.name} position was not found within {seconds:g} s "
+        f"({stop.nodes:,} positions searched; known so far: {what}); give it more time with --time"
+    )
 
 
 class ExactSolution:

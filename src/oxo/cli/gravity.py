@@ -1,0 +1,195 @@
+"""``--gravity`` on ``oxo play``, ``move``, ``selfplay``, ``solve`` and ``analyze``: gravity boards,
+where a mark drops to the lowest empty cell of its column (6x7 with k=4 is Connect Four).
+
+Helpers called by the commands of :mod:`oxo.cli.play` and :mod:`oxo.cli.solve`: a library call
+plus formatting."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import click
+
+from oxo.cli.common import echo_json
+from oxo.errors import MoveError
+from oxo.gravity.board import GravityBoard, GravityState
+
+#: Time limit of ``oxo analyze --gravity`` (``oxo solve`` has ``--time``).
+ANALYZE_SECONDS = 120.0
+
+
+def parse_gravity_position(text: str, board: str | None, k: int | None) -> GravityState:
+    """A gravity position from the command line: columns played from 1 (``4453``; Connect Four
+    unless --board says otherwise) or rows top first with ``/`` (the board read from them)."""
+    if board:
+        return GravityState.from_string(text, GravityBoard.parse(board, k))
+    if re.fullmatch(r"\s*\d+\s*x\s*\d+\s*(,.*)?", text):  # a board: its empty position
+        return GravityState(GravityBoard.parse(text, k))
+    if "/" in text:
+        state = GravityState.from_string(text)
+        if k is not None:
+            shape = state.board
+            state = GravityState.from_string(text, GravityBoard(shape.rows, shape.cols, k))
+        return state
+    return GravityState.from_string(text, GravityBoard(6, 7, 4 if k is None else k))
+
+
+def _describe_level(level: str) -> str:
+    return {
+        "perfect": "perfect (proven best columns from the exact solver)",
+        "best": "best (the exact solver when it finishes in time, else hard)",
+        "hard": "hard (Monte Carlo tree search)",
+        "medium": "medium (a short tree search)",
+        "easy": "easy (wins and blocks in one, otherwise random)",
+        "random": "random moves",
+    }.get(level, level)
+
+
+def play_game(
+    board: str,
+    k: int | None,
+    side: str,
+    level: str,
+    *,
+    seconds: float | None,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
+) -> None:
+    """A game against the computer in the terminal: type a column number, q quits."""
+    from oxo.gravity.engine import make_gravity_engine
+
+    state = GravityState(GravityBoard.parse(board, k))
+    computer = make_gravity_engine(
+        level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
+    click.echo(
+        f"{state.board.name}: marks drop to the bottom of their column. You are {side.upper()}; "
+        f"the computer plays {_describe_level(level)}. Type a column number (1..{state.board.cols}), q quits."
+    )
+    while not state.is_over:
+        click.echo()
+        click.echo(state.text())
+        mover = state.to_move
+        assert mover is not None
+        if mover == side:
+            while True:
+                click.echo(f"your move ({side.upper()}): ", nl=False)
+                sys.stdout.flush()
+                line = sys.stdin.readline()
+                if not line:
+                    click.echo("\ninput ended; game abandoned")
+                    return
+                if not sys.stdin.isatty():
+                    click.echo(line.strip())
+                if line.strip().lower() in ("q", "quit", "exit"):
+                    click.echo("game abandoned")
+                    return
+                try:
+                    col = state.parse_move(line)
+                    state = state.play(col)
+                except MoveError as error:
+                    click.echo(f"illegal move: {error}")
+                    continue
+                break
+        else:
+            col = computer.choose(state)
+            click.echo(f"computer ({mover.upper()}) plays column {state.format_move(col)}")
+            state = state.play(col)
+    click.echo()
+    click.echo(state.text())
+    if state.winner is None:
+        click.echo("draw: the board is full")
+    else:
+        line_cells = state.winning_line() or ()
+        where = ", ".join(state.board.cell_name(bit) for bit in line_cells)
+        who = "you win" if state.winner == side else "the computer wins"
+        click.echo(f"{state.winner.upper()} wins with {where}: {who}")
+
+
+def move_command(
+    position: str,
+    board: str | None,
+    k: int | None,
+    level: str,
+    *,
+    seconds: float | None,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """The computer's column in a gravity position, and the value when proven."""
+    from oxo.gravity.engine import make_gravity_engine
+
+    state = parse_gravity_position(position, board, k)
+    if state.is_over:
+        ended = "draw" if state.winner is None else f"{state.winner.upper()} has won"
+        raise MoveError(f"the game is over ({ended}): there is no move")
+    engine = make_gravity_engine(
+        level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
+    col = engine.choose(state)
+    report = engine.last
+    assert report is not None
+    data = {
+        **state.to_dict(),
+        "level": level,
+        "move": state.format_move(col),
+        "value": report.value,
+        "seconds": round(report.seconds, 4),
+    }
+    if as_json:
+        echo_json(data)
+        return
+    value = {"x": "X wins", "o": "O wins", "draw": "draw"}.get(report.value or "", "not proven")
+    detail = report.engine + (f", {report.nodes:,} positions" if report.nodes else "")
+    click.echo(f"move: column {state.format_move(col)}")
+    click.echo(f"value with best play: {value}")
+    click.echo(f"found by: {detail} in {report.seconds:.2f} s")
+
+
+def solve_command(board: str, k: int | None, seconds: float, as_json: bool) -> None:
+    """The value of an empty gravity board with best play, and when the game ends."""
+    from oxo.gravity.solver import solve
+
+    state = GravityState(GravityBoard.parse(board, k))
+    value = solve(state, seconds=seconds)
+    if as_json:
+        echo_json(
+            {**state.to_dict(), **value.to_dict(), "method": "alpha-beta search over bitboards"}
+        )
+        return
+    click.echo(f"{state.board.name}: {value}")
+
+
+def analyze_command(
+    position: str, board: str | None, k: int | None, seconds: float, as_json: bool
+) -> None:
+    """A gravity position's exact value and each column's, with the distance to the end."""
+    from oxo.gravity.solver import analyze
+
+    state = parse_gravity_position(position, board, k)
+    if state.is_over:
+        if as_json:
+            echo_json({**state.to_dict(), "value": state.outcome, "moves": []})
+            return
+        click.echo(state.text())
+        click.echo(
+            f"\nstatus: {'draw: the board is full' if state.winner is None else state.winner.upper() + ' has won'}"
+        )
+        return
+    result = analyze(state, seconds=seconds)
+    if as_json:
+        echo_json(result.to_dict())
+        return
+    click.echo(state.text())
+    click.echo()
+    assert state.to_move is not None
+    click.echo(f"status:     {state.to_move.upper()} to move (ply {state.ply})")
+    click.echo(f"value:      {result.value}")
+    click.echo(f"best moves: {' '.join(state.format_move(c) for c in result.best_columns)}")
+    for column in result.columns:
+        click.echo(f"  column {state.format_move(column.column)}: {column.value}")
+    click.echo(f"searched {result.nodes:,} positions in {result.seconds:.2f} s")

@@ -1,0 +1,84 @@
+"""The computer's levels on gravity boards: ``perfect`` and ``best`` use the exact bitboard solver
+(the quickest win, the slowest loss), the other levels are the engines every game shares."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from oxo.engines import make_engine
+from oxo.engines.base import Engine, SearchReport
+from oxo.errors import OutOfReachError
+from oxo.game import GameState
+from oxo.gravity.board import GravityState
+from oxo.gravity.solver import solver_for, supports
+
+#: Seconds the solver gets per move at the level perfect when no thinking time is given.
+PERFECT_SECONDS = 60.0
+
+
+class SolverEngine:
+    """Plays a proven best column (ties broken at random) when the solver finishes within ``seconds``;
+    otherwise hands over to ``fallback``, or raises :class:`OutOfReachError` when there is none."""
+
+    def __init__(
+        self,
+        seconds: float,
+        fallback: Engine | None = None,
+        seed: int | None = None,
+        name: str = "perfect",
+    ) -> None:
+        self.seconds = seconds
+        self.fallback = fallback
+        self.name = name
+        self._rng = random.Random(seed)
+        self.last: SearchReport | None = None
+
+    def choose(self, state: GameState) -> int:
+        if not isinstance(state, GravityState):
+            raise TypeError("the gravity solver plays gravity boards only")
+        started = time.perf_counter()
+        try:
+            if not supports(state.board):
+                raise OutOfReachError(f"the exact solver does not hold {state.board.name}")
+            analysis = solver_for(state.board).analyze(state, seconds=self.seconds)
+        except OutOfReachError:
+            if self.fallback is None:
+                raise
+            move = self.fallback.choose(state)
+            self.last = self.fallback.last
+            return move
+        best = analysis.best_columns
+        move = best[int(self._rng.random() * len(best))]
+        self.last = SearchReport(
+            "perfect",
+            move,
+            state.format_move(move),
+            time.perf_counter() - started,
+            nodes=analysis.nodes,
+            value=analysis.value.outcome,
+        )
+        return move
+
+
+def make_gravity_engine(
+    level: str,
+    state: GravityState,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    depth: int | None = None,
+    seed: int | None = None,
+) -> Engine:
+    """The engine of ``level`` on a gravity board: ``perfect`` is the solver (``seconds`` per move,
+    60 by default, else out of reach), ``best`` the solver for half the thinking time and ``hard``
+    for the rest when it does not finish; other levels as on every game."""
+    if level == "perfect":
+        return SolverEngine(seconds or PERFECT_SECONDS, None, seed)
+    if level == "best":
+        budget = seconds or 1.0
+        hard = make_engine(
+            "hard", state, seconds=budget / 2, iterations=iterations, depth=depth, seed=seed
+        )
+        return SolverEngine(budget / 2, hard, seed, name="best")
+    return make_engine(level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
