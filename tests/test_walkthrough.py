@@ -201,6 +201,24 @@ def test_newcomer_command(capsys: pytest.CaptureFixture[str], args: list[str], c
     check(run, code)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "5x5"],
+        ["deadends", "5x5", "--quiet"],
+        ["terminal", "5x5", "--quiet"],
+        ["count", "5x5x5", "--quiet"],
+    ],
+    ids=shlex.join,
+)
+def test_out_of_reach_is_exit_3_with_what_to_try(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    run = run_here(capsys, args)
+    check(run, 3)
+    assert "out of reach" in run.err and ("try" in run.err.lower() or "--" in run.err)
+
+
 def test_out_of_reach_says_what_is_known_and_what_to_try(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
