@@ -94,7 +94,7 @@ def bench_positions(per_band: int, seed: int) -> None:
     )
 
 
-def bench_empty(table_size: int) -> None:
+def bench_empty(table_size: int, slice_nodes: int = 100_000_000) -> None:
     board = GravityBoard(6, 7, 4)
     solver = GravitySolver(board, table_size)
     solver.solve(GravityState.from_string("4444443333332222221"))  # compile outside the timings
@@ -107,31 +107,40 @@ def bench_empty(table_size: int) -> None:
         (0, "X scores at least 1 (X wins)"),
         (1, "X scores at most 1 (not before ply 41)"),
     ):
-        counter = np.zeros(1, dtype=np.int64)
         tick = time.perf_counter()
-        result = int(
-            _negamax(
-                0,
-                0,
-                0,
-                alpha,
-                alpha + 1,
-                params,
-                order,
-                tt_key,
-                tt_val,
-                tt_flag,
-                move_buf,
-                score_buf,
-                scratch,
-                counter,
+        nodes = 0
+        while True:  # in slices, to report progress; the table keeps finished subtrees
+            counter = np.array([0, slice_nodes, 0], dtype=np.int64)
+            result = int(
+                _negamax(
+                    0,
+                    0,
+                    0,
+                    alpha,
+                    alpha + 1,
+                    params,
+                    order,
+                    tt_key,
+                    tt_val,
+                    tt_flag,
+                    move_buf,
+                    score_buf,
+                    scratch,
+                    counter,
+                )
             )
-        )
-        total += int(counter[0])
+            nodes += int(counter[0])
+            if not counter[2]:
+                break
+            print(
+                f"  {question}: still searching after {time.perf_counter() - tick:.0f} s, {nodes:,} nodes",
+                flush=True,
+            )
+        total += nodes
         answer = result > alpha if alpha == 0 else result <= alpha
         print(
             f"{question}: {'yes' if answer else 'no'} (search returned {result}) in "
-            f"{time.perf_counter() - tick:.1f} s, {int(counter[0]):,} nodes; peak memory {_peak_mib():.0f} MiB",
+            f"{time.perf_counter() - tick:.1f} s, {nodes:,} nodes; peak memory {_peak_mib():.0f} MiB",
             flush=True,
         )
         if alpha == 0 and not answer:
