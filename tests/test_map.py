@@ -242,5 +242,6 @@ def test_cli_map(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["map", "5x5"]) == 3
     assert main(["map", "3x"]) == 2
     assert main(["map", "3x3", "--as", "z"]) == 2
+    assert main(["map", "2x2x2", "--k", "2", "--svg", str(tmp_path / "cube.svg")]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err

@@ -40,7 +40,8 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
     map is drawn as nested grids: every reply of the opponent holds, in the cell it was played in,
     the board that follows it, at a third of the scale on 3x3.
 
-    Works on boards of up to 16 cells (3x3, 3x4, 4x4 ...).
+    Works on boards of up to 16 cells whose map stays under 50,000 positions:
+    3x3, 3x4, 4x4 with --k 3, ...; 4x4 with four in a row is beyond (exit 3).
 
     Example: oxo map 3x3 --as o --svg o.svg
     """

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import quoteattr
 
-from oxo.errors import OutOfReachError
+from oxo.errors import OutOfReachError, OxoError
 from oxo.render.svg import COLORS, _mark, _num, _open, _polyline
 from oxo.strategy_map import StrategyMap, StrategyNode
 
@@ -35,7 +35,10 @@ def strategy_svg(
         )
     geometry = strategy.geometry
     if geometry.dimensions != 2:
-        raise OutOfReachError("strategy maps are drawn for flat boards only")
+        raise OxoError(
+            f"strategy maps are drawn for flat boards only, not {geometry.spec}; leave out --svg "
+            "for the summary"
+        )
     rows, cols = geometry.shape
     cell = size / max(rows, cols)
     width, height = cols * cell, rows * cell
