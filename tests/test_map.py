@@ -206,6 +206,8 @@ def test_svg_is_well_formed_with_one_nested_grid_per_board(map3: StrategyMap) ->
 def test_svg_refuses_too_many_boards() -> None:
     with pytest.raises(OutOfReachError):
         strategy_svg(strategy_map("3x3", "o"), max_boards=10)
+    assert strategy_map("3x3", "x")._repr_svg_() == strategy_svg(strategy_map("3x3", "x"))
+    assert strategy_map("2x2x2,k=2", "x")._repr_svg_() is None  # a cube is not drawn
 
 
 @pytest.mark.parametrize("side", ["x", "o"])

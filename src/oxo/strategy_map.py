@@ -99,6 +99,15 @@ class StrategyMap:
             "moves": self.move_table(),
         }
 
+    def _repr_svg_(self) -> str | None:
+        """The drawing in a notebook (``None``, so the text form shows, when it cannot be drawn)."""
+        from oxo.render.strategy import strategy_svg
+
+        try:
+            return strategy_svg(self)
+        except (OxoError, OutOfReachError):
+            return None
+
     def move_table(self) -> dict[str, int]:
         """The whole strategy as a table: each position where the side moves (its status string,
         ``0`` empty, ``1`` X, ``2`` O) and the map's move there, in status-string order."""
