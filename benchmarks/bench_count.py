@@ -2,6 +2,8 @@
 
 Run:  python benchmarks/bench_count.py            (3×3 and 4×4; about half a minute)
       python benchmarks/bench_count.py --quick    (skip seed 001's algorithm on 4×4)
+      python benchmarks/bench_count.py --frontier (the frontier count on disk: peak memory of the
+                                                   command and its workers against --memory)
 Each measurement runs in a fresh process and prints wall time and peak resident memory.
 """
 
@@ -22,7 +24,15 @@ def main() -> None:
     parser.add_argument(
         "--quick", action="store_true", help="skip the slow 4x4 run of seed 001's algorithm"
     )
+    parser.add_argument(
+        "--frontier",
+        action="store_true",
+        help="only the frontier count: Qubic and 6x7 k=4 to ply 5 under --memory 1G",
+    )
     args = parser.parse_args()
+    if args.frontier:
+        frontier()
+        return
     here = Path(__file__).resolve().parent
     rows = []
     results = {}
@@ -64,6 +74,36 @@ def main() -> None:
     print(f"machine: {machine()}")
     print_rows(rows)
     print("\n".join(ratios))
+
+
+def frontier() -> None:
+    """Frontier counts in a fresh folder: wall time and the peak memory of the command and its
+    workers, as a share of the --memory limit; and the pair counter on a board both reach."""
+    import tempfile
+
+    oxo = shutil.which("oxo") or str(Path(sys.executable).with_name("oxo"))
+    rows, notes = [], []
+    limit_mib = 1024
+    for spec, plies in (("4x4x4", 5), ("6x7,k=4", 5), ("4x4,k=3", 16)):
+        with tempfile.TemporaryDirectory() as folder:
+            argv = [oxo, "count", spec, "--plies", str(plies), "--yes", "--quiet", "--json"]
+            argv += ["--memory", f"{limit_mib}M", "--folder", folder, "--method", "frontier"]
+            row = measure_command(argv, label=f"`oxo count {spec} --plies {plies}` frontier")
+        rows.append(row)
+        share = row["peak_mib"] / limit_mib  # type: ignore[operator]
+        notes.append(f"{spec}: peak {row['peak_mib']:.0f} MiB = {share:.2f} of the 1 GiB limit")
+    pairs = measure_command(
+        [oxo, "count", "4x4,k=3", "--method", "pairs", "--json"],
+        label="`oxo count 4x4,k=3` by pairs (for comparison)",
+    )
+    rows.append(pairs)
+    notes.append(
+        f"4x4,k=3: the frontier count takes {rows[2]['seconds'] / pairs['seconds']:.1f}x the time "  # type: ignore[operator]
+        "of the pair counter (which visits no position)"
+    )
+    print(f"machine: {machine()}")
+    print_rows(rows)
+    print("\n".join(notes))
 
 
 if __name__ == "__main__":

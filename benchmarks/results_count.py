@@ -1,8 +1,15 @@
 """Compute the position tables of the boards beyond 4×4 and write them into docs/results.md.
 
 Run:  python benchmarks/results_count.py [--boards 5x5 6x6 ...] [--quick]
+      python benchmarks/results_count.py --games 6x6 7x7 8x8 9x9 10x10
+      python benchmarks/results_count.py --frontier 4x4x4:6 6x7,k=4:7 [--folder DIR]
 Each board is counted in a fresh process (so its time and peak memory are its own); the section
 between `<!-- counting:begin -->` and `<!-- counting:end -->` of docs/results.md is replaced.
+``--games`` runs ``oxo games BOARD --json`` and ``--frontier`` runs ``oxo count BOARD --plies N
+--yes --json`` (BOARD:N), each writing ``results/<command>-<board>.json`` (the command, oxo's
+version, the commit, the time, wall seconds, peak memory of the command and its workers, and the
+answer) and their own sections of docs/results.md (`games` and `frontier`). A frontier count
+continues from the plies already in its folder (default: results/work, not committed).
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ from oxo.fileio import write_atomic  # noqa: E402
 
 BOARDS = ["3x3", "4x4", "4x4,k=3", "4x5,k=4", "5x5", "5x5,k=4", "3x3x3", "6x6", "7x7"]
 QUICK = ["3x3", "4x4", "4x4,k=3", "5x5", "6x6"]
-RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results.md"
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "results.md"
+DATA = ROOT / "results"
 
 
 def count_in_fresh_process(spec: str) -> dict[str, object]:
@@ -66,13 +75,168 @@ def section(rows: list[tuple[str, dict[str, object]]]) -> str:
     return "\n".join(out)
 
 
+def run_command(argv: list[str]) -> dict[str, object]:
+    """Run an oxo command in a fresh process: its JSON answer, wall time and peak memory (the
+    command and its workers), with what produced it."""
+    import json
+    import subprocess
+
+    wrapper = (
+        "import json, resource, subprocess, sys, time\n"
+        "started = time.perf_counter()\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "seconds = time.perf_counter() - started\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+        "print(json.dumps({'seconds': seconds, 'peak_mib': peak, 'code': done.returncode,\n"
+        "                  'out': done.stdout, 'err': done.stderr[-2000:]}))\n"
+    )
+    oxo = str(Path(sys.executable).with_name("oxo"))
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, oxo, *argv], capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout)
+    if report["code"] != 0:
+        raise SystemExit(f"oxo {' '.join(argv)} failed ({report['code']}):\n{report['err']}")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+    ).stdout.strip()
+    from importlib.metadata import version
+
+    return {
+        "command": "oxo " + " ".join(argv),
+        "version": version("oxo"),
+        "commit": commit,
+        "computed_at": started,
+        "machine": machine(),
+        "seconds": round(report["seconds"], 2),
+        "peak_mib": round(report["peak_mib"]),
+        "result": json.loads(report["out"]),
+    }
+
+
+def save(name: str, record: dict[str, object]) -> Path:
+    import json
+
+    DATA.mkdir(exist_ok=True)
+    path = DATA / f"{name}.json"
+    write_atomic(path, json.dumps(record, indent=1) + "\n")
+    return path
+
+
+def replace_section(name: str, text: str) -> None:
+    content = RESULTS.read_text()
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    if begin not in content:
+        content = content.rstrip("\n") + f"\n\n{begin}\n{end}\n"
+    head, rest = content.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    write_atomic(RESULTS, f"{head}{begin}\n{text}\n{end}{tail}")
+
+
+def games_section(records: list[dict[str, object]]) -> str:
+    out = [
+        "## Games on n×n boards with k = n (every game, by length and outcome)",
+        "",
+        "Written by `python benchmarks/results_count.py --games ...`; each board's JSON (the command,",
+        "version, commit and time that produced it) is in `results/games-<board>.json`. Counted by",
+        "inclusion–exclusion over sets of lines (`docs/counting.md`); 6×6 and 7×7 equal OEIS A061526,",
+        "whose figures stop at 7×7. Classes: games up to a symmetry of the whole game.",
+        "",
+        "| board | seconds | peak MiB | games | X wins | O wins | draws | classes |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for record in records:
+        r = record["result"]  # type: ignore[index]
+        out.append(
+            f"| {r['board']} | {record['seconds']} | {record['peak_mib']} | {r['games']:,} | "  # type: ignore[index]
+            f"{r['x_wins']:,} | {r['o_wins']:,} | {r['draws']:,} | {r['games_classes']:,} |"  # type: ignore[index]
+        )
+    for record in records:
+        r = record["result"]  # type: ignore[index]
+        out += [
+            "",
+            f"### {r['board']}, k={r['k']}: `{record['command']}`",  # type: ignore[index]
+            "",
+            "| length | games | X wins | O wins | draws | classes |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for row in r["by_length"]:  # type: ignore[index]
+            out.append(
+                f"| {row['length']} | {row['games']:,} | {row['x_wins']:,} | {row['o_wins']:,} | "
+                f"{row['draws']:,} | {row['classes']['games']:,} |"
+            )
+    return "\n".join(out)
+
+
+def frontier_section(records: list[dict[str, object]]) -> str:
+    from oxo.counting.frontier import free_positions
+    from oxo.geometry import Geometry
+
+    out = [
+        "## Positions per ply by the frontier method (boards beyond the other counters)",
+        "",
+        "Written by `python benchmarks/results_count.py --frontier ...`; JSON in",
+        "`results/count-<board>.json`. Each ply's classes are kept on disk in shards, within the",
+        'memory limit; peak memory is that of the command and its workers. "check": up to ply',
+        "2k - 1 no line can be complete before the last move, so every position with the right",
+        "numbers of marks occurs; those plies are compared with that count (a multinomial, and",
+        "Burnside's lemma over the symmetries' cycles for the classes), computed independently.",
+    ]
+    for record in records:
+        r = record["result"]["boards"][0]  # type: ignore[index]
+        geometry = Geometry.parse(r["board"], r["k"])
+        out += [
+            "",
+            f"### {r['board']}, k={r['k']}: `{record['command']}`",
+            "",
+            f"{record['seconds']} s, peak {record['peak_mib']} MiB (the part not already in the "
+            f"folder); {record['machine']}; computed {record['computed_at']}.",
+            "",
+            "| ply | positions | classes | check |",
+            "| ---: | ---: | ---: | --- |",
+        ]
+        for row in r["plies"]:
+            check = ""
+            if row["ply"] <= 2 * geometry.k - 1:
+                same = free_positions(geometry, row["ply"]) == (row["positions"], row["classes"])
+                check = "equal" if same else "DIFFERENT"
+            out.append(f"| {row['ply']} | {row['positions']:,} | {row['classes']:,} | {check} |")
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--boards", nargs="+", default=None, help="boards to count (default: all of them)"
     )
     parser.add_argument("--quick", action="store_true", help=f"only {' '.join(QUICK)}")
+    parser.add_argument("--games", nargs="+", default=None, metavar="BOARD")
+    parser.add_argument("--frontier", nargs="+", default=None, metavar="BOARD:PLIES")
+    parser.add_argument("--folder", default=str(DATA / "work"), help="frontier counts' folders")
     args = parser.parse_args()
+    if args.games or args.frontier:
+        if args.games:
+            records = []
+            for spec in args.games:
+                record = run_command(["games", spec, "--json", "--quiet", "--yes"])
+                print(f"{spec}: {record['seconds']} s, {record['peak_mib']} MiB", flush=True)
+                save(f"games-{spec}", record)
+                records.append(record)
+            replace_section("games", games_section(records))
+        if args.frontier:
+            records = []
+            for item in args.frontier:
+                spec, plies = item.rsplit(":", 1)
+                folder = str(Path(args.folder) / spec.replace(",", "-"))
+                argv = ["count", spec, "--plies", plies, "--yes", "--json", "--quiet"]
+                record = run_command([*argv, "--folder", folder])
+                record["command"] = "oxo " + " ".join(argv)
+                print(f"{spec}: {record['seconds']} s, {record['peak_mib']} MiB", flush=True)
+                save(f"count-{spec.replace(',', '-')}", record)
+                records.append(record)
+            replace_section("frontier", frontier_section(records))
+        return
     boards = args.boards or (QUICK if args.quick else BOARDS)
     rows = []
     for spec in boards:

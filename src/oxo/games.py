@@ -33,7 +33,7 @@ from typing import Literal
 import numpy as np
 
 from oxo.counting.budget import Estimate
-from oxo.errors import MoveError, OutOfReachError, OxoError
+from oxo.errors import MoveError, OptionError, OutOfReachError
 from oxo.geometry import Geometry, Symmetry
 from oxo.position import Position
 
@@ -329,8 +329,8 @@ class GameCount:
 GameMethod = Literal["auto", "lines", "pairs"]
 GAME_METHODS: tuple[str, ...] = ("auto", "lines", "pairs")
 
-#: ``auto`` counts games by inclusion–exclusion over lines up to this many lines (8×8 has 18).
-AUTO_GAME_LINES = 20
+#: ``auto`` counts games by inclusion–exclusion over lines up to this many lines (10×10 has 22).
+AUTO_GAME_LINES = 22
 
 
 def choose_game_method(geometry: Geometry, method: str = "auto") -> str:
@@ -448,9 +448,8 @@ def count_games(
     return GameCount(geometry, rows)
 
 
-class GameCountError(OxoError):
-    """A game count was asked for with an unknown method (a board out of reach raises
-    :class:`OutOfReachError`)."""
+#: A game count was asked for with an unknown method (one of the kinds of error of :mod:`oxo.errors`).
+GameCountError = OptionError
 
 
 def games_on_cells(geometry: Geometry, cells: int) -> list[OutcomeCount]:

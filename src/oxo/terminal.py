@@ -25,6 +25,7 @@ from typing import Literal
 import numpy as np
 
 from oxo.counting import SHARD_CELLS
+from oxo.counting.budget import Estimate
 from oxo.counting.pairs import LinePredicates, block_masks, count_pairs
 from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry, burnside_average, symmetry_cycles
@@ -179,6 +180,27 @@ def count_terminal(
     else:
         rows = _rows_by_search(geometry, wanted)
     return TerminalTable(geometry, rows, method)
+
+
+def estimate_terminal(
+    geometry: Geometry, method: str = "auto", plies: Iterable[int] | None = None
+) -> Estimate:
+    """Time and memory a terminal count is predicted to take (the pair counter's; the constraint
+    search's cost depends on the position's lines and is not predicted)."""
+    from oxo.counting.budget import MiB
+
+    every_ply = plies is None
+    if method == "auto":
+        small = geometry.size <= 16 or (every_ply and geometry.size <= PAIRS_MAX_CELLS)
+        method = "pairs" if small else "csp"
+    if method == "pairs":
+        subsets = sum(2 ** len(symmetry_cycles(s)) for s in geometry.symmetries)
+        per_shard = 350 * MiB if geometry.size > SHARD_CELLS else 60 * MiB
+        return Estimate(3 * subsets * 1e-6, 100 * MiB + per_shard)
+    if method == "search":
+        states = 3.0 ** min(geometry.size, 60)
+        return Estimate(states * 2e-6, int(min(states * 100, 2.0**62)))
+    return Estimate(0.0, 100 * MiB)
 
 
 def terminal_positions(

@@ -33,7 +33,7 @@ from oxo.progress import progress_bar
     show_default=True,
     help="lines: inclusion-exclusion over sets of lines (boards with few lines, any size: n x n "
     "with k = n up to 10x10); pairs: over sets of cells (boards up to 27 cells, e.g. 5x5 k=4); "
-    "auto: lines when the board has at most 20 lines, else pairs.",
+    "auto: lines when the board has at most 22 lines, else pairs.",
 )
 @memory_option
 @yes_option

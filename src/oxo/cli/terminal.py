@@ -15,8 +15,17 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
+from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
+from oxo.counting.budget import MemoryGuard
 from oxo.progress import progress_bar
-from oxo.terminal import METHODS, TerminalTable, count_terminal, parse_plies, terminal_positions
+from oxo.terminal import (
+    METHODS,
+    TerminalTable,
+    count_terminal,
+    estimate_terminal,
+    parse_plies,
+    terminal_positions,
+)
 
 _STATUS_TEXT = {
     "x_to_move": "legal: X to move",
@@ -88,6 +97,8 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
     metavar="N",
     help="With --list: stop after N positions.",
 )
+@memory_option
+@yes_option
 @json_option
 @quiet_option
 def terminal(
@@ -97,6 +108,8 @@ def terminal(
     method: str,
     as_list: bool,
     limit: int | None,
+    memory_text: str | None,
+    yes: bool,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -121,14 +134,20 @@ def terminal(
                 click.echo(found.to_line())
             shown += 1
         return
-    with progress_bar(f"terminal positions of {geometry.spec}", total=1.0, quiet=quiet) as bar:
-        state = {"done": 0.0}
-
-        def report(fraction: float) -> None:
-            bar.advance(fraction - state["done"])
-            state["done"] = fraction
-
-        table = count_terminal(geometry, method, plies=plies, on_progress=report)  # type: ignore[arg-type]  # click.Choice(METHODS) checked the method
+    memory = memory_limit(memory_text)
+    with clean_stop():
+        check_estimate(
+            f"counting the terminal positions of {geometry.spec}",
+            estimate_terminal(geometry, method, plies),
+            memory,
+            yes=yes,
+            smaller="give --ply to count some plies with the constraint search",
+        )
+        with (
+            progress_bar(f"terminal positions of {geometry.spec}", quiet=quiet) as bar,
+            MemoryGuard(memory),
+        ):
+            table = count_terminal(geometry, method, plies=plies, on_progress=bar)  # type: ignore[arg-type]  # click.Choice(METHODS) checked the method
     if as_json:
         echo_json(table.to_dict())
         return

@@ -27,7 +27,7 @@ from typing import Literal
 
 from oxo.counting.budget import Estimate
 from oxo.counting.executors import Executor
-from oxo.errors import OxoError
+from oxo.errors import OptionError
 from oxo.geometry import Geometry, Symmetry
 
 Method = Literal["auto", "lines", "pairs", "search", "frontier"]
@@ -48,8 +48,8 @@ AUTO_LINES = 16
 SHARD_CELLS = 20
 
 
-class CountingError(OxoError):
-    """A count was asked for with an unknown method or on a board the method cannot handle."""
+#: A count was asked for with an unknown method or on a board the method cannot handle (one of the kinds of error of :mod:`oxo.errors`).
+CountingError = OptionError
 
 
 @dataclass(frozen=True)

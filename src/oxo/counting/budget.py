@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from oxo.errors import OutOfReachError, OxoError
+from oxo.errors import OptionError, OutOfReachError
 
 GiB = 1 << 30
 MiB = 1 << 20
@@ -26,12 +26,12 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE
 _UNITS = {"": 1, "k": 1 << 10, "m": MiB, "g": GiB, "t": 1 << 40}
 
 
-class MemorySpecError(OxoError):
-    """A memory size such as ``8G`` or ``512M`` could not be read."""
+#: A memory size such as 8G could not be read (one of the kinds of error of :mod:`oxo.errors`).
+MemorySpecError = OptionError
 
 
-class MemoryLimitError(OutOfReachError):
-    """A count needs, or came to use, more memory than allowed."""
+#: A count needs, or came to use, more memory than allowed (one of the kinds of error of :mod:`oxo.errors`).
+MemoryLimitError = OutOfReachError
 
 
 def parse_memory(text: str) -> int:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from oxo.errors import OutOfReachError, OxoError
+from oxo.errors import OptionError, OutOfReachError
 
 if TYPE_CHECKING:  # numpy is imported by the shards themselves; the CLI starts faster without it
     import numpy as np
@@ -22,12 +22,12 @@ EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 Shard = Callable[[], "np.ndarray"]
 
 
-class ExecutorError(OxoError):
-    """An executor was asked for that is unknown or not installed."""
+#: An executor was asked for that is unknown or not installed (one of the kinds of error of :mod:`oxo.errors`).
+ExecutorError = OptionError
 
 
-class WorkerLostError(OutOfReachError):
-    """A worker process died in the middle of its work (killed, or out of memory)."""
+#: A worker process died in the middle of its work (one of the kinds of error of :mod:`oxo.errors`).
+WorkerLostError = OutOfReachError
 
 
 def _call(shard: Shard) -> np.ndarray:

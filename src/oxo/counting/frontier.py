@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from oxo.counting.executors import Executor, run_shards
-from oxo.errors import OxoError
+from oxo.errors import OptionError
 from oxo.geometry import Geometry
 
 #: Bytes per stored class (X cells, O cells, stabilizer size) and per child while sorting.
@@ -44,8 +44,8 @@ _MIX_X = np.uint64(0x9E3779B97F4A7C15)
 _MIX_O = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-class FrontierError(OxoError):
-    """A frontier count was asked for on a board or folder it cannot use."""
+#: A frontier count was asked for on a board or folder it cannot use (one of the kinds of error of :mod:`oxo.errors`).
+FrontierError = OptionError
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,8 @@ def disjoint_line_set_weights(lines: Sequence[int], cells: int) -> np.ndarray:
     """
     count = len(lines)
     size = 1 << count
-    unions = np.zeros(1, dtype=np.uint64)
+    words = max(1, (cells + 63) // 64)  # boards beyond 64 cells keep each union in several words
+    unions = np.zeros((1, words), dtype=np.uint64)
     signs = np.ones(1, dtype=np.int8)
     # meets[i]: the lines that share a cell with line i (itself included), as a bitmask over lines.
     meets = [
@@ -60,10 +61,11 @@ def disjoint_line_set_weights(lines: Sequence[int], cells: int) -> np.ndarray:
     # away[S]: the lines that share no cell with any line of S.
     away = np.full(1, size - 1, dtype=np.int64)
     for index, line in enumerate(lines):
-        unions = np.concatenate([unions, unions | np.uint64(line)])
+        pieces = np.array([(line >> (64 * w)) & (2**64 - 1) for w in range(words)], np.uint64)
+        unions = np.concatenate([unions, unions | pieces])
         signs = np.concatenate([signs, -signs])
         away = np.concatenate([away, away & np.int64(~meets[index] & (size - 1))])
-    sizes = np.bitwise_count(unions).astype(np.intp)
+    sizes = np.bitwise_count(unions).sum(axis=1).astype(np.intp)
     del unions
     # h[M] = Σ_{T ⊆ M} sign(T) y^|∪T|: a subset sum (zeta transform) over the lattice of line sets.
     table = np.zeros((size, cells + 1), dtype=np.int32)
