@@ -311,6 +311,7 @@ def test_every_offered_board_at_every_level(client: TestClient) -> None:
         "4x4x4",
         "15x15,k=5",
         "mega",
+        "uttt",
     ]
     for board in boards:
         setup = {"kind": board["kind"]} | (

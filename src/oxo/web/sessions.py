@@ -81,6 +81,7 @@ BOARDS: tuple[dict[str, Any], ...] = (
     _board("4x4x4 cube, 4 in a row (four layers)", "4x4x4"),
     _board("15x15, 5 in a row (gomoku)", "15x15", 5),
     _board("Mega tic-tac-toe", "mega"),
+    _board("Ultimate tic-tac-toe (each move sends the opponent to a grid)", "uttt"),
 )
 
 
