@@ -4,7 +4,10 @@ A uvicorn server runs in a background thread on a free port of 127.0.0.1; the te
 3x3 game against perfect play to the end (with a page reload and a server that forgot the game in the
 middle), a whole mega game between two people, one move of the hard level in mega (the page shows it
 thinking), a 15x15 gomoku game on a 390 px wide phone screen (the board fits without scrolling
-sideways), and the explorer. Screenshots go to each test's temporary folder. Skipped, with the reason, when chromium or playwright is missing.
+sideways), the explorer, and issue 15's page items: a refused New game, keyboard play and cell names,
+values with distances, hint, play again, links, the explorer opened from a game, stopping the
+computer, the levels and limits, the spinner of long requests, and axe-core at 1280 and 390 px.
+Screenshots go to each test's temporary folder. Skipped, with the reason, when chromium or playwright is missing.
 """
 
 from __future__ import annotations

@@ -199,6 +199,8 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
             f"{start.geometry.spec} has {len(start.empty_cells)} empty cells"
             if isinstance(start, Position)
             else "mega tic-tac-toe has no exact solver"
+            if isinstance(start, MegaState)
+            else "this game has no exact solver"
         )
         strongest = (
             "best (hard until the position is in reach, then perfect)" if classic else "hard"
