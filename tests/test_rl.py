@@ -21,8 +21,9 @@ from oxo.gravity.board import GravityState  # noqa: E402
 from oxo.mega.rules import MegaState  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.render.svg import COLORS  # noqa: E402
+from oxo.uttt.rules import UtttState  # noqa: E402
 
-GAMES = ["3x3", "4x4,k=3", "3x4", "3x3x3", "6x7,k=4,gravity", "4x5,k=3,gravity", "mega"]
+GAMES = ["3x3", "4x4,k=3", "3x4", "3x3x3", "6x7,k=4,gravity", "4x5,k=3,gravity", "mega", "uttt"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -77,7 +78,7 @@ def test_render_ansi_and_rgb() -> None:
     assert env.render() == Position.from_string("....x....").text()
     pytest.importorskip("resvg_py")
     pytest.importorskip("PIL")
-    for game in ("3x3", "6x7,k=4,gravity", "mega"):
+    for game in ("3x3", "6x7,k=4,gravity", "mega", "uttt"):
         env = rl.env(game, render_mode="rgb_array")
         env.reset()
         blank = env.render()
@@ -166,6 +167,39 @@ def test_mega_symmetries_keep_the_rules() -> None:
             ]
         for image in images:
             assert image.is_over and image.outcome == original.outcome
+
+
+def test_uttt_symmetries_keep_the_rules() -> None:
+    """The 8 symmetries of the square, applied alike to grids and cells, turn every game of ultimate
+    tic-tac-toe into a game; a symmetry on the grids alone does not (the cell names the next grid)."""
+    rng = random.Random(11)
+    encoding = rl.UtttEncoding()
+    symmetries = encoding.action_symmetries()
+    assert len(symmetries) == 8
+    for _ in range(3):
+        state, moves = UtttState(), []
+        while not state.is_over:
+            moves.append(rng.choice(state.legal_moves))
+            state = state.play(moves[-1])
+        original = UtttState()
+        images = [UtttState() for _ in symmetries]
+        for move in moves:
+            player = original.to_move
+            assert player is not None
+            pictures = encoding.symmetries(encoding.observation(original, player), move)
+            for symmetry, image, (picture, moved) in zip(symmetries, images, pictures):
+                assert sorted(symmetry.perm[m] for m in original.legal_moves) == list(
+                    image.legal_moves
+                )
+                assert np.array_equal(picture, encoding.observation(image, player))
+                assert moved == symmetry.perm[move]
+            original = original.play(move)
+            images = [image.play(s.perm[move]) for s, image in zip(symmetries, images)]
+        assert all(image.outcome == original.outcome for image in images)
+    rot90 = Geometry.parse("3x3").symmetry("rot90").perm
+    rotate_grids_only = [9 * rot90[m // 9] + m % 9 for m in range(81)]
+    state, image = UtttState().play(0), UtttState().play(rotate_grids_only[0])
+    assert sorted(rotate_grids_only[m] for m in state.legal_moves) != list(image.legal_moves)
 
 
 def test_gravity_columns_and_mirror() -> None:

@@ -2,7 +2,7 @@
 ``pip install 'oxo[rl]'``.
 
 ``oxo.rl.env("3x3")``, ``oxo.rl.env("5x5", k=4)``, ``oxo.rl.env("3x3x3")``,
-``oxo.rl.env("6x7,k=4,gravity")`` (Connect Four) or ``oxo.rl.env("mega")``
+``oxo.rl.env("6x7,k=4,gravity")`` (Connect Four), ``oxo.rl.env("mega")`` or ``oxo.rl.env("uttt")``
 build an environment with action masks; ``env.symmetries(observation, action)`` (or
 :func:`symmetries`) gives the symmetric images of a pair for data augmentation. See ``docs/rl.md``.
 """
@@ -18,6 +18,7 @@ from oxo.rl.encoding import (
     Encoding,
     GravityEncoding,
     MegaEncoding,
+    UtttEncoding,
     encoding_for,
 )
 from oxo.rl.env import OxoEnv
@@ -29,6 +30,7 @@ __all__ = [
     "GravityEncoding",
     "MegaEncoding",
     "OxoEnv",
+    "UtttEncoding",
     "env",
     "mega_env",
     "symmetries",
@@ -40,7 +42,7 @@ def env(
 ) -> OxoEnv:
     """An AEC environment for a game named as :func:`oxo.game.new_game` names it: a board such as
     ``"3x3"``, ``"5x5"`` with ``k=4``, ``"3x3x3"``, a gravity board such as ``"6x7,k=4,gravity"``
-    (Connect Four: actions are columns), or ``"mega"``."""
+    (Connect Four: actions are columns), ``"mega"`` or ``"uttt"`` (ultimate tic-tac-toe)."""
     return OxoEnv(game, k, render_mode)
 
 

@@ -10,6 +10,8 @@ vector. That is what :meth:`Encoding.symmetries` hands out for data augmentation
   are the board's (:attr:`oxo.geometry.Geometry.symmetries`).
 * :class:`GravityEncoding`: a gravity board (``"6x7,k=4,gravity"`` is Connect Four); actions are
   columns, the observation is the board by cells (top row first), the symmetry is left-right.
+* :class:`UtttEncoding`: ultimate tic-tac-toe, laid out as mega (below) with its own channels and
+  the 8 symmetries that act alike on grids and cells.
 * :class:`MegaEncoding`: mega tic-tac-toe; actions are move indices ``9 * grid + cell`` (0-based);
   observation ``(9, 9, 6)`` laid out as the big board (row ``3 * (grid // 3) + cell // 3``): own
   marks, opponent's marks, grids covered by each side, grids already played in the current string,
@@ -277,6 +279,52 @@ class GravityEncoding(Encoding):
         )
 
 
+class UtttEncoding(Encoding):
+    """Ultimate tic-tac-toe: actions and layout as in mega (``9 * grid + cell``, the 9×9 big board);
+    observation ``(9, 9, 5)``: own marks, the opponent's, grids won by each side, and the grids where
+    the side to move may play now. A move's cell names the next grid, so a symmetry of the square
+    must act alike on grids and cells: 8 symmetries."""
+
+    name = "uttt"
+    shape = (9, 9, 5)
+    actions = 81
+    layout = MegaEncoding.layout
+
+    def start(self) -> GameState:
+        return new_game("uttt")
+
+    def channels(self, state: GameState, player: Player) -> np.ndarray:
+        from oxo.uttt.rules import UtttState
+
+        assert isinstance(state, UtttState)
+        own, theirs = (
+            (state.x_marks, state.o_marks) if player == "x" else (state.o_marks, state.x_marks)
+        )
+        won = state.won_grids
+        own_grids, their_grids = (won[0], won[1]) if player == "x" else (won[1], won[0])
+        grid_of = np.arange(81) // 9
+        playable = {m // 9 for m in state.legal_moves}
+        planes = np.zeros((5, 81), dtype=np.int8)
+        planes[0] = [own >> m & 1 for m in range(81)]
+        planes[1] = [theirs >> m & 1 for m in range(81)]
+        planes[2] = [own_grids >> g & 1 for g in grid_of]
+        planes[3] = [their_grids >> g & 1 for g in grid_of]
+        planes[4] = np.isin(grid_of, list(playable))
+        return planes
+
+    def svg(self, state: GameState) -> str:
+        from oxo.uttt.rules import UtttState
+
+        assert isinstance(state, UtttState)
+        return state._repr_svg_()
+
+    def action_symmetries(self) -> tuple[ActionSymmetry, ...]:
+        return tuple(
+            ActionSymmetry(s.name, tuple(9 * s.perm[m // 9] + s.perm[m % 9] for m in range(81)))
+            for s in _square_symmetries()
+        )
+
+
 def _gravity(state: GameState) -> GravityState:
     from oxo.gravity.board import GravityState
 
@@ -293,7 +341,7 @@ def _mega(state: GameState) -> MegaState:
 
 def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
     """The encoding of a game named as :func:`oxo.game.new_game` names it (``"3x3"``,
-    ``"5x5,k=4"``, ``"3x3x3"``, ``"6x7,k=4,gravity"``, ``"mega"``), or of a geometry."""
+    ``"5x5,k=4"``, ``"3x3x3"``, ``"6x7,k=4,gravity"``, ``"mega"``, ``"uttt"``), or of a geometry."""
     if isinstance(game, Geometry):
         return ClassicEncoding(game)
     if not isinstance(game, str):
@@ -310,9 +358,13 @@ def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
         return MegaEncoding()
     if isinstance(state, GravityState):
         return GravityEncoding(state.board)
+    from oxo.uttt.rules import UtttState
+
+    if isinstance(state, UtttState):
+        return UtttEncoding()
     raise OxoError(
         f"no learning environment for {game!r} yet: boards such as 3x3, gravity boards such as "
-        "6x7,k=4,gravity, and mega"
+        "6x7,k=4,gravity, mega and uttt"
     )
 
 
