@@ -8,7 +8,11 @@ from oxo.errors import IllegalMoveError, MoveSyntaxError
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
 from oxo.mega.rules import Illegal, MegaState, MegaSummary, StringInfo
 
+#: A new game of mega tic-tac-toe: ``oxo.mega.Game()`` is the empty board (``Game.replay(record)`` too).
+Game = MegaState
+
 __all__ = [
+    "Game",
     "Illegal",
     "IllegalMoveError",
     "MegaState",

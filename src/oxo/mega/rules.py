@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.errors import IllegalMoveError, MoveError
 from oxo.geometry import mask_cells
@@ -571,3 +571,12 @@ class MegaState:
 
     def __repr__(self) -> str:
         return f"MegaState.replay({self.record!r})"
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks (see :func:`oxo.render.svg.mega_svg`)."""
+        from oxo.render.svg import mega_svg
+
+        return mega_svg(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.text())
