@@ -1,5 +1,8 @@
 """The one progress interface: long library work reports to a sink; the sink shows it on stderr.
 
+Two shapes, one behaviour: :func:`progress_bar` for work with a known end (units or fractions),
+:func:`progress_status` for a status line (positions searched so far).
+
 Library code takes either a :class:`ProgressSink` (``advance`` by units of work) or a
 :data:`Reporter` (a callable given the fraction done, 0..1). Both come from the same object here:
 :func:`progress_bar` yields a sink that is also a reporter, so a command writes
@@ -141,3 +144,38 @@ def progress_bar(
             progress.update(task, completed=done)
 
         yield _Sink(total, show)
+
+
+@contextmanager
+def progress_status(
+    *, quiet: bool = False, stream: IO[str] | None = None, interval: float = PLAIN_INTERVAL
+) -> Iterator[Callable[[str], None]]:
+    """A one-line status for work measured in something other than a fraction (positions
+    searched, say): rewritten in place on a terminal and cleared at the end, a plain line every
+    few seconds when stderr is not a terminal, nothing when ``quiet``."""
+    if quiet:
+        yield lambda text: None
+        return
+    out = stream if stream is not None else sys.stderr
+    if out.isatty():
+
+        def rewrite(text: str) -> None:
+            out.write(f"\r{text}\033[K")
+            out.flush()
+
+        try:
+            yield rewrite
+        finally:
+            out.write("\r\033[K")
+            out.flush()
+        return
+    last = [time.monotonic()]
+
+    def plain(text: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= interval:
+            last[0] = now
+            out.write(text + "\n")
+            out.flush()
+
+    yield plain

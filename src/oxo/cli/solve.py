@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from oxo import api
@@ -29,7 +27,7 @@ from oxo.cli.common import (
 )
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.progress import progress_bar
+from oxo.progress import progress_bar, progress_status
 from oxo.proofs.solver import METHOD, ProofResult
 from oxo.solve import SolveTable, Value
 from oxo.space import MAX_EMPTY, build_space
@@ -321,10 +319,15 @@ def solve_command(
         for path in solved.proofs:
             click.echo(f"certificate: {path}")
         return
-    report = _progress_reporter(quiet, seconds)
-    solved = api.solve(geometry, seconds=seconds, proof_dir=proof_dir, on_search=report)
-    if report is not None:
-        click.echo("\r\033[K", err=True, nl=False)
+    with progress_status(quiet=quiet) as status:
+
+        def report(attacker: str, nodes: int, table: int, elapsed: float) -> None:
+            status(
+                f"can {attacker.upper()} force a line? {nodes:,} positions searched, {table:,} "
+                f"settled or scored; {elapsed:.0f} s of at most {seconds:.0f} s"
+            )
+
+        solved = api.solve(geometry, seconds=seconds, proof_dir=proof_dir, on_search=report)
     if as_json:
         echo_json(solved.to_dict())
     else:
@@ -332,22 +335,6 @@ def solve_command(
         _print_proof(solved.proof)
     if not solved.known:
         raise click.exceptions.Exit(3)
-
-
-def _progress_reporter(quiet: bool, limit: float):
-    """Nodes searched so far on stderr (a TTY only)."""
-    if quiet or not sys.stderr.isatty():
-        return None
-
-    def report(attacker: str, nodes: int, table: int, elapsed: float) -> None:
-        click.echo(
-            f"\rcan {attacker.upper()} force a line? {nodes:,} positions searched, {table:,} settled or scored; "
-            f"{elapsed:.0f} s of at most {limit:.0f} s\033[K",
-            err=True,
-            nl=False,
-        )
-
-    return report
 
 
 def _print_proof(result: ProofResult) -> None:
