@@ -18,7 +18,12 @@ import argparse
 
 from _measure import measure
 
-ENV_GAMES = (("3x3", "tic_tac_toe"), ("6x7,k=4,gravity", "connect_four"), ("mega", None))
+ENV_GAMES = (
+    ("3x3", "tic_tac_toe"),
+    ("6x7,k=4,gravity", "connect_four"),
+    ("uttt", "ultimate_tic_tac_toe"),
+    ("mega", None),
+)
 
 LOOP = """
 rng = np.random.default_rng(0)

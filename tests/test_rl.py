@@ -256,3 +256,41 @@ def test_docs_example_runs_verbatim() -> None:
     namespace: dict[str, object] = {}
     exec(compile(blocks[0], "docs/rl.md", "exec"), namespace)
     assert namespace["env"].agents == []  # type: ignore[attr-defined]
+
+
+def test_mega_and_uttt_channels_read_the_state() -> None:
+    """Each channel against the state read cell by cell through its own API."""
+    rng = random.Random(2)
+    for _ in range(40):
+        mega, uttt = MegaState(), UtttState()
+        for _ in range(rng.randrange(60)):
+            if not mega.is_over:
+                mega = mega.play(rng.choice(mega.legal_moves))
+            if not uttt.is_over:
+                uttt = uttt.play(rng.choice(uttt.legal_moves))
+        for player, other in (("x", "o"), ("o", "x")):
+            planes = rl.MegaEncoding().channels(mega, player)  # type: ignore[arg-type]
+            string = mega.current_string
+            for m in range(81):
+                grid, cell = m // 9 + 1, m % 9 + 1
+                expected = [
+                    mega.cell(grid, cell) == player,
+                    mega.cell(grid, cell) == other,
+                    mega.covered.get(grid) == player,
+                    mega.covered.get(grid) == other,
+                    grid in string.grids,
+                    cell in string.positions,
+                ]
+                assert list(planes[:, m]) == [int(e) for e in expected]
+            planes = rl.UtttEncoding().channels(uttt, player)  # type: ignore[arg-type]
+            playable = {move // 9 for move in uttt.legal_moves}
+            marks = {"x": uttt.x_marks, "o": uttt.o_marks}
+            for m in range(81):
+                expected = [
+                    marks[player] >> m & 1,
+                    marks[other] >> m & 1,
+                    uttt.grid_owner(m // 9) == player,
+                    uttt.grid_owner(m // 9) == other,
+                    m // 9 in playable,
+                ]
+                assert list(planes[:, m]) == [int(e) for e in expected]

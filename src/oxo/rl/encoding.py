@@ -197,18 +197,16 @@ class MegaEncoding(Encoding):
     def channels(self, state: GameState, player: Player) -> np.ndarray:
         state = _mega(state)
         opponent: Player = "o" if player == "x" else "x"
-        grid_of = np.arange(81) // 9
-        cell_of = np.arange(81) % 9
         own, theirs = state.marks(player), state.marks(opponent)
         covered = state.covered
         string = state.current_string
         planes = np.zeros((6, 81), dtype=np.int8)
-        planes[0] = [own >> m & 1 for m in range(81)]
-        planes[1] = [theirs >> m & 1 for m in range(81)]
-        planes[2] = np.isin(grid_of + 1, [g for g, p in covered.items() if p == player])
-        planes[3] = np.isin(grid_of + 1, [g for g, p in covered.items() if p == opponent])
-        planes[4] = np.isin(grid_of + 1, list(string.grids))
-        planes[5] = np.isin(cell_of + 1, list(string.positions))
+        planes[0] = _bits81(own)
+        planes[1] = _bits81(theirs)
+        planes[2] = _by_nine([g - 1 for g, p in covered.items() if p == player])[_GRID_OF]
+        planes[3] = _by_nine([g - 1 for g, p in covered.items() if p == opponent])[_GRID_OF]
+        planes[4] = _by_nine([g - 1 for g in string.grids])[_GRID_OF]
+        planes[5] = _by_nine([c - 1 for c in string.positions])[_CELL_OF]
         return planes
 
     def svg(self, state: GameState) -> str:
@@ -302,14 +300,13 @@ class UtttEncoding(Encoding):
         )
         won = state.won_grids
         own_grids, their_grids = (won[0], won[1]) if player == "x" else (won[1], won[0])
-        grid_of = np.arange(81) // 9
         playable = {m // 9 for m in state.legal_moves}
         planes = np.zeros((5, 81), dtype=np.int8)
-        planes[0] = [own >> m & 1 for m in range(81)]
-        planes[1] = [theirs >> m & 1 for m in range(81)]
-        planes[2] = [own_grids >> g & 1 for g in grid_of]
-        planes[3] = [their_grids >> g & 1 for g in grid_of]
-        planes[4] = np.isin(grid_of, list(playable))
+        planes[0] = _bits81(own)
+        planes[1] = _bits81(theirs)
+        planes[2] = _by_nine([g for g in range(9) if own_grids >> g & 1])[_GRID_OF]
+        planes[3] = _by_nine([g for g in range(9) if their_grids >> g & 1])[_GRID_OF]
+        planes[4] = _by_nine(list(playable))[_GRID_OF]
         return planes
 
     def svg(self, state: GameState) -> str:
@@ -323,6 +320,24 @@ class UtttEncoding(Encoding):
             ActionSymmetry(s.name, tuple(9 * s.perm[m // 9] + s.perm[m % 9] for m in range(81)))
             for s in _square_symmetries()
         )
+
+
+#: The grid and the cell of each of the 81 moves of mega and ultimate tic-tac-toe.
+_GRID_OF = np.arange(81) // 9
+_CELL_OF = np.arange(81) % 9
+
+
+def _by_nine(indices: list[int]) -> np.ndarray:
+    """A 0/1 vector of nine with ones at ``indices``."""
+    out = np.zeros(9, dtype=np.int8)
+    out[indices] = 1
+    return out
+
+
+def _bits81(mask: int) -> np.ndarray:
+    """The 81 bits of a mask as 0/1 values, bit 0 first."""
+    raw = np.frombuffer(mask.to_bytes(11, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:81]
 
 
 def _gravity(state: GameState) -> GravityState:
