@@ -552,7 +552,13 @@ def axe_violations(page) -> list[dict]:
 @pytest.mark.parametrize("width", [1280, 390])
 def test_axe_finds_no_serious_violations(page, server_url: str, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 900})
-    for board in ("3x3", "mega"):
+    from oxo.web.sessions import BOARDS
+
+    for board in (
+        "3x3",
+        "mega",
+        *(b["id"] for b in BOARDS if b["kind"] not in ("classic", "mega")),
+    ):
         open_tab(page, server_url, "play")
         new_game(page, board, "human", "human")
         page.click("#levels-panel summary")
