@@ -228,7 +228,9 @@ def test_cli_deadends_lists_every_disagreement(capsys: pytest.CaptureFixture[str
 # -- winnability from the lines alone (boards beyond the exact pass) ---------------------------------
 
 
-@pytest.mark.parametrize("spec", ["3x3", "3x4", "2x3,k=2", "4x4,k=3"])
+@pytest.mark.parametrize(
+    "spec", ["3x3", "3x4", "2x3,k=2", pytest.param("4x4,k=3", marks=pytest.mark.slow)]
+)
 def test_can_win_by_lines_never_contradicts_the_exact_answer(spec: str) -> None:
     from oxo.analysis import can_win_by_lines
 

@@ -58,7 +58,7 @@ def test_count_matches_the_tree_walk(capsys: pytest.CaptureFixture[str], spec: s
     assert cli == json.loads(json.dumps(table.to_dict()))
 
 
-@pytest.mark.parametrize("spec", ["3x3", "3x4", "2x4,k=2"])
+@pytest.mark.parametrize("spec", ["3x3", pytest.param("3x4", marks=pytest.mark.slow), "2x4,k=2"])
 def test_solve_matches_the_reference_and_the_cli(
     capsys: pytest.CaptureFixture[str], spec: str
 ) -> None:
