@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
-from oxo.engines.exact import ExactCache
+from oxo.engines.exact import ExactCache, proven_move
 from oxo.game import GameState, Outcome, other
 
 WIN = 1_000_000
@@ -72,15 +72,7 @@ class AlphaBetaEngine:
         if self._exact is not None:
             solution = self._exact.get(state)
             if solution is not None:
-                best = solution.best_moves(state)
-                move = best[int(self._rng.random() * len(best))]
-                self.last = SearchReport(
-                    self.name,
-                    move,
-                    state.format_move(move),
-                    clock.elapsed,
-                    value=solution.value(state).outcome,
-                )
+                self.last = proven_move(self.name, state, solution, self._rng, clock)
                 return self.last
         wins = state.winning_moves()
         if wins:

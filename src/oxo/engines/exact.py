@@ -39,6 +39,17 @@ class ExactCache:
         return solution
 
 
+def proven_move(
+    name: str, state: GameState, solution: Any, rng: random.Random, clock: Clock
+) -> SearchReport:
+    """One of the solution's best moves in ``state`` (ties broken by ``rng``), reported with its value."""
+    best = solution.best_moves(state)
+    move: int = best[int(rng.random() * len(best))]
+    return SearchReport(
+        name, move, state.format_move(move), clock.elapsed, value=solution.value(state).outcome
+    )
+
+
 def in_reach(state: GameState, limit: int = PERFECT_LIMIT) -> bool:
     """Whether the exact solver can answer for ``state`` (cheap: nothing is solved)."""
     if getattr(state, "solution", None) is None:
@@ -70,14 +81,5 @@ class PerfectEngine:
     def choose(self, state: GameState) -> int:
         clock = Clock(None)
         legal_or_raise(state)
-        solution = self.solve(state)
-        best = solution.best_moves(state)
-        move: int = best[int(self._rng.random() * len(best))]
-        self.last = SearchReport(
-            self.name,
-            move,
-            state.format_move(move),
-            clock.elapsed,
-            value=solution.value(state).outcome,
-        )
-        return move
+        self.last = proven_move(self.name, state, self.solve(state), self._rng, clock)
+        return self.last.move
