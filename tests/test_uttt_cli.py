@@ -80,7 +80,8 @@ def test_rules_explain_the_sending_rule_and_the_difference_from_mega(
     code, out, _ = run(capsys, "uttt", "rules")
     assert code == 0
     assert "sends o to grid 1" in out and "Not mega tic-tac-toe" in out
-    assert "x plays 22, winning grid 2" in out and "may play in any grid" in out
+    words = " ".join(out.split())
+    assert "x plays 22, winning grid 2" in words and "may play in any grid" in words
 
 
 def test_play_with_piped_moves_and_undo() -> None:
@@ -153,3 +154,17 @@ def test_oxo_play_uttt_refuses_options_of_classic_boards(
 ) -> None:
     code, out, err = run(capsys, "play", "uttt", *option)
     assert code == 2 and out == "" and err.startswith("oxo: error:") and len(err.splitlines()) == 1
+
+
+def test_rules_sections_are_the_words_of_oxo_uttt_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    from oxo.uttt.guide import rules_sections
+    from oxo.uttt.rules import RULES
+
+    _, out, _ = run(capsys, "uttt", "rules")
+    sections = rules_sections()
+    for title, _ in sections[1:]:
+        assert f"\n{title}\n{'-' * len(title)}\n" in out
+    words = " ".join(out.split())
+    for rule in RULES:
+        assert rule in words
+    assert "seed" not in out.lower()

@@ -62,23 +62,46 @@ def example_lines() -> list[str]:
     return lines
 
 
+BOARD_KEY = (
+    "On the board a digit is a cell where the side to move may play (its cell number; the grid "
+    "number is on the frame above), '.' an empty cell where no move is allowed now, x and o marks "
+    "with the last move in capitals, and a won grid shows its winner's mark."
+)
+
+
+def example_text() -> str:
+    """The worked example: the record, then each move and where it sent the next player, then the board."""
+    return "\n".join([f"Example: {EXAMPLE_RECORD}", *example_lines()])
+
+
+def rules_sections() -> list[tuple[str, str]]:
+    """The rules as (title, text) sections, for the command line and a web page alike."""
+    rules = "\n".join(f"{number}. {rule}" for number, rule in enumerate(RULES, start=1))
+    return [
+        ("Ultimate tic-tac-toe", f"{INTRO}\n\n{rules}"),
+        ("Moves", MOVES),
+        ("Not mega tic-tac-toe", NOT_MEGA),
+        ("Worked example", f"{example_text()}\n\n{BOARD_KEY}"),
+    ]
+
+
 def rules_text(width: int = 78) -> str:
-    """The whole explanation, wrapped to ``width`` columns."""
+    """The whole explanation, wrapped to ``width`` columns (the board and the example kept as they are)."""
 
-    def wrap(text: str, indent: str = "") -> str:
-        return textwrap.fill(
-            text, width, initial_indent=indent, subsequent_indent=" " * len(indent)
-        )
+    def wrap(text: str) -> str:
+        out = []
+        for line in text.split("\n"):
+            if line.startswith(("+", "|")) or not line:
+                out.append(line)
+            else:
+                head = line.split(" ", 1)[0]
+                indent = " " * (len(head) + 1) if head[:-1].isdigit() and head.endswith(".") else ""
+                out.append(textwrap.fill(line, width, subsequent_indent=indent))
+        return "\n".join(out)
 
-    parts = [wrap(INTRO), ""]
-    parts += [wrap(rule, f"{number}. ") for number, rule in enumerate(RULES, start=1)]
-    parts += ["", wrap(MOVES), "", "Not mega tic-tac-toe", wrap(NOT_MEGA), ""]
-    parts += [f"Example: {EXAMPLE_RECORD}", *example_lines(), ""]
-    parts.append(
-        wrap(
-            "On the board a digit is a cell where the side to move may play (its cell number; the "
-            "grid number is on the frame above), '.' an empty cell where no move is allowed now, "
-            "x and o marks with the last move in capitals, and a won grid shows its winner's mark."
-        )
-    )
+    parts = []
+    for number, (title, text) in enumerate(rules_sections()):
+        if number:
+            parts += ["", title, "-" * len(title)]
+        parts.append(wrap(text))
     return "\n".join(parts) + "\n"
