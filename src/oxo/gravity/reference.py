@@ -8,10 +8,13 @@ from oxo.game import Outcome
 from oxo.gravity.board import GravityBoard, GravityState
 
 
-def minimax(state: GravityState) -> tuple[Outcome, int]:
+def minimax(
+    state: GravityState, memo: dict[GravityState, tuple[Outcome, int]] | None = None
+) -> tuple[Outcome, int]:
     """The outcome with best play and the ply at which the game ends: each side takes the quickest
-    win, else a draw, else the slowest loss (a draw ends on the full board)."""
-    return _minimax(state, {})
+    win, else a draw, else the slowest loss (a draw ends on the full board). ``memo`` may carry the
+    answers from one call to the next on the same board."""
+    return _minimax(state, {} if memo is None else memo)
 
 
 def _minimax(

@@ -1,0 +1,260 @@
+"""Gravity boards (Connect Four and relatives): rules, notation, the exact solver against plain minimax,
+and the rules against OpenSpiel's connect_four."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from oxo.errors import BoardSpecError, MoveError, OutOfReachError, PositionError
+from oxo.game import GameState, Outcome, new_game
+from oxo.gravity.board import GravityBoard, GravityState
+from oxo.gravity.reference import minimax
+from oxo.gravity.solver import GravitySolver, solve, supports, value_from_score
+
+C4 = GravityBoard(6, 7, 4)
+
+
+def random_state(board: GravityBoard, plies: int, rng: random.Random) -> GravityState:
+    """A position reached by random play after ``plies`` moves, not over yet."""
+    while True:
+        state = GravityState(board)
+        for _ in range(plies):
+            if state.is_over:
+                break
+            state = state.play(rng.choice(state.legal_moves))
+        if not state.is_over:
+            return state
+
+
+# -- rules and notation ----------------------------------------------------------------------------
+
+
+def test_marks_drop_to_the_bottom_of_their_column() -> None:
+    state = GravityState(C4).play(3).play(3).play(4)
+    assert state.cell(0, 3) == "x" and state.cell(1, 3) == "o" and state.cell(0, 4) == "x"
+    assert state.to_rows().split("/")[-2:] == ["...o...", "...xx.."]
+    assert state.to_move == "o" and state.ply == 3
+    assert isinstance(state, GameState)
+
+
+def test_a_full_column_is_not_a_move() -> None:
+    state = GravityState.from_string("444444")
+    assert 3 not in state.legal_moves and len(state.legal_moves) == 6
+    with pytest.raises(MoveError, match="full"):
+        state.play(3)
+    with pytest.raises(MoveError):
+        state.play(7)
+
+
+@pytest.mark.parametrize(
+    ("moves", "winner"),
+    [("1212121", "x"), ("4455667", "x"), ("7171717", "x"), ("1121314", "x"), ("2121315", None)],
+)
+def test_lines_across_and_up(moves: str, winner: str | None) -> None:
+    assert GravityState.from_string(moves).winner == winner
+
+
+def test_diagonal_wins_and_no_wrap_between_columns() -> None:
+    # X builds the rising diagonal from column 1 row 1 to column 4 row 4.
+    state = GravityState.from_string("1223343447")
+    assert state.winner is None and state.winning_moves() == (3,)
+    assert state.play(3).winner == "x"
+    falling = GravityState.from_string("7665545441")
+    assert falling.winner is None and falling.play(3).winner == "x"
+    # Four marks of X stacked across the top of one column and the bottom of the next: no line.
+    board = GravityBoard(4, 3, 4)
+    assert not board.has_line(board.bit(2, 0) | board.bit(3, 0) | board.bit(0, 1) | board.bit(1, 1))
+
+
+def test_winning_moves_and_outcome() -> None:
+    state = GravityState.from_string("121212")
+    assert state.winning_moves() == (0,)
+    assert state.winning_moves("o") == (1,)
+    after = state.play(0)
+    assert (
+        after.outcome == "x" and after.is_over and after.legal_moves == () and after.to_move is None
+    )
+    assert after.winning_line() is not None and len(after.winning_line() or ()) == 4
+
+
+def test_notations_round_trip() -> None:
+    rng = random.Random(3)
+    for _ in range(30):
+        state = random_state(C4, rng.randint(0, 30), rng)
+        assert GravityState.from_string(state.to_rows()) == GravityState(
+            GravityBoard(6, 7, 6), state.x, state.o
+        )
+        assert GravityState.from_string(state.to_rows(), C4) == state
+    assert GravityState.from_string("4 4 5 3") == GravityState.from_string("4453")
+    assert GravityState.from_string("1,10", GravityBoard(4, 10, 4)).ply == 2
+
+
+def test_text_shows_the_column_numbers() -> None:
+    text = GravityState.from_string("44").text()
+    assert text.splitlines()[-1].split() == [str(c) for c in range(1, 8)]
+    assert text.splitlines()[-2].split()[3] == "X"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("...x/..../..../....", "above an empty cell"),
+        ("..../..../..../xx..", "as many as O"),
+        ("8", "not on the board"),
+        ("4a", "not a gravity position"),
+        ("1111111", "cannot be played"),
+        ("..../..../oooo/xxxx", "both"),
+    ],
+)
+def test_impossible_positions_are_refused(text: str, message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        GravityState.from_string(text)
+
+
+def test_board_specs() -> None:
+    assert GravityBoard.parse("6x7,k=4,gravity") == C4
+    assert GravityBoard.parse("6x7", 4) == C4
+    assert GravityBoard.parse("6x7").k == 6
+    assert new_game("6x7,k=4,gravity") == GravityState(C4)
+    assert new_game("5x4", 4, gravity=True) == GravityState(GravityBoard(5, 4, 4))
+    for bad in ("6x", "0x7", "6x7,k=9", "3x3x3,gravity"):
+        with pytest.raises(BoardSpecError):
+            new_game(bad if "gravity" in bad else bad + ",gravity")
+
+
+# -- the solver against plain minimax ----------------------------------------------------------------
+
+
+def _check_against_minimax(board: GravityBoard, games: int, seed: int) -> int:
+    """Solve every position of random games (and each column of each) with both; the count checked."""
+    solver = GravitySolver(board, 1 << 16 | 1)
+    rng = random.Random(seed)
+    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    checked = 0
+    for _ in range(games):
+        state = GravityState(board)
+        while not state.is_over:
+            value = solver.solve(state)
+            assert (value.outcome, value.end_ply) == minimax(state, memo), state.to_rows()
+            analysis = solver.analyze(state)
+            for column in analysis.columns:
+                assert (column.value.outcome, column.value.end_ply) == minimax(
+                    state.play(column.column), memo
+                ), (state.to_rows(), column)
+            best = {
+                c
+                for c in state.legal_moves
+                if minimax(state.play(c), memo) == (value.outcome, value.end_ply)
+            }
+            assert set(analysis.best_columns) == best
+            checked += 1
+            state = state.play(rng.choice(state.legal_moves))
+    return checked
+
+
+@pytest.mark.parametrize("spec", ["3x4,k=3", "4x4,k=3", "3x3,k=2", "2x5,k=3", "4x3,k=3"])
+def test_solver_matches_minimax_on_small_boards(spec: str) -> None:
+    assert _check_against_minimax(GravityBoard.parse(spec), games=8, seed=len(spec)) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["5x4,k=4", "4x5,k=3", "4x4,k=4"])
+def test_solver_matches_minimax_on_larger_boards(spec: str) -> None:
+    assert _check_against_minimax(GravityBoard.parse(spec), games=20, seed=7) > 0
+
+
+def test_solver_matches_minimax_late_in_connect_four() -> None:
+    rng = random.Random(2026)
+    solver = GravitySolver(C4, 1 << 18 | 1)
+    for _ in range(12):
+        state = random_state(C4, rng.randint(30, 33), rng)
+        value = solver.solve(state)
+        assert (value.outcome, value.end_ply) == minimax(state), state.to_rows()
+
+
+@pytest.mark.slow
+def test_solver_matches_minimax_on_many_connect_four_endgames() -> None:
+    rng = random.Random(11)
+    solver = GravitySolver(C4, 1 << 20 | 1)
+    for _ in range(200):
+        state = random_state(C4, rng.randint(28, 34), rng)
+        value = solver.solve(state)
+        assert (value.outcome, value.end_ply) == minimax(state), state.to_rows()
+
+
+def test_weak_and_strong_agree() -> None:
+    rng = random.Random(5)
+    solver = GravitySolver(C4, 1 << 18 | 1)
+    for _ in range(10):
+        state = random_state(C4, rng.randint(16, 24), rng)
+        assert solver.solve(state, weak=True).outcome == solver.solve(state).outcome
+
+
+def test_scores_and_distances() -> None:
+    # On 6x7 a win with the mover's next mark at ply 0 would score 21; the empty board scores +1.
+    assert value_from_score(1, 0, 42, "x").end_ply == 41
+    assert value_from_score(21, 0, 42, "x").end_ply == 1
+    assert value_from_score(-1, 1, 42, "o").outcome == "x"
+    assert value_from_score(-1, 1, 42, "o").end_ply == 41
+    won = GravityState.from_string("1212121")
+    assert solve(won).outcome == "x" and solve(won).plies == 0
+
+
+def test_time_limit_says_what_is_known() -> None:
+    with pytest.raises(OutOfReachError, match="--time"):
+        solve(GravityState(C4), seconds=0.2)
+    assert supports(C4) and not supports(GravityBoard(9, 7, 4))
+    with pytest.raises(OutOfReachError):
+        GravitySolver(GravityBoard(9, 7, 4))
+
+
+def test_perfect_engine_on_a_small_board_never_loses_to_random() -> None:
+    from oxo.engines import make_engine
+    from oxo.engines.selfplay import play_game
+    from oxo.gravity.engine import make_gravity_engine
+
+    board = GravityBoard(4, 4, 3)  # a first-player win
+    start = GravityState(board)
+    for seed in range(4):
+        perfect = make_gravity_engine("perfect", start, seconds=30, seed=seed)
+        final, _ = play_game(start, perfect, make_engine("random", start, seed=seed))
+        assert final.outcome == "x"
+
+
+# -- OpenSpiel's connect_four ------------------------------------------------------------------------
+
+
+def _replay_against_openspiel(games: int, seed: int) -> None:
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="OpenSpiel (pip install open_spiel) is needed for the cross-check"
+    )
+    game = pyspiel.load_game("connect_four")
+    rng = random.Random(seed)
+    for _ in range(games):
+        theirs = game.new_initial_state()
+        ours = GravityState(C4)
+        while True:
+            assert theirs.is_terminal() == ours.is_over
+            if ours.is_over:
+                returns = theirs.returns()
+                expected = {"x": [1.0, -1.0], "o": [-1.0, 1.0], "draw": [0.0, 0.0]}[
+                    ours.outcome or ""
+                ]
+                assert list(returns) == expected
+                break
+            assert tuple(theirs.legal_actions()) == ours.legal_moves
+            assert theirs.current_player() == (0 if ours.to_move == "x" else 1)
+            move = rng.choice(ours.legal_moves)
+            theirs.apply_action(move)
+            ours = ours.play(move)
+
+
+def test_rules_match_openspiel_on_50_games() -> None:
+    _replay_against_openspiel(50, seed=1)
+
+
+@pytest.mark.slow
+def test_rules_match_openspiel_on_10000_games() -> None:
+    _replay_against_openspiel(10_000, seed=2)
