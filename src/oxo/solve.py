@@ -135,7 +135,8 @@ class Solution:
 
     def level_scores(self, depth: int) -> np.ndarray:
         """The scores of the positions of one level, in the level's order."""
-        return self.scores[self.space.levels[depth].index]
+        scores: np.ndarray = self.scores[self.space.levels[depth].index]
+        return scores
 
     def _score(self, position: Position) -> int:
         found = self.space.locate(position)

@@ -73,7 +73,7 @@ class StateSpace:
 
     @property
     def dense_size(self) -> int:
-        return 3**self.empty_count
+        return int(3**self.empty_count)
 
     @property
     def total(self) -> int:
