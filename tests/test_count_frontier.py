@@ -206,3 +206,17 @@ def test_memory_limit_refuses_before_starting(capsys: pytest.CaptureFixture[str]
     err = capsys.readouterr().err
     assert "more than the limit" in err and "--memory" in err
     assert main(["count", "3x3", "--memory", "lots"]) == 2
+
+
+def test_count_command_on_a_dask_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        args = ["count", "3x3", "--method", "frontier", "--executor", "dask"]
+        args += ["--scheduler", cluster.scheduler_address, "--folder", str(tmp_path), "--json"]
+        assert main([*args, "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)["boards"][0]
+    assert data["total"] == {"positions": 5478, "classes": 765} and data["complete"] is True
