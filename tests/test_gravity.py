@@ -258,3 +258,60 @@ def test_rules_match_openspiel_on_50_games() -> None:
 @pytest.mark.slow
 def test_rules_match_openspiel_on_10000_games() -> None:
     _replay_against_openspiel(10_000, seed=2)
+
+
+# -- positions per ply -----------------------------------------------------------------------------
+
+#: OEIS A212693, "Number of legal 7 X 6 Connect-Four positions after n plies" (John Tromp, 2012;
+#: the table copied from Edelkamp and Kissmann), plies 0 to 13.
+A212693 = (
+    1,
+    7,
+    49,
+    238,
+    1120,
+    4263,
+    16422,
+    54859,
+    184275,
+    558186,
+    1662623,
+    4568683,
+    12236101,
+    30929111,
+)
+
+
+@pytest.mark.parametrize("spec", ["4x4,k=3", "4x4,k=4", "3x4,k=3", "4x3,k=3", "2x3,k=2", "3x5,k=3"])
+def test_counts_match_a_walk_of_every_game(spec: str) -> None:
+    from oxo.gravity.counting import count_positions
+    from oxo.gravity.reference import positions_per_ply
+
+    board = GravityBoard.parse(spec)
+    counts = count_positions(board)
+    assert counts.complete and counts.positions == tuple(positions_per_ply(board))
+    assert counts.total == sum(counts.positions) and counts.finished[-1] <= counts.positions[-1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["5x4,k=4", "4x5,k=4", "5x4,k=3"])
+def test_counts_match_a_walk_of_every_game_on_larger_boards(spec: str) -> None:
+    from oxo.gravity.counting import count_positions
+    from oxo.gravity.reference import positions_per_ply
+
+    board = GravityBoard.parse(spec)
+    assert count_positions(board).positions == tuple(positions_per_ply(board))
+
+
+def test_connect_four_counts_match_the_published_figures() -> None:
+    from oxo.gravity.counting import count_positions
+
+    counts = count_positions(C4, max_ply=9)
+    assert counts.positions == A212693[:10] and not counts.complete
+
+
+@pytest.mark.slow
+def test_connect_four_counts_match_the_published_figures_to_ply_12() -> None:
+    from oxo.gravity.counting import count_positions
+
+    assert count_positions(C4, max_ply=12).positions == A212693[:13]
