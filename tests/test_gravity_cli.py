@@ -1,0 +1,95 @@
+"""``--gravity`` on the command line: play, move, selfplay, solve and analyze, with their exit statuses."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+
+import pytest
+
+from oxo.cli import main
+from oxo.gravity.board import GravityBoard, GravityState
+from oxo.gravity.reference import minimax
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_solve_a_small_gravity_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "4x4", "--k", "3", "--gravity", "--json")
+    data = json.loads(out)
+    outcome, end = minimax(GravityState(GravityBoard(4, 4, 3)))
+    assert code == 0 and data["value"] == outcome and data["end_ply"] == end
+
+
+def test_solve_connect_four_past_its_time_limit_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", "6x7", "--k", "4", "--gravity", "--time", "0.2")
+    assert code == 3 and "--time" in err and "Traceback" not in err
+
+
+def test_analyze_gives_each_column_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(8)
+    while True:  # a Connect Four position late enough for the plain minimax
+        state, played = GravityState(GravityBoard(6, 7, 4)), []
+        for _ in range(30):
+            if state.is_over:
+                break
+            played.append(rng.choice(state.legal_moves))
+            state = state.play(played[-1])
+        if not state.is_over:
+            break
+    moves = "".join(str(col + 1) for col in played)
+    code, out, _ = run(capsys, "analyze", moves, "--gravity", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ply"] == state.ply
+    for entry in data["moves"]:
+        assert (entry["value"], entry["end_ply"]) == minimax(state.play(entry["column"] - 1))
+    code, text, _ = run(capsys, "analyze", moves, "--gravity")
+    assert code == 0 and "column 1:" in text and "1 2 3 4 5 6 7" in text
+
+
+def test_analyze_an_empty_small_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "analyze", "4x4", "--k", "3", "--gravity", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == "x" and data["best_moves"] == [2, 3]
+
+
+@pytest.mark.parametrize("bad", ["4a", "1111111", "...x/..../..../...."])
+def test_bad_positions_exit_2(capsys: pytest.CaptureFixture[str], bad: str) -> None:
+    code, out, err = run(capsys, "analyze", bad, "--gravity")
+    assert code == 2 and err.startswith("oxo: error:") and "Traceback" not in err
+
+
+def test_move_plays_the_winning_column(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "move", "121212", "--gravity", "--level", "perfect", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["move"] == "1" and data["value"] == "x"
+
+
+def test_move_on_a_finished_game_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "move", "1212121", "--gravity")
+    assert code == 2 and "over" in err
+
+
+def test_selfplay_with_gravity(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "selfplay", "4x4", "--k", "3", "--gravity", "--x", "easy", "--o", "random",
+        "--games", "3", "--seed", "1", "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["x_wins"] + data["o_wins"] + data["draws"] == 3
+
+
+def test_play_over_a_pipe(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("9\n1\n1\n1\n1\nq\n"))
+    code = main(["play", "6x7", "--k", "4", "--gravity", "--level", "random", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert code == 0 and "illegal move" in out and "1 2 3 4 5 6 7" in out
+    assert "computer (O) plays column" in out
