@@ -225,7 +225,6 @@ def main() -> None:
                 records.append(record)
             replace_section("games", games_section(records))
         if args.frontier:
-            records = []
             for item in args.frontier:
                 spec, plies = item.rsplit(":", 1)
                 folder = str(Path(args.folder) / spec.replace(",", "-"))
@@ -234,7 +233,10 @@ def main() -> None:
                 record["command"] = "oxo " + " ".join(argv)
                 print(f"{spec}: {record['seconds']} s, {record['peak_mib']} MiB", flush=True)
                 save(f"count-{spec.replace(',', '-')}", record)
-                records.append(record)
+            # The section shows every saved frontier count, the ones just made and the earlier ones.
+            import json
+
+            records = [json.loads(path.read_text()) for path in sorted(DATA.glob("count-*.json"))]
             replace_section("frontier", frontier_section(records))
         return
     boards = args.boards or (QUICK if args.quick else BOARDS)
