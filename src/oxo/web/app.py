@@ -34,19 +34,22 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from oxo.cache import BoundedCache
 from oxo.engines import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
 from oxo.engines import levels as levels_module
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OutOfReachError, OxoError
-from oxo.game import GameState, new_game
+from oxo.game import GameState, Player, new_game
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.web import explore as explorer
 from oxo.web import schemas, sessions
+from oxo.web.maps import map_answer
 from oxo.web.schemas import (
     CountQuery,
     ExploreQuery,
     GameQuery,
+    MapQuery,
     NewGame,
     Nothing,
     PlayMove,
@@ -78,6 +81,8 @@ BODY_SECONDS = 10.0
 REQUEST_SECONDS = 60.0
 #: Explorer answers kept (least recently used forgotten first).
 EXPLORE_CACHE = 64
+#: Strategy maps kept, encoded (O's map on 3x3 is about 1 MB).
+MAP_CACHE = 8
 #: Host names a server bound to this machine only answers to.
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
@@ -340,6 +345,7 @@ def create_app(
     explored_lock = threading.Lock()
     pending: dict[Any, asyncio.Future[Any]] = {}
     info_cache: dict[str, Any] = {}
+    maps: BoundedCache[tuple[str, str], bytes] = BoundedCache(MAP_CACHE)
 
     async def compute(key: Any, what: str, function: Callable[[], T]) -> T:
         """Run ``function`` in a worker thread, one run per ``key`` at a time; wait at most
@@ -601,6 +607,30 @@ def create_app(
         )
         return JSONResponse(data)
 
+    async def strategy(request: Request) -> Response:
+        """A side's strategy map on a board (:mod:`oxo.web.maps`), kept once drawn."""
+        query = _query(request, MapQuery)
+        geometry = _geometry(query.board, query.k)
+        side = (_ascii("side", query.side) or "").strip().lower()
+        if side not in ("x", "o"):
+            raise WebInputError(f"side: must be x or o, got {query.side[:40]!r}")
+        player: Player = "x" if side == "x" else "o"
+        key = (geometry.spec, side)
+
+        def work() -> bytes:  # kept even when the request gave up waiting
+            def draw() -> bytes:
+                solution = solutions.get(geometry) if geometry.size <= sessions.MAX_EMPTY else None
+                return bytes(JSONResponse(map_answer(geometry, player, solution)).body)
+
+            return maps.get_or_compute(key, draw)
+
+        body = maps.get(key)
+        if body is None:
+            body = await compute(
+                ("map", key), f"drawing the strategy map of {side.upper()} on {geometry.spec}", work
+            )
+        return Response(body, media_type="application/json")
+
     # errors ----------------------------------------------------------------------------------
 
     async def bad_input(request: Request, error: Exception) -> Response:
@@ -653,6 +683,7 @@ def create_app(
         Route(f"{game_path}/hint", game_hint, methods=["POST"]),
         Route("/api/explore", explore),
         Route("/api/count", count),
+        Route("/api/map", strategy),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

@@ -76,6 +76,14 @@ class CountQuery(Struct, forbid_unknown_fields=True):
     k: K | None = None
 
 
+class MapQuery(Struct, forbid_unknown_fields=True):
+    """``GET /api/map``: the board and the side whose strategy is drawn."""
+
+    board: Text
+    side: Text = "x"
+    k: K | None = None
+
+
 S = TypeVar("S", bound=Struct)
 _WHERE = re.compile(r"^(.*?)(?: - at `\$(?:\.)?(.*)`)?$", re.DOTALL)
 
