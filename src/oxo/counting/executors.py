@@ -44,12 +44,15 @@ def run_shards(
 ) -> list[np.ndarray]:
     """Run every shard and return their results in the order given.
 
-    ``auto`` runs a single shard here and several on all local cores. ``dask`` connects to the
+    ``auto`` runs a single shard here and several on all local cores (on the cluster at
+    ``scheduler`` when one is given). ``dask`` connects to the
     scheduler at ``scheduler`` (``tcp://host:8786``) or starts a local cluster of ``workers`` processes.
     """
     if executor not in EXECUTORS:
         raise ExecutorError(f"unknown executor {executor!r}; use one of {', '.join(EXECUTORS)}")
     workers = workers or os.cpu_count() or 1
+    if executor == "auto" and scheduler:
+        executor = "dask"  # a scheduler address means the work goes to that cluster
     if executor == "auto":
         executor = "processes" if len(shards) > 1 and workers > 1 else "serial"
     done = on_done or (lambda: None)
