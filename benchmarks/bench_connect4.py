@@ -2,6 +2,7 @@
 
 Run:  python benchmarks/bench_connect4.py                  (positions by ply band, about a minute)
       python benchmarks/bench_connect4.py --per-band 50    (more positions)
+      python benchmarks/bench_connect4.py --small          (empty boards smaller than 6x7, with their values)
       nice python benchmarks/bench_connect4.py --empty     (prove the empty board: long)
 
 Positions: random play from the empty 6x7 board to a ply in each band (positions already over are
@@ -150,6 +151,39 @@ def bench_empty(table_size: int, slice_nodes: int = 100_000_000) -> None:
     print(f"total {time.perf_counter() - started:.1f} s, {total:,} nodes", flush=True)
 
 
+def bench_small(seconds: float) -> None:
+    """The value of the empty board of smaller gravity boards with k=4 (and k=3 on 4x4, 4x5)."""
+    from oxo.errors import OutOfReachError
+    from oxo.gravity.counting import count_positions
+
+    print(
+        f"{'board':>10} {'value of the empty board':<46} {'seconds':>8} {'nodes':>14} {'positions':>12}"
+    )
+    for spec in (
+        "4x4,k=3",
+        "4x5,k=3",
+        "4x4,k=4",
+        "5x4,k=4",
+        "4x5,k=4",
+        "5x5,k=4",
+        "6x5,k=4",
+        "5x6,k=4",
+        "6x6,k=4",
+    ):
+        board = GravityBoard.parse(spec)
+        solver = GravitySolver(board)
+        tick = time.perf_counter()
+        try:
+            text = str(solver.solve(GravityState(board), seconds=seconds))
+        except OutOfReachError:
+            text = f"not settled within {seconds:g} s"
+        spent = time.perf_counter() - tick
+        total = ""
+        if board.size <= 20:
+            total = f"{count_positions(board).total:,}"
+        print(f"{spec:>10} {text:<46} {spent:>8.1f} {solver.nodes:>14,} {total:>12}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -157,12 +191,16 @@ def main() -> None:
     parser.add_argument("--per-band", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--empty", action="store_true", help="prove the empty board instead")
+    parser.add_argument("--small", action="store_true", help="values of smaller empty boards")
+    parser.add_argument("--seconds", type=float, default=300.0, help="limit per board with --small")
     parser.add_argument(
         "--table", type=int, default=(1 << 25) + 1, help="table entries for --empty"
     )
     args = parser.parse_args()
     if args.empty:
         bench_empty(args.table)
+    elif args.small:
+        bench_small(args.seconds)
     else:
         bench_positions(args.per_band, args.seed)
 
