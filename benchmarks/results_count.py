@@ -147,13 +147,13 @@ def games_section(records: list[dict[str, object]]) -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for record in records:
-        r = record["result"]  # type: ignore[index]
+        r = record["result"]
         out.append(
             f"| {r['board']} | {record['seconds']} | {record['peak_mib']} | {r['games']:,} | "  # type: ignore[index]
             f"{r['x_wins']:,} | {r['o_wins']:,} | {r['draws']:,} | {r['games_classes']:,} |"  # type: ignore[index]
         )
     for record in records:
-        r = record["result"]  # type: ignore[index]
+        r = record["result"]
         out += [
             "",
             f"### {r['board']}, k={r['k']}: `{record['command']}`",  # type: ignore[index]

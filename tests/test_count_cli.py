@@ -17,7 +17,7 @@ from oxo.geometry import Geometry
 from oxo.progress import progress_bar
 
 
-def every_number(result) -> list[int]:  # type: ignore[no-untyped-def]
+def every_number(result) -> list[int]:
     numbers = [result.games.total, result.games.x_wins, result.games.o_wins, result.games.draws]
     numbers.append(result.classes.total)
     for row in result.by_length:
