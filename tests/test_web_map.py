@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +158,182 @@ def test_answers_are_kept(client: TestClient) -> None:
 def test_the_map_answers_only_to_this_server(client: TestClient) -> None:
     response = client.get("/api/map?board=3x3", headers={"Host": "evil.example"})
     assert response.status_code == 403
+
+
+# -- the map panel in a real browser (the fixtures of test_web_e2e) -----------------------------------
+
+try:
+    from test_web_e2e import (  # noqa: E402
+        axe_violations,
+        browser_context,
+        idle,
+        no_sideways_scroll,
+        page,
+        server_url,
+    )
+
+    NO_BROWSER = ""
+except (
+    pytest.skip.Exception
+) as why:  # chromium or playwright missing: the API tests above still run
+    NO_BROWSER = str(why) or "no browser"
+
+__all__ = ["browser_context", "page", "server_url"]  # fixtures used by the tests below
+browser = pytest.mark.skipif(bool(NO_BROWSER), reason=NO_BROWSER)
+
+
+def open_position(page, server_url: str, position: str, board: str, k: int) -> None:
+    """The explorer on a position, through a link (the saved explorer of other tests does not matter)."""
+    page.goto(f"{server_url}#explore?position={position}&board={board}&k={k}")
+    page.wait_for_function(
+        f"Explore.data && Explore.data.position === {position!r} && Explore.data.k === {k}"
+    )
+    idle(page)
+
+
+def show_map(page, side: str) -> None:
+    page.select_option("#map-side", side)
+    page.click("#map-show")
+    page.wait_for_function(
+        f"MapView.board && MapView.board.side === {side!r} && document.querySelector('#map-view svg')"
+    )
+    idle(page)
+
+
+def view_box(page) -> list[float]:
+    return [float(v) for v in page.get_attribute("#map-view svg", "viewBox").split()]
+
+
+def close(a: list[float], b: list[float]) -> bool:
+    return all(abs(x - y) < 1e-2 for x, y in zip(a, b, strict=True))
+
+
+def console_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    return errors
+
+
+@browser
+def test_the_map_zooms_pans_and_resets_at_1280(page, server_url: str, tmp_path: Path) -> None:
+    errors = console_errors(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_position(page, server_url, "000000000", "3x3", 3)
+    assert page.is_hidden("#map-view") and page.is_disabled("#map-zoom-in")
+    show_map(page, "x")
+    expected = strategy_map(Geometry.parse("3x3"), "x")
+    assert page.locator("#map-view g.map-board").count() == expected.boards
+    base = view_box(page)
+    assert page.inner_text("#map-zoom-level") == "whole map"
+
+    page.click("#map-zoom-in")
+    zoomed = view_box(page)
+    assert abs(zoomed[2] - base[2] / 2) < 1e-2 and abs(zoomed[3] - base[3] / 2) < 1e-2
+    assert "2.0" in page.inner_text("#map-zoom-level")
+    page.click("#map-zoom-out")
+    assert close(view_box(page), base)
+    page.click("#map-zoom-out")  # never smaller than the whole map
+    assert close(view_box(page), base)
+
+    page.evaluate("document.getElementById('map-view').scrollIntoView({block: 'center'})")
+    box = page.locator("#map-view").bounding_box()
+    assert box["height"] <= 900  # the whole map fits the screen
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"MapView.view[2] < {base[2]} - 1")
+    wheeled = view_box(page)
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx - 60, cy - 40, steps=4)
+    page.mouse.up()
+    dragged = view_box(page)
+    assert dragged[0] > wheeled[0] and dragged[1] > wheeled[1]  # the map followed the pointer
+    assert dragged[2] == wheeled[2]
+    page.screenshot(path=str(tmp_path / "map-zoomed.png"))
+    page.click("#map-zoom-reset")
+    assert close(view_box(page), base)
+
+    # The keyboard: the buttons by Enter, the map itself by +, -, arrows and 0.
+    page.focus("#map-zoom-in")
+    page.keyboard.press("Enter")
+    assert view_box(page)[2] < base[2]
+    page.focus("#map-view")
+    page.keyboard.press("0")
+    assert close(view_box(page), base)
+    page.keyboard.press("+")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    moved = view_box(page)
+    assert moved[2] < base[2] and moved[0] > base[0] + (base[2] - moved[2]) / 2 - 1e-6
+    page.keyboard.press("0")
+    assert close(view_box(page), base)
+    for name in ("Zoom in", "Zoom out"):
+        assert page.get_by_role("button", name=name).count() == 1
+
+    # Double-click a board nested in the outer one: the view closes in on that board.
+    nested = page.locator("#map-view g.map-board g.map-board").first
+    target = nested.locator("rect").first.bounding_box()
+    page.mouse.dblclick(target["x"] + 2, target["y"] + 2)
+    assert view_box(page)[2] < base[2] / 2
+    page.click("#map-zoom-reset")
+
+    show_map(page, "o")
+    expected_o = strategy_map(Geometry.parse("3x3"), "o")
+    assert page.locator("#map-view g.map-board").count() == expected_o.boards
+    assert page.locator("#map-lines li").count() >= 3
+    assert page.is_hidden("#error")
+    assert axe_violations(page) == []
+    assert errors == []
+
+    # Another board in the explorer: the map of the old one is put away.
+    page.fill("#explore-k", "2")
+    page.click("#explore-go")
+    page.wait_for_function("Explore.data && Explore.data.k === 2")
+    idle(page)
+    assert page.is_hidden("#map-view")
+
+
+@browser
+def test_the_map_fits_a_phone_and_pinches_at_390(page, server_url: str, tmp_path: Path) -> None:
+    errors = console_errors(page)
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_position(page, server_url, "000000000", "3x3", 3)
+    show_map(page, "o")
+    box = page.locator("#map-view").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert no_sideways_scroll(page)
+    base = view_box(page)
+    # Two fingers moving apart (pointer events as a touch screen sends them): 40 px -> 100 px.
+    page.evaluate(
+        """() => {
+        const view = document.getElementById('map-view');
+        const r = view.getBoundingClientRect();
+        const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+        const send = (type, id, x) => view.dispatchEvent(new PointerEvent(type,
+            {pointerId: id, pointerType: 'touch', clientX: x, clientY: cy, bubbles: true, isPrimary: id === 1}));
+        send('pointerdown', 1, cx - 20); send('pointerdown', 2, cx + 20);
+        send('pointermove', 2, cx + 80);
+        send('pointerup', 2, cx + 80); send('pointerup', 1, cx - 20);
+    }"""
+    )
+    pinched = view_box(page)
+    assert abs(pinched[2] - base[2] / 2.5) < 0.5, (pinched, base)
+    page.screenshot(path=str(tmp_path / "map-phone.png"))
+    page.click("#map-zoom-reset")
+    assert close(view_box(page), base)
+    assert no_sideways_scroll(page)
+    assert axe_violations(page) == []
+    assert errors == []
+
+
+@browser
+def test_a_board_beyond_reach_says_so_in_the_panel(page, server_url: str) -> None:
+    open_position(page, server_url, "0" * 25, "5x5", 4)
+    page.click("#map-show")
+    page.wait_for_selector("#map-note:not([hidden])")
+    idle(page)
+    assert str(MAX_EMPTY) in page.inner_text("#map-note")
+    assert page.is_hidden("#map-view") and page.is_hidden("#error")

@@ -651,6 +651,7 @@ const Explore = {
     Explore.data = data;
     if (currentTab === "explore") Explore.share(false);
     $("explore-result").hidden = false;
+    MapView.boardChanged(data);
     $("explore-status").textContent = `${data.board}, k=${data.k} — ${data.status}`;
     const board = $("explore-board-svg");
     board._hadFocus = board.contains(document.activeElement);
@@ -758,6 +759,173 @@ $("explore-transforms").addEventListener("click", (event) => {
 $("explore-transforms").addEventListener("keydown", (event) => {
   const figure = event.target.closest("figure");
   if (figure && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); openTransform(figure); }
+});
+
+// -- the strategy map: one side's whole best strategy as nested grids, zoomed through the SVG's viewBox ---
+
+const MapView = {
+  board: null,   // the board of the map shown ({board, k}), null when none is shown
+  base: null,    // the drawing's own viewBox [x, y, width, height]
+  view: null,    // the viewBox shown now
+  pointers: new Map(),
+  MAX_ZOOM: 2000,
+
+  // The explorer moved to another board: a map of the old one no longer applies.
+  boardChanged(data) {
+    const key = `${data.board}`;
+    $("map-caption").textContent = `${data.board}, k=${data.k}`;
+    if (MapView.board && MapView.board.key !== key) MapView.clear();
+  },
+
+  clear() {
+    MapView.board = null;
+    MapView.base = MapView.view = null;
+    $("map-view").innerHTML = "";
+    for (const id of ["map-view", "map-help", "map-lines", "map-note"]) $(id).hidden = true;
+    for (const id of ["map-zoom-in", "map-zoom-out", "map-zoom-reset"]) $(id).disabled = true;
+    $("map-zoom-level").textContent = "";
+  },
+
+  async show() {
+    const data = Explore.data;
+    if (!data) return;
+    const side = $("map-side").value;
+    const params = new URLSearchParams({ board: data.board.split(",")[0], k: data.k, side });
+    let answer;
+    try {
+      answer = await api("GET", "/api/map?" + params, null, `Drawing the strategy map of ${side.toUpperCase()}`);
+    } catch (error) {
+      MapView.clear();
+      $("map-note").textContent = error.message;
+      $("map-note").hidden = false;
+      return;
+    }
+    MapView.board = { key: `${data.board}`, side };
+    const view = $("map-view");
+    view.innerHTML = answer.svg;
+    const svg = view.querySelector("svg");
+    MapView.base = svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    const lines = $("map-lines");
+    lines.innerHTML = "";
+    for (const line of answer.lines) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      lines.appendChild(item);
+    }
+    for (const id of ["map-view", "map-help", "map-lines"]) $(id).hidden = false;
+    $("map-note").hidden = true;
+    for (const id of ["map-zoom-in", "map-zoom-out", "map-zoom-reset"]) $(id).disabled = false;
+    MapView.reset();
+  },
+
+  svg() { return $("map-view").querySelector("svg"); },
+
+  set(view) {
+    const [bx, by, bw, bh] = MapView.base;
+    let [x, y, w, h] = view;
+    // Never smaller than the whole drawing nor deeper than MAX_ZOOM; never moved off the drawing.
+    const scale = Math.min(Math.max(bw / w, 1), MapView.MAX_ZOOM);
+    w = bw / scale; h = bh / scale;
+    x = Math.min(Math.max(x, bx), bx + bw - w);
+    y = Math.min(Math.max(y, by), by + bh - h);
+    MapView.view = [x, y, w, h];
+    MapView.svg().setAttribute("viewBox", MapView.view.map((v) => +v.toFixed(3)).join(" "));
+    $("map-zoom-level").textContent = scale > 1.001 ? `zoom ×${scale < 10 ? scale.toFixed(1) : Math.round(scale)}` : "whole map";
+  },
+
+  reset() { if (MapView.base) MapView.set([...MapView.base]); },
+
+  // Zoom by `factor` keeping the drawing's point (px, py) where it is on the screen.
+  zoom(factor, px, py) {
+    if (!MapView.view) return;
+    const [x, y, w, h] = MapView.view;
+    if (px === undefined) { px = x + w / 2; py = y + h / 2; }
+    const nw = w / factor, nh = h / factor;
+    MapView.set([px - (px - x) * (nw / w), py - (py - y) * (nh / h), nw, nh]);
+  },
+
+  pan(dx, dy) {
+    if (!MapView.view) return;
+    const [x, y, w, h] = MapView.view;
+    MapView.set([x + dx, y + dy, w, h]);
+  },
+
+  // A point of the screen in the drawing's units (the SVG keeps the viewBox's proportions).
+  point(clientX, clientY) {
+    const rect = MapView.svg().getBoundingClientRect();
+    const [x, y, w, h] = MapView.view;
+    return [x + ((clientX - rect.left) / rect.width) * w, y + ((clientY - rect.top) / rect.height) * h];
+  },
+
+  unitsPerPixel() { return MapView.view[2] / MapView.svg().getBoundingClientRect().width; },
+
+  // Zoom to one board of the map (double-click): its box with a small margin.
+  focusBoard(board) {
+    const box = board.getBBox();
+    const [, , bw, bh] = MapView.base;
+    const size = Math.max(box.width, box.height * (bw / bh)) * 1.08;
+    const w = size, h = size * (bh / bw);
+    MapView.set([box.x + box.width / 2 - w / 2, box.y + box.height / 2 - h / 2, w, h]);
+  },
+};
+
+$("map-show").addEventListener("click", () => { showError(null); MapView.show().catch(showError); });
+$("map-side").addEventListener("change", () => { if (MapView.board) MapView.show().catch(showError); });
+$("map-zoom-in").addEventListener("click", () => MapView.zoom(2));
+$("map-zoom-out").addEventListener("click", () => MapView.zoom(0.5));
+$("map-zoom-reset").addEventListener("click", () => MapView.reset());
+$("map-view").addEventListener("wheel", (event) => {
+  if (!MapView.view) return;
+  event.preventDefault();
+  const [px, py] = MapView.point(event.clientX, event.clientY);
+  MapView.zoom(Math.exp(-event.deltaY * (event.deltaMode === 1 ? 0.05 : 0.002)), px, py);
+}, { passive: false });
+$("map-view").addEventListener("pointerdown", (event) => {
+  if (!MapView.view) return;
+  try { $("map-view").setPointerCapture(event.pointerId); } catch (error) { /* a pointer already gone */ }
+  MapView.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+});
+$("map-view").addEventListener("pointermove", (event) => {
+  const last = MapView.pointers.get(event.pointerId);
+  if (!last || !MapView.view) return;
+  const now = { x: event.clientX, y: event.clientY };
+  if (MapView.pointers.size === 1) {
+    const units = MapView.unitsPerPixel();
+    MapView.pan((last.x - now.x) * units, (last.y - now.y) * units);
+  } else if (MapView.pointers.size === 2) {
+    // Pinch: the distance between the two fingers scales the map around their middle.
+    const [other] = [...MapView.pointers].filter(([id]) => id !== event.pointerId).map(([, p]) => p);
+    const before = Math.hypot(last.x - other.x, last.y - other.y);
+    const after = Math.hypot(now.x - other.x, now.y - other.y);
+    if (before > 0 && after > 0) {
+      const [px, py] = MapView.point((now.x + other.x) / 2, (now.y + other.y) / 2);
+      MapView.zoom(after / before, px, py);
+    }
+  }
+  MapView.pointers.set(event.pointerId, now);
+});
+for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) {
+  $("map-view").addEventListener(type, (event) => MapView.pointers.delete(event.pointerId));
+}
+$("map-view").addEventListener("dblclick", (event) => {
+  // The board under the pointer (the map holds the pointer while dragging, so not event.target).
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const board = under && under.closest ? under.closest("g.map-board") : null;
+  if (board && MapView.view) MapView.focusBoard(board);
+});
+$("map-view").addEventListener("keydown", (event) => {
+  if (!MapView.view || event.ctrlKey || event.metaKey || event.altKey) return;
+  const step = MapView.view[2] / 8;
+  const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+  if (moves[event.key]) MapView.pan(...moves[event.key]);
+  else if (event.key === "+" || event.key === "=") MapView.zoom(2);
+  else if (event.key === "-" || event.key === "_") MapView.zoom(0.5);
+  else if (event.key === "0") MapView.reset();
+  else return;
+  event.preventDefault();
 });
 
 window.addEventListener("hashchange", () => {
