@@ -148,6 +148,11 @@ def test_maps_too_large_to_draw_on_the_page_say_how_to_draw_them(client: TestCli
     assert f"{expected.boards:,}" in message and "oxo map 3x4 --as o" in message
 
 
+def test_cubes_are_not_drawn(client: TestClient) -> None:
+    message = bad(client.get("/api/map?board=2x2x2&side=x"))
+    assert message.startswith("board:") and "flat" in message and "--svg" not in message
+
+
 def test_answers_are_kept(client: TestClient) -> None:
     first = client.get("/api/map?board=2x2&side=o")
     again = client.get("/api/map?board=2x2&side=o")

@@ -17,6 +17,7 @@ from oxo.render.strategy import strategy_svg
 from oxo.solve import Solution
 from oxo.space import MAX_EMPTY
 from oxo.strategy_map import StrategyMap, strategy_map
+from oxo.web.sessions import WebInputError
 
 #: Most boards a map drawn on the page holds.
 MAX_MAP_BOARDS = 2_000
@@ -28,9 +29,14 @@ def map_answer(
     """The map of ``side`` on ``geometry``: its figures (``oxo map --json``'s, without the table of
     every move), a few lines for people, and ``svg``, the drawing. ``solution`` is the board's
     solved space when the caller has it. Raises :class:`OutOfReachError` beyond the solver or
-    beyond :data:`MAX_MAP_BOARDS` boards."""
+    beyond :data:`MAX_MAP_BOARDS` boards, :class:`WebInputError` for boards that are not flat."""
     if geometry.size > MAX_EMPTY:
         solution = None  # strategy_map says why it is out of reach
+    elif geometry.dimensions != 2:
+        raise WebInputError(
+            f"board: strategy maps are drawn for flat boards only, not {geometry.spec}; "
+            f"oxo map {geometry.spec} --as {side} gives its figures"
+        )
     strategy = strategy_map(geometry, side, solution=solution)
     try:
         svg = strategy_svg(strategy, max_boards=MAX_MAP_BOARDS)
