@@ -146,6 +146,7 @@ def test_maps_too_large_to_draw_on_the_page_say_how_to_draw_them(client: TestCli
     assert expected.boards > MAX_MAP_BOARDS  # the premise, from the library
     message = bad(client.get("/api/map?board=3x4&side=o"), 422)
     assert f"{expected.boards:,}" in message and "oxo map 3x4 --as o" in message
+    assert bad(client.get("/api/map?board=3x4&side=O"), 422) == message  # the refusal is kept too
 
 
 def test_cubes_are_not_drawn(client: TestClient) -> None:

@@ -81,7 +81,7 @@ BODY_SECONDS = 10.0
 REQUEST_SECONDS = 60.0
 #: Explorer answers kept (least recently used forgotten first).
 EXPLORE_CACHE = 64
-#: Strategy maps kept, encoded (O's map on 3x3 is about 1 MB).
+#: Strategy maps kept, encoded (O's map on 3x3 is about 1 MB), and refusals of maps out of reach.
 MAP_CACHE = 8
 #: Host names a server bound to this machine only answers to.
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -345,7 +345,7 @@ def create_app(
     explored_lock = threading.Lock()
     pending: dict[Any, asyncio.Future[Any]] = {}
     info_cache: dict[str, Any] = {}
-    maps: BoundedCache[tuple[str, str], bytes] = BoundedCache(MAP_CACHE)
+    maps: BoundedCache[tuple[str, str], tuple[int, bytes]] = BoundedCache(MAP_CACHE)
 
     async def compute(key: Any, what: str, function: Callable[[], T]) -> T:
         """Run ``function`` in a worker thread, one run per ``key`` at a time; wait at most
@@ -617,19 +617,24 @@ def create_app(
         player: Player = "x" if side == "x" else "o"
         key = (geometry.spec, side)
 
-        def work() -> bytes:  # kept even when the request gave up waiting
-            def draw() -> bytes:
+        def work() -> tuple[int, bytes]:  # kept even when the request gave up waiting
+            def draw() -> tuple[int, bytes]:
                 solution = solutions.get(geometry) if geometry.size <= sessions.MAX_EMPTY else None
-                return bytes(JSONResponse(map_answer(geometry, player, solution)).body)
+                try:
+                    data = map_answer(geometry, player, solution)
+                except OutOfReachError as error:  # kept too: finding it out may take seconds
+                    return 422, bytes(JSONResponse({"error": " ".join(str(error).split())}).body)
+                return 200, bytes(JSONResponse(data).body)
 
             return maps.get_or_compute(key, draw)
 
-        body = maps.get(key)
-        if body is None:
-            body = await compute(
+        kept = maps.get(key)
+        if kept is None:
+            kept = await compute(
                 ("map", key), f"drawing the strategy map of {side.upper()} on {geometry.spec}", work
             )
-        return Response(body, media_type="application/json")
+        status, body = kept
+        return Response(body, status_code=status, media_type="application/json")
 
     # errors ----------------------------------------------------------------------------------
 
