@@ -202,7 +202,29 @@ def frontier_section(records: list[dict[str, object]]) -> str:
                 same = free_positions(geometry, row["ply"]) == (row["positions"], row["classes"])
                 check = "equal" if same else "DIFFERENT"
             out.append(f"| {row['ply']} | {row['positions']:,} | {row['classes']:,} | {check} |")
+        out += ["", *going_further(geometry, r["plies"][-1]["ply"])]
     return "\n".join(out)
+
+
+def going_further(geometry, reached: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """What the next plies would cost, from the estimate the command prints (upper bounds)."""
+    from oxo.counting.budget import format_bytes, format_seconds
+    from oxo.counting.frontier import estimate_frontier
+
+    ahead = [p for p in estimate_frontier(geometry, reached + 2) if p.ply > reached]
+    if not ahead:
+        return []
+    parts = [
+        f"ply {p.ply} (at most {p.classes_at_most:,} classes) about {format_seconds(p.seconds)} "
+        f"on two cores and {format_bytes(p.disk)} on disk"
+        for p in ahead
+    ]
+    return [
+        f"Going further: {'; '.join(parts)} (the estimate `oxo count` prints). Run "
+        f"`oxo count {geometry.spec} --plies {ahead[-1].ply} --yes --folder DIR` on a machine with "
+        "the disk; Ctrl-C stops it and the same command continues from the last complete ply, and "
+        "`--scheduler ADDRESS` spreads it over a Dask cluster that shares DIR."
+    ]
 
 
 def main() -> None:
@@ -214,7 +236,18 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=None, metavar="BOARD")
     parser.add_argument("--frontier", nargs="+", default=None, metavar="BOARD:PLIES")
     parser.add_argument("--folder", default=str(DATA / "work"), help="frontier counts' folders")
+    parser.add_argument(
+        "--sections-only",
+        action="store_true",
+        help="rewrite the frontier section from the saved results/count-*.json, counting nothing",
+    )
     args = parser.parse_args()
+    if args.sections_only:
+        import json
+
+        saved = [json.loads(path.read_text()) for path in sorted(DATA.glob("count-*.json"))]
+        replace_section("frontier", frontier_section(saved))
+        return
     if args.games or args.frontier:
         if args.games:
             records = []
