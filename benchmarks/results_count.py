@@ -236,12 +236,60 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=None, metavar="BOARD")
     parser.add_argument("--frontier", nargs="+", default=None, metavar="BOARD:PLIES")
     parser.add_argument("--folder", default=str(DATA / "work"), help="frontier counts' folders")
+    parser.add_argument("--sparse", default=None, metavar="BOARD:PLY")
     parser.add_argument(
         "--sections-only",
         action="store_true",
         help="rewrite the frontier section from the saved results/count-*.json, counting nothing",
     )
     args = parser.parse_args()
+    if args.sparse:
+        import json
+
+        from oxo.counting.sparse import count_at
+        from oxo.geometry import Geometry
+
+        spec, last = args.sparse.rsplit(":", 1)
+        geometry = Geometry.parse(spec)
+        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        rows, begun = [], time.perf_counter()
+        for ply in range(int(last) + 1):
+            positions, classes = count_at(geometry, ply)
+            rows.append({"ply": ply, "positions": positions, "classes": classes})
+        seconds = time.perf_counter() - begun
+        frontier = {}
+        saved = DATA / f"count-{spec.replace(',', '-')}.json"
+        if saved.exists():
+            for row in json.loads(saved.read_text())["result"]["boards"][0]["plies"]:
+                frontier[row["ply"]] = (row["positions"], row["classes"])
+        record = {
+            "command": f"python benchmarks/results_count.py --sparse {args.sparse}",
+            "computed_at": started,
+            "machine": machine(),
+            "seconds": round(seconds, 1),
+            "result": {"board": geometry.spec_shape, "k": geometry.k, "plies": rows},
+        }
+        save(f"sparse-{spec.replace(',', '-')}", record)
+        out = [
+            f"## {geometry.spec_shape}, k={geometry.k}: positions per ply by inclusion–exclusion over small sets of lines",
+            "",
+            f"Written by `{record['command']}` in {seconds:.0f} s ({machine()}); JSON in",
+            f"`results/sparse-{spec.replace(',', '-')}.json`. Only the sets of lines whose cells fit in one",
+            "player's marks count, so the first plies of a board with many lines are cheap",
+            '(`oxo.counting.sparse`, `docs/counting.md`). "frontier": the same ply by the frontier count,',
+            "which visits the positions.",
+            "",
+            "| ply | positions | classes | frontier |",
+            "| ---: | ---: | ---: | --- |",
+        ]
+        for row in rows:
+            check = ""
+            if row["ply"] in frontier:
+                same = frontier[row["ply"]] == (row["positions"], row["classes"])
+                check = "equal" if same else "DIFFERENT"
+            out.append(f"| {row['ply']} | {row['positions']:,} | {row['classes']:,} | {check} |")
+        replace_section("sparse", "\n".join(out))
+        return
     if args.sections_only:
         import json
 
