@@ -28,7 +28,7 @@ from typing import Literal
 from oxo.counting.budget import Estimate
 from oxo.counting.executors import Executor
 from oxo.errors import OptionError
-from oxo.geometry import Geometry, Symmetry
+from oxo.geometry import Geometry, burnside_classes, symmetry_cycles
 
 Method = Literal["auto", "lines", "pairs", "search", "frontier"]
 METHODS: tuple[str, ...] = ("auto", "lines", "pairs", "search", "frontier")
@@ -220,22 +220,6 @@ def estimate_count(geometry: Geometry, method: str = "auto", *, workers: int = 2
     return Estimate(float("inf"), 0, note="frontier: see the estimate per ply")
 
 
-def symmetry_cycles(symmetry: Symmetry) -> list[int]:
-    """The cycles of a symmetry's cell permutation, as bitmasks, ordered by their least cell."""
-    seen = 0
-    cycles = []
-    for start in range(len(symmetry.perm)):
-        if seen >> start & 1:
-            continue
-        cycle, cell = 0, start
-        while not cycle >> cell & 1:
-            cycle |= 1 << cell
-            cell = symmetry.perm[cell]
-        seen |= cycle
-        cycles.append(cycle)
-    return cycles
-
-
 def count_by_pairs(
     geometry: Geometry,
     *,
@@ -272,19 +256,6 @@ def count_by_pairs(
             fixed_by_symmetry[index][ply] += int(count)
     positions = fixed_by_symmetry[0]  # the identity fixes everything
     return positions, burnside_classes(fixed_by_symmetry, len(geometry.symmetries))
-
-
-def burnside_classes(fixed_by_symmetry: list[list[int]], order: int) -> list[int]:
-    """Classes per ply from each symmetry's fixed-point counts: their average over the group."""
-    classes = []
-    for ply in range(len(fixed_by_symmetry[0])):
-        burnside_sum = sum(fixed[ply] for fixed in fixed_by_symmetry)
-        if burnside_sum % order:
-            raise AssertionError(
-                f"Burnside's sum {burnside_sum} at ply {ply} is not divisible by {order}"
-            )
-        classes.append(burnside_sum // order)
-    return classes
 
 
 def _fraction_reporter(

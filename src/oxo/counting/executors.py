@@ -130,7 +130,7 @@ def _run_processes(
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
-    return results  # type: ignore[return-value]
+    return results  # type: ignore[return-value]  # every slot is filled once all shards are done
 
 
 def _run_dask(
@@ -155,7 +155,7 @@ def _run_dask(
         for future in as_completed(futures):
             results[index[future.key]] = future.result()
             done()
-        return results  # type: ignore[return-value]
+        return results  # type: ignore[return-value]  # every slot is filled once all shards are done
     finally:
         client.close()
         if cluster is not None:

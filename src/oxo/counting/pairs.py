@@ -223,6 +223,6 @@ def count_pairs(
 
     problem = PairProblem(tuple(blocks), x_property, o_property, difference, split)
     result = np.zeros(problem.total_cells + 1, dtype=np.int64)
-    for part in run_shards(problem.shards(), executor, workers=workers, on_done=on_shard):  # type: ignore[arg-type]
+    for part in run_shards(problem.shards(), executor, workers=workers, on_done=on_shard):  # type: ignore[arg-type]  # run_shards checks the executor name
         result += part
     return result
