@@ -18,9 +18,7 @@ import asyncio
 import contextlib
 import html
 import ipaddress
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -341,8 +339,7 @@ def create_app(
     solutions = SolutionCache()
     games = GameStore()
     pool = Thinkers(thinkers)
-    explored: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
-    explored_lock = threading.Lock()
+    explored: BoundedCache[tuple[str, str], dict[str, Any]] = BoundedCache(EXPLORE_CACHE)
     pending: dict[Any, asyncio.Future[Any]] = {}
     info_cache: dict[str, Any] = {}
     maps: BoundedCache[tuple[str, str], tuple[int, bytes]] = BoundedCache(MAP_CACHE)
@@ -577,19 +574,11 @@ def create_app(
     async def explore(request: Request) -> Response:
         position = _position(_query(request, ExploreQuery))
         key = (position.geometry.spec, position.to_status_string())
-        with explored_lock:
-            data = explored.get(key)
-            if data is not None:
-                explored.move_to_end(key)
+        data = explored.get(key)
         if data is None:
 
             def work() -> dict[str, Any]:  # kept even when the request gave up waiting
-                found = explorer.explore(position, solutions)
-                with explored_lock:
-                    explored[key] = found
-                    while len(explored) > EXPLORE_CACHE:
-                        explored.popitem(last=False)
-                return found
+                return explored.put(key, explorer.explore(position, solutions))
 
             data = await compute(
                 ("explore", key), f"exploring this {position.geometry.spec} position", work

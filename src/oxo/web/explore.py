@@ -8,11 +8,11 @@ from :func:`oxo.counting.count_positions`. This module only gathers and draws th
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from typing import Any
 
 from oxo.analysis import Winnability, line_report, winnability
+from oxo.cache import BoundedCache
 from oxo.counting import AUTO_LINES, CountTable, count_positions
 from oxo.errors import OxoError
 from oxo.geometry import Geometry
@@ -187,27 +187,23 @@ def _game_analysis(position: Position, solutions: SolutionCache) -> dict[str, An
     }
 
 
-_WINNABILITY: OrderedDict[Geometry, Any] = OrderedDict()
-_WIN_LOCK = threading.Lock()
+_WINNABILITY: BoundedCache[Geometry, Winnability] = BoundedCache(3)
 
 
 def _winnability_in(solution: Solution) -> Winnability:
     """Winnability over a whole-board solution's space (computed once per board, shared)."""
     geometry = solution.space.geometry
-    with _WIN_LOCK:
-        table = _WINNABILITY.get(geometry)
-        if table is None or table.space is not solution.space:
-            table = winnability(geometry, space=solution.space)
-            _WINNABILITY[geometry] = table
-            while len(_WINNABILITY) > 3:
-                _WINNABILITY.popitem(last=False)
-    return table  # the cache holds Winnability values only
+    table = _WINNABILITY.get_or_compute(
+        geometry, lambda: winnability(geometry, space=solution.space)
+    )
+    if table.space is not solution.space:  # the board was solved again since
+        table = _WINNABILITY.put(geometry, winnability(geometry, space=solution.space))
+    return table
 
 
 # -- counts -------------------------------------------------------------------------------------------
 
-_COUNTS: OrderedDict[Geometry, CountTable] = OrderedDict()
-_COUNT_LOCK = threading.Lock()
+_COUNTS: BoundedCache[Geometry, CountTable] = BoundedCache(16)
 
 
 def check_countable(geometry: Geometry) -> None:
@@ -226,13 +222,7 @@ def check_countable(geometry: Geometry) -> None:
 def count_chart(geometry: Geometry) -> dict[str, Any]:
     """``oxo count``'s table for a board and its chart (cached per board)."""
     check_countable(geometry)
-    with _COUNT_LOCK:
-        table = _COUNTS.get(geometry)
-        if table is None:
-            table = count_positions(geometry, executor="serial")
-            _COUNTS[geometry] = table
-            while len(_COUNTS) > 16:
-                _COUNTS.popitem(last=False)
+    table = _COUNTS.get_or_compute(geometry, lambda: count_positions(geometry, executor="serial"))
     return {
         **table.to_dict(),
         "board": geometry.spec,

@@ -18,12 +18,11 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from oxo.cache import BoundedCache
 from oxo.engines import (
     DEFAULT_SECONDS,
     LEVELS,
@@ -104,10 +103,7 @@ class SolutionCache:
     """
 
     def __init__(self, maxsize: int = 3) -> None:
-        self._maxsize = maxsize
-        self._solutions: OrderedDict[Geometry, Solution] = OrderedDict()
-        self._locks: dict[Geometry, threading.Lock] = {}
-        self._guard = threading.Lock()
+        self._solutions: BoundedCache[Geometry, Solution] = BoundedCache(maxsize)
 
     def ready(self, geometry: Geometry) -> bool:
         """Whether the board's solution is in memory (asking for it answers at once)."""
@@ -119,19 +115,7 @@ class SolutionCache:
             raise WebInputError(
                 f"the solver handles boards of at most {MAX_EMPTY} cells; {geometry.spec} has {geometry.size}"
             )
-        with self._guard:
-            lock = self._locks.setdefault(geometry, threading.Lock())
-        with lock:
-            with self._guard:
-                if geometry in self._solutions:
-                    self._solutions.move_to_end(geometry)
-                    return self._solutions[geometry]
-            solution = solve(geometry)
-            with self._guard:
-                self._solutions[geometry] = solution
-                while len(self._solutions) > self._maxsize:
-                    self._solutions.popitem(last=False)
-            return solution
+        return self._solutions.get_or_compute(geometry, lambda: solve(geometry))
 
 
 def relative_value(value: Value, mover: str) -> str:
@@ -335,7 +319,7 @@ class Game:
             )
         if outcome is not None:
             return f"{outcome.upper()} wins" + (" with three big markers in a row" if mega else "")
-        mover: Player = state.to_move  # type: ignore[assignment]
+        mover: Player = state.to_move  # type: ignore[assignment]  # no outcome yet: a player is to move
         who = "you" if self.players[mover] == "human" else f"computer: {self.players[mover]}"
         return f"{mover.upper()} to move ({who})"
 
@@ -550,12 +534,10 @@ class GameStore:
         finished: float = FINISHED_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._games: OrderedDict[str, Game] = OrderedDict()
-        self._maxsize = maxsize
+        self._games: BoundedCache[str, Game] = BoundedCache(maxsize)
         self._idle = idle
         self._finished = finished
         self._clock = clock
-        self._guard = threading.Lock()
 
     @staticmethod
     def new_id() -> str:
@@ -572,29 +554,24 @@ class GameStore:
         """Keep a game (made with an id from :meth:`new_id`) and return it; forget expired ones."""
         now = self._clock()
         game.touched = now
-        with self._guard:
-            for old in [g for g in self._games.values() if self._expired(g, now)]:
-                del self._games[old.id]
-            self._games[game.id] = game
-            while len(self._games) > self._maxsize:
-                self._games.popitem(last=False)
-        return game
+        for game_id, old in self._games.items():
+            if self._expired(old, now):
+                self._games.pop(game_id)
+        return self._games.put(game.id, game)
 
     def get(self, game_id: str) -> Game:
         now = self._clock()
-        with self._guard:
-            game = self._games.get(game_id)
-            if game is not None and self._expired(game, now):
-                del self._games[game_id]
-                game = None
-            if game is None:
-                raise GameNotFound(
-                    f"no game with id {game_id[:40]!r} is in progress (the server may have restarted, "
-                    "or the game was put away after a while without moves)"
-                )
-            self._games.move_to_end(game_id)
-            game.touched = now
-            return game
+        game = self._games.get(game_id)  # now the most recently used
+        if game is not None and self._expired(game, now):
+            self._games.pop(game_id)
+            game = None
+        if game is None:
+            raise GameNotFound(
+                f"no game with id {game_id[:40]!r} is in progress (the server may have restarted, "
+                "or the game was put away after a while without moves)"
+            )
+        game.touched = now
+        return game
 
     def __len__(self) -> int:
         return len(self._games)

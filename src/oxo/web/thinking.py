@@ -15,11 +15,11 @@ import concurrent.futures
 import multiprocessing
 import threading
 import zlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from oxo.cache import BoundedCache
 from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState
 
@@ -63,7 +63,9 @@ def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker pr
         compiled.warm_up()
     except Exception:
         pass
-    engines: OrderedDict[tuple[str, str, str, float, int | None], Any] = OrderedDict()
+    engines: BoundedCache[tuple[str, str, str, float, int | None], Any] = BoundedCache(
+        ENGINES_PER_WORKER
+    )
     while True:
         try:
             task: Task = conn.recv()
@@ -71,12 +73,11 @@ def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker pr
             return
         try:
             key = (task.game_id, task.side, task.level, task.seconds, task.seed)
-            engine = engines.pop(key, None)
+            engine = engines.get(key)  # an engine keeps its tree and tables between moves
             if engine is None:
-                engine = make_engine(task.level, task.start, seconds=task.seconds, seed=task.seed)
-            engines[key] = engine
-            while len(engines) > ENGINES_PER_WORKER:
-                engines.popitem(last=False)
+                engine = engines.put(
+                    key, make_engine(task.level, task.start, seconds=task.seconds, seed=task.seed)
+                )
             move = engine.choose(task.state)
             report = engine.last.to_dict() if engine.last is not None else None
             answer: tuple[Any, ...] = ("ok", move, report)
