@@ -67,7 +67,7 @@ def run_shards(
     return _run_dask(shards, workers, scheduler, done)
 
 
-def _worker_setup() -> None:
+def _worker_setup(parent: int) -> None:
     """In each worker: leave Ctrl-C to the parent (which stops the workers itself) and die with it."""
     import signal
 
@@ -81,6 +81,8 @@ def _worker_setup() -> None:
         libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
     except (OSError, AttributeError):
         pass
+    if os.getppid() != parent:  # the parent died before the line above: nobody wants this worker
+        os._exit(1)
 
 
 def _run_processes(
@@ -95,7 +97,10 @@ def _run_processes(
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(shards)), mp_context=context, initializer=_worker_setup
+        max_workers=min(workers, len(shards)),
+        mp_context=context,
+        initializer=_worker_setup,
+        initargs=(os.getpid(),),
     )
     import signal
 
@@ -128,9 +133,21 @@ def _run_processes(
         for process in list(getattr(pool, "_processes", {}).values()):
             process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
+        _forget(pool)
         raise
     pool.shutdown()
     return results  # type: ignore[return-value]  # every slot is filled once all shards are done
+
+
+def _forget(pool: object) -> None:
+    """Drop a killed pool from the library's exit hook, which would otherwise write to its closed
+    pipe at exit and print a traceback after "oxo: interrupted"."""
+    from concurrent.futures import process as futures_process
+
+    wakeups = getattr(futures_process, "_threads_wakeups", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if isinstance(wakeups, dict) and manager is not None:
+        wakeups.pop(manager, None)
 
 
 def _run_dask(
