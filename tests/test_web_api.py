@@ -273,7 +273,7 @@ def test_3x3x3_game(client: TestClient) -> None:
     while not game["over"]:
         before, game = game, ai(client, game)
         answers_legally(before, game)
-    assert game["winner"] == "x" and game["result"] == "X wins" and game["winning_lines"]
+    assert game["winner"] == "x" and game["result"] == "X has won" and game["winning_lines"]
     assert replayed(game).outcome == "x"
 
 

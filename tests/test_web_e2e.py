@@ -193,7 +193,7 @@ def test_classic_game_to_the_end_survives_a_reload(page, server_url: str, tmp_pa
     final = Position.from_string(state["position"])
     assert final.is_terminal and final.winner != "x"  # the perfect player never loses
     status = page.inner_text("#play-status")
-    assert status == ("O wins" if final.winner == "o" else "Draw: the board is full")
+    assert status == ("O has won" if final.winner == "o" else "Draw: the board is full")
     assert page.locator("#play-svg .mark").count() == final.ply
     assert "perfect" in page.inner_text("#play-levels")
     page.screenshot(path=str(tmp_path / "classic-over.png"), full_page=True)

@@ -38,6 +38,7 @@ from oxo.geometry import Geometry
 from oxo.mega.rules import MegaState
 from oxo.position import Position
 from oxo.render.svg import classic_svg, mega_svg
+from oxo.reports import position_status
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY
 from oxo.web.thinking import Task
@@ -311,6 +312,18 @@ class Game:
         state = self.state if state is None else state
         mega = isinstance(state, MegaState)
         outcome = state.outcome
+        if isinstance(state, Position):
+            # The library writes a classic position's sentence once (oxo.reports); the page adds who plays.
+            status = position_status(state)
+            text = status.text[:1].upper() + status.text[1:]
+            if status.turn is None or outcome is not None:
+                return text
+            who = (
+                "you"
+                if self.players[status.turn] == "human"
+                else f"computer: {self.players[status.turn]}"
+            )
+            return f"{text} ({who})"
         if outcome == "draw":
             return (
                 "Draw: the board is full"
