@@ -75,6 +75,7 @@ def new_game(spec: str, k: int | None = None, gravity: bool = False) -> GameStat
     """The start of a game from its name: ``"mega"`` for mega tic-tac-toe, ``"uttt"`` for ultimate
     tic-tac-toe, or a board such as
     ``"3x3"``, ``"5x5,k=4"``, ``"3x3x3"``, ``"15x15"`` with ``k=5`` (k defaults to the shortest side).
+    ``"connect4"`` is Connect Four.
     A gravity board (marks drop to the bottom of their column) with ``gravity=True`` or ``,gravity``
     in the spec: ``"6x7,k=4,gravity"`` is Connect Four."""
     if not isinstance(spec, str):
@@ -93,6 +94,12 @@ def new_game(spec: str, k: int | None = None, gravity: bool = False) -> GameStat
         from oxo.uttt.rules import UtttState
 
         return UtttState()
+    if spec.strip().lower() in ("connect4", "connect-four"):
+        if k is not None:
+            raise BoardSpecError(
+                "Connect Four is 6x7 with k=4; for another k write '6x7,k=5,gravity'"
+            )
+        spec, gravity = "6x7,k=4,gravity", True
     if gravity or "gravity" in spec.lower():
         from oxo.gravity.board import GravityBoard, GravityState
 

@@ -316,6 +316,12 @@ class GravityState:
         lines.append(" ".join(str(col + 1).rjust(width) for col in range(self.board.cols)))
         return "\n".join(lines)
 
+    def _repr_svg_(self) -> str:
+        """The board drawn for notebooks and the web page (:mod:`oxo.gravity.svg`)."""
+        from oxo.gravity.svg import gravity_svg
+
+        return gravity_svg(self)
+
     def format_move(self, move: int) -> str:
         """A column as people write it, from 1."""
         return str(move + 1)

@@ -82,6 +82,7 @@ BOARDS: tuple[dict[str, Any], ...] = (
     _board("15x15, 5 in a row (gomoku)", "15x15", 5),
     _board("Mega tic-tac-toe", "mega"),
     _board("Ultimate tic-tac-toe (each move sends the opponent to a grid)", "uttt"),
+    _board("Connect Four (6x7, 4 in a row; marks drop to the bottom of their column)", "connect4"),
 )
 
 
@@ -185,7 +186,7 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
             if isinstance(start, Position)
             else "mega tic-tac-toe has no exact solver"
             if isinstance(start, MegaState)
-            else "this game has no exact solver"
+            else "this position is beyond it"
         )
         strongest = (
             "best (hard until the position is in reach, then perfect)" if classic else "hard"

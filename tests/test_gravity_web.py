@@ -1,0 +1,105 @@
+"""Connect Four on the web page's game API (``oxo serve``) and its drawing, checked against the
+library's gravity rules replaying the same moves."""
+
+from __future__ import annotations
+
+import random
+import re
+import warnings
+import xml.dom.minidom
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from oxo.game import new_game  # noqa: E402
+from oxo.gravity.board import GravityState  # noqa: E402
+from oxo.gravity.svg import gravity_svg  # noqa: E402
+from oxo.web import create_app  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(
+        create_app(),
+        base_url="http://127.0.0.1:8000",
+        headers={"Content-Type": "application/json"},
+        raise_server_exceptions=False,
+    ) as test_client:
+        yield test_client
+
+
+def replay(moves: list[str]) -> GravityState:
+    state = new_game("connect4")
+    assert isinstance(state, GravityState)
+    for text in moves:
+        state = state.play(state.parse_move(text))
+    return state
+
+
+def clickable(svg: str) -> list[str]:
+    return re.findall(r'class="legal" data-move="(\d+)"', svg)
+
+
+def test_connect4_is_the_gravity_board() -> None:
+    state = new_game("connect4")
+    assert isinstance(state, GravityState)
+    assert (state.board.rows, state.board.cols, state.board.k) == (6, 7, 4)
+    assert state == new_game("6x7,k=4,gravity")
+
+
+def test_the_drawing_offers_each_open_column_once() -> None:
+    rng = random.Random(5)
+    state = new_game("connect4")
+    assert isinstance(state, GravityState)
+    while not state.is_over:
+        svg = gravity_svg(state)
+        xml.dom.minidom.parseString(svg)
+        assert clickable(svg) == [state.format_move(m) for m in state.legal_moves]
+        marks = re.findall(r'class="mark (x|o)"', svg)
+        assert marks.count("x") == bin(state.x).count("1")
+        assert marks.count("o") == bin(state.o).count("1")
+        state = state.play(rng.choice(state.legal_moves))
+    assert clickable(gravity_svg(state)) == []
+
+
+def test_people_play_a_whole_game_on_the_page(client: TestClient) -> None:
+    response = client.post(
+        "/api/games", json={"kind": "connect4", "players": {"x": "human", "o": "human"}}
+    )
+    assert response.status_code == 200, response.text
+    game: dict[str, Any] = response.json()
+    rng = random.Random(3)
+    while True:
+        state = replay(game["moves"])
+        assert game["legal"] == [state.format_move(m) for m in state.legal_moves]
+        assert game["outcome"] == state.outcome and game["to_move"] == state.to_move
+        assert clickable(game["svg"]) == (game["legal"] if not game["over"] else [])
+        if game["over"]:
+            break
+        response = client.post(
+            f"/api/games/{game['id']}/move", json={"move": rng.choice(game["legal"])}
+        )
+        assert response.status_code == 200, response.text
+        game = response.json()
+
+
+def test_a_full_column_is_refused(client: TestClient) -> None:
+    moves = ["1"] * 6
+    response = client.post(
+        "/api/games",
+        json={"kind": "connect4", "players": {"x": "human", "o": "human"}, "moves": moves},
+    )
+    assert response.status_code == 200, response.text
+    game = response.json()
+    response = client.post(f"/api/games/{game['id']}/move", json={"move": "1"})
+    assert response.status_code == 400 and response.json()["error"].startswith("move")
