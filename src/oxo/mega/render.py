@@ -15,87 +15,36 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from oxo import ninegrids
 from oxo.mega.notation import format_move
 from oxo.mega.rules import MegaState
+from oxo.ninegrids import STYLES, Token
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-Token = tuple[str, str]
-
-STYLES: dict[str, str] = {
-    "frame": "dim",
-    "x": "red",
-    "o": "blue",
-    "x last": "bold red reverse",
-    "o last": "bold blue reverse",
-    "legal": "bold green",
-    "empty": "dim",
-    "big x": "bold red",
-    "big o": "bold blue",
-}
-
-BIG_MARKERS: dict[str, tuple[str, str, str]] = {
-    "x": (" \\   / ", "   X   ", " /   \\ "),
-    "o": (" /---\\ ", " | O | ", " \\---/ "),
-}
+__all__ = ["STYLES", "Token", "board_rich", "board_text", "board_tokens", "status_lines"]
 
 
 def board_tokens(state: MegaState, *, highlight: bool = True) -> list[list[Token]]:
     """The board as lines of (text, style) tokens; legal moves shown as cell digits if ``highlight``."""
-    legal = set(state.legal_moves) if highlight else set()
-    last = state.moves[-1] if state.moves else None
     covered = state.covered
-    lines: list[list[Token]] = []
-    for outer_row in range(3):
-        header = "+".join(f"-- {3 * outer_row + col + 1} --" for col in range(3))
-        lines.append([(f"+{header}+", "frame")])
-        for inner_row in range(3):
-            line: list[Token] = [("|", "frame")]
-            for outer_col in range(3):
-                grid = 3 * outer_row + outer_col + 1
-                owner = covered.get(grid)
-                if owner is not None:
-                    line.append((BIG_MARKERS[owner][inner_row], f"big {owner}"))
-                else:
-                    line.append((" ", ""))
-                    for inner_col in range(3):
-                        cell = 3 * inner_row + inner_col + 1
-                        move = 9 * (grid - 1) + cell - 1
-                        mark = state.cell(grid, cell)
-                        if mark is not None:
-                            line.append(
-                                (mark.upper(), f"{mark} last") if move == last else (mark, mark)
-                            )
-                        elif move in legal:
-                            line.append((str(cell), "legal"))
-                        else:
-                            line.append((".", "empty"))
-                        line.append((" ", ""))
-                line.append(("|", "frame"))
-            lines.append(line)
-    lines.append([("+" + "+".join(["-------"] * 3) + "+", "frame")])
-    return lines
+    return ninegrids.board_tokens(
+        lambda move: state.cell(move // 9 + 1, move % 9 + 1),
+        lambda grid: covered.get(grid + 1),
+        set(state.legal_moves) if highlight else set(),
+        state.moves[-1] if state.moves else None,
+    )
 
 
 def board_text(state: MegaState, *, highlight: bool = True) -> str:
     """The board as plain ASCII lines."""
-    return "\n".join(
-        "".join(text for text, _ in line) for line in board_tokens(state, highlight=highlight)
-    )
+    return ninegrids.tokens_text(board_tokens(state, highlight=highlight))
 
 
 def board_rich(state: MegaState, *, highlight: bool = True) -> Text:
     """The board as a rich ``Text`` with colours (marks, big markers, legal moves, last move)."""
-    from rich.text import Text
-
-    out = Text()
-    for number, line in enumerate(board_tokens(state, highlight=highlight)):
-        if number:
-            out.append("\n")
-        for text, style in line:
-            out.append(text, style=STYLES.get(style, ""))
-    return out
+    return ninegrids.tokens_rich(board_tokens(state, highlight=highlight))
 
 
 def status_lines(state: MegaState, *, legal: bool = True) -> list[str]:

@@ -15,87 +15,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from oxo import ninegrids
+from oxo.ninegrids import STYLES, Token
 from oxo.uttt.notation import format_move
 from oxo.uttt.rules import UtttState
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-Token = tuple[str, str]
-
-STYLES: dict[str, str] = {
-    "frame": "dim",
-    "x": "red",
-    "o": "blue",
-    "x last": "bold red reverse",
-    "o last": "bold blue reverse",
-    "legal": "bold green",
-    "empty": "dim",
-    "big x": "bold red",
-    "big o": "bold blue",
-}
-
-BIG_MARKS: dict[str, tuple[str, str, str]] = {
-    "x": (" \\   / ", "   X   ", " /   \\ "),
-    "o": (" /---\\ ", " | O | ", " \\---/ "),
-}
+__all__ = ["STYLES", "Token", "board_rich", "board_text", "board_tokens", "status_lines"]
 
 
 def board_tokens(state: UtttState, *, highlight: bool = True) -> list[list[Token]]:
     """The board as lines of (text, style) tokens; legal moves shown as cell digits if ``highlight``."""
-    legal = set(state.legal_moves) if highlight else set()
-    last = state.last_move
     x, o = state.x_marks, state.o_marks
-    lines: list[list[Token]] = []
-    for big_row in range(3):
-        header = "+".join(f"-- {3 * big_row + col + 1} --" for col in range(3))
-        lines.append([(f"+{header}+", "frame")])
-        for row in range(3):
-            line: list[Token] = [("|", "frame")]
-            for big_col in range(3):
-                grid = 3 * big_row + big_col
-                owner = state.grid_owner(grid)
-                if owner in ("x", "o"):
-                    line.append((BIG_MARKS[owner][row], f"big {owner}"))
-                else:
-                    line.append((" ", ""))
-                    for col in range(3):
-                        cell = 3 * row + col
-                        move = 9 * grid + cell
-                        mark = "x" if x >> move & 1 else "o" if o >> move & 1 else None
-                        if mark is not None:
-                            line.append(
-                                (mark.upper(), f"{mark} last") if move == last else (mark, mark)
-                            )
-                        elif move in legal:
-                            line.append((str(cell + 1), "legal"))
-                        else:
-                            line.append((".", "empty"))
-                        line.append((" ", ""))
-                line.append(("|", "frame"))
-            lines.append(line)
-    lines.append([("+" + "+".join(["-------"] * 3) + "+", "frame")])
-    return lines
+
+    def owner(grid: int) -> str | None:
+        won = state.grid_owner(grid)
+        return won if won in ("x", "o") else None
+
+    return ninegrids.board_tokens(
+        lambda move: "x" if x >> move & 1 else "o" if o >> move & 1 else None,
+        owner,
+        set(state.legal_moves) if highlight else set(),
+        state.last_move,
+    )
 
 
 def board_text(state: UtttState, *, highlight: bool = True) -> str:
     """The board as plain ASCII lines."""
-    return "\n".join(
-        "".join(text for text, _ in line) for line in board_tokens(state, highlight=highlight)
-    )
+    return ninegrids.tokens_text(board_tokens(state, highlight=highlight))
 
 
 def board_rich(state: UtttState, *, highlight: bool = True) -> Text:
     """The board as a rich ``Text`` with colours (marks, won grids, legal moves, last move)."""
-    from rich.text import Text
-
-    out = Text()
-    for number, line in enumerate(board_tokens(state, highlight=highlight)):
-        if number:
-            out.append("\n")
-        for text, style in line:
-            out.append(text, style=STYLES.get(style, ""))
-    return out
+    return ninegrids.tokens_rich(board_tokens(state, highlight=highlight))
 
 
 def status_lines(state: UtttState, *, legal: bool = True) -> list[str]:

@@ -1,0 +1,162 @@
+"""The layout shared by the games played on nine 3x3 grids (mega and ultimate tic-tac-toe).
+
+Both number grids and cells 1..9 in reading order (1 2 3 / 4 5 6 / 7 8 9) and write a move ``GC``,
+the grid G then the cell C, so ``55`` is the centre of the centre grid. Inside the library a move is
+the integer ``9*(G-1) + (C-1)`` (0..80), also its bit in the games' 81-bit bitboards. A record is
+moves separated by spaces (commas and move numbers such as ``1.`` are tolerated). The games differ in
+their rules, not in this notation or in the text board drawn here, so both use this one module
+(games never import each other).
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from oxo.errors import MoveSyntaxError
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+ACCEPTED = (
+    "a move is two digits GC, grid then cell, each 1..9 in reading order "
+    "(e.g. 55 is the centre of the centre grid)"
+)
+
+
+def parse_move(text: str | int) -> int:
+    """The move index 0..80 of ``GC`` text such as ``"37"`` (an int 0..80 is passed through)."""
+    if isinstance(text, bool):
+        raise MoveSyntaxError(f"not a move: {text!r}; {ACCEPTED}")
+    if isinstance(text, numbers.Integral):
+        if 0 <= text < 81:
+            return int(text)
+        raise MoveSyntaxError(f"move index {text} is outside 0..80; {ACCEPTED}")
+    if not isinstance(text, str):
+        raise MoveSyntaxError(f"not a move: {text!r}; {ACCEPTED}")
+    raw = text.strip()
+    if len(raw) != 2 or raw[0] not in "123456789" or raw[1] not in "123456789":
+        raise MoveSyntaxError(f"not a move: {text!r}; {ACCEPTED}")
+    return 9 * (int(raw[0]) - 1) + int(raw[1]) - 1
+
+
+def format_move(move: int) -> str:
+    """``GC`` text of a move index (``40`` → ``"55"``)."""
+    if not 0 <= move < 81:
+        raise MoveSyntaxError(f"move index {move} is outside 0..80")
+    return f"{move // 9 + 1}{move % 9 + 1}"
+
+
+_MOVE_NUMBER = re.compile(r"^\d+\.+$")
+
+
+def parse_record(record: str | Iterable[str | int]) -> list[int]:
+    """Move indices of a game record: ``"55 51 15"`` or a list of moves.
+
+    Tokens are split on spaces and commas; move numbers like ``1.`` or ``12...`` are skipped so a
+    record copied from an annotated listing still reads.
+    """
+    if isinstance(record, str):
+        tokens: list[str | int] = [
+            tok
+            for tok in re.split(r"[\s,]+", record.strip())
+            if tok and not _MOVE_NUMBER.match(tok)
+        ]
+    else:
+        tokens = list(record)
+    moves = []
+    for number, token in enumerate(tokens, start=1):
+        try:
+            moves.append(parse_move(token))
+        except MoveSyntaxError as error:
+            raise MoveSyntaxError(f"move {number} of the record: {error}") from None
+    return moves
+
+
+def format_record(moves: Iterable[int]) -> str:
+    """A record: the moves in ``GC`` notation separated by spaces."""
+    return " ".join(format_move(move) for move in moves)
+
+
+Token = tuple[str, str]
+
+STYLES: dict[str, str] = {
+    "frame": "dim",
+    "x": "red",
+    "o": "blue",
+    "x last": "bold red reverse",
+    "o last": "bold blue reverse",
+    "legal": "bold green",
+    "empty": "dim",
+    "big x": "bold red",
+    "big o": "bold blue",
+}
+
+BIG_MARKS: dict[str, tuple[str, str, str]] = {
+    "x": (" \\   / ", "   X   ", " /   \\ "),
+    "o": (" /---\\ ", " | O | ", " \\---/ "),
+}
+
+
+def board_tokens(
+    mark_at: Callable[[int], str | None],
+    owner_of: Callable[[int], str | None],
+    legal: set[int],
+    last: int | None,
+) -> list[list[Token]]:
+    """The nine grids as lines of (text, style) tokens.
+
+    ``mark_at(move)`` is ``"x"``, ``"o"`` or None for a move 0..80; ``owner_of(grid)`` is the side whose
+    big mark covers grid 0..8, or None to draw its cells. Empty cells in ``legal`` show their cell
+    number, so with the grid number on the frame above the move ``GC`` can be read off the board.
+    """
+    lines: list[list[Token]] = []
+    for big_row in range(3):
+        header = "+".join(f"-- {3 * big_row + col + 1} --" for col in range(3))
+        lines.append([(f"+{header}+", "frame")])
+        for row in range(3):
+            line: list[Token] = [("|", "frame")]
+            for big_col in range(3):
+                grid = 3 * big_row + big_col
+                owner = owner_of(grid)
+                if owner is not None:
+                    line.append((BIG_MARKS[owner][row], f"big {owner}"))
+                else:
+                    line.append((" ", ""))
+                    for col in range(3):
+                        cell = 3 * row + col
+                        move = 9 * grid + cell
+                        mark = mark_at(move)
+                        if mark is not None:
+                            line.append(
+                                (mark.upper(), f"{mark} last") if move == last else (mark, mark)
+                            )
+                        elif move in legal:
+                            line.append((str(cell + 1), "legal"))
+                        else:
+                            line.append((".", "empty"))
+                        line.append((" ", ""))
+                line.append(("|", "frame"))
+            lines.append(line)
+    lines.append([("+" + "+".join(["-------"] * 3) + "+", "frame")])
+    return lines
+
+
+def tokens_text(lines: list[list[Token]]) -> str:
+    """Token lines as plain ASCII (files, pipes, tests)."""
+    return "\n".join("".join(text for text, _ in line) for line in lines)
+
+
+def tokens_rich(lines: list[list[Token]]) -> Text:
+    """Token lines as a rich ``Text`` coloured by :data:`STYLES` (a terminal)."""
+    from rich.text import Text
+
+    out = Text()
+    for number, line in enumerate(lines):
+        if number:
+            out.append("\n")
+        for text, style in line:
+            out.append(text, style=STYLES.get(style, ""))
+    return out
