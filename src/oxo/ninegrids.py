@@ -4,8 +4,9 @@ Both number grids and cells 1..9 in reading order (1 2 3 / 4 5 6 / 7 8 9) and wr
 the grid G then the cell C, so ``55`` is the centre of the centre grid. Inside the library a move is
 the integer ``9*(G-1) + (C-1)`` (0..80), also its bit in the games' 81-bit bitboards. A record is
 moves separated by spaces (commas and move numbers such as ``1.`` are tolerated). The games differ in
-their rules, not in this notation or in the text board drawn here, so both use this one module
-(games never import each other).
+their rules, not in this notation, the text board drawn here or the driver of their compiled tree
+search (each game brings its own compiled kernel), so both use this one module (games never import
+each other).
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from oxo.errors import MoveSyntaxError
 
 if TYPE_CHECKING:
+    import numpy as np
     from rich.text import Text
 
 ACCEPTED = (
@@ -160,3 +162,123 @@ def tokens_rich(lines: list[list[Token]]) -> Text:
         for text, style in line:
             out.append(text, style=STYLES.get(style, ""))
     return out
+
+
+# -- the compiled tree search's driver ---------------------------------------------------------
+
+#: Simulations run between clock checks, and the most tree nodes kept (about 16 bytes each).
+CHUNK = 256
+MAX_NODES = 1 << 22
+#: Room for the children of one expansion (at most 81 moves).
+FAN_OUT = 82
+
+
+class _Clock(Protocol):
+    def expired(self) -> bool: ...
+
+
+class CompiledKernel(Protocol):
+    """What a game's compiled module offers the search: its random stream, its state as an array,
+    and a batch of simulations over the flat tree arrays."""
+
+    def warm_up(self) -> None: ...
+    def make_rng(self, seed: int | None = None) -> np.ndarray: ...
+    def state_from(self, state: Any) -> np.ndarray: ...
+    def mcts_iterations(self, *args: Any) -> int: ...
+
+
+class CompiledSearch:
+    """UCT with random playouts in a game's compiled code (``kernel``); one instance serves a whole
+    game (its random stream and tree arrays are reused from move to move). The tree lives in flat
+    arrays that grow up to :data:`MAX_NODES`; past that the search keeps simulating from its leaves
+    without growing. With an iteration budget a seeded game repeats move for move."""
+
+    def __init__(
+        self,
+        kernel: CompiledKernel,
+        seed: int | None = None,
+        exploration: float = 0.7,
+        expand_after: int = 2,
+    ) -> None:
+        kernel.warm_up()
+        self._compiled = kernel
+        self.exploration = float(exploration)
+        self.expand_after = int(expand_after)
+        self._rng = kernel.make_rng(seed)
+        self._arrays: tuple[np.ndarray, ...] | None = None
+
+    def _tree(self, nodes: int) -> tuple[np.ndarray, ...]:
+        import numpy as np
+
+        if self._arrays is None or self._arrays[0].shape[0] < nodes:
+            self._arrays = (
+                np.empty(nodes, dtype=np.int32),  # first child
+                np.empty(nodes, dtype=np.int16),  # number of children
+                np.empty(nodes, dtype=np.int8),  # move
+                np.empty(nodes, dtype=np.int8),  # mover
+                np.empty(nodes, dtype=np.int32),  # visits
+                np.empty(nodes, dtype=np.float32),  # value
+            )
+        return self._arrays
+
+    @staticmethod
+    def _grow(arrays: tuple[np.ndarray, ...], used: int, nodes: int) -> tuple[np.ndarray, ...]:
+        import numpy as np
+
+        grown = []
+        for array in arrays:
+            bigger = np.empty(nodes, dtype=array.dtype)
+            bigger[:used] = array[:used]
+            grown.append(bigger)
+        return tuple(grown)
+
+    def run(
+        self, state: Any, clock: _Clock, iterations: int | None
+    ) -> tuple[list[tuple[int, int, float]], int, int]:
+        """Search from ``state`` until ``clock`` expires or ``iterations`` simulations ran.
+
+        Returns each root move with its visits and summed result (for the side to move), the
+        simulations run and the tree's size.
+        """
+        import numpy as np
+
+        c = self._compiled
+        root = c.state_from(state)
+        budget = iterations if iterations is not None else 1 << 62
+        arrays = self._tree(min(MAX_NODES, FAN_OUT * min(budget, 4 * CHUNK) + FAN_OUT))
+        first, nchild, move, mover, visits, value = arrays
+        first[0], nchild[0], visits[0], value[0], mover[0] = -1, 0, 0, 0.0, 1 - state.player
+        meta = np.array([1], dtype=np.int64)
+        done = 0
+        while done < budget:
+            chunk = min(CHUNK, budget - done)
+            want = int(meta[0]) + FAN_OUT * chunk
+            if want > arrays[0].shape[0] and arrays[0].shape[0] < MAX_NODES:
+                arrays = self._grow(
+                    arrays, int(meta[0]), min(MAX_NODES, max(want, 2 * arrays[0].shape[0]))
+                )
+                self._arrays = arrays
+                first, nchild, move, mover, visits, value = arrays
+            done += c.mcts_iterations(
+                root,
+                chunk,
+                self._rng,
+                first,
+                nchild,
+                move,
+                mover,
+                visits,
+                value,
+                meta,
+                self.exploration,
+                self.expand_after,
+            )
+            if clock.expired():
+                break
+        f, k = int(first[0]), int(nchild[0])
+        stats = (
+            [(int(move[i]), int(visits[i]), float(value[i])) for i in range(f, f + k)]
+            if f >= 0
+            else []
+        )
+        return stats, done, int(meta[0])
