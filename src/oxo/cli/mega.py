@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Literal
 
 import click
 
-from oxo.cli import OxoGroup
-from oxo.cli.common import console, echo_json, echo_outcomes, json_option, quiet_option
-from oxo.errors import OxoError
+from oxo.cli import OxoGroup, grids
+from oxo.cli.common import echo_json, echo_outcomes, json_option, quiet_option
 from oxo.progress import progress_bar
 
 #: Who may play a side: a person, or the computer at a level (``mcts`` is the old name of ``hard``).
@@ -49,15 +47,6 @@ def rules(full: bool) -> None:
     click.echo(full_text() if full else rules_text(), nl=False)
 
 
-def _show_board(state, *, highlight: bool = True) -> None:
-    from oxo.mega.render import board_rich, board_text
-
-    if sys.stdout.isatty():
-        console().print(board_rich(state, highlight=highlight))
-    else:
-        click.echo(board_text(state, highlight=highlight))
-
-
 @mega.command()
 @click.argument("record", nargs=-1)
 @json_option
@@ -70,34 +59,10 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
 
     Example: oxo mega replay "55 44 13"
     """
-    from oxo.errors import IllegalMoveError
-    from oxo.mega.notation import format_move
+    from oxo.mega import render
     from oxo.mega.rules import MegaState
 
-    try:
-        state = MegaState.replay(" ".join(record))
-    except IllegalMoveError as error:
-        click.echo(f"oxo: illegal move: {error}", err=True)
-        if as_json:  # a "no" answer: exit status 1, and for scripts the same as JSON on stdout
-            echo_json(
-                {
-                    "error": f"illegal move: {error}",
-                    "code": 1,
-                    "number": error.number,
-                    "move": format_move(error.move),
-                    "rule": error.rule,
-                    "reason": error.reason,
-                }
-            )
-        raise click.exceptions.Exit(1) from None
-    if as_json:
-        echo_json(state.summary().to_dict())
-        return
-    from oxo.mega.render import status_lines
-
-    _show_board(state)
-    for line in status_lines(state):
-        click.echo(line)
+    grids.replay(MegaState, render, record, as_json)
 
 
 def _budget_options(function):
@@ -167,130 +132,26 @@ def play(
 
     Example: oxo mega play --x human --o hard --time 2
     """
-    from oxo.engines import DEFAULT_SECONDS, make_engine
-    from oxo.errors import IllegalMoveError
-    from oxo.mega.render import status_lines
+    from oxo.mega import render
+    from oxo.mega.guide import rules_text
     from oxo.mega.rules import MegaState
 
-    if seconds is None and iterations is None:
-        seconds = DEFAULT_SECONDS
-    kinds = (x_kind, o_kind)
-    players = [
-        None
-        if kind == "human"
-        else make_engine(
-            kind,
-            MegaState(),
-            seconds=seconds,
-            iterations=iterations,
-            seed=None if seed is None else seed + side,
-        )
-        for side, kind in enumerate(kinds)
-    ]
-    state = MegaState()
-    stdin = sys.stdin
-    humans = any(player is None for player in players)
-    show = True
-    while not state.is_over:
-        side = state.player
-        player = players[side]
-        name = "xo"[side]
-        if show and (player is None or not humans):
-            click.echo()
-            _show_board(state)
-            for line in status_lines(state, legal=player is None):
-                click.echo(line)
-        show = True
-        if player is not None:
-            move = player.choose(state)
-            state.push(move)
-            from oxo.mega.notation import format_move
-
-            report = player.last
-            detail = ""
-            if report is not None and report.nodes > 1 and report.expectation is not None:
-                detail = f" ({report.nodes:,} simulations in {report.seconds:.2f} s, expects {report.expectation:.0%})"
-            click.echo(f"{name} ({player.name}) plays {format_move(move)}{detail}")
-            continue
-        click.echo(f"{name}, your move (GC, or moves/undo/rules/help/quit): ", nl=False)
-        line = stdin.readline()
-        if not line:
-            click.echo()
-            click.echo(f"input ended; game stopped after {_moves(state.move_count)}", err=True)
-            break
-        text = line.strip().lower()
-        if not stdin.isatty():
-            click.echo(text)  # piped input: show it, so the transcript reads like a session
-        if not text:
-            show = False
-            continue
-        if text in ("q", "quit", "exit"):
-            click.echo(f"game stopped after {_moves(state.move_count)}")
-            break
-        if text in ("h", "help", "?"):
-            click.echo(
-                "type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order"
-            )
-            click.echo(
-                "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above"
-            )
-            click.echo(
-                "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops"
-            )
-            click.echo(
-                "'rules' prints the rules in plain words with a worked example (also: oxo mega rules)"
-            )
-            show = False
-            continue
-        if text in ("r", "rules"):
-            from oxo.mega.guide import rules_text
-
-            click.echo(rules_text())
-            show = False
-            continue
-        if text in ("m", "moves", "legal"):
-            from oxo.mega.notation import format_move
-
-            click.echo(" ".join(format_move(m) for m in state.legal_moves))
-            show = False
-            continue
-        if text in ("u", "undo"):
-            if not _undo_to_human(state, players):
-                click.echo("nothing to undo")
-                show = False
-            continue
-        try:
-            state.push(text)
-        except IllegalMoveError as error:
-            click.echo(f"illegal: {error}; try again")
-            show = False
-        except OxoError as error:
-            click.echo(f"{error}; try again")
-            show = False
-    else:
-        click.echo()
-        _show_board(state, highlight=False)
-        for line in status_lines(state, legal=False):
-            click.echo(line)
-    click.echo(f"record: {state.record}")
-    if save:
-        from oxo.fileio import write_atomic
-
-        write_atomic(save, state.record + "\n")
-
-
-def _moves(count: int) -> str:
-    return f"{count} move" if count == 1 else f"{count} moves"
-
-
-def _undo_to_human(state, players) -> bool:
-    """Take back moves up to and including the last human move (so it is that human's turn again)."""
-    if not any(players[number % 2] is None for number in range(state.move_count)):
-        return False
-    while True:
-        state.pop()
-        if players[state.player] is None:  # the move just taken back was a human's
-            return True
+    grids.terminal_game(
+        MegaState(),
+        (x_kind, o_kind),
+        render,
+        seconds=seconds,
+        iterations=iterations,
+        seed=seed,
+        save=save,
+        help_lines=(
+            "type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order",
+            "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above",
+            "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops",
+            "'rules' prints the rules in plain words with a worked example (also: oxo mega rules)",
+        ),
+        rules=rules_text,
+    )
 
 
 @mega.command()

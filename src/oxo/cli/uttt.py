@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from oxo.cli import OxoGroup
-from oxo.cli.common import console, echo_json, echo_outcomes, json_option, quiet_option
+from oxo.cli import OxoGroup, grids
+from oxo.cli.common import echo_json, echo_outcomes, json_option, quiet_option
 from oxo.engines import LEVELS
 from oxo.errors import OxoError
 from oxo.progress import progress_bar
 
 if TYPE_CHECKING:
-    from oxo.engines.base import Engine
-    from oxo.uttt.rules import UtttState
+    pass
 
 #: Who may play a side: a person, or the computer at a level.
 PLAYERS = ("human", *LEVELS)
@@ -45,15 +43,6 @@ def rules() -> None:
     click.echo(rules_text(), nl=False)
 
 
-def _show_board(state: UtttState, *, highlight: bool = True) -> None:
-    from oxo.uttt.render import board_rich, board_text
-
-    if sys.stdout.isatty():
-        console().print(board_rich(state, highlight=highlight))
-    else:
-        click.echo(board_text(state, highlight=highlight))
-
-
 @uttt.command()
 @click.argument("record", nargs=-1)
 @json_option
@@ -66,34 +55,10 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
 
     Example: oxo uttt replay "55 51 15"
     """
-    from oxo.errors import IllegalMoveError
-    from oxo.uttt.render import status_lines
+    from oxo.uttt import render
     from oxo.uttt.rules import UtttState
 
-    try:
-        state = UtttState.replay(" ".join(record))
-    except IllegalMoveError as error:
-        click.echo(f"oxo: illegal move: {error}", err=True)
-        if as_json:  # a "no" answer: exit status 1, and for scripts the same as JSON on stdout
-            from oxo.uttt.notation import format_move
-
-            echo_json(
-                {
-                    "error": f"illegal move: {error}",
-                    "code": 1,
-                    "number": error.number,
-                    "move": format_move(error.move),
-                    "rule": error.rule,
-                    "reason": error.reason,
-                }
-            )
-        raise click.exceptions.Exit(1) from None
-    if as_json:
-        echo_json(state.summary().to_dict())
-        return
-    _show_board(state)
-    for line in status_lines(state):
-        click.echo(line)
+    grids.replay(UtttState, render, record, as_json)
 
 
 def _budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -130,10 +95,7 @@ def play_game(
     save: str | None = None,
 ) -> None:
     """A game in the terminal between people and computer levels (``"human"`` or a level per side)."""
-    from oxo.engines import DEFAULT_SECONDS, make_engine
-    from oxo.errors import IllegalMoveError
-    from oxo.uttt.notation import format_move
-    from oxo.uttt.render import status_lines
+    from oxo.uttt import render
     from oxo.uttt.rules import UtttState
 
     for kind in (x_kind, o_kind):
@@ -141,110 +103,20 @@ def play_game(
             raise OxoError(
                 f"unknown player {kind!r} for ultimate tic-tac-toe; use human or one of {', '.join(COMPUTERS)}"
             )
-    if seconds is None and iterations is None:
-        seconds = DEFAULT_SECONDS
-    players: list[Engine | None] = [
-        None
-        if kind == "human"
-        else make_engine(
-            kind,
-            UtttState(),
-            seconds=seconds,
-            iterations=iterations,
-            seed=None if seed is None else seed + side,
-        )
-        for side, kind in enumerate((x_kind, o_kind))
-    ]
-    history = [UtttState()]
-    stdin = sys.stdin
-    humans = any(player is None for player in players)
-    show = True
-    stopped = False
-    while not history[-1].is_over:
-        state = history[-1]
-        side = state.player
-        player = players[side]
-        name = "xo"[side]
-        if show and (player is None or not humans):
-            click.echo()
-            _show_board(state)
-            for line in status_lines(state, legal=player is None):
-                click.echo(line)
-        show = True
-        if player is not None:
-            move = player.choose(state)
-            history.append(state.play(move))
-            report = player.last
-            detail = ""
-            if report is not None and report.nodes > 1 and report.expectation is not None:
-                detail = f" ({report.nodes:,} simulations in {report.seconds:.2f} s, expects {report.expectation:.0%})"
-            click.echo(f"{name} ({player.name}) plays {format_move(move)}{detail}")
-            continue
-        click.echo(f"{name}, your move (GC, or moves/undo/help/quit): ", nl=False)
-        line = stdin.readline()
-        if not line:
-            click.echo()
-            click.echo(f"input ended; game stopped after {_moves(state.move_count)}", err=True)
-            stopped = True
-            break
-        text = line.strip().lower()
-        if not stdin.isatty():
-            click.echo(text)  # piped input: show it, so the transcript reads like a session
-        if not text:
-            show = False
-            continue
-        if text in ("q", "quit", "exit"):
-            click.echo(f"game stopped after {_moves(state.move_count)}")
-            stopped = True
-            break
-        if text in ("h", "help", "?"):
-            click.echo(
-                "type a move as two digits GC: the small grid G, then the cell C, both 1..9 in reading order;"
-            )
-            click.echo(
-                "the cell you play sends your opponent to that grid. On the board a digit is a cell where"
-            )
-            click.echo("you may play (its cell number); the grid number is on the frame above")
-            show = False
-            continue
-        if text in ("m", "moves", "legal"):
-            click.echo(" ".join(format_move(m) for m in state.legal_moves))
-            show = False
-            continue
-        if text in ("u", "undo"):
-            # Take back moves up to and including the last one this side typed.
-            last_human = max(
-                (n for n in range(state.move_count) if players[n % 2] is None), default=None
-            )
-            if last_human is None:
-                click.echo("nothing to undo")
-                show = False
-            else:
-                del history[last_human + 1 :]
-            continue
-        try:
-            history.append(state.play(text))
-        except IllegalMoveError as error:
-            click.echo(f"illegal: {error}; try again")
-            show = False
-        except OxoError as error:
-            click.echo(f"{error}; try again")
-            show = False
-    final = history[-1]
-    if not stopped:
-        click.echo()
-        _show_board(final, highlight=False)
-        for line in status_lines(final, legal=False):
-            click.echo(line)
-    click.echo(f"record: {final.record}")
-    if save:
-        from oxo.fileio import write_atomic
-
-        write_atomic(save, final.record + "\n")
-
-
-def _moves(count: int) -> str:
-    return f"{count} move" if count == 1 else f"{count} moves"
+    grids.terminal_game(
+        UtttState(),
+        (x_kind, o_kind),
+        render,
+        seconds=seconds,
+        iterations=iterations,
+        seed=seed,
+        save=save,
+        help_lines=(
+            "type a move as two digits GC: the small grid G, then the cell C, both 1..9 in reading order;",
+            "the cell you play sends your opponent to that grid. On the board a digit is a cell where",
+            "you may play (its cell number); the grid number is on the frame above",
+        ),
+    )
 
 
 @uttt.command()
