@@ -1,0 +1,179 @@
+"""The compiled core of the gravity solver: the table's packed words, mirror images sharing entries,
+searches watched from a thread and stopped, bounds for either player, several solvers sharing one
+table, and the parallel start (``skew``), each checked against plain minimax or a plain search."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from oxo.errors import OutOfReachError
+from oxo.gravity import solver as core
+from oxo.gravity.board import GravityBoard, GravityState
+from oxo.gravity.reference import minimax
+from oxo.gravity.solver import GravitySolver, prime_at_least
+
+C4 = GravityBoard(6, 7, 4)
+
+
+def _random_state(board: GravityBoard, plies: int, rng: random.Random) -> GravityState:
+    while True:
+        state = GravityState(board)
+        for _ in range(plies):
+            if state.is_over:
+                break
+            state = state.play(rng.choice(state.legal_moves))
+        if not state.is_over:
+            return state
+
+
+def _mirror_state(state: GravityState) -> GravityState:
+    """The left-right mirror image, read back from the rows written backwards."""
+    mirrored = "/".join(row[::-1] for row in state.to_rows().split("/"))
+    return GravityState.from_string(mirrored, state.board)
+
+
+def test_prime_at_least() -> None:
+    primes = [n for n in range(2, 200) if all(n % d for d in range(2, n))]
+    for n in range(0, 190):
+        assert prime_at_least(n) == min(p for p in primes if p >= max(n, 2))
+
+
+def test_mirror_images_share_a_key() -> None:
+    rng = random.Random(7)
+    solver = GravitySolver(C4, 1 << 12)
+    params = solver._arrays[0]
+    for _ in range(200):
+        state = _random_state(C4, rng.randint(0, 30), rng)
+        other = _mirror_state(state)
+        key = state.x + state.mask if state.to_move == "x" else state.o + state.mask
+        mine = other.x if other.to_move == "x" else other.o
+        assert core._mirror(key, params) == mine + other.mask
+        assert core._mirror(core._mirror(key, params), params) == key
+        # Mirror images get the same table key while few marks are down, their own key after.
+        a = core._table_key(key - state.mask, state.mask, state.ply, params)
+        b = core._table_key(mine, other.mask, other.ply, params)
+        if state.ply <= solver.symmetric_plies:
+            assert a == b == min(key, mine + other.mask)
+        else:
+            assert (a, b) == (key, mine + other.mask)
+
+
+def test_table_words_pack_and_unpack() -> None:
+    table = np.zeros(2 * 1009, dtype=np.int64)
+    rng = random.Random(3)
+    for _ in range(500):
+        key = rng.randrange(1 << 49)
+        score = rng.randint(-21, 21)
+        lower = rng.randint(0, 1)
+        column = rng.randint(-1, 6)
+        core._store(table, key, 1009, score, lower, rng.randint(0, 63), column)
+        word = core._probe(table, key, 1009)
+        assert word != 0
+        assert ((word >> 1) & 127) - 64 == score and word & 1 == lower
+        assert ((word >> 16) & 15) - 1 == column
+    # A key never stored is not found (its bucket may hold others).
+    assert core._probe(np.zeros(2 * 1009, dtype=np.int64), 12345, 1009) == 0
+
+
+@pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x4,k=4"])
+def test_searches_in_a_thread_equal_searches_here(spec: str) -> None:
+    """With a deadline the search runs in a thread, watched; without, here: the same answers."""
+    board = GravityBoard.parse(spec)
+    here = GravitySolver(board, 1 << 14)
+    watched = GravitySolver(board, 1 << 14)
+    rng = random.Random(5)
+    for _ in range(20):
+        state = _random_state(board, rng.randint(0, 6), rng)
+        assert watched.solve(state, seconds=1e9) == here.solve(state)
+    assert watched.nodes == here.nodes
+    assert (here.solve(GravityState(board)).outcome, here.solve(GravityState(board)).end_ply) == (
+        minimax(GravityState(board))
+    )
+
+
+def test_a_deadline_stops_the_search_and_keeps_the_table_true() -> None:
+    board = GravityBoard.parse("6x6,k=4")
+    solver = GravitySolver(board, 1 << 16)
+    with pytest.raises(OutOfReachError, match="give it more time"):
+        solver.solve(GravityState(board), seconds=0.2)
+    # Every bound the stopped search stored is true: a later question still gets the right answer.
+    state = GravityState.from_string("4455", board)
+    assert solver.solve(state) == GravitySolver(board, 1 << 16).solve(state)
+
+
+def test_a_stop_request_ends_the_compiled_search() -> None:
+    solver = GravitySolver(C4, 1 << 16)
+    counter = np.zeros(3, dtype=np.int64)
+    counter[core._C_STOP] = 1
+    core._negamax(0, 0, 0, 0, 1, *solver._arrays, counter)
+    assert counter[core._C_STOPPED] == 1 and counter[core._C_NODES] <= 4096
+
+
+def test_progress_reports_say_what_is_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "_REPORT_EVERY", 0.0)
+    monkeypatch.setattr(core, "_POLL", 0.001)
+    lines: list[str] = []
+    board = GravityBoard.parse("6x5,k=4")
+    solver = GravitySolver(board, 1 << 14, on_status=lines.append)
+    value = solver.solve(GravityState(board))
+    assert value.outcome == "draw"
+    assert lines and all(line.startswith("searching: does the side to move") for line in lines)
+
+
+@pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x5,k=3", "4x4,k=4"])
+def test_bounds_for_either_player_agree_with_minimax(spec: str) -> None:
+    board = GravityBoard.parse(spec)
+    solver = GravitySolver(board, 1 << 14)
+    rng = random.Random(17)
+    for _ in range(25):
+        state = GravityState(board)
+        for _ in range(rng.randint(0, board.size)):
+            if state.is_over:
+                break
+            state = state.play(rng.choice(state.legal_moves))
+        outcome, end = minimax(state) if not state.is_over else (state.outcome, state.ply)
+        for player in ("x", "o"):
+            if outcome == "draw":
+                score = 0
+            else:
+                score = (board.size + 2 - end) // 2
+                score = score if outcome == player else -score
+            for threshold in range(-3, 4):
+                assert solver.holds(state, player, True, threshold) == (score >= threshold)
+                assert solver.holds(state, player, False, threshold) == (score <= threshold)
+
+
+def test_solvers_sharing_one_table_agree_with_minimax() -> None:
+    board = GravityBoard.parse("4x5,k=3")
+    table = np.zeros(2 * prime_at_least(1 << 12), dtype=np.int64)
+    first = GravitySolver(board, table=table)
+    second = GravitySolver(board, table=table, symmetric_plies=0)
+    rng = random.Random(11)
+    for _ in range(30):
+        state = _random_state(board, rng.randint(0, 10), rng)
+        want = minimax(state)
+        for solver in (first, second):
+            value = solver.solve(state)
+            assert (value.outcome, value.end_ply) == want
+
+
+@pytest.mark.parametrize("skew", [1, 2, 5])
+def test_a_skewed_start_changes_the_order_not_the_values(skew: int) -> None:
+    board = GravityBoard.parse("4x4,k=3")
+    plain = GravitySolver(board, 1 << 14)
+    skewed = GravitySolver(board, 1 << 14)
+    params = skewed._arrays[0]
+    params[core._SPLIT_PLY] = 1
+    params[core._SKEW] = skew
+    rng = random.Random(skew)
+    for _ in range(20):
+        state = _random_state(board, rng.randint(0, 4), rng)
+        assert skewed.solve(state) == plain.solve(state)
+
+
+def test_a_table_too_small_for_the_board_is_refused() -> None:
+    with pytest.raises(ValueError, match="needs at least"):
+        GravitySolver(GravityBoard.parse("8x7,k=4"), table=np.zeros(64, dtype=np.int64))
