@@ -3,7 +3,7 @@
 Run:  python benchmarks/bench_connect4.py                  (positions by ply band, about a minute)
       python benchmarks/bench_connect4.py --per-band 50    (more positions)
       python benchmarks/bench_connect4.py --small          (empty boards smaller than 6x7, with their values)
-      nice python benchmarks/bench_connect4.py --empty     (prove the empty board: long)
+      python benchmarks/bench_connect4.py --empty --write  (prove the empty board: a few minutes)
 
 Positions: random play from the empty 6x7 board to a ply in each band (positions already over are
 drawn again), each solved exactly (value and distance) from an empty transposition table; the
@@ -11,24 +11,32 @@ table shows mean and largest time and nodes per position. The last row compares 
 the plain minimax of ``oxo.gravity.reference`` on the empty 4x5 board with k=3 (the ratio is
 minimax time over solver time).
 
-``--empty`` proves the value of the empty board in two null-window searches: "X scores at least 1"
-(the first player wins), then "X scores at most 1" (so the win comes with X's 21st mark, at ply
-41, and no sooner), printing time and nodes after each. Wall time excludes numba's compilation;
-peak memory is the process's (getrusage).
+``--empty`` proves the value of the empty board (the first player wins with its 21st mark, at
+ply 41) on ``--workers`` processes sharing one transposition table, then writes the two certificates
+of that value (X wins by ply 41; X does not win before ply 41) with their trees stopping at
+``--leaf-ply``, and checks 5 leaves of each again; with ``--write`` the certificates go into the
+package (``oxo/gravity/certificates``) and the run into ``results/solve-6x7-k4-gravity.json``.
+Wall time excludes numba's compilation; peak memory is the largest of the processes (getrusage;
+the shared table counts once).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
 import statistics
+import sys
+import tempfile
 import time
-
-import numpy as np
+from pathlib import Path
 
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.solver import GravitySolver, _negamax, value_from_score
+from oxo.gravity.solver import GravitySolver
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _measure import machine  # noqa: E402
 
 BANDS = ((14, 17), (18, 21), (22, 25), (26, 29), (30, 41))
 
@@ -95,60 +103,53 @@ def bench_positions(per_band: int, seed: int) -> None:
     )
 
 
-def bench_empty(table_size: int, slice_nodes: int = 100_000_000) -> None:
+def bench_empty(workers: int, table_words: int, leaf_ply: int, write: bool) -> None:
+    """Prove the empty 6x7 board (value and ending ply) on ``workers`` processes, write its two
+    certificates, and record the run in results/solve-6x7-k4-gravity.json."""
+    from oxo import __version__
+    from oxo.fileio import write_atomic
+    from oxo.gravity.proof import CERTIFICATES, commit_of, prove, verify_gravity_certificate
+
     board = GravityBoard(6, 7, 4)
-    solver = GravitySolver(board, table_size)
-    solver.solve(GravityState.from_string("4444443333332222221"))  # compile outside the timings
-    solver.clear()
-    params, order, tt_key, tt_val, tt_flag, move_buf, score_buf, scratch = solver._arrays
-    started = time.perf_counter()
-    total = 0
-    print(f"empty 6x7 board, transposition table of {table_size:,} entries", flush=True)
-    for alpha, question in (
-        (0, "X scores at least 1 (X wins)"),
-        (1, "X scores at most 1 (not before ply 41)"),
-    ):
-        tick = time.perf_counter()
-        nodes = 0
-        while True:  # in slices, to report progress; the table keeps finished subtrees
-            counter = np.array([0, slice_nodes, 0], dtype=np.int64)
-            result = int(
-                _negamax(
-                    0,
-                    0,
-                    0,
-                    alpha,
-                    alpha + 1,
-                    params,
-                    order,
-                    tt_key,
-                    tt_val,
-                    tt_flag,
-                    move_buf,
-                    score_buf,
-                    scratch,
-                    counter,
-                )
-            )
-            nodes += int(counter[0])
-            if not counter[2]:
-                break
-            print(
-                f"  {question}: still searching after {time.perf_counter() - tick:.0f} s, {nodes:,} nodes",
-                flush=True,
-            )
-        total += nodes
-        answer = result > alpha if alpha == 0 else result <= alpha
-        print(
-            f"{question}: {'yes' if answer else 'no'} (search returned {result}) in "
-            f"{time.perf_counter() - tick:.1f} s, {nodes:,} nodes; peak memory {_peak_mib():.0f} MiB",
-            flush=True,
-        )
-        if alpha == 0 and not answer:
-            break
-    else:
-        print(f"value: {value_from_score(1, 0, board.size, 'x')}", flush=True)
-    print(f"total {time.perf_counter() - started:.1f} s, {total:,} nodes", flush=True)
+    GravitySolver(board, 1 << 12).solve(GravityState.from_string("4444443333332222221"))  # compile
+    out = CERTIFICATES if write else Path(tempfile.mkdtemp(prefix="oxo-c4-"))
+    print(
+        f"empty 6x7 board: {workers} worker(s) sharing a table of {table_words:,} words "
+        f"({8 * table_words / 2**30:.1f} GiB); certificates with leaves at ply {leaf_ply} in {out}",
+        flush=True,
+    )
+    run = prove(
+        board,
+        out,
+        workers=workers,
+        table_words=table_words,
+        leaf_ply=leaf_ply,
+        on_status=lambda text: print(f"  {time.strftime('%H:%M:%S')} {text}", flush=True),
+    )
+    print(
+        f"value: {run.value}; search {run.seconds:.1f} s, {run.nodes:,} positions, "
+        f"peak memory {run.peak_mib:,.0f} MiB",
+        flush=True,
+    )
+    checks = []
+    for path in run.certificates:
+        result = verify_gravity_certificate(path, leaves=5, seed=2026)
+        print(f"  {path.name}: {result}", flush=True)
+        checks.append(result.to_dict())
+    record = {
+        "command": f"python benchmarks/bench_connect4.py --empty --workers {workers} "
+        f"--table {table_words} --leaf-ply {leaf_ply}" + (" --write" if write else ""),
+        "version": __version__,
+        "commit": commit_of(Path(__file__).parent),
+        "machine": machine(),
+        **run.to_dict(),
+        "certificates": [path.name for path in run.certificates],
+        "checks": checks,
+    }
+    if write:
+        target = Path(__file__).resolve().parent.parent / "results" / "solve-6x7-k4-gravity.json"
+        write_atomic(target, json.dumps(record, indent=1) + "\n")
+        print(f"recorded in {target}", flush=True)
 
 
 def bench_small(seconds: float) -> None:
@@ -194,11 +195,20 @@ def main() -> None:
     parser.add_argument("--small", action="store_true", help="values of smaller empty boards")
     parser.add_argument("--seconds", type=float, default=300.0, help="limit per board with --small")
     parser.add_argument(
-        "--table", type=int, default=(1 << 25) + 1, help="table entries for --empty"
+        "--table", type=int, default=1 << 28, help="table words (8 bytes each) for --empty"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="processes for --empty")
+    parser.add_argument(
+        "--leaf-ply", type=int, default=10, help="where --empty's certificates stop"
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="--empty: write the certificates into the package and the run into results/",
     )
     args = parser.parse_args()
     if args.empty:
-        bench_empty(args.table)
+        bench_empty(args.workers, args.table, args.leaf_ply, args.write)
     elif args.small:
         bench_small(args.seconds)
     else:

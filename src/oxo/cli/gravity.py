@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import click
 
 from oxo.cli.common import echo_json
 from oxo.errors import MoveError
 from oxo.gravity.board import GravityBoard, GravityState
+from oxo.progress import progress_status
 
 #: Time limit of ``oxo analyze --gravity`` (``oxo solve`` has ``--time``).
 ANALYZE_SECONDS = 120.0
@@ -150,18 +152,50 @@ def move_command(
     click.echo(f"found by: {detail} in {report.seconds:.2f} s")
 
 
-def solve_command(board: str, k: int | None, seconds: float, as_json: bool) -> None:
-    """The value of an empty gravity board with best play, and when the game ends."""
-    from oxo.gravity.solver import solve
+def solve_command(
+    board: str,
+    k: int | None,
+    seconds: float,
+    as_json: bool,
+    proof_dir: str | None = None,
+    quiet: bool = False,
+) -> None:
+    """The value of an empty gravity board with best play and when the game ends; with
+    ``proof_dir``, the two certificates of that value written there."""
+    from oxo.gravity.proof import prove
+    from oxo.gravity.solver import GravitySolver, default_table_words
 
-    state = GravityState(GravityBoard.parse(board, k))
-    value = solve(state, seconds=seconds)
+    shape = GravityBoard.parse(board, k)
+    state = GravityState(shape)
+    words = default_table_words(shape)
+    if proof_dir is not None:
+        folder = Path(proof_dir)
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise click.BadParameter(
+                f"{proof_dir} must be a new or empty folder", param_hint="--proof"
+            )
+    paths: tuple[Path, ...] = ()
+    with progress_status(quiet=quiet) as status:
+        if proof_dir is not None:
+            run = prove(
+                shape, proof_dir, workers=1, table_words=words, seconds=seconds, on_status=status
+            )
+            value, paths = run.value, run.certificates
+        else:
+            value = GravitySolver(shape, words, on_status=status).solve(state, seconds=seconds)
     if as_json:
         echo_json(
-            {**state.to_dict(), **value.to_dict(), "method": "alpha-beta search over bitboards"}
+            {
+                **state.to_dict(),
+                **value.to_dict(),
+                "method": "alpha-beta search over bitboards",
+                "certificates": [str(path) for path in paths],
+            }
         )
         return
     click.echo(f"{state.board.name}: {value}")
+    for path in paths:
+        click.echo(f"certificate: {path}")
 
 
 def analyze_command(

@@ -18,6 +18,7 @@ player wins with its 21st mark, at ply 41.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -572,6 +573,18 @@ def board_params(
     )
 
 
+def default_table_words(board: GravityBoard) -> int:
+    """Table words for solving ``board`` from its empty position: the default (64 MiB) up to 36
+    cells; beyond, 128 M words (1 GiB), or what a quarter of the memory now free holds if less."""
+    if board.size <= 36:
+        return DEFAULT_TABLE
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        free = 4 << 30
+    return max(DEFAULT_TABLE, min(1 << 27, free // 4 // 8))
+
+
 def centre_order(board: GravityBoard) -> np.ndarray:
     """The columns from the centre out (the order moves are tried in when their threats tie)."""
     centre = (board.cols - 1) / 2
@@ -710,6 +723,21 @@ class GravitySolver:
             raise
         self.nodes += int(counter[_C_NODES])
         return box[0]
+
+    def table_column(self, state: GravityState) -> int | None:
+        """The best column the table remembers for ``state`` (a search found it good enough for a
+        cut-off), or ``None``."""
+        self._check(state)
+        if state.is_over:
+            return None
+        mine = state.x if state.to_move == "x" else state.o
+        params = self._arrays[0]
+        key = int(_table_key(mine, state.mask, state.ply, params))
+        word = int(_probe(self._arrays[2], key, int(params[_BUCKETS])))
+        column = ((word >> 16) & 15) - 1
+        if word == 0 or column < 0:
+            return None
+        return self.board.cols - 1 - column if key != mine + state.mask else column
 
     def holds(self, state: GravityState, player: Outcome, at_least: bool, threshold: int) -> bool:
         """Whether ``player``'s score in ``state`` is at least (or with ``at_least`` false, at most)
