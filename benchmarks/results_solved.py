@@ -137,7 +137,17 @@ def page(rows: list[dict[str, object]], host: str) -> str:
         "   P. N. A. Schoo, *Qubic solved again* (1992), with proof-number search.",
         "",
     ]
-    return "\n".join(lines)
+    return "\n".join(lines) + _gravity_section()
+
+
+def _gravity_section() -> str:
+    """The gravity boards' section of the page as it stands (written by bench_connect4.py)."""
+    path = ROOT / "docs" / "solved.md"
+    old = path.read_text() if path.exists() else ""
+    start, end = "<!-- gravity -->", "<!-- /gravity -->"
+    if start not in old:
+        return ""
+    return "\n" + old[old.index(start) : old.index(end) + len(end)] + "\n"
 
 
 def main() -> None:

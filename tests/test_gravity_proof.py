@@ -170,3 +170,36 @@ def test_the_shipped_connect_four_certificates() -> None:
         assert result.valid and result.leaves > 0 and result.leaves_checked == 2, str(result)
         claims.add(result.claim)
     assert claims == {"X wins, by ply 41 at the latest", "X does not win before ply 41"}
+
+
+def test_the_proof_book_answers_connect_fours_opening() -> None:
+    from oxo.gravity.proof import book_move
+
+    empty = GravityState(C4)
+    first = book_move(empty)
+    assert first is not None and first.column == 3 and first.value == "x"  # the centre wins
+    for reply in empty.play(3).legal_moves:  # every reply of O is answered
+        after = empty.play(3).play(reply)
+        move = book_move(after)
+        assert move is not None and move.value == "x" and move.column in after.legal_moves
+    for opening in empty.legal_moves:  # and O has a column against every first move of X
+        move = book_move(empty.play(opening))
+        assert move is not None and move.value is None
+        assert move.claim == "X does not win before ply 41"
+    assert book_move(GravityState(GravityBoard(5, 5, 4))) is None
+
+
+@pytest.mark.slow
+def test_perfect_plays_a_whole_game_of_connect_four_as_x() -> None:
+    """The book for the opening, the solver after it: X wins against random replies."""
+    import random
+
+    from oxo.gravity.engine import make_gravity_engine
+
+    state = GravityState(C4)
+    engine = make_gravity_engine("perfect", state, seconds=60, seed=1)
+    rng = random.Random(4)
+    while not state.is_over:
+        move = engine.choose(state) if state.to_move == "x" else rng.choice(state.legal_moves)
+        state = state.play(move)
+    assert state.outcome == "x"

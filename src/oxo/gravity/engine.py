@@ -1,5 +1,7 @@
 """The computer's levels on gravity boards: ``perfect`` and ``best`` use the exact bitboard solver
-(the quickest win, the slowest loss), the other levels are the engines every game shares."""
+(the quickest win, the slowest loss), and in Connect Four's opening the columns of the certificates
+oxo's proof run wrote (each keeps the proven result); the other levels are the engines every game
+shares."""
 
 from __future__ import annotations
 
@@ -38,6 +40,18 @@ class SolverEngine:
         if not isinstance(state, GravityState):
             raise TypeError("the gravity solver plays gravity boards only")
         started = time.perf_counter()
+        from oxo.gravity.proof import book_move
+
+        book = book_move(state)
+        if book is not None:  # the opening, from the certificates oxo's proof run wrote
+            self.last = SearchReport(
+                f"{self.name} (proof book: {book.claim})",
+                book.column,
+                state.format_move(book.column),
+                time.perf_counter() - started,
+                value=book.value,
+            )
+            return book.column
         try:
             if not supports(state.board):
                 raise OutOfReachError(f"the exact solver does not hold {state.board.name}")

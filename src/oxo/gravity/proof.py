@@ -30,6 +30,7 @@ to move and every column leads to an accepted node. Results are memoised by posi
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import multiprocessing
@@ -493,6 +494,47 @@ def shipped_certificates(board: GravityBoard) -> tuple[Path, ...]:
     """The certificates of ``board``'s empty position that ship with oxo (none for most boards)."""
     prefix = f"{board.rows}x{board.cols}-k{board.k}-gravity-"
     return tuple(sorted(CERTIFICATES.glob(prefix + "*.jsonl.gz")))
+
+
+@dataclass(frozen=True)
+class BookMove:
+    """A column from a shipped certificate: it keeps the certificate's bound for the side to move
+    (``claim``), and ``value`` is the proven result when the bound settles it (a win), else None."""
+
+    column: int
+    claim: str
+    value: Outcome | None
+
+
+@functools.cache
+def _book(board: GravityBoard) -> dict[tuple[int, int], tuple[int, str, Outcome | None]]:
+    """Every column of the certificates that ship for ``board``, keyed by position and mirror."""
+    moves: dict[tuple[int, int], tuple[int, str, Outcome | None]] = {}
+    for path in shipped_certificates(board):
+        cert = read_gravity_certificate(path)
+        value: Outcome | None = cert.side if cert.at_least >= 1 else None
+        for key, col in cert.moves.items():
+            moves[key] = (col, cert.claim, value)
+    return moves
+
+
+def book_move(state: GravityState) -> BookMove | None:
+    """The column the shipped certificates give for ``state`` (the opening of Connect Four as oxo
+    proved it), or None when the position is not in them."""
+    if state.is_over:
+        return None
+    book = _book(state.board)
+    if not book:
+        return None
+    found = book.get(state.key)
+    mirrored = False
+    if found is None:
+        found = book.get(_mirror(state).key)
+        mirrored = True
+    if found is None:
+        return None
+    col, claim, value = found
+    return BookMove(state.board.cols - 1 - col if mirrored else col, claim, value)
 
 
 # -- checking a certificate -----------------------------------------------------------------------
