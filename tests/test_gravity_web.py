@@ -103,3 +103,23 @@ def test_a_full_column_is_refused(client: TestClient) -> None:
     game = response.json()
     response = client.post(f"/api/games/{game['id']}/move", json={"move": "1"})
     assert response.status_code == 400 and response.json()["error"].startswith("move")
+
+
+def test_the_computer_plays_connect_four_perfectly_from_the_empty_board(
+    client: TestClient,
+) -> None:
+    """perfect opens from the proof book (the centre column), then answers a reply from it too."""
+    response = client.post(
+        "/api/games", json={"kind": "connect4", "players": {"x": "perfect", "o": "human"}}
+    )
+    assert response.status_code == 200, response.text
+    game = response.json()
+    response = client.post(f"/api/games/{game['id']}/ai")
+    assert response.status_code == 200, response.text
+    game = response.json()
+    assert game["moves"] == ["4"]
+    response = client.post(f"/api/games/{game['id']}/move", json={"move": "1"})
+    assert response.status_code == 200, response.text
+    game = client.post(f"/api/games/{game['id']}/ai").json()
+    state = replay(game["moves"])
+    assert len(game["moves"]) == 3 and state.ply == 3

@@ -300,11 +300,11 @@ def test_gomoku_ai_answers_within_its_time(client: TestClient) -> None:
 
 def perfect_reaches(start: GameState) -> bool:
     """Whether the library's perfect level takes this game (the page must refuse it otherwise)."""
-    from oxo.engines import make_engine
     from oxo.errors import OutOfReachError
+    from oxo.web.thinking import engine_for
 
     try:
-        make_engine("perfect", start)
+        engine_for("perfect", start, None, None)
     except OutOfReachError:
         return False
     return True

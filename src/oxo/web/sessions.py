@@ -28,7 +28,6 @@ from oxo.engines import (
     LEVELS,
     Engine,
     describe_level,
-    make_engine,
     normalize_level,
 )
 from oxo.engines.exact import PERFECT_LIMIT
@@ -41,7 +40,7 @@ from oxo.render.svg import classic_svg, mega_svg
 from oxo.reports import position_status
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY
-from oxo.web.thinking import Task
+from oxo.web.thinking import Task, engine_for
 
 #: Who may play a side: a person, or the computer at one of the levels of :mod:`oxo.engines`.
 PLAYERS: tuple[str, ...] = ("human", *LEVELS)
@@ -176,9 +175,7 @@ def check_seconds(seconds: float) -> float:
 def _engine(side: str, level: str, start: GameState, seconds: float, seed: int | None) -> Engine:
     """The engine that plays a side; ``perfect`` out of the exact solver's reach is refused."""
     try:
-        return make_engine(
-            level, start, seconds=seconds, seed=None if seed is None else seed + (side == "o")
-        )
+        return engine_for(level, start, seconds, None if seed is None else seed + (side == "o"))
     except OutOfReachError:
         classic = isinstance(start, Position)
         where = (

@@ -47,11 +47,24 @@ class Task:
 ThinkingCancelled = concurrent.futures.CancelledError
 
 
+def engine_for(level: str, start: GameState, seconds: float | None, seed: int | None) -> Any:
+    """The engine of ``level`` for a game starting at ``start``: gravity boards have their own
+    ``perfect`` and ``best`` (the exact solver, and Connect Four's proof book), every other game the
+    shared levels (:func:`oxo.engines.make_engine`)."""
+    from oxo.gravity.board import GravityState
+
+    if isinstance(start, GravityState):
+        from oxo.gravity.engine import make_gravity_engine
+
+        return make_gravity_engine(level, start, seconds=seconds, seed=seed)
+    from oxo.engines import make_engine
+
+    return make_engine(level, start, seconds=seconds, seed=seed)
+
+
 def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker process
     """A worker's loop: receive a :class:`Task`, answer ``("ok", move, report)`` or an error."""
     import os
-
-    from oxo.engines import make_engine
 
     try:  # the server's answers come before the search when both want the processor
         os.nice(NICENESS)
@@ -76,7 +89,7 @@ def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker pr
             engine = engines.get(key)  # an engine keeps its tree and tables between moves
             if engine is None:
                 engine = engines.put(
-                    key, make_engine(task.level, task.start, seconds=task.seconds, seed=task.seed)
+                    key, engine_for(task.level, task.start, task.seconds, task.seed)
                 )
             move = engine.choose(task.state)
             report = engine.last.to_dict() if engine.last is not None else None
