@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -175,25 +176,32 @@ def solve_command(
                 f"{proof_dir} must be a new or empty folder", param_hint="--proof"
             )
     paths: tuple[Path, ...] = ()
+    started = time.perf_counter()
     with progress_status(quiet=quiet) as status:
         if proof_dir is not None:
             run = prove(
                 shape, proof_dir, workers=1, table_words=words, seconds=seconds, on_status=status
             )
-            value, paths = run.value, run.certificates
+            value, paths, nodes = run.value, run.certificates, run.nodes
         else:
-            value = GravitySolver(shape, words, on_status=status).solve(state, seconds=seconds)
+            solver = GravitySolver(shape, words, on_status=status)
+            value = solver.solve(state, seconds=seconds)
+            nodes = solver.nodes
+    spent = time.perf_counter() - started
     if as_json:
         echo_json(
             {
                 **state.to_dict(),
                 **value.to_dict(),
                 "method": "alpha-beta search over bitboards",
+                "nodes": nodes,
+                "seconds": round(spent, 2),
                 "certificates": [str(path) for path in paths],
             }
         )
         return
     click.echo(f"{state.board.name}: {value}")
+    click.echo(f"searched {nodes:,} positions in {spent:.1f} s")
     for path in paths:
         click.echo(f"certificate: {path}")
 
