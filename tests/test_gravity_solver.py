@@ -14,19 +14,9 @@ from oxo.gravity import solver as core
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.reference import minimax
 from oxo.gravity.solver import GravitySolver, prime_at_least
+from tests.test_gravity import random_state
 
 C4 = GravityBoard(6, 7, 4)
-
-
-def _random_state(board: GravityBoard, plies: int, rng: random.Random) -> GravityState:
-    while True:
-        state = GravityState(board)
-        for _ in range(plies):
-            if state.is_over:
-                break
-            state = state.play(rng.choice(state.legal_moves))
-        if not state.is_over:
-            return state
 
 
 def _mirror_state(state: GravityState) -> GravityState:
@@ -46,7 +36,7 @@ def test_mirror_images_share_a_key() -> None:
     solver = GravitySolver(C4, 1 << 12)
     params = solver._arrays[0]
     for _ in range(200):
-        state = _random_state(C4, rng.randint(0, 30), rng)
+        state = random_state(C4, rng.randint(0, 30), rng)
         other = _mirror_state(state)
         key = state.x + state.mask if state.to_move == "x" else state.o + state.mask
         mine = other.x if other.to_move == "x" else other.o
@@ -86,7 +76,7 @@ def test_searches_in_a_thread_equal_searches_here(spec: str) -> None:
     watched = GravitySolver(board, 1 << 14)
     rng = random.Random(5)
     for _ in range(20):
-        state = _random_state(board, rng.randint(0, 6), rng)
+        state = random_state(board, rng.randint(0, 6), rng)
         assert watched.solve(state, seconds=1e9) == here.solve(state)
     assert watched.nodes == here.nodes
     assert (here.solve(GravityState(board)).outcome, here.solve(GravityState(board)).end_ply) == (
@@ -153,7 +143,7 @@ def test_solvers_sharing_one_table_agree_with_minimax() -> None:
     second = GravitySolver(board, table=table, symmetric_plies=0)
     rng = random.Random(11)
     for _ in range(30):
-        state = _random_state(board, rng.randint(0, 10), rng)
+        state = random_state(board, rng.randint(0, 10), rng)
         want = minimax(state)
         for solver in (first, second):
             value = solver.solve(state)
@@ -170,7 +160,7 @@ def test_a_skewed_start_changes_the_order_not_the_values(skew: int) -> None:
     params[core._SKEW] = skew
     rng = random.Random(skew)
     for _ in range(20):
-        state = _random_state(board, rng.randint(0, 4), rng)
+        state = random_state(board, rng.randint(0, 4), rng)
         assert skewed.solve(state) == plain.solve(state)
 
 
