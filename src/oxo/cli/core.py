@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from oxo import api
@@ -15,10 +17,22 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
-from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
+from oxo.cli.limits import (
+    ASK_AFTER_SECONDS,
+    check_estimate,
+    clean_stop,
+    memory_limit,
+    memory_option,
+    yes_option,
+)
 from oxo.counting import METHODS, CountTable
 from oxo.counting.executors import EXECUTORS
+from oxo.geometry import Geometry
 from oxo.progress import progress_bar
+
+if TYPE_CHECKING:
+    from oxo.gravity.board import GravityBoard
+    from oxo.gravity.counting import GravityCounts
 
 
 @click.command()
@@ -63,7 +77,8 @@ from oxo.progress import progress_bar
     type=click.IntRange(min=0),
     default=None,
     metavar="N",
-    help="Frontier method: stop after ply N (default: until every game has ended).",
+    help="Stop after ply N (frontier method and gravity boards; default: until every game has "
+    "ended, which gravity boards of more than 20 cells leave to --plies).",
 )
 @click.option(
     "--folder",
@@ -72,6 +87,12 @@ from oxo.progress import progress_bar
     metavar="DIR",
     help="Frontier method: where the plies are kept (default: oxo-count-BOARD in the current "
     "folder). Running the same count again continues from the last complete ply.",
+)
+@click.option(
+    "--gravity",
+    is_flag=True,
+    help="Gravity boards: a mark drops to the lowest empty cell of its column (6x7 --k 4 is "
+    "Connect Four; a board written 6x7,k=4,gravity is one without this flag).",
 )
 @yes_option
 @json_option
@@ -86,6 +107,7 @@ def count(
     memory_text: str | None,
     max_ply: int | None,
     folder: str | None,
+    gravity: bool,
     yes: bool,
     as_json: bool,
     quiet: bool,
@@ -96,19 +118,28 @@ def count(
     positions up to the board's symmetries (rotations and reflections). Several boards print side
     by side in one table.
 
+    With --gravity (or a board written like 6x7,k=4,gravity) a mark drops to the lowest empty cell
+    of its column; classes are then up to the left-right mirror, the only symmetry of such a board.
+    Gravity boards are counted in memory, ply by ply; beyond 20 cells give --plies N.
+
     Work predicted to take over a minute asks first (or needs --yes); work that would pass the
     memory limit is refused, and a count that comes to pass it stops. Ctrl-C stops at once.
 
-    Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes
+    Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes;  oxo count 6x7 --k 4 --gravity --plies 10
     """
-    geometries = [parse_board(spec, k) for spec in boards]
+    parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
+    if all(not isinstance(board, Geometry) for board in parsed):
+        _refuse_classic_options(method, executor, workers, scheduler, folder)
     limit = memory_limit(memory_text)
-    tables = []
+    tables: list[CountTable | GravityCounts] = []
     with clean_stop():
-        for geometry in geometries:
+        for board in parsed:
+            if not isinstance(board, Geometry):
+                tables.append(_count_gravity(board, limit, max_ply, yes, quiet))
+                continue
             tables.append(
                 _count_one(
-                    geometry,
+                    board,
                     method,
                     executor,
                     workers,
@@ -125,11 +156,136 @@ def count(
         return
     console().print(_count_table(tables))
     for table in tables:
+        if isinstance(table, CountTable):
+            if not table.complete:
+                click.echo(
+                    f"{table.geometry.spec}: counted up to ply {table.plies[-1].ply} of {table.geometry.size}; "
+                    "run the same command with a larger --plies to go on from there"
+                )
+            continue
+        click.echo(
+            f"{table.board.spec}: classes are up to the left-right mirror, the only symmetry of a "
+            "gravity board"
+        )
         if not table.complete:
             click.echo(
-                f"{table.geometry.spec}: counted up to ply {table.plies[-1].ply} of {table.geometry.size}; "
-                "run the same command with a larger --plies to go on from there"
+                f"{table.board.spec}: counted up to ply {len(table.positions) - 1} of "
+                f"{table.board.size}; a larger --plies counts further (gravity boards start again "
+                "from the empty board)"
             )
+
+
+def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | GravityBoard:
+    """A board of ``oxo count``: a gravity board with --gravity or ``,gravity`` in the spec."""
+    if gravity or "gravity" in spec.lower():
+        from oxo.gravity.board import GravityBoard
+
+        return GravityBoard.parse(spec, k)
+    return parse_board(spec, k)
+
+
+def _refuse_classic_options(
+    method: str,
+    executor: str,
+    workers: int | None,
+    scheduler: str | None,
+    folder: str | None,
+) -> None:
+    """Gravity boards are counted in memory here: the options of the other methods are refused."""
+    from oxo.errors import OptionError
+
+    given = [
+        name
+        for name, used in (
+            ("--method", method != "auto"),
+            ("--executor", executor != "auto"),
+            ("--workers", workers is not None),
+            ("--scheduler", scheduler is not None),
+            ("--folder", folder is not None),
+        )
+        if used
+    ]
+    if given:
+        raise OptionError(
+            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to gravity boards, "
+            "which are counted ply by ply in memory; leave "
+            f"{'it' if len(given) == 1 else 'them'} out"
+        )
+
+
+def _count_gravity(
+    board: GravityBoard, limit: int, max_ply: int | None, yes: bool, quiet: bool
+) -> GravityCounts:
+    """One gravity board's count: estimate, ask or refuse, then count within the memory limit."""
+    import time
+
+    from oxo.counting.budget import (
+        MemoryGuard,
+        MemoryLimitError,
+        format_bytes,
+        format_seconds,
+    )
+    from oxo.errors import OutOfReachError
+    from oxo.gravity.counting import (
+        WHOLE_GAME_CELLS,
+        count_positions,
+        estimate_count,
+        estimate_plies,
+        plies_within,
+    )
+
+    spec = board.spec
+    reach = plies_within(board, ASK_AFTER_SECONDS, limit)
+    plies = estimate_plies(board)
+    quick = (
+        f"--plies {reach} takes at most about "
+        f"{format_seconds(sum(p.seconds for p in plies[:reach]))}"
+    )
+    if max_ply is None and board.size > WHOLE_GAME_CELLS:
+        raise OutOfReachError(
+            f"{spec} has {board.size} cells: every ply is counted only on gravity boards of at "
+            f"most {WHOLE_GAME_CELLS} cells; give --plies N to stop after ply N ({quick})"
+        )
+    last = board.size if max_ply is None else min(max_ply, board.size)
+    wanted = estimate_plies(board, last)
+    check_estimate(
+        f"counting {spec} up to ply {last}",
+        estimate_count(board, last),
+        limit,
+        yes=yes,
+        smaller=f"give --plies N to stop after ply N ({quick})",
+        details=[
+            f"ply {p.ply}: at most {p.positions_at_most:,} positions, about "
+            f"{format_seconds(p.seconds)}, {format_bytes(p.memory)} of memory"
+            for p in wanted
+            if p.seconds >= 1 or p.ply == last
+        ][:12],
+    )
+    known: list[tuple[int, int]] = []
+    started = time.monotonic()
+
+    def on_ply(ply: int, positions: int) -> None:
+        known.append((ply, positions))
+        seconds = time.monotonic() - started
+        if not quiet and seconds >= 1:  # a line a ply once the count takes noticeable time
+            click.echo(
+                f"{spec} ply {ply}: {positions:,} position{'s' * (positions != 1)} "
+                f"({format_seconds(seconds)})",
+                err=True,
+            )
+
+    try:
+        with progress_bar(f"counting {spec}", total=1.0, quiet=quiet) as bar:
+            with MemoryGuard(limit):
+                return count_positions(board, last, on_ply, on_progress=bar)
+    except MemoryLimitError as error:
+        if not known:
+            raise
+        ply, positions = known[-1]
+        raise MemoryLimitError(
+            f"{error}; {spec} was counted up to ply {ply} ({positions:,} positions at that ply): "
+            f"--plies {ply} gives plies 0 to {ply}"
+        ) from None
 
 
 def _count_one(
@@ -214,13 +370,13 @@ def _count_one(
             )
 
 
-def _count_table(tables: list[CountTable]):
+def _count_table(tables: list[CountTable | GravityCounts]):
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
     table.add_column("ply", justify="right")
     for result in tables:
-        label = result.geometry.spec
+        label = result.geometry.spec if isinstance(result, CountTable) else result.board.spec
         table.add_column(f"{label} positions", justify="right")
         table.add_column(f"{label} classes", justify="right")
     longest = max(len(result.plies) for result in tables)
@@ -234,7 +390,8 @@ def _count_table(tables: list[CountTable]):
         table.add_row(*cells)
     totals = ["total"]
     for result in tables:
-        totals += [f"{result.total_positions:,}", f"{result.total_classes:,}"]
+        positions = result.total_positions if isinstance(result, CountTable) else result.total
+        totals += [f"{positions:,}", f"{result.total_classes:,}"]
     table.add_section()
     table.add_row(*totals)
     return table

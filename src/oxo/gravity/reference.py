@@ -57,3 +57,23 @@ def positions_per_ply(board: GravityBoard) -> list[int]:
             return counts
         counts.append(len(following))
         layer = following
+
+
+def mirror_classes_per_ply(board: GravityBoard) -> list[int]:
+    """How many positions each ply holds up to the left-right mirror, walking every game: each
+    position is written row by row and counted once with its mirror image (each row reversed)."""
+
+    def canonical(state: GravityState) -> str:
+        rows = state.to_rows()
+        return min(rows, "/".join(row[::-1] for row in rows.split("/")))
+
+    layer = {GravityState(board)}
+    counts = [1]
+    while True:
+        following = {
+            state.play(col) for state in layer if not state.is_over for col in state.legal_moves
+        }
+        if not following:
+            return counts
+        counts.append(len({canonical(state) for state in following}))
+        layer = following
