@@ -8,13 +8,13 @@ import random
 
 import numpy as np
 import pytest
+from tests.test_gravity import random_state
 
 from oxo.errors import OutOfReachError
 from oxo.gravity import solver as core
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.reference import minimax
 from oxo.gravity.solver import GravitySolver, prime_at_least
-from tests.test_gravity import random_state
 
 C4 = GravityBoard(6, 7, 4)
 

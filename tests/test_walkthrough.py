@@ -42,13 +42,13 @@ class Run:
     err: str
 
 
-def run_installed(args: list[str], stdin: str = "") -> Run:
+def run_installed(args: list[str], stdin: str = "", timeout: float = 120) -> Run:
     done = subprocess.run(
         oxo_command() + args,
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         env={**os.environ, "COLUMNS": "100"},
     )
     return Run(tuple(args), done.returncode, done.stdout, done.stderr)
@@ -107,20 +107,24 @@ def test_the_readme_shows_commands() -> None:
     assert len(commands) >= 8
 
 
-#: README commands that take a few seconds (self-play, the 6x6 count): run with the slow tests.
+#: README commands that take a few seconds (self-play, the 6x6 count) or minutes (solving Connect
+#: Four): run with the slow tests.
 HEAVY = ("selfplay", "6x6")
+HEAVY_COMMANDS = (["solve", "6x7", "--k", "4", "--gravity"],)
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        pytest.param(args, marks=pytest.mark.slow) if set(HEAVY) & set(args) else args
+        pytest.param(args, marks=pytest.mark.slow)
+        if set(HEAVY) & set(args) or args in HEAVY_COMMANDS
+        else args
         for args in readme_commands()
     ],
     ids=shlex.join,
 )
 def test_readme_command(args: list[str]) -> None:
-    run = run_installed(args, stdin=STDIN)
+    run = run_installed(args, stdin=STDIN, timeout=1200 if args in HEAVY_COMMANDS else 120)
     table = args[0] in ("count", "games", "terminal") and "--json" not in args
     check(run, README_STATUS.get(tuple(args), 0), table=table)
     if "--json" in args:
