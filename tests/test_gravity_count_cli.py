@@ -108,17 +108,6 @@ def test_tall_columns_are_read_without_a_table(monkeypatch: pytest.MonkeyPatch) 
 def test_connect_four_first_plies_are_the_published_figures() -> None:
     data = invoke("6x7", "--k", "4", "--gravity", "--plies", "8")
     assert [row["positions"] for row in data["plies"]] == list(A212693[:9])
-    assert [row["positions"] for row in data["plies"]] == [
-        1,
-        7,
-        49,
-        238,
-        1120,
-        4263,
-        16422,
-        54859,
-        184275,
-    ]
     assert data["complete"] is False and data["board"] == "6x7" and data["k"] == 4
 
 

@@ -4,6 +4,8 @@ of every reachable position. Small boards only."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from oxo.game import Outcome
 from oxo.gravity.board import GravityBoard, GravityState
 
@@ -47,16 +49,7 @@ def _minimax(
 def positions_per_ply(board: GravityBoard) -> list[int]:
     """How many distinct positions each ply holds, walking every game (finished positions counted,
     not continued)."""
-    layer = {GravityState(board)}
-    counts = [1]
-    while True:
-        following = {
-            state.play(col) for state in layer if not state.is_over for col in state.legal_moves
-        }
-        if not following:
-            return counts
-        counts.append(len(following))
-        layer = following
+    return [len(layer) for layer in _layers(board)]
 
 
 def mirror_classes_per_ply(board: GravityBoard) -> list[int]:
@@ -67,13 +60,15 @@ def mirror_classes_per_ply(board: GravityBoard) -> list[int]:
         rows = state.to_rows()
         return min(rows, "/".join(row[::-1] for row in rows.split("/")))
 
+    return [len({canonical(state) for state in layer}) for layer in _layers(board)]
+
+
+def _layers(board: GravityBoard) -> Iterator[set[GravityState]]:
+    """The distinct positions of each ply, from the empty board until no game goes on (one ply
+    in memory at a time)."""
     layer = {GravityState(board)}
-    counts = [1]
-    while True:
-        following = {
+    while layer:
+        yield layer
+        layer = {
             state.play(col) for state in layer if not state.is_over for col in state.legal_moves
         }
-        if not following:
-            return counts
-        counts.append(len({canonical(state) for state in following}))
-        layer = following
