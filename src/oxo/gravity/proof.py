@@ -69,6 +69,7 @@ from oxo.gravity.solver import (
     GravityValue,
     _half,
     _negamax,
+    _question,
     _SearchStopped,
     _stopped_message,
     prime_at_least,
@@ -206,8 +207,8 @@ class SharedSolvers:
                     last = now
                     searched = self.nodes + int(counters[:, _C_NODES].sum())
                     self.on_status(
-                        f"is the score of {state.to_move.upper() if state.to_move else '?'} "
-                        f"above {med}? {searched:,} positions, {now - started:.0f} s"
+                        f"searching: {_question(med, state.ply, self.board.size)}; "
+                        f"{searched:,} positions, {now - started:.0f} s"
                     )
         finally:
             counters[:, _C_STOP] = 1
@@ -409,7 +410,7 @@ def exact_score(
             stop = _SearchStopped((low, high), solvers.nodes)
             raise OutOfReachError(_stopped_message(state, stop, seconds)) from None
         if on_status is not None:
-            on_status(f"score of the side to move {'above' if r > med else 'at most'} {med}")
+            on_status(f"{_question(med, ply, cells)} {'yes' if r > med else 'no'}")
         if r <= med:
             high = r
         else:
