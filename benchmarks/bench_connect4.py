@@ -103,9 +103,12 @@ def bench_positions(per_band: int, seed: int) -> None:
     )
 
 
-def bench_empty(workers: int, table_words: int, leaf_ply: int, write: bool) -> None:
+def bench_empty(
+    workers: int, table_words: int, leaf_ply: int, write: bool, compare: bool = False
+) -> None:
     """Prove the empty 6x7 board (value and ending ply) on ``workers`` processes, write its two
-    certificates, and record the run in results/solve-6x7-k4-gravity.json."""
+    certificates, and record the run in results/solve-6x7-k4-gravity.json; with ``compare``, the
+    same search on one process too, and the ratio of the wall times."""
     from oxo import __version__
     from oxo.fileio import write_atomic
     from oxo.gravity.proof import CERTIFICATES, commit_of, prove, verify_gravity_certificate
@@ -131,6 +134,13 @@ def bench_empty(workers: int, table_words: int, leaf_ply: int, write: bool) -> N
         f"peak memory {run.peak_mib:,.0f} MiB",
         flush=True,
     )
+    if compare:  # the same search on one process, for the ratio
+        single = prove(board, workers=1, table_words=table_words)
+        print(
+            f"one worker: {single.seconds:.1f} s, {single.nodes:,} positions; "
+            f"ratio of wall times (one worker / {workers}) {single.seconds / run.seconds:.2f}",
+            flush=True,
+        )
     checks = []
     for path in run.certificates:
         result = verify_gravity_certificate(path, leaves=5, seed=2026)
@@ -258,6 +268,9 @@ def main() -> None:
         help="--empty: write the certificates into the package and the run into results/",
     )
     parser.add_argument(
+        "--compare", action="store_true", help="--empty: the same search on one process too"
+    )
+    parser.add_argument(
         "--solved-section",
         action="store_true",
         help="only rewrite docs/solved.md's gravity section from the recorded run",
@@ -266,7 +279,7 @@ def main() -> None:
     if args.solved_section:
         solved_section()
     elif args.empty:
-        bench_empty(args.workers, args.table, args.leaf_ply, args.write)
+        bench_empty(args.workers, args.table, args.leaf_ply, args.write, args.compare)
     elif args.small:
         bench_small(args.seconds)
     else:
