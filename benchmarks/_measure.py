@@ -8,6 +8,7 @@ import platform
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 
 def measure(
@@ -71,6 +72,18 @@ def measure_command(argv: list[str], *, label: str) -> dict[str, object]:
     report = json.loads(done.stdout.strip())
     report["label"] = label
     return report
+
+
+def commit(short: bool = False) -> str:
+    """The git commit of this checkout (empty when it is not one), recorded with each result."""
+    args = ["git", "rev-parse", *(["--short"] if short else []), "HEAD"]
+    try:
+        done = subprocess.run(
+            args, cwd=Path(__file__).parent, capture_output=True, text=True, timeout=10
+        )
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def machine() -> str:

@@ -36,7 +36,7 @@ from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.solver import GravitySolver
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _measure import machine  # noqa: E402
+from _measure import commit, machine  # noqa: E402
 
 BANDS = ((14, 17), (18, 21), (22, 25), (26, 29), (30, 41))
 
@@ -111,7 +111,7 @@ def bench_empty(
     same search on one process too, and the ratio of the wall times."""
     from oxo import __version__
     from oxo.fileio import write_atomic
-    from oxo.gravity.proof import CERTIFICATES, commit_of, prove, verify_gravity_certificate
+    from oxo.gravity.proof import CERTIFICATES, prove, verify_gravity_certificate
 
     board = GravityBoard(6, 7, 4)
     GravitySolver(board, 1 << 12).solve(GravityState.from_string("4444443333332222221"))  # compile
@@ -150,7 +150,7 @@ def bench_empty(
         "command": f"python benchmarks/bench_connect4.py --empty --workers {workers} "
         f"--table {table_words} --leaf-ply {leaf_ply}" + (" --write" if write else ""),
         "version": __version__,
-        "commit": commit_of(Path(__file__).parent),
+        "commit": commit(),
         "machine": machine(),
         **run.to_dict(),
         "certificates": [path.name for path in run.certificates],

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import machine, measure  # noqa: E402
+from _measure import commit, machine, measure  # noqa: E402
 from oxo.fileio import write_atomic  # noqa: E402
 
 BOARDS = ["3x3", "4x4", "4x4,k=3", "4x5,k=4", "5x5", "5x5,k=4", "3x3x3", "6x6", "7x7"]
@@ -98,15 +98,12 @@ def run_command(argv: list[str]) -> dict[str, object]:
     report = json.loads(done.stdout)
     if report["code"] != 0:
         raise SystemExit(f"oxo {' '.join(argv)} failed ({report['code']}):\n{report['err']}")
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
-    ).stdout.strip()
     from importlib.metadata import version
 
     return {
         "command": "oxo " + " ".join(argv),
         "version": version("oxo"),
-        "commit": commit,
+        "commit": commit(short=True),
         "computed_at": started,
         "machine": machine(),
         "seconds": round(report["seconds"], 2),
