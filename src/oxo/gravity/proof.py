@@ -37,7 +37,6 @@ import multiprocessing
 import os
 import random
 import resource
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -72,6 +71,7 @@ from oxo.gravity.solver import (
     _question,
     _SearchStopped,
     _stopped_message,
+    finished_score,
     prime_at_least,
     value_from_score,
 )
@@ -96,14 +96,6 @@ def claim_text(board: GravityBoard, side: Outcome, at_least: int) -> str:
     if not plies:
         return f"{who} scores at least {at_least}"
     return f"{other} does not win before ply {max(plies) + 2}"
-
-
-def _score_of(state: GravityState, side: Outcome) -> int:
-    """``side``'s score in a finished game."""
-    if state.outcome == "draw":
-        return 0
-    won = (state.board.size + 2 - state.ply) // 2
-    return won if state.outcome == side else -won
 
 
 def _mirror(state: GravityState) -> GravityState:
@@ -285,12 +277,9 @@ class StrategyTree:
         write_atomic(path, gzip.compress(text.encode("utf-8"), mtime=0))
 
 
-def _canonical(state: GravityState) -> tuple[tuple[int, int], bool]:
-    """The key of a position or of its mirror image, whichever is smaller, and whether mirrored."""
-    mirrored = _mirror(state)
-    if mirrored.key < state.key:
-        return mirrored.key, True
-    return state.key, False
+def _canonical(state: GravityState) -> tuple[int, int]:
+    """The key of a position or of its mirror image, whichever is smaller."""
+    return min(state.key, _mirror(state).key)
 
 
 def strategy_tree(
@@ -298,15 +287,15 @@ def strategy_tree(
     side: Outcome,
     at_least: int,
     leaf_ply: int,
-    start: GravityState | None = None,
     on_status: Callable[[str], None] | None = None,
 ) -> StrategyTree:
-    """``side``'s strategy for "my score is at least ``at_least``" from ``start`` (the empty board),
+    """``side``'s strategy for "my score is at least ``at_least``" from the empty board (where the
+    checker starts),
     read from the solver: at ``side``'s turns the first column (the table's best first) whose
     position the solver proves good enough, at the other side's turns every column; positions at
     ``leaf_ply`` (not over) become leaves. Raises :class:`ValueError` if the bound does not hold."""
     board = solver.board
-    root = start or GravityState(board)
+    root = GravityState(board)
     if not solver.holds(root, side, True, at_least):
         raise ValueError(f"{claim_text(board, side, at_least)} does not hold")
     moves: dict[tuple[int, int], tuple[GravityState, int]] = {}
@@ -317,7 +306,7 @@ def strategy_tree(
     stack = [root]
     while stack:
         state = stack.pop()
-        key, _ = _canonical(state)
+        key = _canonical(state)
         if key in seen or state.is_over:
             continue
         seen.add(key)
@@ -474,17 +463,6 @@ def certificate_name(board: GravityBoard, side: Outcome, at_least: int) -> str:
     """The file name of a certificate: ``6x7-k4-gravity-x-at-least-1.jsonl.gz``."""
     bound = f"{at_least}" if at_least >= 0 else f"minus-{-at_least}"
     return f"{board.rows}x{board.cols}-k{board.k}-gravity-{side}-at-least-{bound}.jsonl.gz"
-
-
-def commit_of(path: Path) -> str:
-    """The git commit of the tree holding ``path`` (empty when it is not a checkout)."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=path, capture_output=True, text=True, timeout=10
-        )
-    except OSError:
-        return ""
-    return out.stdout.strip() if out.returncode == 0 else ""
 
 
 #: Where the certificates that ship with oxo live (written by ``benchmarks/bench_connect4.py --empty``).
@@ -692,7 +670,7 @@ def verify_gravity_certificate(
             continue
         accepted.add(state.key)
         if state.is_over:
-            if _score_of(state, side) < bound:
+            if finished_score(state, side) < bound:
                 return fail(
                     state,
                     f"the game ends {state.outcome or ''} at ply {state.ply}, short of the claim",
@@ -700,7 +678,7 @@ def verify_gravity_certificate(
             continue
         leaf = lookup(cert.leaves, state)
         if leaf is not None:
-            reached[_canonical(state)[0]] = state  # a leaf and its mirror image: solved once
+            reached[_canonical(state)] = state  # a leaf and its mirror image: solved once
             continue
         if state.to_move == side:
             if state.winning_moves() and (board.size + 1 - state.ply) // 2 >= bound:

@@ -526,6 +526,15 @@ class GravityAnalysis:
         }
 
 
+def finished_score(state: GravityState, player: Outcome) -> int:
+    """``player``'s score in a finished game: ``(cells + 2 - ply) // 2`` for the winner, the
+    opposite for the loser, 0 for a draw."""
+    if state.outcome == "draw":
+        return 0
+    won = (state.board.size + 2 - state.ply) // 2
+    return won if state.outcome == player else -won
+
+
 def prime_at_least(n: int) -> int:
     """The smallest prime ``>= n`` (table buckets are a prime so that keys spread evenly)."""
     n = max(n, 2)
@@ -747,9 +756,7 @@ class GravitySolver:
         if player not in ("x", "o"):
             raise ValueError(f"player is 'x' or 'o', got {player!r}")
         if state.is_over:
-            score = 0 if state.outcome == "draw" else (self.board.size + 2 - state.ply) // 2
-            if state.outcome not in ("draw", player):
-                score = -score
+            score = finished_score(state, player)
         elif state.winning_moves():
             score = (self.board.size + 1 - state.ply) // 2
             if state.to_move != player:
