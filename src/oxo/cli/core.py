@@ -247,7 +247,7 @@ def _count_gravity(
             f"most {WHOLE_GAME_CELLS} cells; give --plies N to stop after ply N ({quick})"
         )
     last = board.size if max_ply is None else min(max_ply, board.size)
-    wanted = estimate_plies(board, last)
+    wanted = plies[:last]  # the estimates of plies 1..last
     check_estimate(
         f"counting {spec} up to ply {last}",
         estimate_count(board, last),

@@ -41,8 +41,12 @@ def verify(file: str, leaves: str, seed: int, as_json: bool) -> None:
 
     Example: oxo verify 4x4-o-no-loss.jsonl.gz
     """
-    from oxo.gravity.proof import is_gravity_certificate, verify_gravity_certificate
-    from oxo.proofs.certificate import verify_certificate
+    from oxo.gravity.proof import (
+        GravityVerifyResult,
+        is_gravity_certificate,
+        verify_gravity_certificate,
+    )
+    from oxo.proofs.certificate import VerifyResult, verify_certificate
 
     if leaves.strip().lower() == "all":
         count: int | None = None
@@ -52,16 +56,17 @@ def verify(file: str, leaves: str, seed: int, as_json: bool) -> None:
         raise click.BadParameter(
             f"a number of leaves or 'all', got {leaves!r}", param_hint="--leaves"
         )
+    result: GravityVerifyResult | VerifyResult
     if is_gravity_certificate(file):
         with progress_status(quiet=as_json) as status:
-            result: object = verify_gravity_certificate(file, count, seed, on_status=status)
+            result = verify_gravity_certificate(file, count, seed, on_status=status)
     else:
         result = verify_certificate(file)
     if as_json:
-        echo_json(result.to_dict())  # type: ignore[attr-defined]  # both results have to_dict
+        echo_json(result.to_dict())
     else:
         click.echo(str(result))
-    if not result.valid:  # type: ignore[attr-defined]  # and valid
+    if not result.valid:
         raise click.exceptions.Exit(1)
 
 
