@@ -528,3 +528,30 @@ def test_slow_headers_are_cut_off(server: tuple[str, Any], monkeypatch: pytest.M
             # closed by the server, nothing answered (else recv would time out after 10 s and fail)
             assert conn.recv(4096) == b""
     assert call(base, "/api/info", timeout=5)[0] == 200
+
+
+def test_cancel_at_the_moment_the_task_is_sent_is_a_clean_cancel() -> None:
+    """Cancelling at once, while another thread may still be writing the task to the worker's pipe,
+    ends in a cancelled search and never in an error from the pipe (CI once saw a 500 from that
+    race; the timing is not forced here, the rounds make it likely)."""
+    from oxo.web.thinking import Task, Thinkers, ThinkingCancelled
+
+    pool = Thinkers(1)
+    start = Position.empty(Geometry.parse("15x15,k=5"))
+
+    async def run() -> None:
+        for round_ in range(6):
+            task = Task(f"g{round_}", "x", "hard", start, start, 5.0, 1)
+            job = asyncio.ensure_future(pool.think(task))
+            while not pool.running(task.game_id):
+                await asyncio.sleep(0)
+            assert pool.cancel(task.game_id)
+            with pytest.raises(ThinkingCancelled):
+                await job
+        move, report = await pool.think(Task("h", "x", "random", start, start, 1.0, 1))
+        assert move in start.legal_moves and report is not None
+
+    try:
+        asyncio.run(run())
+    finally:
+        pool.close()

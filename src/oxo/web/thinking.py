@@ -170,7 +170,7 @@ class Thinkers:
 
             try:
                 kind, first, report = await loop.run_in_executor(None, ask)
-            except (EOFError, OSError, BrokenPipeError):
+            except (EOFError, OSError):
                 with self._guard:
                     if self._workers[slot] is worker:
                         self._workers[slot] = None
@@ -178,6 +178,10 @@ class Thinkers:
                 raise ThinkingCancelled() from None
             finally:
                 self._running.pop(task.game_id, None)
+            with self._guard:
+                retired = self._workers[slot] is not worker
+            if retired:  # cancelled just as the answer came: the answer stands, the pipe closes
+                worker.stop()
         if kind == "ok":
             return int(first), report
         if kind == "out_of_reach":
@@ -205,7 +209,9 @@ class Thinkers:
             worker = self._workers[slot]
             self._workers[slot] = None
         if worker is not None:
-            worker.stop()
+            # Only the process ends here. The pipe is closed by the thread that is reading it
+            # (it sees the end of the pipe); closing it from here races that read.
+            worker.process.kill()
         return True
 
     def close(self) -> None:
