@@ -4,6 +4,8 @@ OpenSpiel's Python MCTS).
 
 Run:  python benchmarks/bench_uttt.py            (about a minute on an idle machine)
       python benchmarks/bench_uttt.py --quick    (smaller runs)
+      python benchmarks/bench_uttt.py --count    (positions per ply: the compiled walk over classes
+                                                  against the plain walk of every position; ~2 min)
 Each measurement runs in a fresh process and prints its wall time (imports and compilation
 excluded), the peak resident memory of that process (getrusage), the rate it measures, and the
 ratio of that rate to the row it is compared with (named in the last column). OpenSpiel rows need
@@ -149,12 +151,51 @@ def rows(quick: bool) -> list[dict[str, object]]:
     return out
 
 
+def count_rows() -> list[dict[str, object]]:
+    """``oxo count uttt``'s walk over classes against the plain walk of every position (the tests'
+    reference), to ply 5; then the compiled walk alone to plies 7 and 8. The rate is positions
+    counted per second (every ply's positions added up)."""
+    warm = "from oxo.uttt.counting import count_positions, reference_counts\ncount_positions(3)\n"
+    return [
+        row(
+            "count 5",
+            "oxo count uttt --plies 5: compiled walk over classes",
+            "result = count_positions(5).total",
+            warm,
+            "positions",
+            "plain 5",
+        ),
+        row(
+            "plain 5",
+            "the plain walk of every position with the rules, to ply 5",
+            "result = sum(reference_counts(5)[0])",
+            warm,
+            "positions",
+        ),
+        row(
+            "count 7",
+            "oxo count uttt --plies 7",
+            "result = count_positions(7).total",
+            warm,
+            "positions",
+        ),
+        row(
+            "count 8",
+            "oxo count uttt --plies 8",
+            "result = count_positions(8).total",
+            warm,
+            "positions",
+        ),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs")
+    parser.add_argument("--count", action="store_true", help="positions per ply instead")
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    measured = rows(args.quick)
+    measured = count_rows() if args.count else rows(args.quick)
     rates = {
         r["key"]: r["result"] / r["seconds"]  # type: ignore[operator]
         for r in measured
@@ -167,6 +208,8 @@ def main() -> None:
         versus = r["versus"]
         ratio = f"{rate / rates[versus]:,.1f}x {versus}" if rate and versus in rates else ""
         print(f"{r['label']:<74} {r['seconds']:>8.3f} {r['peak_mib']:>9.0f} {text:>24}  {ratio}")
+    if args.count:
+        return
     print(
         "(OpenSpiel counts actions: a move into a grid of the mover's choice is two actions, "
         "choose the grid then the cell)"

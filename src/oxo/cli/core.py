@@ -33,6 +33,10 @@ from oxo.progress import progress_bar
 if TYPE_CHECKING:
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
+    from oxo.uttt.counting import UtttCounts
+
+#: How ``oxo count`` names ultimate tic-tac-toe among its boards.
+UTTT = "uttt"
 
 
 @click.command()
@@ -77,8 +81,8 @@ if TYPE_CHECKING:
     type=click.IntRange(min=0),
     default=None,
     metavar="N",
-    help="Stop after ply N (frontier method and gravity boards; default: until every game has "
-    "ended, which gravity boards of more than 20 cells leave to --plies).",
+    help="Stop after ply N (frontier method, gravity boards and uttt; default: until every game "
+    "has ended, which gravity boards of more than 20 cells and uttt leave to --plies).",
 )
 @click.option(
     "--folder",
@@ -120,20 +124,30 @@ def count(
 
     With --gravity (or a board written like 6x7,k=4,gravity) a mark drops to the lowest empty cell
     of its column; classes are then up to the left-right mirror, the only symmetry of such a board.
-    Gravity boards are counted in memory, ply by ply; beyond 20 cells give --plies N.
+    Gravity boards are counted in memory, ply by ply; beyond 20 cells give --plies N. The name
+    connect4 is 6x7 with k=4 and gravity.
+
+    uttt is ultimate tic-tac-toe (nine small grids; the cell you play sends your opponent to that
+    grid): give --plies N, up to 8 within the default memory. A position is the marks and the grid
+    the next move must go to; classes are up to the eight rotations and reflections, applied to the
+    big grid and inside every small grid at once.
 
     Work predicted to take over a minute asks first (or needs --yes); work that would pass the
     memory limit is refused, and a count that comes to pass it stops. Ctrl-C stops at once.
 
-    Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes;  oxo count 6x7 --k 4 --gravity --plies 10
+    Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes;  oxo count connect4 --plies 10;
+    oxo count uttt --plies 6
     """
     parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
     if all(not isinstance(board, Geometry) for board in parsed):
         _refuse_classic_options(method, executor, workers, scheduler, folder)
     limit = memory_limit(memory_text)
-    tables: list[CountTable | GravityCounts] = []
+    tables: list[CountTable | GravityCounts | UtttCounts] = []
     with clean_stop():
         for board in parsed:
+            if isinstance(board, str):  # UTTT
+                tables.append(_count_uttt(limit, max_ply, quiet))
+                continue
             if not isinstance(board, Geometry):
                 tables.append(_count_gravity(board, limit, max_ply, yes, quiet))
                 continue
@@ -154,8 +168,16 @@ def count(
     if as_json:
         echo_json({"boards": [table.to_dict() for table in tables]})
         return
+    from oxo.uttt.counting import UtttCounts
+
     console().print(_count_table(tables))
     for table in tables:
+        if isinstance(table, UtttCounts):
+            click.echo(
+                "uttt: classes are up to the eight rotations and reflections (of the big grid and "
+                "every small grid at once); a larger --plies counts further"
+            )
+            continue
         if isinstance(table, CountTable):
             if not table.complete:
                 click.echo(
@@ -175,13 +197,61 @@ def count(
             )
 
 
-def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | GravityBoard:
-    """A board of ``oxo count``: a gravity board with --gravity or ``,gravity`` in the spec."""
+def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | GravityBoard | str:
+    """A board of ``oxo count``: a gravity board with --gravity or ``,gravity`` in the spec (or the
+    name connect4), :data:`UTTT` for ultimate tic-tac-toe."""
+    from oxo.errors import BoardSpecError
+
+    name = spec.strip().lower()
+    if name in ("uttt", "ultimate"):
+        if k is not None or gravity:
+            raise BoardSpecError(
+                "ultimate tic-tac-toe takes neither --k nor --gravity: three won grids in a row win"
+            )
+        return UTTT
+    if name in ("connect4", "connect-four"):
+        if k is not None:
+            raise BoardSpecError(
+                "Connect Four is 6x7 with k=4; for another k write '6x7,k=5,gravity'"
+            )
+        spec, gravity = "6x7,k=4,gravity", True
     if gravity or "gravity" in spec.lower():
         from oxo.gravity.board import GravityBoard
 
         return GravityBoard.parse(spec, k)
     return parse_board(spec, k)
+
+
+def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
+    """Ultimate tic-tac-toe's count up to ``--plies``, within the memory limit."""
+    from oxo.counting.budget import MemoryGuard, MemoryLimitError
+    from oxo.errors import OutOfReachError
+    from oxo.uttt.counting import count_positions
+
+    if max_ply is None:
+        raise OutOfReachError(
+            "ultimate tic-tac-toe has 81 plies and every ply holds several times the positions of "
+            "the one before, so the whole game cannot be counted: give --plies N to stop after "
+            "ply N (oxo count uttt --plies 6 takes seconds)"
+        )
+    known: list[tuple[int, int]] = []
+    try:
+        with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
+            with MemoryGuard(limit):
+                return count_positions(
+                    max_ply,
+                    lambda ply, positions: known.append((ply, positions)),
+                    on_progress=bar,
+                    memory=limit,
+                )
+    except MemoryLimitError as error:
+        if not known or "counted up to ply" in str(error):
+            raise
+        ply, positions = known[-1]
+        raise MemoryLimitError(
+            f"{error}; uttt was counted up to ply {ply} ({positions:,} positions at that ply): "
+            f"--plies {ply} gives plies 0 to {ply}"
+        ) from None
 
 
 def _refuse_classic_options(
@@ -370,13 +440,17 @@ def _count_one(
             )
 
 
-def _count_table(tables: list[CountTable | GravityCounts]):
+def _count_label(result: CountTable | GravityCounts | UtttCounts) -> str:
+    return result.geometry.spec if isinstance(result, CountTable) else result.spec
+
+
+def _count_table(tables: list[CountTable | GravityCounts | UtttCounts]):
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
     table.add_column("ply", justify="right")
     for result in tables:
-        label = result.geometry.spec if isinstance(result, CountTable) else result.board.spec
+        label = _count_label(result)
         table.add_column(f"{label} positions", justify="right")
         table.add_column(f"{label} classes", justify="right")
     longest = max(len(result.plies) for result in tables)

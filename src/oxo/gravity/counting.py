@@ -79,6 +79,11 @@ class GravityCounts:
     classes: tuple[int, ...] = ()
 
     @property
+    def spec(self) -> str:
+        """The board as written on the command line (``6x7,k=4,gravity``)."""
+        return self.board.spec
+
+    @property
     def total(self) -> int:
         return sum(self.positions)
 

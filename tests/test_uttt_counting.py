@@ -1,0 +1,178 @@
+"""Positions per ply of ultimate tic-tac-toe: the compiled walk over classes against a plain walk of
+every position with the rules, and the symmetries it relies on against the rules themselves."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oxo.cli import main
+from oxo.counting.budget import MemoryLimitError, MiB
+from oxo.uttt import counting
+from oxo.uttt.counting import (
+    children_of,
+    count_positions,
+    key_of,
+    least_image_of,
+    reference_counts,
+)
+from oxo.uttt.rules import UtttState
+
+
+def random_state(seed: int, plies: int) -> UtttState:
+    """The position after up to ``plies`` random moves (fewer when the game ends first)."""
+    rng = random.Random(seed)
+    state = UtttState()
+    for _ in range(plies):
+        if state.is_over:
+            break
+        state = state.play(rng.choice(state.legal_moves))
+    return state
+
+
+def image_record(state: UtttState, perm: list[int]) -> UtttState:
+    """The game of ``state`` with every move carried by the cell permutation ``perm`` (applied to
+    the grid and to the cell alike)."""
+    image = UtttState()
+    for move in state.moves:
+        g, c = divmod(move, 9)
+        image = image.play(9 * perm[g] + perm[c])
+    return image
+
+
+def as_rules_key(words: tuple[int, int, int]) -> tuple[tuple[int, int], int]:
+    """A walk key (three words) read back as the rules' state key."""
+    x = o = 0
+    for g in range(9):
+        bits = (words[g // 3] >> (18 * (g % 3))) & 0x3FFFF
+        x |= (bits & 511) << (9 * g)
+        o |= (bits >> 9) << (9 * g)
+    return (x, o), ((words[2] >> 54) & 15) - 1
+
+
+def rules_key(state: UtttState) -> tuple[tuple[int, int], int]:
+    """A position as the walk sees it: the marks and the grid to play in (-1: any, or game over)."""
+    return (state.x_marks, state.o_marks), -1 if state.target is None else state.target
+
+
+PERMS = counting._PERM.tolist()
+
+
+def test_the_walk_matches_a_plain_walk_of_every_position() -> None:
+    fast = count_positions(4)
+    positions, classes, finished = reference_counts(4)
+    assert fast.positions == positions
+    assert fast.classes == classes
+    assert fast.finished == finished
+    # Ply 1: the 81 cells fall into 15 classes (Burnside: (81 + 1 + 1 + 1 + 4 * 9) / 8).
+    assert fast.classes[1] == (81 + 3 + 4 * 9) // 8
+
+
+@pytest.mark.slow
+def test_the_walk_matches_a_plain_walk_to_ply_five() -> None:
+    fast = count_positions(5)
+    assert (fast.positions, fast.classes, fast.finished) == reference_counts(5)
+
+
+@given(st.integers(0, 10**6), st.integers(0, 81), st.integers(0, 7))
+@settings(max_examples=60, deadline=None)
+def test_a_symmetry_carries_games_to_games(seed: int, plies: int, t: int) -> None:
+    """Carrying every move of a game by one symmetry (grid and cell alike) gives a legal game whose
+    position is the image of the first one: the classes the walk counts are sound."""
+    state = random_state(seed, plies)
+    perm = PERMS[t]
+    image = image_record(state, perm)
+    assert image.outcome == state.outcome
+    assert sorted(image.legal_moves) == sorted(
+        9 * perm[m // 9] + perm[m % 9] for m in state.legal_moves
+    )
+    assert least_image_of(image) == least_image_of(state)
+
+
+@given(st.integers(0, 10**6), st.integers(0, 70))
+@settings(max_examples=60, deadline=None)
+def test_the_compiled_step_follows_the_rules(seed: int, plies: int) -> None:
+    """The compiled step's children of a position (with won and full grids, and free moves) are the
+    least images of the rules' children, each an image of it, in the order of the legal moves."""
+    state = random_state(seed, plies)
+    if state.is_over:
+        assert children_of(state) == [] or not state.legal_moves
+        return
+    rows = children_of(state)
+    assert len(rows) == len(state.legal_moves)
+    for row, move in zip(rows, state.legal_moves, strict=True):
+        child = state.play(move)
+        assert row == least_image_of(child)[0]
+        images = {rules_key(image_record(child, perm)) for perm in PERMS}
+        assert as_rules_key(row) in images
+        # The count of symmetries fixing the child is the number of images equal to it.
+        fixed = sum(rules_key(image_record(child, perm)) == rules_key(child) for perm in PERMS)
+        assert least_image_of(child)[1] == fixed
+
+
+def test_finished_positions_are_seen_and_class_sizes_add_up() -> None:
+    finished = [random_state(seed, 81) for seed in range(40)]
+    keys = np.array([least_image_of(state)[0] for state in finished], dtype=np.int64)
+    sizes = np.empty(len(finished), dtype=np.int64)
+    over = np.empty(len(finished), dtype=np.bool_)
+    counting._describe(keys, sizes, over)
+    assert over.all()
+    for state, size in zip(finished, sizes, strict=True):
+        assert size == len({rules_key(image_record(state, perm)) for perm in PERMS})
+    playing = random_state(3, 20)
+    keys = key_of(playing).reshape(1, 3)
+    counting._describe(keys, sizes[:1], over[:1])
+    assert not over[0]
+
+
+def test_a_ply_that_would_not_fit_stops_before_it_starts_and_says_what_was_counted() -> None:
+    with pytest.raises(MemoryLimitError, match=r"counted up to ply 5 \(465,192 positions"):
+        # Ply 5 has 58,282 classes with about nine moves each; room for two moves each is too little.
+        count_positions(8, memory=counting.BASE_MEMORY + 2 * counting.BYTES_PER_MOVE * 58282)
+    assert count_positions(3, memory=256 * MiB).positions[-1] == 6336
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main([*args, "--quiet"])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_counts_uttt_and_names_its_symmetries(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "count", "uttt", "--plies", "4", "--json")
+    assert code == 0, out
+    (table,) = json.loads(out)["boards"]
+    fast = count_positions(4)
+    assert [row["positions"] for row in table["plies"]] == list(fast.positions)
+    assert [row["classes"] for row in table["plies"]] == list(fast.classes)
+    assert table["total"]["positions"] == fast.total and table["complete"] is False
+    code, out, _ = run(capsys, "count", "uttt", "--plies", "2")
+    assert code == 0 and "uttt classes" in out and "rotations and reflections" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["count", "uttt"], 3, "give --plies N"),
+        (["count", "uttt", "--k", "3", "--plies", "2"], 2, "neither --k nor --gravity"),
+        (["count", "uttt", "--plies", "9", "--memory", "300M"], 3, "counted up to ply"),
+        (["count", "connect4", "--k", "5", "--plies", "2"], 2, "6x7,k=5,gravity"),
+    ],
+)
+def test_cli_refusals_are_one_line_with_the_right_status(
+    capsys: pytest.CaptureFixture[str], args: list[str], code: int, words: str
+) -> None:
+    got, out, err = run(capsys, *args)
+    assert got == code and out == ""
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_connect4_is_the_gravity_board(capsys: pytest.CaptureFixture[str]) -> None:
+    named = run(capsys, "count", "connect4", "--plies", "4", "--json")
+    spelled = run(capsys, "count", "6x7", "--k", "4", "--gravity", "--plies", "4", "--json")
+    assert named[0] == 0 and named == spelled
