@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -176,3 +178,13 @@ def test_cli_connect4_is_the_gravity_board(capsys: pytest.CaptureFixture[str]) -
     named = run(capsys, "count", "connect4", "--plies", "4", "--json")
     spelled = run(capsys, "count", "6x7", "--k", "4", "--gravity", "--plies", "4", "--json")
     assert named[0] == 0 and named == spelled
+
+
+def test_the_table_in_the_docs_is_the_count() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "uttt.md").read_text()
+    rows = re.findall(r"^\s+(\d)\s+([\d,]+)\s+([\d,]+)$", text, flags=re.MULTILINE)
+    table = {int(ply): (int(p.replace(",", "")), int(c.replace(",", ""))) for ply, p, c in rows}
+    assert set(table) == set(range(9))
+    fast = count_positions(6)
+    for ply in range(7):
+        assert table[ply] == (fast.positions[ply], fast.classes[ply])

@@ -29,6 +29,7 @@ def uttt() -> None:
     Nine small 3x3 grids; three in a row wins a small grid, three won grids in a row win
     the game. A move is GC: the small grid G then the cell C, both 1..9 in reading order
     (55 is the centre of the centre grid). Not the same game as 'oxo mega' (see 'oxo uttt rules').
+    Positions per move: 'oxo count uttt --plies 6'.
     """
 
 
