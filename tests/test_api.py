@@ -58,6 +58,37 @@ def test_count_matches_the_tree_walk(capsys: pytest.CaptureFixture[str], spec: s
     assert cli == json.loads(json.dumps(table.to_dict()))
 
 
+@pytest.mark.parametrize(
+    ("spec", "plies"),
+    [("4x4,k=3,gravity", None), ("connect4", 5), ("uttt", 3)],
+)
+def test_count_takes_gravity_boards_and_uttt(
+    capsys: pytest.CaptureFixture[str], spec: str, plies: int | None
+) -> None:
+    """The library's count of the other games is the command's JSON, and each is its own walk's."""
+    from oxo.gravity.board import GravityBoard
+    from oxo.gravity.counting import count_positions as count_gravity
+    from oxo.uttt.counting import count_positions as count_uttt
+
+    table = oxo.count(spec, plies=plies)
+    if spec == "uttt":
+        assert plies is not None
+        assert table.to_dict() == count_uttt(plies).to_dict()
+    else:
+        assert table.to_dict() == count_gravity(GravityBoard.parse(spec), plies).to_dict()
+    code, data = cli_json(capsys, "count", spec, *(["--plies", str(plies)] if plies else []))
+    assert code == 0 and data["boards"][0] == json.loads(json.dumps(table.to_dict()))  # type: ignore[index]
+
+
+def test_count_asks_for_plies_where_the_whole_game_is_out_of_reach() -> None:
+    with pytest.raises(oxo.OutOfReachError, match="plies=N"):
+        oxo.count("uttt")
+    with pytest.raises(oxo.OutOfReachError, match="plies=N"):
+        oxo.count("connect4")
+    with pytest.raises(oxo.OxoError, match="plies=N stops"):
+        oxo.count("3x3", plies=2)
+
+
 @pytest.mark.parametrize("spec", ["3x3", pytest.param("3x4", marks=pytest.mark.slow), "2x4,k=2"])
 def test_solve_matches_the_reference_and_the_cli(
     capsys: pytest.CaptureFixture[str], spec: str

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -162,7 +164,6 @@ def test_cli_counts_uttt_and_names_its_symmetries(capsys: pytest.CaptureFixture[
     [
         (["count", "uttt"], 3, "give --plies N"),
         (["count", "uttt", "--k", "3", "--plies", "2"], 2, "neither --k nor --gravity"),
-        (["count", "uttt", "--plies", "9", "--memory", "300M"], 3, "counted up to ply"),
         (["count", "connect4", "--k", "5", "--plies", "2"], 2, "6x7,k=5,gravity"),
     ],
 )
@@ -188,3 +189,25 @@ def test_the_table_in_the_docs_is_the_count() -> None:
     fast = count_positions(6)
     for ply in range(7):
         assert table[ply] == (fast.positions[ply], fast.classes[ply])
+
+
+def test_cli_stops_at_the_memory_limit_and_says_how_far_it_got() -> None:
+    """In its own process: the memory guard watches the whole process tree (a test worker's would
+    include other tests' processes)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from oxo.cli import main; sys.exit(main(sys.argv[1:]))",
+            *("count", "uttt", "--plies", "9", "--memory", "300M", "-q"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 3 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+    found = re.search(r"counted up to ply (\d) \(([\d,]+) positions at that ply\)", done.stderr)
+    assert found is not None, done.stderr
+    assert (
+        int(found.group(2).replace(",", "")) == count_positions(int(found.group(1))).positions[-1]
+    )

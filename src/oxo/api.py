@@ -29,10 +29,13 @@ if TYPE_CHECKING:
     from oxo.analysis import DeadEndReport
     from oxo.counting import CountTable
     from oxo.engines.base import SearchReport
+    from oxo.gravity.board import GravityBoard
+    from oxo.gravity.counting import GravityCounts
     from oxo.legality import Legality
     from oxo.proofs.solver import ProofResult
     from oxo.reports import Analysis, PositionReport
     from oxo.solve import SolveTable
+    from oxo.uttt.counting import UtttCounts
 
 #: Boards (or positions) with at most this many empty cells are solved exactly (as ``oxo.space.MAX_EMPTY``).
 MAX_EMPTY = 16
@@ -119,7 +122,9 @@ class Board:
 
     def count(self, method: str = "auto", *, on_progress: Progress | None = None) -> CountTable:
         """Reachable positions per ply and their classes up to symmetry (see :func:`count`)."""
-        return count(self, method, on_progress=on_progress)
+        from oxo.counting import count_positions
+
+        return count_positions(self.geometry, method, on_progress=on_progress)  # type: ignore[arg-type]  # checked inside
 
     def solve(
         self,
@@ -167,15 +172,52 @@ def position_of(position: Position | str, board: Board | Geometry | str | None =
 
 
 def count(
-    board: Board | Geometry | str,
+    board: Board | Geometry | GravityBoard | str,
     method: str = "auto",
     *,
+    plies: int | None = None,
     executor: str = "auto",
     workers: int | None = None,
     scheduler: str | None = None,
     on_progress: Progress | None = None,
-) -> CountTable:
-    """Reachable positions per ply and their classes up to symmetry (the keys of ``oxo count --json``)."""
+) -> CountTable | GravityCounts | UtttCounts:
+    """Reachable positions per ply and their classes up to symmetry (the keys of ``oxo count --json``).
+
+    Besides the classic boards: a gravity board (``"connect4"``, ``"6x7,k=4,gravity"`` or a
+    :class:`~oxo.gravity.board.GravityBoard`), counted in memory up to ply ``plies`` (every ply by
+    default, on boards of at most 20 cells), and ``"uttt"``, ultimate tic-tac-toe, up to ply
+    ``plies`` (which it needs). ``plies`` stops the classic boards' count only with the frontier
+    method (``oxo.counting.frontier``); here it is refused for them.
+    """
+    from oxo.gravity.board import GravityBoard, is_connect_four
+
+    name = board.strip().lower() if isinstance(board, str) else ""
+    if name in ("uttt", "ultimate"):
+        from oxo.uttt.counting import count_positions as count_uttt
+
+        if plies is None:
+            raise OutOfReachError(
+                "ultimate tic-tac-toe cannot be counted to its end: give plies=N to stop after ply N"
+            )
+        return count_uttt(plies, on_progress=on_progress)
+    if isinstance(board, GravityBoard) or (
+        isinstance(board, str) and ("gravity" in name or is_connect_four(name))
+    ):
+        from oxo.gravity.counting import WHOLE_GAME_CELLS
+        from oxo.gravity.counting import count_positions as count_gravity
+
+        gravity = board if isinstance(board, GravityBoard) else GravityBoard.parse(board)
+        if plies is None and gravity.size > WHOLE_GAME_CELLS:
+            raise OutOfReachError(
+                f"{gravity.spec} has {gravity.size} cells: every ply is counted only on gravity "
+                f"boards of at most {WHOLE_GAME_CELLS} cells; give plies=N to stop after ply N"
+            )
+        return count_gravity(gravity, plies, on_progress=on_progress)
+    if plies is not None:
+        raise OxoError(
+            "plies=N stops the count of gravity boards and uttt; a classic board's count takes "
+            "every ply (oxo.counting.frontier.count_frontier stops early)"
+        )
     from oxo.counting import count_positions
 
     return count_positions(

@@ -94,13 +94,9 @@ def new_game(spec: str, k: int | None = None, gravity: bool = False) -> GameStat
         from oxo.uttt.rules import UtttState
 
         return UtttState()
-    if spec.strip().lower() in ("connect4", "connect-four"):
-        if k is not None:
-            raise BoardSpecError(
-                "Connect Four is 6x7 with k=4; for another k write '6x7,k=5,gravity'"
-            )
-        spec, gravity = "6x7,k=4,gravity", True
-    if gravity or "gravity" in spec.lower():
+    from oxo.gravity.board import is_connect_four
+
+    if gravity or "gravity" in spec.lower() or is_connect_four(spec):
         from oxo.gravity.board import GravityBoard, GravityState
 
         return GravityState(GravityBoard.parse(spec, k))

@@ -209,15 +209,9 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
                 "ultimate tic-tac-toe takes neither --k nor --gravity: three won grids in a row win"
             )
         return UTTT
-    if name in ("connect4", "connect-four"):
-        if k is not None:
-            raise BoardSpecError(
-                "Connect Four is 6x7 with k=4; for another k write '6x7,k=5,gravity'"
-            )
-        spec, gravity = "6x7,k=4,gravity", True
-    if gravity or "gravity" in spec.lower():
-        from oxo.gravity.board import GravityBoard
+    from oxo.gravity.board import GravityBoard, is_connect_four
 
+    if gravity or "gravity" in spec.lower() or is_connect_four(spec):
         return GravityBoard.parse(spec, k)
     return parse_board(spec, k)
 
@@ -428,11 +422,13 @@ def _count_one(
         yes=yes,
         smaller=f"use --method frontier --plies N to count the first N plies of {geometry.spec}",
     )
+    from oxo.counting import count_positions
+
     with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
         with MemoryGuard(limit):
-            return api.count(
+            return count_positions(
                 geometry,
-                used,
+                used,  # type: ignore[arg-type]  # one of METHODS: choose_method checked it
                 executor=executor,
                 workers=workers,
                 scheduler=scheduler,

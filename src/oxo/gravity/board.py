@@ -31,6 +31,11 @@ _SPEC = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*((?:,\s*(?:k\s*=\s*\d+|gravity)\s*)
 _SPEC_FORMS = "ROWSxCOLUMNS such as 6x7, optionally with ',k=K' (6x7,k=4 is Connect Four)"
 
 
+def is_connect_four(spec: str) -> bool:
+    """Whether ``spec`` is Connect Four's name (``connect4`` or ``connect-four``)."""
+    return spec.strip().lower() in ("connect4", "connect-four")
+
+
 @dataclass(frozen=True)
 class GravityBoard:
     """The shape of a gravity board (``rows`` × ``cols``) and ``k``, the marks in a row that win."""
@@ -55,10 +60,17 @@ class GravityBoard:
 
     @staticmethod
     def parse(spec: str, k: int | None = None) -> GravityBoard:
-        """A board from ``"6x7"``, ``"6x7,k=4"`` or ``"6x7,k=4,gravity"`` (rows first); ``k`` given here
-        overrides the spec's; by default it is the shortest side, as on the classic boards."""
+        """A board from ``"6x7"``, ``"6x7,k=4"`` or ``"6x7,k=4,gravity"`` (rows first), or the name
+        ``"connect4"``; ``k`` given here overrides the spec's; by default it is the shortest side, as
+        on the classic boards."""
         if not isinstance(spec, str):
             raise BoardSpecError(f"a gravity board is written as {_SPEC_FORMS}")
+        if is_connect_four(spec):
+            if k is not None:
+                raise BoardSpecError(
+                    "Connect Four is 6x7 with k=4; for another k write '6x7,k=5,gravity'"
+                )
+            return GravityBoard(6, 7, 4)
         match = _SPEC.match(spec)
         if match is None:
             raise BoardSpecError(f"{spec!r} is not a gravity board; write {_SPEC_FORMS}")
