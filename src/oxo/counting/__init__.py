@@ -54,14 +54,19 @@ CountingError = OptionError
 
 @dataclass(frozen=True)
 class PlyCount:
-    """Reachable positions after ``ply`` marks, and their number up to symmetry."""
+    """Reachable positions after ``ply`` marks, and their number up to symmetry; ``finished``, the
+    positions where the game has ended, where a count gives it (gravity boards, uttt)."""
 
     ply: int
     positions: int
     classes: int
+    finished: int | None = None
 
     def to_dict(self) -> dict[str, int]:
-        return {"ply": self.ply, "positions": self.positions, "classes": self.classes}
+        out = {"ply": self.ply, "positions": self.positions, "classes": self.classes}
+        if self.finished is not None:
+            out["finished"] = self.finished
+        return out
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from oxo.counting import PlyCount
 from oxo.counting.budget import Estimate, MiB
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
@@ -44,24 +45,6 @@ BASE_MEMORY = 120 * MiB
 
 #: Column heights above this many rows read the occupied cells with shifts instead of a table.
 _TABLE_STRIDE = 16
-
-
-@dataclass(frozen=True)
-class GravityPly:
-    """The positions after ``ply`` marks: all of them, up to the mirror, and the finished ones."""
-
-    ply: int
-    positions: int
-    classes: int
-    finished: int
-
-    def to_dict(self) -> dict[str, int]:
-        return {
-            "ply": self.ply,
-            "positions": self.positions,
-            "classes": self.classes,
-            "finished": self.finished,
-        }
 
 
 @dataclass(frozen=True)
@@ -92,10 +75,10 @@ class GravityCounts:
         return sum(self.classes)
 
     @property
-    def plies(self) -> tuple[GravityPly, ...]:
+    def plies(self) -> tuple[PlyCount, ...]:
         """One row per ply counted, from ply 0."""
         return tuple(
-            GravityPly(ply, count, classes, finished)
+            PlyCount(ply, count, classes, finished)
             for ply, (count, classes, finished) in enumerate(
                 zip(self.positions, self.classes, self.finished, strict=True)
             )

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from oxo.counting import PlyCount
 from oxo.counting.budget import MemoryLimitError, MiB, format_bytes
 from oxo.geometry import Geometry
 from oxo.uttt.rules import WINS, UtttState
@@ -57,24 +58,6 @@ _MAP = np.array(
 
 
 @dataclass(frozen=True)
-class UtttPly:
-    """One ply's positions, classes and finished positions."""
-
-    ply: int
-    positions: int
-    classes: int
-    finished: int
-
-    def to_dict(self) -> dict[str, int]:
-        return {
-            "ply": self.ply,
-            "positions": self.positions,
-            "classes": self.classes,
-            "finished": self.finished,
-        }
-
-
-@dataclass(frozen=True)
 class UtttCounts:
     """Positions per ply of ultimate tic-tac-toe from ply 0, classes up to the eight symmetries."""
 
@@ -86,9 +69,9 @@ class UtttCounts:
     complete = False  # the whole game (81 plies) is far out of reach
 
     @property
-    def plies(self) -> tuple[UtttPly, ...]:
+    def plies(self) -> tuple[PlyCount, ...]:
         return tuple(
-            UtttPly(ply, *row)
+            PlyCount(ply, *row)
             for ply, row in enumerate(zip(self.positions, self.classes, self.finished, strict=True))
         )
 
@@ -184,6 +167,12 @@ def _least_image(xs: np.ndarray, os: np.ndarray, target: int, out: np.ndarray) -
 
 
 @njit(cache=True)
+def _playable(g: int, target: int, closed: int) -> bool:
+    """Whether the side to move may play in grid ``g``: the grid it is sent to, or any open grid."""
+    return g == target if target >= 0 else not (closed >> g) & 1
+
+
+@njit(cache=True)
 def _moves_out(keys: np.ndarray) -> int:
     """How many moves the positions ``keys`` (none of them finished) have in all."""
     xs = np.empty(9, dtype=np.int64)
@@ -193,7 +182,7 @@ def _moves_out(keys: np.ndarray) -> int:
         target = _decode(keys[i], xs, os)
         xw, ow, closed = _status(xs, os)
         for g in range(9):
-            if (target >= 0 and g == target) or (target < 0 and not (closed >> g) & 1):
+            if _playable(g, target, closed):
                 free = ~(xs[g] | os[g]) & 511
                 while free:
                     free &= free - 1
@@ -212,7 +201,7 @@ def _children(keys: np.ndarray, mover: int, out: np.ndarray) -> int:
         target = _decode(keys[i], xs, os)
         xw, ow, closed = _status(xs, os)
         for g in range(9):
-            if not ((target >= 0 and g == target) or (target < 0 and not (closed >> g) & 1)):
+            if not _playable(g, target, closed):
                 continue
             before_x = xs[g]
             before_o = os[g]
