@@ -165,6 +165,7 @@ def test_cli_counts_uttt_and_names_its_symmetries(capsys: pytest.CaptureFixture[
         (["count", "uttt"], 3, "give --plies N"),
         (["count", "uttt", "--k", "3", "--plies", "2"], 2, "neither --k nor --gravity"),
         (["count", "connect4", "--k", "5", "--plies", "2"], 2, "6x7,k=5,gravity"),
+        (["count", "uttt", "--plies", "2", "--method", "pairs"], 2, "gravity boards or uttt"),
     ],
 )
 def test_cli_refusals_are_one_line_with_the_right_status(

@@ -229,9 +229,10 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
             "ply N (oxo count uttt --plies 6 takes seconds)"
         )
     known: list[tuple[int, int]] = []
+    guard = MemoryGuard(limit)
     try:
         with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
-            with MemoryGuard(limit):
+            with guard:
                 return count_positions(
                     max_ply,
                     lambda ply, positions: known.append((ply, positions)),
@@ -239,7 +240,8 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
                     memory=limit,
                 )
     except MemoryLimitError as error:
-        if not known or "counted up to ply" in str(error):
+        # The count's own refusal already says what it counted; the guard's does not.
+        if not guard.tripped or not known:
             raise
         ply, positions = known[-1]
         raise MemoryLimitError(
@@ -255,7 +257,7 @@ def _refuse_classic_options(
     scheduler: str | None,
     folder: str | None,
 ) -> None:
-    """Gravity boards are counted in memory here: the options of the other methods are refused."""
+    """Gravity boards and uttt are counted in memory here: the other methods' options are refused."""
     from oxo.errors import OptionError
 
     given = [
@@ -271,8 +273,8 @@ def _refuse_classic_options(
     ]
     if given:
         raise OptionError(
-            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to gravity boards, "
-            "which are counted ply by ply in memory; leave "
+            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to gravity boards "
+            "or uttt, which are counted ply by ply in memory; leave "
             f"{'it' if len(given) == 1 else 'them'} out"
         )
 
