@@ -139,6 +139,10 @@ def _check_against_minimax(board: GravityBoard, games: int, seed: int) -> int:
             value = solver.solve(state)
             assert (value.outcome, value.end_ply) == minimax(state, memo), state.to_rows()
             analysis = solver.analyze(state)
+            assert (analysis.value.outcome, analysis.value.end_ply) == (
+                value.outcome,
+                value.end_ply,
+            )
             for column in analysis.columns:
                 assert (column.value.outcome, column.value.end_ply) == minimax(
                     state.play(column.column), memo

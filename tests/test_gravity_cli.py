@@ -53,6 +53,19 @@ def test_analyze_gives_each_column_exactly(capsys: pytest.CaptureFixture[str]) -
     assert code == 0 and "column 1:" in text and "1 2 3 4 5 6 7" in text
 
 
+def test_analyze_past_its_time_limit_says_which_columns_are_known(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "analyze", "4", "--gravity", "--time", "0.3")
+    assert code == 3 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert "not every column" in err and "not solved (known so far:" in err
+    assert "not reached: columns" in err and "--time" in err
+    code, out, err = run(capsys, "analyze", "121212", "--gravity", "--time", "30", "--json")
+    assert code == 0 and json.loads(out)["value"] == "x"
+    code, _, err = run(capsys, "analyze", "x........", "--time", "3")
+    assert code == 2 and "--time applies to gravity positions" in err
+
+
 def test_analyze_an_empty_small_board(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "analyze", "4x4", "--k", "3", "--gravity", "--json")
     data = json.loads(out)

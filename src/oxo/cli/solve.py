@@ -416,7 +416,23 @@ def _describe(value: Value, ply: int) -> str:
     help="A gravity position: the columns played from 1 (4453, Connect Four unless --board says "
     "otherwise) or rows top first with '/'; gives each column's exact value and distance.",
 )
-def analyze(position: str, board: str | None, k: int | None, as_json: bool, gravity: bool) -> None:
+@click.option(
+    "--time",
+    "seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Gravity positions: time limit of the exact values (default 120); past it, the columns "
+    "solved so far are reported with exit status 3.",
+)
+def analyze(
+    position: str,
+    board: str | None,
+    k: int | None,
+    as_json: bool,
+    gravity: bool,
+    seconds: float | None,
+) -> None:
     """One position: dead and open lines, still winnable, value with best play and every move's value.
 
     A board (such as 5x5 or 4x4,k=3) means its empty position. "Forced draw" means nobody can win
@@ -430,8 +446,15 @@ def analyze(position: str, board: str | None, k: int | None, as_json: bool, grav
     if gravity:
         from oxo.cli.gravity import ANALYZE_SECONDS, analyze_command
 
-        analyze_command(position, board, k, ANALYZE_SECONDS, as_json)
+        analyze_command(position, board, k, seconds or ANALYZE_SECONDS, as_json)
         return
+    if seconds is not None:
+        from oxo.errors import OptionError
+
+        raise OptionError(
+            "--time applies to gravity positions (--gravity); other positions are analysed without "
+            "a time limit, and boards over 16 empty cells are left to oxo solve"
+        )
     report = api.analyze(_position_or_board(position, board, k))
     if as_json:
         echo_json(report.to_dict())

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from oxo.errors import OutOfReachError, PositionError
-from oxo.game import Outcome
+from oxo.game import Outcome, other
 from oxo.gravity.board import GravityBoard, GravityState
 
 #: Bits the compiled solver can hold (a signed 64-bit word with its top bit spare).
@@ -798,26 +798,41 @@ class GravitySolver:
         def left() -> float | None:
             return None if seconds is None else max(0.0, seconds - (time.perf_counter() - started))
 
-        value = self.solve(state, seconds=left())
-        columns = []
+        self._check(state)
         mover = state.to_move
-        for col in state.legal_moves:
+        if mover is None:
+            raise PositionError("the game is over: there is nothing to analyse")
+        deadline = None if seconds is None else started + seconds
+        # The column the table holds as best goes first, then from the centre out: the best column
+        # is often the slowest to prove, and a stopped analysis then reports the likeliest first.
+        first = self.table_column(state)
+        cols = self.board.cols
+        order = sorted(state.legal_moves, key=lambda col: (col != first, abs(2 * col - cols + 1)))
+        found: dict[int, GravityValue] = {}
+        for col in order:
             child = state.play(col)
             if child.is_over:
-                end = child.ply
                 outcome = child.outcome
-                assert outcome is not None and mover is not None
+                assert outcome is not None
                 score = 0 if outcome == "draw" else (self.board.size + 1 - state.ply) // 2
-                columns.append(ColumnValue(col, GravityValue(score, outcome, state.ply, end)))
+                found[col] = GravityValue(score, outcome, state.ply, child.ply)
                 continue
-            inner = self.solve(child, seconds=left())
-            columns.append(
-                ColumnValue(
-                    col, GravityValue(-inner.score, inner.outcome, state.ply, inner.end_ply)
+            try:
+                inner = value_from_score(
+                    self._score(child, False, deadline), child.ply, self.board.size, other(mover)
                 )
-            )
+            except _SearchStopped as stop:
+                raise OutOfReachError(
+                    _analysis_stopped_message(state, found, col, stop, seconds, self.nodes - before)
+                ) from None
+            found[col] = GravityValue(-inner.score, inner.outcome, state.ply, inner.end_ply)
+        columns = tuple(ColumnValue(col, found[col]) for col in state.legal_moves)
+        # Scores count from the end of the game, so the position's is its best column's.
+        value = value_from_score(
+            max(c.value.score for c in columns), state.ply, self.board.size, mover
+        )
         return GravityAnalysis(
-            state, value, tuple(columns), self.nodes - before, time.perf_counter() - started
+            state, value, columns, self.nodes - before, time.perf_counter() - started
         )
 
 
@@ -863,13 +878,13 @@ def _question(med: int, ply: int, cells: int) -> str:
     return f"does the side to move lose no sooner than ply {end}?"
 
 
-def _stopped_message(state: GravityState, stop: _SearchStopped, seconds: float | None) -> str:
-    """What a stopped search knew, in words: who wins or does not lose, and by when."""
-    low, high = stop.known
+def _known_words(state: GravityState, bounds: tuple[int, int]) -> str:
+    """Score bounds of the side to move in words: who wins or does not lose, and by when."""
+    low, high = bounds
     mover: Outcome = state.to_move or "x"
     other: Outcome = "o" if mover == "x" else "x"
     cells, ply = state.board.size, state.ply
-    known = []
+    known: list[str] = []
     if low > 0:
         latest = value_from_score(low, ply, cells, mover).end_ply
         known.append(f"{mover.upper()} wins, by ply {latest} at the latest")
@@ -883,10 +898,40 @@ def _stopped_message(state: GravityState, stop: _SearchStopped, seconds: float |
         known.append(
             f"{mover.upper()} cannot win before ply {value_from_score(high, ply, cells, mover).end_ply}"
         )
-    what = "; ".join(known) if known else "nothing proven yet"
+    return "; ".join(known) if known else "nothing proven yet"
+
+
+def _stopped_message(state: GravityState, stop: _SearchStopped, seconds: float | None) -> str:
+    """What a stopped search knew, in words, and what to try."""
     return (
         f"the exact value of this {state.board.name} position was not found within {seconds:g} s "
-        f"({stop.nodes:,} positions searched; known so far: {what}); give it more time with --time"
+        f"({stop.nodes:,} positions searched; known so far: {_known_words(state, stop.known)}); "
+        "give it more time with --time"
+    )
+
+
+def _analysis_stopped_message(
+    state: GravityState,
+    found: dict[int, GravityValue],
+    column: int,
+    stop: _SearchStopped,
+    seconds: float | None,
+    nodes: int,
+) -> str:
+    """What a stopped analysis knew: the columns solved, the one under way, the ones not reached."""
+    parts = [f"column {col + 1}: {found[col]}" for col in sorted(found)]
+    child = state.play(column)
+    parts.append(
+        f"column {column + 1}: not solved (known so far: {_known_words(child, stop.known)})"
+    )
+    waiting = [col + 1 for col in state.legal_moves if col not in found and col != column]
+    if waiting:
+        parts.append(
+            f"not reached: column{'s' * (len(waiting) > 1)} {', '.join(map(str, waiting))}"
+        )
+    return (
+        f"not every column of this {state.board.name} position was solved within {seconds:g} s "
+        f"({nodes:,} positions searched): {'; '.join(parts)}; give it more time with --time"
     )
 
 
