@@ -4,6 +4,7 @@ Run:  python benchmarks/bench_connect4.py                  (positions by ply ban
       python benchmarks/bench_connect4.py --per-band 50    (more positions)
       python benchmarks/bench_connect4.py --small          (empty boards smaller than 6x7, with their values)
       python benchmarks/bench_connect4.py --empty --write  (prove the empty board: a few minutes)
+      python benchmarks/bench_connect4.py --analyze 4,6,8  (every column's value, early positions)
 
 Positions: random play from the empty 6x7 board to a ply in each band (positions already over are
 drawn again), each solved exactly (value and distance) from an empty transposition table; the
@@ -18,6 +19,11 @@ of that value (X wins by ply 41; X does not win before ply 41) with their trees 
 package (``oxo/gravity/certificates``) and the run into ``results/solve-6x7-k4-gravity.json``.
 Wall time excludes numba's compilation; peak memory is the largest of the processes (getrusage;
 the shared table counts once).
+
+``--analyze PLIES``: for each ply listed, ``--per-band`` random positions (not over) analysed as
+``oxo analyze --gravity`` does (every column's exact value and distance, one table of 1 GiB kept
+between positions as in one command, cleared before each), against solving the position's value
+alone from a cleared table; the ratio is analysis time over value time.
 """
 
 from __future__ import annotations
@@ -101,6 +107,41 @@ def bench_positions(per_band: int, seed: int) -> None:
         f"empty 4x5 k=3 ({fast}): solver {fast_seconds:.4f} s, plain minimax {slow_seconds:.2f} s, "
         f"ratio {slow_seconds / max(fast_seconds, 1e-9):,.0f}"
     )
+
+
+def bench_analyze(plies: list[int], per_ply: int, seed: int) -> None:
+    from oxo.gravity.solver import default_table_words
+
+    board = GravityBoard(6, 7, 4)
+    solver = GravitySolver(board, default_table_words(board))
+    solver.solve(GravityState.from_string("4444443333332222221"))  # compile outside the timings
+    rng = random.Random(seed)
+    print(f"Connect Four: every column's value of random positions, {per_ply} per ply, seed {seed}")
+    print(f"{'ply':>4} {'analysis s':>11} {'nodes':>13} {'value s':>9} {'ratio':>6}  value")
+    started = time.perf_counter()
+    for ply in plies:
+        for _ in range(per_ply):
+            state = random_position(board, ply, rng)
+            solver.clear()
+            before = solver.nodes
+            tick = time.perf_counter()
+            analysis = solver.analyze(state)
+            spent = time.perf_counter() - tick
+            nodes = solver.nodes - before
+            solver.clear()
+            tick = time.perf_counter()
+            value = solver.solve(state)
+            alone = time.perf_counter() - tick
+            assert (value.outcome, value.end_ply) == (
+                analysis.value.outcome,
+                analysis.value.end_ply,
+            )
+            print(
+                f"{ply:>4} {spent:>11.1f} {nodes:>13,} {alone:>9.1f} "
+                f"{spent / max(alone, 1e-9):>6.1f}  {analysis.value}",
+                flush=True,
+            )
+    print(f"wall {time.perf_counter() - started:.1f} s, peak memory {_peak_mib():.0f} MiB")
 
 
 def bench_empty(
@@ -254,6 +295,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--empty", action="store_true", help="prove the empty board instead")
     parser.add_argument("--small", action="store_true", help="values of smaller empty boards")
+    parser.add_argument(
+        "--analyze", default=None, metavar="PLIES", help="every column's value at these plies (4,6)"
+    )
     parser.add_argument("--seconds", type=float, default=300.0, help="limit per board with --small")
     parser.add_argument(
         "--table", type=int, default=1 << 28, help="table words (8 bytes each) for --empty"
@@ -282,6 +326,8 @@ def main() -> None:
         bench_empty(args.workers, args.table, args.leaf_ply, args.write, args.compare)
     elif args.small:
         bench_small(args.seconds)
+    elif args.analyze:
+        bench_analyze([int(p) for p in args.analyze.split(",")], args.per_band, args.seed)
     else:
         bench_positions(args.per_band, args.seed)
 
