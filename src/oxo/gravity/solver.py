@@ -795,9 +795,6 @@ class GravitySolver:
         started = time.perf_counter()
         before = self.nodes
 
-        def left() -> float | None:
-            return None if seconds is None else max(0.0, seconds - (time.perf_counter() - started))
-
         self._check(state)
         mover = state.to_move
         if mover is None:
@@ -881,8 +878,9 @@ def _question(med: int, ply: int, cells: int) -> str:
 def _known_words(state: GravityState, bounds: tuple[int, int]) -> str:
     """Score bounds of the side to move in words: who wins or does not lose, and by when."""
     low, high = bounds
-    mover: Outcome = state.to_move or "x"
-    other: Outcome = "o" if mover == "x" else "x"
+    side = state.to_move or "x"
+    mover: Outcome = side
+    rival = other(side)
     cells, ply = state.board.size, state.ply
     known: list[str] = []
     if low > 0:
@@ -891,7 +889,7 @@ def _known_words(state: GravityState, bounds: tuple[int, int]) -> str:
     elif low == 0:
         known.append(f"{mover.upper()} does not lose")
     elif high < 0:
-        known.append(f"{other.upper()} wins")
+        known.append(f"{rival.upper()} wins")
     if high == 0:
         known.append(f"{mover.upper()} does not win")
     elif 0 < high < (cells + 1 - ply) // 2:
