@@ -69,6 +69,39 @@ class PlyCount:
         return out
 
 
+class PerPlyCounts:
+    """What counts kept as per-ply tuples (``positions``, ``classes``, ``finished``, from ply 0)
+    share: their rows, totals and the totals' JSON (gravity boards and uttt)."""
+
+    positions: tuple[int, ...]
+    classes: tuple[int, ...]
+    finished: tuple[int, ...]
+
+    @property
+    def plies(self) -> tuple[PlyCount, ...]:
+        """One row per ply counted, from ply 0."""
+        return tuple(
+            PlyCount(ply, *row)
+            for ply, row in enumerate(zip(self.positions, self.classes, self.finished, strict=True))
+        )
+
+    @property
+    def total(self) -> int:
+        return sum(self.positions)
+
+    @property
+    def total_classes(self) -> int:
+        return sum(self.classes)
+
+    def totals_dict(self) -> dict[str, int]:
+        """The ``total`` of ``--json``: positions, classes and finished positions of every ply."""
+        return {
+            "positions": self.total,
+            "classes": self.total_classes,
+            "finished": sum(self.finished),
+        }
+
+
 @dataclass(frozen=True)
 class CountTable:
     """Seed 001's table for one board: reachable positions and symmetry classes per ply."""

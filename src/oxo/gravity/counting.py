@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from oxo.counting import PlyCount
+from oxo.counting import PerPlyCounts
 from oxo.counting.budget import Estimate, MiB
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
@@ -48,7 +48,7 @@ _TABLE_STRIDE = 16
 
 
 @dataclass(frozen=True)
-class GravityCounts:
+class GravityCounts(PerPlyCounts):
     """Positions per ply of a gravity board (``complete``: every ply up to the end of the game).
 
     ``classes`` counts positions up to the left-right mirror (a position and its mirror image are
@@ -66,24 +66,6 @@ class GravityCounts:
         """The board as written on the command line (``6x7,k=4,gravity``)."""
         return self.board.spec
 
-    @property
-    def total(self) -> int:
-        return sum(self.positions)
-
-    @property
-    def total_classes(self) -> int:
-        return sum(self.classes)
-
-    @property
-    def plies(self) -> tuple[PlyCount, ...]:
-        """One row per ply counted, from ply 0."""
-        return tuple(
-            PlyCount(ply, count, classes, finished)
-            for ply, (count, classes, finished) in enumerate(
-                zip(self.positions, self.classes, self.finished, strict=True)
-            )
-        )
-
     def to_dict(self) -> dict[str, object]:
         """The keys of ``oxo count BOARD --gravity --json`` (the shape of the classic boards' count,
         with ``gravity`` true and the finished positions of each ply)."""
@@ -93,11 +75,7 @@ class GravityCounts:
             "gravity": True,
             "classes_up_to": "left-right mirror",
             "plies": [row.to_dict() for row in self.plies],
-            "total": {
-                "positions": self.total,
-                "classes": self.total_classes,
-                "finished": sum(self.finished),
-            },
+            "total": self.totals_dict(),
             "method": "gravity",
             "complete": self.complete,
         }

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from oxo.counting import PlyCount
+from oxo.counting import PerPlyCounts
 from oxo.counting.budget import MemoryLimitError, MiB, format_bytes
 from oxo.geometry import Geometry
 from oxo.uttt.rules import WINS, UtttState
@@ -58,7 +58,7 @@ _MAP = np.array(
 
 
 @dataclass(frozen=True)
-class UtttCounts:
+class UtttCounts(PerPlyCounts):
     """Positions per ply of ultimate tic-tac-toe from ply 0, classes up to the eight symmetries."""
 
     positions: tuple[int, ...]
@@ -68,21 +68,6 @@ class UtttCounts:
     spec = "uttt"
     complete = False  # the whole game (81 plies) is far out of reach
 
-    @property
-    def plies(self) -> tuple[PlyCount, ...]:
-        return tuple(
-            PlyCount(ply, *row)
-            for ply, row in enumerate(zip(self.positions, self.classes, self.finished, strict=True))
-        )
-
-    @property
-    def total(self) -> int:
-        return sum(self.positions)
-
-    @property
-    def total_classes(self) -> int:
-        return sum(self.classes)
-
     def to_dict(self) -> dict[str, object]:
         """The keys of ``oxo count uttt --json`` (the shape of the other boards' counts)."""
         return {
@@ -90,11 +75,7 @@ class UtttCounts:
             "game": "ultimate tic-tac-toe",
             "classes_up_to": "the 8 rotations and reflections of the square",
             "plies": [row.to_dict() for row in self.plies],
-            "total": {
-                "positions": self.total,
-                "classes": self.total_classes,
-                "finished": sum(self.finished),
-            },
+            "total": self.totals_dict(),
             "method": "uttt",
             "complete": self.complete,
         }
