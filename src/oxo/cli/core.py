@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import click
@@ -218,7 +220,6 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
 
 def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
     """Ultimate tic-tac-toe's count up to ``--plies``, within the memory limit."""
-    from oxo.counting.budget import MemoryGuard, MemoryLimitError
     from oxo.errors import OutOfReachError
     from oxo.uttt.counting import count_positions
 
@@ -229,23 +230,33 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
             "ply N (oxo count uttt --plies 6 takes seconds)"
         )
     known: list[tuple[int, int]] = []
+    with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
+        with _guarded_count("uttt", limit, known):
+            return count_positions(
+                max_ply,
+                lambda ply, positions: known.append((ply, positions)),
+                on_progress=bar,
+                memory=limit,
+            )
+
+
+@contextmanager
+def _guarded_count(spec: str, limit: int, known: list[tuple[int, int]]) -> Iterator[None]:
+    """A ply-by-ply count within the memory limit: when the guard stops it, the error says how far
+    it got (``known`` holds each ply counted and its positions, as they come). The count's own
+    refusals already say so and pass as they are."""
+    from oxo.counting.budget import MemoryGuard, MemoryLimitError
+
     guard = MemoryGuard(limit)
     try:
-        with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
-            with guard:
-                return count_positions(
-                    max_ply,
-                    lambda ply, positions: known.append((ply, positions)),
-                    on_progress=bar,
-                    memory=limit,
-                )
+        with guard:
+            yield
     except MemoryLimitError as error:
-        # The count's own refusal already says what it counted; the guard's does not.
         if not guard.tripped or not known:
             raise
         ply, positions = known[-1]
         raise MemoryLimitError(
-            f"{error}; uttt was counted up to ply {ply} ({positions:,} positions at that ply): "
+            f"{error}; {spec} was counted up to ply {ply} ({positions:,} positions at that ply): "
             f"--plies {ply} gives plies 0 to {ply}"
         ) from None
 
@@ -285,12 +296,7 @@ def _count_gravity(
     """One gravity board's count: estimate, ask or refuse, then count within the memory limit."""
     import time
 
-    from oxo.counting.budget import (
-        MemoryGuard,
-        MemoryLimitError,
-        format_bytes,
-        format_seconds,
-    )
+    from oxo.counting.budget import format_bytes, format_seconds
     from oxo.errors import OutOfReachError
     from oxo.gravity.counting import (
         WHOLE_GAME_CELLS,
@@ -340,18 +346,9 @@ def _count_gravity(
                 err=True,
             )
 
-    try:
-        with progress_bar(f"counting {spec}", total=1.0, quiet=quiet) as bar:
-            with MemoryGuard(limit):
-                return count_positions(board, last, on_ply, on_progress=bar)
-    except MemoryLimitError as error:
-        if not known:
-            raise
-        ply, positions = known[-1]
-        raise MemoryLimitError(
-            f"{error}; {spec} was counted up to ply {ply} ({positions:,} positions at that ply): "
-            f"--plies {ply} gives plies 0 to {ply}"
-        ) from None
+    with progress_bar(f"counting {spec}", total=1.0, quiet=quiet) as bar:
+        with _guarded_count(spec, limit, known):
+            return count_positions(board, last, on_ply, on_progress=bar)
 
 
 def _count_one(
