@@ -189,10 +189,11 @@ def count(
     ``plies`` (which it needs). ``plies`` stops the classic boards' count only with the frontier
     method (``oxo.counting.frontier``); here it is refused for them.
     """
-    from oxo.gravity.board import GravityBoard, is_connect_four
+    from oxo.game import game_kind
+    from oxo.gravity.board import GravityBoard
 
-    name = board.strip().lower() if isinstance(board, str) else ""
-    if name in ("uttt", "ultimate"):
+    kind = game_kind(board) if isinstance(board, str) else None
+    if kind == "uttt":
         from oxo.uttt.counting import count_positions as count_uttt
 
         if plies is None:
@@ -200,19 +201,18 @@ def count(
                 "ultimate tic-tac-toe cannot be counted to its end: give plies=N to stop after ply N"
             )
         return count_uttt(plies, on_progress=on_progress)
-    if isinstance(board, GravityBoard) or (
-        isinstance(board, str) and ("gravity" in name or is_connect_four(name))
-    ):
+    if isinstance(board, str) and kind == "gravity":
+        board = GravityBoard.parse(board)
+    if isinstance(board, GravityBoard):
         from oxo.gravity.counting import WHOLE_GAME_CELLS
         from oxo.gravity.counting import count_positions as count_gravity
 
-        gravity = board if isinstance(board, GravityBoard) else GravityBoard.parse(board)
-        if plies is None and gravity.size > WHOLE_GAME_CELLS:
+        if plies is None and board.size > WHOLE_GAME_CELLS:
             raise OutOfReachError(
-                f"{gravity.spec} has {gravity.size} cells: every ply is counted only on gravity "
+                f"{board.spec} has {board.size} cells: every ply is counted only on gravity "
                 f"boards of at most {WHOLE_GAME_CELLS} cells; give plies=N to stop after ply N"
             )
-        return count_gravity(gravity, plies, on_progress=on_progress)
+        return count_gravity(board, plies, on_progress=on_progress)
     if plies is not None:
         raise OxoError(
             "plies=N stops the count of gravity boards and uttt; a classic board's count takes "

@@ -71,6 +71,25 @@ def other(player: Player) -> Player:
     return "o" if player == "x" else "x"
 
 
+GameKind = Literal["mega", "uttt", "gravity", "board"]
+
+
+def game_kind(spec: str, gravity: bool = False) -> GameKind:
+    """Which game a name or board spec stands for: ``"mega"``, ``"uttt"`` (also ``"ultimate"``),
+    ``"gravity"`` (a spec with ``,gravity``, the name ``connect4``, or any board with
+    ``gravity=True``), else ``"board"`` (a classic board, parsed by :class:`oxo.geometry.Geometry`)."""
+    from oxo.gravity.board import is_connect_four
+
+    name = spec.strip().lower()
+    if name == "mega":
+        return "mega"
+    if name in ("uttt", "ultimate"):
+        return "uttt"
+    if gravity or "gravity" in name or is_connect_four(name):
+        return "gravity"
+    return "board"
+
+
 def new_game(spec: str, k: int | None = None, gravity: bool = False) -> GameState:
     """The start of a game from its name: ``"mega"`` for mega tic-tac-toe, ``"uttt"`` for ultimate
     tic-tac-toe, or a board such as
@@ -82,21 +101,20 @@ def new_game(spec: str, k: int | None = None, gravity: bool = False) -> GameStat
         raise BoardSpecError(
             f"a game is named by text such as '3x3', '5x5,k=4' or 'mega', got {type(spec).__name__}"
         )
-    if spec.strip().lower() == "mega":
+    kind = game_kind(spec, gravity)
+    if kind == "mega":
         if k is not None:
             raise BoardSpecError("mega tic-tac-toe has no k: three big markers in a row win")
         from oxo.mega.rules import MegaState
 
         return MegaState()
-    if spec.strip().lower() in ("uttt", "ultimate"):
+    if kind == "uttt":
         if k is not None:
             raise BoardSpecError("ultimate tic-tac-toe has no k: three won grids in a row win")
         from oxo.uttt.rules import UtttState
 
         return UtttState()
-    from oxo.gravity.board import is_connect_four
-
-    if gravity or "gravity" in spec.lower() or is_connect_four(spec):
+    if kind == "gravity":
         from oxo.gravity.board import GravityBoard, GravityState
 
         return GravityState(GravityBoard.parse(spec, k))

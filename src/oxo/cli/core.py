@@ -203,17 +203,18 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
     """A board of ``oxo count``: a gravity board with --gravity or ``,gravity`` in the spec (or the
     name connect4), :data:`UTTT` for ultimate tic-tac-toe."""
     from oxo.errors import BoardSpecError
+    from oxo.game import game_kind
 
-    name = spec.strip().lower()
-    if name in ("uttt", "ultimate"):
+    kind = game_kind(spec, gravity)
+    if kind == "uttt":
         if k is not None or gravity:
             raise BoardSpecError(
                 "ultimate tic-tac-toe takes neither --k nor --gravity: three won grids in a row win"
             )
         return UTTT
-    from oxo.gravity.board import GravityBoard, is_connect_four
+    if kind == "gravity":
+        from oxo.gravity.board import GravityBoard
 
-    if gravity or "gravity" in spec.lower() or is_connect_four(spec):
         return GravityBoard.parse(spec, k)
     return parse_board(spec, k)
 

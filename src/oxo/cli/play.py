@@ -180,7 +180,9 @@ def play(
 
     Example: oxo play 5x5 --k 4 --level hard --time 0.5
     """
-    if board.strip().lower() in ("uttt", "ultimate"):  # moves are GC there, see 'oxo uttt play'
+    from oxo.game import game_kind
+
+    if game_kind(board) == "uttt":  # moves are GC there, see 'oxo uttt play'
         from oxo.cli.uttt import play_game
         from oxo.game import new_game
 
@@ -373,14 +375,14 @@ def selfplay(
     Example: oxo selfplay 5x5 --k 4 --x hard --o random --games 20
     """
     from oxo.engines.selfplay import selfplay as run
-    from oxo.game import new_game
+    from oxo.game import game_kind, new_game
 
     start: GameState = new_game(game, k, gravity=gravity)
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
     stats: Any  # mega's statistics or the engines' (the same fields)
     with progress_bar(f"{game} self-play", total=games, quiet=quiet) as bar:
-        if game.strip().lower() == "mega":
+        if game_kind(game) == "mega":
             from oxo.mega.selfplay import selfplay as run_mega
 
             stats = run_mega(
