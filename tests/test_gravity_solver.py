@@ -11,6 +11,7 @@ import pytest
 from tests.test_gravity import random_state
 
 from oxo.errors import OutOfReachError
+from oxo.game import Outcome
 from oxo.gravity import solver as core
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.reference import minimax
@@ -118,13 +119,14 @@ def test_bounds_for_either_player_agree_with_minimax(spec: str) -> None:
     board = GravityBoard.parse(spec)
     solver = GravitySolver(board, 1 << 14)
     rng = random.Random(17)
+    memo: dict[GravityState, tuple[Outcome, int]] = {}  # minimax's answers, shared by the states
     for _ in range(25):
         state = GravityState(board)
         for _ in range(rng.randint(0, board.size)):
             if state.is_over:
                 break
             state = state.play(rng.choice(state.legal_moves))
-        outcome, end = minimax(state) if not state.is_over else (state.outcome, state.ply)
+        outcome, end = minimax(state, memo) if not state.is_over else (state.outcome, state.ply)
         for player in ("x", "o"):
             if outcome == "draw":
                 score = 0
@@ -142,9 +144,10 @@ def test_solvers_sharing_one_table_agree_with_minimax() -> None:
     first = GravitySolver(board, table=table)
     second = GravitySolver(board, table=table, symmetric_plies=0)
     rng = random.Random(11)
+    memo: dict[GravityState, tuple[Outcome, int]] = {}
     for _ in range(30):
         state = random_state(board, rng.randint(0, 10), rng)
-        want = minimax(state)
+        want = minimax(state, memo)
         for solver in (first, second):
             value = solver.solve(state)
             assert (value.outcome, value.end_ply) == want
