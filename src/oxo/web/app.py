@@ -18,6 +18,8 @@ import asyncio
 import contextlib
 import html
 import ipaddress
+import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
@@ -85,6 +87,7 @@ MAP_CACHE = 8
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 T = TypeVar("T")
+LOG = logging.getLogger("oxo.web")
 
 
 def still_computing(message: str) -> HTTPException:
@@ -137,8 +140,7 @@ class HostRule:
 
 
 def _json_bytes(status: int, message: str) -> tuple[int, bytes]:
-    import json
-
+    """An error answer's status and body; non-ASCII text is escaped, so any text can be sent."""
     return status, json.dumps({"error": message}).encode()
 
 
@@ -184,12 +186,38 @@ class Guard:
             await send({"type": "http.response.body", "body": body})
             return
 
+        started = False
+
         async def guarded_send(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
             await send(message)
 
-        await self.app(scope, receive, guarded_send)
+        try:
+            await self.app(scope, receive, guarded_send)
+        except Exception as error:
+            # A defect, not bad input: logged with its traceback, answered as one JSON line, and not
+            # raised further, so the server keeps the client's keep-alive connection open.
+            LOG.exception("error while answering %s %s", scope["method"], scope["path"][:100])
+            if started:
+                raise
+            status, body = _json_bytes(
+                500, f"internal error ({type(error).__name__}); the server keeps running"
+            )
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        *self.HEADERS,
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
 
     def _refusal(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, bytes] | None:
         host = host_name(headers.get(b"host", b"").decode("latin-1"))
@@ -635,7 +663,7 @@ def create_app(
             if isinstance(error, OutOfReachError)
             else 400
         )
-        return JSONResponse({"error": " ".join(str(error).split())}, status_code=status)
+        return _error(status, " ".join(str(error).split()))
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
@@ -648,13 +676,7 @@ def create_app(
             )
         else:
             detail = str(error.detail)
-        return JSONResponse({"error": detail}, status_code=error.status_code, headers=error.headers)
-
-    async def server_error(request: Request, error: Exception) -> Response:
-        return JSONResponse(
-            {"error": f"internal error ({type(error).__name__}); the server keeps running"},
-            status_code=500,
-        )
+        return _error(error.status_code, detail, error.headers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -686,7 +708,6 @@ def create_app(
             OxoError: bad_input,
             OutOfReachError: bad_input,
             HTTPException: http_error,
-            Exception: server_error,
         },
         lifespan=lifespan,
     )
@@ -695,6 +716,11 @@ def create_app(
     app.state.solutions = solutions
     app.add_middleware(Guard, hosts=hosts or HostRule())
     return app
+
+
+def _error(status: int, message: str, headers: Any = None) -> Response:
+    """``{"error": message}`` with its status (any text, even one a client sent back broken)."""
+    return Response(_json_bytes(status, message)[1], status, headers, "application/json")
 
 
 def _consume(job: asyncio.Future[Any]) -> None:
