@@ -398,7 +398,17 @@ def create_app(
                     f"solving {state.geometry.spec} (for the values of the moves)",
                     lambda: solutions.get(state.geometry),
                 )
-        return JSONResponse({**game.to_dict(values=values), **extra})
+        return JSONResponse({**game.to_dict(values=values), **queued(game), **extra})
+
+    def queued(game: Game) -> dict[str, Any]:
+        """Whether the game's computer move waits for a free worker, for about how long, behind how
+        many searches (the two workers may be busy with other games' moves)."""
+        wait = pool.waiting(game.id) if game.is_thinking else None
+        return {
+            "waiting_for_worker": wait is not None,
+            "wait_seconds": None if wait is None else wait["seconds"],
+            "searches_ahead": None if wait is None else wait["ahead"],
+        }
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -481,7 +491,9 @@ def create_app(
         game = games.get(request.path_params["game_id"])
         query = _query(request, GameQuery)
         if game.is_thinking:  # at once, whatever the values: the page asks again after the move
-            return JSONResponse(game.to_dict(values=query.values and game.values_ready()))
+            return JSONResponse(
+                {**game.to_dict(values=query.values and game.values_ready()), **queued(game)}
+            )
         return await answer(game, query.values)
 
     async def game_move(request: Request) -> Response:
