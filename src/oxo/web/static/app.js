@@ -249,6 +249,7 @@ const Play = {
   thinking: false,
   paused: false,
   values: {},
+  generation: 0,  // counts New games asked for: an answer about an older game is not drawn
   query() { return $("play-values").checked ? "?values=1" : ""; },
 
   // The body that starts a game of the chosen board (an entry of /api/info's boards).
@@ -304,9 +305,12 @@ const Play = {
   },
 
   async newGame(body) {
+    // The form is read before the computer's search is stopped: the stopped search answers with the
+    // old game, which must neither be drawn nor put the old settings back into the form.
+    body = body || Play.setup($("play-board").value, { x: $("play-x").value, o: $("play-o").value }, Number($("play-seconds").value));
+    Play.generation += 1;
     await Play.stop();
     Play.paused = false;
-    body = body || Play.setup($("play-board").value, { x: $("play-x").value, o: $("play-o").value }, Number($("play-seconds").value));
     try {
       Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
     } catch (error) {
@@ -441,24 +445,48 @@ const Play = {
     const state = Play.state;
     if (!state || !(state.computer_to_move || state.thinking) || state.over || Play.thinking || Play.paused) return;
     Play.thinking = true;
+    const generation = Play.generation;
     const who = `${state.to_move.toUpperCase()} (${state.players[state.to_move]})`;
-    const begun = performance.now() - 1000 * (state.thinking_seconds || 0);
+    // While the two workers are busy with other moves, the search waits for one: the page asks how
+    // long (roughly) every second, and counts the thinking time from when the search began.
+    let begun = performance.now() - 1000 * (state.thinking_seconds || 0);
+    let queue = state.waiting_for_worker ? state : null;
     const tick = () => {
+      if (queue) {
+        const ahead = queue.searches_ahead ? `, ${queue.searches_ahead} other search${queue.searches_ahead === 1 ? "" : "es"} before it` : "";
+        $("play-thinking-text").textContent = `${who} is waiting for a free worker (about ${Math.max(1, Math.round(queue.wait_seconds))} s${ahead})…`;
+        return;
+      }
       const seconds = ((performance.now() - begun) / 1000).toFixed(1);
       $("play-thinking-text").textContent = `${who} is thinking… ${seconds} s`;
     };
+    let asking = false;
+    const ask = async () => {
+      if (asking) return;
+      asking = true;
+      try {
+        const seen = await api("GET", `/api/games/${state.id}`);
+        if (seen.waiting_for_worker) queue = seen;
+        else if (queue && seen.thinking) { queue = null; begun = performance.now(); }
+      } catch (error) { /* the move's own answer reports any problem */ }
+      finally { asking = false; tick(); }
+    };
     tick();
     const timer = setInterval(tick, 100);
+    const poll = setInterval(ask, 1000);
+    const first = setTimeout(ask, 200);
     $("play-thinking").hidden = false;
     try {
-      const answer = await api("POST", `/api/games/${state.id}/ai${Play.query()}`);
-      if (Play.state && Play.state.id === answer.id) {
+      const answer = await Play.call("POST", "ai", null, state);
+      if (Play.state && Play.state.id === answer.id && Play.generation === generation) {
         if (answer.cancelled) Play.paused = true;
         Play.thinking = false;
         Play.show(answer);
       }
     } finally {
       clearInterval(timer);
+      clearInterval(poll);
+      clearTimeout(first);
       Play.thinking = false;
       $("play-thinking").hidden = true;
       // A new game started meanwhile may be waiting for its computer's first move.
@@ -474,20 +502,22 @@ const Play = {
     const state = Play.state;
     if (!state || !Play.thinking) return;
     Play.paused = true;
-    await api("POST", `/api/games/${state.id}/cancel${Play.query()}`);
+    await Play.call("POST", "cancel", null, state);
   },
 
   async click(move) {
     const state = Play.state;
     if (!state || state.over || state.computer_to_move || Play.thinking) return;
-    Play.show(await api("POST", `/api/games/${state.id}/move${Play.query()}`, { move }, "Working out the values of the moves"));
+    Play.show(await Play.call("POST", "move", { move }, state, "Working out the values of the moves"));
   },
 
   async hint() {
     const state = Play.state;
     if (!state || state.over || state.computer_to_move || Play.thinking) return;
-    const hint = await api("POST", `/api/games/${state.id}/hint`, {}, "Looking for a good move");
-    if (Play.state !== state) return;
+    const generation = Play.generation;
+    const hint = await Play.call("POST", "hint", {}, state, "Looking for a good move", false);
+    // Only for the position it was asked for (the game may have been rebuilt meanwhile: same moves).
+    if (!Play.state || Play.generation !== generation || Play.state.moves.join() !== state.moves.join()) return;
     $("play-hint-text").textContent = `Hint: ${hint.text}`;
     $("play-hint-text").hidden = false;
     const selector = state.kind !== "classic" ? `rect[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
@@ -496,6 +526,35 @@ const Play = {
       cell.classList.add("hinted");
       cell.setAttribute("aria-label", cell.getAttribute("aria-label") + ", suggested");
     }
+  },
+
+  // A request about the game `state` ("move", "undo", "ai", "hint", "cancel", or "" to read it). When
+  // the server has put the game away (404: it restarted, the game was idle for hours, or 500 newer
+  // games came), the game is rebuilt from the moves this page holds and the request is sent again.
+  async call(method, action, body, state, what, values = true) {
+    const path = (id) => `/api/games/${id}${action ? "/" + action : ""}${values ? Play.query() : ""}`;
+    try {
+      return await api(method, path(state.id), body, what);
+    } catch (error) {
+      if (error.status !== 404) throw error;
+      const rebuilt = await Play.rebuild(state);
+      if (action === "cancel") return rebuilt;  // a rebuilt game has no search to stop
+      return await api(method, path(rebuilt.id), body, what);
+    }
+  },
+
+  // The same game again on the server, from its board, players, time, seed and moves; drawn when it is
+  // still the game shown (the moves were checked by the server when they were played).
+  async rebuild(state) {
+    const body = { kind: state.kind, players: state.players, seconds: state.seconds, moves: state.moves };
+    if (state.kind === "classic") body.board = state.board;
+    if (state.seed !== null && state.seed !== undefined) body.seed = state.seed;
+    const rebuilt = await api("POST", `/api/games${Play.query()}`, body, "Setting the game up again");
+    if (Play.state === state || (Play.state && Play.state.id === state.id)) {
+      Play.state = rebuilt;
+      save("oxo.game", { id: rebuilt.id, board: rebuilt.board, players: rebuilt.players, seconds: rebuilt.seconds, moves: rebuilt.moves, values: $("play-values").checked });
+    }
+    return rebuilt;
   },
 
   // The address of this game: board, players, thinking time and moves (the page rebuilds it from them).
@@ -539,7 +598,7 @@ $("play-undo").addEventListener("click", async () => {
   try {
     await Play.stop();
     Play.paused = false;
-    Play.show(await api("POST", `/api/games/${Play.state.id}/undo${Play.query()}`));
+    Play.show(await Play.call("POST", "undo", null, Play.state));
   } catch (error) { showError(error); }
 });
 $("play-hint").addEventListener("click", () => { showError(null); Play.hint().catch(showError); });
@@ -566,7 +625,7 @@ $("play-explore").addEventListener("click", () => {
 });
 $("play-values").addEventListener("change", () => {
   showError(null);
-  if (Play.state) api("GET", `/api/games/${Play.state.id}${Play.query()}`, null, "Working out the values of the moves").then(Play.show).catch(showError);
+  if (Play.state) Play.call("GET", "", null, Play.state, "Working out the values of the moves").then(Play.show).catch(showError);
 });
 $("play-svg").addEventListener("click", (event) => {
   // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text).

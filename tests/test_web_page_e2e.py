@@ -1,0 +1,179 @@
+"""The page's rough edges of issue 30 (items 3-5) in a real headless browser: a New game asked for
+while the computer thinks starts the game of the form (not the old one again), a game the server put
+away is rebuilt from the page's moves at the next click, Undo or Hint, and a computer move waiting
+behind busy workers says so. Reuses the server and browser fixtures of ``test_web_e2e`` (and its
+reasons to skip when chromium or playwright is missing)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+e2e = pytest.importorskip("test_web_e2e", reason="the page's end-to-end fixtures are not available")
+
+from oxo.geometry import Geometry  # noqa: E402
+from oxo.position import Position  # noqa: E402
+from oxo.solve import reference_value  # noqa: E402
+from oxo.web.sessions import MAX_GAMES  # noqa: E402
+from test_web_e2e import browser_context, idle, new_game, open_tab, page, server_url  # noqa: E402
+
+__all__ = ["browser_context", "page", "server_url"]  # fixtures used by the tests below
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def connect(server_url: str) -> http.client.HTTPConnection:
+    address = urllib.parse.urlsplit(server_url)
+    return http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+
+
+def post(connection: http.client.HTTPConnection, path: str, body: object) -> dict[str, Any]:
+    connection.request(
+        "POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"}
+    )
+    response = connection.getresponse()
+    data: dict[str, Any] = json.loads(response.read())
+    assert response.status == 200, data
+    return data
+
+
+def status_of(server_url: str, game_id: str) -> int:
+    connection = connect(server_url)
+    try:
+        connection.request("GET", f"/api/games/{game_id}")
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def put_away(server_url: str, game_id: str) -> None:
+    """As 500 newer games do: the server forgets the least recently used game."""
+    connection = connect(server_url)
+    try:
+        for _ in range(MAX_GAMES):
+            post(connection, "/api/games", {"players": {"x": "human", "o": "human"}})
+    finally:
+        connection.close()
+    assert status_of(server_url, game_id) == 404
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_new_game_while_the_computer_thinks_starts_the_chosen_game(
+    page, server_url: str, width: int, tmp_path: Path
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, "5x5,k=4", "human", "hard", seconds=5)
+    page.click("#play-svg rect[data-cell='0']")
+    page.wait_for_selector("#play-thinking:not([hidden])")
+    page.wait_for_timeout(500)  # the search is under way on the server
+    page.select_option("#play-board", "3x3")
+    page.select_option("#play-x", "human")
+    page.select_option("#play-o", "perfect")
+    page.fill("#play-seconds", "1")
+    page.click("#play-new")
+    idle(page)
+    page.wait_for_timeout(300)  # any late answer of the stopped search would have come by now
+    idle(page)
+    state = page.evaluate("Play.state")
+    assert state["board"] == "3x3" and state["players"] == {"x": "human", "o": "perfect"}
+    assert state["moves"] == [] and not state["thinking"]
+    assert page.input_value("#play-board") == "3x3" and page.input_value("#play-o") == "perfect"
+    assert page.is_hidden("#play-thinking") and page.is_hidden("#error")
+    page.screenshot(path=str(tmp_path / f"new-game-{width}.png"))
+
+
+def test_a_game_put_away_is_rebuilt_at_the_next_click(page, server_url: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_tab(page, server_url, "play")
+    new_game(page, "3x3", "human", "perfect")
+    page.click("#play-svg rect[data-cell='0']")
+    page.wait_for_function("Play.state.moves.length === 2")
+    idle(page)
+
+    # a click: the move is played on the rebuilt game, and the computer answers it
+    first = page.evaluate("Play.state.id")
+    put_away(server_url, first)
+    cell = next(c for c in range(9) if c not in page.evaluate("Play.state.moves"))
+    page.click(f"#play-svg rect[data-cell='{cell}']")
+    page.wait_for_function("Play.state.moves.length === 4")
+    idle(page)
+    assert page.is_hidden("#error"), page.inner_text("#error")
+    second = page.evaluate("Play.state")
+    assert second["id"] != first and second["moves"][2] == cell
+    assert second["players"] == {"x": "human", "o": "perfect"}
+    assert status_of(server_url, second["id"]) == 200
+
+    # Hint: a proven best move for the position the page shows
+    put_away(server_url, second["id"])
+    page.click("#play-hint")
+    page.wait_for_selector("#play-hint-text:not([hidden])")
+    assert page.is_hidden("#error"), page.inner_text("#error")
+    position = Position.from_moves(Geometry.parse("3x3"), second["moves"])
+    hinted = int(page.inner_text("#play-hint-text").removeprefix("Hint: ").split(":")[0])
+
+    def score(cell: int) -> int:  # for X, who is to move: win 2, draw 1, loss 0
+        winner = reference_value(position.play(cell)).winner
+        return 1 if winner is None else 2 if winner == "x" else 0
+
+    assert position.to_move == "x" and hinted in position.legal_moves
+    assert score(hinted) == max(score(c) for c in position.legal_moves)
+
+    # Undo: back to the person's turn before the last pair of moves
+    third = page.evaluate("Play.state.id")
+    put_away(server_url, third)
+    page.click("#play-undo")
+    page.wait_for_function("Play.state.moves.length === 2")
+    idle(page)
+    assert page.is_hidden("#error"), page.inner_text("#error")
+    assert page.evaluate("Play.state.moves") == second["moves"][:2]
+    assert page.evaluate("Play.state.id") != third
+
+
+def test_a_move_waiting_for_a_free_worker_says_so(page, server_url: str, tmp_path: Path) -> None:
+    open_tab(page, server_url, "play")
+    connection = connect(server_url)
+    busy = [
+        post(
+            connection,
+            "/api/games",
+            {"board": "15x15", "k": 5, "players": {"x": "hard", "o": "human"}, "seconds": 4},
+        )["id"]
+        for _ in range(2)
+    ]
+    connection.close()
+
+    def think(game_id: str) -> None:
+        own = connect(server_url)
+        try:
+            post(own, f"/api/games/{game_id}/ai", {})
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=think, args=(g,), daemon=True) for g in busy]
+    for thread in threads:
+        thread.start()
+    new_game(page, "15x15,k=5", "human", "hard", seconds=0.5)
+    page.click("#play-svg rect[data-cell='112']")
+    page.wait_for_function(
+        "document.getElementById('play-thinking-text').textContent.includes('waiting for a free worker')",
+        timeout=20_000,
+    )
+    text = page.inner_text("#play-thinking-text")
+    assert "O (hard) is waiting for a free worker (about" in text, text
+    page.screenshot(path=str(tmp_path / "waiting.png"))
+    page.wait_for_function("Play.state.moves.length === 2", timeout=120_000)
+    idle(page)
+    assert page.evaluate("Play.state.last_search.level") == "hard"
+    assert page.is_hidden("#play-thinking") and page.is_hidden("#error")
+    for thread in threads:
+        thread.join(timeout=60)
