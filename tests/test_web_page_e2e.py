@@ -177,3 +177,95 @@ def test_a_move_waiting_for_a_free_worker_says_so(page, server_url: str, tmp_pat
     assert page.is_hidden("#play-thinking") and page.is_hidden("#error")
     for thread in threads:
         thread.join(timeout=60)
+
+
+# -- item 6: Connect Four by keyboard alone, the rules of ultimate tic-tac-toe -----------------------------
+
+
+def focused(page) -> dict[str, Any]:
+    return page.evaluate(
+        "(() => { const e = document.activeElement;"
+        " return {tag: e.tagName, move: e.dataset ? e.dataset.move : undefined,"
+        " label: e.getAttribute('aria-label'), role: e.getAttribute('role')}; })()"
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_connect_four_played_with_the_keyboard_alone(page, server_url: str, width: int) -> None:
+    from oxo.game import new_game as start
+
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, "connect4", "human", "human")
+    open_columns = page.locator("#play-svg circle[data-move]")
+    assert open_columns.count() == 7
+    for index in range(7):  # every open column is a named button
+        column = open_columns.nth(index)
+        assert column.get_attribute("role") == "button"
+        assert column.get_attribute("aria-label") == f"column {index + 1}, drop a mark here"
+
+    # Tab from the Hint button reaches the board (one stop: the other columns are reached by arrows)
+    page.focus("#play-hint")
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if focused(page)["role"] == "button" and focused(page)["tag"] == "circle":
+            break
+    else:
+        raise AssertionError(f"Tab never reached a column: {focused(page)}")
+
+    # Hint: the suggested column is highlighted and named so
+    page.keyboard.press("Shift+Tab")
+    while page.evaluate("document.activeElement.id") != "play-hint":
+        page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#play-hint-text:not([hidden])")
+    hinted = page.locator("#play-svg circle.hinted")
+    assert hinted.count() == 1
+    assert hinted.get_attribute("aria-label").endswith(", suggested")
+    assert page.inner_text("#play-hint-text").startswith(
+        f"Hint: {hinted.get_attribute('data-move')}:"
+    )
+    page.keyboard.press("Tab")
+    while focused(page)["tag"] != "circle":
+        page.keyboard.press("Tab")
+
+    state = start("connect4")
+    pressed: list[str] = []
+    plays = 0
+    while not page.evaluate("Play.state.over"):
+        for _ in range((3 * plays + 1) % 5):  # wander right (wrapping back left at the edge)
+            before = focused(page)["move"]
+            page.keyboard.press("ArrowRight")
+            if focused(page)["move"] == before:
+                for _ in range(7):
+                    page.keyboard.press("ArrowLeft")
+        column = focused(page)["move"]
+        assert column is not None, focused(page)
+        page.keyboard.press("Enter")
+        plays += 1
+        page.wait_for_function(f"Play.state.moves.length === {plays}")
+        idle(page)
+        pressed.append(column)
+        state = state.play(state.parse_move(column))  # the library's rules, the same columns
+        assert page.evaluate("Play.state.moves") == pressed
+        if not state.is_over:
+            assert focused(page)["tag"] == "circle", "the focus left the board after a move"
+        assert plays <= 42
+    assert state.is_over and page.evaluate("Play.state.outcome") == state.outcome
+    assert page.locator("#play-svg circle[data-move]").count() == 0
+
+
+def test_the_rules_of_ultimate_tic_tac_toe(page, server_url: str) -> None:
+    from oxo.uttt.guide import rules_sections
+
+    open_tab(page, server_url, "play")
+    new_game(page, "uttt", "human", "human")
+    assert page.is_visible("#uttt-rules") and page.is_hidden("#mega-rules")
+    page.click("#uttt-rules summary")
+    page.wait_for_selector("#uttt-rules-text pre")
+    rules = page.inner_text("#uttt-rules")
+    for title, _ in rules_sections():
+        assert title in rules
+    assert "seed" not in rules
+    new_game(page, "3x3", "human", "human")
+    assert page.is_hidden("#uttt-rules")

@@ -442,20 +442,31 @@ def create_app(
             info_cache["bytes"] = JSONResponse(info_cache.pop("data")).body  # encoded once
         return Response(info_cache["bytes"], media_type="application/json")
 
-    async def mega_rules(request: Request) -> Response:
-        """The rules of mega tic-tac-toe in the words of ``oxo mega rules`` (:mod:`oxo.mega.guide`)."""
-        if "rules" not in info_cache:
-            from oxo.mega.guide import rules_sections
-
-            info_cache["rules"] = JSONResponse(
+    def rules_answer(name: str, sections: Callable[[], list[tuple[str, str]]]) -> Response:
+        """A game's rules as sections (the worked example preformatted), encoded once."""
+        key = f"rules/{name}"
+        if key not in info_cache:
+            info_cache[key] = JSONResponse(
                 {
                     "sections": [
                         {"title": title, "text": text, "preformatted": title == "Worked example"}
-                        for title, text in rules_sections()
+                        for title, text in sections()
                     ]
                 }
             ).body
-        return Response(info_cache["rules"], media_type="application/json")
+        return Response(info_cache[key], media_type="application/json")
+
+    async def mega_rules(request: Request) -> Response:
+        """The rules of mega tic-tac-toe in the words of ``oxo mega rules`` (:mod:`oxo.mega.guide`)."""
+        from oxo.mega.guide import rules_sections
+
+        return rules_answer("mega", rules_sections)
+
+    async def uttt_rules(request: Request) -> Response:
+        """The rules of ultimate tic-tac-toe in the words of ``oxo uttt rules`` (:mod:`oxo.uttt.guide`)."""
+        from oxo.uttt.guide import rules_sections
+
+        return rules_answer("uttt", rules_sections)
 
     # games -----------------------------------------------------------------------------------
 
@@ -702,6 +713,7 @@ def create_app(
         Route("/", index),
         Route("/api/info", info),
         Route("/api/rules/mega", mega_rules),
+        Route("/api/rules/uttt", uttt_rules),
         Route("/api/games", game_new, methods=["POST"]),
         Route(game_path, game_get),
         Route(f"{game_path}/move", game_move, methods=["POST"]),

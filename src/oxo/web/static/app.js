@@ -179,7 +179,8 @@ function decorateBoard(container, describe, activate) {
   const svg = container.querySelector("svg");
   if (!svg) return;
   svg.setAttribute("role", "group");
-  const cells = [...svg.querySelectorAll("rect[data-cell], rect[data-move]")];
+  // Cells are rects (classic, mega, ultimate) or round holes (Connect Four's open columns).
+  const cells = [...svg.querySelectorAll("rect[data-cell], rect[data-move], circle[data-move]")];
   let focused = null;
   for (const cell of cells) {
     const label = describe(cell);
@@ -193,7 +194,7 @@ function decorateBoard(container, describe, activate) {
   if (!named.length) return;
   (container._focusKey && named.find((cell) => cellKey(cell) === container._focusKey) || focused || named[0]).setAttribute("tabindex", "0");
   svg.onkeydown = (event) => {
-    const cell = event.target.closest("rect[role=button]");
+    const cell = event.target.closest("[role=button]");
     if (!cell) return;
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
@@ -206,17 +207,20 @@ function decorateBoard(container, describe, activate) {
     event.preventDefault();
     const box = cell.getBBox();
     const [dy, dx] = step;
-    // The nearest named cell in that direction, on the same row or column.
-    let best = null, bestDistance = Infinity;
+    // The nearest named cell in that direction, on the same row or column; else (Connect Four's open
+    // columns are at different heights) the nearest in that direction at all.
+    let best = null, bestDistance = Infinity, nearest = null, nearestDistance = Infinity;
     for (const other of named) {
       if (other === cell) continue;
       const b = other.getBBox();
       const ddx = b.x - box.x, ddy = b.y - box.y;
       const along = dx ? ddx * dx : ddy * dy;
       const across = Math.abs(dx ? ddy : ddx);
-      if (along <= 0 || across > box.height / 2) continue;
-      if (along < bestDistance) { best = other; bestDistance = along; }
+      if (along <= 0) continue;
+      if (across <= box.height / 2 && along < bestDistance) { best = other; bestDistance = along; }
+      if (along + across < nearestDistance) { nearest = other; nearestDistance = along + across; }
     }
+    best = best || nearest;
     if (best) {
       cell.setAttribute("tabindex", "-1");
       best.setAttribute("tabindex", "0");
@@ -230,7 +234,7 @@ function cellKey(cell) { return cell.dataset.cell !== undefined ? `c${cell.datas
 
 function restoreFocus(container) {
   if (!container._focusKey || !container._hadFocus) return;
-  const cell = container.querySelector("rect[tabindex='0']");
+  const cell = container.querySelector("[role=button][tabindex='0']");
   if (cell) cell.focus();
 }
 
@@ -365,8 +369,10 @@ const Play = {
     $("play-hint").disabled = state.over || state.computer_to_move;
     $("play-hint-text").hidden = true;
     for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
+    $("uttt-rules").hidden = state.kind !== "uttt";
+    if (state.kind === "uttt") Play.loadRules("uttt").catch(showError);
     if (mega) {
-      Play.loadRules();
+      Play.loadRules("mega").catch(showError);
       const string = state.string;
       $("mega-string").textContent = `${string.number} (length ${string.length}): ${string.played.join(" ") || "no move yet"}` +
         (string.abnormal ? " — abnormal" : "") + (state.rule8 ? " — the next move may reuse a cell position" : "");
@@ -391,6 +397,7 @@ const Play = {
 
   cellName(cell) {
     const state = Play.state;
+    if (state.kind === "connect4") return `column ${cell.dataset.move}, drop a mark here`;
     if (state.kind !== "classic") {
       const move = cell.dataset.move;
       const index = state.moves.indexOf(move);
@@ -425,11 +432,13 @@ const Play = {
     }
   },
 
-  async loadRules() {
-    if (Play.rules) return;
-    Play.rules = true;
-    const data = await api("GET", "/api/rules/mega");
-    const box = $("mega-rules-text");
+  // The rules of mega or ultimate tic-tac-toe in the words of `oxo mega rules` / `oxo uttt rules`.
+  rules: {},
+  async loadRules(kind) {
+    if (Play.rules[kind]) return;
+    Play.rules[kind] = true;
+    const data = await api("GET", `/api/rules/${kind}`);
+    const box = $(`${kind}-rules-text`);
     box.innerHTML = "";
     for (const section of data.sections) {
       const title = document.createElement("h3");
@@ -520,7 +529,7 @@ const Play = {
     if (!Play.state || Play.generation !== generation || Play.state.moves.join() !== state.moves.join()) return;
     $("play-hint-text").textContent = `Hint: ${hint.text}`;
     $("play-hint-text").hidden = false;
-    const selector = state.kind !== "classic" ? `rect[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
+    const selector = state.kind !== "classic" ? `[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
     const cell = $("play-svg").querySelector(selector);
     if (cell) {
       cell.classList.add("hinted");
