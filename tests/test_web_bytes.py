@@ -246,3 +246,59 @@ def test_defects_answer_json_and_keep_the_connection(
         assert ask(connection, "GET", "/api/info")[0] == 200 and connection.sock is sock
     finally:
         connection.close()
+
+
+def raw_exchange(host: str, port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send bytes as they are; the status, headers and body of the answer."""
+    import socket
+
+    with socket.create_connection((host, port), timeout=10) as conn:
+        conn.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(4096)
+            assert chunk, f"closed without an answer to {request[:60]!r}"
+            data += chunk
+        head, body = data.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {k.lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
+        while len(body) < int(headers.get("content-length", "0")):
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            body += chunk
+        return int(lines[0].split()[1]), headers, body
+
+
+def test_random_bytes_in_the_request_line_and_headers(server: tuple[str, int]) -> None:
+    """Bytes that do not make an HTTP request (outside ASCII in the address, garbage for a request
+    line, odd header values): a 4xx as one JSON line, never a 5xx (seeded, bounded count)."""
+    host, port = server
+    rng = random.Random(1)
+    requests = [
+        b"GET /api/explore?position=\xff\xfe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GET /api/games/\xed\xa0\x80 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\xff\r\n\r\n",
+        b"\xff\xfe\xfd\r\n\r\n",
+    ]
+    for _ in range(40):
+        noise = noise_of(rng, rng.randrange(1, 24), anything=rng.random() < 0.5)
+        where = rng.randrange(3)
+        if where == 0:  # in the address
+            requests.append(b"GET /api/" + noise + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        elif where == 1:  # in a header's value
+            requests.append(
+                b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"X-Noise: " + noise.replace(b"\r", b"").replace(b"\n", b"") + b"\r\n"
+                b"Content-Length: 2\r\n\r\n{}"
+            )
+        else:  # instead of a request line
+            requests.append(noise.replace(b"\r\n", b"") + b"\r\nHost: 127.0.0.1\r\n\r\n")
+    for request in requests:
+        status, headers, body = raw_exchange(host, port, request)
+        assert status < 500, (request, status, body)
+        if status != 200:
+            assert headers["content-type"].startswith("application/json"), (request, headers)
+            one_line_error(status, body)
+    not_http = raw_exchange(host, port, requests[0])
+    assert not_http[0] == 400 and "not valid HTTP" in one_line_error(400, not_http[2])

@@ -1,6 +1,6 @@
 """Slow clients cannot lock the others out (issue 30, item 2).
 
-Hundreds of connections sending their headers a byte at a time, all from 127.0.0.1 like the page's
+Hundreds of connections sending their headers (or bodies) a byte at a time, all from 127.0.0.1 like the page's
 own visitors: complete requests are still answered, because only connections with a complete request
 count against the server's cap, and when too many connections wait for their headers the one waiting
 longest is evicted (:mod:`oxo.web.protocol`). Loopback only, bounded in count (300 sockets) and time.
@@ -47,14 +47,25 @@ def server() -> Iterator[tuple[str, int, Any]]:
         sock.close()
 
 
-class Trickle:
-    """``count`` connections that send a request line, then their headers one byte at a time."""
+#: How slow clients begin: a request line, then headers a byte at a time; or whole headers, then
+#: a body a byte at a time.
+OPENINGS = {
+    "headers": b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    "body": b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 1000\r\n\r\n{",
+}
 
-    def __init__(self, host: str, port: int, count: int) -> None:
+
+class Trickle:
+    """``count`` connections that send an opening, then a byte at a time."""
+
+    def __init__(
+        self, host: str, port: int, count: int, opening: bytes = OPENINGS["headers"]
+    ) -> None:
         self.sockets: list[socket.socket] = []
         for _ in range(count):
             conn = socket.create_connection((host, port), timeout=5)
-            conn.sendall(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            conn.sendall(opening)
             self.sockets.append(conn)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._drip, daemon=True)
@@ -64,7 +75,7 @@ class Trickle:
         while not self.stop.wait(0.5):
             for conn in self.sockets:
                 try:
-                    conn.sendall(b"X")
+                    conn.sendall(b" ")
                 except OSError:
                     pass  # evicted
 
@@ -101,11 +112,12 @@ def get_info(host: str, port: int) -> int:
         connection.close()
 
 
+@pytest.mark.parametrize("slow_part", list(OPENINGS))
 def test_complete_requests_are_answered_beside_300_slow_ones(
-    server: tuple[str, int, Any],
+    server: tuple[str, int, Any], slow_part: str
 ) -> None:
     host, port, uvicorn_server = server
-    slow = Trickle(host, port, SLOW)
+    slow = Trickle(host, port, SLOW, OPENINGS[slow_part])
     try:
         deadline = time.monotonic() + 10
         while len(uvicorn_server.server_state.connections) < SLOW:  # all accepted

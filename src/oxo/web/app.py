@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -197,6 +197,8 @@ class Guard:
 
         try:
             await self.app(scope, receive, guarded_send)
+        except ClientDisconnect:
+            return  # the client went away (or was evicted as too slow) before its body came
         except Exception as error:
             # A defect, not bad input: logged with its traceback, answered as one JSON line, and not
             # raised further, so the server keeps the client's keep-alive connection open.

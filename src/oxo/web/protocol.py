@@ -10,17 +10,22 @@ connection's opening), else the connection is closed. Bodies have their own dead
 The deadline alone does not stop a neighbour who reconnects at once, even from this machine's own
 address (so a limit per address would not help). So connections are counted in two groups:
 
-* *waiting* connections: opened, or idle between two requests, and still sending a request's line
-  and headers. At most :data:`WAITING_LIMIT` are kept; one more evicts the one that has been waiting
-  longest (the slowest to deliver its headers; a browser sends its headers in one packet).
-* *busy* connections: with a complete request being answered. Only these count against uvicorn's
+* *waiting* connections: opened, or idle between two requests, and still sending a request (its
+  line, headers or body). At most :data:`WAITING_LIMIT` are kept; one more evicts the one that has
+  been waiting longest (the slowest to deliver its request; a browser sends a request at once).
+* *busy* connections: with a whole request being answered. Only these count against uvicorn's
   ``limit_concurrency`` (its 503 "Exceeded concurrency limit"), so a complete request is answered
   however many slow ones are waiting.
+
+A request that is not HTTP at all (a malformed request line or header, bytes outside ASCII in the
+address) gets uvicorn's 400 with the reason in this app's JSON form, and the connection is closed
+(the parser cannot find where the next request would begin).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -28,9 +33,16 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 #: Seconds a client has to send a request's line and headers.
 HEADER_SECONDS = 10.0
-#: Connections kept while they send their headers (or idle between requests); one more evicts the
-#: one waiting longest. Below the usual limit of 1024 open files, with room for the busy ones.
+#: Connections kept while they send a request (or idle between requests); one more evicts the one
+#: waiting longest. Below the usual limit of 1024 open files, with room for the busy ones.
 WAITING_LIMIT = 512
+#: The answer to bytes that are not an HTTP request.
+NOT_HTTP = json.dumps(
+    {
+        "error": "the request is not valid HTTP: a malformed request line or header, or bytes "
+        "outside ASCII in the address (percent-encode them, as in %C3%A9)"
+    }
+).encode()
 
 
 def _waiting(server_state: Any) -> dict[TimedHttpToolsProtocol, float]:
@@ -85,12 +97,13 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
             oldest._close()  # the slowest: waiting longest (this one, the newest, is last)
 
     def _busy(self) -> int:
-        """Connections answering a complete request (this one included)."""
+        """Connections answering a whole request, and this one (its headers just came)."""
         waiting = _waiting(self.server_state)
-        return sum(
+        return 1 + sum(
             1
             for connection in self.connections
-            if connection not in waiting
+            if connection is not self
+            and connection not in waiting
             and not (connection.transport is not None and connection.transport.is_closing())
         )
 
@@ -107,8 +120,7 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
         self._wait()
 
     def on_headers_complete(self) -> None:
-        self._disarm()
-        _waiting(self.server_state).pop(self, None)
+        self._disarm()  # still waiting (evictable) until the body has come too
         # 0 makes uvicorn answer 503 (its test is "connections >= limit"); None lets the request in.
         full = self._cap is not None and self._busy() > self._cap
         self.limit_concurrency = 0 if full else None
@@ -116,6 +128,19 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
             super().on_headers_complete()
         finally:
             self.limit_concurrency = None
+
+    def on_message_complete(self) -> None:
+        _waiting(self.server_state).pop(self, None)  # the whole request is here: busy now
+        super().on_message_complete()
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to what its parser refuses, as one JSON line saying what is wrong."""
+        self.transport.write(
+            b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+            + f"content-length: {len(NOT_HTTP)}\r\nconnection: close\r\n\r\n".encode()
+            + NOT_HTTP
+        )
+        self._close()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
