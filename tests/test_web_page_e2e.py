@@ -269,3 +269,25 @@ def test_the_rules_of_ultimate_tic_tac_toe(page, server_url: str) -> None:
     assert "seed" not in rules
     new_game(page, "3x3", "human", "human")
     assert page.is_hidden("#uttt-rules")
+
+
+def test_links_pasted_into_an_open_tab_are_followed(page, server_url: str) -> None:
+    open_tab(page, server_url, "play")
+    new_game(page, "3x3", "human", "human")
+    page.click("#play-svg rect[data-cell='4']")
+    page.wait_for_function("Play.state.moves.length === 1")
+    idle(page)
+    # as if pasted into the address bar: the hash changes, the page does not reload
+    page.evaluate("location.hash = '#play?board=4x4&x=human&o=human&seconds=1&moves=0,5'")
+    page.wait_for_function("Play.state.board === '4x4'")
+    idle(page)
+    assert page.evaluate("Play.state.moves") == [0, 5]
+    assert page.input_value("#play-board") == "4x4" and page.is_hidden("#error")
+    page.evaluate("location.hash = '#explore?position=x...o....&board=3x3&k=3'")
+    page.wait_for_function("Explore.data && Explore.data.position === '100020000'")
+    idle(page)
+    page.evaluate("location.hash = '#explore?position=.x.../...../..o../...../.....&board=5x5&k=4'")
+    page.wait_for_function("Explore.data && Explore.data.board === '5x5,k=4'", timeout=60_000)
+    idle(page)
+    assert page.evaluate("Explore.data.position") == "0100000000002000000000000"
+    assert page.is_hidden("#error"), page.inner_text("#error")

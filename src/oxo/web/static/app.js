@@ -267,13 +267,7 @@ const Play = {
   async start() {
     const meta = await getInfo();
     const { tab, params } = readHash();
-    const linked = tab === "play" && params.has("board") ? {
-      board: params.get("board"),
-      players: { x: params.get("x") || "human", o: params.get("o") || meta.default_level },
-      seconds: Number(params.get("seconds") || meta.seconds.default),
-      // cell IDs on classic boards; other games (mega, ...) write moves as text
-      moves: (params.get("moves") || "").split(",").filter(Boolean).map((m) => (Play.classic(params.get("board")) ? Number(m) : m)),
-    } : null;
+    const linked = tab === "play" && params.has("board") ? Play.fromLink(params, meta) : null;
     let saved = load("oxo.game");
     fillSelect($("play-board"), meta.boards, (linked || saved || {}).board || "3x3", (board) => board.label);
     const chosen = linked || saved;
@@ -296,6 +290,25 @@ const Play = {
       }
     }
     await Play.newGame();
+  },
+
+  // The game a link names (#play?board=3x3&x=human&o=best&seconds=1&moves=4,0).
+  fromLink(params, meta) {
+    return {
+      board: params.get("board"),
+      players: { x: params.get("x") || "human", o: params.get("o") || meta.default_level },
+      seconds: Number(params.get("seconds") || meta.seconds.default),
+      // cell IDs on classic boards; other games (mega, ...) write moves as text
+      moves: (params.get("moves") || "").split(",").filter(Boolean).map((m) => (Play.classic(params.get("board")) ? Number(m) : m)),
+    };
+  },
+
+  // A game link opened in this tab while it shows another game (pasted into the address bar).
+  async openLink(params) {
+    const linked = Play.fromLink(params, await getInfo());
+    if (Play.state && Play.same(Play.state, linked)) return;
+    showError(null);
+    await Play.newGame({ ...Play.setup(linked.board, linked.players, linked.seconds), moves: linked.moves });
   },
 
   classic(boardId) {
@@ -552,8 +565,8 @@ const Play = {
     }
   },
 
-  // The same game again on the server, from its board, players, time, seed and moves; drawn when it is
-  // still the game shown (the moves were checked by the server when they were played).
+  // The same game again on the server, from its board, players, time, seed and moves (checked by the
+  // server when they were played); it becomes the game shown when the old one still is.
   async rebuild(state) {
     const body = { kind: state.kind, players: state.players, seconds: state.seconds, moves: state.moves };
     if (state.kind === "classic") body.board = state.board;
@@ -668,6 +681,18 @@ const Explore = {
       $("explore-board").value = saved.board || "";
       $("explore-k").value = saved.k || "";
     }
+    await Explore.run();
+  },
+
+  // A position link opened in this tab (pasted into the address bar): its board and k, not the last ones.
+  async openLink(params) {
+    const data = Explore.data;
+    const position = params.get("position");
+    if (data && data.position === position && data.board.split(",")[0] === params.get("board") && String(data.k) === params.get("k")) return;
+    showError(null);
+    $("explore-position").value = position;
+    $("explore-board").value = params.get("board") || "";
+    $("explore-k").value = params.get("k") || "";
     await Explore.run();
   },
 
@@ -997,7 +1022,12 @@ $("map-view").addEventListener("keydown", (event) => {
 });
 
 window.addEventListener("hashchange", () => {
-  const { tab } = readHash();
+  // The page writes its own address without this event; it comes when a link is pasted or followed.
+  const { tab, params } = readHash();
+  const running = Boolean(started[tab]);
   if (tab && tab !== currentTab) showTab(tab);
+  if (!running) return;  // a tab starting now reads the link itself
+  if (tab === "play" && params.has("board")) Play.openLink(params).catch(showError);
+  if (tab === "explore" && params.has("position")) Explore.openLink(params).catch(showError);
 });
 showTab(readHash().tab || localStorage.getItem("oxo.tab") || "play");
