@@ -291,3 +291,45 @@ def test_links_pasted_into_an_open_tab_are_followed(page, server_url: str) -> No
     idle(page)
     assert page.evaluate("Explore.data.position") == "0100000000002000000000000"
     assert page.is_hidden("#error"), page.inner_text("#error")
+
+
+def test_a_second_tab_follows_the_game(page, server_url: str, browser_context) -> None:
+    open_tab(page, server_url, "play")
+    new_game(page, "3x3", "human", "human")
+    other = browser_context.new_page()
+    try:
+        other.goto(f"{server_url}#play")
+        other.wait_for_function(
+            f"Play.state && Play.state.id === {page.evaluate('Play.state.id')!r}"
+        )
+        page.click("#play-svg rect[data-cell='4']")
+        page.wait_for_function("Play.state.moves.length === 1")
+        other.wait_for_function("Play.state.moves.length === 1")  # without a reload
+        assert other.locator("#play-svg .mark").count() == 1
+        other.click("#play-svg rect[data-cell='0']")  # and it plays on from there
+        page.wait_for_function("Play.state.moves.length === 2")
+        assert page.evaluate("Play.state.moves") == [4, 0]
+    finally:
+        other.close()
+
+
+def test_a_typed_position_gets_its_own_board(page, server_url: str) -> None:
+    open_tab(page, server_url, "explore")
+    page.fill("#explore-position", "x...o....")
+    page.fill("#explore-board", "")
+    page.fill("#explore-k", "")
+    page.click("#explore-go")
+    page.wait_for_function("Explore.data && Explore.data.position === '100020000'")
+    idle(page)
+    page.click("#explore-board-svg rect[data-cell='8']")  # the page fills in board 3x3 and k 3
+    page.wait_for_function("Explore.data.position === '100020001'")
+    idle(page)
+    assert page.input_value("#explore-board") == "3x3"
+    page.fill("#explore-position", "x.../.o../....")  # a 3x4 position typed next
+    page.click("#explore-go")
+    page.wait_for_function("Explore.data && Explore.data.board.startsWith('3x4')", timeout=60_000)
+    idle(page)
+    assert page.is_hidden("#error"), page.inner_text("#error")
+    page.fill("#explore-board", "4x4")  # a board typed by the person stays
+    page.fill("#explore-position", "x.../..../..../...o")
+    assert page.input_value("#explore-board") == "4x4"

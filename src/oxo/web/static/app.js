@@ -639,8 +639,7 @@ $("play-explore").addEventListener("click", () => {
   if (!state || state.kind !== "classic") return;
   showError(null);
   $("explore-position").value = state.position;
-  $("explore-board").value = state.board.split(",")[0];
-  $("explore-k").value = state.k;
+  Explore.fill(state.board.split(",")[0], state.k);
   writeHash("explore");
   if (started.explore) { showTab("explore"); Explore.run().catch(showError); }
   else { Explore.fromGame = true; showTab("explore"); }
@@ -694,6 +693,15 @@ const Explore = {
     $("explore-board").value = params.get("board") || "";
     $("explore-k").value = params.get("k") || "";
     await Explore.run();
+  },
+
+  // Board and k filled in by the page (a click, a game, the empty board): a position typed next gets its
+  // board guessed again, unless the person typed a board or k themselves.
+  filled: false,
+  fill(board, k) {
+    $("explore-board").value = board;
+    $("explore-k").value = k;
+    Explore.filled = true;
   },
 
   params(position) {
@@ -820,12 +828,15 @@ const Explore = {
     statuses[cell] = String((Number(statuses[cell]) + 1) % 3);
     // Keep the shape explicit so a non-square board is not guessed wrongly.
     $("explore-position").value = statuses.join("");
-    $("explore-board").value = data.board.split(",")[0];
-    $("explore-k").value = data.k;
+    Explore.fill(data.board.split(",")[0], data.k);
     Explore.run().catch(showError);
   },
 };
 
+$("explore-position").addEventListener("input", () => {
+  if (Explore.filled) { $("explore-board").value = ""; $("explore-k").value = ""; Explore.filled = false; }
+});
+for (const id of ["explore-board", "explore-k"]) $(id).addEventListener("input", () => { Explore.filled = false; });
 $("explore-form").addEventListener("submit", (event) => { event.preventDefault(); showError(null); Explore.run().catch(showError); });
 $("explore-share").addEventListener("click", () => Explore.share(true));
 $("explore-clear").addEventListener("click", () => {
@@ -833,7 +844,7 @@ $("explore-clear").addEventListener("click", () => {
   const data = Explore.data;
   const size = data ? data.position.length : 9;
   $("explore-position").value = "0".repeat(size);
-  if (data) { $("explore-board").value = data.board.split(",")[0]; $("explore-k").value = data.k; }
+  if (data) Explore.fill(data.board.split(",")[0], data.k);
   Explore.run().catch(showError);
 });
 $("explore-board-svg").addEventListener("click", (event) => {
@@ -1019,6 +1030,16 @@ $("map-view").addEventListener("keydown", (event) => {
   else if (event.key === "0") MapView.reset();
   else return;
   event.preventDefault();
+});
+
+// Another tab of this browser moved in the same game (both keep it in localStorage): show its moves.
+window.addEventListener("storage", (event) => {
+  const state = Play.state;
+  if (event.key !== "oxo.game" || !state || Play.thinking) return;
+  let other = null;
+  try { other = JSON.parse(event.newValue || "null"); } catch (error) { return; }
+  if (!other || other.id !== state.id || JSON.stringify(other.moves) === JSON.stringify(state.moves)) return;
+  Play.call("GET", "", null, state).then((fresh) => { if (Play.state === state) Play.show(fresh); }).catch(showError);
 });
 
 window.addEventListener("hashchange", () => {
