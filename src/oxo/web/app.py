@@ -615,6 +615,10 @@ def create_app(
             move, report = await asyncio.wait_for(pool.think(task), REQUEST_SECONDS)
         except ThinkingCancelled:
             raise still_computing("the hint was stopped; ask again") from None
+        except TimeoutError:  # waited behind other searches, or searched, for too long
+            raise still_computing(
+                f"no hint within {REQUEST_SECONDS:g} s (the workers are busy with other moves); ask again"
+            ) from None
         shown = game.shown(move, state)
         guess = (report or {}).get("expectation")
         text = f"{shown}: the hard level's choice after {(report or {}).get('seconds', 0)} s"
