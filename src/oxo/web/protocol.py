@@ -56,7 +56,7 @@ def _waiting(server_state: Any) -> dict[TimedHttpToolsProtocol, float]:
 
 class TimedHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol, closing connections whose headers come too slowly, and counting
-    only connections with complete requests against the concurrency limit."""
+    only connections with whole requests against the concurrency limit."""
 
     _header_timer: asyncio.TimerHandle | None = None
 
@@ -89,7 +89,7 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     # -- waiting and busy connections ----------------------------------------------------------
 
     def _wait(self) -> None:
-        """This connection now waits for a request's headers (kept: the time it began waiting)."""
+        """This connection now waits for a request to arrive (kept: the time it began waiting)."""
         waiting = _waiting(self.server_state)
         waiting.setdefault(self, time.monotonic())
         while len(waiting) > WAITING_LIMIT:
@@ -117,7 +117,10 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._arm()
-        self._wait()
+        if (
+            self.cycle is None or self.cycle.response_complete
+        ):  # not behind a request being answered
+            self._wait()
 
     def on_headers_complete(self) -> None:
         self._disarm()  # still waiting (evictable) until the body has come too
