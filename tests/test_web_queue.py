@@ -82,6 +82,7 @@ def test_the_wait_is_worked_out_from_the_searches_before(
     assert expected_seconds(task("m", 2.0, "medium")) == pytest.approx(0.2)
 
 
+@pytest.mark.slow  # starts two worker processes: about 7 s on a busy machine
 def test_no_worker_idles_while_a_search_waits() -> None:
     """Four searches on two workers: whenever one waits, both workers are busy (the old pool made a
     search wait for its own game's worker while the other was free: 3, 3, 6 and 9 s)."""
