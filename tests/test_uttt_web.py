@@ -108,3 +108,16 @@ def test_bad_and_illegal_moves_are_refused(client: TestClient) -> None:
         client.post("/api/games", json={"kind": "uttt", "players": {"x": "perfect", "o": "human"}})
     )
     assert "perfect play is out of reach" in message and "hard" in message
+
+
+def test_the_rules_are_served_in_the_guide_s_words(client: TestClient) -> None:
+    from oxo.uttt.guide import rules_sections
+
+    response = client.get("/api/rules/uttt")
+    assert response.status_code == 200
+    sections = response.json()["sections"]
+    assert [(s["title"], s["text"]) for s in sections] == rules_sections()
+    assert [s["preformatted"] for s in sections] == [
+        title == "Worked example" for title, _ in rules_sections()
+    ]
+    assert client.get("/api/rules/mega").json()["sections"] != sections

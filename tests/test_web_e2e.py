@@ -562,9 +562,9 @@ def test_axe_finds_no_serious_violations(page, server_url: str, width: int) -> N
         open_tab(page, server_url, "play")
         new_game(page, board, "human", "human")
         page.click("#levels-panel summary")
-        if board == "mega":
-            page.click("#mega-rules summary")
-            page.wait_for_selector("#mega-rules-text pre")
+        if board in ("mega", "uttt"):
+            page.click(f"#{board}-rules summary")
+            page.wait_for_selector(f"#{board}-rules-text pre")
         assert axe_violations(page) == [], board
         assert no_sideways_scroll(page), board
         box = page.locator("#play-svg svg").bounding_box()

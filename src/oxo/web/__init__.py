@@ -66,8 +66,9 @@ def make_server(
 ) -> uvicorn.Server:
     """A uvicorn server for the app on an already bound socket: ``server.run(sockets=[sock])`` serves until
     ``server.should_exit`` is set (Ctrl-C sets it). The app answers the Host names of the bound address
-    (and ``allow_hosts``); connections idle for 5 s, or whose headers take over 10 s, are closed, and at
-    most 256 are served at once."""
+    (and ``allow_hosts``); connections idle for 5 s, or whose headers take over 10 s, are closed, at
+    most 256 complete requests are served at once, and of the connections still sending their headers
+    the slowest are evicted when too many wait (:mod:`oxo.web.protocol`)."""
     import uvicorn
 
     from oxo.web.app import HostRule

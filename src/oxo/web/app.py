@@ -18,6 +18,8 @@ import asyncio
 import contextlib
 import html
 import ipaddress
+import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
@@ -26,7 +28,7 @@ from typing import Any, TypeVar
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -85,6 +87,7 @@ MAP_CACHE = 8
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 T = TypeVar("T")
+LOG = logging.getLogger("oxo.web")
 
 
 def still_computing(message: str) -> HTTPException:
@@ -137,8 +140,7 @@ class HostRule:
 
 
 def _json_bytes(status: int, message: str) -> tuple[int, bytes]:
-    import json
-
+    """An error answer's status and body; non-ASCII text is escaped, so any text can be sent."""
     return status, json.dumps({"error": message}).encode()
 
 
@@ -184,12 +186,40 @@ class Guard:
             await send({"type": "http.response.body", "body": body})
             return
 
+        started = False
+
         async def guarded_send(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
             await send(message)
 
-        await self.app(scope, receive, guarded_send)
+        try:
+            await self.app(scope, receive, guarded_send)
+        except ClientDisconnect:
+            return  # the client went away (or was evicted as too slow) before its body came
+        except Exception as error:
+            # A defect, not bad input: logged with its traceback, answered as one JSON line, and not
+            # raised further, so the server keeps the client's keep-alive connection open.
+            LOG.exception("error while answering %s %s", scope["method"], scope["path"][:100])
+            if started:
+                raise
+            status, body = _json_bytes(
+                500, f"internal error ({type(error).__name__}); the server keeps running"
+            )
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": status,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        *self.HEADERS,
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
 
     def _refusal(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, bytes] | None:
         host = host_name(headers.get(b"host", b"").decode("latin-1"))
@@ -370,7 +400,17 @@ def create_app(
                     f"solving {state.geometry.spec} (for the values of the moves)",
                     lambda: solutions.get(state.geometry),
                 )
-        return JSONResponse({**game.to_dict(values=values), **extra})
+        return JSONResponse({**game.to_dict(values=values), **queued(game), **extra})
+
+    def queued(game: Game) -> dict[str, Any]:
+        """Whether the game's computer move waits for a free worker, for about how long, behind how
+        many searches (the two workers may be busy with other games' moves)."""
+        wait = pool.waiting(game.id) if game.is_thinking else None
+        return {
+            "waiting_for_worker": wait is not None,
+            "wait_seconds": None if wait is None else wait["seconds"],
+            "searches_ahead": None if wait is None else wait["ahead"],
+        }
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -404,20 +444,31 @@ def create_app(
             info_cache["bytes"] = JSONResponse(info_cache.pop("data")).body  # encoded once
         return Response(info_cache["bytes"], media_type="application/json")
 
-    async def mega_rules(request: Request) -> Response:
-        """The rules of mega tic-tac-toe in the words of ``oxo mega rules`` (:mod:`oxo.mega.guide`)."""
-        if "rules" not in info_cache:
-            from oxo.mega.guide import rules_sections
-
-            info_cache["rules"] = JSONResponse(
+    def rules_answer(name: str, sections: Callable[[], list[tuple[str, str]]]) -> Response:
+        """A game's rules as sections (the worked example preformatted), encoded once."""
+        key = f"rules/{name}"
+        if key not in info_cache:
+            info_cache[key] = JSONResponse(
                 {
                     "sections": [
                         {"title": title, "text": text, "preformatted": title == "Worked example"}
-                        for title, text in rules_sections()
+                        for title, text in sections()
                     ]
                 }
             ).body
-        return Response(info_cache["rules"], media_type="application/json")
+        return Response(info_cache[key], media_type="application/json")
+
+    async def mega_rules(request: Request) -> Response:
+        """The rules of mega tic-tac-toe in the words of ``oxo mega rules`` (:mod:`oxo.mega.guide`)."""
+        from oxo.mega.guide import rules_sections
+
+        return rules_answer("mega", rules_sections)
+
+    async def uttt_rules(request: Request) -> Response:
+        """The rules of ultimate tic-tac-toe in the words of ``oxo uttt rules`` (:mod:`oxo.uttt.guide`)."""
+        from oxo.uttt.guide import rules_sections
+
+        return rules_answer("uttt", rules_sections)
 
     # games -----------------------------------------------------------------------------------
 
@@ -453,7 +504,9 @@ def create_app(
         game = games.get(request.path_params["game_id"])
         query = _query(request, GameQuery)
         if game.is_thinking:  # at once, whatever the values: the page asks again after the move
-            return JSONResponse(game.to_dict(values=query.values and game.values_ready()))
+            return JSONResponse(
+                {**game.to_dict(values=query.values and game.values_ready()), **queued(game)}
+            )
         return await answer(game, query.values)
 
     async def game_move(request: Request) -> Response:
@@ -562,6 +615,10 @@ def create_app(
             move, report = await asyncio.wait_for(pool.think(task), REQUEST_SECONDS)
         except ThinkingCancelled:
             raise still_computing("the hint was stopped; ask again") from None
+        except TimeoutError:  # waited behind other searches, or searched, for too long
+            raise still_computing(
+                f"no hint within {REQUEST_SECONDS:g} s (the workers are busy with other moves); ask again"
+            ) from None
         shown = game.shown(move, state)
         guess = (report or {}).get("expectation")
         text = f"{shown}: the hard level's choice after {(report or {}).get('seconds', 0)} s"
@@ -635,7 +692,7 @@ def create_app(
             if isinstance(error, OutOfReachError)
             else 400
         )
-        return JSONResponse({"error": " ".join(str(error).split())}, status_code=status)
+        return _error(status, " ".join(str(error).split()))
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
@@ -648,13 +705,7 @@ def create_app(
             )
         else:
             detail = str(error.detail)
-        return JSONResponse({"error": detail}, status_code=error.status_code, headers=error.headers)
-
-    async def server_error(request: Request, error: Exception) -> Response:
-        return JSONResponse(
-            {"error": f"internal error ({type(error).__name__}); the server keeps running"},
-            status_code=500,
-        )
+        return _error(error.status_code, detail, error.headers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -668,6 +719,7 @@ def create_app(
         Route("/", index),
         Route("/api/info", info),
         Route("/api/rules/mega", mega_rules),
+        Route("/api/rules/uttt", uttt_rules),
         Route("/api/games", game_new, methods=["POST"]),
         Route(game_path, game_get),
         Route(f"{game_path}/move", game_move, methods=["POST"]),
@@ -686,7 +738,6 @@ def create_app(
             OxoError: bad_input,
             OutOfReachError: bad_input,
             HTTPException: http_error,
-            Exception: server_error,
         },
         lifespan=lifespan,
     )
@@ -695,6 +746,11 @@ def create_app(
     app.state.solutions = solutions
     app.add_middleware(Guard, hosts=hosts or HostRule())
     return app
+
+
+def _error(status: int, message: str, headers: Any = None) -> Response:
+    """``{"error": message}`` with its status (any text, even one a client sent back broken)."""
+    return Response(_json_bytes(status, message)[1], status, headers, "application/json")
 
 
 def _consume(job: asyncio.Future[Any]) -> None:

@@ -112,6 +112,11 @@ def decode_body(raw: bytes, schema: type[S]) -> S:
         raw = b"{}"
     try:
         return msgspec.json.decode(raw, type=schema)
+    except UnicodeDecodeError as error:  # a text field holding bytes that are not UTF-8
+        raise WebInputError(
+            f"the request body is not valid UTF-8 JSON: {error.reason} at byte {error.start}; "
+            "send JSON text encoded as UTF-8"
+        ) from None
     except msgspec.ValidationError as error:
         raise _explain(error, "request body") from None
     except msgspec.DecodeError as error:

@@ -6,15 +6,22 @@ processes (``spawn``: nothing of the server is inherited). Each worker keeps the
 it served (an LRU of :data:`ENGINES_PER_WORKER`), so an engine's tables and the exact solver's answers
 carry over from one move to the next, as in ``oxo play``. A game goes to the same worker when it is
 free. Workers run at a lower priority than the server (:data:`NICENESS`). Cancelling a search ends its worker process at once; a fresh one starts on the next request.
+
+When every worker is busy, searches wait in one queue, first come first served, for whichever worker
+is free first; :meth:`Thinkers.waiting` says how many searches are ahead of one and roughly how long it
+will wait (from the thinking time of each search before it), which the page shows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import heapq
 import multiprocessing
 import threading
+import time
 import zlib
+from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -45,6 +52,14 @@ class Task:
 
 #: Raised by :meth:`Thinkers.think` when the search was stopped before it chose a move.
 ThinkingCancelled = concurrent.futures.CancelledError
+
+
+def expected_seconds(task: Task) -> float:
+    """Roughly how long a search takes: its thinking time at ``hard`` and ``best`` (which may search as
+    hard does), a tenth at ``medium``, a moment at the levels that do not search on a clock."""
+    return {"hard": task.seconds, "best": task.seconds, "medium": task.seconds / 10}.get(
+        task.level, 0.1
+    )
 
 
 def engine_for(level: str, start: GameState, seconds: float | None, seed: int | None) -> Any:
@@ -127,22 +142,75 @@ class _Worker:
 
 
 class Thinkers:
-    """A small pool of worker processes that choose computer moves; cancellable per game."""
+    """A small pool of worker processes that choose computer moves; cancellable per game. Searches
+    that find every worker busy wait in one first-come-first-served queue."""
 
     def __init__(self, workers: int = 2) -> None:
         self.size = max(1, workers)
         self._workers: list[_Worker | None] = [None] * self.size
-        self._locks: list[asyncio.Lock] | None = None
+        self._free: list[bool] = [True] * self.size
+        self._searching: dict[int, tuple[Task, float]] = {}  # slot -> its task, when it began
+        self._queue: deque[tuple[asyncio.Future[int], Task]] = deque()  # waiting, oldest first
         self._running: dict[str, int] = {}  # game id -> worker slot
         self._guard = threading.Lock()
 
-    def _slot(self, game_id: str) -> int:
-        assert self._locks is not None
-        preferred = zlib.crc32(game_id.encode()) % self.size
-        if not self._locks[preferred].locked():
-            return preferred
-        free = [i for i, lock in enumerate(self._locks) if not lock.locked()]
-        return free[0] if free else preferred
+    async def _acquire(self, task: Task) -> int:
+        """A free worker slot for ``task``: the game's own worker when free (it keeps the game's
+        engine), else any free one, else the first one freed after the searches queued before it."""
+        slot: int | None = None
+        if not self._queue:
+            preferred = zlib.crc32(task.game_id.encode()) % self.size
+            free = [i for i in range(self.size) if self._free[i]]
+            if free:
+                slot = preferred if self._free[preferred] else free[0]
+        if slot is None:
+            waiter: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            entry = (waiter, task)
+            self._queue.append(entry)
+            try:
+                slot = await waiter
+            except asyncio.CancelledError:
+                if entry in self._queue:
+                    self._queue.remove(entry)
+                elif waiter.done() and not waiter.cancelled():
+                    self._release(waiter.result())  # handed a worker just as it was cancelled
+                raise
+        self._free[slot] = False
+        self._searching[slot] = (task, time.monotonic())
+        return slot
+
+    def _release(self, slot: int) -> None:
+        """The worker of ``slot`` is free: it goes to the search waiting longest, if any."""
+        self._searching.pop(slot, None)
+        while self._queue:
+            waiter, _ = self._queue.popleft()
+            if not waiter.done():
+                waiter.set_result(slot)
+                return
+        self._free[slot] = True
+
+    def waiting(self, game_id: str) -> dict[str, Any] | None:
+        """``{"ahead": searches before this one, "seconds": rough wait}`` while the game's search waits
+        for a free worker; None when it is not waiting (searching, or not asked for)."""
+        if not any(task.game_id == game_id for _, task in self._queue):
+            return None
+        now = time.monotonic()
+        free_at = [
+            0.0
+            if slot not in self._searching
+            else max(
+                0.0,
+                self._searching[slot][1] + expected_seconds(self._searching[slot][0]) - now,
+            )
+            for slot in range(self.size)
+        ]
+        heapq.heapify(free_at)
+        for ahead, (_, task) in enumerate(self._queue):
+            start = heapq.heappop(free_at)
+            if task.game_id == game_id:
+                return {"ahead": ahead, "seconds": round(start, 1)}
+            heapq.heappush(free_at, start + expected_seconds(task))
+        return None  # pragma: no cover - found above
 
     def _worker(self, slot: int) -> _Worker:
         with self._guard:
@@ -156,10 +224,8 @@ class Thinkers:
     async def think(self, task: Task) -> tuple[int, dict[str, Any] | None]:
         """The move and the engine's report; raises :class:`ThinkingCancelled` when cancelled,
         :class:`OxoError` subclasses for what the engine refused."""
-        if self._locks is None:
-            self._locks = [asyncio.Lock() for _ in range(self.size)]
-        slot = self._slot(task.game_id)
-        async with self._locks[slot]:
+        slot = await self._acquire(task)
+        try:
             loop = asyncio.get_running_loop()
             worker = await loop.run_in_executor(None, self._worker, slot)
             self._running[task.game_id] = slot
@@ -182,6 +248,8 @@ class Thinkers:
                 retired = self._workers[slot] is not worker
             if retired:  # cancelled just as the answer came: the answer stands, the pipe closes
                 worker.stop()
+        finally:
+            self._release(slot)
         if kind == "ok":
             return int(first), report
         if kind == "out_of_reach":

@@ -179,7 +179,8 @@ function decorateBoard(container, describe, activate) {
   const svg = container.querySelector("svg");
   if (!svg) return;
   svg.setAttribute("role", "group");
-  const cells = [...svg.querySelectorAll("rect[data-cell], rect[data-move]")];
+  // Cells are rects (classic, mega, ultimate) or round holes (Connect Four's open columns).
+  const cells = [...svg.querySelectorAll("rect[data-cell], rect[data-move], circle[data-move]")];
   let focused = null;
   for (const cell of cells) {
     const label = describe(cell);
@@ -193,7 +194,7 @@ function decorateBoard(container, describe, activate) {
   if (!named.length) return;
   (container._focusKey && named.find((cell) => cellKey(cell) === container._focusKey) || focused || named[0]).setAttribute("tabindex", "0");
   svg.onkeydown = (event) => {
-    const cell = event.target.closest("rect[role=button]");
+    const cell = event.target.closest("[role=button]");
     if (!cell) return;
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
@@ -206,17 +207,20 @@ function decorateBoard(container, describe, activate) {
     event.preventDefault();
     const box = cell.getBBox();
     const [dy, dx] = step;
-    // The nearest named cell in that direction, on the same row or column.
-    let best = null, bestDistance = Infinity;
+    // The nearest named cell in that direction, on the same row or column; else (Connect Four's open
+    // columns are at different heights) the nearest in that direction at all.
+    let best = null, bestDistance = Infinity, nearest = null, nearestDistance = Infinity;
     for (const other of named) {
       if (other === cell) continue;
       const b = other.getBBox();
       const ddx = b.x - box.x, ddy = b.y - box.y;
       const along = dx ? ddx * dx : ddy * dy;
       const across = Math.abs(dx ? ddy : ddx);
-      if (along <= 0 || across > box.height / 2) continue;
-      if (along < bestDistance) { best = other; bestDistance = along; }
+      if (along <= 0) continue;
+      if (across <= box.height / 2 && along < bestDistance) { best = other; bestDistance = along; }
+      if (along + across < nearestDistance) { nearest = other; nearestDistance = along + across; }
     }
+    best = best || nearest;
     if (best) {
       cell.setAttribute("tabindex", "-1");
       best.setAttribute("tabindex", "0");
@@ -230,7 +234,7 @@ function cellKey(cell) { return cell.dataset.cell !== undefined ? `c${cell.datas
 
 function restoreFocus(container) {
   if (!container._focusKey || !container._hadFocus) return;
-  const cell = container.querySelector("rect[tabindex='0']");
+  const cell = container.querySelector("[role=button][tabindex='0']");
   if (cell) cell.focus();
 }
 
@@ -249,6 +253,7 @@ const Play = {
   thinking: false,
   paused: false,
   values: {},
+  generation: 0,  // counts New games asked for: an answer about an older game is not drawn
   query() { return $("play-values").checked ? "?values=1" : ""; },
 
   // The body that starts a game of the chosen board (an entry of /api/info's boards).
@@ -262,13 +267,7 @@ const Play = {
   async start() {
     const meta = await getInfo();
     const { tab, params } = readHash();
-    const linked = tab === "play" && params.has("board") ? {
-      board: params.get("board"),
-      players: { x: params.get("x") || "human", o: params.get("o") || meta.default_level },
-      seconds: Number(params.get("seconds") || meta.seconds.default),
-      // cell IDs on classic boards; other games (mega, ...) write moves as text
-      moves: (params.get("moves") || "").split(",").filter(Boolean).map((m) => (Play.classic(params.get("board")) ? Number(m) : m)),
-    } : null;
+    const linked = tab === "play" && params.has("board") ? Play.fromLink(params, meta) : null;
     let saved = load("oxo.game");
     fillSelect($("play-board"), meta.boards, (linked || saved || {}).board || "3x3", (board) => board.label);
     const chosen = linked || saved;
@@ -293,6 +292,25 @@ const Play = {
     await Play.newGame();
   },
 
+  // The game a link names (#play?board=3x3&x=human&o=best&seconds=1&moves=4,0).
+  fromLink(params, meta) {
+    return {
+      board: params.get("board"),
+      players: { x: params.get("x") || "human", o: params.get("o") || meta.default_level },
+      seconds: Number(params.get("seconds") || meta.seconds.default),
+      // cell IDs on classic boards; other games (mega, ...) write moves as text
+      moves: (params.get("moves") || "").split(",").filter(Boolean).map((m) => (Play.classic(params.get("board")) ? Number(m) : m)),
+    };
+  },
+
+  // A game link opened in this tab while it shows another game (pasted into the address bar).
+  async openLink(params) {
+    const linked = Play.fromLink(params, await getInfo());
+    if (Play.state && Play.same(Play.state, linked)) return;
+    showError(null);
+    await Play.newGame({ ...Play.setup(linked.board, linked.players, linked.seconds), moves: linked.moves });
+  },
+
   classic(boardId) {
     const board = info.boards.find((b) => b.id === boardId);
     return !board || board.kind === "classic";
@@ -304,9 +322,12 @@ const Play = {
   },
 
   async newGame(body) {
+    // The form is read before the computer's search is stopped: the stopped search answers with the
+    // old game, which must neither be drawn nor put the old settings back into the form.
+    body = body || Play.setup($("play-board").value, { x: $("play-x").value, o: $("play-o").value }, Number($("play-seconds").value));
+    Play.generation += 1;
     await Play.stop();
     Play.paused = false;
-    body = body || Play.setup($("play-board").value, { x: $("play-x").value, o: $("play-o").value }, Number($("play-seconds").value));
     try {
       Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
     } catch (error) {
@@ -361,8 +382,10 @@ const Play = {
     $("play-hint").disabled = state.over || state.computer_to_move;
     $("play-hint-text").hidden = true;
     for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
+    $("uttt-rules").hidden = state.kind !== "uttt";
+    if (state.kind === "uttt") Play.loadRules("uttt").catch(showError);
     if (mega) {
-      Play.loadRules();
+      Play.loadRules("mega").catch(showError);
       const string = state.string;
       $("mega-string").textContent = `${string.number} (length ${string.length}): ${string.played.join(" ") || "no move yet"}` +
         (string.abnormal ? " — abnormal" : "") + (state.rule8 ? " — the next move may reuse a cell position" : "");
@@ -387,6 +410,7 @@ const Play = {
 
   cellName(cell) {
     const state = Play.state;
+    if (state.kind === "connect4") return `column ${cell.dataset.move}, drop a mark here`;
     if (state.kind !== "classic") {
       const move = cell.dataset.move;
       const index = state.moves.indexOf(move);
@@ -421,11 +445,13 @@ const Play = {
     }
   },
 
-  async loadRules() {
-    if (Play.rules) return;
-    Play.rules = true;
-    const data = await api("GET", "/api/rules/mega");
-    const box = $("mega-rules-text");
+  // The rules of mega or ultimate tic-tac-toe in the words of `oxo mega rules` / `oxo uttt rules`.
+  rules: {},
+  async loadRules(kind) {
+    if (Play.rules[kind]) return;
+    Play.rules[kind] = true;
+    const data = await api("GET", `/api/rules/${kind}`);
+    const box = $(`${kind}-rules-text`);
     box.innerHTML = "";
     for (const section of data.sections) {
       const title = document.createElement("h3");
@@ -441,24 +467,48 @@ const Play = {
     const state = Play.state;
     if (!state || !(state.computer_to_move || state.thinking) || state.over || Play.thinking || Play.paused) return;
     Play.thinking = true;
+    const generation = Play.generation;
     const who = `${state.to_move.toUpperCase()} (${state.players[state.to_move]})`;
-    const begun = performance.now() - 1000 * (state.thinking_seconds || 0);
+    // While the two workers are busy with other moves, the search waits for one: the page asks how
+    // long (roughly) every second, and counts the thinking time from when the search began.
+    let begun = performance.now() - 1000 * (state.thinking_seconds || 0);
+    let queue = state.waiting_for_worker ? state : null;
     const tick = () => {
+      if (queue) {
+        const ahead = queue.searches_ahead ? `, ${queue.searches_ahead} other search${queue.searches_ahead === 1 ? "" : "es"} before it` : "";
+        $("play-thinking-text").textContent = `${who} is waiting for a free worker (about ${Math.max(1, Math.round(queue.wait_seconds))} s${ahead})…`;
+        return;
+      }
       const seconds = ((performance.now() - begun) / 1000).toFixed(1);
       $("play-thinking-text").textContent = `${who} is thinking… ${seconds} s`;
     };
+    let asking = false;
+    const ask = async () => {
+      if (asking) return;
+      asking = true;
+      try {
+        const seen = await api("GET", `/api/games/${state.id}`);
+        if (seen.waiting_for_worker) queue = seen;
+        else if (queue && seen.thinking) { queue = null; begun = performance.now(); }
+      } catch (error) { /* the move's own answer reports any problem */ }
+      finally { asking = false; tick(); }
+    };
     tick();
     const timer = setInterval(tick, 100);
+    const poll = setInterval(ask, 1000);
+    const first = setTimeout(ask, 200);
     $("play-thinking").hidden = false;
     try {
-      const answer = await api("POST", `/api/games/${state.id}/ai${Play.query()}`);
-      if (Play.state && Play.state.id === answer.id) {
+      const answer = await Play.call("POST", "ai", null, state);
+      if (Play.state && Play.state.id === answer.id && Play.generation === generation) {
         if (answer.cancelled) Play.paused = true;
         Play.thinking = false;
         Play.show(answer);
       }
     } finally {
       clearInterval(timer);
+      clearInterval(poll);
+      clearTimeout(first);
       Play.thinking = false;
       $("play-thinking").hidden = true;
       // A new game started meanwhile may be waiting for its computer's first move.
@@ -474,28 +524,59 @@ const Play = {
     const state = Play.state;
     if (!state || !Play.thinking) return;
     Play.paused = true;
-    await api("POST", `/api/games/${state.id}/cancel${Play.query()}`);
+    await Play.call("POST", "cancel", null, state);
   },
 
   async click(move) {
     const state = Play.state;
     if (!state || state.over || state.computer_to_move || Play.thinking) return;
-    Play.show(await api("POST", `/api/games/${state.id}/move${Play.query()}`, { move }, "Working out the values of the moves"));
+    Play.show(await Play.call("POST", "move", { move }, state, "Working out the values of the moves"));
   },
 
   async hint() {
     const state = Play.state;
     if (!state || state.over || state.computer_to_move || Play.thinking) return;
-    const hint = await api("POST", `/api/games/${state.id}/hint`, {}, "Looking for a good move");
-    if (Play.state !== state) return;
+    const generation = Play.generation;
+    const hint = await Play.call("POST", "hint", {}, state, "Looking for a good move", false);
+    // Only for the position it was asked for (the game may have been rebuilt meanwhile: same moves).
+    if (!Play.state || Play.generation !== generation || Play.state.moves.join() !== state.moves.join()) return;
     $("play-hint-text").textContent = `Hint: ${hint.text}`;
     $("play-hint-text").hidden = false;
-    const selector = state.kind !== "classic" ? `rect[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
+    const selector = state.kind !== "classic" ? `[data-move='${hint.move}']` : `rect[data-cell='${hint.move}']`;
     const cell = $("play-svg").querySelector(selector);
     if (cell) {
       cell.classList.add("hinted");
       cell.setAttribute("aria-label", cell.getAttribute("aria-label") + ", suggested");
     }
+  },
+
+  // A request about the game `state` ("move", "undo", "ai", "hint", "cancel", or "" to read it). When
+  // the server has put the game away (404: it restarted, the game was idle for hours, or 500 newer
+  // games came), the game is rebuilt from the moves this page holds and the request is sent again.
+  async call(method, action, body, state, what, values = true) {
+    const path = (id) => `/api/games/${id}${action ? "/" + action : ""}${values ? Play.query() : ""}`;
+    try {
+      return await api(method, path(state.id), body, what);
+    } catch (error) {
+      if (error.status !== 404) throw error;
+      const rebuilt = await Play.rebuild(state);
+      if (action === "cancel") return rebuilt;  // a rebuilt game has no search to stop
+      return await api(method, path(rebuilt.id), body, what);
+    }
+  },
+
+  // The same game again on the server, from its board, players, time, seed and moves (checked by the
+  // server when they were played); it becomes the game shown when the old one still is.
+  async rebuild(state) {
+    const body = { kind: state.kind, players: state.players, seconds: state.seconds, moves: state.moves };
+    if (state.kind === "classic") body.board = state.board;
+    if (state.seed !== null && state.seed !== undefined) body.seed = state.seed;
+    const rebuilt = await api("POST", `/api/games${Play.query()}`, body, "Setting the game up again");
+    if (Play.state === state || (Play.state && Play.state.id === state.id)) {
+      Play.state = rebuilt;
+      save("oxo.game", { id: rebuilt.id, board: rebuilt.board, players: rebuilt.players, seconds: rebuilt.seconds, moves: rebuilt.moves, values: $("play-values").checked });
+    }
+    return rebuilt;
   },
 
   // The address of this game: board, players, thinking time and moves (the page rebuilds it from them).
@@ -539,7 +620,7 @@ $("play-undo").addEventListener("click", async () => {
   try {
     await Play.stop();
     Play.paused = false;
-    Play.show(await api("POST", `/api/games/${Play.state.id}/undo${Play.query()}`));
+    Play.show(await Play.call("POST", "undo", null, Play.state));
   } catch (error) { showError(error); }
 });
 $("play-hint").addEventListener("click", () => { showError(null); Play.hint().catch(showError); });
@@ -558,15 +639,14 @@ $("play-explore").addEventListener("click", () => {
   if (!state || state.kind !== "classic") return;
   showError(null);
   $("explore-position").value = state.position;
-  $("explore-board").value = state.board.split(",")[0];
-  $("explore-k").value = state.k;
+  Explore.fill(state.board.split(",")[0], state.k);
   writeHash("explore");
   if (started.explore) { showTab("explore"); Explore.run().catch(showError); }
   else { Explore.fromGame = true; showTab("explore"); }
 });
 $("play-values").addEventListener("change", () => {
   showError(null);
-  if (Play.state) api("GET", `/api/games/${Play.state.id}${Play.query()}`, null, "Working out the values of the moves").then(Play.show).catch(showError);
+  if (Play.state) Play.call("GET", "", null, Play.state, "Working out the values of the moves").then(Play.show).catch(showError);
 });
 $("play-svg").addEventListener("click", (event) => {
   // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text).
@@ -601,6 +681,27 @@ const Explore = {
       $("explore-k").value = saved.k || "";
     }
     await Explore.run();
+  },
+
+  // A position link opened in this tab (pasted into the address bar): its board and k, not the last ones.
+  async openLink(params) {
+    const data = Explore.data;
+    const position = params.get("position");
+    if (data && data.position === position && data.board.split(",")[0] === params.get("board") && String(data.k) === params.get("k")) return;
+    showError(null);
+    $("explore-position").value = position;
+    $("explore-board").value = params.get("board") || "";
+    $("explore-k").value = params.get("k") || "";
+    await Explore.run();
+  },
+
+  // Board and k filled in by the page (a click, a game, the empty board): a position typed next gets its
+  // board guessed again, unless the person typed a board or k themselves.
+  filled: false,
+  fill(board, k) {
+    $("explore-board").value = board;
+    $("explore-k").value = k;
+    Explore.filled = true;
   },
 
   params(position) {
@@ -727,12 +828,15 @@ const Explore = {
     statuses[cell] = String((Number(statuses[cell]) + 1) % 3);
     // Keep the shape explicit so a non-square board is not guessed wrongly.
     $("explore-position").value = statuses.join("");
-    $("explore-board").value = data.board.split(",")[0];
-    $("explore-k").value = data.k;
+    Explore.fill(data.board.split(",")[0], data.k);
     Explore.run().catch(showError);
   },
 };
 
+$("explore-position").addEventListener("input", () => {
+  if (Explore.filled) { $("explore-board").value = ""; $("explore-k").value = ""; Explore.filled = false; }
+});
+for (const id of ["explore-board", "explore-k"]) $(id).addEventListener("input", () => { Explore.filled = false; });
 $("explore-form").addEventListener("submit", (event) => { event.preventDefault(); showError(null); Explore.run().catch(showError); });
 $("explore-share").addEventListener("click", () => Explore.share(true));
 $("explore-clear").addEventListener("click", () => {
@@ -740,7 +844,7 @@ $("explore-clear").addEventListener("click", () => {
   const data = Explore.data;
   const size = data ? data.position.length : 9;
   $("explore-position").value = "0".repeat(size);
-  if (data) { $("explore-board").value = data.board.split(",")[0]; $("explore-k").value = data.k; }
+  if (data) Explore.fill(data.board.split(",")[0], data.k);
   Explore.run().catch(showError);
 });
 $("explore-board-svg").addEventListener("click", (event) => {
@@ -928,8 +1032,23 @@ $("map-view").addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
+// Another tab of this browser moved in the same game (both keep it in localStorage): show its moves.
+window.addEventListener("storage", (event) => {
+  const state = Play.state;
+  if (event.key !== "oxo.game" || !state || Play.thinking) return;
+  let other = null;
+  try { other = JSON.parse(event.newValue || "null"); } catch (error) { return; }
+  if (!other || other.id !== state.id || JSON.stringify(other.moves) === JSON.stringify(state.moves)) return;
+  Play.call("GET", "", null, state).then((fresh) => { if (Play.state === state) Play.show(fresh); }).catch(showError);
+});
+
 window.addEventListener("hashchange", () => {
-  const { tab } = readHash();
+  // The page writes its own address without this event; it comes when a link is pasted or followed.
+  const { tab, params } = readHash();
+  const running = Boolean(started[tab]);
   if (tab && tab !== currentTab) showTab(tab);
+  if (!running) return;  // a tab starting now reads the link itself
+  if (tab === "play" && params.has("board")) Play.openLink(params).catch(showError);
+  if (tab === "explore" && params.has("position")) Explore.openLink(params).catch(showError);
 });
 showTab(readHash().tab || localStorage.getItem("oxo.tab") || "play");

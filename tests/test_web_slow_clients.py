@@ -1,0 +1,156 @@
+"""Slow clients cannot lock the others out (issue 30, item 2).
+
+Hundreds of connections sending their headers (or bodies) a byte at a time, all from 127.0.0.1 like the page's
+own visitors: complete requests are still answered, because only connections with a complete request
+count against the server's cap, and when too many connections wait for their headers the one waiting
+longest is evicted (:mod:`oxo.web.protocol`). Loopback only, bounded in count (300 sockets) and time.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+from oxo.web import bind, make_server, protocol, url_of  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SLOW = 300
+#: The client's own timeout: a normal request must be answered before it (no timing is asserted).
+CLIENT_SECONDS = 10.0
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, int, Any]]:
+    sock = bind("127.0.0.1", 0)
+    uvicorn_server = make_server(sock)
+    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uvicorn_server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
+        time.sleep(0.05)
+    host, port = url_of(sock).removeprefix("http://").rstrip("/").rsplit(":", 1)
+    try:
+        yield host, int(port), uvicorn_server
+    finally:
+        uvicorn_server.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
+
+
+#: How slow clients begin: a request line, then headers a byte at a time; or whole headers, then
+#: a body a byte at a time.
+OPENINGS = {
+    "headers": b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    "body": b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 1000\r\n\r\n{",
+}
+
+
+class Trickle:
+    """``count`` connections that send an opening, then a byte at a time."""
+
+    def __init__(
+        self, host: str, port: int, count: int, opening: bytes = OPENINGS["headers"]
+    ) -> None:
+        self.sockets: list[socket.socket] = []
+        for _ in range(count):
+            conn = socket.create_connection((host, port), timeout=5)
+            conn.sendall(opening)
+            self.sockets.append(conn)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._drip, daemon=True)
+        self.thread.start()
+
+    def _drip(self) -> None:
+        while not self.stop.wait(0.5):
+            for conn in self.sockets:
+                try:
+                    conn.sendall(b" ")
+                except OSError:
+                    pass  # evicted
+
+    def open_count(self) -> int:
+        """How many are still open (a closed one reads as the end of the stream)."""
+        still = 0
+        for conn in self.sockets:
+            conn.setblocking(False)
+            try:
+                still += conn.recv(1) != b""
+            except BlockingIOError:
+                still += 1
+            except OSError:
+                pass
+        return still
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+        for conn in self.sockets:
+            conn.close()
+
+
+def get_info(host: str, port: int) -> int:
+    connection = http.client.HTTPConnection(host, port, timeout=CLIENT_SECONDS)
+    try:
+        connection.request("GET", "/api/info")
+        response = connection.getresponse()
+        body = response.read()
+        assert response.status == 200, (response.status, body[:200])
+        assert json.loads(body)["levels"]
+        return response.status
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("slow_part", list(OPENINGS))
+def test_complete_requests_are_answered_beside_300_slow_ones(
+    server: tuple[str, int, Any], slow_part: str
+) -> None:
+    host, port, uvicorn_server = server
+    slow = Trickle(host, port, SLOW, OPENINGS[slow_part])
+    try:
+        deadline = time.monotonic() + 10
+        while len(uvicorn_server.server_state.connections) < SLOW:  # all accepted
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert SLOW > uvicorn_server.config.limit_concurrency  # more than the cap of 256
+        for _ in range(10):  # each answered before the client's timeout, 200 not 503
+            assert get_info(host, port) == 200
+            time.sleep(0.1)
+        assert slow.open_count() == SLOW  # nobody was evicted: fewer than WAITING_LIMIT wait
+    finally:
+        slow.close()
+
+
+def test_the_slowest_are_evicted_when_too_many_wait(
+    server: tuple[str, int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, port, uvicorn_server = server
+    monkeypatch.setattr(protocol, "WAITING_LIMIT", 50)
+    first = Trickle(host, port, 50)
+    later: Trickle | None = None
+    try:
+        assert first.open_count() == 50
+        later = Trickle(host, port, 50)
+        deadline = time.monotonic() + 10
+        while first.open_count():  # the first fifty waited longest: they go first
+            assert time.monotonic() < deadline, first.open_count()
+            time.sleep(0.05)
+        assert later.open_count() == 50
+        for _ in range(5):  # and complete requests are answered
+            assert get_info(host, port) == 200
+        assert 50 - 5 <= later.open_count() < 50  # each evicted the oldest waiting one
+    finally:
+        first.close()
+        if later is not None:
+            later.close()
