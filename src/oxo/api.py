@@ -189,20 +189,22 @@ def count(
     ``plies`` (which it needs). ``plies`` stops the classic boards' count only with the frontier
     method (``oxo.counting.frontier``); here it is refused for them.
     """
-    from oxo.game import game_kind
     from oxo.gravity.board import GravityBoard
+    from oxo.registry import find_game
 
-    kind = game_kind(board) if isinstance(board, str) else None
-    if kind == "uttt":
-        from oxo.uttt.counting import count_positions as count_uttt
+    if isinstance(board, str):
+        game = find_game(board)
+        game.require("counter")
+        if game.family == "uttt":
+            from oxo.uttt.counting import count_positions as count_uttt
 
-        if plies is None:
-            raise OutOfReachError(
-                "ultimate tic-tac-toe cannot be counted to its end: give plies=N to stop after ply N"
-            )
-        return count_uttt(plies, on_progress=on_progress)
-    if isinstance(board, str) and kind == "gravity":
-        board = GravityBoard.parse(board)
+            if plies is None:
+                raise OutOfReachError(
+                    "ultimate tic-tac-toe cannot be counted to its end: give plies=N to stop after ply N"
+                )
+            return count_uttt(plies, on_progress=on_progress)
+        if game.family == "gravity":
+            board = GravityBoard.parse(game.name)
     if isinstance(board, GravityBoard):
         from oxo.gravity.counting import WHOLE_GAME_CELLS
         from oxo.gravity.counting import count_positions as count_gravity

@@ -10,6 +10,7 @@ import click
 
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.registry import Game, find_game, find_game_or_none
 
 
 def parse_board(spec: str, k: int | None = None) -> Geometry:
@@ -24,6 +25,19 @@ def parse_position(text: str, board: str | None = None, k: int | None = None) ->
     if geometry is None and k is not None:
         position = Position(parse_board(position.geometry.spec_shape, k), position.x, position.o)
     return position
+
+
+def game_of_text(
+    text: str, board: str | None = None, k: int | None = None, gravity: bool = False
+) -> Game | None:
+    """The game of a command's POSITION argument: the one ``--board`` (or ``--gravity``) names, or
+    the one the text itself names (``connect4``, ``mega``, ``5x5`` with ``--k 4``: its empty board);
+    ``None`` for a classic position written cell by cell without ``--board``."""
+    if board is not None:
+        return find_game(board, k, gravity)
+    if find_game_or_none(text) is None:
+        return None
+    return find_game(text, k, gravity)
 
 
 def k_option(function):

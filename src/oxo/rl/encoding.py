@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oxo.errors import MoveError, OxoError
-from oxo.game import GameState, Player, new_game
+from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.registry import new_game
 
 if TYPE_CHECKING:
     from oxo.gravity.board import GravityBoard, GravityState
@@ -355,7 +356,7 @@ def _mega(state: GameState) -> MegaState:
 
 
 def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
-    """The encoding of a game named as :func:`oxo.game.new_game` names it (``"3x3"``,
+    """The encoding of a game named as :func:`oxo.registry.find_game` names it (``"3x3"``,
     ``"5x5,k=4"``, ``"3x3x3"``, ``"6x7,k=4,gravity"``, ``"mega"``, ``"uttt"``), or of a geometry."""
     if isinstance(game, Geometry):
         return ClassicEncoding(game)
