@@ -142,6 +142,16 @@ class Game:
         """The rules in plain words, ``None`` when the game has no rules text."""
         return None
 
+    @property
+    def size(self) -> int:
+        """Cells of the board (81 on the games of nine grids)."""
+        return 81
+
+    def draw_svg(self, state: GameState) -> str:
+        """A state of this game drawn as an ``<svg>`` element (legal moves marked where the game's
+        drawing does), for the web page and notebooks."""
+        raise UnsupportedError(f"{self.title} has no SVG drawing")
+
     def supports(self, ability: str) -> bool:
         """Whether the game has ``ability`` (a key of :data:`ABILITIES`)."""
         if ability not in ABILITIES:
@@ -237,6 +247,15 @@ class BoardGame(Game):
 
         return Position.from_string(text, self.geometry)
 
+    @property
+    def size(self) -> int:
+        return self.geometry.size
+
+    def draw_svg(self, state: GameState) -> str:
+        from oxo.render.svg import classic_svg
+
+        return classic_svg(state, legal=True)  # type: ignore[arg-type]  # a state of this game: a Position
+
 
 class GravityGame(Game):
     """A gravity board: a mark drops to the lowest empty cell of its column (6x7, k=4: Connect Four)."""
@@ -282,6 +301,15 @@ class GravityGame(Game):
         from oxo.gravity.board import GravityState
 
         return GravityState.from_string(text, self.board)
+
+    @property
+    def size(self) -> int:
+        return self.board.size
+
+    def draw_svg(self, state: GameState) -> str:
+        from oxo.gravity.svg import gravity_svg
+
+        return gravity_svg(state)  # type: ignore[arg-type]  # a state of this game: a GravityState
 
     def make_engine(
         self,
@@ -334,6 +362,11 @@ class MegaGame(Game):
 
         return MegaState.replay(text)
 
+    def draw_svg(self, state: GameState) -> str:
+        from oxo.render.svg import mega_svg
+
+        return mega_svg(state, cell=44)  # type: ignore[arg-type]  # a state of this game: a MegaState
+
     def rules_text(self) -> str | None:
         from oxo.mega.guide import rules_text
 
@@ -368,6 +401,11 @@ class UtttGame(Game):
         from oxo.uttt.rules import UtttState
 
         return UtttState.replay(text)
+
+    def draw_svg(self, state: GameState) -> str:
+        from oxo.uttt.svg import uttt_svg
+
+        return uttt_svg(state)  # type: ignore[arg-type]  # a state of this game: a UtttState
 
     def rules_text(self) -> str | None:
         from oxo.uttt.guide import rules_text
