@@ -235,7 +235,9 @@ def test_unknown_names_list_the_known_ones(text: str) -> None:
     assert find_game_or_none(text) is None
 
 
-@pytest.mark.parametrize("text", ["0x3", "3x3,k=9", "4x", "mnk(m=3)"])
+@pytest.mark.parametrize(
+    "text", ["0x3", "3x3,k=9", "4x", "mnk(m=3)", "4x,gravity", "3x3x3,gravity"]
+)
 def test_a_board_written_wrong_says_why(text: str) -> None:
     """Text that starts like a board gets the board's own error, not the list of names."""
     with pytest.raises(BoardSpecError) as caught:
@@ -330,3 +332,17 @@ def test_abilities_follow_the_games() -> None:
         game = find_game(name)
         assert not (game.solver or game.analyzer or game.strategy_map or game.legality)
     assert find_game("uttt").counter and not find_game("mega").counter
+    for game in _examples():
+        assert ("perfect" in game.levels) == game.solver, game
+
+
+@pytest.mark.parametrize("game", _examples(), ids=repr)
+def test_perfect_play_is_offered_where_it_is_reached(game: Game) -> None:
+    """A level the descriptor offers makes an engine; perfect, where not offered, is out of reach."""
+    start = game.start()
+    for level in game.levels:
+        if level != "perfect":  # perfect on an empty big board may be out of reach: tried below
+            game.make_engine(level, start, seconds=0.05, seed=1)
+    if "perfect" not in game.levels:
+        with pytest.raises(oxo.OutOfReachError):
+            game.make_engine("perfect", start, seed=1).choose(start)

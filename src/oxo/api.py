@@ -12,7 +12,6 @@ line's ``--json``); the command line calls exactly these functions and only form
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
+from oxo.registry import looks_like_board
 
 # The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
 # with it every command of the command line) stays cheap.
@@ -276,14 +276,6 @@ def check_space_fits(geometry: Geometry) -> None:
             f"boards of at most {MAX_EMPTY} cells. Try 'oxo analyze POSITION' for one position with at most "
             f"{MAX_EMPTY} empty cells"
         )
-
-
-_BOARD_TEXT = re.compile(r"\s*(\d+\s*x\s*\d+(\s*x\s*\d+)?\s*(,\s*k\s*=\s*\d+)?|mnk\(.*\))\s*", re.I)
-
-
-def looks_like_board(text: str) -> bool:
-    """Whether ``text`` is written as a board (``5x5``, ``4x4,k=3``, ``3x3x3``, ``mnk(...)``), not a position."""
-    return _BOARD_TEXT.fullmatch(text) is not None
 
 
 def _position_or_empty(value: Position | Board | Geometry | str) -> Position:

@@ -152,11 +152,27 @@ class Game:
         drawing does), for the web page and notebooks."""
         raise UnsupportedError(f"{self.title} has no SVG drawing")
 
+    def abilities(self) -> dict[str, bool]:
+        """Each ability of :data:`ABILITIES` and whether the game has it."""
+        return {
+            "engine": self.engine,
+            "selfplay": self.selfplay,
+            "moves": self.moves,
+            "counter": self.counter,
+            "solver": self.solver,
+            "prover": self.prover,
+            "analyzer": self.analyzer,
+            "strategy_map": self.strategy_map,
+            "describer": self.describer,
+            "legality": self.legality,
+            "svg": self.svg,
+            "rl_encoding": self.rl_encoding,
+            "rules": self.rules,
+        }
+
     def supports(self, ability: str) -> bool:
-        """Whether the game has ``ability`` (a key of :data:`ABILITIES`)."""
-        if ability not in ABILITIES:
-            raise KeyError(ability)
-        return bool(getattr(type(self), ability))
+        """Whether the game has ``ability`` (a key of :data:`ABILITIES`; KeyError for another)."""
+        return self.abilities()[ability]
 
     def commands(self) -> tuple[str, ...]:
         """The ``oxo`` commands that work on this game."""
@@ -198,7 +214,7 @@ class Game:
             "moves": self.move_help,
             "positions": self.position_help,
             "levels": list(self.levels),
-            "abilities": {ability: self.supports(ability) for ability in ABILITIES},
+            "abilities": self.abilities(),
         }
 
 
@@ -343,6 +359,7 @@ class MegaGame(Game):
     move_help = "two digits GC: the grid G, then the cell C, both 1..9 in reading order"
     position_help = "a record of moves, two digits GC each (55 19 91 ...)"
     rules = True
+    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver: no perfect
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -383,6 +400,7 @@ class UtttGame(Game):
     position_help = "a record of moves, two digits GC each (55 19 91 ...)"
     counter = True
     rules = True
+    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver: no perfect
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -452,7 +470,7 @@ def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
     from oxo.gravity.board import GravityBoard, is_connect_four
 
     if gravity or "gravity" in name or is_connect_four(name):
-        if not is_connect_four(name) and not re.match(r"\s*\d+\s*x\s*\d+", name):
+        if not is_connect_four(name) and not re.match(r"\d", name):  # a board's own errors say more
             raise UnknownGameError(
                 f"unknown game {spec.strip()[:40]!r}; known games: {KNOWN_NAMES}"
             )
