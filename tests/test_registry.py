@@ -346,3 +346,30 @@ def test_perfect_play_is_offered_where_it_is_reached(game: Game) -> None:
     if "perfect" not in game.levels:
         with pytest.raises(oxo.OutOfReachError):
             game.make_engine("perfect", start, seed=1).choose(start)
+
+
+@pytest.mark.parametrize("name", ["connect4", "mega", "uttt", "6x7,k=4,gravity"])
+def test_the_api_refuses_other_games_by_name(name: str) -> None:
+    """oxo.Board and the position questions answer classic boards; another game's name is refused
+    naming the game, not as letters a position cannot hold."""
+    game = find_game(name)
+    for call in (
+        lambda: oxo.Board(name),
+        lambda: oxo.analyze(name),
+        lambda: oxo.check(name),
+        lambda: oxo.move(name),
+    ):
+        with pytest.raises(UnsupportedError) as caught:
+            call()
+        assert game.title in str(caught.value)
+        assert "unknown character" not in str(caught.value)
+
+
+def test_the_api_counts_by_name() -> None:
+    """oxo.count finds its game in the registry: the names of a gravity board agree, mega has no
+    counter."""
+    assert (
+        oxo.count("connect4", plies=3).to_dict() == oxo.count("6x7,k=4,gravity", plies=3).to_dict()
+    )
+    with pytest.raises(UnsupportedError, match="mega tic-tac-toe has no position counter"):
+        oxo.count("mega")

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from oxo.errors import MoveError, OutOfReachError, OxoError
+from oxo.errors import MoveError, OutOfReachError, OxoError, UnsupportedError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
-from oxo.registry import looks_like_board
+from oxo.registry import find_game_or_none, looks_like_board
 
 # The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
 # with it every command of the command line) stays cheap.
@@ -57,6 +57,18 @@ __all__ = [
 Progress = Callable[[float], None]
 
 
+def _refuse_other_games(text: str) -> None:
+    """Refuse, naming it, a game other than a classic board where a classic board or position is
+    expected (``oxo.Board("connect4")``), instead of a parser's complaint about its letters."""
+    game = find_game_or_none(text)
+    if game is not None and game.family != "board":
+        raise UnsupportedError(
+            f"{game.title} is not a board of m,n,k tic-tac-toe, which this function answers; "
+            f"oxo.find_game({game.short_name!r}) tells what oxo does with it "
+            f"(commands: {', '.join(game.commands())})"
+        )
+
+
 class Board:
     """A board: its shape and how many marks in a row win (``Board("4x4", k=3)``, ``Board("3x3x3")``).
 
@@ -73,6 +85,7 @@ class Board:
         if isinstance(spec, Geometry):
             geometry = spec if k is None or k == spec.k else Geometry.parse(spec.spec_shape, k)
         elif isinstance(spec, str):
+            _refuse_other_games(spec)
             geometry = Geometry.parse(spec, k)
         else:
             raise OxoError(f"a board is written like '3x3' or '4x4,k=3', got {spec!r}")
@@ -165,6 +178,7 @@ def position_of(position: Position | str, board: Board | Geometry | str | None =
         return position
     if not isinstance(position, str):
         raise OxoError(f"a position is written like 'xo./.x./..o', got {position!r}")
+    _refuse_other_games(position)
     return Position.from_string(position, None if board is None else board_of(board))
 
 
