@@ -373,3 +373,17 @@ def test_the_api_counts_by_name() -> None:
     )
     with pytest.raises(UnsupportedError, match="mega tic-tac-toe has no position counter"):
         oxo.count("mega")
+
+
+@pytest.mark.parametrize("command", ["classes", "terminal", "games", "deadends", "fullboards"])
+@pytest.mark.parametrize("name", ["connect4", "mega", "uttt"])
+def test_commands_of_classic_boards_refuse_other_games_by_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str, name: str
+) -> None:
+    code, out, err = run(monkeypatch, capsys, command, name)
+    game = find_game(name)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"oxo: error: {game.title} is not a board of m,n,k tic-tac-toe")
+    assert f"oxo play {game.short_name}" in err
+    for words in NOT_KNOWN:
+        assert words not in err

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from oxo.errors import MoveError, OutOfReachError, OxoError, UnsupportedError
+from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
-from oxo.registry import find_game_or_none, looks_like_board
+from oxo.registry import looks_like_board, refuse_other_games
 
 # The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
 # with it every command of the command line) stays cheap.
@@ -58,15 +58,9 @@ Progress = Callable[[float], None]
 
 
 def _refuse_other_games(text: str) -> None:
-    """Refuse, naming it, a game other than a classic board where a classic board or position is
-    expected (``oxo.Board("connect4")``), instead of a parser's complaint about its letters."""
-    game = find_game_or_none(text)
-    if game is not None and game.family != "board":
-        raise UnsupportedError(
-            f"{game.title} is not a board of m,n,k tic-tac-toe, which this function answers; "
-            f"oxo.find_game({game.short_name!r}) tells what oxo does with it "
-            f"(commands: {', '.join(game.commands())})"
-        )
+    """Another game's name where a classic board or position is expected (``oxo.Board("connect4")``)
+    is refused by name, instead of a parser's complaint about its letters."""
+    refuse_other_games(text, "this function of oxo")
 
 
 class Board:

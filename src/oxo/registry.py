@@ -483,6 +483,19 @@ def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
     return BoardGame(Geometry.parse(name, k))
 
 
+def refuse_other_games(text: str, asked: str) -> None:
+    """Raise :class:`UnsupportedError` when ``text`` names a game other than a classic board where
+    ``asked`` (a command or function that answers only m,n,k boards and cubes) expects one, naming
+    the game and the commands that work on it."""
+    game = find_game_or_none(text)
+    if game is not None and game.family != "board":
+        works = ", ".join(f"oxo {command} {game.short_name}" for command in game.commands())
+        raise UnsupportedError(
+            f"{game.title} is not a board of m,n,k tic-tac-toe, which {asked} answers; "
+            f"for {game.title} try {works}"
+        )
+
+
 def find_game_or_none(spec: str) -> Game | None:
     """:func:`find_game` for text that may name a game or be something else (a position)."""
     try:

@@ -10,16 +10,19 @@ import click
 
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import Game, find_game, find_game_or_none
+from oxo.registry import Game, find_game, find_game_or_none, refuse_other_games
 
 
 def parse_board(spec: str, k: int | None = None) -> Geometry:
-    """A geometry from a board spec given on the command line (errors become exit status 2)."""
+    """A geometry from a board spec given on the command line (errors become exit status 2); the
+    name of another game (connect4, mega, uttt) is refused by name, saying what works on it."""
+    refuse_other_games(spec, "this command")
     return Geometry.parse(spec, k)
 
 
 def parse_position(text: str, board: str | None = None, k: int | None = None) -> Position:
     """A position from the command line; the board is guessed from the text unless given."""
+    refuse_other_games(text, "this command")
     geometry = parse_board(board, k) if board else None
     position = Position.from_string(text, geometry)
     if geometry is None and k is not None:
