@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 ABILITIES: dict[str, tuple[str, str | None]] = {
     "engine": ("computer players", "play"),
     "selfplay": ("self-play", "selfplay"),
-    "moves": ("a computer move for a position", "move"),
+    "moves": ("computer move for a position", "move"),
     "counter": ("position counter", "count"),
     "solver": ("exact solver", "solve"),
     "prover": ("certificates of its value", None),
