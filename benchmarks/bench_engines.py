@@ -74,7 +74,7 @@ for number, (low, high) in enumerate({pairs!r}):
     rows.append(row)
 result = rows
 """
-LADDER_SETUP = "from oxo.game import new_game\nfrom oxo.engines.selfplay import selfplay"
+LADDER_SETUP = "from oxo.registry import new_game\nfrom oxo.engines.selfplay import selfplay"
 
 
 def ladder_pairs(spec: str) -> list[tuple[str, str]]:
@@ -169,7 +169,7 @@ def print_ladder(report: dict[str, object]) -> None:
 
 ACCURACY_SETUP = """
 import random, time
-from oxo.game import new_game
+from oxo.registry import new_game
 from oxo.solve import solve
 from oxo.engines import AlphaBetaEngine, make_engine
 """
@@ -286,7 +286,7 @@ def print_accuracy(reports: list[dict[str, object]], header: bool) -> None:
 
 SPEED_SETUP = """
 import random, time
-from oxo.game import new_game
+from oxo.registry import new_game
 from oxo.engines.mcts import rollout
 from oxo.engines import AlphaBetaEngine, MCTSEngine
 start = new_game({spec!r})

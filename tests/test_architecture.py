@@ -182,3 +182,248 @@ def test_every_type_ignore_names_its_code_and_says_why() -> None:
         for number, text in ignores_without_reason(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+# -- layers: every import points down, and no import goes round --------------------------------------
+
+#: The layers of src/oxo, bottom first; a module belongs to the layer of the longest prefix that names
+#: it. docs/architecture.md draws the same table. A module may import its own layer and those below.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("plumbing", ("oxo.errors", "oxo.cache", "oxo.progress", "oxo.fileio", "oxo.compiled")),
+    ("geometry", ("oxo.geometry",)),
+    ("game interface", ("oxo.game",)),
+    ("engines", ("oxo.engines",)),
+    # values: positions, states and moves with their rules, notation, text and own drawing
+    ("values", ("oxo.position", "oxo.ninegrids", "oxo.mega", "oxo.uttt", "oxo.gravity")),
+    # questions about values: counts, legality, values with best play, proofs, reports
+    (
+        "questions",
+        (
+            "oxo.counting",
+            "oxo.legality",
+            "oxo.terminal",
+            "oxo.winsearch",
+            "oxo.space",
+            "oxo.solve",
+            "oxo.analysis",
+            "oxo.games",
+            "oxo.notation",
+            "oxo.fullboards",
+            "oxo.proofs",
+            "oxo.strategy_map",
+            "oxo.reports",
+            "oxo.uttt.counting",
+            "oxo.gravity.counting",
+            "oxo.gravity.solver",
+            "oxo.gravity.proof",
+            "oxo.gravity.reference",
+            "oxo.gravity.engine",
+        ),
+    ),
+    ("drawings", ("oxo.render",)),
+    ("registry", ("oxo.registry",)),
+    ("public API", ("oxo", "oxo.api", "oxo.rl")),
+    ("shells", ("oxo.cli", "oxo.web")),
+)
+
+#: Functions whose imports are allowed to point up: the notebook display methods, which draw a value
+#: with the drawings above it (as python-chess does), and are called only by notebooks.
+DISPLAY_METHODS = frozenset({"_repr_svg_", "_repr_html_"})
+
+#: Imports that still break the layers today (an import upward, or one that closes a circle), each
+#: ``(importer, imported)``. This list may only shrink: the test fails on any violation not listed
+#: here, and on a listed edge that no longer exists (remove it from the list when you fix it).
+KNOWN_VIOLATIONS: frozenset[tuple[str, str]] = frozenset(
+    {
+        # Position's convenience methods (check, status, analyze, solution) reach the questions
+        # above it; the public API oxo.Position.check()/.analyze() depends on them.
+        ("oxo.position", "oxo.legality"),
+        ("oxo.position", "oxo.reports"),
+        ("oxo.position", "oxo.solve"),
+        ("oxo.position", "oxo.space"),
+        # A gravity state's solution() (the optional ability perfect play uses) builds the solver's
+        # answer; the same pattern as Position.solution().
+        ("oxo.gravity.board", "oxo.gravity.solver"),
+        # Mega and ultimate tic-tac-toe states draw their text with their render module and hand the
+        # engines their compiled search; both read the rules' constants back (circles inside one game).
+        ("oxo.mega.rules", "oxo.mega.render"),
+        ("oxo.mega.rules", "oxo.mega.search"),
+        ("oxo.uttt.rules", "oxo.uttt.render"),
+        ("oxo.uttt.rules", "oxo.uttt.search"),
+    }
+)
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of the longest prefix naming ``module``."""
+    best, found = -1, None
+    for number, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if within(module, prefix) and len(prefix) > best:
+                best, found = len(prefix), number
+    if found is None:
+        raise KeyError(f"{module} is in no layer of LAYERS")
+    return found
+
+
+def scoped_imports(
+    source: str, module: str, is_package: bool = False
+) -> Iterator[tuple[int, str, str]]:
+    """(line, imported module, enclosing function or "") for every import, as :func:`imports_of`
+    reads them."""
+    tree = ast.parse(source)
+    scope: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    # the innermost function wins: walk order visits outer functions first
+                    scope[inner.lineno] = node.name
+    for line, name in imports_of(source, module, is_package):
+        yield line, name, scope.get(line, "")
+
+
+def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """Module → the modules it imports (every import, at module level or in a function), among the
+    modules of ``sources`` (name → (source, is_package)).
+
+    ``from P import m`` with ``m`` a module is an edge to ``P.m`` only; a module importing its own
+    package (which Python loads first anyway) is no edge; imports inside the display methods are left
+    out (see :data:`DISPLAY_METHODS`)."""
+    names = set(sources)
+    graph: dict[str, set[str]] = {}
+    for module, (source, is_package) in sources.items():
+        by_line: dict[int, set[str]] = {}
+        for line, name, function in scoped_imports(source, module, is_package):
+            if function not in DISPLAY_METHODS and name in names:
+                by_line.setdefault(line, set()).add(name)
+        targets = set()
+        for found in by_line.values():
+            for name in found:
+                if name == module or within(module, name) or name == "oxo":
+                    continue
+                if any(other.startswith(name + ".") for other in found):
+                    continue  # from P import m: the edge goes to P.m
+                targets.add(name)
+        graph[module] = targets
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (each holds an import circle)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(start: str) -> None:
+        # Tarjan's algorithm, iterative so that deep graphs need no recursion.
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def layer_violations(
+    graph: dict[str, set[str]], known: frozenset[tuple[str, str]] = frozenset()
+) -> list[str]:
+    """What breaks the layers, beyond the ``known`` edges: imports pointing up, circles left once
+    the known edges are taken out, and known edges that no longer exist."""
+    problems = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            if (module, target) in known:
+                continue
+            if layer_of(target) > layer_of(module):
+                problems.append(
+                    f"{module} ({LAYERS[layer_of(module)][0]}) imports {target} "
+                    f"({LAYERS[layer_of(target)][0]}), a layer above"
+                )
+    rest = {m: {t for t in ts if (m, t) not in known} for m, ts in graph.items()}
+    for group in circles(rest):
+        inside = set(group)
+        edges = [f"{m} -> {t}" for m in group for t in sorted(rest[m]) if t in inside]
+        problems.append(f"import circle: {', '.join(edges)}")
+    for module, target in sorted(known):
+        if target not in graph.get(module, set()):
+            problems.append(f"{module} no longer imports {target}: take it off KNOWN_VIOLATIONS")
+    return problems
+
+
+def test_the_layer_checker_can_fail() -> None:
+    """Made-up sources: an upward import, a circle within a layer, a display method's import
+    (allowed), and a known edge that went away are each seen."""
+    sources = {
+        "oxo.errors": ("", False),
+        "oxo.position": (
+            "from oxo.errors import OxoError\n"
+            "def check():\n    from oxo.legality import why\n"
+            "class P:\n    def _repr_svg_(self):\n        from oxo.render.svg import draw\n",
+            False,
+        ),
+        "oxo.legality": ("from oxo.solve import value\n", False),
+        "oxo.solve": ("import oxo.legality\n", False),
+        "oxo.render.svg": ("from oxo.position import P\n", False),
+        "oxo.render": ("from . import svg\n", True),
+    }
+    graph = import_graph(sources)
+    assert graph["oxo.position"] == {"oxo.errors", "oxo.legality"}  # not the display method's
+    assert graph["oxo.render"] == {"oxo.render.svg"}
+    problems = layer_violations(graph)
+    assert any("oxo.position (values) imports oxo.legality (questions)" in p for p in problems)
+    assert any(p.startswith("import circle") and "oxo.solve -> oxo.legality" in p for p in problems)
+    assert len(problems) == 2
+    assert layer_violations(graph, frozenset({("oxo.position", "oxo.legality")})) == [problems[1]]
+    gone = layer_violations(graph, frozenset({("oxo.errors", "oxo.cache")}))
+    assert "oxo.errors no longer imports oxo.cache: take it off KNOWN_VIOLATIONS" in gone
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for module, _ in source_modules():
+        layer_of(module)
+
+
+def test_imports_point_down_and_never_go_round() -> None:
+    sources = {
+        module: (path.read_text(encoding="utf-8"), path.name == "__init__.py")
+        for module, path in source_modules()
+    }
+    assert layer_violations(import_graph(sources), KNOWN_VIOLATIONS) == []
+
+
+def test_the_page_draws_the_layer_table() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    for name, _ in LAYERS:
+        assert f"| {name} |" in page, name

@@ -22,9 +22,9 @@ from oxo.engines import (
 )
 from oxo.engines.selfplay import play_game, selfplay
 from oxo.errors import MoveError, OptionError, OutOfReachError
-from oxo.game import new_game
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.registry import new_game
 from oxo.solve import reference_value, solve
 
 

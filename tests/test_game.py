@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oxo.errors import BoardSpecError, MoveError, OxoError
-from oxo.game import GameState, new_game, other
+from oxo.game import GameState, other
+from oxo.registry import new_game
 
 GAMES = [
     "3x3",

@@ -8,10 +8,11 @@ import random
 import pytest
 
 from oxo.errors import BoardSpecError, MoveError, OutOfReachError, PositionError
-from oxo.game import GameState, Outcome, new_game
+from oxo.game import GameState, Outcome
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.reference import minimax
 from oxo.gravity.solver import GravitySolver, solve, supports, value_from_score
+from oxo.registry import new_game
 
 C4 = GravityBoard(6, 7, 4)
 

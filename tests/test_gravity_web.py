@@ -19,9 +19,9 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from oxo.game import new_game  # noqa: E402
 from oxo.gravity.board import GravityState  # noqa: E402
 from oxo.gravity.svg import gravity_svg  # noqa: E402
+from oxo.registry import new_game  # noqa: E402
 from oxo.web import create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oxo.errors import MoveError, OxoError
-from oxo.game import GameState, new_game, other
+from oxo.game import GameState, other
+from oxo.registry import new_game
 from oxo.uttt import (
     IllegalMoveError,
     MoveSyntaxError,

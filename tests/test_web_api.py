@@ -29,11 +29,12 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
 from oxo.analysis import line_report, reference_can_win  # noqa: E402
 from oxo.counting import count_positions  # noqa: E402
 from oxo.engines import LEVELS, describe_level  # noqa: E402
-from oxo.game import GameState, new_game  # noqa: E402
+from oxo.game import GameState  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.mega import MegaState, parse_record  # noqa: E402
 from oxo.mega.notation import format_move  # noqa: E402
 from oxo.position import Position  # noqa: E402
+from oxo.registry import new_game  # noqa: E402
 from oxo.solve import reference_value  # noqa: E402
 from oxo.web import create_app  # noqa: E402
 
@@ -975,7 +976,7 @@ def test_oxo_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
 def test_a_new_game_needs_only_a_board_entry(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The session is generic over oxo.game.new_game: another game (here ultimate tic-tac-toe) is
+    """The session is generic over oxo.registry.new_game: another game (here ultimate tic-tac-toe) is
     offered by one entry in sessions.BOARDS; moves are its own text, drawn by its _repr_svg_."""
     pytest.importorskip("oxo.uttt")
     from oxo.web import sessions

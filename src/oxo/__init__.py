@@ -11,6 +11,7 @@ The public API, in one import (see the README's "As a library" and ``docs/api.md
     oxo.solve("3x3").value                     # "draw"
     oxo.move(position, level="perfect").move
     game = oxo.mega.Game()
+    oxo.find_game("connect4").start()          # any game by name (oxo.new_game for short)
 
 Names load on first use, so ``import oxo`` stays cheap for the command line.
 """
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from oxo.counting import CountTable
     from oxo.legality import Legality
     from oxo.position import Position
+    from oxo.registry import Game, find_game, new_game
     from oxo.reports import Analysis, PositionReport, SideValue, Status
 
 __version__ = "0.1.0"
@@ -66,6 +68,9 @@ _LAZY: dict[str, str] = {
     "CountTable": "oxo.counting",
     "DeadEndReport": "oxo.analysis",
     "Legality": "oxo.legality",
+    "Game": "oxo.registry",
+    "find_game": "oxo.registry",
+    "new_game": "oxo.registry",
 }
 
 __all__ = [
@@ -74,6 +79,7 @@ __all__ = [
     "BoardSpecError",
     "CountTable",
     "DeadEndReport",
+    "Game",
     "Legality",
     "MoveError",
     "MoveResult",
@@ -91,8 +97,10 @@ __all__ = [
     "count",
     "deadends",
     "describe",
+    "find_game",
     "mega",
     "move",
+    "new_game",
     "solve",
 ]
 

@@ -12,7 +12,6 @@ line's ``--json``); the command line calls exactly these functions and only form
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
+from oxo.registry import looks_like_board, refuse_other_games
 
 # The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
 # with it every command of the command line) stays cheap.
@@ -57,6 +57,12 @@ __all__ = [
 Progress = Callable[[float], None]
 
 
+def _refuse_other_games(text: str) -> None:
+    """Another game's name where a classic board or position is expected (``oxo.Board("connect4")``)
+    is refused by name, instead of a parser's complaint about its letters."""
+    refuse_other_games(text, "this function of oxo")
+
+
 class Board:
     """A board: its shape and how many marks in a row win (``Board("4x4", k=3)``, ``Board("3x3x3")``).
 
@@ -73,6 +79,7 @@ class Board:
         if isinstance(spec, Geometry):
             geometry = spec if k is None or k == spec.k else Geometry.parse(spec.spec_shape, k)
         elif isinstance(spec, str):
+            _refuse_other_games(spec)
             geometry = Geometry.parse(spec, k)
         else:
             raise OxoError(f"a board is written like '3x3' or '4x4,k=3', got {spec!r}")
@@ -165,6 +172,7 @@ def position_of(position: Position | str, board: Board | Geometry | str | None =
         return position
     if not isinstance(position, str):
         raise OxoError(f"a position is written like 'xo./.x./..o', got {position!r}")
+    _refuse_other_games(position)
     return Position.from_string(position, None if board is None else board_of(board))
 
 
@@ -189,20 +197,22 @@ def count(
     ``plies`` (which it needs). ``plies`` stops the classic boards' count only with the frontier
     method (``oxo.counting.frontier``); here it is refused for them.
     """
-    from oxo.game import game_kind
     from oxo.gravity.board import GravityBoard
+    from oxo.registry import find_game
 
-    kind = game_kind(board) if isinstance(board, str) else None
-    if kind == "uttt":
-        from oxo.uttt.counting import count_positions as count_uttt
+    if isinstance(board, str):
+        game = find_game(board)
+        game.require("counter")
+        if game.family == "uttt":
+            from oxo.uttt.counting import count_positions as count_uttt
 
-        if plies is None:
-            raise OutOfReachError(
-                "ultimate tic-tac-toe cannot be counted to its end: give plies=N to stop after ply N"
-            )
-        return count_uttt(plies, on_progress=on_progress)
-    if isinstance(board, str) and kind == "gravity":
-        board = GravityBoard.parse(board)
+            if plies is None:
+                raise OutOfReachError(
+                    "ultimate tic-tac-toe cannot be counted to its end: give plies=N to stop after ply N"
+                )
+            return count_uttt(plies, on_progress=on_progress)
+        if game.family == "gravity":
+            board = GravityBoard.parse(game.name)
     if isinstance(board, GravityBoard):
         from oxo.gravity.counting import WHOLE_GAME_CELLS
         from oxo.gravity.counting import count_positions as count_gravity
@@ -276,14 +286,6 @@ def check_space_fits(geometry: Geometry) -> None:
         )
 
 
-_BOARD_TEXT = re.compile(r"\s*(\d+\s*x\s*\d+(\s*x\s*\d+)?\s*(,\s*k\s*=\s*\d+)?|mnk\(.*\))\s*", re.I)
-
-
-def looks_like_board(text: str) -> bool:
-    """Whether ``text`` is written as a board (``5x5``, ``4x4,k=3``, ``3x3x3``, ``mnk(...)``), not a position."""
-    return _BOARD_TEXT.fullmatch(text) is not None
-
-
 def _position_or_empty(value: Position | Board | Geometry | str) -> Position:
     if isinstance(value, Position):
         return value
@@ -341,7 +343,7 @@ class Solved:
     def _repr_html_(self) -> str:
         from oxo.render.html import solved_html
 
-        return solved_html(self)
+        return solved_html(self.board, self.value, self.table, self.proof)
 
 
 def solve(

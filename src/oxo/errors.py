@@ -23,6 +23,15 @@ class BoardSpecError(OxoError):
     """A board specification (such as ``4x4`` or ``3x3x3``) or its k is not valid."""
 
 
+class UnknownGameError(BoardSpecError):
+    """Text that names no game oxo knows; the message lists the known names."""
+
+
+class UnsupportedError(OxoError):
+    """A game asked for something it cannot do (an exact solver of mega tic-tac-toe); the message
+    names the game and the commands that work on it."""
+
+
 class PositionError(OxoError):
     """A position's text does not describe a position of the board, or the position does not fit the
     question (a position with a winner where play must go on, a position on another board)."""
@@ -96,4 +105,6 @@ __all__ = [
     "OutOfReachError",
     "OxoError",
     "PositionError",
+    "UnknownGameError",
+    "UnsupportedError",
 ]

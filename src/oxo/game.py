@@ -1,4 +1,4 @@
-"""The one interface every game of oxo implements, and games built from a parameter string.
+"""The one interface every game of oxo implements.
 
 :class:`GameState` is what the engines (:mod:`oxo.engines`) know of a game, and all they know:
 whose turn it is, the legal moves, the state after a move, whether the game is over and how it
@@ -14,14 +14,15 @@ Optional abilities, used by engines when a state has them:
 * ``solution()``: an exact solution of everything reachable, or ``None`` when out of reach;
 * ``compiled_search(seed, exploration)``: a compiled Monte Carlo tree search for this game;
 * ``blocks_are_forced``: True when a cell where the opponent would win must be taken at once.
+
+Games are built from their names by :func:`oxo.registry.find_game` (``oxo.new_game`` for short),
+above every game: this module, at the bottom, imports none of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from typing import Literal, Protocol, runtime_checkable
-
-from oxo.errors import BoardSpecError
 
 Player = Literal["x", "o"]
 Outcome = Literal["x", "o", "draw"]
@@ -69,56 +70,3 @@ class GameState(Protocol):
 def other(player: Player) -> Player:
     """The opponent of a side."""
     return "o" if player == "x" else "x"
-
-
-GameKind = Literal["mega", "uttt", "gravity", "board"]
-
-
-def game_kind(spec: str, gravity: bool = False) -> GameKind:
-    """Which game a name or board spec stands for: ``"mega"``, ``"uttt"`` (also ``"ultimate"``),
-    ``"gravity"`` (a spec with ``,gravity``, the name ``connect4``, or any board with
-    ``gravity=True``), else ``"board"`` (a classic board, parsed by :class:`oxo.geometry.Geometry`)."""
-    from oxo.gravity.board import is_connect_four
-
-    name = spec.strip().lower()
-    if name == "mega":
-        return "mega"
-    if name in ("uttt", "ultimate"):
-        return "uttt"
-    if gravity or "gravity" in name or is_connect_four(name):
-        return "gravity"
-    return "board"
-
-
-def new_game(spec: str, k: int | None = None, gravity: bool = False) -> GameState:
-    """The start of a game from its name: ``"mega"`` for mega tic-tac-toe, ``"uttt"`` for ultimate
-    tic-tac-toe, or a board such as
-    ``"3x3"``, ``"5x5,k=4"``, ``"3x3x3"``, ``"15x15"`` with ``k=5`` (k defaults to the shortest side).
-    ``"connect4"`` is Connect Four.
-    A gravity board (marks drop to the bottom of their column) with ``gravity=True`` or ``,gravity``
-    in the spec: ``"6x7,k=4,gravity"`` is Connect Four."""
-    if not isinstance(spec, str):
-        raise BoardSpecError(
-            f"a game is named by text such as '3x3', '5x5,k=4' or 'mega', got {type(spec).__name__}"
-        )
-    kind = game_kind(spec, gravity)
-    if kind == "mega":
-        if k is not None:
-            raise BoardSpecError("mega tic-tac-toe has no k: three big markers in a row win")
-        from oxo.mega.rules import MegaState
-
-        return MegaState()
-    if kind == "uttt":
-        if k is not None:
-            raise BoardSpecError("ultimate tic-tac-toe has no k: three won grids in a row win")
-        from oxo.uttt.rules import UtttState
-
-        return UtttState()
-    if kind == "gravity":
-        from oxo.gravity.board import GravityBoard, GravityState
-
-        return GravityState(GravityBoard.parse(spec, k))
-    from oxo.geometry import Geometry
-    from oxo.position import Position
-
-    return Position.empty(Geometry.parse(spec, k))

@@ -10,20 +10,37 @@ import click
 
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.registry import Game, find_game, find_game_or_none, refuse_other_games
 
 
 def parse_board(spec: str, k: int | None = None) -> Geometry:
-    """A geometry from a board spec given on the command line (errors become exit status 2)."""
+    """A geometry from a board spec given on the command line (errors become exit status 2); the
+    name of another game (connect4, mega, uttt) is refused by name, saying what works on it."""
+    refuse_other_games(spec, "this command")
     return Geometry.parse(spec, k)
 
 
 def parse_position(text: str, board: str | None = None, k: int | None = None) -> Position:
     """A position from the command line; the board is guessed from the text unless given."""
+    refuse_other_games(text, "this command")
     geometry = parse_board(board, k) if board else None
     position = Position.from_string(text, geometry)
     if geometry is None and k is not None:
         position = Position(parse_board(position.geometry.spec_shape, k), position.x, position.o)
     return position
+
+
+def game_of_text(
+    text: str, board: str | None = None, k: int | None = None, gravity: bool = False
+) -> Game | None:
+    """The game of a command's POSITION argument: the one ``--board`` (or ``--gravity``) names, or
+    the one the text itself names (``connect4``, ``mega``, ``5x5`` with ``--k 4``: its empty board);
+    ``None`` for a classic position written cell by cell without ``--board``."""
+    if board is not None:
+        return find_game(board, k, gravity)
+    if find_game_or_none(text) is None:
+        return None
+    return find_game(text, k, gravity)
 
 
 def k_option(function):

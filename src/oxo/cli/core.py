@@ -13,6 +13,7 @@ from oxo.cli.common import (
     board_option,
     console,
     echo_json,
+    game_of_text,
     json_option,
     k_option,
     parse_board,
@@ -30,7 +31,9 @@ from oxo.cli.limits import (
 from oxo.counting import METHODS, CountTable
 from oxo.counting.executors import EXECUTORS
 from oxo.geometry import Geometry
+from oxo.position import Position
 from oxo.progress import progress_bar
+from oxo.registry import Game
 
 if TYPE_CHECKING:
     from oxo.gravity.board import GravityBoard
@@ -202,21 +205,17 @@ def count(
 def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | GravityBoard | str:
     """A board of ``oxo count``: a gravity board with --gravity or ``,gravity`` in the spec (or the
     name connect4), :data:`UTTT` for ultimate tic-tac-toe."""
-    from oxo.errors import BoardSpecError
-    from oxo.game import game_kind
+    from oxo.registry import find_game
 
-    kind = game_kind(spec, gravity)
-    if kind == "uttt":
-        if k is not None or gravity:
-            raise BoardSpecError(
-                "ultimate tic-tac-toe takes neither --k nor --gravity: three won grids in a row win"
-            )
+    game = find_game(spec, k, gravity)
+    game.require("counter")
+    if game.family == "uttt":
         return UTTT
-    if kind == "gravity":
+    if game.family == "gravity":
         from oxo.gravity.board import GravityBoard
 
-        return GravityBoard.parse(spec, k)
-    return parse_board(spec, k)
+        return GravityBoard.parse(game.name)
+    return parse_board(game.name)
 
 
 def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
@@ -487,9 +486,18 @@ def show(
 
     POSITION is written cell by cell in reading order: letters (xo....... with . for
     empty) or digits (120000000: 0 empty, 1 for x, 2 for o), either with rows separated
-    by '/' (xo./.../...).
+    by '/' (xo./.../...). A game's name (3x3x3, connect4, mega, uttt) means its empty board; with
+    --board mega or --board uttt, POSITION is a record of moves (55 19 ...).
     """
-    pos = parse_position(position, board, k)
+    game = game_of_text(position, board, k)
+    if game is not None and game.family != "board":
+        _show_game(game, position if board is not None else None, as_json, svg_path)
+        return
+    pos = (
+        Position.empty(parse_board(game.name))
+        if game is not None and board is None
+        else parse_position(position, board, k)
+    )
     if svg_path is not None:
         from oxo.errors import OxoError
         from oxo.fileio import write_atomic
@@ -507,6 +515,38 @@ def show(
     click.echo()
     for line in report.text_lines():
         click.echo(line)
+
+
+def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None) -> None:
+    """A position of a game other than a classic board: its text drawing and whose turn it is."""
+    from oxo.errors import OptionError
+
+    if svg_path is not None:
+        raise OptionError(f"--svg draws classic boards; oxo serve draws {game.title} on its page")
+    state = game.start() if text is None else game.parse_position(text)
+    mover = state.to_move
+    status = (
+        f"{mover.upper()} to move"
+        if mover is not None
+        else "draw"
+        if state.outcome == "draw"
+        else f"{(state.outcome or '').upper()} has won"
+    )
+    if as_json:
+        echo_json(
+            {
+                "game": game.name,
+                "to_move": mover,
+                "outcome": state.outcome,
+                "legal_moves": [state.format_move(m) for m in state.legal_moves],
+            }
+        )
+        return
+    click.echo(state.text())
+    click.echo()
+    click.echo(f"game:   {game.title} ({game.description})")
+    click.echo(f"status: {status}")
+    click.echo(f"moves:  {game.move_help}")
 
 
 @click.command()

@@ -17,6 +17,7 @@ from oxo.cli.common import echo_json
 from oxo.errors import MoveError
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.progress import progress_status
+from oxo.registry import find_game
 
 #: Time limit of ``oxo analyze --gravity`` (``oxo solve`` has ``--time``).
 ANALYZE_SECONDS = 120.0
@@ -61,10 +62,9 @@ def play_game(
     seed: int | None,
 ) -> None:
     """A game against the computer in the terminal: type a column number, q quits."""
-    from oxo.gravity.engine import make_gravity_engine
-
-    state = GravityState(GravityBoard.parse(board, k))
-    computer = make_gravity_engine(
+    game = find_game(board, k, gravity=True)
+    state = GravityState(GravityBoard.parse(game.name))
+    computer = game.make_engine(
         level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
     )
     click.echo(
@@ -124,13 +124,11 @@ def move_command(
     as_json: bool,
 ) -> None:
     """The computer's column in a gravity position, and the value when proven."""
-    from oxo.gravity.engine import make_gravity_engine
-
     state = parse_gravity_position(position, board, k)
     if state.is_over:
         ended = "draw" if state.winner is None else f"{state.winner.upper()} has won"
         raise MoveError(f"the game is over ({ended}): there is no move")
-    engine = make_gravity_engine(
+    engine = find_game(state.board.spec).make_engine(
         level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
     )
     col = engine.choose(state)

@@ -8,6 +8,7 @@ from oxo.cli.common import echo_json, json_option, k_option, parse_board
 from oxo.errors import OxoError
 from oxo.fileio import write_atomic
 from oxo.game import Player
+from oxo.registry import find_game
 from oxo.strategy_map import StrategyMap, strategy_map
 
 
@@ -45,7 +46,9 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
 
     Example: oxo map 3x3 --as o --svg o.svg
     """
-    geometry = parse_board(board, k)
+    game = find_game(board, k)
+    game.require("strategy_map")
+    geometry = parse_board(game.name)
     player: Player = "x" if side.lower() == "x" else "o"
     strategy = strategy_map(geometry, player)
     if svg_path is not None:

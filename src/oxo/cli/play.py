@@ -12,6 +12,7 @@ from oxo.cli.common import (
     board_option,
     echo_json,
     echo_outcomes,
+    game_of_text,
     json_option,
     k_option,
     parse_board,
@@ -23,6 +24,7 @@ from oxo.errors import MoveError
 from oxo.game import GameState
 from oxo.position import Position
 from oxo.progress import progress_bar
+from oxo.registry import Game, find_game
 
 _NUMPAD = {7: 0, 8: 1, 9: 2, 4: 3, 5: 4, 6: 5, 1: 6, 2: 7, 3: 8}
 _LEVEL_HELP = (
@@ -171,8 +173,8 @@ def play(
     keypad: str | None,
     gravity: bool,
 ) -> None:
-    """Play a game against the computer in the terminal, on any board, or uttt for ultimate
-    tic-tac-toe (mega: see 'oxo mega play').
+    """Play a game against the computer in the terminal, on any board, connect4, mega or uttt
+    (ultimate tic-tac-toe).
 
     Type the cell ID of your move (cells are numbered from 0 in reading order, layer by layer on a
     cube; empty cells show their number), or a key 1..9 with --keypad on 3x3. q quits. Works with
@@ -180,30 +182,36 @@ def play(
 
     Example: oxo play 5x5 --k 4 --level hard --time 0.5
     """
-    from oxo.game import game_kind
+    game = find_game(board, k, gravity)
+    game.require("engine")
+    if keypad and game.family != "board":
+        raise click.BadParameter(
+            f"keypad moves need a 3x3 board; {game.title} moves are {game.move_help}",
+            param_hint="--keypad",
+        )
+    if game.family in ("mega", "uttt"):  # moves are GC there, see 'oxo uttt play', 'oxo mega play'
+        from oxo.cli.mega import play_game as play_mega
+        from oxo.cli.uttt import play_game as play_uttt
 
-    if game_kind(board) == "uttt":  # moves are GC there, see 'oxo uttt play'
-        from oxo.cli.uttt import play_game
-        from oxo.game import new_game
-
-        new_game(board, k)  # refuses a --k: three won grids in a row win
-        if keypad:
-            raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")
         sides = ("human", level) if side == "x" else (level, "human")
-        play_game(*sides, seconds=seconds, iterations=iterations, seed=seed)
+        run = play_mega if game.family == "mega" else play_uttt
+        run(*sides, seconds=seconds, iterations=iterations, seed=seed)
         return
-    if gravity:  # moves are columns there
+    if game.family == "gravity":  # moves are columns there
         from oxo.cli.gravity import play_game as play_gravity
 
-        if keypad:
-            raise click.BadParameter(
-                "keypad moves need a 3x3 board without gravity", param_hint="--keypad"
-            )
         play_gravity(
-            board, k, side, level, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+            game.name,
+            None,
+            side,
+            level,
+            seconds=seconds,
+            iterations=iterations,
+            depth=depth,
+            seed=seed,
         )
         return
-    geometry = parse_board(board, k)
+    geometry = parse_board(game.name)
     if keypad and geometry.shape != (3, 3):
         raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")
     position = Position.empty(geometry)
@@ -284,11 +292,19 @@ def move(
     With --gravity the move is a column (from 1) and the position the columns played (4453, on
     Connect Four unless --board says otherwise) or its rows, top first, with '/'.
 
+    A game's name (5x5 with --k 4, connect4, mega, uttt) means its empty board; on mega and uttt
+    --board names the game and POSITION is a record of moves (55 19 ...).
+
     Example: oxo move x...o.... --level perfect
     """
-    if gravity:
+    game = game_of_text(position, board, k, gravity)
+    if gravity or (game is not None and game.family == "gravity"):
         from oxo.cli.gravity import move_command
 
+        if game is not None:  # the board is named: by --board, or by the text (its empty board)
+            position, board, k = (
+                (game.name, None, None) if board is None else (position, game.name, None)
+            )
         move_command(
             position,
             board,
@@ -301,8 +317,23 @@ def move(
             as_json=as_json,
         )
         return
+    if game is not None and game.family != "board":
+        game.require("moves")
+        _move_of_game(
+            game,
+            position if board is not None else None,
+            level,
+            seconds,
+            iterations,
+            depth,
+            seed,
+            as_json,
+        )
+        return
     chosen = api.move(
-        parse_position(position, board, k),
+        Position.empty(parse_board(game.name))
+        if game is not None and board is None
+        else parse_position(position, board, k),
         level,
         seconds=seconds,
         iterations=iterations,
@@ -322,6 +353,44 @@ def move(
     click.echo(f"move: {cell}")
     click.echo(f"value with best play: {value}")
     click.echo(f"found by: {detail} in {report.seconds:.2f} s")
+
+
+def _move_of_game(
+    game: Game,
+    text: str | None,
+    level: str,
+    seconds: float | None,
+    iterations: int | None,
+    depth: int | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """The computer's move on a game of nine grids: its empty board, or the position a record
+    (``--board mega`` with the moves as POSITION) reaches."""
+    state = game.start() if text is None else game.parse_position(text)
+    if state.is_over:
+        raise MoveError(f"the game is over ({state.outcome}): there is no move")
+    engine = game.make_engine(
+        level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
+    chosen = engine.choose(state)
+    report = engine.last
+    assert report is not None
+    if as_json:
+        echo_json(
+            {
+                "game": game.name,
+                "level": level,
+                "move": state.format_move(chosen),
+                "value": report.value,
+                "seconds": round(report.seconds, 4),
+            }
+        )
+        return
+    value = {"x": "X wins", "o": "O wins", "draw": "draw"}.get(report.value or "", "not proven")
+    click.echo(f"move: {state.format_move(chosen)}")
+    click.echo(f"value with best play: {value}")
+    click.echo(f"found by: {report.engine} in {report.seconds:.2f} s")
 
 
 # -- selfplay --------------------------------------------------------------------------------------
@@ -369,20 +438,22 @@ def selfplay(
 ) -> None:
     """Computer against computer: play GAMES games and count the outcomes.
 
-    GAME is a board (5x5, 3x3x3, 15x15 with --k 5, 6x7 with --k 4 --gravity) or mega. Searching levels think 0.2 s per move
+    GAME is a board (5x5, 3x3x3, 15x15 with --k 5, 6x7 with --k 4 --gravity), connect4, mega or
+    uttt. Searching levels think 0.2 s per move
     unless --time, --iterations or --depth says otherwise.
 
     Example: oxo selfplay 5x5 --k 4 --x hard --o random --games 20
     """
     from oxo.engines.selfplay import selfplay as run
-    from oxo.game import game_kind, new_game
 
-    start: GameState = new_game(game, k, gravity=gravity)
+    named = find_game(game, k, gravity)
+    named.require("selfplay")
+    start: GameState = named.start()
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
     stats: Any  # mega's statistics or the engines' (the same fields)
     with progress_bar(f"{game} self-play", total=games, quiet=quiet) as bar:
-        if game_kind(game) == "mega":
+        if named.family == "mega":
             from oxo.mega.selfplay import selfplay as run_mega
 
             stats = run_mega(

@@ -18,6 +18,7 @@ from oxo.cli.common import (
     board_option,
     console,
     echo_json,
+    game_of_text,
     json_option,
     k_option,
     parse_board,
@@ -29,6 +30,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
 from oxo.proofs.solver import METHOD, ProofResult
+from oxo.registry import find_game
 from oxo.solve import SolveTable, Value
 from oxo.space import MAX_EMPTY, build_space
 
@@ -293,12 +295,16 @@ def solve_command(
 
     Example: oxo solve 5x5 --k 4 --proof proofs/5x5k4
     """
-    if gravity:
+    game = find_game(board, k, gravity)
+    game.require("solver")
+    if proof_dir is not None:
+        game.require("prover")
+    if game.family == "gravity":
         from oxo.cli.gravity import solve_command as solve_gravity
 
-        solve_gravity(board, k, seconds, as_json, proof_dir, quiet)
+        solve_gravity(game.name, None, seconds, as_json, proof_dir, quiet)
         return
-    geometry = parse_board(board, k)
+    geometry = parse_board(game.name)
     if geometry.size <= MAX_EMPTY:
         with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
             state = {"done": 0.0}
@@ -443,9 +449,16 @@ def analyze(
 
     Example: oxo analyze x...o....
     """
-    if gravity:
+    game = game_of_text(position, board, k, gravity)
+    if game is not None:
+        game.require("analyzer")
+    if gravity or (game is not None and game.family == "gravity"):
         from oxo.cli.gravity import ANALYZE_SECONDS, analyze_command
 
+        if game is not None:  # the board is named: by --board, or by the text (its empty board)
+            position, board, k = (
+                (game.name, None, None) if board is None else (position, game.name, None)
+            )
         analyze_command(position, board, k, seconds or ANALYZE_SECONDS, as_json)
         return
     if seconds is not None:

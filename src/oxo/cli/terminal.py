@@ -9,6 +9,7 @@ from oxo.cli.common import (
     board_option,
     console,
     echo_json,
+    game_of_text,
     json_option,
     k_option,
     parse_board,
@@ -17,6 +18,7 @@ from oxo.cli.common import (
 )
 from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
 from oxo.counting.budget import MemoryGuard
+from oxo.position import Position
 from oxo.progress import progress_bar
 from oxo.terminal import (
     METHODS,
@@ -49,7 +51,14 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
 
     Example: oxo check xxx/oo./...
     """
-    verdict = api.check(parse_position(position, board, k))
+    game = game_of_text(position, board, k)
+    if game is not None:
+        game.require("legality")
+    verdict = api.check(
+        Position.empty(parse_board(game.name))
+        if game is not None and board is None
+        else parse_position(position, board, k)
+    )
     if as_json:
         echo_json(verdict.to_dict())
     else:

@@ -10,9 +10,11 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from oxo.api import Solved
     from oxo.counting import CountTable
+    from oxo.geometry import Geometry
+    from oxo.proofs.solver import ProofResult
     from oxo.reports import Analysis
+    from oxo.solve import SolveTable
 
 _TABLE = 'style="border-collapse:collapse;font-variant-numeric:tabular-nums"'
 _CELL = 'style="text-align:right;padding:1px 10px"'
@@ -49,22 +51,23 @@ def count_table_html(table: CountTable) -> str:
     )
 
 
-def solved_html(solved: Solved) -> str:
-    """The value of a board and, for boards of up to 16 cells, its per-ply table of values."""
-    geometry = solved.board
+def solved_html(
+    geometry: Geometry, value: str, table: SolveTable | None, proof: ProofResult | None
+) -> str:
+    """The value of a board and, for boards of up to 16 cells, its per-ply table of values (the
+    parts of :class:`oxo.api.Solved`, so that drawings need not know the API above them)."""
     words = {"x": "X wins", "o": "O wins", "draw": "draw", "unknown": "not known within the limit"}
-    caption = f"{geometry.spec}: {words.get(solved.value, solved.value)} with best play"
-    if solved.table is None:
-        assert solved.proof is not None
+    caption = f"{geometry.spec}: {words.get(value, value)} with best play"
+    if table is None:
+        assert proof is not None
         answers = {True: "yes", False: "no", None: "not settled"}
         rows = [
             [f"can {s.attacker.upper()} force a line?", answers[s.result], _n(s.nodes)]
-            for s in solved.proof.searches
+            for s in proof.searches
         ]
         return "<div>" + _table(["question", "answer", "positions"], rows, caption) + "</div>"
     rows = [
-        [str(row.ply), _n(row.x), _n(row.o), _n(row.draw), _n(row.terminal)]
-        for row in solved.table.plies
+        [str(row.ply), _n(row.x), _n(row.o), _n(row.draw), _n(row.terminal)] for row in table.plies
     ]
     return (
         "<div>" + _table(["ply", "X wins", "O wins", "draw", "game over"], rows, caption) + "</div>"

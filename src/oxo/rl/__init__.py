@@ -40,7 +40,7 @@ __all__ = [
 def env(
     game: str | Geometry = "3x3", k: int | None = None, render_mode: str | None = None
 ) -> OxoEnv:
-    """An AEC environment for a game named as :func:`oxo.game.new_game` names it: a board such as
+    """An AEC environment for a game named as :func:`oxo.registry.find_game` names it: a board such as
     ``"3x3"``, ``"5x5"`` with ``k=4``, ``"3x3x3"``, a gravity board such as ``"6x7,k=4,gravity"``
     (Connect Four: actions are columns), ``"mega"`` or ``"uttt"`` (ultimate tic-tac-toe)."""
     return OxoEnv(game, k, render_mode)

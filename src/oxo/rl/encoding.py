@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oxo.errors import MoveError, OxoError
-from oxo.game import GameState, Player, new_game
+from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.registry import find_game, new_game
 
 if TYPE_CHECKING:
     from oxo.gravity.board import GravityBoard, GravityState
@@ -355,7 +356,7 @@ def _mega(state: GameState) -> MegaState:
 
 
 def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
-    """The encoding of a game named as :func:`oxo.game.new_game` names it (``"3x3"``,
+    """The encoding of a game named as :func:`oxo.registry.find_game` names it (``"3x3"``,
     ``"5x5,k=4"``, ``"3x3x3"``, ``"6x7,k=4,gravity"``, ``"mega"``, ``"uttt"``), or of a geometry."""
     if isinstance(game, Geometry):
         return ClassicEncoding(game)
@@ -363,24 +364,17 @@ def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
         raise OxoError(
             f"a game is named by text such as '3x3' or 'mega', got {type(game).__name__}"
         )
-    state = new_game(game, k)
-    if isinstance(state, Position):
-        return ClassicEncoding(state.geometry)
-    from oxo.gravity.board import GravityState
-    from oxo.mega.rules import MegaState
-
-    if isinstance(state, MegaState):
+    found = find_game(game, k)
+    found.require("rl_encoding")
+    if found.family == "board":
+        return ClassicEncoding(Geometry.parse(found.name))
+    if found.family == "mega":
         return MegaEncoding()
-    if isinstance(state, GravityState):
-        return GravityEncoding(state.board)
-    from oxo.uttt.rules import UtttState
+    if found.family == "gravity":
+        from oxo.gravity.board import GravityBoard
 
-    if isinstance(state, UtttState):
-        return UtttEncoding()
-    raise OxoError(
-        f"no learning environment for {game!r} yet: boards such as 3x3, gravity boards such as "
-        "6x7,k=4,gravity, mega and uttt"
-    )
+        return GravityEncoding(GravityBoard.parse(found.name))
+    return UtttEncoding()
 
 
 def as_rgb(svg: str) -> np.ndarray:

@@ -39,9 +39,10 @@ from oxo.engines import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
 from oxo.engines import levels as levels_module
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OutOfReachError, OxoError
-from oxo.game import GameState, Player, new_game
+from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.registry import new_game
 from oxo.web import explore as explorer
 from oxo.web import schemas, sessions
 from oxo.web.maps import map_answer

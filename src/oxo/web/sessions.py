@@ -5,7 +5,8 @@ any board, or a :class:`~oxo.mega.rules.MegaState`), who plays each side (``"hum
 :mod:`oxo.engines`), the thinking time, the seed and the moves. Every move goes through the state's
 own rules; computer moves come from :func:`oxo.engines.make_engine` at the side's level, the same
 on every board. What differs between classic and mega games is only how a move is written and
-what is drawn, and that is a function of the state's type (:func:`_classic_fields`, :func:`_mega_fields`).
+what is drawn, and the game's descriptor (:mod:`oxo.registry`) says which (:func:`_classic_fields`,
+:func:`_mega_fields`, :func:`_other_fields`).
 
 The page stores a game's id and its moves in the browser, so a game survives a page reload and a
 server restart. Sessions are mutable server state changed only on the event loop; what they hand out
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from oxo import registry
 from oxo.cache import BoundedCache
 from oxo.engines import (
     DEFAULT_SECONDS,
@@ -57,9 +59,10 @@ FINISHED_SECONDS = 600.0
 
 
 def _board(label: str, board: str, k: int | None = None) -> dict[str, Any]:
-    if "x" not in board:  # a game named by a word (mega, and any other new_game name), not a grid
+    game = registry.find_game(board, k)
+    if game.family != "board":  # a game named by a word (mega, uttt, connect4), not a grid
         return {"id": board, "label": label, "kind": board, "board": board, "k": None}
-    geometry = Geometry.parse(board, k)
+    geometry = Geometry.parse(game.name)
     return {
         "id": geometry.spec,
         "label": label,
@@ -177,12 +180,13 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
     try:
         return engine_for(level, start, seconds, None if seed is None else seed + (side == "o"))
     except OutOfReachError:
-        classic = isinstance(start, Position)
+        game = registry.game_of(start)
+        classic = game.family == "board"
         where = (
-            f"{start.geometry.spec} has {len(start.empty_cells)} empty cells"
-            if isinstance(start, Position)
-            else "mega tic-tac-toe has no exact solver"
-            if isinstance(start, MegaState)
+            f"{game.name} has {len(start.legal_moves)} empty cells"
+            if classic
+            else f"{game.title} has no exact solver"
+            if not game.solver
             else "this position is beyond it"
         )
         strongest = (
@@ -220,22 +224,18 @@ class Game:
         solutions: SolutionCache | None = None,
         kind: str | None = None,
     ) -> None:
-        if isinstance(start, Position) and start.geometry.size > MAX_PLAY_CELLS:
+        #: The game's descriptor: its name, how moves are written, what it can do.
+        self.game = registry.game_of(start)
+        if self.game.size > MAX_PLAY_CELLS:
             raise WebInputError(
-                f"board: the page plays boards of at most {MAX_PLAY_CELLS} cells; {start.geometry.spec} has {start.geometry.size}"
+                f"board: the page plays boards of at most {MAX_PLAY_CELLS} cells; {self.game.name} has {self.game.size}"
             )
         for side, who in players.items():
             if who != "human":
                 _engine(side, who, start, seconds, seed)  # refuses perfect out of reach now
         self.id = game_id
         #: "classic", "mega", or the ``new_game`` name of another game (see :data:`BOARDS`).
-        self.kind = kind or (
-            "classic"
-            if isinstance(start, Position)
-            else "mega"
-            if isinstance(start, MegaState)
-            else type(start).__name__.lower()
-        )
+        self.kind = kind or ("classic" if self.game.family == "board" else self.game.short_name)
         self.start = start
         self.current: tuple[GameState, tuple[int, ...]] = (start, ())
         self.players = players
@@ -257,8 +257,7 @@ class Game:
 
     @property
     def board(self) -> str:
-        state = self.state
-        return state.geometry.spec if isinstance(state, Position) else self.kind
+        return self.game.name if self.game.family == "board" else self.kind
 
     @property
     def computer_to_move(self) -> bool:
@@ -278,19 +277,19 @@ class Game:
 
     def shown(self, move: int, state: GameState | None = None) -> int | str:
         state = self.state if state is None else state
-        return move if isinstance(state, Position) else state.format_move(move)
+        return move if self.game.family == "board" else state.format_move(move)
 
     def parse_move(self, value: Any, field: str = "move") -> int:
         """A move as documented: a cell ID (a JSON whole number, or its ASCII digits as text) on classic
         boards, GC text such as "55" in mega; anything else is refused naming ``field``."""
         state = self.state
-        if isinstance(state, MegaState):
+        if self.game.family == "mega":
             if not isinstance(value, str) or not _MEGA_MOVE.fullmatch(value):
                 raise WebInputError(
                     f'{field}: a mega move is text GC such as "55" (the grid, then the cell, each 1..9), got {json.dumps(value)[:40]}'
                 )
             return state.parse_move(value)
-        if not isinstance(state, Position):  # another game: its own move text, ASCII only
+        if self.game.family != "board":  # another game: its own move text, ASCII only
             if not isinstance(value, str) or not _OTHER_MOVE.fullmatch(value):
                 raise WebInputError(
                     f"{field}: a move in {self.kind} is text such as {json.dumps(state.format_move(state.legal_moves[0]) if state.legal_moves else '55')}, got {json.dumps(value)[:40]}"
@@ -308,7 +307,7 @@ class Game:
 
     def result(self, state: GameState | None = None) -> str:
         state = self.state if state is None else state
-        mega = isinstance(state, MegaState)
+        mega = self.game.family == "mega"
         outcome = state.outcome
         if isinstance(state, Position):
             # The library writes a classic position's sentence once (oxo.reports); the page adds who plays.
@@ -323,11 +322,7 @@ class Game:
             )
             return f"{text} ({who})"
         if outcome == "draw":
-            return (
-                "Draw: the board is full"
-                if isinstance(state, Position)
-                else "Draw: no move is possible"
-            )
+            return "Draw: no move is possible"
         if outcome is not None:
             return f"{outcome.upper()} wins" + (" with three big markers in a row" if mega else "")
         mover: Player = state.to_move  # type: ignore[assignment]  # no outcome yet: a player is to move
@@ -342,7 +337,7 @@ class Game:
         data = {
             "id": self.id,
             "kind": self.kind,
-            "board": state.geometry.spec if isinstance(state, Position) else self.kind,
+            "board": self.board,
             "players": dict(self.players),
             "playing": {
                 side: describe_level(who, state)
@@ -368,10 +363,10 @@ class Game:
         }
         if isinstance(state, Position):
             data.update(_classic_fields(state, list(moves), self._solutions, values))
-        elif isinstance(state, MegaState):
-            data.update(_mega_fields(state))
+        elif self.game.family == "mega":
+            data.update(_mega_fields(state))  # type: ignore[arg-type]  # a mega game's state is a MegaState
         else:
-            data.update(_other_fields(state, moves))
+            data.update(_other_fields(self.game, state, moves))
         return data
 
     # -- playing (on the event loop) ------------------------------------------------------------
@@ -492,16 +487,15 @@ def _classic_fields(
     }
 
 
-def _other_fields(state: GameState, moves: tuple[int, ...]) -> dict[str, Any]:
-    """What any other game adds: its record, its text and its own drawing (``_repr_svg_``; legal
-    cells marked ``class="legal"`` with ``data-move`` are clickable on the page)."""
-    draw = getattr(state, "_repr_svg_", None)
+def _other_fields(game: registry.Game, state: GameState, moves: tuple[int, ...]) -> dict[str, Any]:
+    """What any other game adds: its record, its text and its own drawing (legal cells marked
+    ``class="legal"`` with ``data-move`` are clickable on the page)."""
     return {
         "record": " ".join(state.format_move(m) for m in moves),
         "text": state.text(),
         "values_available": False,
         "values": None,
-        "svg": draw() if draw is not None else "",
+        "svg": game.draw_svg(state) if game.svg else "",
     }
 
 

@@ -63,18 +63,12 @@ def expected_seconds(task: Task) -> float:
 
 
 def engine_for(level: str, start: GameState, seconds: float | None, seed: int | None) -> Any:
-    """The engine of ``level`` for a game starting at ``start``: gravity boards have their own
-    ``perfect`` and ``best`` (the exact solver, and Connect Four's proof book), every other game the
-    shared levels (:func:`oxo.engines.make_engine`)."""
-    from oxo.gravity.board import GravityState
+    """The engine of ``level`` for a game starting at ``start``, from the game's descriptor
+    (:meth:`oxo.registry.Game.make_engine`): gravity boards have their own ``perfect`` and ``best``
+    (the exact solver, and Connect Four's proof book), every other game the shared levels."""
+    from oxo.registry import game_of
 
-    if isinstance(start, GravityState):
-        from oxo.gravity.engine import make_gravity_engine
-
-        return make_gravity_engine(level, start, seconds=seconds, seed=seed)
-    from oxo.engines import make_engine
-
-    return make_engine(level, start, seconds=seconds, seed=seed)
+    return game_of(start).make_engine(level, start, seconds=seconds, seed=seed)
 
 
 def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker process
