@@ -180,6 +180,7 @@ def test_count_json_has_one_shape(capsys: pytest.CaptureFixture[str]) -> None:
 def test_count_frontier_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "q"
     args = ["count", "4x4x4", "--plies", "3", "--folder", str(folder), "--json", "--quiet"]
+    args += ["--method", "frontier"]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)["boards"][0]
     assert data["method"] == "frontier" and data["complete"] is False
@@ -187,13 +188,13 @@ def test_count_frontier_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_long_counts_need_yes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["count", "4x4x4", "--plies", "7"]) == 3
+    assert main(["count", "4x4x4", "--plies", "7", "--method", "frontier"]) == 3
     err = capsys.readouterr().err
     assert "--yes" in err and "ply 7" in err and "Traceback" not in err
 
 
 def test_out_of_reach_counts_say_what_to_try(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["count", "4x4x4"]) == 3
+    assert main(["count", "4x4x4", "--method", "frontier"]) == 3
     err = capsys.readouterr().err
     assert "out of reach" in err and "--plies 6" in err
     assert main(["count", "4x4x4", "--method", "pairs", "--json"]) == 3
