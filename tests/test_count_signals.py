@@ -177,3 +177,29 @@ def test_a_stopped_count_prints_the_plies_it_finished(as_json: bool, tmp_path: P
         positions, classes = free_positions(geometry, ply)
         assert f"{positions:,}" in out and f"{classes:,}" in out
     assert "stopped after ply" in out and "run the same command" in out
+
+
+@pytest.mark.slow
+def test_twenty_interrupts_never_print_a_traceback() -> None:
+    """Ctrl-C at varied moments of a multi-process count: always one line and status 130. Every
+    other time the signal comes twice, to the command and then to its group, as ``timeout -s INT``
+    sends it, 0 to 0.16 s apart (the second one used to land in Python's exit and print a
+    traceback), and the pool's exit hook must not write to a pipe its manager thread closed."""
+    for attempt in range(20):
+        process = start("count", "5x5", "--k", "4", "--yes", "--quiet")
+        try:
+            wait_for_workers(process, 2)
+            time.sleep(attempt % 5 * 0.3 + attempt // 5 * 0.07)  # 0 to about 1.4 s into the work
+            assert process.poll() is None, "the count ended before it could be interrupted"
+            group = os.getpgid(process.pid)
+            if attempt % 2:  # the second signal comes while the count stops or exits
+                os.kill(process.pid, signal.SIGINT)
+                time.sleep(attempt // 2 % 5 * 0.04)
+            os.killpg(group, signal.SIGINT)
+            _, err = process.communicate(timeout=30)
+            assert process.returncode == 130, (attempt, err)
+            assert err.strip() == "oxo: interrupted", (attempt, err)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
