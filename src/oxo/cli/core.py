@@ -202,21 +202,21 @@ def _print_counts(
     console().print(_count_table(tables))
     for table in tables:
         if isinstance(table, UtttCounts):
-            click.echo(
+            _note(
                 "uttt: classes are up to the eight rotations and reflections (of the big grid and "
                 "every small grid at once); a larger --plies counts further"
             )
             continue
         if isinstance(table, CountTable):
             for line in _method_notes(table):
-                click.echo(line)
+                _note(line)
             if stopped and not table.complete:
-                click.echo(
+                _note(
                     f"{table.geometry.spec}: stopped after ply {table.plies[-1].ply}; run the same "
                     "command to go on (the frontier count continues from its last complete ply)"
                 )
             elif not table.complete:
-                click.echo(
+                _note(
                     f"{table.geometry.spec}: counted up to ply {table.plies[-1].ply} of {table.geometry.size}; "
                     + (
                         table.note
@@ -224,16 +224,28 @@ def _print_counts(
                     )
                 )
             continue
-        click.echo(
+        _note(
             f"{table.board.spec}: classes are up to the left-right mirror, the only symmetry of a "
             "gravity board"
         )
         if not table.complete:
-            click.echo(
+            _note(
                 f"{table.board.spec}: counted up to ply {len(table.positions) - 1} of "
                 f"{table.board.size}; a larger --plies counts further (gravity boards start again "
                 "from the empty board)"
             )
+
+
+def _note(text: str, err: bool = False) -> None:
+    """A sentence under a table or on stderr: on a terminal, wrapped at its width between words."""
+    import shutil
+    import sys
+    import textwrap
+
+    stream = sys.stderr if err else sys.stdout
+    if stream.isatty():
+        text = textwrap.fill(text, shutil.get_terminal_size((80, 24)).columns - 1)
+    click.echo(text, err=err)
 
 
 def _method_notes(table: CountTable) -> list[str]:
@@ -390,18 +402,17 @@ def _count_gravity(
     )
     known: list[tuple[int, int]] = []
     started = time.monotonic()
-
-    def on_ply(ply: int, positions: int) -> None:
-        known.append((ply, positions))
-        seconds = time.monotonic() - started
-        if not quiet and seconds >= 1:  # a line a ply once the count takes noticeable time
-            click.echo(
-                f"{spec} ply {ply}: {positions:,} position{'s' * (positions != 1)} "
-                f"({format_seconds(seconds)})",
-                err=True,
-            )
-
     with progress_bar(f"counting {spec}", total=1.0, quiet=quiet) as bar:
+
+        def on_ply(ply: int, positions: int) -> None:
+            known.append((ply, positions))
+            seconds = time.monotonic() - started
+            if seconds >= 1:  # a line a ply once the count takes noticeable time
+                bar.note(
+                    f"{spec} ply {ply}: {positions:,} position{'s' * (positions != 1)} "
+                    f"({format_seconds(seconds)})"
+                )
+
         with _guarded_count(spec, limit, known):
             return count_positions(board, last, on_ply, on_progress=bar)
 
@@ -577,7 +588,7 @@ def _count_by_plies(
     )
     where = Path(folder or f"oxo-count-{geometry.spec_shape}-k{geometry.k}").resolve()
     if not quiet:
-        click.echo(
+        _note(
             f"{geometry.spec}: the frontier count keeps its plies in {where}; run the same "
             "command to continue a stopped count, and remove the folder when done",
             err=True,
