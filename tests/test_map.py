@@ -235,7 +235,7 @@ def test_cli_map(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["map", "3x3", "--as", "x"]) == 0
     out = capsys.readouterr().out
     assert f"positions where X moves: {strategy.positions}" in out
-    assert f"drawn as {strategy.boards} boards" in out
+    assert f"shows {strategy.boards} boards" in out
     target = tmp_path / "o.svg"
     assert main(["map", "3x3", "--as", "o", "--svg", str(target), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

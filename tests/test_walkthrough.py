@@ -190,6 +190,9 @@ def test_exit_statuses_are_documented() -> None:
         (["check", "xo./.x./..o"], 0),
         (["analyze", "xo./.x./..."], 0),
         (["deadends", "3x3", "--quiet"], 0),
+        (["terminal", "3x3", "--quiet"], 0),
+        (["map", "3x3"], 0),
+        (["count", "4x4x4", "--plies", "9", "--quiet"], 0),
         (["fullboards"], 0),
         (["move", "x...o....", "--json"], 0),
         (["solve", "3x3"], 0),
@@ -211,7 +214,7 @@ def test_newcomer_command(capsys: pytest.CaptureFixture[str], args: list[str], c
         ["analyze", "5x5"],
         ["deadends", "5x5", "--quiet"],
         ["terminal", "5x5", "--quiet"],
-        ["count", "5x5x5", "--quiet"],
+        ["count", "4x4x4", "--method", "frontier", "--quiet"],
     ],
     ids=shlex.join,
 )

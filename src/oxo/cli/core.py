@@ -506,8 +506,8 @@ def _count_by_plies(
     last = geometry.size if max_ply is None else min(max_ply, geometry.size)
     plies = estimate_frontier(geometry, last, workers=cores)
     frontier_seconds = sum(p.seconds for p in plies)
-    if len(plies) < last:  # the estimate stopped at a ply beyond a year
-        frontier_seconds = float("inf")
+    if len(plies) < last:  # the estimate stopped at a ply beyond a year: out of reach
+        frontier_seconds = max(frontier_seconds, 2 * REFUSE_AFTER_SECONDS)
     long_frontier = frontier_seconds > (REFUSE_AFTER_SECONDS if yes else ASK_AFTER_SECONDS)
     # The sparse method is tried as long as it is faster than the frontier count, up to an hour
     # (without --plies on a long count, only what it gives within a minute matters).

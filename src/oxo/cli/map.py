@@ -75,8 +75,8 @@ def summary_lines(strategy: StrategyMap) -> list[str]:
     result = "a draw" if value.winner is None else f"a win for {value.winner.upper()}"
     lines = [
         f"strategy map for {side} on {strategy.geometry.spec}: best play gives {result}",
-        f"positions where {side} moves: {strategy.positions} "
-        f"({strategy.classes} up to symmetry), drawn as {strategy.boards} boards",
+        f"positions where {side} moves: {strategy.positions} ({strategy.classes} up to symmetry)",
+        f"its drawing (--svg) shows {strategy.boards} boards, one per position on the way",
         f"games that follow the map end: {side} wins {strategy.outcomes['win']}, "
         f"draws {strategy.outcomes['draw']}, {opponent} wins {strategy.outcomes['loss']}",
     ]

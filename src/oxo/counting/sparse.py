@@ -23,7 +23,7 @@ SECONDS_PER_PAIR = 2e-6
 SECONDS_PER_SET = 1e-4
 
 #: The estimate gives up on a ply once its sets of lines (over every symmetry) pass this many.
-MAX_SETS = 50_000
+MAX_SETS = 20_000
 
 
 class _TooMany(Exception):

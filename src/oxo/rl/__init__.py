@@ -11,7 +11,7 @@ from __future__ import annotations
 
 try:  # the extra's packages: without them, say how to get them rather than a bare import error
     import gymnasium  # noqa: F401
-    import pettingzoo  # noqa: F401
+    import pettingzoo  # type: ignore[import-untyped, unused-ignore]  # noqa: F401  # typed only in some versions
 except ModuleNotFoundError as missing:
     if missing.name not in ("gymnasium", "pettingzoo"):
         raise
