@@ -221,3 +221,14 @@ def test_count_command_on_a_dask_cluster(
         assert main([*args, "--quiet"]) == 0
     data = json.loads(capsys.readouterr().out)["boards"][0]
     assert data["total"] == {"positions": 5478, "classes": 765} and data["complete"] is True
+
+
+def test_a_frontier_count_says_where_its_folder_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["count", "4x4x4", "--plies", "2", "--method", "frontier"]) == 0
+    err = capsys.readouterr().err
+    folder = tmp_path / "oxo-count-4x4x4-k4"
+    assert folder.is_dir() and str(folder) in err.replace("\n", "")
+    assert "continue a stopped count" in err and "remove the folder" in err
