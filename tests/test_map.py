@@ -170,8 +170,8 @@ def test_map_value_from_the_solver(map3: StrategyMap) -> None:
 def test_map_limits_and_bad_input() -> None:
     with pytest.raises(OutOfReachError):
         strategy_map("5x5", "x")
-    with pytest.raises(OutOfReachError):
-        strategy_map("3x4", "o", max_positions=100)
+    with pytest.raises(OutOfReachError, match="looking at more than 100 positions where O moves"):
+        strategy_map("3x4", "o", max_positions=100)  # the message does not claim the map's size
     with pytest.raises(OxoError):
         strategy_map("3x3", "z")  # type: ignore[arg-type]
     strategy = strategy_map("3x3", "x")
