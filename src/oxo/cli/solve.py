@@ -462,7 +462,7 @@ def analyze(
     else:
         click.echo(report.position.to_grid())
         click.echo()
-        for line in report.text_lines():
+        for line in report.text_lines(why=False):  # an unknown value's reason: once, on stderr
             click.echo(line)
     if report.value is None:
         click.echo(f"oxo: out of reach: the value is not known: {report.out_of_reach}", err=True)
