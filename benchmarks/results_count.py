@@ -218,7 +218,7 @@ def going_further(geometry, reached: int) -> list[str]:  # type: ignore[no-untyp
     ]
     return [
         f"Going further: {'; '.join(parts)} (the estimate `oxo count` prints). Run "
-        f"`oxo count {geometry.spec} --plies {ahead[-1].ply} --yes --folder DIR` on a machine with "
+        f"`oxo count {geometry.spec} --plies {ahead[-1].ply} --method frontier --yes --folder DIR` on a machine with "
         "the disk; Ctrl-C stops it and the same command continues from the last complete ply, and "
         "`--scheduler ADDRESS` spreads it over a Dask cluster that shares DIR."
     ]

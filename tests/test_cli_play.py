@@ -269,3 +269,23 @@ def test_selfplay_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         code == 0 and out.startswith("4 games of 4x4") and "x wins" in out and "mean length" in out
     )
+
+
+@pytest.mark.parametrize("keypad", ["phone", "numpad"])
+def test_a_keypad_game_names_the_winning_line_by_its_keys(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], keypad: str
+) -> None:
+    """The last board shows each empty cell's key: the keys named for the winning line are where
+    the winner's marks are (not 0-based cell IDs)."""
+    keys = "".join(f"{key}\n" for key in (2, 3, 6, 7, 8, 9, 1, 4, 5))
+    code, out = run_play(monkeypatch, capsys, keys, "--keypad", keypad, "--seed", "0")
+    lines = out.rstrip().splitlines()
+    assert code == 0 and " wins with keys " in lines[-1], lines[-1]
+    winner = lines[-1][0]
+    board = [line.split() for line in lines[-4:-1]]
+    layout = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]
+    if keypad == "numpad":
+        layout = layout[::-1]
+    where = {layout[r][c]: board[r][c] for r in range(3) for c in range(3)}
+    named = lines[-1].split(" wins with keys ")[1].split(":")[0].split(", ")
+    assert len(named) == 3 and all(where[key] == winner for key in named), (named, board)

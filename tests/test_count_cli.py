@@ -98,3 +98,78 @@ def test_progress_reaches_a_pipe() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "counting 7x7: 100%" in done.stderr
+
+
+def run_in_terminal(
+    args: list[str], columns: int = 80, seconds: float = 120
+) -> tuple[int, list[str]]:
+    """Run the CLI in a pseudo-terminal ``columns`` wide; its exit status and the screen's
+    lines as a terminal would show them at the end (drawn by the pyte terminal emulator)."""
+    import fcntl
+    import os
+    import select
+    import struct
+    import termios
+    import time
+
+    pyte = pytest.importorskip("pyte")
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from oxo.cli import run; run()", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+    )
+    os.close(slave)
+    chunks = []
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # the other end closed: everything was read
+                    break
+                if not data:
+                    break
+                chunks.append(data)
+            elif process.poll() is not None:
+                break
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.close(master)
+    screen = pyte.Screen(columns, 500)
+    pyte.ByteStream(screen).feed(b"".join(chunks).replace(b"\n", b"\r\n"))
+    return process.returncode, [line.rstrip() for line in screen.display if line.strip()]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["4x4x4", "--plies", "12"],
+        ["4x4x4", "--plies", "4", "--method", "frontier"],
+    ],
+    ids=["sets-of-lines", "frontier"],
+)
+def test_a_count_in_an_80_column_terminal_glues_no_lines(args: list[str], tmp_path) -> None:
+    if "frontier" in args:
+        args = [*args, "--folder", str(tmp_path / "q")]
+    code, screen = run_in_terminal(["count", *args], columns=80)
+    assert code == 0, screen
+    last = int(args[2])
+    ply_lines = [line for line in screen if re.search(r"ply \d+: ", line)]
+    for ply in range(last + 1):  # each ply's news on a line of its own, from the first column
+        assert sum(line.startswith(f"4x4x4 ply {ply}:") for line in screen) == 1, screen
+    assert len(ply_lines) == last + 1, screen  # none glued after other text
+    assert not any("━" in line or "%" in line for line in screen), screen  # the bar left no trace
+    table = [line for line in screen if line.lstrip().startswith(("ply", "total"))]
+    assert len(table) == 2, screen
+    # The sentences under the table and on stderr are wrapped between words, not inside one.
+    words = {word for line in screen for word in line.split()}
+    assert "command" in words or "marks" in words, screen

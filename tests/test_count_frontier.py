@@ -180,6 +180,7 @@ def test_count_json_has_one_shape(capsys: pytest.CaptureFixture[str]) -> None:
 def test_count_frontier_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "q"
     args = ["count", "4x4x4", "--plies", "3", "--folder", str(folder), "--json", "--quiet"]
+    args += ["--method", "frontier"]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)["boards"][0]
     assert data["method"] == "frontier" and data["complete"] is False
@@ -187,13 +188,13 @@ def test_count_frontier_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_long_counts_need_yes(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["count", "4x4x4", "--plies", "7"]) == 3
+    assert main(["count", "4x4x4", "--plies", "7", "--method", "frontier"]) == 3
     err = capsys.readouterr().err
     assert "--yes" in err and "ply 7" in err and "Traceback" not in err
 
 
 def test_out_of_reach_counts_say_what_to_try(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["count", "4x4x4"]) == 3
+    assert main(["count", "4x4x4", "--method", "frontier"]) == 3
     err = capsys.readouterr().err
     assert "out of reach" in err and "--plies 6" in err
     assert main(["count", "4x4x4", "--method", "pairs", "--json"]) == 3
@@ -220,3 +221,14 @@ def test_count_command_on_a_dask_cluster(
         assert main([*args, "--quiet"]) == 0
     data = json.loads(capsys.readouterr().out)["boards"][0]
     assert data["total"] == {"positions": 5478, "classes": 765} and data["complete"] is True
+
+
+def test_a_frontier_count_says_where_its_folder_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["count", "4x4x4", "--plies", "2", "--method", "frontier"]) == 0
+    err = capsys.readouterr().err
+    folder = tmp_path / "oxo-count-4x4x4-k4"
+    assert folder.is_dir() and str(folder) in err.replace("\n", "")
+    assert "continue a stopped count" in err and "remove the folder" in err

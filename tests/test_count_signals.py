@@ -128,3 +128,78 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat[stat.rindex(")") + 2] != "Z"
+
+
+def interrupt_after(process: subprocess.Popen[str], line_start: str, seconds: float = 120) -> str:
+    """Read stderr until a line starts with ``line_start``, then Ctrl-C the whole group; the
+    stderr read so far."""
+    assert process.stderr is not None
+    seen = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if not line:
+            break
+        seen.append(line)
+        if line.startswith(line_start):
+            os.killpg(os.getpgid(process.pid), signal.SIGINT)
+            return "".join(seen)
+    raise AssertionError(f"never saw {line_start!r}: {''.join(seen)}")
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["table", "json"])
+def test_a_stopped_count_prints_the_plies_it_finished(as_json: bool, tmp_path: Path) -> None:
+    import json
+
+    from oxo.counting.frontier import free_positions
+    from oxo.geometry import Geometry
+
+    args = ["count", "4x4x4", "--method", "frontier", "--plies", "7", "--yes"]
+    args += ["--folder", str(tmp_path / "q"), "--workers", "2"]
+    process = start(*args, *(["--json"] if as_json else []))
+    try:
+        interrupt_after(process, "4x4x4 ply 3:")
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "oxo: interrupted" and "Traceback" not in err
+    geometry = Geometry.parse("4x4x4")
+    if as_json:
+        board = json.loads(out)["boards"][0]
+        assert board["complete"] is False and len(board["plies"]) >= 4
+        for row in board["plies"]:  # before ply 7 every position with the right marks occurs
+            assert (row["positions"], row["classes"]) == free_positions(geometry, row["ply"])
+        return
+    for ply in range(4):
+        positions, classes = free_positions(geometry, ply)
+        assert f"{positions:,}" in out and f"{classes:,}" in out
+    assert "stopped after ply" in out and "run the same command" in out
+
+
+@pytest.mark.slow
+def test_twenty_interrupts_never_print_a_traceback() -> None:
+    """Ctrl-C at varied moments of a multi-process count: always one line and status 130. Every
+    other time the signal comes twice, to the command and then to its group, as ``timeout -s INT``
+    sends it, 0 to 0.16 s apart (the second one used to land in Python's exit and print a
+    traceback), and the pool's exit hook must not write to a pipe its manager thread closed."""
+    for attempt in range(20):
+        process = start("count", "5x5", "--k", "4", "--yes", "--quiet")
+        try:
+            wait_for_workers(process, 2)
+            time.sleep(attempt % 5 * 0.3 + attempt // 5 * 0.07)  # 0 to about 1.4 s into the work
+            assert process.poll() is None, "the count ended before it could be interrupted"
+            group = os.getpgid(process.pid)
+            if attempt % 2:  # the second signal comes while the count stops or exits
+                os.kill(process.pid, signal.SIGINT)
+                time.sleep(attempt // 2 % 5 * 0.04)
+            os.killpg(group, signal.SIGINT)
+            _, err = process.communicate(timeout=30)
+            assert process.returncode == 130, (attempt, err)
+            assert err.strip() == "oxo: interrupted", (attempt, err)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()

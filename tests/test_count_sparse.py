@@ -45,3 +45,83 @@ def test_qubic_beyond_the_first_win() -> None:
     from math import comb
 
     assert positions_at(geometry, 8) == comb(64, 4) * comb(60, 4) - lines * comb(60, 4)
+
+
+# -- the command line: the first plies by sets of lines, the frontier beyond ------------------------
+
+
+def published_qubic() -> list[dict[str, int]]:
+    """The table written by benchmarks/results_count.py --sparse 4x4x4:14 (results/)."""
+    import json
+
+    record = Path(__file__).parents[1] / "results" / "sparse-4x4x4.json"
+    return json.loads(record.read_text())["result"]["plies"]
+
+
+@pytest.mark.parametrize("plies", [8, 14])
+def test_qubic_count_by_sets_of_lines(plies: int, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from oxo.cli import main
+
+    assert main(["count", "4x4x4", "--plies", str(plies), "--json", "--quiet"]) == 0
+    board = json.loads(capsys.readouterr().out)["boards"][0]
+    assert board["method"] == "sparse" and board["complete"] is False
+    assert [row.pop("method") for row in board["plies"]] == ["sparse"] * (plies + 1)
+    assert board["plies"] == published_qubic()[: plies + 1]
+
+
+@pytest.mark.slow
+def test_qubic_without_plies_gives_the_quick_plies(capsys: pytest.CaptureFixture[str]) -> None:
+    from oxo.cli import main
+
+    assert main(["count", "4x4x4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    published = published_qubic()
+    assert f"{published[14]['positions']:,}" in out
+    assert "counted up to ply" in out and "--plies" in out and "frontier" in out
+
+
+def test_plan_stops_where_the_sets_of_lines_grow(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oxo.counting import plan_plies
+    from oxo.counting.sparse import estimate_sparse
+
+    geometry = Geometry.parse("4x4x4")
+    assert not plan_plies(geometry, 10, within=60).frontier
+    plan = plan_plies(geometry, 64, within=60)
+    assert plan.frontier and 0 <= plan.sparse_last < 64
+    seconds = estimate_sparse(geometry, 64, within=60)
+    assert sum(seconds) <= 60 and len(seconds) == len(plan.estimates)
+    assert estimate_sparse(geometry, 64, max_sets=100)[-1] < 1  # capped long before big plies
+
+
+def test_a_mixed_count_labels_each_ply_and_agrees_with_the_formulas(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A board small enough to finish: plies 0-2 by sets of lines, the rest by the frontier count,
+    which must agree with the sets of lines on the plies both give."""
+    import json
+
+    import oxo.counting as counting
+    from oxo.cli import main
+
+    expected = count_positions(Geometry.parse("3x3"), "pairs")
+    real_plan = counting.plan_plies
+
+    def plan(geometry: Geometry, last: int, *, within: float) -> counting.PlyPlan:
+        found = real_plan(geometry, last, within=within)
+        return counting.PlyPlan(found.last, 2, found.estimates)
+
+    monkeypatch.setattr(counting, "choose_method", lambda geometry, method="auto": "frontier")
+    monkeypatch.setattr(counting, "plan_plies", plan)
+    args = ["count", "3x3", "--folder", str(tmp_path / "q"), "--json", "--quiet"]
+    assert main(args) == 0
+    board = json.loads(capsys.readouterr().out)["boards"][0]
+    assert board["method"] == "sparse+frontier" and board["complete"] is True
+    assert [row["method"] for row in board["plies"]] == ["sparse"] * 3 + ["frontier"] * 7
+    assert [(row["positions"], row["classes"]) for row in board["plies"]] == [
+        (row.positions, row.classes) for row in expected.plies
+    ]
+    assert main([*args[:-2], "--quiet"]) == 0  # the text names which method gave which plies
+    out = capsys.readouterr().out
+    assert "plies 0-2 by inclusion-exclusion" in out and "plies 3-9 by visiting" in out

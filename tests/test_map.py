@@ -170,8 +170,8 @@ def test_map_value_from_the_solver(map3: StrategyMap) -> None:
 def test_map_limits_and_bad_input() -> None:
     with pytest.raises(OutOfReachError):
         strategy_map("5x5", "x")
-    with pytest.raises(OutOfReachError):
-        strategy_map("3x4", "o", max_positions=100)
+    with pytest.raises(OutOfReachError, match="looking at more than 100 positions where O moves"):
+        strategy_map("3x4", "o", max_positions=100)  # the message does not claim the map's size
     with pytest.raises(OxoError):
         strategy_map("3x3", "z")  # type: ignore[arg-type]
     strategy = strategy_map("3x3", "x")
@@ -235,7 +235,7 @@ def test_cli_map(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["map", "3x3", "--as", "x"]) == 0
     out = capsys.readouterr().out
     assert f"positions where X moves: {strategy.positions}" in out
-    assert f"drawn as {strategy.boards} boards" in out
+    assert f"shows {strategy.boards} boards" in out
     target = tmp_path / "o.svg"
     assert main(["map", "3x3", "--as", "o", "--svg", str(target), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

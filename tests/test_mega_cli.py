@@ -137,7 +137,7 @@ def test_play_computer_against_computer_to_the_end() -> None:
         mega, ["play", "--x", "random", "--o", "mcts", "--iterations", "50", "--seed", "7"]
     )
     assert result.exit_code == 0, result.output
-    assert "o (hard) plays" in result.output and "simulations" in result.output
+    assert "o (hard) plays" in result.output and "random games" in result.output
     last = result.output.rstrip().splitlines()
     assert last[-1].startswith("record: ") and any(
         line.startswith(("winner:", "draw:")) for line in last[-7:]

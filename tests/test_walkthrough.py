@@ -190,6 +190,9 @@ def test_exit_statuses_are_documented() -> None:
         (["check", "xo./.x./..o"], 0),
         (["analyze", "xo./.x./..."], 0),
         (["deadends", "3x3", "--quiet"], 0),
+        (["terminal", "3x3", "--quiet"], 0),
+        (["map", "3x3"], 0),
+        (["count", "4x4x4", "--plies", "9", "--quiet"], 0),
         (["fullboards"], 0),
         (["move", "x...o....", "--json"], 0),
         (["solve", "3x3"], 0),
@@ -211,7 +214,7 @@ def test_newcomer_command(capsys: pytest.CaptureFixture[str], args: list[str], c
         ["analyze", "5x5"],
         ["deadends", "5x5", "--quiet"],
         ["terminal", "5x5", "--quiet"],
-        ["count", "5x5x5", "--quiet"],
+        ["count", "4x4x4", "--method", "frontier", "--quiet"],
     ],
     ids=shlex.join,
 )
@@ -282,3 +285,21 @@ def test_words_and_numbers_in_the_newcomers_outputs(capsys: pytest.CaptureFixtur
     run = run_here(capsys, ["analyze", "xo./.x./..."])
     empty = next(line for line in run.out.splitlines() if line.startswith("empty cells"))
     assert ", " in empty
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["analyze", "7x7", "--k", "4"], ["analyze", "x" + "." * 24, "--board", "5x5", "--k", "4"]],
+    ids=shlex.join,
+)
+def test_analyze_beyond_the_solver_fits_80_columns_and_says_why_once(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    run = run_here(capsys, args)
+    check(run, 3)
+    assert max(len(line) for line in run.out.splitlines()) <= 80, run.out
+    assert (run.out + run.err).count("too many for the exact solver") == 1
+    empty_board = "--board" not in args  # a board alone stands for its empty position
+    assert (
+        "empty board" in run.err
+    ) == empty_board  # oxo solve is offered for the empty board only

@@ -27,6 +27,10 @@ FORBIDDEN = {
     r"seed rule": "the background documents",
     r"dense state spaces?": "internal term (say: the table of every reachable position)",
     r"\bissue \d+\b": "the project's issue tracker",
+    r"\bthe puzzle\b": "a puzzle the reader never saw (say what the questions or boards are)",
+    r"\((?:pairs|csp|lines|search)\)": "a method's name alone (say how it counted)",
+    r"\bdrawn as \d": "a drawing the reader has not asked for (say which drawing)",
+    r"\bexpects \d+%": "an engine's estimate without saying of what",
 }
 
 #: Words allowed only with a plain gloss nearby (within this many characters, either side).

@@ -36,6 +36,10 @@ class ProgressSink(Protocol):
 
     def __call__(self, fraction: float) -> None: ...
 
+    def note(self, text: str) -> None:
+        """A line of news (a ply finished, say), printed above the bar, never glued onto it."""
+        ...
+
 
 class _Silent:
     def advance(self, amount: float = 1) -> None:
@@ -54,10 +58,16 @@ SILENT: ProgressSink = _Silent()
 class _Sink:
     """Counts units done out of ``total`` and passes the news to a display."""
 
-    def __init__(self, total: float, show: Callable[[float], None]) -> None:
+    def __init__(
+        self, total: float, show: Callable[[float], None], say: Callable[[str], None]
+    ) -> None:
         self.total = total
         self.done = 0.0
         self._show = show
+        self._say = say
+
+    def note(self, text: str) -> None:
+        self._say(text)
 
     def advance(self, amount: float = 1) -> None:
         self.done += amount
@@ -117,7 +127,12 @@ def progress_bar(
         return
     out = stream if stream is not None else sys.stderr
     if not out.isatty():
-        yield _Sink(total, _PlainLines(description, total, out, interval))
+
+        def line(text: str) -> None:
+            out.write(text + "\n")
+            out.flush()
+
+        yield _Sink(total, _PlainLines(description, total, out, interval), line)
         return
     from rich.console import Console
     from rich.progress import (
@@ -143,7 +158,11 @@ def progress_bar(
         def show(done: float, progress: Any = progress, task: Any = task) -> None:
             progress.update(task, completed=done)
 
-        yield _Sink(total, show)
+        def say(text: str, progress: Any = progress) -> None:
+            # Through the bar's own console: the line goes above the bar, which is drawn again below.
+            progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+        yield _Sink(total, show, say)
 
 
 @contextmanager

@@ -252,12 +252,13 @@ class Analysis:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text("\n".join([self.position.to_grid(), "", *self.text_lines()]))
 
-    def text_lines(self) -> list[str]:
-        """The analysis as labelled lines for people (the grid not included)."""
+    def text_lines(self, *, why: bool = True) -> list[str]:
+        """The analysis as labelled lines for people (the grid not included); without ``why`` an
+        unknown value is just "not known" (the command line says why once, on its last line)."""
         out = self.line_text()
         position = self.position
         if self.value is None:
-            out.append(f"value:          not known: {self.out_of_reach}")
+            out.append(f"value:          not known{f': {self.out_of_reach}' if why else ''}")
             return out
         out.append(f"value:          {self.value}")
         if self.for_mover is not None:
@@ -285,7 +286,13 @@ class Analysis:
         out.append(f"open for X:     {_open(lines.open_for_x, position)}")
         out.append(f"open for O:     {_open(lines.open_for_o, position)}")
         empty = lines.empty
-        out.append(f"empty cells:    {', '.join(map(str, empty)) if empty else 'none'}")
+        if not empty:
+            cells = "none"
+        elif len(empty) == geometry.size:
+            cells = f"all {len(empty)}"
+        else:
+            cells = _fitting(", ".join(map(str, empty)), f"{len(empty)} cells: ")
+        out.append(f"empty cells:    {cells}")
         who = [name for name, can in (("X", self.x_can_win), ("O", self.o_can_win)) if can]
         unknown = [
             name for name, can in (("X", self.x_can_win), ("O", self.o_can_win)) if can is None
@@ -305,10 +312,25 @@ def _lines(lines: tuple[tuple[int, ...], ...], position: Position) -> str:
     return " ".join(_cells(line, position) for line in lines) or "none"
 
 
-def _open(lines: tuple[tuple[int, ...], ...], position: Position, shown: int = 24) -> str:
-    if len(lines) <= shown:
-        return _lines(lines, position)
-    return f"{len(lines)} lines, e.g. {_lines(lines[:shown], position)} ..."
+#: Room after a label ("open for X:     ") in an 80-column terminal.
+TEXT_ROOM = 80 - 16
+
+
+def _fitting(text: str, prefix: str, room: int = TEXT_ROOM) -> str:
+    """``text`` when it fits in ``room`` columns, else ``prefix`` and as many of its words as fit,
+    then "..."."""
+    if len(text) <= room:
+        return text
+    kept = prefix
+    for word in text.split(" "):
+        if len(kept) + len(word) + 4 > room:
+            break
+        kept += word + " "
+    return kept + "..."
+
+
+def _open(lines: tuple[tuple[int, ...], ...], position: Position) -> str:
+    return _fitting(_lines(lines, position), f"{len(lines)} lines, e.g. ")
 
 
 def analyze(
@@ -341,8 +363,12 @@ def analyze(
                 None,
                 (),
                 f"{empty} empty cells are too many for the exact solver here (at most {max_empty}); "
-                f"try a position with at most {max_empty} empty cells, or 'oxo solve "
-                f"{position.geometry.spec}' for the empty board",
+                f"try a position with at most {max_empty} empty cells"
+                + (
+                    f", or 'oxo solve {position.geometry.spec}', which searches the empty board"
+                    if empty == position.geometry.size
+                    else ""
+                ),
             )
         space = build_space(position)
         solution = solve(position, space=space)

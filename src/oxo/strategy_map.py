@@ -13,7 +13,7 @@ position always gets the same move, however it was reached.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from oxo.errors import OutOfReachError, OxoError
@@ -124,11 +124,14 @@ def strategy_map(
     *,
     solution: Solution | None = None,
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    on_progress: Callable[[float], None] | None = None,
 ) -> StrategyMap:
     """The complete optimal strategy of ``side`` (``"x"`` or ``"o"``) from the empty board.
 
     Raises :class:`OutOfReachError` when the board is beyond the exact solver (more than 16 cells)
-    or the map would hold more than ``max_positions`` distinct positions.
+    or choosing the smallest map means looking at more than ``max_positions`` positions where
+    ``side`` moves (the map itself may be smaller). ``on_progress`` hears the fraction of the
+    board's solving done (the longest part on 16 cells).
     """
     geometry = Geometry.parse(board) if isinstance(board, str) else board
     if side not in ("x", "o"):
@@ -139,7 +142,7 @@ def strategy_map(
             f"at most {MAX_EMPTY} cells; {geometry.spec} has {geometry.size}. Try 3x3 or 3x4."
         )
     root = Position.empty(geometry)
-    solution = solution if solution is not None else solve(root)
+    solution = solution if solution is not None else solve(root, on_progress=on_progress)
     builder = _Builder(solution, side, max_positions)
     node = builder.node(root)
     outcomes = {"win": 0, "draw": 0, "loss": 0}
@@ -184,8 +187,10 @@ class _Builder:
         self.moves[key] = move
         if len(self.moves) > self.max_positions:
             raise OutOfReachError(
-                f"the map of {self.side.upper()} on {position.geometry.spec} holds more than "
-                f"{self.max_positions:,} positions; try a smaller board such as 3x3"
+                f"choosing the smallest map of {self.side.upper()} on {position.geometry.spec} "
+                f"meant looking at more than {self.max_positions:,} positions where "
+                f"{self.side.upper()} moves (every move that keeps the best result, and every "
+                "reply to it); try a smaller board such as 3x3 or 3x4"
             )
         return move
 

@@ -8,6 +8,8 @@ out of reach within the limits (:class:`oxo.errors.OutOfReachError`) exits with 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -113,6 +115,39 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else list(argv)
     as_json = "--json" in args
+    with _one_interrupt(until_exit=argv is None):
+        return _main(args, as_json)
+
+
+@contextmanager
+def _one_interrupt(until_exit: bool) -> Iterator[None]:
+    """Ctrl-C stops the command once; a second SIGINT while it stops is ignored, up to the
+    process's exit when ``until_exit`` (the console script). ``timeout -s INT`` signals the command
+    and then its whole group: the second signal used to land in Python's exit and print a
+    traceback after "oxo: interrupted"."""
+    import signal
+
+    interrupted = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal interrupted
+        interrupted = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGINT, stop)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    finally:
+        if not (interrupted and until_exit):
+            signal.signal(signal.SIGINT, previous)
+
+
+def _main(args: list[str], as_json: bool) -> int:
     try:
         outcome = cli.main(args=args, prog_name="oxo", standalone_mode=False)
     except OutOfReachError as error:
@@ -133,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         return done.exit_code
     except click.Abort:
         click.echo("oxo: aborted", err=True)
+        return 130
+    except KeyboardInterrupt:  # Ctrl-C outside a command's own clean stop (while it starts, say)
+        click.echo("oxo: interrupted", err=True)
         return 130
     except BrokenPipeError:
         return 0

@@ -22,6 +22,7 @@ from oxo.cli.common import (
 )
 from oxo.cli.limits import (
     ASK_AFTER_SECONDS,
+    REFUSE_AFTER_SECONDS,
     check_estimate,
     clean_stop,
     memory_limit,
@@ -56,7 +57,8 @@ UTTT = "uttt"
     "cells (boards up to ~27 cells); frontier: keep each ply's positions on disk within --memory "
     "(bigger boards such as 4x4x4, as far as time allows; stop and run again to continue); search: "
     "walk the game tree (slow reference); auto: lines when the board has at most 16 lines, pairs up "
-    "to 27 cells, else frontier.",
+    "to 27 cells, else the first plies by inclusion-exclusion over the small sets of lines that fit "
+    "in a player's marks while that is quick, and frontier beyond.",
 )
 @click.option(
     "--executor",
@@ -137,12 +139,19 @@ def count(
     the next move must go to; classes are up to the eight rotations and reflections, applied to the
     big grid and inside every small grid at once.
 
+    Boards beyond the formulas (4x4x4, 6x7 --k 4) are counted ply by ply: the first plies at once
+    without visiting positions, further ones on disk (the note under the table says which method
+    gave which plies); without --plies the plies that come in seconds are shown.
+
     Work predicted to take over a minute asks first (or needs --yes); work that would pass the
     memory limit is refused, and a count that comes to pass it stops. Ctrl-C stops at once.
 
     Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes;  oxo count connect4 --plies 10;
     oxo count uttt --plies 6
     """
+    from oxo.counting import PlyCount
+    from oxo.counting.budget import MemoryLimitError
+
     parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
     if all(not isinstance(board, Geometry) for board in parsed):
         _refuse_classic_options(method, executor, workers, scheduler, folder)
@@ -156,20 +165,38 @@ def count(
             if not isinstance(board, Geometry):
                 tables.append(_count_gravity(board, limit, max_ply, yes, quiet))
                 continue
-            tables.append(
-                _count_one(
-                    board,
-                    method,
-                    executor,
-                    workers,
-                    scheduler,
-                    limit,
-                    max_ply,
-                    folder,
-                    yes,
-                    quiet,
+            rows: list[PlyCount] = []
+            try:
+                tables.append(
+                    _count_one(
+                        board,
+                        method,
+                        executor,
+                        workers,
+                        scheduler,
+                        limit,
+                        max_ply,
+                        folder,
+                        yes,
+                        quiet,
+                        rows,
+                    )
                 )
-            )
+            except (KeyboardInterrupt, MemoryLimitError):
+                # A stopped count shows the plies it finished before the one line saying why.
+                if rows:
+                    method_of = {row.method for row in rows} - {None}
+                    used = "+".join(m for m in ("sparse", "frontier") if m in method_of)
+                    tables.append(CountTable(board, tuple(rows), used or "frontier", False))
+                    _print_counts(tables, as_json, stopped=True)
+                raise
+    _print_counts(tables, as_json)
+
+
+def _print_counts(
+    tables: list[CountTable | GravityCounts | UtttCounts], as_json: bool, stopped: bool = False
+) -> None:
+    """The table of ``oxo count`` (or its JSON) and a note under it for each board that needs one."""
     if as_json:
         echo_json({"boards": [table.to_dict() for table in tables]})
         return
@@ -178,28 +205,67 @@ def count(
     console().print(_count_table(tables))
     for table in tables:
         if isinstance(table, UtttCounts):
-            click.echo(
+            _note(
                 "uttt: classes are up to the eight rotations and reflections (of the big grid and "
                 "every small grid at once); a larger --plies counts further"
             )
             continue
         if isinstance(table, CountTable):
-            if not table.complete:
-                click.echo(
+            for line in _method_notes(table):
+                _note(line)
+            if stopped and not table.complete:
+                _note(
+                    f"{table.geometry.spec}: stopped after ply {table.plies[-1].ply}; run the same "
+                    "command to go on (the frontier count continues from its last complete ply)"
+                )
+            elif not table.complete:
+                _note(
                     f"{table.geometry.spec}: counted up to ply {table.plies[-1].ply} of {table.geometry.size}; "
-                    "run the same command with a larger --plies to go on from there"
+                    + (
+                        table.note
+                        or "run the same command with a larger --plies to go on from there"
+                    )
                 )
             continue
-        click.echo(
+        _note(
             f"{table.board.spec}: classes are up to the left-right mirror, the only symmetry of a "
             "gravity board"
         )
         if not table.complete:
-            click.echo(
+            _note(
                 f"{table.board.spec}: counted up to ply {len(table.positions) - 1} of "
                 f"{table.board.size}; a larger --plies counts further (gravity boards start again "
                 "from the empty board)"
             )
+
+
+def _note(text: str, err: bool = False) -> None:
+    """A sentence under a table or on stderr: on a terminal, wrapped at its width between words."""
+    import shutil
+    import sys
+    import textwrap
+
+    stream = sys.stderr if err else sys.stdout
+    if stream.isatty():
+        text = textwrap.fill(text, shutil.get_terminal_size((80, 24)).columns - 1)
+    click.echo(text, err=err)
+
+
+def _method_notes(table: CountTable) -> list[str]:
+    """Which method gave which plies, where a count used one that is not the usual formula."""
+    spans: list[tuple[str, int, int]] = []
+    for row in table.plies:
+        if row.method is None:
+            continue
+        if spans and spans[-1][0] == row.method and spans[-1][2] == row.ply - 1:
+            spans[-1] = (row.method, spans[-1][1], row.ply)
+        else:
+            spans.append((row.method, row.ply, row.ply))
+    out = []
+    for method, first, last in spans:
+        plies = f"ply {first}" if first == last else f"plies {first}-{last}"
+        out.append(f"{table.geometry.spec}: {plies} {PLY_METHOD_WORDS[method]}")
+    return out
 
 
 def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | GravityBoard | str:
@@ -335,85 +401,48 @@ def _count_gravity(
     )
     known: list[tuple[int, int]] = []
     started = time.monotonic()
-
-    def on_ply(ply: int, positions: int) -> None:
-        known.append((ply, positions))
-        seconds = time.monotonic() - started
-        if not quiet and seconds >= 1:  # a line a ply once the count takes noticeable time
-            click.echo(
-                f"{spec} ply {ply}: {positions:,} position{'s' * (positions != 1)} "
-                f"({format_seconds(seconds)})",
-                err=True,
-            )
-
     with progress_bar(f"counting {spec}", total=1.0, quiet=quiet) as bar:
+
+        def on_ply(ply: int, positions: int) -> None:
+            known.append((ply, positions))
+            seconds = time.monotonic() - started
+            if seconds >= 1:  # a line a ply once the count takes noticeable time
+                bar.note(
+                    f"{spec} ply {ply}: {positions:,} position{'s' * (positions != 1)} "
+                    f"({format_seconds(seconds)})"
+                )
+
         with _guarded_count(spec, limit, known):
             return count_positions(board, last, on_ply, on_progress=bar)
 
 
 def _count_one(
-    geometry, method, executor, workers, scheduler, limit, max_ply, folder, yes, quiet
+    geometry, method, executor, workers, scheduler, limit, max_ply, folder, yes, quiet, rows
 ) -> CountTable:
-    """One board's count: estimate, ask or refuse, then count within the memory limit."""
+    """One board's count: estimate, ask or refuse, then count within the memory limit. The plies
+    of a count beyond the formulas are added to ``rows`` as they come (a stopped count shows them)."""
     import os
 
-    from oxo.counting import choose_method, count_by_frontier, estimate_count
-    from oxo.counting.budget import Estimate, MemoryGuard, format_bytes, format_seconds
+    from oxo.counting import choose_method, estimate_count
+    from oxo.counting.budget import MemoryGuard
 
     used = choose_method(geometry, method)
     cores = workers or os.cpu_count() or 1
     if used == "frontier":
-        from oxo.counting.frontier import estimate_frontier
-
-        last = geometry.size if max_ply is None else min(max_ply, geometry.size)
-        plies = estimate_frontier(geometry, last, workers=cores)
-        seconds = sum(p.seconds for p in plies)
-        disk = max((p.disk for p in plies), default=0)
-        details = [
-            f"ply {p.ply}: at most {p.classes_at_most:,} classes, about {format_seconds(p.seconds)}, "
-            f"{format_bytes(p.disk)} on disk"
-            for p in plies
-            if p.seconds >= 1 or p.ply == last
-        ][:12]
-        reach, spent = 0, 0.0
-        for p in plies:
-            spent += p.seconds
-            if spent > 600:
-                break
-            reach = p.ply
-        check_estimate(
-            f"counting {geometry.spec} up to ply {last} by the frontier method",
-            Estimate(seconds, limit, disk, note="upper bounds; memory stays within --memory"),
+        return _count_by_plies(
+            geometry,
+            method == "auto",
+            executor,
+            workers,
+            scheduler,
             limit,
-            yes=yes,
-            smaller=f"give --plies N to stop after ply N (--plies {reach} takes at most about "
-            f"{format_seconds(sum(p.seconds for p in plies[:reach]))})",
-            details=details,
+            max_ply,
+            folder,
+            yes,
+            quiet,
+            rows,
+            cores,
         )
-        where = folder or f"oxo-count-{geometry.spec_shape}-k{geometry.k}"
-        with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
-
-            def on_ply(row) -> None:
-                if not quiet:
-                    click.echo(
-                        f"{geometry.spec} ply {row.ply}: {row.positions:,} "
-                        f"position{'s' * (row.positions != 1)}, {row.classes:,} "
-                        f"class{'es' * (row.classes != 1)}",
-                        err=True,
-                    )
-
-            with MemoryGuard(limit):
-                return count_by_frontier(
-                    geometry,
-                    where,
-                    max_ply=max_ply,
-                    memory=limit,
-                    executor=executor,
-                    workers=workers,
-                    scheduler=scheduler,
-                    on_ply=on_ply,
-                    on_progress=bar,
-                )
     check_estimate(
         f"counting {geometry.spec} by the {used} method",
         estimate_count(geometry, used, workers=cores),
@@ -433,6 +462,193 @@ def _count_one(
                 scheduler=scheduler,
                 on_progress=bar,
             )
+
+
+#: What the table's note calls the two methods of a count ply by ply.
+PLY_METHOD_WORDS = {
+    "sparse": "by inclusion-exclusion over the sets of lines that fit in one player's marks "
+    "(exact, without visiting positions)",
+    "frontier": "by visiting every position, kept on disk (the frontier count)",
+}
+
+
+#: The first plies of a count beyond the formulas are counted over sets of lines when that is
+#: faster than the frontier count and takes at most this long.
+SPARSE_AT_MOST_SECONDS = 3600.0
+
+
+def _count_by_plies(
+    geometry,
+    sparse,
+    executor,
+    workers,
+    scheduler,
+    limit,
+    max_ply,
+    folder,
+    yes,
+    quiet,
+    rows,
+    cores,
+) -> CountTable:
+    """A board beyond the formulas, ply by ply: the first plies by inclusion-exclusion over small
+    sets of lines where that is quick (``sparse``: --method auto), the frontier count beyond.
+
+    Without --plies, when the frontier count of the whole game would be long, the plies the first
+    method gives in seconds are the answer, with a note saying how to go further."""
+    from pathlib import Path
+
+    from oxo.counting import CountTable, PlyCount, count_by_frontier, plan_plies
+    from oxo.counting.budget import Estimate, MemoryGuard, MiB, format_bytes, format_seconds
+    from oxo.counting.frontier import estimate_frontier
+
+    last = geometry.size if max_ply is None else min(max_ply, geometry.size)
+    plies = estimate_frontier(geometry, last, workers=cores)
+    frontier_seconds = sum(p.seconds for p in plies)
+    if len(plies) < last:  # the estimate stopped at a ply beyond a year: out of reach
+        frontier_seconds = max(frontier_seconds, 2 * REFUSE_AFTER_SECONDS)
+    long_frontier = frontier_seconds > (REFUSE_AFTER_SECONDS if yes else ASK_AFTER_SECONDS)
+    # The sparse method is tried as long as it is faster than the frontier count, up to an hour
+    # (without --plies on a long count, only what it gives within a minute matters).
+    within = min(frontier_seconds, SPARSE_AT_MOST_SECONDS)
+    if max_ply is None and long_frontier:
+        within = ASK_AFTER_SECONDS
+    plan = plan_plies(geometry, last, within=max(ASK_AFTER_SECONDS, within)) if sparse else None
+    known = plan.sparse_last if plan is not None else -1
+    if plan is not None and plan.frontier and max_ply is None and long_frontier and known >= 0:
+        # The whole game is long or out of reach: answer with the plies that come at once.
+        found = _count_sparse_plies(geometry, known, plan.estimates, quiet, rows)
+        minute, seconds = plan.within(ASK_AFTER_SECONDS)
+        more = f"--plies {minute} takes about {format_seconds(seconds)}; " if minute > known else ""
+        return CountTable(
+            geometry,
+            tuple(found),
+            "sparse",
+            False,
+            note=f"{more}every ply, by the frontier count, would take "
+            + (
+                "more than a year"
+                if frontier_seconds > REFUSE_AFTER_SECONDS
+                else f"about {format_seconds(frontier_seconds)}"
+            ),
+        )
+    if plan is not None and not plan.frontier:
+        check_estimate(
+            f"counting {geometry.spec} up to ply {last}",
+            Estimate(plan.sparse_seconds, 200 * MiB, note="inclusion-exclusion over sets of lines"),
+            limit,
+            yes=yes,
+            smaller="give a smaller --plies N",
+        )
+        found = _count_sparse_plies(geometry, last, plan.estimates, quiet, rows)
+        ended = found[-1].positions == 0
+        if ended:
+            found += [
+                PlyCount(ply, 0, 0, method="sparse") for ply in range(last + 1, geometry.size + 1)
+            ]
+        return CountTable(geometry, tuple(found), "sparse", ended or last == geometry.size)
+    details = [
+        f"ply {p.ply}: at most {p.classes_at_most:,} classes, about {format_seconds(p.seconds)}, "
+        f"{format_bytes(p.disk)} on disk"
+        for p in plies
+        if p.ply > known and (p.seconds >= 1 or p.ply == last)
+    ][:12]
+    reach, spent = 0, 0.0
+    for p in plies:
+        spent += p.seconds
+        if spent > 600:
+            break
+        reach = p.ply
+    quick = f"--plies {reach} takes at most about {format_seconds(sum(p.seconds for p in plies[:reach]))}"
+    if plan is not None:
+        minute, seconds = plan.within(ASK_AFTER_SECONDS)
+        if minute > reach:
+            quick = (
+                f"--plies {minute} takes about {format_seconds(seconds)} by inclusion-exclusion "
+                "over sets of lines"
+            )
+    check_estimate(
+        f"counting {geometry.spec} up to ply {last} by the frontier method",
+        Estimate(
+            frontier_seconds + (plan.sparse_seconds if plan else 0.0),
+            limit,
+            max((p.disk for p in plies), default=0),
+            note="upper bounds; memory stays within --memory",
+        ),
+        limit,
+        yes=yes,
+        smaller=f"give --plies N to stop after ply N ({quick})",
+        details=details,
+    )
+    sparse_rows = (
+        _count_sparse_plies(geometry, known, plan.estimates, quiet, rows)
+        if plan is not None and known >= 0
+        else []
+    )
+    where = Path(folder or f"oxo-count-{geometry.spec_shape}-k{geometry.k}").resolve()
+    if not quiet:
+        _note(
+            f"{geometry.spec}: the frontier count keeps its plies in {where}; run the same "
+            "command to continue a stopped count, and remove the folder when done",
+            err=True,
+        )
+    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+
+        def on_ply(row: PlyCount) -> None:
+            if row.ply < len(sparse_rows):
+                mine = sparse_rows[row.ply]
+                if (row.positions, row.classes) != (mine.positions, mine.classes):
+                    raise AssertionError(
+                        f"{geometry.spec} ply {row.ply}: the frontier count gives {row}, "
+                        f"inclusion-exclusion {mine}"
+                    )
+                return
+            row = PlyCount(
+                row.ply, row.positions, row.classes, method="frontier" if sparse_rows else None
+            )
+            rows.append(row)
+            bar.note(_ply_line(geometry, row))
+
+        with MemoryGuard(limit):
+            table = count_by_frontier(
+                geometry,
+                str(where),
+                max_ply=max_ply,
+                memory=limit,
+                executor=executor,
+                workers=workers,
+                scheduler=scheduler,
+                on_ply=on_ply,
+                on_progress=bar,
+            )
+    if not sparse_rows:
+        return table
+    labelled = [*sparse_rows] + [
+        PlyCount(row.ply, row.positions, row.classes, method="frontier")
+        for row in table.plies[len(sparse_rows) :]
+    ]
+    return CountTable(geometry, tuple(labelled), "sparse+frontier", table.complete)
+
+
+def _ply_line(geometry: Geometry, row) -> str:
+    return (
+        f"{geometry.spec} ply {row.ply}: {row.positions:,} position{'s' * (row.positions != 1)}, "
+        f"{row.classes:,} class{'es' * (row.classes != 1)}"
+    )
+
+
+def _count_sparse_plies(geometry, last, estimates, quiet, rows) -> list:
+    """Plies 0 to ``last`` by inclusion-exclusion over sets of lines, each added to ``rows`` and
+    told on stderr as it comes."""
+    from oxo.counting import count_by_sparse
+
+    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+
+        def on_ply(row) -> None:
+            rows.append(row)
+            bar.note(_ply_line(geometry, row))
+
+        return count_by_sparse(geometry, last, on_ply=on_ply, on_progress=bar, weights=estimates)
 
 
 def _count_label(result: CountTable | GravityCounts | UtttCounts) -> str:

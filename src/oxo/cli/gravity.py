@@ -220,7 +220,9 @@ def analyze_command(
             f"\nstatus: {'draw: the board is full' if state.winner is None else state.winner.upper() + ' has won'}"
         )
         return
-    result = analyze(state, seconds=seconds)
+    with progress_status() as status:  # long analyses say what they are doing meanwhile
+        status(f"analysing the {len(state.legal_moves)} playable columns")
+        result = analyze(state, seconds=seconds, on_status=status)
     if as_json:
         echo_json(result.to_dict())
         return

@@ -119,7 +119,10 @@ def terminal_game(
             report = player.last
             detail = ""
             if report is not None and report.nodes > 1 and report.expectation is not None:
-                detail = f" ({report.nodes:,} simulations in {report.seconds:.2f} s, expects {report.expectation:.0%})"
+                detail = (
+                    f" (played out {report.nodes:,} random games in {report.seconds:.2f} s; "
+                    f"it rates its chances at {report.expectation:.0%}, 100% a sure win)"
+                )
             click.echo(f"{name} ({player.name}) plays {format_move(move)}{detail}")
             continue
         click.echo(f"{name}, your move (GC, or {words}): ", nl=False)

@@ -8,6 +8,7 @@ from oxo.cli.common import echo_json, json_option, k_option, parse_board
 from oxo.errors import OxoError
 from oxo.fileio import write_atomic
 from oxo.game import Player
+from oxo.progress import progress_bar
 from oxo.registry import find_game
 from oxo.strategy_map import StrategyMap, strategy_map
 
@@ -41,8 +42,8 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
     map is drawn as nested grids: every reply of the opponent holds, in the cell it was played in,
     the board that follows it, at a third of the scale on 3x3.
 
-    Works on boards of up to 16 cells whose map stays under 50,000 positions:
-    3x3, 3x4, 4x4 with --k 3, ...; 4x4 with four in a row is beyond (exit 3).
+    Works on boards of up to 16 cells where choosing the smallest map looks at fewer than 50,000
+    positions: 3x3 and 3x4 for either side, 4x4 with --k 3 for X; beyond, it says so (exit 3).
 
     Example: oxo map 3x3 --as o --svg o.svg
     """
@@ -50,7 +51,8 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
     game.require("strategy_map")
     geometry = parse_board(game.name)
     player: Player = "x" if side.lower() == "x" else "o"
-    strategy = strategy_map(geometry, player)
+    with progress_bar(f"solving every position of {geometry.spec} for the map") as bar:
+        strategy = strategy_map(geometry, player, on_progress=bar)
     if svg_path is not None:
         from oxo.render.strategy import strategy_svg
 
@@ -78,8 +80,8 @@ def summary_lines(strategy: StrategyMap) -> list[str]:
     result = "a draw" if value.winner is None else f"a win for {value.winner.upper()}"
     lines = [
         f"strategy map for {side} on {strategy.geometry.spec}: best play gives {result}",
-        f"positions where {side} moves: {strategy.positions} "
-        f"({strategy.classes} up to symmetry), drawn as {strategy.boards} boards",
+        f"positions where {side} moves: {strategy.positions} ({strategy.classes} up to symmetry)",
+        f"its drawing (--svg) shows {strategy.boards} boards, one per position on the way",
         f"games that follow the map end: {side} wins {strategy.outcomes['win']}, "
         f"draws {strategy.outcomes['draw']}, {opponent} wins {strategy.outcomes['loss']}",
     ]

@@ -258,7 +258,12 @@ def play(
     else:
         line = next(cells for player, cells in position.complete_lines if player == winner)
         who = "you win" if winner == side else "the computer wins"
-        click.echo(f"{winner.upper()} wins with the line {_cells(line, geometry.size)}: {who}")
+        named = (
+            f"keys {', '.join(_move_label(cell, keypad) for cell in line)}"
+            if keypad
+            else f"the line {_cells(line, geometry.size)}"
+        )
+        click.echo(f"{winner.upper()} wins with {named}: {who}")
 
 
 # -- move ------------------------------------------------------------------------------------------

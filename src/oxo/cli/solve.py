@@ -208,7 +208,7 @@ def _print_deadends(report: DeadEndReport) -> None:
         example = f"; e.g. {question.example}" if question.example else ""
         out.print(
             f"  {question.number}. {question.question}\n     {answer} ({plural(question.count, 'position')}{example}); "
-            f"the puzzle's guess: {question.seed_answer}"
+            f"the answer guessed before counting: {question.seed_answer}"
         )
 
     def listed(examples: tuple[str, ...], count: int) -> str:
@@ -225,17 +225,18 @@ def _print_deadends(report: DeadEndReport) -> None:
     )
     if geometry.shape == (3, 3) and geometry.k == 3:
         out.print(
-            "\nThe puzzle's example boards (drawn there with O for player 1, except where noted; X is player 1 here):"
+            "\nThe example boards these questions came with (drawn there with O for player 1, "
+            "except where noted; X is player 1 here):"
         )
         for label, drawing, first, claimed in SEED_EXAMPLES:
             position = from_seed_board(drawing, first)
             win = winnability(position)
             winnable = "winnable" if win.winnable(position) else "unwinnable"
             note = "" if first == "O" else " (X is player 1 in this drawing)"
-            stated = f", the puzzle says {claimed}" if claimed is not None else ""
+            stated = f"; its caption says {claimed}" if claimed is not None else ""
             out.print(
                 f"  {label:<22} {drawing:<13} = {position.to_status_string()}: {plural(dead_line_count(position), 'dead line')}"
-                f"{stated}, {len(position.empty_cells)} empty, {winnable}{note}"
+                f", {len(position.empty_cells)} empty, {winnable}{note}{stated}"
             )
 
 
@@ -474,7 +475,7 @@ def analyze(
     else:
         click.echo(report.position.to_grid())
         click.echo()
-        for line in report.text_lines():
+        for line in report.text_lines(why=False):  # an unknown value's reason: once, on stderr
             click.echo(line)
     if report.value is None:
         click.echo(f"oxo: out of reach: the value is not known: {report.out_of_reach}", err=True)

@@ -163,13 +163,22 @@ def terminal(
     console().print(_terminal_table(table))
 
 
+#: How the table's title says which method counted it, in words a newcomer can place.
+TERMINAL_METHOD_WORDS = {
+    "pairs": "counted without visiting positions (over the pairs of X's and O's cells)",
+    "csp": "found ply by ply by a constraint search",
+    "search": "found by walking every game",
+}
+
+
 def _terminal_table(result: TerminalTable):
     from rich.table import Table
 
     table = Table(
         box=None,
         pad_edge=False,
-        title=f"terminal positions, {result.geometry.spec_shape} k={result.geometry.k} ({result.method})",
+        title=f"positions where the game has ended, {result.geometry.spec_shape} k={result.geometry.k}, "
+        f"{TERMINAL_METHOD_WORDS.get(result.method, result.method)}",
         title_justify="left",
     )
     for header in (

@@ -21,7 +21,7 @@ alternating and play stopping at a win. Three methods give the same table (``aut
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -61,11 +61,19 @@ class PlyCount:
     positions: int
     classes: int
     finished: int | None = None
+    #: Which method gave this ply, where a count mixes them ("sparse" or "frontier").
+    method: str | None = None
 
-    def to_dict(self) -> dict[str, int]:
-        out = {"ply": self.ply, "positions": self.positions, "classes": self.classes}
+    def to_dict(self) -> dict[str, int | str]:
+        out: dict[str, int | str] = {
+            "ply": self.ply,
+            "positions": self.positions,
+            "classes": self.classes,
+        }
         if self.finished is not None:
             out["finished"] = self.finished
+        if self.method is not None:
+            out["method"] = self.method
         return out
 
 
@@ -111,6 +119,8 @@ class CountTable:
     method: str
     #: False when a frontier count stopped before the end of the game (``plies`` is shorter).
     complete: bool = True
+    #: What else to know about a count that stopped early (how to go further), in plain words.
+    note: str = ""
 
     @property
     def total_positions(self) -> int:
@@ -128,6 +138,7 @@ class CountTable:
             "total": {"positions": self.total_positions, "classes": self.total_classes},
             "method": self.method,
             "complete": self.complete,
+            **({"note": self.note} if self.note else {}),
         }
 
     def _repr_html_(self) -> str:
@@ -219,6 +230,89 @@ def count_by_frontier(
     if ended:  # every game is over: the later plies are empty
         plies += [PlyCount(ply, 0, 0) for ply in range(last.ply + 1, geometry.size + 1)]
     return CountTable(geometry, tuple(plies), "frontier", complete)
+
+
+#: Beside a frontier count, the sparse method gives the first plies when they take at most this long.
+SPARSE_BESIDE_FRONTIER_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class PlyPlan:
+    """How plies 0 to ``last`` of a board beyond the formulas are counted: plies 0 to
+    ``sparse_last`` by inclusion–exclusion over small sets of lines (:mod:`oxo.counting.sparse`,
+    no position visited; -1 for none), the rest by the frontier count, which visits positions."""
+
+    last: int
+    sparse_last: int
+    #: The sparse method's predicted seconds for each ply it reaches (beyond ``sparse_last`` too).
+    estimates: tuple[float, ...]
+
+    @property
+    def frontier(self) -> bool:
+        """Whether the frontier count is needed (some asked ply is beyond the sparse method)."""
+        return self.sparse_last < self.last
+
+    @property
+    def sparse_seconds(self) -> float:
+        """The sparse method's predicted seconds for its plies."""
+        return sum(self.estimates[: self.sparse_last + 1])
+
+    def within(self, seconds: float) -> tuple[int, float]:
+        """(the last ply, the predicted seconds): the most plies the sparse method gives within
+        ``seconds``, as far as the plan looked (-1 when not even the empty board)."""
+        spent, reach = 0.0, -1
+        for ply, cost in enumerate(self.estimates):
+            if spent + cost > seconds:
+                break
+            spent += cost
+            reach = ply
+        return reach, spent
+
+
+def plan_plies(geometry: Geometry, last: int, *, within: float) -> PlyPlan:
+    """Plies 0 to ``last`` by the sparse method when it gives them all within ``within`` seconds
+    (pass the frontier count's own estimate, or more, so that the faster method wins); else the
+    plies it gives within :data:`SPARSE_BESIDE_FRONTIER_SECONDS` and the frontier count beyond."""
+    from oxo.counting.sparse import estimate_sparse
+
+    last = min(last, geometry.size)
+    seconds = tuple(estimate_sparse(geometry, last, within=within))
+    if len(seconds) == last + 1:
+        return PlyPlan(last, last, seconds)
+    plan = PlyPlan(last, -1, seconds)
+    return PlyPlan(last, plan.within(SPARSE_BESIDE_FRONTIER_SECONDS)[0], seconds)
+
+
+def count_by_sparse(
+    geometry: Geometry,
+    last: int,
+    *,
+    on_ply: Callable[[PlyCount], None] | None = None,
+    on_progress: Callable[[float], None] | None = None,
+    weights: Sequence[float] = (),
+) -> list[PlyCount]:
+    """Positions and classes of plies 0 to ``last`` by inclusion–exclusion over the sets of lines
+    that fit in one player's marks (:mod:`oxo.counting.sparse`); each row says ``method="sparse"``.
+    Exact on every ply; its cost grows quickly with the marks (see :func:`plan_plies`, whose
+    seconds per ply, given as ``weights``, make ``on_progress`` even)."""
+    from oxo.counting.sparse import count_at
+
+    last = min(last, geometry.size)
+    weights = list(weights[: last + 1])
+    weights += [weights[-1] if weights else 1.0] * (last + 1 - len(weights))
+    total = sum(weights) or 1.0
+    rows = []
+    done = 0.0
+    for ply in range(last + 1):
+        positions, classes = count_at(geometry, ply)
+        row = PlyCount(ply, positions, classes, method="sparse")
+        rows.append(row)
+        done += weights[ply]
+        if on_ply is not None:
+            on_ply(row)
+        if on_progress is not None:
+            on_progress(done / total)
+    return rows
 
 
 def choose_method(geometry: Geometry, method: str = "auto") -> str:

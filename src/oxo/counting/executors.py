@@ -120,9 +120,7 @@ def _run_processes(
                 results[futures[future]] = future.result()
                 done()
     except BrokenProcessPool:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        _stop_now(pool)
         raise WorkerLostError(
             "a worker process stopped unexpectedly (killed, perhaps by the system for lack of "
             "memory): run again with fewer --workers or less --memory; a frontier count continues "
@@ -130,24 +128,33 @@ def _run_processes(
         ) from None
     except BaseException:
         # Ctrl-C, a memory stop or a failed shard: end every worker now rather than wait for them.
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
-        _forget(pool)
+        _stop_now(pool)
         raise
     pool.shutdown()
     return results  # type: ignore[return-value]  # every slot is filled once all shards are done
 
 
-def _forget(pool: object) -> None:
-    """Drop a killed pool from the library's exit hook, which would otherwise write to its closed
-    pipe at exit and print a traceback after "oxo: interrupted"."""
+def _stop_now(pool: object) -> None:
+    """End a pool's workers at once, without a traceback at exit.
+
+    The pool's manager thread closes its wake-up pipe once the workers are gone, while the
+    library's exit hook and ``shutdown`` may still write to it: a write racing the close fails
+    with "Bad file descriptor" and printed a traceback after "oxo: interrupted" (issue 30, item
+    10). So the pool leaves the exit hook's list first (read before ``shutdown`` clears it), a
+    failed wake-up is ignored, and the workers are killed."""
     from concurrent.futures import process as futures_process
 
-    wakeups = getattr(futures_process, "_threads_wakeups", None)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     manager = getattr(pool, "_executor_manager_thread", None)
-    if isinstance(wakeups, dict) and manager is not None:
+    wakeups = getattr(futures_process, "_threads_wakeups", None)
+    if wakeups is not None and manager is not None:
         wakeups.pop(manager, None)
+    for process in processes:
+        process.kill()
+    try:
+        pool.shutdown(wait=False, cancel_futures=True)  # type: ignore[attr-defined]  # a ProcessPoolExecutor
+    except OSError:  # its wake-up pipe was closed by the manager thread meanwhile
+        pass
 
 
 def _run_dask(

@@ -18,11 +18,23 @@ from math import comb
 
 from oxo.geometry import Geometry
 
+#: Seconds per pair of sets of lines summed, and per set of lines found (Qubic, plies 15 and 16).
+SECONDS_PER_PAIR = 2e-6
+SECONDS_PER_SET = 1e-4
+
+#: The estimate gives up on a ply once its sets of lines (over every symmetry) pass this many.
+MAX_SETS = 20_000
+
+
+class _TooMany(Exception):
+    """Private: the enumeration passed its cap (control flow inside this module only)."""
+
 
 def _line_sets(
-    lines: Sequence[int], closure: Callable[[int], int], limit: int
+    lines: Sequence[int], closure: Callable[[int], int], limit: int, cap: int | None = None
 ) -> list[tuple[tuple[int, ...], int]]:
-    """Every set of lines (as indices) whose closed cells number at most ``limit``, with them."""
+    """Every set of lines (as indices) whose closed cells number at most ``limit``, with them;
+    past ``cap`` sets the enumeration stops with :class:`_TooMany`."""
     out: list[tuple[tuple[int, ...], int]] = [((), 0)]
 
     def grow(start: int, chosen: tuple[int, ...], cells: int) -> None:
@@ -31,10 +43,38 @@ def _line_sets(
             if grown.bit_count() <= limit:
                 members = (*chosen, index)
                 out.append((members, grown))
+                if cap is not None and len(out) > cap:
+                    raise _TooMany
                 grow(index + 1, members, grown)
 
     grow(0, (), 0)
     return out
+
+
+def _closure(cycles: Sequence[int]) -> Callable[[int], int]:
+    """A set of cells grown to the union of the cycles it meets."""
+    cycle_of = {}
+    for cycle in cycles:
+        rest = cycle
+        while rest:
+            low = rest & -rest
+            cycle_of[low] = cycle
+            rest ^= low
+
+    def closure(cells: int) -> int:
+        closed, rest = 0, cells
+        while rest:
+            low = rest & -rest
+            closed |= cycle_of[low]
+            rest &= ~cycle_of[low]
+        return closed
+
+    return closure
+
+
+def _marks(ply: int) -> tuple[int, int]:
+    """(the last mover's marks, the other player's) after ``ply`` marks."""
+    return (ply + 1) // 2, ply // 2
 
 
 def _shares_a_cell(lines: Sequence[int], members: tuple[int, ...], full: int) -> bool:
@@ -74,22 +114,8 @@ def fixed_positions_at(geometry: Geometry, cycles: Sequence[int], ply: int) -> i
 
     lines = geometry.lines
     full = geometry.full_mask
-    mover, other = ((ply + 1) // 2, ply // 2) if ply % 2 else (ply // 2, ply // 2)
-    cycle_of = {}
-    for cycle in cycles:
-        rest = cycle
-        while rest:
-            low = rest & -rest
-            cycle_of[low] = cycle
-            rest ^= low
-
-    def closure(cells: int) -> int:
-        closed, rest = 0, cells
-        while rest:
-            low = rest & -rest
-            closed |= cycle_of[low]
-            rest &= ~cycle_of[low]
-        return closed
+    mover, other = _marks(ply)
+    closure = _closure(cycles)
 
     sizes = sorted({c.bit_count() for c in cycles})
     total_profile = [sum(1 for c in cycles if c.bit_count() == s) for s in sizes]
@@ -141,3 +167,47 @@ def free_count(geometry: Geometry, ply: int) -> int:
     """Positions with the right mark counts and no rule at all (an upper bound, for the tests)."""
     x, o = (ply + 1) // 2, ply // 2
     return comb(geometry.size, x) * comb(geometry.size - x, o)
+
+
+def estimate_sparse(
+    geometry: Geometry,
+    max_ply: int,
+    *,
+    within: float = float("inf"),
+    max_sets: int = MAX_SETS,
+) -> list[float]:
+    """Predicted seconds of :func:`count_at` for plies 0, 1, ... ``max_ply``: the sets of lines
+    found and the pairs of them summed, for every symmetry. The list stops before the first ply
+    whose sets number more than ``max_sets`` (out of this method's reach), or that would bring the
+    total past ``within`` seconds (finding the sets costs about what the count of them does)."""
+    from oxo.counting import symmetry_cycles
+
+    closures = [_closure(symmetry_cycles(symmetry)) for symmetry in geometry.symmetries]
+    sets_by_marks: dict[int, list[int]] = {}  # marks -> sets of lines per symmetry
+
+    def sets(marks: int) -> list[int] | None:
+        if marks not in sets_by_marks:
+            found = []
+            room = max_sets
+            for closure in closures:
+                try:
+                    count = len(_line_sets(geometry.lines, closure, marks, room))
+                except _TooMany:
+                    return None
+                found.append(count)
+                room -= count
+            sets_by_marks[marks] = found
+        return sets_by_marks[marks]
+
+    out: list[float] = []
+    for ply in range(min(max_ply, geometry.size) + 1):
+        mover, other = _marks(ply)
+        movers, others = sets(mover), sets(other)
+        if movers is None or others is None:
+            break
+        pairs = sum(a * b for a, b in zip(movers, others, strict=True))
+        seconds = pairs * SECONDS_PER_PAIR + (sum(movers) + sum(others)) * SECONDS_PER_SET
+        if sum(out) + seconds > within:
+            break
+        out.append(seconds)
+    return out

@@ -615,6 +615,8 @@ class GravitySolver:
     table: np.ndarray | None = field(default=None, repr=False)
     on_status: Callable[[str], None] | None = field(default=None, repr=False)
     _arrays: tuple[np.ndarray, ...] = field(init=False, repr=False)
+    #: When ``on_status`` last heard news: kept across searches, many of which are short.
+    _last_report: float = field(default=0.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not supports(self.board):
@@ -707,7 +709,8 @@ class GravitySolver:
         box: list[int] = []
         worker = threading.Thread(target=lambda: box.append(int(_negamax(*args))), daemon=True)
         started = time.perf_counter()
-        last_report = started
+        if self._last_report == 0.0:
+            self._last_report = started
         worker.start()
         try:
             while worker.is_alive():
@@ -720,8 +723,8 @@ class GravitySolver:
                     worker.join()
                     self.nodes += int(counter[_C_NODES])
                     raise _SearchStopped(known, self.nodes)
-                if self.on_status is not None and now - last_report >= _REPORT_EVERY:
-                    last_report = now
+                if self.on_status is not None and now - self._last_report >= _REPORT_EVERY:
+                    self._last_report = now
                     self.on_status(
                         f"searching: {_question(med, ply, self.board.size)}; "
                         f"{self.nodes + int(counter[_C_NODES]):,} positions, {now - started:.0f} s"
@@ -845,11 +848,23 @@ def solver_for(board: GravityBoard, table_size: int = 1 << 20 | 7) -> GravitySol
 
 
 def analyze(
-    state: GravityState, seconds: float | None = None, table_size: int = DEFAULT_TABLE
+    state: GravityState,
+    seconds: float | None = None,
+    table_size: int = DEFAULT_TABLE,
+    on_status: Callable[[str], None] | None = None,
 ) -> GravityAnalysis:
     """The exact value of a gravity position and of each of its columns (see :class:`GravityAnalysis`),
-    within ``seconds`` if given (else :class:`OutOfReachError`, saying what is known)."""
-    return solver_for(state.board, table_size).analyze(state, seconds)
+    within ``seconds`` if given (else :class:`OutOfReachError`, saying what is known);
+    ``on_status`` hears every few seconds what the search is doing."""
+    solver = solver_for(state.board, table_size)
+    if on_status is None:
+        return solver.analyze(state, seconds)
+    before = solver.on_status
+    solver.on_status = on_status
+    try:
+        return solver.analyze(state, seconds)
+    finally:
+        solver.on_status = before
 
 
 def solve(

@@ -9,6 +9,17 @@ build an environment with action masks; ``env.symmetries(observation, action)`` 
 
 from __future__ import annotations
 
+try:  # the extra's packages: without them, say how to get them rather than a bare import error
+    import gymnasium  # noqa: F401
+    import pettingzoo  # type: ignore[import-untyped, unused-ignore]  # noqa: F401  # typed only in some versions
+except ModuleNotFoundError as missing:
+    if missing.name not in ("gymnasium", "pettingzoo"):
+        raise
+    raise ModuleNotFoundError(
+        f"oxo.rl needs the rl extra ({missing.name} is not installed): pip install 'oxo[rl]'",
+        name=missing.name,
+    ) from None
+
 import numpy as np
 
 from oxo.geometry import Geometry
