@@ -146,25 +146,16 @@ def play_game(
 ) -> None:
     """A game of mega tic-tac-toe in the terminal between people and computer levels (``"human"``
     or a level per side); also ``oxo play mega``."""
-    from oxo.mega import render
-    from oxo.mega.guide import rules_text
-    from oxo.mega.rules import MegaState
+    from oxo.cli import session
+    from oxo.registry import find_game
 
-    grids.terminal_game(
-        MegaState(),
+    session.play(
+        find_game("mega"),
         (x_kind, o_kind),
-        render,
         seconds=seconds,
         iterations=iterations,
         seed=seed,
         save=save,
-        help_lines=(
-            "type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order",
-            "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above",
-            "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops",
-            "'rules' prints the rules in plain words with a worked example (also: oxo mega rules)",
-        ),
-        rules=rules_text,
     )
 
 

@@ -95,28 +95,23 @@ def play_game(
     seed: int | None,
     save: str | None = None,
 ) -> None:
-    """A game in the terminal between people and computer levels (``"human"`` or a level per side)."""
-    from oxo.uttt import render
-    from oxo.uttt.rules import UtttState
+    """A game in the terminal between people and computer levels (``"human"`` or a level per side);
+    also ``oxo play uttt``."""
+    from oxo.cli import session
+    from oxo.registry import find_game
 
     for kind in (x_kind, o_kind):
         if kind not in PLAYERS:
             raise OxoError(
                 f"unknown player {kind!r} for ultimate tic-tac-toe; use human or one of {', '.join(COMPUTERS)}"
             )
-    grids.terminal_game(
-        UtttState(),
+    session.play(
+        find_game("uttt"),
         (x_kind, o_kind),
-        render,
         seconds=seconds,
         iterations=iterations,
         seed=seed,
         save=save,
-        help_lines=(
-            "type a move as two digits GC: the small grid G, then the cell C, both 1..9 in reading order;",
-            "the cell you play sends your opponent to that grid. On the board a digit is a cell where",
-            "you may play (its cell number); the grid number is on the frame above",
-        ),
     )
 
 
@@ -155,7 +150,8 @@ def play(
     """Play a game in the terminal: a person or a computer level on each side.
 
     Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
-    takes back your last move, 'help' explains, 'quit' stops. The record is printed at the end.
+    takes back your last move, 'rules' prints the rules, 'help' explains, 'quit' stops. The
+    record is printed at the end.
     Levels: random, easy (wins in one, otherwise random), medium, hard (Monte Carlo tree
     search), best (the same as hard here). The computer thinks 1 s per move unless --time says
     otherwise; longer is stronger. Works with piped input too.
