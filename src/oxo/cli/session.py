@@ -204,7 +204,12 @@ class BoardView(View):
             return "a key 1..9, 1 2 3 on the top row (each empty cell shows its key)"
         if self.keypad == "numpad":
             return "a key 1..9, 7 8 9 on the top row (each empty cell shows its key)"
-        return f"{self.game.move_help} (each empty cell shows its number)"
+        geometry = self.game.geometry  # type: ignore[attr-defined]  # a BoardGame has a geometry
+        layers = ", layer by layer" if len(geometry.shape) == 3 else ""
+        return (
+            f"a cell number 0..{geometry.size - 1}, counting in reading order from the top "
+            f"left{layers}; each empty cell shows its number"
+        )
 
     def line_words(self, final: GameState) -> str:
         winner = final.outcome
