@@ -24,19 +24,25 @@ def run_play(
 
 
 def classic_picture(state: GameState) -> list[str]:
-    """The board as the classic game draws it: marks, empty cells as their number, right-aligned,
-    a blank line between the layers of a cube."""
+    """The board as the classic game draws it: marks, empty cells as their number, right-aligned;
+    the layers of a cube headed "layer n" and side by side (the cubes here fit in 80 columns)."""
     geometry = state.geometry  # type: ignore[attr-defined]
     labels = [".XO"[s] if s else str(cell) for cell, s in enumerate(state.statuses)]  # type: ignore[attr-defined]
     width = max(map(len, labels))
-    cols, rows = geometry.shape[-1], geometry.shape[-2]
-    lines = []
-    for row in range(geometry.size // cols):
-        if row and row % rows == 0:
-            lines.append("")
-        cells = labels[row * cols : (row + 1) * cols]
-        lines.append("  " + " ".join(label.rjust(width) for label in cells))
-    return lines
+    rows, cols = geometry.shape[-2:]
+    layer_count = geometry.size // (rows * cols)
+    grid = [
+        "  " + " ".join(label.rjust(width) for label in labels[row * cols : (row + 1) * cols])
+        for row in range(geometry.size // cols)
+    ]
+    if layer_count == 1:
+        return grid
+    block = len(grid[0])
+    heads = "    ".join(f"  layer {n + 1}".ljust(block) for n in range(layer_count)).rstrip()
+    rows_side_by_side = [
+        "    ".join(grid[layer * rows + row] for layer in range(layer_count)) for row in range(rows)
+    ]
+    return [heads, *rows_side_by_side]
 
 
 def picture(game: Game, state: GameState) -> list[str]:
@@ -222,3 +228,69 @@ def test_rules_on_ultimate_tic_tac_toe(
     assert code == 0 and "\n".join(out).count(rules.strip()) == 1
     code, out = run_play(monkeypatch, capsys, "rules\nq\n", "play", "3x3", "--level", "random")
     assert "illegal move: 'rules' is not a move; type a cell ID 0..8, or q to quit" in out
+
+
+def test_a_big_board_shows_marks_and_numbers_on_the_edges_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = find_game("15x15", 5)
+    start = game.start()
+    engine = game.make_engine("easy", start, seed=3)
+    after = start.play(112)
+    after = after.play(engine.choose(after))
+    code, out = run_play(
+        monkeypatch,
+        capsys,
+        "112\nq\n",
+        "play",
+        "15x15",
+        "--k",
+        "5",
+        "--level",
+        "easy",
+        "--seed",
+        "3",
+    )
+    assert code == 0
+    last = len(out) - 1 - out[::-1].index("your move (X): q")
+    board = out[last - 17 : last]  # the top edge, 15 rows, the line saying how to read them
+    offsets = [int(word) for word in board[0].split()]
+    assert offsets == list(range(15)) and "left of its row + the one on top" in board[-1]
+    assert all(len(line) <= 80 for line in board)
+    seen = {}
+    for row in board[1:-1]:
+        first, *marks = row.split()
+        for offset, mark in zip(offsets, marks, strict=True):
+            seen[int(first) + offset] = mark
+    assert seen == {cell: ".XO"[s] for cell, s in enumerate(after.statuses)}  # type: ignore[attr-defined]
+
+
+def test_a_keypad_game_names_the_winning_line_in_keys(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = find_game("3x3")
+    engine = game.make_engine("random", game.start(), seed=0)
+    state, typed = game.start(), []
+    while not state.is_over:  # X plays the first free key each turn
+        cell = state.legal_moves[0] if state.to_move == "x" else engine.choose(state)
+        if state.to_move == "x":
+            typed.append(f"{cell + 1}\n")
+        state = state.play(cell)
+    code, out = run_play(
+        monkeypatch,
+        capsys,
+        "".join(typed),
+        "play",
+        "--keypad",
+        "phone",
+        "--level",
+        "random",
+        "--seed",
+        "0",
+    )
+    assert code == 0
+    if state.outcome == "draw":
+        assert out[-1] == "draw: the board is full"
+    else:
+        cells = next(c for p, c in state.complete_lines if p == state.outcome)  # type: ignore[attr-defined]
+        assert f"with the line {', '.join(str(c + 1) for c in cells)}:" in out[-1]

@@ -33,6 +33,12 @@ MOVES = ("m", "moves", "legal")
 UNDO = ("u", "undo")
 RULES = ("r", "rules")
 
+#: Boards with more cells than this (three-digit cell numbers) are drawn with numbers on the edges.
+EDGE_CELLS = 100
+#: Columns the layers of a cube may take side by side, and the spaces between two layers.
+WIDTH = 80
+LAYER_GAP = 4
+
 #: Keys of a numeric keypad (7 8 9 on the top row) and the 3x3 cell each stands for.
 NUMPAD = {7: 0, 8: 1, 9: 2, 4: 3, 5: 4, 6: 5, 1: 6, 2: 7, 3: 8}
 
@@ -155,21 +161,54 @@ class BoardView(View):
         return str(move)
 
     def picture(self, state: GameState) -> str:
-        """The grid with X and O, and each empty cell showing what to type to play there."""
+        """The grid with X and O, and each empty cell showing what to type to play there. The layers
+        of a cube are labelled and laid side by side when they fit in :data:`WIDTH` columns. Cell
+        numbers of three digits would hide the marks: such boards show ``.`` for an empty cell and
+        numbers on the edges only (:meth:`edge_picture`)."""
         geometry = state.geometry  # type: ignore[attr-defined]  # a Position has a geometry
+        if geometry.size > EDGE_CELLS:
+            return self.edge_picture(state)
         statuses = state.statuses  # type: ignore[attr-defined]  # a Position has statuses
         labels = [(".XO"[s] if s else self.label(state, cell)) for cell, s in enumerate(statuses)]
         width = max(len(label) for label in labels)
-        cols = geometry.shape[-1]
-        rows_per_layer = geometry.shape[-2]
-        out = []
-        for row_index, start in enumerate(range(0, len(labels), cols)):
-            if row_index and row_index % rows_per_layer == 0:
-                out.append("")
-            out.append(
+        rows, cols = geometry.shape[-2:]
+        layers = [
+            [
                 "  " + " ".join(label.rjust(width) for label in labels[start : start + cols])
+                for start in range(first, first + rows * cols, cols)
+            ]
+            for first in range(0, geometry.size, rows * cols)
+        ]
+        if len(layers) == 1:
+            return "\n".join(layers[0])
+        block = len(layers[0][0])
+        for number, layer in enumerate(layers, start=1):
+            layer.insert(0, f"  layer {number}".ljust(block))
+        if len(layers) * block + (len(layers) - 1) * LAYER_GAP <= WIDTH:
+            return "\n".join(
+                (" " * LAYER_GAP).join(lines).rstrip() for lines in zip(*layers, strict=True)
             )
-        return "\n".join(out)
+        return "\n\n".join("\n".join(line.rstrip() for line in layer) for layer in layers)
+
+    def edge_picture(self, state: GameState) -> str:
+        """A big board: ``.`` for an empty cell, X and O, the number of each row's first cell on
+        the left and the column's offset on top (a cell's number is the two added)."""
+        geometry = state.geometry  # type: ignore[attr-defined]  # a Position has a geometry
+        statuses = state.statuses  # type: ignore[attr-defined]  # a Position has statuses
+        rows, cols = geometry.shape[-2:]
+        width = len(str(cols - 1))
+        left = len(str(geometry.size - cols))
+        top = " " * (left + 2) + " ".join(str(col).rjust(width) for col in range(cols))
+        out = []
+        for first in range(0, geometry.size, rows * cols):
+            if len(geometry.shape) == 3:
+                out += ["" if first else None, f"layer {first // (rows * cols) + 1}"]
+            out.append(top)
+            for start in range(first, first + rows * cols, cols):
+                marks = " ".join(".XO"[s].rjust(width) for s in statuses[start : start + cols])
+                out.append(f"{start:>{left}}  {marks}")
+        out.append("a cell's number: the number left of its row + the one on top of its column")
+        return "\n".join(line for line in out if line is not None)
 
     def read(self, state: GameState, text: str) -> GameState:
         """The cell meant by a typed move, or a :class:`MoveError` saying why it cannot be played."""
@@ -208,13 +247,18 @@ class BoardView(View):
         layers = ", layer by layer" if len(geometry.shape) == 3 else ""
         return (
             f"a cell number 0..{geometry.size - 1}, counting in reading order from the top "
-            f"left{layers}; each empty cell shows its number"
+            f"left{layers}; "
+            + (
+                "a cell's number is the number left of its row + the one on top of its column"
+                if geometry.size > EDGE_CELLS
+                else "each empty cell shows its number"
+            )
         )
 
     def line_words(self, final: GameState) -> str:
         winner = final.outcome
         cells = next(c for player, c in final.complete_lines if player == winner)  # type: ignore[attr-defined]  # a Position has lines
-        return "the line " + ", ".join(map(str, cells))
+        return "the line " + ", ".join(self.label(final, cell) for cell in cells)
 
 
 class GravityView(View):
