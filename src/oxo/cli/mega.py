@@ -132,20 +132,6 @@ def play(
 
     Example: oxo mega play --x human --o hard --time 2
     """
-    play_game(x_kind, o_kind, seconds=seconds, iterations=iterations, seed=seed, save=save)
-
-
-def play_game(
-    x_kind: str,
-    o_kind: str,
-    *,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int | None,
-    save: str | None = None,
-) -> None:
-    """A game of mega tic-tac-toe in the terminal between people and computer levels (``"human"``
-    or a level per side); also ``oxo play mega``."""
     from oxo.cli import session
     from oxo.registry import find_game
 

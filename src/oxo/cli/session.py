@@ -395,33 +395,6 @@ UTTT_HELP = (
 )
 
 
-def players(
-    game: Game,
-    kinds: Sequence[str],
-    *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-    depth: int | None = None,
-    seed: int | None = None,
-    seed_per_side: bool = False,
-) -> list[Engine | None]:
-    """``None`` for each ``"human"`` of ``kinds`` (X's, then O's), else the game's computer player at
-    that level; with ``seed_per_side`` O's seed is one more than X's, so two computers differ."""
-    start = game.start()
-    engines: list[Engine | None] = []
-    for side, kind in enumerate(kinds):
-        if kind == "human":
-            engines.append(None)
-            continue
-        own_seed = seed + side if seed is not None and seed_per_side else seed
-        engines.append(
-            game.make_engine(
-                kind, start, seconds=seconds, iterations=iterations, depth=depth, seed=own_seed
-            )
-        )
-    return engines
-
-
 def terminal_game(
     view: View,
     kinds: Sequence[str],
@@ -520,7 +493,7 @@ def play(
     save: str | None = None,
 ) -> GameState:
     """A game of ``game`` in the terminal between people and computer levels (``kinds``: ``"human"``
-    or a level for X, then for O): the players made, then :func:`terminal_game`. On the games of
+    or a level for X, then for O): the computer players made, then :func:`terminal_game`. On the games of
     nine grids each computer gets its own seed (``seed`` and ``seed + 1``) and thinks 1 s per move
     unless told otherwise."""
     nine_grids = game.family in ("mega", "uttt")
@@ -528,13 +501,15 @@ def play(
         from oxo.engines import DEFAULT_SECONDS
 
         seconds = DEFAULT_SECONDS
-    engines = players(
-        game,
-        kinds,
-        seconds=seconds,
-        iterations=iterations,
-        depth=depth,
-        seed=seed,
-        seed_per_side=nine_grids,
-    )
+    start = game.start()
+    engines: list[Engine | None] = []
+    for side, kind in enumerate(kinds):
+        own_seed = seed + side if seed is not None and nine_grids else seed
+        engines.append(
+            None
+            if kind == "human"
+            else game.make_engine(
+                kind, start, seconds=seconds, iterations=iterations, depth=depth, seed=own_seed
+            )
+        )
     return terminal_game(view_of(game, keypad=keypad), kinds, engines, save=save)

@@ -10,7 +10,6 @@ import click
 from oxo.cli import OxoGroup, grids
 from oxo.cli.common import echo_json, echo_outcomes, json_option, quiet_option
 from oxo.engines import LEVELS
-from oxo.errors import OxoError
 from oxo.progress import progress_bar
 
 if TYPE_CHECKING:
@@ -86,35 +85,6 @@ def _budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
     return function
 
 
-def play_game(
-    x_kind: str,
-    o_kind: str,
-    *,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int | None,
-    save: str | None = None,
-) -> None:
-    """A game in the terminal between people and computer levels (``"human"`` or a level per side);
-    also ``oxo play uttt``."""
-    from oxo.cli import session
-    from oxo.registry import find_game
-
-    for kind in (x_kind, o_kind):
-        if kind not in PLAYERS:
-            raise OxoError(
-                f"unknown player {kind!r} for ultimate tic-tac-toe; use human or one of {', '.join(COMPUTERS)}"
-            )
-    session.play(
-        find_game("uttt"),
-        (x_kind, o_kind),
-        seconds=seconds,
-        iterations=iterations,
-        seed=seed,
-        save=save,
-    )
-
-
 @uttt.command()
 @click.option(
     "--x",
@@ -158,7 +128,17 @@ def play(
 
     Example: oxo uttt play --x human --o hard --time 2
     """
-    play_game(x_kind, o_kind, seconds=seconds, iterations=iterations, seed=seed, save=save)
+    from oxo.cli import session
+    from oxo.registry import find_game
+
+    session.play(
+        find_game("uttt"),
+        (x_kind, o_kind),
+        seconds=seconds,
+        iterations=iterations,
+        seed=seed,
+        save=save,
+    )
 
 
 @uttt.command()
