@@ -7,7 +7,15 @@ from typing import Literal
 import click
 
 from oxo.cli import OxoGroup, grids
-from oxo.cli.common import echo_json, echo_outcomes, json_option, quiet_option
+from oxo.cli.common import (
+    echo_json,
+    echo_outcomes,
+    json_option,
+    quiet_option,
+    save_option,
+    search_budget_options,
+    sides_options,
+)
 from oxo.progress import progress_bar
 
 #: Who may play a side: a person, or the computer at a level (``mcts`` is the old name of ``hard``).
@@ -65,54 +73,16 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
     grids.replay(MegaState, render, record, as_json)
 
 
-def _budget_options(function):
-    function = click.option(
-        "--seed",
-        type=int,
-        default=None,
-        help="Seed of the computer players (reproducible with --iterations).",
-    )(function)
-    function = click.option(
-        "--iterations",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Simulations per move of the tree search (instead of, or as well as, --time).",
-    )(function)
-    function = click.option(
-        "--time",
-        "seconds",
-        type=click.FloatRange(min=0, min_open=True),
-        default=None,
-        metavar="SECONDS",
-        help="Thinking time per move of the computer (hard; medium gets a tenth).",
-    )(function)
-    return function
+_budget_options = search_budget_options(
+    time_help="Thinking time per move of the computer (hard; medium gets a tenth).",
+    iterations_help="Simulations per move of the tree search (instead of, or as well as, --time).",
+)
 
 
 @mega.command()
-@click.option(
-    "--x",
-    "x_kind",
-    type=click.Choice(PLAYERS),
-    default="human",
-    show_default=True,
-    help="Who plays X (moves first).",
-)
-@click.option(
-    "--o",
-    "o_kind",
-    type=click.Choice(PLAYERS),
-    default="hard",
-    show_default=True,
-    help="Who plays O.",
-)
+@sides_options(PLAYERS, "human", "hard", "Who plays X (moves first).", "Who plays O.")
 @_budget_options
-@click.option(
-    "--save",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write the game record to this file at the end.",
-)
+@save_option
 def play(
     x_kind: str,
     o_kind: str,
@@ -149,22 +119,7 @@ def play(
 @click.option(
     "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games."
 )
-@click.option(
-    "--x",
-    "x_kind",
-    type=click.Choice(COMPUTERS),
-    default="random",
-    show_default=True,
-    help="Who plays X (a level).",
-)
-@click.option(
-    "--o",
-    "o_kind",
-    type=click.Choice(COMPUTERS),
-    default="random",
-    show_default=True,
-    help="Who plays O (a level).",
-)
+@sides_options(COMPUTERS, "random", "random", "Who plays X (a level).", "Who plays O (a level).")
 @_budget_options
 @click.option(
     "--engine",
