@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -101,3 +102,64 @@ def echo_outcomes(stats: Any) -> None:
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``1 dead line``, ``2 dead lines``: a count with its noun, thousands separated (for tables and text)."""
     return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
+def search_budget_options(
+    time_help: str, iterations_help: str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--time SECONDS``, ``--iterations N`` and ``--seed N`` of the computer players of the games
+    of nine grids (each game words its own ``--time`` and ``--iterations``)."""
+
+    def add(function: Callable[..., Any]) -> Callable[..., Any]:
+        function = click.option(
+            "--seed",
+            type=int,
+            default=None,
+            help="Seed of the computer players (reproducible with --iterations).",
+        )(function)
+        function = click.option(
+            "--iterations",
+            type=click.IntRange(min=1),
+            default=None,
+            help=iterations_help,
+        )(function)
+        return click.option(
+            "--time",
+            "seconds",
+            type=click.FloatRange(min=0, min_open=True),
+            default=None,
+            metavar="SECONDS",
+            help=time_help,
+        )(function)
+
+    return add
+
+
+def sides_options(
+    choices: Sequence[str], x_default: str, o_default: str, x_help: str, o_help: str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--x`` and ``--o``: who plays each side (``x_kind``, ``o_kind``), one of ``choices``."""
+
+    def add(function: Callable[..., Any]) -> Callable[..., Any]:
+        for flag, default, words in (("--o", o_default, o_help), ("--x", x_default, x_help)):
+            function = click.option(
+                flag,
+                f"{flag[2]}_kind",
+                type=click.Choice(choices),
+                default=default,
+                show_default=True,
+                help=words,
+            )(function)
+        return function
+
+    return add
+
+
+def save_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--save FILE``: where a terminal game writes its record at the end."""
+    return click.option(
+        "--save",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        help="Write the game record to this file at the end.",
+    )(function)

@@ -7,7 +7,6 @@ plus formatting."""
 from __future__ import annotations
 
 import re
-import sys
 import time
 from pathlib import Path
 
@@ -37,78 +36,6 @@ def parse_gravity_position(text: str, board: str | None, k: int | None) -> Gravi
             state = GravityState.from_string(text, GravityBoard(shape.rows, shape.cols, k))
         return state
     return GravityState.from_string(text, GravityBoard(6, 7, 4 if k is None else k))
-
-
-def _describe_level(level: str) -> str:
-    return {
-        "perfect": "perfect (proven best columns from the exact solver)",
-        "best": "best (the exact solver when it finishes in time, else hard)",
-        "hard": "hard (Monte Carlo tree search)",
-        "medium": "medium (a short tree search)",
-        "easy": "easy (wins and blocks in one, otherwise random)",
-        "random": "random moves",
-    }.get(level, level)
-
-
-def play_game(
-    board: str,
-    k: int | None,
-    side: str,
-    level: str,
-    *,
-    seconds: float | None,
-    iterations: int | None,
-    depth: int | None,
-    seed: int | None,
-) -> None:
-    """A game against the computer in the terminal: type a column number, q quits."""
-    game = find_game(board, k, gravity=True)
-    state = GravityState(GravityBoard.parse(game.name))
-    computer = game.make_engine(
-        level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
-    )
-    click.echo(
-        f"{state.board.name}: marks drop to the bottom of their column. You are {side.upper()}; "
-        f"the computer plays {_describe_level(level)}. Type a column number (1..{state.board.cols}), q quits."
-    )
-    while not state.is_over:
-        click.echo()
-        click.echo(state.text())
-        mover = state.to_move
-        assert mover is not None
-        if mover == side:
-            while True:
-                click.echo(f"your move ({side.upper()}): ", nl=False)
-                sys.stdout.flush()
-                line = sys.stdin.readline()
-                if not line:
-                    click.echo("\ninput ended; game abandoned")
-                    return
-                if not sys.stdin.isatty():
-                    click.echo(line.strip())
-                if line.strip().lower() in ("q", "quit", "exit"):
-                    click.echo("game abandoned")
-                    return
-                try:
-                    col = state.parse_move(line)
-                    state = state.play(col)
-                except MoveError as error:
-                    click.echo(f"illegal move: {error}")
-                    continue
-                break
-        else:
-            col = computer.choose(state)
-            click.echo(f"computer ({mover.upper()}) plays column {state.format_move(col)}")
-            state = state.play(col)
-    click.echo()
-    click.echo(state.text())
-    if state.winner is None:
-        click.echo("draw: the board is full")
-    else:
-        line_cells = state.winning_line() or ()
-        where = ", ".join(state.board.cell_name(bit) for bit in line_cells)
-        who = "you win" if state.winner == side else "the computer wins"
-        click.echo(f"{state.winner.upper()} wins with {where}: {who}")
 
 
 def move_command(

@@ -7,7 +7,15 @@ from typing import Literal
 import click
 
 from oxo.cli import OxoGroup, grids
-from oxo.cli.common import echo_json, echo_outcomes, json_option, quiet_option
+from oxo.cli.common import (
+    echo_json,
+    echo_outcomes,
+    json_option,
+    quiet_option,
+    save_option,
+    search_budget_options,
+    sides_options,
+)
 from oxo.progress import progress_bar
 
 #: Who may play a side: a person, or the computer at a level (``mcts`` is the old name of ``hard``).
@@ -65,54 +73,16 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
     grids.replay(MegaState, render, record, as_json)
 
 
-def _budget_options(function):
-    function = click.option(
-        "--seed",
-        type=int,
-        default=None,
-        help="Seed of the computer players (reproducible with --iterations).",
-    )(function)
-    function = click.option(
-        "--iterations",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Simulations per move of the tree search (instead of, or as well as, --time).",
-    )(function)
-    function = click.option(
-        "--time",
-        "seconds",
-        type=click.FloatRange(min=0, min_open=True),
-        default=None,
-        metavar="SECONDS",
-        help="Thinking time per move of the computer (hard; medium gets a tenth).",
-    )(function)
-    return function
+_budget_options = search_budget_options(
+    time_help="Thinking time per move of the computer (hard; medium gets a tenth).",
+    iterations_help="Simulations per move of the tree search (instead of, or as well as, --time).",
+)
 
 
 @mega.command()
-@click.option(
-    "--x",
-    "x_kind",
-    type=click.Choice(PLAYERS),
-    default="human",
-    show_default=True,
-    help="Who plays X (moves first).",
-)
-@click.option(
-    "--o",
-    "o_kind",
-    type=click.Choice(PLAYERS),
-    default="hard",
-    show_default=True,
-    help="Who plays O.",
-)
+@sides_options(PLAYERS, "human", "hard", "Who plays X (moves first).", "Who plays O.")
 @_budget_options
-@click.option(
-    "--save",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write the game record to this file at the end.",
-)
+@save_option
 def play(
     x_kind: str,
     o_kind: str,
@@ -132,39 +102,16 @@ def play(
 
     Example: oxo mega play --x human --o hard --time 2
     """
-    play_game(x_kind, o_kind, seconds=seconds, iterations=iterations, seed=seed, save=save)
+    from oxo.cli import session
+    from oxo.registry import find_game
 
-
-def play_game(
-    x_kind: str,
-    o_kind: str,
-    *,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int | None,
-    save: str | None = None,
-) -> None:
-    """A game of mega tic-tac-toe in the terminal between people and computer levels (``"human"``
-    or a level per side); also ``oxo play mega``."""
-    from oxo.mega import render
-    from oxo.mega.guide import rules_text
-    from oxo.mega.rules import MegaState
-
-    grids.terminal_game(
-        MegaState(),
+    session.play(
+        find_game("mega"),
         (x_kind, o_kind),
-        render,
         seconds=seconds,
         iterations=iterations,
         seed=seed,
         save=save,
-        help_lines=(
-            "type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order",
-            "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above",
-            "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops",
-            "'rules' prints the rules in plain words with a worked example (also: oxo mega rules)",
-        ),
-        rules=rules_text,
     )
 
 
@@ -172,22 +119,7 @@ def play_game(
 @click.option(
     "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games."
 )
-@click.option(
-    "--x",
-    "x_kind",
-    type=click.Choice(COMPUTERS),
-    default="random",
-    show_default=True,
-    help="Who plays X (a level).",
-)
-@click.option(
-    "--o",
-    "o_kind",
-    type=click.Choice(COMPUTERS),
-    default="random",
-    show_default=True,
-    help="Who plays O (a level).",
-)
+@sides_options(COMPUTERS, "random", "random", "Who plays X (a level).", "Who plays O (a level).")
 @_budget_options
 @click.option(
     "--engine",

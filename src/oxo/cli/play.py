@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -19,14 +18,13 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
-from oxo.engines import DEFAULT_LEVEL, LEVELS, describe_level, make_engine
+from oxo.engines import DEFAULT_LEVEL, LEVELS
 from oxo.errors import MoveError
 from oxo.game import GameState
 from oxo.position import Position
 from oxo.progress import progress_bar
 from oxo.registry import Game, find_game
 
-_NUMPAD = {7: 0, 8: 1, 9: 2, 4: 3, 5: 4, 6: 5, 1: 6, 2: 7, 3: 8}
 _LEVEL_HELP = (
     "The computer's strength: random, easy (wins and blocks in one), medium, hard (searches for --time), "
     "perfect (proven moves; small boards and endgames), best (perfect where it can, hard elsewhere)."
@@ -73,10 +71,6 @@ def budget_options(function):
     return function
 
 
-def _cells(cells: tuple[int, ...], geometry_size: int) -> str:
-    return ", ".join(map(str, cells))
-
-
 def gravity_option(function):
     return click.option(
         "--gravity",
@@ -86,59 +80,6 @@ def gravity_option(function):
 
 
 # -- play ------------------------------------------------------------------------------------------
-
-
-def _move_label(cell: int, keypad: str | None) -> str:
-    if keypad == "phone":
-        return str(cell + 1)
-    if keypad == "numpad":
-        return str(next(key for key, target in _NUMPAD.items() if target == cell))
-    return str(cell)
-
-
-def _read_move(text: str, position: Position, keypad: str | None) -> int:
-    """The cell meant by a typed move, or a MoveError saying why it cannot be played."""
-    word = text.strip()
-    if not (word.isascii() and word.isdigit()):
-        accepted = "a key 1..9" if keypad else f"a cell ID 0..{position.geometry.size - 1}"
-        raise MoveError(f"{word!r} is not a move; type {accepted}, or q to quit")
-    number = int(word)
-    if keypad == "phone":
-        if not 1 <= number <= 9:
-            raise MoveError(
-                f"key {number} is not on the keypad; keys are 1..9 (1 2 3 on the top row)"
-            )
-        cell = number - 1
-    elif keypad == "numpad":
-        if number not in _NUMPAD:
-            raise MoveError(
-                f"key {number} is not on the keypad; keys are 1..9 (7 8 9 on the top row)"
-            )
-        cell = _NUMPAD[number]
-    else:
-        cell = number
-        if cell >= position.geometry.size:
-            raise MoveError(
-                f"cell {cell} is not on the board; cells are 0..{position.geometry.size - 1}"
-            )
-    if (position.x | position.o) >> cell & 1:
-        raise MoveError(f"{'key ' + word if keypad else 'cell ' + word} is already taken")
-    return cell
-
-
-def _board_picture(position: Position, keypad: str | None) -> str:
-    """The grid with X and O, and each empty cell showing what to type to play there."""
-    statuses = position.statuses
-    labels = [(".XO"[s] if s else _move_label(cell, keypad)) for cell, s in enumerate(statuses)]
-    width = max(len(label) for label in labels)
-    cols = position.geometry.shape[-1]
-    rows_per_layer = position.geometry.shape[-2]
-    out = []
-    for row_index, start in enumerate(range(0, len(labels), cols)):
-        if row_index and row_index % rows_per_layer == 0:
-            out.append("")
-        out.append("  " + " ".join(label.rjust(width) for label in labels[start : start + cols]))
-    return "\n".join(out)
 
 
 @click.command()
@@ -177,93 +118,33 @@ def play(
     (ultimate tic-tac-toe).
 
     Type the cell ID of your move (cells are numbered from 0 in reading order, layer by layer on a
-    cube; empty cells show their number), or a key 1..9 with --keypad on 3x3. q quits. Works with
-    piped input too: a taken or unknown cell gets a hint and a new prompt.
+    cube; empty cells show their number), a column number on a gravity board, GC on mega and
+    uttt, or a key 1..9 with --keypad on 3x3. Other inputs: 'help' explains how to write a move,
+    'moves' lists the legal moves, 'undo' takes back your last move and the computer's reply,
+    'rules' prints the rules of mega and uttt, 'quit' (or q) stops. Works with piped input too:
+    a taken or unknown cell gets a hint and a new prompt.
 
     Example: oxo play 5x5 --k 4 --level hard --time 0.5
     """
+    from oxo.cli import session
+
     game = find_game(board, k, gravity)
     game.require("engine")
-    if keypad and game.family != "board":
-        raise click.BadParameter(
-            f"keypad moves need a 3x3 board; {game.title} moves are {game.move_help}",
-            param_hint="--keypad",
-        )
-    if game.family in ("mega", "uttt"):  # moves are GC there, see 'oxo uttt play', 'oxo mega play'
-        from oxo.cli.mega import play_game as play_mega
-        from oxo.cli.uttt import play_game as play_uttt
-
-        sides = ("human", level) if side == "x" else (level, "human")
-        run = play_mega if game.family == "mega" else play_uttt
-        run(*sides, seconds=seconds, iterations=iterations, seed=seed)
-        return
-    if game.family == "gravity":  # moves are columns there
-        from oxo.cli.gravity import play_game as play_gravity
-
-        play_gravity(
-            game.name,
-            None,
-            side,
-            level,
-            seconds=seconds,
-            iterations=iterations,
-            depth=depth,
-            seed=seed,
-        )
-        return
-    geometry = parse_board(game.name)
-    if keypad and geometry.shape != (3, 3):
-        raise click.BadParameter("keypad moves need a 3x3 board", param_hint="--keypad")
-    position = Position.empty(geometry)
-    computer = make_engine(
-        level, position, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    if keypad and (game.family != "board" or game.geometry.shape != (3, 3)):  # type: ignore[attr-defined]  # a BoardGame has a geometry
+        how = "" if game.family == "board" else f"; {game.title} moves are {game.move_help}"
+        raise click.BadParameter(f"keypad moves need a 3x3 board{how}", param_hint="--keypad")
+    kinds = ("human", level) if side == "x" else (level, "human")
+    if game.family in ("mega", "uttt"):  # their own players: --depth does not apply
+        depth = None
+    session.play(
+        game,
+        kinds,
+        seconds=seconds,
+        iterations=iterations,
+        depth=depth,
+        seed=seed,
+        keypad=keypad,
     )
-    stdin = sys.stdin
-    click.echo(
-        f"{geometry.spec_shape} board, {geometry.k} in a row wins. You are {side.upper()}; "
-        f"the computer plays {describe_level(level, position)}."
-    )
-    while not position.is_terminal:
-        click.echo()
-        click.echo(_board_picture(position, keypad))
-        mover = position.to_move
-        if mover == side:
-            while True:
-                click.echo(f"your move ({side.upper()}): ", nl=False)
-                sys.stdout.flush()
-                line = stdin.readline()
-                if not line:
-                    click.echo("\ninput ended; game abandoned")
-                    return
-                if not stdin.isatty():
-                    click.echo(line.strip())  # show piped input as if typed
-                if line.strip().lower() in ("q", "quit", "exit"):
-                    click.echo("game abandoned")
-                    return
-                try:
-                    cell = _read_move(line, position, keypad)
-                except MoveError as error:
-                    click.echo(f"illegal move: {error}")
-                    continue
-                break
-        else:
-            cell = computer.choose(position)
-            click.echo(f"computer ({mover.upper()}) plays {_move_label(cell, keypad)}")  # type: ignore[union-attr]  # the game is not over: a player is to move
-        position = position.play(cell)
-    click.echo()
-    click.echo(_board_picture(position, keypad))
-    winner = position.winner
-    if winner is None:
-        click.echo("draw: the board is full")
-    else:
-        line = next(cells for player, cells in position.complete_lines if player == winner)
-        who = "you win" if winner == side else "the computer wins"
-        named = (
-            f"keys {', '.join(_move_label(cell, keypad) for cell in line)}"
-            if keypad
-            else f"the line {_cells(line, geometry.size)}"
-        )
-        click.echo(f"{winner.upper()} wins with {named}: {who}")
 
 
 # -- move ------------------------------------------------------------------------------------------

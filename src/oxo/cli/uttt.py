@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
 import click
 
 from oxo.cli import OxoGroup, grids
-from oxo.cli.common import echo_json, echo_outcomes, json_option, quiet_option
+from oxo.cli.common import (
+    echo_json,
+    echo_outcomes,
+    json_option,
+    quiet_option,
+    save_option,
+    search_budget_options,
+    sides_options,
+)
 from oxo.engines import LEVELS
-from oxo.errors import OxoError
 from oxo.progress import progress_bar
-
-if TYPE_CHECKING:
-    pass
 
 #: Who may play a side: a person, or the computer at a level.
 PLAYERS = ("human", *LEVELS)
@@ -62,88 +63,22 @@ def replay(record: tuple[str, ...], as_json: bool) -> None:
     grids.replay(UtttState, render, record, as_json)
 
 
-def _budget_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    function = click.option(
-        "--seed",
-        type=int,
-        default=None,
-        help="Seed of the computer players (reproducible with --iterations).",
-    )(function)
-    function = click.option(
-        "--iterations",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Simulations per move of the tree search (instead of --time).",
-    )(function)
-    function = click.option(
-        "--time",
-        "seconds",
-        type=click.FloatRange(min=0, min_open=True),
-        default=None,
-        metavar="SECONDS",
-        help="Thinking time per move of the computer (hard and best; medium gets a tenth).",
-    )(function)
-    return function
-
-
-def play_game(
-    x_kind: str,
-    o_kind: str,
-    *,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int | None,
-    save: str | None = None,
-) -> None:
-    """A game in the terminal between people and computer levels (``"human"`` or a level per side)."""
-    from oxo.uttt import render
-    from oxo.uttt.rules import UtttState
-
-    for kind in (x_kind, o_kind):
-        if kind not in PLAYERS:
-            raise OxoError(
-                f"unknown player {kind!r} for ultimate tic-tac-toe; use human or one of {', '.join(COMPUTERS)}"
-            )
-    grids.terminal_game(
-        UtttState(),
-        (x_kind, o_kind),
-        render,
-        seconds=seconds,
-        iterations=iterations,
-        seed=seed,
-        save=save,
-        help_lines=(
-            "type a move as two digits GC: the small grid G, then the cell C, both 1..9 in reading order;",
-            "the cell you play sends your opponent to that grid. On the board a digit is a cell where",
-            "you may play (its cell number); the grid number is on the frame above",
-        ),
-    )
+_budget_options = search_budget_options(
+    time_help="Thinking time per move of the computer (hard and best; medium gets a tenth).",
+    iterations_help="Simulations per move of the tree search (instead of --time).",
+)
 
 
 @uttt.command()
-@click.option(
-    "--x",
-    "x_kind",
-    type=click.Choice(PLAYERS[:1] + COMPUTERS),
-    default="human",
-    show_default=True,
-    help="Who plays X (moves first): human or a level.",
-)
-@click.option(
-    "--o",
-    "o_kind",
-    type=click.Choice(PLAYERS[:1] + COMPUTERS),
-    default="hard",
-    show_default=True,
-    help="Who plays O: human or a level.",
+@sides_options(
+    PLAYERS[:1] + COMPUTERS,
+    "human",
+    "hard",
+    "Who plays X (moves first): human or a level.",
+    "Who plays O: human or a level.",
 )
 @_budget_options
-@click.option(
-    "--save",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    help="Write the game record to this file at the end.",
-)
+@save_option
 def play(
     x_kind: str,
     o_kind: str,
@@ -155,36 +90,32 @@ def play(
     """Play a game in the terminal: a person or a computer level on each side.
 
     Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
-    takes back your last move, 'help' explains, 'quit' stops. The record is printed at the end.
+    takes back your last move, 'rules' prints the rules, 'help' explains, 'quit' stops. The
+    record is printed at the end.
     Levels: random, easy (wins in one, otherwise random), medium, hard (Monte Carlo tree
     search), best (the same as hard here). The computer thinks 1 s per move unless --time says
     otherwise; longer is stronger. Works with piped input too.
 
     Example: oxo uttt play --x human --o hard --time 2
     """
-    play_game(x_kind, o_kind, seconds=seconds, iterations=iterations, seed=seed, save=save)
+    from oxo.cli import session
+    from oxo.registry import find_game
+
+    session.play(
+        find_game("uttt"),
+        (x_kind, o_kind),
+        seconds=seconds,
+        iterations=iterations,
+        seed=seed,
+        save=save,
+    )
 
 
 @uttt.command()
 @click.option(
     "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games."
 )
-@click.option(
-    "--x",
-    "x_kind",
-    type=click.Choice(COMPUTERS),
-    default="hard",
-    show_default=True,
-    help="Level of X (moves first).",
-)
-@click.option(
-    "--o",
-    "o_kind",
-    type=click.Choice(COMPUTERS),
-    default="random",
-    show_default=True,
-    help="Level of O.",
-)
+@sides_options(COMPUTERS, "hard", "random", "Level of X (moves first).", "Level of O.")
 @_budget_options
 @json_option
 @quiet_option
