@@ -293,4 +293,4 @@ def test_a_keypad_game_names_the_winning_line_in_keys(
         assert out[-1] == "draw: the board is full"
     else:
         cells = next(c for p, c in state.complete_lines if p == state.outcome)  # type: ignore[attr-defined]
-        assert f"with the line {', '.join(str(c + 1) for c in cells)}:" in out[-1]
+        assert f"with keys {', '.join(str(c + 1) for c in cells)}:" in out[-1]

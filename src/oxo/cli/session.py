@@ -258,7 +258,8 @@ class BoardView(View):
     def line_words(self, final: GameState) -> str:
         winner = final.outcome
         cells = next(c for player, c in final.complete_lines if player == winner)  # type: ignore[attr-defined]  # a Position has lines
-        return "the line " + ", ".join(self.label(final, cell) for cell in cells)
+        named = ", ".join(self.label(final, cell) for cell in cells)
+        return f"keys {named}" if self.keypad else f"the line {named}"
 
 
 class GravityView(View):
