@@ -207,8 +207,15 @@ def docs_table(run: dict[str, object]) -> str:
         f"value. Produced by `{run['command']}` on {str(run['started'])[:10]} (commit "
         f"{str(run['commit'])[:10]}; {run['machine']}); each board in a fresh process on one core, "
         f"limit {run['limit_seconds']:g} s; the record is `results/gravity-sizes.json`.",
-        MARKERS[1],
     ]
+    reruns = run.get("reruns", [])
+    assert isinstance(reruns, list)
+    for rerun in reruns:
+        lines.append(
+            f"Solved again with `{rerun['command']}` on {rerun['started'][:10]} "
+            f"({rerun['machine']}): {', '.join(rerun['sizes'])}."
+        )
+    lines.append(MARKERS[1])
     return "\n".join(lines)
 
 
@@ -235,6 +242,11 @@ def main() -> None:
         "--write", action="store_true", help="record in results/ and the table in docs"
     )
     parser.add_argument(
+        "--update",
+        action="store_true",
+        help="with --write: replace these boards in the recorded run instead of starting a new one",
+    )
+    parser.add_argument(
         "--docs-only", action="store_true", help="rewrite the docs table from the record"
     )
     args = parser.parse_args()
@@ -256,6 +268,15 @@ def main() -> None:
         "published_source": SOURCE,
         "boards": [],
     }
+    if args.update:  # keep the recorded run; the boards solved now replace their old rows
+        recorded = json.loads(RECORD.read_text())
+        rerun = {key: run[key] for key in ("command", "commit", "machine", "started")}
+        rerun["sizes"] = [f"{w} × {h}" for w, h in sizes]
+        recorded.setdefault("reruns", []).append(rerun)
+        recorded["boards"] = [
+            b for b in recorded["boards"] if (b["width"], b["height"]) not in set(sizes)
+        ]
+        run = recorded
     boards = run["boards"]
     assert isinstance(boards, list)
     print(f"empty gravity boards with k=4, one process each, limit {args.seconds:g} s a board")
@@ -267,6 +288,7 @@ def main() -> None:
     for width, height in sizes:
         record = solve_size(width, height, args.seconds)
         boards.append(record)
+        boards.sort(key=lambda b: (b["cells"], b["height"], b["width"]))
         print_row(record)
         if args.write:
             write_atomic(RECORD, json.dumps(run, indent=1) + "\n")
