@@ -213,6 +213,7 @@ def publish(record: dict[str, Any]) -> None:
                 "game": rated["game"],
                 "elo": {level: rated["elo"][level] for level in entry["levels"]},
                 "error": {level: rated["error"][level] for level in entry["levels"]},
+                "lower_bounds": rated["lower_bounds"],
             }
             for entry, rated in zip(record["round_robins"], record["ratings"], strict=True)
         ],

@@ -101,3 +101,43 @@ def test_players_who_never_meet_are_refused():
         fit_elo(games, anchor="a")
     with pytest.raises(ValueError, match="anchor"):
         fit_elo(games, anchor="z")
+
+
+# -- the levels' recorded strength, and the round robin that measures it --------------------------
+
+
+def test_help_shows_the_recorded_ratings(capsys):
+    from oxo.cli import main
+    from oxo.engines.rating import level_ratings
+
+    data = level_ratings()
+    assert data["anchor"] == "random" and data["games"]  # the record ships with oxo
+    for command in ("play", "selfplay"):
+        assert main([command, "--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())  # unwrapped
+        assert "Elo" in text and "random = 0" in text
+        for entry in data["games"]:
+            assert f"{entry['game']}:" in text
+            for level, value in entry["elo"].items():
+                if level != "random":
+                    assert f"{level} " in text and f"{round(value, -1):.0f}" in text
+
+
+def test_a_tiny_round_robin_plays_every_pair_and_rates_it():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_elo
+
+    entry = bench_elo.round_robin("3x3", per_pair=2, seconds=0.01, seed=1)
+    levels = entry["levels"]
+    assert len(entry["games"]) == 2 * len(levels) * (len(levels) - 1) // 2
+    assert {(g["x"], g["o"]) for g in entry["games"][:2]} == {
+        (levels[0], levels[1]),
+        (levels[1], levels[0]),
+    }
+    rated = bench_elo.rate(entry)
+    assert rated["elo"]["random"] == 0 and set(rated["elo"]) == set(levels)
+    assert sum(rated["played"].values()) == 2 * len(entry["games"])
+    assert sum(rated["points"].values()) == len(entry["games"])

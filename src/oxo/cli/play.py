@@ -19,6 +19,7 @@ from oxo.cli.common import (
     quiet_option,
 )
 from oxo.engines import DEFAULT_LEVEL, LEVELS, describe_level, make_engine
+from oxo.engines.rating import strength_text
 from oxo.errors import MoveError
 from oxo.game import GameState
 from oxo.position import Position
@@ -139,7 +140,7 @@ def _board_picture(position: Position, keypad: str | None) -> str:
     return "\n".join(out)
 
 
-@click.command()
+@click.command(epilog=strength_text())
 @click.argument("board", default="3x3")
 @k_option
 @click.option(
@@ -327,7 +328,7 @@ def move(
 # -- selfplay --------------------------------------------------------------------------------------
 
 
-@click.command()
+@click.command(epilog=strength_text())
 @click.argument("game")
 @k_option
 @click.option(

@@ -191,12 +191,16 @@ def strength_text() -> str:
         return ""
     parts = []
     for entry in games:
-        elo = entry["elo"]
-        levels = ", ".join(f"{level} ≈ {round(elo[level], -1):.0f}" for level in elo)
+        elo, bounds = entry["elo"], entry.get("lower_bounds", ())
+        levels = ", ".join(
+            f"{level} {'≥' if level in bounds else '≈'} {round(elo[level], -1):.0f}"
+            for level in elo
+            if level != data.get("anchor")
+        )
         parts.append(f"{entry['game']}: {levels}")
     return (
-        f"Strength of the levels, in Elo points with random = 0 (a round robin at "
-        f"{data['seconds']:g} s a move for hard, a tenth for medium; docs/levels.md): "
+        f"Strength of the levels in Elo points, random = 0 (from a round robin with hard at "
+        f"{data['seconds']:g} s a move, medium a tenth; '≥': at least; see docs/levels.md): "
         + "; ".join(parts)
         + "."
     )
