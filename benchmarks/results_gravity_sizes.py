@@ -157,7 +157,10 @@ def solve_size(width: int, height: int, seconds: float) -> dict[str, object]:
 
 def ours(record: dict[str, object]) -> str:
     if not record["settled"]:
-        return f"not settled in {record['limit_seconds']:g} s"
+        known = str(record.get("text", "")).partition("known so far: ")[2].partition(")")[0]
+        return f"not settled in {record['limit_seconds']:g} s" + (
+            f" (known: {known})" if known else ""
+        )
     return f"{WORDS[str(record['winner'])]}, ply {record['end_ply']}"
 
 
