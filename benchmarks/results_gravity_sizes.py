@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -143,6 +144,7 @@ def solve_size(width: int, height: int, seconds: float) -> dict[str, object]:
         "seconds": round(float(report["seconds"]), 2),  # type: ignore[arg-type]
         "peak_mib": round(float(report["peak_mib"])),  # type: ignore[arg-type]
         "limit_seconds": seconds,
+        "load_after": round(os.getloadavg()[0], 1),  # the machine is shared: how busy it was
         **result,
     }
     if result["settled"]:
@@ -211,6 +213,12 @@ def docs_table(run: dict[str, object]) -> str:
         f"{str(run['commit'])[:10]}; {run['machine']}); each board in a fresh process on one core, "
         f"limit {run['limit_seconds']:g} s; the record is `results/gravity-sizes.json`.",
     ]
+    loads = [float(r["load_after"]) for r in records if "load_after" in r]
+    if loads:
+        lines[-1] += (
+            f" The load average (one minute) after each board ran from {min(loads):.1f} to "
+            f"{max(loads):.1f} on this shared machine: the seconds are wall times under contention."
+        )
     reruns = run.get("reruns", [])
     assert isinstance(reruns, list)
     for rerun in reruns:
