@@ -199,8 +199,8 @@ def strength_text() -> str:
         )
         parts.append(f"{entry['game']}: {levels}")
     return (
-        f"Strength of the levels in Elo points, random = 0 (from a round robin with hard at "
-        f"{data['seconds']:g} s a move, medium a tenth; '≥': at least; see docs/levels.md): "
-        + "; ".join(parts)
-        + "."
+        f"Strength of the levels in Elo points, random = 0 (a level 200 points above another "
+        f"is expected to score {expected_score(200):.0%} against it, a draw counting half; from a "
+        f"round robin with hard at {data['seconds']:g} s a move, medium a tenth; '≥': at least; "
+        f"see docs/levels.md): " + "; ".join(parts) + "."
     )
