@@ -177,7 +177,7 @@ def docs_tables(record: dict[str, Any]) -> str:
         lines += [
             "",
             f"**{TITLES.get(entry['game'], entry['game'])}** ({len(entry['games'])} games, "
-            f"{entry['per_pair']} a pair, {entry['seconds']:.0f} s)",
+            f"{entry['per_pair']} a pair, {entry['seconds']:.0f} s of play in all)",
             "",
             "| level | Elo | 95 % interval | games | points | seconds a move |",
             "| --- | ---: | ---: | ---: | ---: | ---: |",
