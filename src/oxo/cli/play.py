@@ -19,6 +19,7 @@ from oxo.cli.common import (
     quiet_option,
 )
 from oxo.engines import DEFAULT_LEVEL, LEVELS
+from oxo.engines.rating import strength_text
 from oxo.errors import MoveError
 from oxo.game import GameState
 from oxo.position import Position
@@ -82,7 +83,7 @@ def gravity_option(function):
 # -- play ------------------------------------------------------------------------------------------
 
 
-@click.command()
+@click.command(epilog=strength_text())
 @click.argument("board", default="3x3")
 @k_option
 @click.option(
@@ -282,7 +283,7 @@ def _move_of_game(
 # -- selfplay --------------------------------------------------------------------------------------
 
 
-@click.command()
+@click.command(epilog=strength_text())
 @click.argument("game")
 @k_option
 @click.option(

@@ -11,6 +11,10 @@ perfect    proven-optimal moves from the exact solver (quickest win, slowest los
            the game starts where the solver cannot reach
 best       perfect where the position is in the solver's reach, hard elsewhere (the default)
 =========  ==================================================================================
+
+How strong each level is, in Elo points per game (random = 0), is measured by a round robin
+(``benchmarks/bench_elo.py``); :func:`oxo.engines.rating.strength_text` reads the recorded ratings
+for ``--help``, and ``docs/levels.md`` has the tables.
 """
 
 from __future__ import annotations
