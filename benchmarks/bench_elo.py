@@ -78,7 +78,7 @@ def engine_for(level: str, start: Any, seconds: float, seed: int) -> Any:
 def round_robin(name: str, per_pair: int, seconds: float, seed: int) -> dict[str, object]:
     """Every pair of levels plays ``per_pair`` games of ``name``, colours alternating."""
     from oxo.engines.selfplay import play_game
-    from oxo.game import new_game
+    from oxo.registry import new_game
 
     spec, k, levels = GAMES[name]
     start = new_game(spec, k)

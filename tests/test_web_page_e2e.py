@@ -192,7 +192,7 @@ def focused(page) -> dict[str, Any]:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_connect_four_played_with_the_keyboard_alone(page, server_url: str, width: int) -> None:
-    from oxo.game import new_game as start
+    from oxo.registry import new_game as start
 
     page.set_viewport_size({"width": width, "height": 900})
     open_tab(page, server_url, "play")
