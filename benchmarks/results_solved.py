@@ -68,14 +68,16 @@ result = {
 """
 
 
-def run_board(spec: str, limit: float) -> dict[str, object]:
+def run_board(spec: str, limit: float, env: dict[str, str] | None = None) -> dict[str, object]:
+    """Prove one board in a fresh process (``env`` adds environment variables, such as a
+    PYTHONPATH naming other code) and return its figures."""
     folder = Path(tempfile.mkdtemp(prefix="oxo-proof-")) / "proof"
     code = (
         CODE.replace("BOARD", repr(spec))
         .replace("LIMIT", repr(limit))
         .replace("FOLDER", repr(str(folder)))
     )
-    report = measure(code, label=spec)
+    report = measure(code, label=spec, env=env)
     data = dict(report["result"])  # type: ignore[arg-type]
     data["wall_seconds"] = round(float(report["seconds"]), 2)  # type: ignore[arg-type]
     data["peak_mib"] = round(float(report["peak_mib"]), 1)  # type: ignore[arg-type]
