@@ -95,6 +95,12 @@ class ProofSearch:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.on_progress = on_progress
+        # Counts for the statistics (see :meth:`statistics`).
+        self.table_hits = 0
+        self.twins = 0
+        self.pairing_attempts = 0
+        self.pairings_found = 0
+        self.threat_attempts = 0
 
     # -- positions ---------------------------------------------------------------------------------
 
@@ -214,6 +220,8 @@ class ProofSearch:
             s, d = (cx, co) if self.attacker_is_x else (co, cx)
             found = find_pairing(self.lines, d, s, self.full, PAIRING_BUDGET)
             pairs = self.pairing_cache[key] = None if found is None else tuple(found)
+            self.pairing_attempts += 1
+            self.pairings_found += found is not None
         if pairs is None:
             return None
         back = self.symmetries[index].inverse_perm
@@ -229,6 +237,7 @@ class ProofSearch:
         _, cx, co = self.canonical(x, o)
         s, d = (cx, co) if self.attacker_is_x else (co, cx)
         plan = self.threat_search.find(s, d)
+        self.threat_attempts += 1
         found = self.threat_cache[key] = None if plan is None else (cx, co, plan)
         if found is not None:
             self.threat_proofs += 1
@@ -281,8 +290,11 @@ class ProofSearch:
             chashes = [h ^ table[move] for h, table in pairs]
             ckey = min(chashes)
             if ckey in seen:
+                self.twins += 1
                 continue  # a symmetric twin of a move already listed
             seen.add(ckey)
+            if ckey in self.table:
+                self.table_hits += 1
             children.append((cx, co, chashes, ckey))
         table = self.table
         while True:
@@ -324,6 +336,41 @@ class ProofSearch:
                 child_thpn = min(INF, thpn - pn + best_pn)
             table[key] = (pn, dn)
             self._mid(cx, co, chashes, ckey, child_thpn, child_thdn)
+
+    def statistics(self) -> dict[str, int]:
+        """What the search did: positions searched, positions in the table, children found already in
+        the table (reached before by another order of moves), moves skipped as mirror images of a move
+        already listed, pairing searches and pairings found, threat searches and wins found by threats."""
+        return {
+            "nodes": self.nodes,
+            "table_entries": len(self.table),
+            "table_hits": self.table_hits,
+            "symmetric_moves_skipped": self.twins,
+            "pairing_searches": self.pairing_attempts,
+            "pairings_found": self.pairings_found,
+            "threat_searches": self.threat_attempts,
+            "threat_wins": self.threat_proofs,
+        }
+
+    def first_moves(self, x: int = 0, o: int = 0) -> dict[str, list[int]]:
+        """The moves from (x, o), one per class of mirror images, by what the search knows of them for
+        the attacker: ``"win"`` (the attacker wins after it), ``"no win"`` and ``"open"``."""
+        out: dict[str, list[int]] = {"win": [], "no win": [], "open": []}
+        status, moves = self.expand(x, o)
+        if status:
+            return out
+        x_to_move = x.bit_count() == o.bit_count()
+        seen = set()
+        for move in moves:
+            bit = 1 << move
+            cx, co = (x | bit, o) if x_to_move else (x, o | bit)
+            ckey = self.key(cx, co)
+            if ckey in seen:
+                continue
+            seen.add(ckey)
+            value = self.value_of(cx, co)
+            out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
+        return out
 
     # -- strategies --------------------------------------------------------------------------------
 
