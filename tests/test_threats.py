@@ -135,8 +135,15 @@ def test_fours_only_finds_exactly_the_threat_wins(seed: int, spec: str, plies: i
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(BOARDS), plies=st.integers(2, 6))
-def test_plans_with_threes_win_against_every_reply(seed: int, spec: str, plies: int) -> None:
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    spec=st.sampled_from(BOARDS),
+    plies=st.integers(2, 6),
+    deep=st.booleans(),
+)
+def test_plans_with_threes_win_against_every_reply(
+    seed: int, spec: str, plies: int, deep: bool
+) -> None:
     geometry = Geometry.parse(spec)
     start = random_position(geometry, random.Random(seed), plies)
     if start is None:
@@ -145,7 +152,13 @@ def test_plans_with_threes_win_against_every_reply(seed: int, spec: str, plies: 
     fours = ThreatSearch(
         geometry.lines, geometry.lines_through, geometry.full_mask, threes=False, budget=10**7
     )
-    both = ThreatSearch(geometry.lines, geometry.lines_through, geometry.full_mask, budget=10**7)
+    both = ThreatSearch(
+        geometry.lines,
+        geometry.lines_through,
+        geometry.full_mask,
+        deep_threes=deep,
+        budget=10**7,
+    )
     plan = both.find(s, d)
     if plan is not None:
         assert plan_wins(geometry, s, d, plan)
@@ -166,7 +179,8 @@ def test_threes_find_wins_fours_alone_miss() -> None:
     assert plan is not None and plan_wins(geometry, 0, 0, plan)
 
 
-def test_plan_on_a_small_position_is_a_win_by_minimax() -> None:
+@pytest.mark.parametrize("deep", [False, True])
+def test_plan_on_a_small_position_is_a_win_by_minimax(deep: bool) -> None:
     rng = random.Random(7)
     geometry = Geometry.parse("4x5,k=4")
     found = 0
@@ -175,7 +189,11 @@ def test_plan_on_a_small_position_is_a_win_by_minimax() -> None:
         if start is None:
             continue
         plan = ThreatSearch(
-            geometry.lines, geometry.lines_through, geometry.full_mask, budget=10**6
+            geometry.lines,
+            geometry.lines_through,
+            geometry.full_mask,
+            deep_threes=deep,
+            budget=10**6,
         ).find(*start)
         if plan is not None:
             found += 1

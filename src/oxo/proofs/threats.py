@@ -10,7 +10,8 @@ The search also knows one step more (Thomsen's lambda-2 threats): a *three* is a
 four but leaves S a double four to play next. D's replies then split into the *defences* (the cells
 of the coming double fours, where every one of them is spoilt, and the cells where D makes a four of
 its own) and all other replies, after which S plays a double four still standing. Each defence is
-searched on (as D's forced replies are), so a three is tried only when it leaves few defences.
+searched on (as D's forced replies are), so a three is tried only when it leaves few defences. By
+default a three is tried only as the first move of a plan, the rest being fours.
 
 A found win is a :class:`Plan`: S's move, and for D's replies that do not lose at once the plan after
 each. A plan can be played out against every defence into certificate entries (see
@@ -49,8 +50,10 @@ class _OutOfBudget(Exception):
 class ThreatSearch:
     """Threat-space search over the ``lines`` (bitmasks) of a board whose cells are ``full``.
 
-    ``threes`` allows the lambda-2 threats (threes) besides fours; ``budget`` bounds the positions
-    visited by one :meth:`find`.
+    ``threes`` allows the lambda-2 threats (threes) besides fours: as the plan's first move only, or
+    anywhere in it with ``deep_threes`` (which finds more wins but costs more time on the positions
+    where none is found; on the boards of docs/solved.md the first move only is the better trade);
+    ``budget`` bounds the positions visited by one :meth:`find`.
     """
 
     def __init__(
@@ -60,12 +63,14 @@ class ThreatSearch:
         full: int,
         *,
         threes: bool = True,
+        deep_threes: bool = False,
         budget: int = BUDGET,
     ) -> None:
         self.lines = lines
         self.through = lines_through
         self.full = full
         self.threes = threes
+        self.deep_threes = deep_threes
         self.budget = budget
         self.steps = 0
         self._failed: set[tuple[int, int]] = set()
@@ -125,31 +130,76 @@ class ThreatSearch:
         self._step()
         if (s, d) in self._failed:
             return None
-        wins = self._winning_cells(s, d)
+        # One pass over the lines: S's winning cells, D's, S's pairs (lines lacking two marks of S),
+        # D's four-making cells, and S's lines lacking three marks (where S can make a three).
+        wins = d_fours = d_makers = 0
+        partners: dict[int, set[int]] = {}
+        three_lines = []
+        for line in self.lines:
+            a = line & s
+            b = line & d
+            if a and b:
+                continue
+            if not b:
+                rest = line & ~s
+                count = rest.bit_count()
+                if count == 1:
+                    wins |= rest
+                elif count == 2:
+                    low = rest & -rest
+                    x, y = low.bit_length() - 1, (rest ^ low).bit_length() - 1
+                    partners.setdefault(x, set()).add(y)
+                    partners.setdefault(y, set()).add(x)
+                elif count == 3:
+                    three_lines.append(rest)
+            if not a:
+                rest = line & ~d
+                count = rest.bit_count()
+                if count == 1:
+                    d_fours |= rest
+                elif count == 2:
+                    d_makers |= rest
         if wins:
             return Plan(wins.bit_length() - 1)
-        empty = self.full & ~(s | d)
-        d_fours = self._winning_cells(d, s)
         if d_fours & (d_fours - 1):
             self._failed.add((s, d))
             return None  # two threats of D: S can block only one
-        partners = self._partners(s, d)
-        d_makers = self._short_by(d, s, 2) & empty
         if d_fours:
             candidates = [d_fours.bit_length() - 1]  # S must block
         else:
             # S has no double four here when D has no four: it would have been tried first and won.
             doubles = [w for w, threatened in partners.items() if len(threatened) >= 2]
             candidates = doubles + [c for c in partners if c not in doubles]
-            if self.threes:
-                threes = self._short_by(s, d, 3) & empty
-                candidates += [c for c in mask_cells(threes) if c not in partners]
+            if self.threes and (self.deep_threes or self.steps == 1):
+                candidates += self._three_candidates(three_lines, partners)
         for cell in candidates:
             plan = self._after(s | 1 << cell, d, cell, partners, d_makers)
             if plan is not None:
                 return plan
         self._failed.add((s, d))
         return None
+
+    @staticmethod
+    def _three_candidates(three_lines: list[int], partners: dict[int, set[int]]) -> list[int]:
+        """The cells c (making no four) after which S has a double four: a line lacking three marks
+        through c becomes a pair, and one of its cells then has two distinct partners."""
+        new: dict[int, list[tuple[int, int]]] = {}
+        for rest in three_lines:
+            for c in mask_cells(rest):
+                if c in partners:
+                    continue  # c makes a four: tried already
+                pair = rest & ~(1 << c)
+                low = pair & -pair
+                new.setdefault(c, []).append((low.bit_length() - 1, (pair ^ low).bit_length() - 1))
+        out = []
+        for c, pairs in new.items():
+            gained: dict[int, set[int]] = {}
+            for x, y in pairs:
+                gained.setdefault(x, set()).add(y)
+                gained.setdefault(y, set()).add(x)
+            if any(len(partners.get(w, set()) | cells) >= 2 for w, cells in gained.items()):
+                out.append(c)
+        return sorted(out)
 
     def _step(self) -> None:
         self.steps += 1
