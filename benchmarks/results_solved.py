@@ -51,14 +51,16 @@ BOARDS: list[tuple[str, str, str, float, bool]] = [
 ]
 
 CODE = """
-import gzip, os
+import gzip, os, resource
 from oxo.geometry import Geometry
 from oxo.proofs.solver import prove_board
 from oxo.proofs.certificate import verify_certificate
 found = prove_board(Geometry.parse(BOARD), seconds=LIMIT, proof_dir=FOLDER)
 checks = [verify_certificate(path) for path in found.proofs]
+usage = resource.getrusage(resource.RUSAGE_SELF)
 result = {
     **found.to_dict(),
+    "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
     "certificates": [
         {"file": os.path.basename(path), "bytes": os.path.getsize(path), "entries": check.entries,
          "valid": check.valid, "guarantee": check.guarantee, "side": check.side}
