@@ -3,6 +3,10 @@
 Run:  python benchmarks/results_solved.py              (every board; about half an hour on 2 cores)
       python benchmarks/results_solved.py --quick      (the boards that settle in under a minute)
       python benchmarks/results_solved.py --only 5x5,k=4 --only 6x5,k=4
+      python benchmarks/results_solved.py --only 6x5,k=4 --update
+                                                       (re-measure those rows only and rewrite them in
+                                                        docs/solved.md and results/solved.json, the page
+                                                        saying which rows were re-measured, when and how)
 
 Each board is proved by ``oxo.proofs.solver.prove_board`` in a fresh process (wall time and peak memory
 as a user sees them), with the certificates written to a temporary folder and checked again here by
@@ -108,12 +112,13 @@ def table(rows: list[dict[str, object]]) -> list[str]:
     return out
 
 
-def page(rows: list[dict[str, object]], host: str) -> str:
+def page(rows: list[dict[str, object]], host: str, note: str = "") -> str:
     lines = [
         "# Solved boards",
         "",
         "The value of the empty board with best play on each board below, proved by `oxo solve` (proof-number",
-        "search with pairing strategies, see `src/oxo/proofs/`) and handed out as certificates: strategy files",
+        "search with pairing strategies and threat-space search, see `src/oxo/proofs/` and docs/proofs.md) and",
+        "handed out as certificates: strategy files",
         "that `oxo verify FILE`, or any program that reads the documented format, can check move by move",
         "against every defence. A win needs one certificate (the winner's strategy); a draw needs two (each",
         "side's strategy that never loses). Every certificate below was checked again after it was written.",
@@ -122,6 +127,7 @@ def page(rows: list[dict[str, object]], host: str) -> str:
         f"memory as a user sees them) on {host}. Each board has 600 s, except 7×7 with k = 5 and 4×4×4,",
         "which are given 180 s in this run (7×7 settles within that; 4×4×4 has not settled in 300 s either); a board",
         "marked unknown was not settled within its limit and its row says how far the search got.",
+        *([""] + [note] if note else []),
         "",
         *table(rows),
         "",
@@ -154,6 +160,31 @@ def _gravity_section() -> str:
     return "\n" + old[old.index(start) : old.index(end) + len(end)] + "\n"
 
 
+def _update(rows: list[dict[str, object]], host: str, output: str, json_path: str) -> None:
+    """Replace the rows of the boards just measured in the JSON record and rewrite the page from it."""
+    import datetime
+
+    from oxo.fileio import write_atomic
+
+    with open(json_path) as handle:
+        record = json.load(handle)
+    fresh = {str(row["spec"]): row for row in rows}
+    merged = [fresh.pop(str(old["spec"]), old) for old in record["boards"]]
+    merged.extend(fresh.values())
+    notes = list(record.get("updates", []))
+    today = datetime.date.today().isoformat()
+    notes.append(
+        f"Re-measured on {today} after the threat-space search landed (`results_solved.py --only ... "
+        f"--update`), on {host}: {', '.join(str(row['spec']) for row in rows)}."
+    )
+    record["boards"], record["updates"] = merged, notes
+    write_atomic(output, page(merged, str(record["machine"]), " ".join(notes)))
+    write_atomic(json_path, json.dumps(record, indent=1) + "\n")
+    print(
+        f"rewrote the rows of {', '.join(str(row['spec']) for row in rows)} in {output} and {json_path}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -161,6 +192,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--only", action="append", default=[], metavar="BOARD", help="only this board (repeatable)"
+    )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="with --only: rewrite those rows in the page and the JSON, keeping the others",
     )
     parser.add_argument("--output", default=str(ROOT / "docs" / "solved.md"))
     parser.add_argument("--json", default=str(ROOT / "results" / "solved.json"))
@@ -182,6 +218,9 @@ def main() -> None:
             raise SystemExit(f"{spec}: oxo says {row['value']}, the published value is {published}")
         if not all(c["valid"] for c in row["certificates"]):  # type: ignore[attr-defined]
             raise SystemExit(f"{spec}: a certificate does not check")
+    if args.update and args.only:
+        _update(rows, host, args.output, args.json)
+        return
     if args.only or args.quick:
         print(
             "(a partial run: docs/solved.md and results/solved.json are rewritten only by a full run)"
