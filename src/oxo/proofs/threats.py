@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 from oxo.geometry import mask_cells
 
-#: Searched positions a threat search may visit before it gives up.
-BUDGET = 300
+#: Searched positions (and moves tried) a threat search may visit before it gives up: small, since
+#: most positions have no win by threats and the search runs at every position of the attacker.
+BUDGET = 20
 #: The most defences a three may leave and still be searched on.
 MAX_DEFENCES = 4
 
