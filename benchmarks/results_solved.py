@@ -127,7 +127,16 @@ def page(rows: list[dict[str, object]], host: str, note: str = "") -> str:
         f"memory as a user sees them) on {host}. Each board has 600 s, except 7×7 with k = 5 and 4×4×4,",
         "which are given 180 s in this run (7×7 settles within that; 4×4×4 has not settled in 300 s either); a board",
         "marked unknown was not settled within its limit and its row says how far the search got.",
-        *([""] + [note] if note else []),
+        *(
+            [
+                "",
+                note + " Wall times under a load are longer than on an idle machine; "
+                "`python benchmarks/bench_solve.py --proofs --baseline REF` compares the CPU time "
+                "with an earlier commit in one run (figures in docs/performance.md).",
+            ]
+            if note
+            else []
+        ),
         "",
         *table(rows),
         "",
@@ -173,12 +182,20 @@ def _update(rows: list[dict[str, object]], host: str, output: str, json_path: st
     merged.extend(fresh.values())
     notes = list(record.get("updates", []))
     today = datetime.date.today().isoformat()
+    measured = host
     notes.append(
         f"Re-measured on {today} after the threat-space search landed (`results_solved.py --only ... "
-        f"--update`), on {host}: {', '.join(str(row['spec']) for row in rows)}."
+        f"--update`), on {measured}: {', '.join(str(row['spec']) for row in rows)}."
     )
     record["boards"], record["updates"] = merged, notes
-    write_atomic(output, page(merged, str(record["machine"]), " ".join(notes)))
+    # The page's words on the machine of the full run (they may say more than the JSON's machine).
+    host = str(record["machine"])
+    if os.path.exists(output):
+        old = open(output).read()
+        start, end = "memory as a user sees them) on ", ". Each board has"
+        if start in old and end in old:
+            host = " ".join(old[old.index(start) + len(start) : old.index(end)].split())
+    write_atomic(output, page(merged, host, " ".join(notes)))
     write_atomic(json_path, json.dumps(record, indent=1) + "\n")
     print(
         f"rewrote the rows of {', '.join(str(row['spec']) for row in rows)} in {output} and {json_path}"
