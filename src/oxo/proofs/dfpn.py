@@ -14,6 +14,8 @@ What settles a position before any search:
 * a single threat of the other side: the mover's only move worth trying is to block it;
 * no line left that S can complete, or a *pairing* for D (see :mod:`oxo.proofs.pairing`) with S to
   move: disproven, D draws at least by answering every move in a pair with its partner.
+* S to move with a win by threats (see :mod:`oxo.proofs.threats`): proven; the certificate gets the
+  threat plan played out against every reply that does not lose at once.
 
 The proof (S's move in each position where it is to move, every reply of D) or the disproof (D's
 move, every move of S, pairings) is read back out of the table by :meth:`ProofSearch.strategy`, as
