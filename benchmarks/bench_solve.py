@@ -6,6 +6,12 @@ Run:  python benchmarks/bench_solve.py                 (3×3 and 4×4, and the p
       python benchmarks/bench_solve.py --openspiel /tmp/osvenv/bin/python
                                                        (also time OpenSpiel's MinimaxSolver on 4×4, k=3,
                                                         with a Python that has open_spiel installed)
+      python benchmarks/bench_solve.py --proofs --baseline facf1d7
+                                                       (only the proof search, per board: seconds,
+                                                        positions, peak memory, certificate entries, and
+                                                        the same for the code of commit facf1d7, run in
+                                                        the same session, with the ratio of the times)
+      python benchmarks/bench_solve.py --proofs --board 7x7,k=5 --repeat 3
 Each measurement runs in a fresh process and prints wall time and peak resident memory.
 """
 
@@ -50,7 +56,31 @@ def main() -> None:
     parser.add_argument(
         "--openspiel", metavar="PYTHON", help="a Python with open_spiel installed, to time it too"
     )
+    parser.add_argument(
+        "--proofs", action="store_true", help="only the proof search (with certificates), per board"
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        help="with --proofs: also run the code of this git commit (exported to a temporary folder)",
+    )
+    parser.add_argument(
+        "--board",
+        action="append",
+        default=[],
+        metavar="BOARD",
+        help="with --proofs: this board only (repeatable; default: the boards that settle in ~2 min)",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="with --proofs: runs per board and code (best kept)"
+    )
+    parser.add_argument(
+        "--limit", type=float, default=600.0, help="with --proofs: seconds per proof (default 600)"
+    )
     args = parser.parse_args()
+    if args.proofs:
+        _proof_comparison(args.board or PROOF_BOARDS, args.baseline, args.repeat, args.limit)
+        return
     rows = []
     boards = ["3x3", "4x4,k=3"] + ([] if args.quick else ["4x4"])
     for spec in boards:
@@ -114,6 +144,75 @@ def main() -> None:
     _proof_boards(
         ["3x3x3", "4x5,k=4", "5x5,k=4", "5x5", "6x6,k=5"] + ([] if args.quick else ["6x5,k=4"])
     )
+
+
+#: The boards of docs/solved.md whose proof settles within about two minutes.
+PROOF_BOARDS = [
+    "3x3",
+    "3x4,k=3",
+    "4x4,k=3",
+    "4x4",
+    "3x3x3",
+    "4x5,k=4",
+    "5x5,k=4",
+    "6x5,k=4",
+    "5x5",
+    "6x6,k=5",
+    "7x4,k=4",
+    "7x7,k=5",
+]
+
+
+def _export(ref: str) -> Path:
+    """The source tree of git commit ``ref``, exported (``git archive``) into a temporary folder."""
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    folder = Path(tempfile.mkdtemp(prefix="oxo-baseline-"))
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", ref], cwd=root, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def _proof_comparison(boards: list[str], baseline: str | None, repeat: int, limit: float) -> None:
+    """Per board: value, wall and CPU seconds, positions, peak MiB, certificate entries for this tree
+    and (with ``baseline``) for that commit, run alternately in the same session, and the ratio of the
+    CPU times (the machine is shared: CPU time moves less with the load than wall time). With
+    ``repeat``, the run with the least CPU time of each is kept."""
+    from results_solved import run_board
+
+    here = Path(__file__).resolve().parent.parent / "src"
+    trees = [("this tree", here)]
+    if baseline:
+        trees.append((f"baseline {baseline}", _export(baseline) / "src"))
+    print(f"machine: {machine()}")
+    print(
+        f"{'board':<10} {'code':<18} {'value':>7} {'seconds':>9} {'cpu s':>8} {'positions':>11} {'peak MiB':>9} {'entries':>9} {'ratio':>7}"
+    )
+    for spec in boards:
+        best: dict[str, dict[str, object]] = {}
+        for _ in range(repeat):
+            for name, src in trees:
+                row = run_board(spec, limit, env={"PYTHONPATH": str(src)})
+                kept = best.get(name)
+                if kept is None or float(row["cpu_seconds"]) < float(kept["cpu_seconds"]):  # type: ignore[arg-type]
+                    best[name] = row
+        base = best.get(trees[-1][0]) if baseline else None
+        for name, _ in trees:
+            row = best[name]
+            entries = sum(int(c["entries"]) for c in row["certificates"])  # type: ignore[attr-defined]
+            ratio = ""
+            if base is not None and float(base["cpu_seconds"]) > 0:  # type: ignore[arg-type]
+                ratio = f"{float(row['cpu_seconds']) / float(base['cpu_seconds']):.2f}"  # type: ignore[arg-type]
+            print(
+                f"{spec:<10} {name:<18} {row['value']!s:>7} {float(row['wall_seconds']):>9.2f} {float(row['cpu_seconds']):>8.2f} {int(row['nodes']):>11,} "  # type: ignore[arg-type]
+                f"{float(row['peak_mib']):>9.1f} {entries:>9,} {ratio:>7}",  # type: ignore[arg-type]
+                flush=True,
+            )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 def _proof_boards(boards: list[str]) -> None:

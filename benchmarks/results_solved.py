@@ -3,6 +3,10 @@
 Run:  python benchmarks/results_solved.py              (every board; about half an hour on 2 cores)
       python benchmarks/results_solved.py --quick      (the boards that settle in under a minute)
       python benchmarks/results_solved.py --only 5x5,k=4 --only 6x5,k=4
+      python benchmarks/results_solved.py --only 6x5,k=4 --update
+                                                       (re-measure those rows only and rewrite them in
+                                                        docs/solved.md and results/solved.json, the page
+                                                        saying which rows were re-measured, when and how)
 
 Each board is proved by ``oxo.proofs.solver.prove_board`` in a fresh process (wall time and peak memory
 as a user sees them), with the certificates written to a temporary folder and checked again here by
@@ -51,14 +55,16 @@ BOARDS: list[tuple[str, str, str, float, bool]] = [
 ]
 
 CODE = """
-import gzip, os
+import gzip, os, resource
 from oxo.geometry import Geometry
 from oxo.proofs.solver import prove_board
 from oxo.proofs.certificate import verify_certificate
 found = prove_board(Geometry.parse(BOARD), seconds=LIMIT, proof_dir=FOLDER)
 checks = [verify_certificate(path) for path in found.proofs]
+usage = resource.getrusage(resource.RUSAGE_SELF)
 result = {
     **found.to_dict(),
+    "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
     "certificates": [
         {"file": os.path.basename(path), "bytes": os.path.getsize(path), "entries": check.entries,
          "valid": check.valid, "guarantee": check.guarantee, "side": check.side}
@@ -68,14 +74,16 @@ result = {
 """
 
 
-def run_board(spec: str, limit: float) -> dict[str, object]:
+def run_board(spec: str, limit: float, env: dict[str, str] | None = None) -> dict[str, object]:
+    """Prove one board in a fresh process (``env`` adds environment variables, such as a
+    PYTHONPATH naming other code) and return its figures."""
     folder = Path(tempfile.mkdtemp(prefix="oxo-proof-")) / "proof"
     code = (
         CODE.replace("BOARD", repr(spec))
         .replace("LIMIT", repr(limit))
         .replace("FOLDER", repr(str(folder)))
     )
-    report = measure(code, label=spec)
+    report = measure(code, label=spec, env=env)
     data = dict(report["result"])  # type: ignore[arg-type]
     data["wall_seconds"] = round(float(report["seconds"]), 2)  # type: ignore[arg-type]
     data["peak_mib"] = round(float(report["peak_mib"]), 1)  # type: ignore[arg-type]
@@ -104,12 +112,13 @@ def table(rows: list[dict[str, object]]) -> list[str]:
     return out
 
 
-def page(rows: list[dict[str, object]], host: str) -> str:
+def page(rows: list[dict[str, object]], host: str, note: str = "") -> str:
     lines = [
         "# Solved boards",
         "",
         "The value of the empty board with best play on each board below, proved by `oxo solve` (proof-number",
-        "search with pairing strategies, see `src/oxo/proofs/`) and handed out as certificates: strategy files",
+        "search with pairing strategies and threat-space search, see `src/oxo/proofs/` and docs/proofs.md) and",
+        "handed out as certificates: strategy files",
         "that `oxo verify FILE`, or any program that reads the documented format, can check move by move",
         "against every defence. A win needs one certificate (the winner's strategy); a draw needs two (each",
         "side's strategy that never loses). Every certificate below was checked again after it was written.",
@@ -118,6 +127,16 @@ def page(rows: list[dict[str, object]], host: str) -> str:
         f"memory as a user sees them) on {host}. Each board has 600 s, except 7×7 with k = 5 and 4×4×4,",
         "which are given 180 s in this run (7×7 settles within that; 4×4×4 has not settled in 300 s either); a board",
         "marked unknown was not settled within its limit and its row says how far the search got.",
+        *(
+            [
+                "",
+                note + " Wall times under a load are longer than on an idle machine; "
+                "`python benchmarks/bench_solve.py --proofs --baseline REF` compares the CPU time "
+                "with an earlier commit in one run (figures in docs/performance.md).",
+            ]
+            if note
+            else []
+        ),
         "",
         *table(rows),
         "",
@@ -150,6 +169,39 @@ def _gravity_section() -> str:
     return "\n" + old[old.index(start) : old.index(end) + len(end)] + "\n"
 
 
+def _update(rows: list[dict[str, object]], host: str, output: str, json_path: str) -> None:
+    """Replace the rows of the boards just measured in the JSON record and rewrite the page from it."""
+    import datetime
+
+    from oxo.fileio import write_atomic
+
+    with open(json_path) as handle:
+        record = json.load(handle)
+    fresh = {str(row["spec"]): row for row in rows}
+    merged = [fresh.pop(str(old["spec"]), old) for old in record["boards"]]
+    merged.extend(fresh.values())
+    notes = list(record.get("updates", []))
+    today = datetime.date.today().isoformat()
+    measured = host
+    notes.append(
+        f"Re-measured on {today} after the threat-space search landed (`results_solved.py --only ... "
+        f"--update`), on {measured}: {', '.join(str(row['spec']) for row in rows)}."
+    )
+    record["boards"], record["updates"] = merged, notes
+    # The page's words on the machine of the full run (they may say more than the JSON's machine).
+    host = str(record["machine"])
+    if os.path.exists(output):
+        old = open(output).read()
+        start, end = "memory as a user sees them) on ", ". Each board has"
+        if start in old and end in old:
+            host = " ".join(old[old.index(start) + len(start) : old.index(end)].split())
+    write_atomic(output, page(merged, host, " ".join(notes)))
+    write_atomic(json_path, json.dumps(record, indent=1) + "\n")
+    print(
+        f"rewrote the rows of {', '.join(str(row['spec']) for row in rows)} in {output} and {json_path}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -157,6 +209,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--only", action="append", default=[], metavar="BOARD", help="only this board (repeatable)"
+    )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="with --only: rewrite those rows in the page and the JSON, keeping the others",
     )
     parser.add_argument("--output", default=str(ROOT / "docs" / "solved.md"))
     parser.add_argument("--json", default=str(ROOT / "results" / "solved.json"))
@@ -178,6 +235,9 @@ def main() -> None:
             raise SystemExit(f"{spec}: oxo says {row['value']}, the published value is {published}")
         if not all(c["valid"] for c in row["certificates"]):  # type: ignore[attr-defined]
             raise SystemExit(f"{spec}: a certificate does not check")
+    if args.update and args.only:
+        _update(rows, host, args.output, args.json)
+        return
     if args.only or args.quick:
         print(
             "(a partial run: docs/solved.md and results/solved.json are rewritten only by a full run)"

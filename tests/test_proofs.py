@@ -150,9 +150,49 @@ def test_cli_solve_writes_checked_certificates(
 def test_cli_solve_out_of_reach_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "15x15", "--k", "5", "--time", "1"]) == 3
     out = capsys.readouterr().out
-    assert "value unknown" in out and "what to try" in out
+    assert "value unknown" in out and "what to try" in out and "X's first moves" in out
     assert main(["solve", "15x15", "--k", "5", "--time", "1", "--json"]) == 3
-    assert json.loads(capsys.readouterr().out)["value"] == "unknown"
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == "unknown"
+    first = data["searches"][0]["first_moves"]
+    # One first move per class of mirror images of 15x15: the 36 cells of one eighth of the board.
+    assert sum(len(moves) for moves in first.values()) == 36
+
+
+def test_statistics_count_what_the_search_did(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "5x4", "--k", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for search in data["searches"]:
+        stats = search["statistics"]
+        assert stats["nodes"] == search["nodes"] > 0
+        assert stats["pairings_found"] <= stats["pairing_searches"]
+        assert stats["threat_wins"] <= stats["threat_searches"]
+        assert stats["table_entries"] > 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "max_nodes"), [("4x4,k=3", None), ("4x4", None), ("3x5,k=3", 64), ("4x5,k=4", 64)]
+)
+def test_first_moves_are_one_per_class_and_agree_with_the_exact_values(
+    spec: str, max_nodes: int | None
+) -> None:
+    """The first moves a search reports (finished or stopped early): one per class of mirror images,
+    and each one it calls settled has that value by the per-ply solver."""
+    geometry = Geometry.parse(spec)
+    search = ProofSearch(geometry, "x", threats=False, max_nodes=max_nodes)
+    search.solve()
+    known = search.first_moves()
+    classes = {
+        min(symmetry.perm[cell] for symmetry in geometry.symmetries)
+        for cell in range(geometry.size)
+    }
+    assert sum(len(moves) for moves in known.values()) == len(classes)
+    if geometry.size <= 16:
+        table = solve(geometry)
+        for move in known["win"]:
+            assert table.value(Position(geometry, 1 << move, 0)).outcome == "x"
+        for move in known["no win"]:
+            assert table.value(Position(geometry, 1 << move, 0)).outcome != "x"
 
 
 @pytest.mark.slow

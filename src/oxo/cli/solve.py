@@ -353,6 +353,14 @@ def _print_proof(result: ProofResult) -> None:
         click.echo(
             f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions searched in {search.seconds:.1f} s)"
         )
+        if search.first_moves is not None:
+            side = search.attacker.upper()
+            known = search.first_moves
+            click.echo(
+                f"    X's first moves (cells numbered from 0 in reading order, one of each set of mirror images): "
+                f"{side} wins after {_cell_list(known['win'])}; {side} does not win after {_cell_list(known['no win'])}; "
+                f"not settled: {_cell_list(known['open'])}"
+            )
     click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
     for path in result.proofs:
         click.echo(f"certificate: {path}  (check it with: oxo verify {path})")
@@ -364,6 +372,10 @@ def _print_proof(result: ProofResult) -> None:
 
 
 _VALUE_WORDS = {"x": "X wins", "o": "O wins", "draw": "draw"}
+
+
+def _cell_list(cells: list[int]) -> str:
+    return ", ".join(map(str, cells)) if cells else "none"
 
 
 def _print_solve(table: SolveTable) -> None:

@@ -14,6 +14,8 @@ What settles a position before any search:
 * a single threat of the other side: the mover's only move worth trying is to block it;
 * no line left that S can complete, or a *pairing* for D (see :mod:`oxo.proofs.pairing`) with S to
   move: disproven, D draws at least by answering every move in a pair with its partner.
+* S to move with a win by threats (see :mod:`oxo.proofs.threats`): proven; the certificate gets the
+  threat plan played out against every reply that does not lose at once.
 
 The proof (S's move in each position where it is to move, every reply of D) or the disproof (D's
 move, every move of S, pairings) is read back out of the table by :meth:`ProofSearch.strategy`, as
@@ -30,14 +32,13 @@ from dataclasses import dataclass
 
 from oxo.geometry import Geometry, mask_cells
 from oxo.proofs.pairing import find_pairing
+from oxo.proofs.threats import Plan, ThreatSearch
 
 INF = 1 << 40
 #: What a line open to one side adds to a cell's promise, by the marks that side has in it.
 _WEIGHTS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1 << 18, 1 << 20, 1 << 22)
 #: Search steps a pairing attempt may take at one position before giving up.
 PAIRING_BUDGET = 60
-#: Positions a search for a win by continuous threats may visit from one position.
-THREAT_BUDGET = 200
 
 
 class _SearchTimeout(Exception):
@@ -67,6 +68,7 @@ class ProofSearch:
         max_nodes: int | None = None,
         pairings: bool = True,
         threats: bool = True,
+        threes: bool = True,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.geometry = geometry
@@ -88,11 +90,19 @@ class ProofSearch:
         self.pairing_cache: dict[int, tuple[tuple[int, int], ...] | None] = {}
         self.use_pairings = pairings
         self.use_threats = threats
-        self.threat_cache: dict[int, tuple[int, ...] | None] = {}
+        self.threat_cache: dict[int, tuple[int, int, Plan] | None] = {}
+        self.threat_search = ThreatSearch(self.lines, self.through, self.full, threes=threes)
+        self.threat_proofs = 0
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.max_nodes = max_nodes
         self.nodes = 0
         self.on_progress = on_progress
+        # Counts for the statistics (see :meth:`statistics`).
+        self.table_hits = 0
+        self.twins = 0
+        self.pairing_attempts = 0
+        self.pairings_found = 0
+        self.threat_attempts = 0
 
     # -- positions ---------------------------------------------------------------------------------
 
@@ -168,7 +178,7 @@ class ProofSearch:
                 if d_threats & (d_threats - 1):
                     return -1, []
                 return 0, [d_threats.bit_length() - 1]
-            if self.use_threats and self.threat_sequence(x, o, key) is not None:
+            if self.use_threats and self.threat_plan(x, o, key) is not None:
                 return 2, []
             if self.use_pairings and self.pairing(x, o, key) is not None:
                 return -2, []
@@ -212,61 +222,28 @@ class ProofSearch:
             s, d = (cx, co) if self.attacker_is_x else (co, cx)
             found = find_pairing(self.lines, d, s, self.full, PAIRING_BUDGET)
             pairs = self.pairing_cache[key] = None if found is None else tuple(found)
+            self.pairing_attempts += 1
+            self.pairings_found += found is not None
         if pairs is None:
             return None
         back = self.symmetries[index].inverse_perm
         return tuple((back[a], back[b]) for a, b in pairs)
 
-    def threat_sequence(self, x: int, o: int, key: int | None = None) -> tuple[int, ...] | None:
-        """The attacker's moves (attacker to move) of a win by continuous threats: every move but the
-        last threatens to complete a line, so the defender's reply is forced; the last makes two threats
-        or completes a line. None when no such win is found within :data:`THREAT_BUDGET` steps. Searched
-        once per class, in its least image, and carried back to (x, o)."""
+    def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
+        """A win of the attacker (to move) by threats (:mod:`oxo.proofs.threats`), as (x, o, plan) in
+        the least image of the position's class (certificate entries may name any orientation), or
+        None when none is found within the threat search's budget. Searched once per class."""
         key = self.key(x, o) if key is None else key
-        if key in self.threat_cache and self.threat_cache[key] is None:
-            return None
-        index, cx, co = self.canonical(x, o)
         if key in self.threat_cache:
-            moves = self.threat_cache[key]
-        else:
-            s, d = (cx, co) if self.attacker_is_x else (co, cx)
-            moves = self.threat_cache[key] = self._threats(s, d, [0])
-        if moves is None:
-            return None
-        back = self.symmetries[index].inverse_perm
-        return tuple(back[cell] for cell in moves)
-
-    def _threats(self, s: int, d: int, steps: list[int]) -> tuple[int, ...] | None:
-        steps[0] += 1
-        if steps[0] > THREAT_BUDGET:
-            return None
-        _, s_threats, _, d_threats, _ = self._scan(s, d)
-        if s_threats:
-            return (s_threats.bit_length() - 1,)
-        empty = self.full & ~(s | d)
-        if d_threats:
-            if d_threats & (d_threats - 1):
-                return None
-            candidates = d_threats
-        else:
-            candidates = 0
-            for line in self.lines:
-                if not line & d:
-                    rest = line & ~s
-                    if rest.bit_count() == 2:
-                        candidates |= rest
-        for cell in mask_cells(candidates & empty):
-            after = s | 1 << cell
-            _, made, _, _, _ = self._scan(after, d)
-            if not made:
-                continue
-            if made & (made - 1):
-                return (cell,)
-            reply = made.bit_length() - 1
-            tail = self._threats(after, d | 1 << reply, steps)
-            if tail is not None:
-                return (cell, *tail)
-        return None
+            return self.threat_cache[key]
+        _, cx, co = self.canonical(x, o)
+        s, d = (cx, co) if self.attacker_is_x else (co, cx)
+        plan = self.threat_search.find(s, d)
+        self.threat_attempts += 1
+        found = self.threat_cache[key] = None if plan is None else (cx, co, plan)
+        if found is not None:
+            self.threat_proofs += 1
+        return found
 
     # -- df-pn -------------------------------------------------------------------------------------
 
@@ -315,8 +292,11 @@ class ProofSearch:
             chashes = [h ^ table[move] for h, table in pairs]
             ckey = min(chashes)
             if ckey in seen:
+                self.twins += 1
                 continue  # a symmetric twin of a move already listed
             seen.add(ckey)
+            if ckey in self.table:
+                self.table_hits += 1
             children.append((cx, co, chashes, ckey))
         table = self.table
         while True:
@@ -358,6 +338,41 @@ class ProofSearch:
                 child_thpn = min(INF, thpn - pn + best_pn)
             table[key] = (pn, dn)
             self._mid(cx, co, chashes, ckey, child_thpn, child_thdn)
+
+    def statistics(self) -> dict[str, int]:
+        """What the search did: positions searched, positions in the table, children found already in
+        the table (reached before by another order of moves), moves skipped as mirror images of a move
+        already listed, pairing searches and pairings found, threat searches and wins found by threats."""
+        return {
+            "nodes": self.nodes,
+            "table_entries": len(self.table),
+            "table_hits": self.table_hits,
+            "symmetric_moves_skipped": self.twins,
+            "pairing_searches": self.pairing_attempts,
+            "pairings_found": self.pairings_found,
+            "threat_searches": self.threat_attempts,
+            "threat_wins": self.threat_proofs,
+        }
+
+    def first_moves(self, x: int = 0, o: int = 0) -> dict[str, list[int]]:
+        """The moves from (x, o), one per class of mirror images, by what the search knows of them for
+        the attacker: ``"win"`` (the attacker wins after it), ``"no win"`` and ``"open"``."""
+        out: dict[str, list[int]] = {"win": [], "no win": [], "open": []}
+        status, moves = self.expand(x, o)
+        if status:
+            return out
+        x_to_move = x.bit_count() == o.bit_count()
+        seen = set()
+        for move in moves:
+            bit = 1 << move
+            cx, co = (x | bit, o) if x_to_move else (x, o | bit)
+            ckey = self.key(cx, co)
+            if ckey in seen:
+                continue
+            seen.add(ckey)
+            value = self.value_of(cx, co)
+            out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
+        return out
 
     # -- strategies --------------------------------------------------------------------------------
 
@@ -421,25 +436,22 @@ class ProofSearch:
         return entries
 
     def _threat_entries(self, x: int, o: int) -> list[Entry]:
-        """The attacker's moves along its win by continuous threats, each defender reply the forced one
-        (any other reply lets the attacker complete a line at once, which needs no entry)."""
-        sequence = self.threat_sequence(x, o)
-        assert sequence is not None, "a threat sequence found once is found again"
-        entries = []
-        for cell in sequence:
-            x_to_move = x.bit_count() == o.bit_count()
-            entries.append(Entry(x, o, move=cell))
-            if x_to_move:
-                x |= 1 << cell
+        """The attacker's moves along its win by threats, played out against every defender reply that
+        does not lose at once (after the others the attacker completes a line, which needs no entry)."""
+        found = self.threat_plan(x, o)
+        assert found is not None, "a threat win found once is found again"
+        cx, co, plan = found
+        entries: list[Entry] = []
+        stack = [(cx, co, plan)]
+        while stack:
+            x, o, plan = stack.pop()
+            entries.append(Entry(x, o, move=plan.move))
+            if self.attacker_is_x:
+                x |= 1 << plan.move
             else:
-                o |= 1 << cell
-            s, d = (x, o) if self.attacker_is_x else (o, x)
-            _, made, _, _, _ = self._scan(s, d)
-            if not made or made & (made - 1):
-                break  # a line is complete, or two threats: every reply loses at once
-            reply = made.bit_length() - 1
-            if x_to_move:
-                o |= 1 << reply
-            else:
-                x |= 1 << reply
+                o |= 1 << plan.move
+            for reply, after in plan.replies:
+                stack.append(
+                    (x, o | 1 << reply, after) if self.attacker_is_x else (x | 1 << reply, o, after)
+                )
         return entries

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -31,7 +31,7 @@ from oxo.proofs.certificate import (
 from oxo.proofs.dfpn import Entry, ProofSearch
 
 Value = Literal["x", "o", "draw", "unknown"]
-METHOD = "proof-number search (df-pn) with pairing strategies"
+METHOD = "proof-number search (df-pn) with pairing strategies and threat-space search"
 #: Default time limit of a whole proof, in seconds.
 DEFAULT_SECONDS = 600.0
 
@@ -45,16 +45,28 @@ class SearchSummary:
     nodes: int
     seconds: float
     entries: int | None
+    statistics: dict[str, int] = field(default_factory=dict)
+    #: For a search that did not settle: X's first moves by what is known of them (see
+    #: :meth:`ProofSearch.first_moves`), in the words of this search's attacker.
+    first_moves: dict[str, list[int]] | None = None
 
     def to_dict(self) -> dict[str, object]:
         answer = {True: "wins", False: "cannot win", None: "unknown"}[self.result]
-        return {
+        out: dict[str, object] = {
             "question": f"can {self.attacker} force a line?",
             "answer": answer,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
             "strategy_entries": self.entries,
+            "statistics": self.statistics,
         }
+        if self.first_moves is not None:
+            out["first_moves"] = {
+                f"{self.attacker} wins after": self.first_moves["win"],
+                f"{self.attacker} does not win after": self.first_moves["no win"],
+                "open": self.first_moves["open"],
+            }
+        return out
 
 
 @dataclass(frozen=True)
@@ -166,7 +178,15 @@ def prove_board(
             else:
                 strategies.append(("o" if attacker == "x" else "x", "no-loss", strategy))
         summaries.append(
-            SearchSummary(attacker, result, search.nodes, time.perf_counter() - begun, entries)
+            SearchSummary(
+                attacker,
+                result,
+                search.nodes,
+                time.perf_counter() - begun,
+                entries,
+                search.statistics(),
+                search.first_moves() if result is None else None,
+            )
         )
         return result
 
