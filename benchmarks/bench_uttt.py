@@ -6,6 +6,9 @@ Run:  python benchmarks/bench_uttt.py            (about a minute on an idle mach
       python benchmarks/bench_uttt.py --quick    (smaller runs)
       python benchmarks/bench_uttt.py --count    (positions per ply: the compiled walk over classes
                                                   against the plain walk of every position; ~2 min)
+      python benchmarks/bench_uttt.py --strength 200 --time 0.1 --exploration 0.5
+                                                 (hard with another UCT constant against
+                                                  today's hard at equal time, colours alternating)
       python benchmarks/bench_uttt.py --versus-openspiel   (simulations per second of ``hard``'s
                                                   search and of OpenSpiel's C++ MCTSBot with random
                                                   rollouts on the same positions, and the ratio)
@@ -255,6 +258,48 @@ def versus_openspiel_rows(quick: bool) -> list[dict[str, object]]:
     return out
 
 
+def strength(games: int, seconds: float, exploration: float) -> None:
+    """``hard``'s search with UCT constant ``exploration`` against ``hard`` as it ships (0.7), both
+    with ``seconds`` a move, colours alternating, every engine seeded; prints the score (a draw is
+    half a point) with its standard error."""
+    import time
+
+    from oxo.engines import MCTSEngine
+    from oxo.engines.selfplay import play_game
+    from oxo.uttt import UtttState
+
+    MCTSEngine(iterations=300, seed=0).choose(UtttState())  # compile or load before any clock
+    wins = draws = losses = 0
+    started = time.perf_counter()
+    for number in range(games):
+        new = MCTSEngine(seconds=seconds, seed=1000 + number, exploration=exploration)
+        old = MCTSEngine(seconds=seconds, seed=2000 + number)
+        new_is_x = number % 2 == 0
+        state, _ = (
+            play_game(UtttState(), new, old) if new_is_x else play_game(UtttState(), old, new)
+        )
+        if state.outcome == "draw":
+            draws += 1
+        elif (state.outcome == "x") == new_is_x:
+            wins += 1
+        else:
+            losses += 1
+    score = (wins + draws / 2) / games
+    spread = (
+        sum(
+            ((1.0 if k == "w" else 0.5 if k == "d" else 0.0) - score) ** 2 * n
+            for k, n in (("w", wins), ("d", draws), ("l", losses))
+        )
+        / games
+    ) ** 0.5
+    print(
+        f"hard with exploration {exploration} against hard with 0.7, {seconds} s a move, {games} "
+        f"games, colours alternating: {wins} wins, {draws} draws, {losses} losses, score "
+        f"{100 * score:.1f} % (standard error {100 * spread / games**0.5:.1f} %), "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs")
@@ -264,8 +309,14 @@ def main() -> None:
         action="store_true",
         help="simulations per second of hard's search and OpenSpiel's C++ MCTSBot, side by side",
     )
+    parser.add_argument("--strength", type=int, metavar="GAMES", default=0)
+    parser.add_argument("--time", type=float, default=0.1, help="seconds a move for --strength")
+    parser.add_argument("--exploration", type=float, default=0.5, help="UCT constant, --strength")
     args = parser.parse_args()
     print(f"machine: {machine()}")
+    if args.strength:
+        strength(args.strength, args.time, args.exploration)
+        return
     if args.versus_openspiel:
         if importlib.util.find_spec("pyspiel") is None:
             raise SystemExit("the side-by-side search needs OpenSpiel: pip install open_spiel")
