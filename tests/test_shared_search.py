@@ -101,3 +101,32 @@ def test_the_cached_search_is_found_by_a_later_process() -> None:
         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")},
     )
     assert done.stdout.strip() == here["uttt"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_compiled_search_matches_its_uncompiled_source(game: str) -> None:
+    """The search's Python source, run by the interpreter over the same kernel, builds the same tree."""
+    import importlib
+
+    import numpy as np
+
+    compiled = importlib.import_module(f"oxo.{game}.compiled")
+    state_class, _ = GAMES[game]
+    root = compiled.state_from(state_class.replay(_entry(game)["searches"][3]["moves"]))
+    trees = []
+    for run in (compiled.mcts_iterations, compiled.mcts_iterations.py_func):
+        arrays = (
+            np.full(4000, -1, dtype=np.int32),
+            np.zeros(4000, dtype=np.int16),
+            np.zeros(4000, dtype=np.int8),
+            np.zeros(4000, dtype=np.int8),
+            np.zeros(4000, dtype=np.int32),
+            np.zeros(4000, dtype=np.float32),
+        )
+        meta = np.array([1], dtype=np.int64)
+        rng = compiled.make_rng(9)
+        assert run(root, 150, rng, *arrays, meta, 0.7, 2) == 150
+        used = int(meta[0])
+        assert used > 81
+        trees.append([array[:used].tolist() for array in arrays] + [rng.tolist()])
+    assert trees[0] == trees[1]
