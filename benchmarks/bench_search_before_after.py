@@ -1,77 +1,106 @@
 """The compiled tree search of mega and ultimate tic-tac-toe in this checkout against another
-checkout's (say the commit before a change), interleaved in one run and repeated, since timings on
-a shared machine are noisy.
+checkout's (say the commit before a change), interleaved finely in one run, since timings on a
+shared machine are noisy.
 
 Run:  git archive facf1d7 | tar -x -C /tmp/base
-      python benchmarks/bench_search_before_after.py /tmp/base/src [--repeats 3] [--iterations 40000]
+      python benchmarks/bench_search_before_after.py /tmp/base/src [--repeats 15] [--iterations 40000]
 
-Each row is a seeded search with an iteration budget from the empty board and from a midgame
-position, run in a fresh process (numba's cache warm); the rate is simulations per second, and the
-last lines give the median rate of this checkout over the other's, per game and position.
+One worker process per checkout loads its code once (numba's cache warm) and then times seeded
+searches with an iteration budget, from the empty board and from a midgame position, when told to;
+the two workers take turns search by search. Each line is one game and position: the median
+simulations per second of each checkout over the repeats and the ratio (this over the other).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import machine  # noqa: E402
-from _measure import measure as measure_child  # noqa: E402
 
 HERE = str(Path(__file__).resolve().parents[1] / "src")
 MIDGAME = {
     "mega": "64 23 56 99 75 42 88 37 11 82 34 13 46 29 78 55 91 67",
     "uttt": "55 51 15 59 99 95 52 24 42 27 71 13 37 73 34 45 56 68",
 }
-STATE = {
-    "mega": "from oxo.mega import MegaState as S",
-    "uttt": "from oxo.uttt import UtttState as S",
-}
+WORKER = textwrap.dedent(
+    """
+    import json, sys, time
+    from oxo.engines import MCTSEngine
+    from oxo.mega import MegaState
+    from oxo.uttt import UtttState
+    games = {"mega": MegaState, "uttt": UtttState}
+    for cls in games.values():
+        MCTSEngine(iterations=300, seed=0).choose(cls())
+    print("ready", flush=True)
+    for line in sys.stdin:
+        game, record, iterations = json.loads(line)
+        position = games[game].replay(record)
+        engine = MCTSEngine(iterations=iterations, seed=1)
+        started = time.perf_counter()
+        engine.choose(position)
+        seconds = time.perf_counter() - started
+        print(json.dumps(engine.last.nodes / seconds), flush=True)
+    """
+)
+
+
+def worker(src: str) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", WORKER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": src},
+    )
+    assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+    return process
+
+
+def ask(process: subprocess.Popen[str], game: str, record: str, iterations: int) -> float:
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(json.dumps([game, record, iterations]) + "\n")
+    process.stdin.flush()
+    return float(json.loads(process.stdout.readline()))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("other", help="the src folder of the checkout to compare with")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--iterations", type=int, default=40_000)
     args = parser.parse_args()
     print(f"machine: {machine()}")
+    workers = {"this": worker(HERE), "other": worker(args.other)}
+    cases = [(game, where) for game in ("mega", "uttt") for where in ("empty", "midgame")]
     rates: dict[tuple[str, str, str], list[float]] = {}
-    print(
-        f"{'game':<5} {'position':<9} {'checkout':<6} {'wall s':>8} {'peak MiB':>9} {'sims/s':>10}"
-    )
-    for _ in range(args.repeats):
-        for game in ("mega", "uttt"):
-            for where, record in (("empty", ""), ("midgame", MIDGAME[game])):
-                for name, src in (("this", HERE), ("other", args.other)):
-                    setup = (
-                        f"{STATE[game]}\nfrom oxo.engines import MCTSEngine\n"
-                        "MCTSEngine(iterations=300, seed=0).choose(S())\n"
-                        f"position = S.replay({record!r})\n"
-                    )
-                    code = (
-                        f"engine = MCTSEngine(iterations={args.iterations}, seed=1)\n"
-                        "engine.choose(position)\nresult = engine.last.nodes"
-                    )
-                    row = measure_child(code, label=name, setup=setup, env={"PYTHONPATH": src})
-                    rate = float(row["result"]) / float(row["seconds"])  # type: ignore[arg-type]
-                    rates.setdefault((game, where, name), []).append(rate)
-                    print(
-                        f"{game:<5} {where:<9} {name:<6} {row['seconds']:>8.3f} "
-                        f"{row['peak_mib']:>9.0f} {rate:>10,.0f}"
-                    )
-    for game in ("mega", "uttt"):
-        for where in ("empty", "midgame"):
-            this = statistics.median(rates[(game, where, "this")])
-            other = statistics.median(rates[(game, where, "other")])
-            print(
-                f"{game} {where}: median {this:,.0f} sims/s here, {other:,.0f} there, "
-                f"ratio {this / other:.3f}"
-            )
+    for number in range(args.repeats):
+        order = ("this", "other") if number % 2 == 0 else ("other", "this")
+        for game, where in cases:
+            record = MIDGAME[game] if where == "midgame" else ""
+            for name in order:
+                rate = ask(workers[name], game, record, args.iterations)
+                rates.setdefault((game, where, name), []).append(rate)
+    for process in workers.values():
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait()
+    print(f"{args.repeats} searches of {args.iterations:,} simulations each, alternating")
+    for game, where in cases:
+        this = statistics.median(rates[(game, where, "this")])
+        other = statistics.median(rates[(game, where, "other")])
+        print(
+            f"{game} {where:<8} median {this:>9,.0f} sims/s here, {other:>9,.0f} there, "
+            f"ratio {this / other:.3f}"
+        )
 
 
 if __name__ == "__main__":
