@@ -4,11 +4,17 @@ shared machine are noisy.
 
 Run:  git archive facf1d7 | tar -x -C /tmp/base
       python benchmarks/bench_search_before_after.py /tmp/base/src [--repeats 15] [--iterations 40000]
+      python benchmarks/bench_search_before_after.py /tmp/base/src --kernel
 
 One worker process per checkout loads its code once (numba's cache warm) and then times seeded
 searches with an iteration budget, from the empty board and from a midgame position, when told to;
 the two workers take turns search by search. Each line is one game and position: the median
 simulations per second of each checkout over the repeats and the ratio (this over the other).
+
+With ``--kernel`` the comparison runs in one process instead: the other checkout's
+``oxo/<game>/compiled.py`` is loaded beside this one's (it imports this checkout's ``oxo.compiled``,
+so this fits a change to the search, not to the shared random stream), both searches are checked to
+build the same tree, then called directly on the same arrays, alternating.
 """
 
 from __future__ import annotations
@@ -72,13 +78,73 @@ def ask(process: subprocess.Popen[str], game: str, record: str, iterations: int)
     return float(json.loads(process.stdout.readline()))
 
 
+def kernel_comparison(other: str, repeats: int, iterations: int) -> None:
+    """Both checkouts' compiled search of each game in this process, alternating call by call."""
+    import importlib
+    import importlib.util
+    import time
+
+    import numpy as np
+
+    from oxo.mega import MegaState
+    from oxo.uttt import UtttState
+
+    states = {"mega": MegaState, "uttt": UtttState}
+
+    def run(module: object, root: np.ndarray, budget: int) -> tuple[float, list[np.ndarray]]:
+        size = 82 * budget + 82
+        arrays = [
+            np.full(size, -1, dtype=np.int32),
+            np.zeros(size, dtype=np.int16),
+            np.zeros(size, dtype=np.int8),
+            np.zeros(size, dtype=np.int8),
+            np.zeros(size, dtype=np.int32),
+            np.zeros(size, dtype=np.float32),
+            np.array([1], dtype=np.int64),
+        ]
+        rng = module.make_rng(1)  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        module.mcts_iterations(root, budget, rng, *arrays, 0.7, 2)  # type: ignore[attr-defined]
+        return budget / (time.perf_counter() - started), arrays
+
+    print(f"{repeats} calls of {iterations:,} simulations each, in one process, alternating")
+    for game in ("mega", "uttt"):
+        spec = importlib.util.spec_from_file_location(
+            f"other_{game}_compiled", Path(other) / "oxo" / game / "compiled.py"
+        )
+        assert spec is not None and spec.loader is not None
+        theirs = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(theirs)
+        ours = importlib.import_module(f"oxo.{game}.compiled")
+        for where in ("empty", "midgame"):
+            record = MIDGAME[game] if where == "midgame" else ""
+            root = ours.state_from(states[game].replay(record))
+            _, a = run(ours, root, 1000)
+            _, b = run(theirs, root, 1000)
+            assert all((x == y).all() for x, y in zip(a, b, strict=True)), "trees differ"
+            rates: dict[str, list[float]] = {"this": [], "other": []}
+            for number in range(repeats):
+                pair = [("this", ours), ("other", theirs)]
+                for name, module in pair if number % 2 == 0 else pair[::-1]:
+                    rates[name].append(run(module, root, iterations)[0])
+            this, that = statistics.median(rates["this"]), statistics.median(rates["other"])
+            print(
+                f"{game} {where:<8} median {this:>9,.0f} sims/s here, {that:>9,.0f} there, "
+                f"ratio {this / that:.3f} (same tree: yes)"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("other", help="the src folder of the checkout to compare with")
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--iterations", type=int, default=40_000)
+    parser.add_argument("--kernel", action="store_true", help="compare in one process instead")
     args = parser.parse_args()
     print(f"machine: {machine()}")
+    if args.kernel:
+        kernel_comparison(args.other, args.repeats, args.iterations)
+        return
     workers = {"this": worker(HERE), "other": worker(args.other)}
     cases = [(game, where) for game in ("mega", "uttt") for where in ("empty", "midgame")]
     rates: dict[tuple[str, str, str], list[float]] = {}
