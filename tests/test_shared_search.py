@@ -86,11 +86,13 @@ def _cache_key_text(game: str) -> str:
 
 def test_the_cached_search_is_found_by_a_later_process() -> None:
     """numba keys cached code by what a closure holds; the key must not change from process to
-    process (else every process compiles the search again) and must differ between the games."""
+    process (else every process compiles the search again) and must differ between the games, and
+    a later process loads the search from the cache."""
     here = {game: _cache_key_text(game) for game in GAMES}
     assert here["mega"] != here["uttt"]
     code = (
-        "import sys; from test_shared_search import _cache_key_text; print(_cache_key_text('uttt'))"
+        "from test_shared_search import _cache_key_text; print(_cache_key_text('uttt'))\n"
+        "from oxo.uttt import compiled; print(sum(compiled.mcts_iterations.stats.cache_hits.values()))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -100,7 +102,9 @@ def test_the_cached_search_is_found_by_a_later_process() -> None:
         cwd=Path(__file__).parent,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")},
     )
-    assert done.stdout.strip() == here["uttt"]
+    key, hits = done.stdout.strip().splitlines()
+    assert key == here["uttt"]
+    assert int(hits) == 1  # loaded from the cache this process (or an earlier one) wrote
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
