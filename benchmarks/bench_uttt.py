@@ -6,6 +6,12 @@ Run:  python benchmarks/bench_uttt.py            (about a minute on an idle mach
       python benchmarks/bench_uttt.py --quick    (smaller runs)
       python benchmarks/bench_uttt.py --count    (positions per ply: the compiled walk over classes
                                                   against the plain walk of every position; ~2 min)
+      python benchmarks/bench_uttt.py --strength 200 --time 0.1 --exploration 0.5
+                                                 (hard with another UCT constant against
+                                                  today's hard at equal time, colours alternating)
+      python benchmarks/bench_uttt.py --versus-openspiel   (simulations per second of ``hard``'s
+                                                  search and of OpenSpiel's C++ MCTSBot with random
+                                                  rollouts on the same positions, and the ratio)
 Each measurement runs in a fresh process and prints its wall time (imports and compilation
 excluded), the peak resident memory of that process (getrusage), the rate it measures, and the
 ratio of that rate to the row it is compared with (named in the last column). OpenSpiel rows need
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import statistics
 import sys
 from pathlib import Path
 
@@ -189,13 +196,133 @@ def count_rows() -> list[dict[str, object]]:
     ]
 
 
+#: Positions of the side-by-side search rows (oxo records): the empty board, three sent to a grid
+#: and one with a free choice of grid (46 moves).
+SEARCH_POSITIONS = {
+    "empty board": "",
+    "move 4": "55 51 15",
+    "move 19": "55 51 15 59 99 95 52 24 42 27 71 13 37 73 34 45 56 68",
+    "move 27, free choice": (
+        "62 22 21 13 38 84 45 57 75 58 88 86 67 78 87 72 25 56 61 16 68 82 29 96 69 92"
+    ),
+    "move 31": (
+        "55 51 15 59 99 95 52 24 42 27 71 13 37 73 34 45 56 68 86 64 47 74 43 38 87 79 91 18 85 58"
+    ),
+}
+#: Replay an oxo record as OpenSpiel actions (a free choice of grid is an action of its own).
+OPENSPIEL_REPLAY = """
+import pyspiel
+from oxo.uttt import UtttState, parse_record
+game = pyspiel.load_game("ultimate_tic_tac_toe")
+
+def openspiel_state(record):
+    ours, theirs = UtttState(), game.new_initial_state()
+    for move in parse_record(record):
+        if ours.target is None:
+            theirs.apply_action(move // 9)
+        theirs.apply_action(move % 9)
+        ours = ours.play(move)
+    return theirs
+"""
+
+
+def versus_openspiel_rows(quick: bool) -> list[dict[str, object]]:
+    """oxo's compiled search (the engine behind ``hard``) and OpenSpiel's C++ ``MCTSBot`` with one
+    random rollout per leaf, each with a budget of simulations, from the same positions."""
+    scale = 1 if quick else 4
+    out = []
+    for name, record in SEARCH_POSITIONS.items():
+        ours = 25_000 * scale
+        theirs = 5_000 * scale
+        out.append(
+            row(
+                f"oxo {name}",
+                f"oxo hard's search, {name} ({ours:,} simulations)",
+                f"engine = MCTSEngine(iterations={ours}, seed=1)\n"
+                "engine.choose(position)\nresult = engine.last.nodes",
+                WARM_MCTS + f"position = UtttState.replay({record!r})\n",
+                "simulations",
+                f"openspiel {name}",
+            )
+        )
+        out.append(
+            row(
+                f"openspiel {name}",
+                f"OpenSpiel C++ MCTSBot, {name} ({theirs:,} simulations)",
+                f"bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, {theirs}, "
+                "1000, False, 1, False)\nbot.step(position)\nresult = " + str(theirs),
+                OPENSPIEL_REPLAY + f"position = openspiel_state({record!r})\n",
+                "simulations",
+            )
+        )
+    return out
+
+
+def strength(games: int, seconds: float, exploration: float) -> None:
+    """``hard``'s search with UCT constant ``exploration`` against ``hard`` as it ships (0.7), both
+    with ``seconds`` a move, colours alternating, every engine seeded; prints the score (a draw is
+    half a point) with its standard error."""
+    import time
+
+    from oxo.engines import MCTSEngine
+    from oxo.engines.selfplay import play_game
+    from oxo.uttt import UtttState
+
+    MCTSEngine(iterations=300, seed=0).choose(UtttState())  # compile or load before any clock
+    wins = draws = losses = 0
+    started = time.perf_counter()
+    for number in range(games):
+        new = MCTSEngine(seconds=seconds, seed=1000 + number, exploration=exploration)
+        old = MCTSEngine(seconds=seconds, seed=2000 + number)
+        new_is_x = number % 2 == 0
+        state, _ = (
+            play_game(UtttState(), new, old) if new_is_x else play_game(UtttState(), old, new)
+        )
+        if state.outcome == "draw":
+            draws += 1
+        elif (state.outcome == "x") == new_is_x:
+            wins += 1
+        else:
+            losses += 1
+    score = (wins + draws / 2) / games
+    spread = (
+        sum(
+            ((1.0 if k == "w" else 0.5 if k == "d" else 0.0) - score) ** 2 * n
+            for k, n in (("w", wins), ("d", draws), ("l", losses))
+        )
+        / games
+    ) ** 0.5
+    print(
+        f"hard with exploration {exploration} against hard with 0.7, {seconds} s a move, {games} "
+        f"games, colours alternating: {wins} wins, {draws} draws, {losses} losses, score "
+        f"{100 * score:.1f} % (standard error {100 * spread / games**0.5:.1f} %), "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs")
     parser.add_argument("--count", action="store_true", help="positions per ply instead")
+    parser.add_argument(
+        "--versus-openspiel",
+        action="store_true",
+        help="simulations per second of hard's search and OpenSpiel's C++ MCTSBot, side by side",
+    )
+    parser.add_argument("--strength", type=int, metavar="GAMES", default=0)
+    parser.add_argument("--time", type=float, default=0.1, help="seconds a move for --strength")
+    parser.add_argument("--exploration", type=float, default=0.5, help="UCT constant, --strength")
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    measured = count_rows() if args.count else rows(args.quick)
+    if args.strength:
+        strength(args.strength, args.time, args.exploration)
+        return
+    if args.versus_openspiel:
+        if importlib.util.find_spec("pyspiel") is None:
+            raise SystemExit("the side-by-side search needs OpenSpiel: pip install open_spiel")
+        measured = versus_openspiel_rows(args.quick)
+    else:
+        measured = count_rows() if args.count else rows(args.quick)
     rates = {
         r["key"]: r["result"] / r["seconds"]  # type: ignore[operator]
         for r in measured
@@ -209,6 +336,22 @@ def main() -> None:
         ratio = f"{rate / rates[versus]:,.1f}x {versus}" if rate and versus in rates else ""
         print(f"{r['label']:<74} {r['seconds']:>8.3f} {r['peak_mib']:>9.0f} {text:>24}  {ratio}")
     if args.count:
+        return
+    if args.versus_openspiel:
+        ratios = [
+            rates[r["key"]] / rates[r["versus"]]  # type: ignore[index]
+            for r in measured
+            if r["versus"] in rates and r["key"] in rates
+        ]
+        if ratios:
+            print(
+                f"oxo over OpenSpiel's C++ MCTS: {min(ratios):.1f}x to {max(ratios):.1f}x "
+                f"(geometric mean {statistics.geometric_mean(ratios):.1f}x) simulations per second"
+            )
+        print(
+            "(OpenSpiel's tree has a level for a free choice of grid, then the cell; oxo's tree "
+            "has one level per move; both play every rollout to the end uniformly at random)"
+        )
         return
     print(
         "(OpenSpiel counts actions: a move into a grid of the mover's choice is two actions, "

@@ -1,4 +1,5 @@
-"""Compiled (numba) paths: random playouts, batches of random games and the MCTS inner loop.
+"""Compiled (numba) paths: the rules kernel, random playouts, batches of random games, and the
+Monte Carlo tree search shared with ultimate tic-tac-toe built over this kernel.
 
 Importing this module compiles nothing until a function is first called, and numba's on-disk
 cache (``cache=True``) makes later processes load the machine code in well under a second. The
@@ -18,14 +19,14 @@ abnormal, ``[28]`` some string was abnormal, ``[29]`` string index.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
+from oxo.compiled import DRAWN as _DRAWN
+from oxo.compiled import PLAYING as _PLAYING
 from oxo.compiled import POP as _POP
 from oxo.compiled import SELECT as _SELECT
-from oxo.compiled import below
+from oxo.compiled import below, make_tree_search, warm_up_search
 from oxo.compiled import make_rng as make_rng  # the search driver and self-play seed it here
 from oxo.compiled import next32 as next32  # re-exported for the tests' uncompiled reference
 from oxo.mega.lines import WINS
@@ -46,6 +47,7 @@ COV, PLAYED, USED, LENGTH, COUNT, TURN, STATUS, MOVES, ABNORMAL, ANY_ABNORMAL, I
     29,
 )
 PLAYING, X_WON, O_WON, DRAWN = 0, 1, 2, 3
+assert (PLAYING, DRAWN) == (_PLAYING, _DRAWN)  # the shared search reads these codes
 
 _WIN = np.array(WINS, dtype=np.bool_)
 
@@ -212,116 +214,14 @@ def random_games(games: int, rng: np.ndarray) -> np.ndarray:
     return totals
 
 
-# -- Monte Carlo tree search -----------------------------------------------------------------------
+# -- Monte Carlo tree search ------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def mcts_iterations(
-    root: np.ndarray,
-    iterations: int,
-    rng: np.ndarray,
-    first: np.ndarray,
-    nchild: np.ndarray,
-    move: np.ndarray,
-    mover: np.ndarray,
-    visits: np.ndarray,
-    value: np.ndarray,
-    meta: np.ndarray,
-    exploration: float,
-    expand_after: int,
-) -> int:
-    """Run UCT iterations on a tree kept in flat arrays; return the simulations run.
-
-    Node 0 is the root. A node's children are ``first[i] .. first[i] + nchild[i] - 1`` (``first``
-    is -1 before expansion); ``mover`` is the player who made the node's move, and ``value`` sums
-    the results from that player's side (1 win, 0.5 draw, 0 loss). ``meta[0]`` is the number of
-    nodes in use. A leaf is expanded (all children at once, in random order) once it has
-    ``expand_after`` visits, while the arrays have room; otherwise the playout starts there.
-    """
-    capacity = first.shape[0]
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    buf = np.empty(81, dtype=np.int64)
-    path = np.empty(96, dtype=np.int64)
-    for _ in range(iterations):
-        st[:] = root
-        node = 0
-        depth = 0
-        path[0] = 0
-        # selection
-        while first[node] >= 0 and nchild[node] > 0:
-            f = first[node]
-            k = nchild[node]
-            best = f
-            best_score = -1.0
-            log_n = math.log(visits[node])
-            for i in range(f, f + k):
-                v = visits[i]
-                if v == 0:
-                    best = i
-                    break
-                score = value[i] / v + exploration * math.sqrt(log_n / v)
-                if score > best_score:
-                    best_score = score
-                    best = i
-            node = best
-            apply_move(st, move[node])
-            depth += 1
-            path[depth] = node
-        # expansion
-        if (
-            st[STATUS] == PLAYING
-            and first[node] < 0
-            and (node == 0 or visits[node] >= expand_after)
-        ):
-            n = legal_moves(st, buf)
-            if n == 0:
-                st[STATUS] = DRAWN
-                first[node] = 0
-                nchild[node] = 0
-            elif meta[0] + n <= capacity:
-                for j in range(n - 1, 0, -1):
-                    r = below(rng, j + 1)
-                    buf[j], buf[r] = buf[r], buf[j]
-                f = meta[0]
-                p = st[TURN]
-                for j in range(n):
-                    first[f + j] = -1
-                    nchild[f + j] = 0
-                    move[f + j] = buf[j]
-                    mover[f + j] = p
-                    visits[f + j] = 0
-                    value[f + j] = 0.0
-                first[node] = f
-                nchild[node] = n
-                meta[0] = f + n
-                node = f
-                apply_move(st, move[node])
-                depth += 1
-                path[depth] = node
-        # simulation
-        outcome = st[STATUS]
-        if outcome == PLAYING:
-            outcome = playout(st, rng, buf)
-        # backpropagation
-        for d in range(depth + 1):
-            i = path[d]
-            visits[i] += 1
-            if outcome == DRAWN:
-                value[i] += 0.5
-            elif outcome == mover[i] + 1:
-                value[i] += 1.0
-    return iterations
+#: UCT iterations on flat tree arrays: the shared search (:func:`oxo.compiled.make_tree_search`)
+#: over these rules.
+mcts_iterations = make_tree_search(legal_moves, apply_move, playout, STATUS, TURN, STATE_SIZE)
 
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the search and playout code, so no clock pays for it."""
-    first = np.full(200, -1, dtype=np.int32)
-    nchild = np.zeros(200, dtype=np.int16)
-    move = np.zeros(200, dtype=np.int8)
-    mover = np.zeros(200, dtype=np.int8)
-    visits = np.zeros(200, dtype=np.int32)
-    value = np.zeros(200, dtype=np.float32)
-    meta = np.array([1], dtype=np.int64)
-    mcts_iterations(
-        new_state(), 2, make_rng(0), first, nchild, move, mover, visits, value, meta, 0.7, 2
-    )
+    warm_up_search(mcts_iterations, new_state())

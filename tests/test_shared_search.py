@@ -1,0 +1,136 @@
+"""The compiled tree search that mega and ultimate tic-tac-toe share (``oxo.compiled.make_tree_search``)
+does what each game's own copy did before: seeded searches give the same visits and values at the
+root, the same simulations and tree size, and seeded engine games the same moves.
+
+The reference, ``tests/data/search_reference.json``, was written by
+``benchmarks/record_search_reference.py`` running the code of the commit before the shared search
+(facf1d7); iteration budgets only, so nothing here depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oxo.engines import MCTSEngine
+from oxo.engines.base import Clock
+from oxo.mega import MegaState
+from oxo.mega.search import CompiledSearch as MegaSearch
+from oxo.uttt import UtttState
+from oxo.uttt.search import CompiledSearch as UtttSearch
+
+REFERENCE = json.loads(
+    (Path(__file__).parent / "data" / "search_reference.json").read_text(encoding="utf-8")
+)
+GAMES: dict[str, tuple[Any, Any]] = {
+    "mega": (MegaState, MegaSearch),
+    "uttt": (UtttState, UtttSearch),
+}
+
+
+def _entry(game: str) -> dict[str, Any]:
+    return next(entry for entry in REFERENCE if entry["game"] == game)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_seeded_searches_match_the_reference(game: str) -> None:
+    state_class, search_class = GAMES[game]
+    searches = _entry(game)["searches"]
+    assert len(searches) >= 10
+    for recorded in searches:
+        state = state_class.replay(recorded["moves"])
+        stats, done, nodes = search_class(seed=recorded["seed"]).run(
+            state, Clock(None), recorded["iterations"]
+        )
+        assert done == recorded["simulations"]
+        assert nodes == recorded["nodes"]
+        assert [[m, v, w] for m, v, w in stats] == recorded["stats"], recorded["moves"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_seeded_engine_game_matches_the_reference(game: str) -> None:
+    state_class, _ = GAMES[game]
+    x, o = MCTSEngine(iterations=1500, seed=11), MCTSEngine(iterations=800, seed=12)
+    state, moves = state_class(), []
+    while not state.is_over:
+        move = (x if state.to_move == "x" else o).choose(state)
+        moves.append(move)
+        state = state.play(move)
+    assert moves == _entry(game)["engine_game"]
+
+
+def test_each_game_gets_its_own_machine_code() -> None:
+    """Both games' searches come from one factory, yet each runs its own rules."""
+    from oxo.mega import compiled as mega
+    from oxo.uttt import compiled as uttt
+
+    assert mega.mcts_iterations is not uttt.mcts_iterations
+    assert mega.mcts_iterations.py_func.__code__ is uttt.mcts_iterations.py_func.__code__
+
+
+def _cache_key_text(game: str) -> str:
+    import importlib
+
+    compiled = importlib.import_module(f"oxo.{game}.compiled")
+    compiled.warm_up()
+    search = compiled.mcts_iterations
+    key = search._cache._index_key(search.signatures[0], search.targetctx.codegen())
+    return repr(key)
+
+
+def test_the_cached_search_is_found_by_a_later_process() -> None:
+    """numba keys cached code by what a closure holds; the key must not change from process to
+    process (else every process compiles the search again) and must differ between the games, and
+    a later process loads the search from the cache."""
+    here = {game: _cache_key_text(game) for game in GAMES}
+    assert here["mega"] != here["uttt"]
+    code = (
+        "from test_shared_search import _cache_key_text; print(_cache_key_text('uttt'))\n"
+        "from oxo.uttt import compiled; print(sum(compiled.mcts_iterations.stats.cache_hits.values()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parent,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")},
+    )
+    key, hits = done.stdout.strip().splitlines()
+    assert key == here["uttt"]
+    assert int(hits) == 1  # loaded from the cache this process (or an earlier one) wrote
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_compiled_search_matches_its_uncompiled_source(game: str) -> None:
+    """The search's Python source, run by the interpreter over the same kernel, builds the same tree."""
+    import importlib
+
+    import numpy as np
+
+    compiled = importlib.import_module(f"oxo.{game}.compiled")
+    state_class, _ = GAMES[game]
+    root = compiled.state_from(state_class.replay(_entry(game)["searches"][3]["moves"]))
+    trees = []
+    for run in (compiled.mcts_iterations, compiled.mcts_iterations.py_func):
+        arrays = (
+            np.full(4000, -1, dtype=np.int32),
+            np.zeros(4000, dtype=np.int16),
+            np.zeros(4000, dtype=np.int8),
+            np.zeros(4000, dtype=np.int8),
+            np.zeros(4000, dtype=np.int32),
+            np.zeros(4000, dtype=np.float32),
+        )
+        meta = np.array([1], dtype=np.int64)
+        rng = compiled.make_rng(9)
+        assert run(root, 150, rng, *arrays, meta, 0.7, 2) == 150
+        used = int(meta[0])
+        assert used > 81
+        trees.append([array[:used].tolist() for array in arrays] + [rng.tolist()])
+    assert trees[0] == trees[1]
