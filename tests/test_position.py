@@ -125,3 +125,28 @@ def test_any_text_parses_or_raises_position_error(text: str) -> None:
         Position.from_string(text)
     except OxoError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("x........//....o....//.........", "3 layers of 1 row of 9 cells"),
+        ("x/o/.", "3 rows of 1 cell"),
+        ("xo.", None),  # three cells without slashes: not a board oxo can guess either
+    ],
+)
+def test_slashes_that_give_a_side_of_one_cell_are_refused_with_what_was_read(
+    text: str, read: str | None
+) -> None:
+    """A side one cell long would make k = 1 (one mark wins): nobody means that board."""
+    with pytest.raises(PositionError) as error:
+        Position.parse(text)
+    if read is not None:
+        assert read in str(error.value) and "one mark would make a line" in str(error.value)
+
+
+def test_the_refusal_names_the_board_the_cells_fit() -> None:
+    with pytest.raises(PositionError, match=r"--board 3x3x3"):
+        Position.parse("x........//....o....//.........")
+    same = Position.parse("x.............o............", "3x3x3")
+    assert same.geometry.shape == (3, 3, 3) and bin(same.x).count("1") == 1

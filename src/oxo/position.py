@@ -448,13 +448,13 @@ def _guess_geometry(raw: str, text: str) -> Geometry:
         layers = raw.split("//")
         rows = layers[0].split("/")
         shape: tuple[int, ...] = (len(layers), len(rows), len(rows[0]))
-        return Geometry(shape, min(shape))
+        return _meant(shape, raw, text)
     if "/" in raw:
         rows = raw.split("/")
         shape = (len(rows), len(rows[0]))
         if not rows[0]:
             raise PositionError(f"empty row in position {text.strip()!r}")
-        return Geometry(shape, min(shape))
+        return _meant(shape, raw, text)
     cells = len(raw)
     side = round(cells**0.5)
     edge = round(cells ** (1 / 3))
@@ -477,6 +477,32 @@ def _guess_geometry(raw: str, text: str) -> Geometry:
     raise PositionError(
         f"cannot tell the board of a {cells}-cell position {text.strip()!r}{hint}: give the board "
         f"(e.g. --board {example}) or separate rows with '/' (and layers with '//')"
+    )
+
+
+def _meant(shape: tuple[int, ...], raw: str, text: str) -> Geometry:
+    """The board the slashes of a position give, refused when a side is one cell long: there one
+    mark would make a line (k = 1), which nobody means; the message says what was read."""
+    if min(shape) >= 2:
+        return Geometry(shape, min(shape))
+    cells = len(raw.replace("/", ""))
+    if len(shape) == 3:
+        read = (
+            f"{shape[0]} layers of {shape[1]} row{'s' if shape[1] > 1 else ''} of {shape[2]} cells"
+        )
+    else:
+        read = f"{shape[0]} row{'s' if shape[0] > 1 else ''} of {shape[1]} cell{'s' if shape[1] > 1 else ''}"
+    side, edge = round(cells**0.5), round(cells ** (1 / 3))
+    fits = [f"{side}x{side}"] if side >= 2 and side * side == cells else []
+    fits += [f"{edge}x{edge}x{edge}"] if edge >= 2 and edge**3 == cells else []
+    hint = (
+        f"; or leave the slashes out and give the board (--board {' or --board '.join(fits)})"
+        if fits
+        else ""
+    )
+    raise PositionError(
+        f"position {text.strip()!r} reads as {read}, a board where one mark would make a line; "
+        f"separate rows with '/' and layers with '//' (x../.o./...//.../.../...){hint}"
     )
 
 
