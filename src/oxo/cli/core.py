@@ -37,6 +37,7 @@ from oxo.progress import progress_bar
 from oxo.registry import Game
 
 if TYPE_CHECKING:
+    from oxo.counting.frontier import FrontierPly
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
     from oxo.uttt.counting import UtttCounts
@@ -154,13 +155,15 @@ def count(
 
     parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
     if all(not isinstance(board, Geometry) for board in parsed):
-        _refuse_classic_options(method, executor, workers, scheduler, folder)
+        # --folder applies to uttt, whose count goes to disk when memory is short.
+        uttt_only = all(board == UTTT for board in parsed)
+        _refuse_classic_options(method, executor, workers, scheduler, None if uttt_only else folder)
     limit = memory_limit(memory_text)
     tables: list[CountTable | GravityCounts | UtttCounts] = []
     with clean_stop():
         for board in parsed:
             if isinstance(board, str):  # UTTT
-                tables.append(_count_uttt(limit, max_ply, quiet))
+                tables.append(_count_uttt(limit, max_ply, quiet, folder))
                 continue
             if not isinstance(board, Geometry):
                 tables.append(_count_gravity(board, limit, max_ply, yes, quiet))
@@ -284,10 +287,16 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
     return parse_board(game.name)
 
 
-def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
-    """Ultimate tic-tac-toe's count up to ``--plies``, within the memory limit."""
+def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None) -> UtttCounts:
+    """Ultimate tic-tac-toe's count up to ``--plies``: in memory while every ply fits in the limit,
+    else (or with ``--folder``) with each ply's classes kept on disk in buckets."""
+    import time
+    from pathlib import Path
+
+    from oxo.counting.budget import MemoryLimitError, format_seconds
     from oxo.errors import OutOfReachError
     from oxo.uttt.counting import count_positions
+    from oxo.uttt.diskcount import count_on_disk
 
     if max_ply is None:
         raise OutOfReachError(
@@ -296,14 +305,42 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
             "ply N (oxo count uttt --plies 6 takes seconds)"
         )
     known: list[tuple[int, int]] = []
-    with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
+    if folder is None:
+        with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
+            with _guarded_count("uttt", limit, known):
+                try:
+                    return count_positions(
+                        max_ply,
+                        lambda ply, positions: known.append((ply, positions)),
+                        on_progress=bar,
+                        memory=limit,
+                    )
+                except MemoryLimitError as too_big:
+                    short = str(too_big).split(";")[0]
+        if not quiet:
+            _note(f"uttt: {short}; counting on disk instead", err=True)
+    where = Path(folder or "oxo-count-uttt").resolve()
+    if not quiet:
+        _note(
+            f"uttt: the count keeps its plies in {where}; run the same command to continue a "
+            "stopped count, and remove the folder when done",
+            err=True,
+        )
+    known.clear()
+    started = time.monotonic()
+    with progress_bar("counting uttt on disk", total=1.0, quiet=quiet) as bar:
+
+        def on_ply(row: FrontierPly) -> None:
+            known.append((row.ply, row.positions))
+            seconds = time.monotonic() - started
+            if seconds >= 1:  # a line a ply once the count takes noticeable time
+                bar.note(
+                    f"uttt ply {row.ply}: {row.positions:,} positions, {row.classes:,} classes "
+                    f"({format_seconds(seconds)})"
+                )
+
         with _guarded_count("uttt", limit, known):
-            return count_positions(
-                max_ply,
-                lambda ply, positions: known.append((ply, positions)),
-                on_progress=bar,
-                memory=limit,
-            )
+            return count_on_disk(max_ply, where, memory=limit, on_ply=on_ply, on_progress=bar)
 
 
 @contextmanager
