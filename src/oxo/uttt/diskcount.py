@@ -75,7 +75,9 @@ def _save_rows(path: Path, rows: np.ndarray) -> None:
 def _plan(moves: int, memory: int | None, buckets: int | None) -> tuple[int, int]:
     """(moves per chunk, buckets of the next ply) so that one chunk or one bucket fits in
     ``memory``; ``buckets`` given forces their number (the tests use it on small plies)."""
-    room = max(FLOOR, (memory if memory is not None else 2**62) - BASE_MEMORY)
+    # A quarter of the room is left for what the estimate leaves out (the parents read, the pages
+    # of the files, the interpreter growing past BASE_MEMORY).
+    room = max(FLOOR, ((memory if memory is not None else 2**62) - BASE_MEMORY) * 3 // 4)
     chunk = max(1, int(room // (BYTES_PER_MOVE * SKEW)))
     if buckets is None:
         buckets = max(1, math.ceil(moves * SKEW * BYTES_PER_MOVE / room))
