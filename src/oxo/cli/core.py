@@ -97,8 +97,8 @@ UTTT = "uttt"
     type=click.Path(file_okay=False),
     default=None,
     metavar="DIR",
-    help="Frontier method: where the plies are kept (default: oxo-count-BOARD in the current "
-    "folder). Running the same count again continues from the last complete ply.",
+    help="Frontier method and uttt on disk: where the plies are kept (default: oxo-count-BOARD "
+    "in the current folder). Running the same count again continues from the last complete ply.",
 )
 @click.option(
     "--gravity",
@@ -136,9 +136,10 @@ def count(
     connect4 is 6x7 with k=4 and gravity.
 
     uttt is ultimate tic-tac-toe (nine small grids; the cell you play sends your opponent to that
-    grid): give --plies N, up to 8 within the default memory. A position is the marks and the grid
-    the next move must go to; classes are up to the eight rotations and reflections, applied to the
-    big grid and inside every small grid at once.
+    grid): give --plies N. A position is the marks and the grid the next move must go to; classes
+    are up to the eight rotations and reflections, applied to the big grid and inside every small
+    grid at once. Up to about ply 8 the count runs in memory; when a ply would not fit (or with
+    --folder) each ply is kept on disk in parts that fit, and a stopped count continues.
 
     Boards beyond the formulas (4x4x4, 6x7 --k 4) are counted ply by ply: the first plies at once
     without visiting positions, further ones on disk (the note under the table says which method
