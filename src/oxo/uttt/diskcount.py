@@ -183,10 +183,13 @@ def _next_ply(
             while j < len(parts) and count + parts[j][2] <= chunk_moves:
                 count += parts[j][2]
                 j += 1
-            parents = np.ascontiguousarray(keys[parts[i][0] : parts[j - 1][1]])
             rows = np.empty((count, 3), dtype=np.int64)
-            written = _children(parents, previous.ply & 1, rows)
-            del parents
+            written = 0
+            for first in range(parts[i][0], parts[j - 1][1], BLOCK):
+                # One block per compiled call: Ctrl-C is heard between calls.
+                stop = min(first + BLOCK, parts[j - 1][1])
+                parents = np.ascontiguousarray(keys[first:stop])
+                written += _children(parents, previous.ply & 1, rows[written:])
             distinct = _distinct_rows(rows[:written])
             del rows
             where = buckets_of(distinct, buckets)
