@@ -372,7 +372,8 @@ def _refuse_classic_options(
     scheduler: str | None,
     folder: str | None,
 ) -> None:
-    """Gravity boards and uttt are counted in memory here: the other methods' options are refused."""
+    """Gravity boards and uttt have their own ply-by-ply counts: the other methods' options are
+    refused (uttt takes --folder, which the caller passes as None for it)."""
     from oxo.errors import OptionError
 
     given = [
@@ -389,7 +390,7 @@ def _refuse_classic_options(
     if given:
         raise OptionError(
             f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to gravity boards "
-            "or uttt, which are counted ply by ply in memory; leave "
+            "or uttt, which are counted ply by ply their own way; leave "
             f"{'it' if len(given) == 1 else 'them'} out"
         )
 
