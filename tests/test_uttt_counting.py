@@ -4,6 +4,7 @@ every position with the rules, and the symmetries it relies on against the rules
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -17,7 +18,8 @@ from hypothesis import strategies as st
 
 from oxo.cli import main
 from oxo.counting.budget import MemoryLimitError, MiB
-from oxo.uttt import counting
+from oxo.counting.frontier import FrontierError, FrontierPly, completed_plies
+from oxo.uttt import counting, diskcount
 from oxo.uttt.counting import (
     children_of,
     count_positions,
@@ -25,6 +27,7 @@ from oxo.uttt.counting import (
     least_image_of,
     reference_counts,
 )
+from oxo.uttt.diskcount import count_on_disk
 from oxo.uttt.rules import UtttState
 
 
@@ -184,31 +187,114 @@ def test_cli_connect4_is_the_gravity_board(capsys: pytest.CaptureFixture[str]) -
 
 def test_the_table_in_the_docs_is_the_count() -> None:
     text = (Path(__file__).resolve().parents[1] / "docs" / "uttt.md").read_text()
-    rows = re.findall(r"^\s+(\d)\s+([\d,]+)\s+([\d,]+)$", text, flags=re.MULTILINE)
+    rows = re.findall(r"^\s+(\d+)\s+([\d,]+)\s+([\d,]+)$", text, flags=re.MULTILINE)
     table = {int(ply): (int(p.replace(",", "")), int(c.replace(",", ""))) for ply, p, c in rows}
-    assert set(table) == set(range(9))
+    assert set(range(9)) <= set(table)
     fast = count_positions(6)
     for ply in range(7):
         assert table[ply] == (fast.positions[ply], fast.classes[ply])
 
 
-def test_cli_stops_at_the_memory_limit_and_says_how_far_it_got() -> None:
-    """In its own process: the memory guard watches the whole process tree (a test worker's would
-    include other tests' processes)."""
+@pytest.mark.slow
+def test_cli_counts_on_disk_when_memory_is_short(tmp_path: Path) -> None:
+    """In its own process (the memory guard watches the whole process tree): ply 7 would need
+    more than 450 MiB in memory, so the count goes to disk, says where, and gives the same plies."""
     done = subprocess.run(
         [
             sys.executable,
             "-c",
             "import sys; from oxo.cli import main; sys.exit(main(sys.argv[1:]))",
-            *("count", "uttt", "--plies", "9", "--memory", "300M", "-q"),
+            *("count", "uttt", "--plies", "7", "--memory", "450M", "--json"),
         ],
         capture_output=True,
         text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(counting.__file__).parents[2])},
     )
-    assert done.returncode == 3 and done.stdout == "" and "Traceback" not in done.stderr
-    assert done.stderr.count("\n") == 1
-    found = re.search(r"counted up to ply (\d) \(([\d,]+) positions at that ply\)", done.stderr)
-    assert found is not None, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "counting on disk instead" in done.stderr
+    where = tmp_path / "oxo-count-uttt"
     assert (
-        int(found.group(2).replace(",", "")) == count_positions(int(found.group(1))).positions[-1]
+        str(where) in done.stderr.replace("\n", " ") and (where / "ply-007" / "done.json").exists()
     )
+    (table,) = json.loads(done.stdout)["boards"]
+    fast = count_positions(7)
+    assert [row["positions"] for row in table["plies"]] == list(fast.positions)
+    assert [row["classes"] for row in table["plies"]] == list(fast.classes)
+
+
+# -- the count on disk ------------------------------------------------------------------------------
+
+
+def test_the_disk_count_matches_the_walk_and_the_plain_walk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forced into several buckets, and (with a tiny memory limit, a small least chunk and small
+    blocks of parents) into several chunks a ply: the same figures as the walk in memory (which the
+    tests above hold to the plain walk to ply 4) and the plain walk of every position."""
+    plain = reference_counts(3)
+    fast = count_positions(5)
+    forced = count_on_disk(5, tmp_path / "buckets", buckets=7)
+    assert forced == fast
+    assert (forced.positions[:4], forced.classes[:4], forced.finished[:4]) == plain
+    monkeypatch.setattr(diskcount, "BLOCK", 64)
+    monkeypatch.setattr(diskcount, "FLOOR", MiB)
+    seen: list[FrontierPly] = []
+    tiny = count_on_disk(5, tmp_path / "tiny", memory=1, on_ply=seen.append)
+    assert tiny == fast
+    assert [row.ply for row in seen] == list(range(6))
+    # Ply 5 has more moves than fit in the smallest chunk: several chunks and buckets were used.
+    assert seen[-1].shards > 1
+    kept = sorted(
+        p.relative_to(tmp_path / "tiny").as_posix() for p in (tmp_path / "tiny").rglob("*.npy")
+    )
+    assert kept and all(name.startswith("ply-005/bucket-") for name in kept)
+    stored = np.concatenate([np.load(tmp_path / "tiny" / name) for name in kept])
+    assert stored.shape[0] == fast.classes[5]  # no finished class before ply 17: all are kept
+    assert len(np.unique(stored, axis=0)) == stored.shape[0]
+
+
+def test_the_disk_count_continues_a_stopped_count(tmp_path: Path) -> None:
+    """Stopped after ply 3 (as Ctrl-C would), with a half-written ply 4 left behind, the same
+    command continues from ply 3 and gives the figures of the walk in memory."""
+
+    def stop_at_three(row: FrontierPly) -> None:
+        if row.ply == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        count_on_disk(5, tmp_path, buckets=2, on_ply=stop_at_three)
+    assert [row.ply for row in completed_plies(tmp_path)] == [0, 1, 2, 3]
+    half = tmp_path / "ply-004"
+    half.mkdir()
+    np.save(half / "spill-0000-00000.npy", np.ones((5, 3), dtype=np.int64))
+    heard: list[int] = []
+    again = count_on_disk(5, tmp_path, buckets=3, on_ply=lambda row: heard.append(row.ply))
+    assert again == count_positions(5)
+    assert heard == list(range(6))
+    # Asked again for fewer plies, the finished ones are read back.
+    assert count_on_disk(2, tmp_path) == count_positions(2)
+
+
+def test_the_disk_count_refuses_another_count_s_folder(tmp_path: Path) -> None:
+    (tmp_path / "count.json").write_text(json.dumps({"board": "4x4x4", "k": 4}))
+    with pytest.raises(FrontierError, match="another folder"):
+        count_on_disk(2, tmp_path)
+
+
+def test_buckets_spread_keys_and_keep_each_key_in_one_place() -> None:
+    rows = np.array([least_image_of(random_state(seed, 12))[0] for seed in range(400)])
+    first = diskcount.buckets_of(rows, 5)
+    assert first.min() >= 0 and first.max() < 5 and len(set(first.tolist())) == 5
+    assert (diskcount.buckets_of(rows.copy(), 5) == first).all()
+
+
+def test_cli_counts_on_disk_in_the_folder_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(capsys, "count", "uttt", "--plies", "4", "--folder", str(tmp_path), "--json")
+    assert code == 0
+    (table,) = json.loads(out)["boards"]
+    assert [row["positions"] for row in table["plies"]] == list(count_positions(4).positions)
+    assert (tmp_path / "ply-004" / "done.json").exists()

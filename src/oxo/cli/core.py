@@ -37,6 +37,7 @@ from oxo.progress import progress_bar
 from oxo.registry import Game
 
 if TYPE_CHECKING:
+    from oxo.counting.frontier import FrontierPly
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
     from oxo.uttt.counting import UtttCounts
@@ -96,8 +97,8 @@ UTTT = "uttt"
     type=click.Path(file_okay=False),
     default=None,
     metavar="DIR",
-    help="Frontier method: where the plies are kept (default: oxo-count-BOARD in the current "
-    "folder). Running the same count again continues from the last complete ply.",
+    help="Frontier method and uttt on disk: where the plies are kept (default: oxo-count-BOARD "
+    "in the current folder). Running the same count again continues from the last complete ply.",
 )
 @click.option(
     "--gravity",
@@ -135,9 +136,10 @@ def count(
     connect4 is 6x7 with k=4 and gravity.
 
     uttt is ultimate tic-tac-toe (nine small grids; the cell you play sends your opponent to that
-    grid): give --plies N, up to 8 within the default memory. A position is the marks and the grid
-    the next move must go to; classes are up to the eight rotations and reflections, applied to the
-    big grid and inside every small grid at once.
+    grid): give --plies N. A position is the marks and the grid the next move must go to; classes
+    are up to the eight rotations and reflections, applied to the big grid and inside every small
+    grid at once. Up to about ply 8 the count runs in memory; when a ply would not fit (or with
+    --folder) each ply is kept on disk in parts that fit, and a stopped count continues.
 
     Boards beyond the formulas (4x4x4, 6x7 --k 4) are counted ply by ply: the first plies at once
     without visiting positions, further ones on disk (the note under the table says which method
@@ -154,13 +156,15 @@ def count(
 
     parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
     if all(not isinstance(board, Geometry) for board in parsed):
-        _refuse_classic_options(method, executor, workers, scheduler, folder)
+        # --folder applies to uttt, whose count goes to disk when memory is short.
+        uttt_only = all(board == UTTT for board in parsed)
+        _refuse_classic_options(method, executor, workers, scheduler, None if uttt_only else folder)
     limit = memory_limit(memory_text)
     tables: list[CountTable | GravityCounts | UtttCounts] = []
     with clean_stop():
         for board in parsed:
             if isinstance(board, str):  # UTTT
-                tables.append(_count_uttt(limit, max_ply, quiet))
+                tables.append(_count_uttt(limit, max_ply, quiet, folder))
                 continue
             if not isinstance(board, Geometry):
                 tables.append(_count_gravity(board, limit, max_ply, yes, quiet))
@@ -284,10 +288,16 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
     return parse_board(game.name)
 
 
-def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
-    """Ultimate tic-tac-toe's count up to ``--plies``, within the memory limit."""
+def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None) -> UtttCounts:
+    """Ultimate tic-tac-toe's count up to ``--plies``: in memory while every ply fits in the limit,
+    else (or with ``--folder``) with each ply's classes kept on disk in buckets."""
+    import time
+    from pathlib import Path
+
+    from oxo.counting.budget import MemoryLimitError, format_seconds
     from oxo.errors import OutOfReachError
     from oxo.uttt.counting import count_positions
+    from oxo.uttt.diskcount import count_on_disk
 
     if max_ply is None:
         raise OutOfReachError(
@@ -296,14 +306,42 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool) -> UtttCounts:
             "ply N (oxo count uttt --plies 6 takes seconds)"
         )
     known: list[tuple[int, int]] = []
-    with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
+    if folder is None:
+        with progress_bar("counting uttt", total=1.0, quiet=quiet) as bar:
+            with _guarded_count("uttt", limit, known):
+                try:
+                    return count_positions(
+                        max_ply,
+                        lambda ply, positions: known.append((ply, positions)),
+                        on_progress=bar,
+                        memory=limit,
+                    )
+                except MemoryLimitError as too_big:
+                    short = str(too_big).split(";")[0]
+        if not quiet:
+            _note(f"uttt: {short}; counting on disk instead", err=True)
+    where = Path(folder or "oxo-count-uttt").resolve()
+    if not quiet:
+        _note(
+            f"uttt: the count keeps its plies in {where}; run the same command to continue a "
+            "stopped count, and remove the folder when done",
+            err=True,
+        )
+    known.clear()
+    started = time.monotonic()
+    with progress_bar("counting uttt on disk", total=1.0, quiet=quiet) as bar:
+
+        def on_ply(row: FrontierPly) -> None:
+            known.append((row.ply, row.positions))
+            seconds = time.monotonic() - started
+            if seconds >= 1:  # a line a ply once the count takes noticeable time
+                bar.note(
+                    f"uttt ply {row.ply}: {row.positions:,} positions, {row.classes:,} classes "
+                    f"({format_seconds(seconds)})"
+                )
+
         with _guarded_count("uttt", limit, known):
-            return count_positions(
-                max_ply,
-                lambda ply, positions: known.append((ply, positions)),
-                on_progress=bar,
-                memory=limit,
-            )
+            return count_on_disk(max_ply, where, memory=limit, on_ply=on_ply, on_progress=bar)
 
 
 @contextmanager
@@ -334,7 +372,8 @@ def _refuse_classic_options(
     scheduler: str | None,
     folder: str | None,
 ) -> None:
-    """Gravity boards and uttt are counted in memory here: the other methods' options are refused."""
+    """Gravity boards and uttt have their own ply-by-ply counts: the other methods' options are
+    refused (uttt takes --folder, which the caller passes as None for it)."""
     from oxo.errors import OptionError
 
     given = [
@@ -351,7 +390,7 @@ def _refuse_classic_options(
     if given:
         raise OptionError(
             f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to gravity boards "
-            "or uttt, which are counted ply by ply in memory; leave "
+            "or uttt, which are counted ply by ply their own way; leave "
             f"{'it' if len(given) == 1 else 'them'} out"
         )
 
