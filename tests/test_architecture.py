@@ -213,6 +213,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "oxo.strategy_map",
             "oxo.reports",
             "oxo.uttt.counting",
+            "oxo.uttt.diskcount",
             "oxo.gravity.counting",
             "oxo.gravity.solver",
             "oxo.gravity.proof",
