@@ -9,8 +9,9 @@ from tests.test_gravity import random_state
 
 from oxo.game import Outcome, other
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.engine import SolverEngine, _settled_column
+from oxo.gravity.engine import SolverEngine, _settled_column, make_gravity_engine
 from oxo.gravity.reference import minimax
+from oxo.gravity.solver import GravitySolver
 
 C4 = GravityBoard(6, 7, 4)
 
@@ -64,3 +65,32 @@ def test_a_win_in_one_needs_no_time_to_search() -> None:
         assert column in (wins or threats)
         assert engine.last is not None and engine.last.value == (mover if wins else None)
         met += 1
+
+
+def test_one_best_column_is_best_by_minimax() -> None:
+    """``best_column`` (the level best's question) proves one column that keeps the exact value."""
+    for board, seed in ((GravityBoard(4, 4, 3), 3), (GravityBoard(3, 5, 3), 4)):
+        memo: dict[GravityState, tuple[Outcome, int]] = {}
+        solver = GravitySolver(board, 1 << 12)
+        rng = random.Random(seed)
+        for _ in range(60):
+            state = random_state(board, rng.randint(0, 9), rng)
+            mover = state.to_move
+            assert mover is not None
+            column, value = solver.best_column(state, rng=random.Random(rng.random()))
+            ranks = {c: _rank(mover, *minimax(state.play(c), memo)) for c in state.legal_moves}
+            assert ranks[column] == max(ranks.values()), state.to_rows()
+            assert (value.outcome, value.end_ply) == minimax(state, memo)
+
+
+def test_best_asks_for_one_column_perfect_for_every_column() -> None:
+    rng = random.Random(8)
+    state = random_state(C4, 14, rng)
+    while _settled_column(state) is not None:  # out of the book, nothing settled by the rules
+        state = random_state(C4, 14, rng)
+    for level, every in (("perfect", True), ("best", False)):
+        engine = make_gravity_engine(level, state, seconds=60, seed=2)
+        assert isinstance(engine, SolverEngine) and engine.every_column is every
+        column = engine.choose(state)
+        assert engine.last is not None
+        assert column in GravitySolver(C4).analyze(state).best_columns

@@ -21,7 +21,9 @@ PERFECT_SECONDS = 60.0
 
 class SolverEngine:
     """Plays a proven best column (ties broken at random) when the solver finishes within ``seconds``;
-    otherwise hands over to ``fallback``, or raises :class:`OutOfReachError` when there is none."""
+    otherwise hands over to ``fallback``, or raises :class:`OutOfReachError` when there is none.
+    With ``every_column`` false it proves one best column rather than valuing every column (a few
+    times faster; ties are still broken at random among the columns it tries)."""
 
     def __init__(
         self,
@@ -29,8 +31,10 @@ class SolverEngine:
         fallback: Engine | None = None,
         seed: int | None = None,
         name: str = "perfect",
+        every_column: bool = True,
     ) -> None:
         self.seconds = seconds
+        self.every_column = every_column
         self.fallback = fallback
         self.name = name
         self._rng = random.Random(seed)
@@ -66,22 +70,28 @@ class SolverEngine:
         try:
             if not supports(state.board):
                 raise OutOfReachError(f"the exact solver does not hold {state.board.name}")
-            analysis = solver_for(state.board).analyze(state, seconds=self.seconds)
+            solver = solver_for(state.board)
+            before = solver.nodes
+            if self.every_column:
+                analysis = solver.analyze(state, seconds=self.seconds)
+                best = analysis.best_columns
+                move = best[int(self._rng.random() * len(best))]
+                found = analysis.value
+            else:
+                move, found = solver.best_column(state, self.seconds, self._rng)
         except OutOfReachError:
             if self.fallback is None:
                 raise
             move = self.fallback.choose(state)
             self.last = self.fallback.last
             return move
-        best = analysis.best_columns
-        move = best[int(self._rng.random() * len(best))]
         self.last = SearchReport(
             "perfect",
             move,
             state.format_move(move),
             time.perf_counter() - started,
-            nodes=analysis.nodes,
-            value=analysis.value.outcome,
+            nodes=solver.nodes - before,
+            value=found.outcome,
         )
         return move
 
@@ -122,5 +132,5 @@ def make_gravity_engine(
         hard = make_engine(
             "hard", state, seconds=budget / 2, iterations=iterations, depth=depth, seed=seed
         )
-        return SolverEngine(budget / 2, hard, seed, name="best")
+        return SolverEngine(budget / 2, hard, seed, name="best", every_column=False)
     return make_engine(level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
