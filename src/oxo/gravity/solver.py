@@ -308,7 +308,7 @@ class GravitySolver:
                 else:
                     # The column keeps ``score`` when the opponent's score is not above ``-score``.
                     mine = child.x if child.to_move == "x" else child.o
-                    r = self._window(mine, child.mask, child.ply, -score, deadline, (-64, 64))
+                    r = self._window(mine, child.mask, child.ply, -score, deadline, (score, score))
                     keeps = r <= -score
                 if keeps:
                     return col, value_from_score(score, state.ply, cells, mover)
