@@ -5,6 +5,7 @@ Run:  python benchmarks/bench_connect4.py                  (positions by ply ban
       python benchmarks/bench_connect4.py --small          (empty boards smaller than 6x7, with their values)
       python benchmarks/bench_connect4.py --empty --write  (prove the empty board: a few minutes)
       python benchmarks/bench_connect4.py --analyze 4,6,8  (every column's value, early positions)
+      python benchmarks/bench_connect4.py --one-core 8388608  (the empty board's score on one core)
 
 Positions: random play from the empty 6x7 board to a ply in each band (positions already over are
 drawn again), each solved exactly (value and distance) from an empty transposition table; the
@@ -285,6 +286,23 @@ def bench_small(seconds: float) -> None:
         print(f"{spec:>10} {text:<46} {spent:>8.1f} {solver.nodes:>14,} {total:>12}", flush=True)
 
 
+def bench_one_core(words: list[int]) -> None:
+    """The empty board's exact score on one core, with each table size in ``words`` in turn (a fresh
+    solver each): positions, processor and wall seconds, and the process's peak memory so far."""
+    board = GravityBoard(6, 7, 4)
+    print(machine())
+    for size in words:
+        solver = GravitySolver(board, size)
+        wall, cpu = time.perf_counter(), time.process_time()
+        score = solver.score(GravityState(board))
+        print(
+            f"table {size:,} words ({size * 8 / 2**20:.0f} MiB): score {score}, "
+            f"{solver.nodes:,} positions, {time.process_time() - cpu:.1f} processor s, "
+            f"{time.perf_counter() - wall:.1f} s wall, peak {_peak_mib():.0f} MiB",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -313,6 +331,12 @@ def main() -> None:
         "--compare", action="store_true", help="--empty: the same search on one process too"
     )
     parser.add_argument(
+        "--one-core",
+        default=None,
+        metavar="WORDS",
+        help="the empty board's score on one core with these table sizes (words, comma-separated)",
+    )
+    parser.add_argument(
         "--solved-section",
         action="store_true",
         help="only rewrite docs/solved.md's gravity section from the recorded run",
@@ -320,6 +344,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.solved_section:
         solved_section()
+    elif args.one_core:
+        bench_one_core([int(w) for w in args.one_core.split(",")])
     elif args.empty:
         bench_empty(args.workers, args.table, args.leaf_ply, args.write, args.compare)
     elif args.small:

@@ -12,7 +12,9 @@ from tests.test_gravity import random_state
 
 from oxo.errors import OutOfReachError
 from oxo.game import Outcome
+from oxo.gravity import bitboard, search
 from oxo.gravity import solver as core
+from oxo.gravity import table as tt
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.reference import minimax
 from oxo.gravity.solver import GravitySolver, prime_at_least
@@ -41,11 +43,11 @@ def test_mirror_images_share_a_key() -> None:
         other = _mirror_state(state)
         key = state.x + state.mask if state.to_move == "x" else state.o + state.mask
         mine = other.x if other.to_move == "x" else other.o
-        assert core._mirror(key, params) == mine + other.mask
-        assert core._mirror(core._mirror(key, params), params) == key
+        assert bitboard._mirror(key, params) == mine + other.mask
+        assert bitboard._mirror(bitboard._mirror(key, params), params) == key
         # Mirror images get the same table key while few marks are down, their own key after.
-        a = core._table_key(key - state.mask, state.mask, state.ply, params)
-        b = core._table_key(mine, other.mask, other.ply, params)
+        a = tt._table_key(key - state.mask, state.mask, state.ply, params)
+        b = tt._table_key(mine, other.mask, other.ply, params)
         if state.ply <= solver.symmetric_plies:
             assert a == b == min(key, mine + other.mask)
         else:
@@ -60,13 +62,13 @@ def test_table_words_pack_and_unpack() -> None:
         score = rng.randint(-21, 21)
         lower = rng.randint(0, 1)
         column = rng.randint(-1, 6)
-        core._store(table, key, 1009, score, lower, rng.randint(0, 63), column)
-        word = core._probe(table, key, 1009)
+        tt._store(table, key, 1009, score, lower, rng.randint(0, 63), column)
+        word = tt._probe(table, key, 1009)
         assert word != 0
         assert ((word >> 1) & 127) - 64 == score and word & 1 == lower
         assert ((word >> 16) & 15) - 1 == column
     # A key never stored is not found (its bucket may hold others).
-    assert core._probe(np.zeros(2 * 1009, dtype=np.int64), 12345, 1009) == 0
+    assert tt._probe(np.zeros(2 * 1009, dtype=np.int64), 12345, 1009) == 0
 
 
 @pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x4,k=4"])
@@ -98,9 +100,9 @@ def test_a_deadline_stops_the_search_and_keeps_the_table_true() -> None:
 def test_a_stop_request_ends_the_compiled_search() -> None:
     solver = GravitySolver(C4, 1 << 16)
     counter = np.zeros(3, dtype=np.int64)
-    counter[core._C_STOP] = 1
-    core._negamax(0, 0, 0, 0, 1, *solver._arrays, counter)
-    assert counter[core._C_STOPPED] == 1 and counter[core._C_NODES] <= 4096
+    counter[search._C_STOP] = 1
+    search._negamax(0, 0, 0, 0, 1, *solver._arrays, counter)
+    assert counter[search._C_STOPPED] == 1 and counter[search._C_NODES] <= 4096
 
 
 def test_progress_reports_say_what_is_searched(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,8 +161,8 @@ def test_a_skewed_start_changes_the_order_not_the_values(skew: int) -> None:
     plain = GravitySolver(board, 1 << 14)
     skewed = GravitySolver(board, 1 << 14)
     params = skewed._arrays[0]
-    params[core._SPLIT_PLY] = 1
-    params[core._SKEW] = skew
+    params[bitboard._SPLIT_PLY] = 1
+    params[bitboard._SKEW] = skew
     rng = random.Random(skew)
     for _ in range(20):
         state = random_state(board, rng.randint(0, 4), rng)

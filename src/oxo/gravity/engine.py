@@ -11,7 +11,7 @@ import time
 from oxo.engines import make_engine
 from oxo.engines.base import Engine, SearchReport
 from oxo.errors import OutOfReachError
-from oxo.game import GameState
+from oxo.game import GameState, Outcome, other
 from oxo.gravity.board import GravityState
 from oxo.gravity.solver import solver_for, supports
 
@@ -21,7 +21,9 @@ PERFECT_SECONDS = 60.0
 
 class SolverEngine:
     """Plays a proven best column (ties broken at random) when the solver finishes within ``seconds``;
-    otherwise hands over to ``fallback``, or raises :class:`OutOfReachError` when there is none."""
+    otherwise hands over to ``fallback``, or raises :class:`OutOfReachError` when there is none.
+    With ``every_column`` false it proves one best column rather than valuing every column (a few
+    times faster; ties are still broken at random among the columns it tries)."""
 
     def __init__(
         self,
@@ -29,8 +31,10 @@ class SolverEngine:
         fallback: Engine | None = None,
         seed: int | None = None,
         name: str = "perfect",
+        every_column: bool = True,
     ) -> None:
         self.seconds = seconds
+        self.every_column = every_column
         self.fallback = fallback
         self.name = name
         self._rng = random.Random(seed)
@@ -52,27 +56,61 @@ class SolverEngine:
                 value=book.value,
             )
             return book.column
+        quick = _settled_column(state)
+        if quick is not None:  # a win in one, or the one block: no search needed
+            column, value = quick
+            self.last = SearchReport(
+                self.name,
+                column,
+                state.format_move(column),
+                time.perf_counter() - started,
+                value=value,
+            )
+            return column
         try:
             if not supports(state.board):
                 raise OutOfReachError(f"the exact solver does not hold {state.board.name}")
-            analysis = solver_for(state.board).analyze(state, seconds=self.seconds)
+            solver = solver_for(state.board)
+            before = solver.nodes
+            if self.every_column:
+                analysis = solver.analyze(state, seconds=self.seconds)
+                best = analysis.best_columns
+                move = best[int(self._rng.random() * len(best))]
+                found = analysis.value
+            else:
+                move, found = solver.best_column(state, self.seconds, self._rng)
         except OutOfReachError:
             if self.fallback is None:
                 raise
             move = self.fallback.choose(state)
             self.last = self.fallback.last
             return move
-        best = analysis.best_columns
-        move = best[int(self._rng.random() * len(best))]
         self.last = SearchReport(
             "perfect",
             move,
             state.format_move(move),
             time.perf_counter() - started,
-            nodes=analysis.nodes,
-            value=analysis.value.outcome,
+            nodes=solver.nodes - before,
+            value=found.outcome,
         )
         return move
+
+
+def _settled_column(state: GravityState) -> tuple[int, Outcome | None] | None:
+    """A column the rules alone prove best, and the value when it is known: a win in one (the
+    quickest win there is), or blocking the opponent's one playable winning cell (every other column
+    loses at the next mark; the block loses no sooner). ``None`` when it takes a search. Without this
+    an exact analysis of every column came first, which on Connect Four just out of the book can take
+    seconds: past ``best``'s half second it handed a won position to ``hard``."""
+    wins = state.winning_moves()
+    if wins:
+        return wins[0], state.to_move
+    mover = state.to_move
+    assert mover is not None
+    threats = state.winning_moves(other(mover))
+    if len(threats) == 1:
+        return threats[0], None
+    return None
 
 
 def make_gravity_engine(
@@ -94,5 +132,5 @@ def make_gravity_engine(
         hard = make_engine(
             "hard", state, seconds=budget / 2, iterations=iterations, depth=depth, seed=seed
         )
-        return SolverEngine(budget / 2, hard, seed, name="best")
+        return SolverEngine(budget / 2, hard, seed, name="best", every_column=False)
     return make_engine(level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed)

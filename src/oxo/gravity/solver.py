@@ -14,11 +14,20 @@ Scores follow the usual convention, for the side to move: with ``N`` cells on th
 the mark played at ply ``p`` (the ``p``-th mark of the game) is worth ``(N + 2 - p) // 2`` — the
 earlier, the more — a loss the opposite, a draw 0. On 6x7 the empty board scores +1: the first
 player wins with its 21st mark, at ply 41.
+
+This module is the driver: the solver object with its table, the bisection on the score by
+null-window searches, deadlines and progress (the search runs in a thread and is watched from here)
+and the library's functions. The pieces it drives live one idea a file, as in Pascal Pons'
+solver: :mod:`oxo.gravity.bitboard` (positions as bits), :mod:`oxo.gravity.ordering` (which column
+first), :mod:`oxo.gravity.table` (the transposition table), :mod:`oxo.gravity.search` (the
+compiled negamax) and :mod:`oxo.gravity.values` (what the answers mean); the proof run and its
+certificates are :mod:`oxo.gravity.proof`, :mod:`oxo.gravity.parallel`,
+:mod:`oxo.gravity.certificate` and :mod:`oxo.gravity.book`.
 """
 
 from __future__ import annotations
 
-import os
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -26,16 +35,38 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from oxo.errors import OutOfReachError, PositionError
 from oxo.game import Outcome, other
+from oxo.gravity.bitboard import (
+    _BUCKETS,
+    MAX_BITS,
+    board_params,
+    supports,
+)
 from oxo.gravity.board import GravityBoard, GravityState
+from oxo.gravity.ordering import centre_order
+from oxo.gravity.search import _C_NODES, _C_STOP, _negamax
+from oxo.gravity.table import (
+    _TAG_BITS,
+    DEFAULT_TABLE,
+    _probe,
+    _table_key,
+    prime_at_least,
+)
+from oxo.gravity.table import (
+    default_table_words as default_table_words,
+)
+from oxo.gravity.values import (
+    ColumnValue,
+    GravityAnalysis,
+    GravityValue,
+    value_from_score,
+)
+from oxo.gravity.values import (
+    finished_score as finished_score,
+)
 
-#: Bits the compiled solver can hold (a signed 64-bit word with its top bit spare).
-MAX_BITS = 63
-#: Transposition table words by default (8 bytes each: 64 MiB).
-DEFAULT_TABLE = 1 << 23
 #: Seconds between two looks at a search running in its thread (for its deadline).
 _POLL = 0.05
 #: Seconds between two progress reports of a long search.
@@ -51,553 +82,9 @@ class _SearchStopped(Exception):
         self.nodes = nodes
 
 
-def supports(board: GravityBoard) -> bool:
-    """Whether the compiled solver can hold the board (its bits, one spare row included, fit in 63)."""
-    return board.stride * board.cols <= MAX_BITS
-
-
-# -- the compiled core ----------------------------------------------------------------------------
-#
-# The transposition table is one array of int64 words, two per bucket (``buckets`` a prime): the
-# first word keeps the entry whose subtree cost the most work, the second the latest. A word packs
-# everything about one position, so that a word written by one process while another reads it is
-# never seen half-written (several processes may share a table through shared memory):
-#
-#     bits 20..62  key // buckets   (the key itself is this times ``buckets`` plus the bucket)
-#     bits 16..19  the best column found + 1 (0: none), of the position as keyed
-#     bits  8..13  work             (the bit length of the nodes the search below it took)
-#     bits  1..7   score + 64
-#     bit   0      1: a lower bound, 0: an upper bound
-#
-# Every word stored is a true bound on its position's score, so a word lost or overwritten costs
-# time, never correctness; the column only orders the moves.
-
-#: Bits of a table word that keep ``key // buckets``.
-_TAG_BITS = 43
-
-#: Slots of ``params`` (one int64 array, so that the compiled functions take few arguments).
-(
-    _CELLS,
-    _FULL,
-    _BOTTOM,
-    _K,
-    _STRIDE,
-    _COLS,
-    _ROWS,
-    _SYM_PLY,
-    _BUCKETS,
-    _COLMASK,
-    _ETC_PLY,
-    _SPLIT_PLY,
-    _SKEW,
-) = range(13)
-
-#: Slots of ``counter``: nodes searched, a stop request (set by another thread), and whether the
-#: search stopped on that request (then its result means nothing).
-_C_NODES, _C_STOP, _C_STOPPED = range(3)
-
-
-@njit(cache=True, nogil=True)
-def _winning_cells(pos: int, mask: int, params: np.ndarray, scratch: np.ndarray) -> int:
-    """Empty cells where one more mark of ``pos`` completes ``k`` in a row (playable or not)."""
-    full = params[_FULL]
-    k = params[_K]
-    stride = params[_STRIDE]
-    if k == 4:  # Connect Four's k, without loops: three marks before, after, or around each cell
-        result = (pos << 1) & (pos << 2) & (pos << 3)  # up the column
-        for direction in range(3):
-            step = stride + direction - 1
-            pair = (pos << step) & (pos << (2 * step))
-            result |= pair & (pos << (3 * step))
-            result |= pair & (pos >> step)
-            pair = (pos >> step) & (pos >> (2 * step))
-            result |= pair & (pos << step)
-            result |= pair & (pos >> (3 * step))
-        return result & (full ^ mask)
-    # Any k: along each direction, ``before[a]`` marks the cells with ``a`` marks of ``pos`` just
-    # before them and ``after[b]`` those with ``b`` just after; a cell wins when
-    # ``before[j] & after[k-1-j]``.
-    result = 0
-    before = scratch[0]
-    after = scratch[1]
-    for direction in range(4):
-        step = 1 if direction == 0 else stride + direction - 2
-        before[0] = -1
-        after[0] = -1
-        for a in range(1, k):
-            before[a] = before[a - 1] & (pos << (a * step))
-            after[a] = after[a - 1] & (pos >> (a * step))
-        for j in range(k):
-            result |= before[j] & after[k - 1 - j]
-    return result & (full ^ mask)
-
-
-@njit(cache=True, nogil=True)
-def _popcount(x: int) -> int:
-    """Marks in ``x`` (a non-negative word), without a loop."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 127
-
-
-@njit(cache=True, nogil=True)
-def _bit_length(x: int) -> int:
-    """The bit length of ``x >= 0`` (the work of a subtree of ``x`` nodes, on a log scale)."""
-    n = 0
-    while x > 0:
-        x >>= 1
-        n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def _mirror(key: int, params: np.ndarray) -> int:
-    """The key of the left-right mirror image (columns in reverse order)."""
-    stride = params[_STRIDE]
-    cols = params[_COLS]
-    column = params[_COLMASK]
-    out = 0
-    for c in range(cols):
-        out |= ((key >> (c * stride)) & column) << ((cols - 1 - c) * stride)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _table_key(pos: int, mask: int, ply: int, params: np.ndarray) -> int:
-    """The table's key of a position: ``marks of the side to move + mask`` (unique), the smaller of
-    the position's and its mirror image's while few marks are down (mirror images share a score)."""
-    key = pos + mask
-    if ply <= params[_SYM_PLY]:
-        other = _mirror(key, params)
-        if other < key:
-            key = other
-    return key
-
-
-@njit(cache=True, nogil=True)
-def _probe(table: np.ndarray, key: int, buckets: int) -> int:
-    """The table's word for ``key`` (0 when it has none)."""
-    bucket = key % buckets
-    tag = key // buckets
-    word = table[2 * bucket]
-    if word != 0 and (word >> 20) == tag:
-        return word
-    word = table[2 * bucket + 1]
-    if word != 0 and (word >> 20) == tag:
-        return word
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def _store(
-    table: np.ndarray, key: int, buckets: int, score: int, lower: int, work: int, column: int
-) -> None:
-    """Keep a bound on ``key``'s score (``column``: the best column found, -1 for none)."""
-    bucket = key % buckets
-    tag = key // buckets
-    word = (tag << 20) | ((column + 1) << 16) | (work << 8) | ((score + 64) << 1) | lower
-    first = table[2 * bucket]
-    if first == 0 or (first >> 20) == tag or ((first >> 8) & 63) <= work:
-        table[2 * bucket] = word
-    else:
-        table[2 * bucket + 1] = word
-
-
-#: Fields of a frame of the search's stack (one row of ``frames`` per depth).
-_F_POS, _F_MASK, _F_ALPHA, _F_BETA, _F_KEY, _F_START, _F_INDEX, _F_FLIP = range(8)
-
-
-@njit(cache=True, nogil=True)
-def _negamax(
-    pos: int,
-    mask: int,
-    ply: int,
-    alpha: int,
-    beta: int,
-    params: np.ndarray,
-    order: np.ndarray,
-    table: np.ndarray,
-    frames: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    scratch: np.ndarray,
-    counter: np.ndarray,
-) -> int:
-    """The score of the side to move (``pos`` its marks) within the window (alpha, beta), given that it
-    cannot win with its next mark: negamax with alpha-beta, written as a loop over an explicit stack
-    (``frames``, ``moves`` and ``scores`` have a row per depth) rather than as a recursion.
-
-    ``counter[_C_NODES]`` counts the nodes; when another thread sets ``counter[_C_STOP]``, the search
-    returns within a few thousand nodes with ``counter[_C_STOPPED]`` set, and its result means
-    nothing (every bound it stored in the table is still true)."""
-    cells = params[_CELLS]
-    full = params[_FULL]
-    bottom = params[_BOTTOM]
-    rows = params[_ROWS]
-    stride = params[_STRIDE]
-    cols = params[_COLS]
-    buckets = params[_BUCKETS]
-    column = (1 << rows) - 1
-    odd_rows = (
-        0  # the first, third, ... rows from the bottom (where the first player's threats count)
-    )
-    for r in range(0, rows, 2):
-        odd_rows |= bottom << r
-    even_rows = full & ~odd_rows
-    root = ply
-    depth = 0
-    counter[_C_STOPPED] = 0
-    while True:
-        # Enter the node at ``depth`` (position ``pos``/``mask``, window ``alpha``/``beta``): either
-        # its value is known at once (``value``), or its frame is pushed and its first child entered.
-        ply = root + depth
-        nodes = counter[_C_NODES] + 1
-        counter[_C_NODES] = nodes
-        if (nodes & 4095) == 0 and counter[_C_STOP]:
-            counter[_C_STOPPED] = 1
-            return 0
-        value = 0
-        known = True
-        possible = (mask + bottom) & full
-        opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
-        forced = possible & opponent_win
-        nxt = 0
-        if forced & (forced - 1):
-            value = -((cells - ply) // 2)  # two threats at once: the opponent wins next
-        else:
-            if forced:
-                possible = forced
-            nxt = possible & ~(opponent_win >> 1)  # never play under an opponent's winning cell
-            if nxt == 0:
-                value = -((cells - ply) // 2)
-            elif ply >= cells - 2:
-                value = 0
-            else:
-                known = False
-        key = 0
-        flip = 0
-        hint = -1
-        if not known:
-            low = -((cells - 2 - ply) // 2)
-            if alpha < low:
-                alpha = low
-                if alpha >= beta:
-                    value = alpha
-                    known = True
-            high = (cells - 1 - ply) // 2
-            if not known and beta > high:
-                beta = high
-                if alpha >= beta:
-                    value = beta
-                    known = True
-        if not known:
-            key = _table_key(pos, mask, ply, params)
-            flip = 1 if key != pos + mask else 0
-            word = _probe(table, key, buckets)
-            if word != 0:
-                bound = ((word >> 1) & 127) - 64
-                hint = ((word >> 16) & 15) - 1
-                if hint >= 0 and flip:
-                    hint = cols - 1 - hint
-                if word & 1:
-                    if alpha < bound:
-                        alpha = bound
-                        if alpha >= beta:
-                            value = alpha
-                            known = True
-                elif beta > bound:
-                    beta = bound
-                    if alpha >= beta:
-                        value = beta
-                        known = True
-        if not known:
-            # Order the moves: the table's best column first, then by the threats each creates
-            # (threats on the cell just above another playable one count double: they force a
-            # reply at once), centre columns first on ties. ``moves[depth]`` is kept in increasing
-            # order, so that the last is tried first.
-            count = 0
-            for i in range(cols - 1, -1, -1):
-                col = order[i]
-                move = nxt & (column << (col * stride))
-                if move:
-                    after = mask | move
-                    threats = _winning_cells(pos | move, after, params, scratch)
-                    score = 2 * _popcount(threats) + _popcount(
-                        threats & (odd_rows if (ply & 1) == 0 else even_rows)
-                    )
-                    if col == hint:
-                        score = 1000
-                    j = count
-                    while j > 0 and scores[depth, j - 1] > score:
-                        moves[depth, j] = moves[depth, j - 1]
-                        scores[depth, j] = scores[depth, j - 1]
-                        j -= 1
-                    moves[depth, j] = move
-                    scores[depth, j] = score
-                    count += 1
-            if ply <= params[_ETC_PLY]:
-                # Look the children up first: one the table already knows to be good enough for
-                # a cut-off saves searching the others (enhanced transposition cut-off).
-                for j in range(count):
-                    child = mask | moves[depth, j]
-                    word = _probe(table, _table_key(pos ^ mask, child, ply + 1, params), buckets)
-                    if word != 0 and not word & 1:
-                        bound = 64 - ((word >> 1) & 127)  # the child's upper bound, negated
-                        if bound >= beta:
-                            value = bound
-                            known = True
-                            best = _column_of(moves[depth, j], stride)
-                            _store(
-                                table, key, buckets, value, 1, 0, cols - 1 - best if flip else best
-                            )
-                            break
-            if not known and ply == params[_SPLIT_PLY] and params[_SKEW] and count > 1:
-                # Several processes searching the same tree start at different moves here.
-                shift = params[_SKEW] % count
-                for _ in range(shift):
-                    first = moves[depth, count - 1]
-                    for j in range(count - 1, 0, -1):
-                        moves[depth, j] = moves[depth, j - 1]
-                    moves[depth, 0] = first
-        if not known:
-            frame = frames[depth]
-            frame[_F_POS] = pos
-            frame[_F_MASK] = mask
-            frame[_F_ALPHA] = alpha
-            frame[_F_BETA] = beta
-            frame[_F_KEY] = key
-            frame[_F_START] = counter[_C_NODES]
-            frame[_F_INDEX] = count - 1
-            frame[_F_FLIP] = flip
-            mask = mask | moves[depth, count - 1]
-            pos = pos ^ frame[_F_MASK]
-            alpha, beta = -beta, -alpha
-            depth += 1
-            continue
-        # Hand ``value`` up the stack until a frame has another child to enter.
-        while True:
-            if depth == 0:
-                return value
-            depth -= 1
-            frame = frames[depth]
-            score = -value
-            index = frame[_F_INDEX]
-            if score >= frame[_F_BETA]:
-                work = _bit_length(counter[_C_NODES] - frame[_F_START])
-                best = _column_of(moves[depth, index], stride)
-                if frame[_F_FLIP]:
-                    best = cols - 1 - best
-                _store(table, frame[_F_KEY], buckets, score, 1, min(work, 63), best)
-                value = score
-                continue
-            if score > frame[_F_ALPHA]:
-                frame[_F_ALPHA] = score
-            index -= 1
-            if index < 0:
-                work = _bit_length(counter[_C_NODES] - frame[_F_START])
-                value = frame[_F_ALPHA]
-                _store(table, frame[_F_KEY], buckets, value, 0, min(work, 63), -1)
-                continue
-            frame[_F_INDEX] = index
-            pos = frame[_F_POS] ^ frame[_F_MASK]
-            mask = frame[_F_MASK] | moves[depth, index]
-            alpha = -frame[_F_BETA]
-            beta = -frame[_F_ALPHA]
-            depth += 1
-            break
-
-
-@njit(cache=True, nogil=True)
-def _column_of(move: int, stride: int) -> int:
-    """The column of a one-bit move."""
-    n = 0
-    while move >= (1 << stride):
-        move >>= stride
-        n += 1
-    return n
-
-
 def _half(value: int) -> int:
     """``value / 2`` rounded towards zero."""
     return value // 2 if value >= 0 else -((-value) // 2)
-
-
-# -- the library's face ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GravityValue:
-    """The value of a position with best play, for the side to move, and how long the game lasts.
-
-    ``score`` is the solver's score (see the module docstring); ``outcome`` is ``"x"``, ``"o"`` or
-    ``"draw"``; ``end_ply`` is the ply of the winning mark (for a draw, the board's size: the game
-    ends on a full board); ``plies`` the marks still to be played; ``winner_moves`` the marks the
-    winner still plays ("wins in N moves"), 0 for a draw.
-    """
-
-    score: int
-    outcome: Outcome
-    ply: int
-    end_ply: int
-    weak: bool = False
-
-    @property
-    def plies(self) -> int:
-        return self.end_ply - self.ply
-
-    @property
-    def winner_moves(self) -> int:
-        return 0 if self.outcome == "draw" else (self.plies + 1) // 2
-
-    def to_dict(self) -> dict[str, object]:
-        data: dict[str, object] = {"value": self.outcome, "score": self.score}
-        if not self.weak:
-            data.update(
-                plies_to_end=self.plies, end_ply=self.end_ply, winner_moves=self.winner_moves
-            )
-        return data
-
-    def __str__(self) -> str:
-        if self.outcome == "draw":
-            return "draw"
-        who = self.outcome.upper()
-        if self.weak:
-            return f"{who} wins"
-        moves = self.winner_moves
-        return f"{who} wins in {moves} move{'s' if moves != 1 else ''} (the game ends at ply {self.end_ply})"
-
-
-def value_from_score(
-    score: int, ply: int, cells: int, mover: Outcome, weak: bool = False
-) -> GravityValue:
-    """The value meant by a score of the side ``mover`` at ``ply`` on a board of ``cells`` cells."""
-    opponent: Outcome = "o" if mover == "x" else "x"
-    if score == 0:
-        return GravityValue(0, "draw", ply, cells, weak)
-    if score > 0:
-        end = ply + 1 + 2 * ((cells + 1 - ply) // 2 - score)
-        return GravityValue(score, mover, ply, end, weak)
-    end = ply + 2 + 2 * ((cells - ply) // 2 + score)
-    return GravityValue(score, opponent, ply, end, weak)
-
-
-@dataclass(frozen=True)
-class ColumnValue:
-    """One column's value for the side to move (``None`` when the column is full)."""
-
-    column: int
-    value: GravityValue
-
-    def to_dict(self) -> dict[str, object]:
-        return {"column": self.column + 1, **self.value.to_dict()}
-
-
-@dataclass(frozen=True)
-class GravityAnalysis:
-    """A position's exact value and every playable column's, with the search's effort."""
-
-    state: GravityState
-    value: GravityValue
-    columns: tuple[ColumnValue, ...]
-    nodes: int
-    seconds: float
-
-    @property
-    def best_columns(self) -> tuple[int, ...]:
-        """The columns (from 0) that keep the position's value at its best: the quickest win, the
-        slowest loss, or a draw."""
-        if not self.columns:
-            return ()
-        best = max(c.value.score for c in self.columns)
-        return tuple(c.column for c in self.columns if c.value.score == best)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            **self.state.to_dict(),
-            **self.value.to_dict(),
-            "best_moves": [c + 1 for c in self.best_columns],
-            "moves": [c.to_dict() for c in self.columns],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
-        }
-
-
-def finished_score(state: GravityState, player: Outcome) -> int:
-    """``player``'s score in a finished game: ``(cells + 2 - ply) // 2`` for the winner, the
-    opposite for the loser, 0 for a draw."""
-    if state.outcome == "draw":
-        return 0
-    won = (state.board.size + 2 - state.ply) // 2
-    return won if state.outcome == player else -won
-
-
-def prime_at_least(n: int) -> int:
-    """The smallest prime ``>= n`` (table buckets are a prime so that keys spread evenly)."""
-    n = max(n, 2)
-    while True:
-        if n % 2 or n == 2:
-            d = 3
-            while d * d <= n and n % d:
-                d += 2
-            if n == 2 or d * d > n:
-                return n
-        n += 1
-
-
-def board_params(
-    board: GravityBoard,
-    buckets: int,
-    symmetric_plies: int,
-    etc_plies: int = -1,
-    split_ply: int = -1,
-    skew: int = 0,
-) -> np.ndarray:
-    """The compiled core's description of a board and search (see the ``_CELLS``... slots): mirror
-    images share table entries up to ply ``symmetric_plies``, children are looked up in the table
-    before searching up to ply ``etc_plies`` (default: the board's size less 14), and at ply
-    ``split_ply`` the moves start ``skew`` places further on (for parallel searches)."""
-    if etc_plies < 0:
-        etc_plies = board.size - 14
-    return np.array(
-        [
-            board.size,
-            board.full,
-            board.bottom,
-            board.k,
-            board.stride,
-            board.cols,
-            board.rows,
-            symmetric_plies,
-            buckets,
-            (1 << board.stride) - 1,
-            etc_plies,
-            split_ply,
-            skew,
-        ],
-        dtype=np.int64,
-    )
-
-
-def default_table_words(board: GravityBoard) -> int:
-    """Table words for solving ``board`` from its empty position: the default (64 MiB) up to 36
-    cells; beyond, 128 M words (1 GiB), or what a quarter of the memory now free holds if less."""
-    if board.size <= 36:
-        return DEFAULT_TABLE
-    try:
-        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError):
-        free = 4 << 30
-    return max(DEFAULT_TABLE, min(1 << 27, free // 4 // 8))
-
-
-def centre_order(board: GravityBoard) -> np.ndarray:
-    """The columns from the centre out (the order moves are tried in when their threats tie)."""
-    centre = (board.cols - 1) / 2
-    return np.array(sorted(range(board.cols), key=lambda c: (abs(c - centre), c)), dtype=np.int64)
 
 
 @dataclass
@@ -791,6 +278,46 @@ class GravitySolver:
         return value_from_score(
             self.score(state, weak, seconds), state.ply, self.board.size, mover, weak
         )
+
+    def best_column(
+        self, state: GravityState, seconds: float | None = None, rng: random.Random | None = None
+    ) -> tuple[int, GravityValue]:
+        """One column that keeps the position's exact value (the quickest win, the slowest loss, or
+        a draw) and that value: the value's bisection, then one null-window search per column (the
+        table's best column first, the others in ``rng``'s order or from the centre out) until one
+        keeps it. Cheaper than :meth:`analyze`, which values every column; ``seconds`` limits the
+        whole (then :class:`OutOfReachError` says what is known)."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        self._check(state)
+        mover = state.to_move
+        if mover is None:
+            raise PositionError("the game is over: there is no move to choose")
+        cells = self.board.size
+        try:
+            score = self._score(state, False, deadline)
+            first = self.table_column(state)
+            rest = sorted(
+                (c for c in state.legal_moves if c != first),
+                key=lambda c: abs(2 * c - self.board.cols + 1),
+            )
+            if rng is not None:
+                rng.shuffle(rest)
+            for col in ([first] if first is not None else []) + rest:
+                child = state.play(col)
+                if child.is_over:
+                    keeps = finished_score(child, mover) >= score
+                elif child.winning_moves():  # the opponent wins at once
+                    keeps = -((cells + 1 - child.ply) // 2) >= score
+                else:
+                    # The column keeps ``score`` when the opponent's score is not above ``-score``.
+                    mine = child.x if child.to_move == "x" else child.o
+                    r = self._window(mine, child.mask, child.ply, -score, deadline, (score, score))
+                    keeps = r <= -score
+                if keeps:
+                    return col, value_from_score(score, state.ply, cells, mover)
+        except _SearchStopped as stop:
+            raise OutOfReachError(_stopped_message(state, stop, seconds)) from None
+        raise AssertionError(f"no column keeps the score {score} in {state.to_rows()}")
 
     def analyze(self, state: GravityState, seconds: float | None = None) -> GravityAnalysis:
         """The value of ``state`` and of each playable column (for the side to move), exactly;

@@ -1,0 +1,153 @@
+"""The bitboards of the compiled Connect Four solver: how a board is described to compiled code
+(``params``, one int64 array), the cells where a side would complete ``k`` in a row, and the small
+bit tricks the search needs (counting marks, mirror images, the column of a move).
+
+The layout is :mod:`oxo.gravity.board`'s: a column is ``rows + 1`` bits (``stride``), the bit above
+the column's top always empty, so that the playable cells are ``(mask + bottom) & full``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from oxo.gravity.board import GravityBoard
+
+#: Bits the compiled solver can hold (a signed 64-bit word with its top bit spare).
+MAX_BITS = 63
+
+
+def supports(board: GravityBoard) -> bool:
+    """Whether the compiled solver can hold the board (its bits, one spare row included, fit in 63)."""
+    return board.stride * board.cols <= MAX_BITS
+
+
+#: Slots of ``params`` (one int64 array, so that the compiled functions take few arguments).
+(
+    _CELLS,
+    _FULL,
+    _BOTTOM,
+    _K,
+    _STRIDE,
+    _COLS,
+    _ROWS,
+    _SYM_PLY,
+    _BUCKETS,
+    _COLMASK,
+    _ETC_PLY,
+    _SPLIT_PLY,
+    _SKEW,
+) = range(13)
+
+
+@njit(cache=True, nogil=True)
+def _winning_cells(pos: int, mask: int, params: np.ndarray, scratch: np.ndarray) -> int:
+    """Empty cells where one more mark of ``pos`` completes ``k`` in a row (playable or not)."""
+    full = params[_FULL]
+    k = params[_K]
+    stride = params[_STRIDE]
+    if k == 4:  # Connect Four's k, without loops: three marks before, after, or around each cell
+        result = (pos << 1) & (pos << 2) & (pos << 3)  # up the column
+        for direction in range(3):
+            step = stride + direction - 1
+            pair = (pos << step) & (pos << (2 * step))
+            result |= pair & (pos << (3 * step))
+            result |= pair & (pos >> step)
+            pair = (pos >> step) & (pos >> (2 * step))
+            result |= pair & (pos << step)
+            result |= pair & (pos >> (3 * step))
+        return result & (full ^ mask)
+    # Any k: along each direction, ``before[a]`` marks the cells with ``a`` marks of ``pos`` just
+    # before them and ``after[b]`` those with ``b`` just after; a cell wins when
+    # ``before[j] & after[k-1-j]``.
+    result = 0
+    before = scratch[0]
+    after = scratch[1]
+    for direction in range(4):
+        step = 1 if direction == 0 else stride + direction - 2
+        before[0] = -1
+        after[0] = -1
+        for a in range(1, k):
+            before[a] = before[a - 1] & (pos << (a * step))
+            after[a] = after[a - 1] & (pos >> (a * step))
+        for j in range(k):
+            result |= before[j] & after[k - 1 - j]
+    return result & (full ^ mask)
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x: int) -> int:
+    """Marks in ``x`` (a non-negative word), without a loop."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 127
+
+
+@njit(cache=True, nogil=True)
+def _bit_length(x: int) -> int:
+    """The bit length of ``x >= 0`` (the work of a subtree of ``x`` nodes, on a log scale)."""
+    n = 0
+    while x > 0:
+        x >>= 1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _mirror(key: int, params: np.ndarray) -> int:
+    """The key of the left-right mirror image (columns in reverse order)."""
+    stride = params[_STRIDE]
+    cols = params[_COLS]
+    column = params[_COLMASK]
+    out = 0
+    for c in range(cols):
+        out |= ((key >> (c * stride)) & column) << ((cols - 1 - c) * stride)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _column_of(move: int, stride: int) -> int:
+    """The column of a one-bit move."""
+    n = 0
+    while move >= (1 << stride):
+        move >>= stride
+        n += 1
+    return n
+
+
+def board_params(
+    board: GravityBoard,
+    buckets: int,
+    symmetric_plies: int,
+    etc_plies: int = -1,
+    split_ply: int = -1,
+    skew: int = 0,
+) -> np.ndarray:
+    """The compiled core's description of a board and search (see the ``_CELLS``... slots): mirror
+    images share table entries up to ply ``symmetric_plies``, children are looked up in the table
+    before searching up to ply ``etc_plies`` (default: the board's size less 14), and at ply
+    ``split_ply`` the moves start ``skew`` places further on (for parallel searches)."""
+    if etc_plies < 0:
+        etc_plies = board.size - 14
+    return np.array(
+        [
+            board.size,
+            board.full,
+            board.bottom,
+            board.k,
+            board.stride,
+            board.cols,
+            board.rows,
+            symmetric_plies,
+            buckets,
+            (1 << board.stride) - 1,
+            etc_plies,
+            split_ply,
+            skew,
+        ],
+        dtype=np.int64,
+    )

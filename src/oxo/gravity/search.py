@@ -1,0 +1,282 @@
+"""The search of the compiled Connect Four solver: negamax with alpha-beta over bitboards, written as
+a loop over an explicit stack, with the table's bounds, only moves that do not hand the opponent an
+immediate win, and the children looked up in the table before they are searched (enhanced
+transposition cut-off).
+
+Each node is entered in steps, one function each: :func:`_settle` (a value known from the threats
+alone), :func:`_narrow` (the window against the scores still possible), :func:`_look_up` (the
+table's bound and best column), the move ordering of :mod:`oxo.gravity.ordering` (written in the
+loop: as a call of its own it cost 5 to 15 %), and :func:`_etc_cut`. The helpers are inlined by
+numba (``inline="always"``); the node counts are the same as before the split.
+
+numba's on-disk cache does not notice a change in a function of another module: after editing
+``bitboard``, ``table`` or ``ordering``, delete ``src/oxo/gravity/__pycache__``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from oxo.gravity.bitboard import (
+    _BOTTOM,
+    _BUCKETS,
+    _CELLS,
+    _COLS,
+    _ETC_PLY,
+    _FULL,
+    _ROWS,
+    _SKEW,
+    _SPLIT_PLY,
+    _STRIDE,
+    _bit_length,
+    _column_of,
+    _popcount,
+    _winning_cells,
+)
+from oxo.gravity.ordering import _skew_moves
+from oxo.gravity.table import _probe, _store, _table_key
+
+#: Slots of ``counter``: nodes searched, a stop request (set by another thread), and whether the
+#: search stopped on that request (then its result means nothing).
+_C_NODES, _C_STOP, _C_STOPPED = range(3)
+
+#: Fields of a frame of the search's stack (one row of ``frames`` per depth).
+_F_POS, _F_MASK, _F_ALPHA, _F_BETA, _F_KEY, _F_START, _F_INDEX, _F_FLIP = range(8)
+
+#: What :func:`_etc_cut` answers when no child gives a cut-off (no score is this low).
+_NO_CUT = -1000
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _settle(
+    pos: int, mask: int, ply: int, params: np.ndarray, scratch: np.ndarray
+) -> tuple[int, int, bool]:
+    """``(moves, value, known)``: the moves worth searching (one bit per column: the forced reply to
+    an opponent's threat if there is one, never the cell under an opponent's winning cell), or the
+    value when it is known at once (two threats, no safe move, or a full board next)."""
+    cells = params[_CELLS]
+    full = params[_FULL]
+    possible = (mask + params[_BOTTOM]) & full
+    opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
+    forced = possible & opponent_win
+    if forced & (forced - 1):
+        return 0, -((cells - ply) // 2), True  # two threats at once: the opponent wins next
+    if forced:
+        possible = forced
+    nxt = possible & ~(opponent_win >> 1)  # never play under an opponent's winning cell
+    if nxt == 0:
+        return 0, -((cells - ply) // 2), True
+    if ply >= cells - 2:
+        return nxt, 0, True
+    return nxt, 0, False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _narrow(alpha: int, beta: int, ply: int, cells: int) -> tuple[int, int, int, bool]:
+    """``(alpha, beta, value, known)``: the window narrowed to the scores still possible (the side
+    to move cannot win with its next mark, nor lose before the opponent's next)."""
+    low = -((cells - 2 - ply) // 2)
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha, beta, alpha, True
+    high = (cells - 1 - ply) // 2
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return alpha, beta, beta, True
+    return alpha, beta, 0, False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _look_up(
+    pos: int, mask: int, ply: int, alpha: int, beta: int, params: np.ndarray, table: np.ndarray
+) -> tuple[int, int, int, int, int, int, bool]:
+    """``(key, flip, hint, alpha, beta, value, known)``: the position's key (``flip``: 1 when it is
+    its mirror image's), the table's best column (-1: none) and the window narrowed by its bound."""
+    key = _table_key(pos, mask, ply, params)
+    flip = 1 if key != pos + mask else 0
+    hint = -1
+    word = _probe(table, key, params[_BUCKETS])
+    if word != 0:
+        bound = ((word >> 1) & 127) - 64
+        hint = ((word >> 16) & 15) - 1
+        if hint >= 0 and flip:
+            hint = params[_COLS] - 1 - hint
+        if word & 1:
+            if alpha < bound:
+                alpha = bound
+                if alpha >= beta:
+                    return key, flip, hint, alpha, beta, alpha, True
+        elif beta > bound:
+            beta = bound
+            if alpha >= beta:
+                return key, flip, hint, alpha, beta, beta, True
+    return key, flip, hint, alpha, beta, 0, False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _etc_cut(
+    pos: int,
+    mask: int,
+    ply: int,
+    beta: int,
+    key: int,
+    flip: int,
+    moves: np.ndarray,
+    depth: int,
+    count: int,
+    params: np.ndarray,
+    table: np.ndarray,
+) -> int:
+    """The value of a cut-off by a child the table already knows to be good enough (enhanced
+    transposition cut-off, saving the search of the others; the cut-off is stored), or ``_NO_CUT``."""
+    buckets = params[_BUCKETS]
+    stride = params[_STRIDE]
+    for j in range(count):
+        child = mask | moves[depth, j]
+        word = _probe(table, _table_key(pos ^ mask, child, ply + 1, params), buckets)
+        if word != 0 and not word & 1:
+            bound = 64 - ((word >> 1) & 127)  # the child's upper bound, negated
+            if bound >= beta:
+                best = _column_of(moves[depth, j], stride)
+                _store(table, key, buckets, bound, 1, 0, params[_COLS] - 1 - best if flip else best)
+                return bound
+    return _NO_CUT
+
+
+@njit(cache=True, nogil=True)
+def _negamax(
+    pos: int,
+    mask: int,
+    ply: int,
+    alpha: int,
+    beta: int,
+    params: np.ndarray,
+    order: np.ndarray,
+    table: np.ndarray,
+    frames: np.ndarray,
+    moves: np.ndarray,
+    scores: np.ndarray,
+    scratch: np.ndarray,
+    counter: np.ndarray,
+) -> int:
+    """The score of the side to move (``pos`` its marks) within the window (alpha, beta), given that it
+    cannot win with its next mark: negamax with alpha-beta, written as a loop over an explicit stack
+    (``frames``, ``moves`` and ``scores`` have a row per depth) rather than as a recursion.
+
+    ``counter[_C_NODES]`` counts the nodes; when another thread sets ``counter[_C_STOP]``, the search
+    returns within a few thousand nodes with ``counter[_C_STOPPED]`` set, and its result means
+    nothing (every bound it stored in the table is still true)."""
+    cells = params[_CELLS]
+    stride = params[_STRIDE]
+    cols = params[_COLS]
+    buckets = params[_BUCKETS]
+    odd_rows = (
+        0  # the first, third, ... rows from the bottom (where the first player's threats count)
+    )
+    for r in range(0, params[_ROWS], 2):
+        odd_rows |= params[_BOTTOM] << r
+    even_rows = params[_FULL] & ~odd_rows
+    root = ply
+    depth = 0
+    counter[_C_STOPPED] = 0
+    while True:
+        # Enter the node at ``depth`` (position ``pos``/``mask``, window ``alpha``/``beta``): either
+        # its value is known at once (``value``), or its frame is pushed and its first child entered.
+        ply = root + depth
+        nodes = counter[_C_NODES] + 1
+        counter[_C_NODES] = nodes
+        if (nodes & 4095) == 0 and counter[_C_STOP]:
+            counter[_C_STOPPED] = 1
+            return 0
+        nxt, value, known = _settle(pos, mask, ply, params, scratch)
+        key = 0
+        flip = 0
+        count = 0
+        if not known:
+            alpha, beta, value, known = _narrow(alpha, beta, ply, cells)
+        if not known:
+            key, flip, hint, alpha, beta, value, known = _look_up(
+                pos, mask, ply, alpha, beta, params, table
+            )
+            if not known:
+                parity = odd_rows if (ply & 1) == 0 else even_rows
+                # Order the moves (see :mod:`oxo.gravity.ordering`): the table's best column first,
+                # then by the threats each creates, those on the mover's rows counting once more,
+                # centre columns first on ties. ``moves[depth]`` is kept in increasing order of
+                # promise, so that the last is tried first.
+                count = 0
+                column = (1 << params[_ROWS]) - 1
+                for i in range(cols - 1, -1, -1):
+                    col = order[i]
+                    move = nxt & (column << (col * stride))
+                    if move:
+                        threats = _winning_cells(pos | move, mask | move, params, scratch)
+                        score = 2 * _popcount(threats) + _popcount(threats & parity)
+                        if col == hint:
+                            score = 1000
+                        j = count
+                        while j > 0 and scores[depth, j - 1] > score:
+                            moves[depth, j] = moves[depth, j - 1]
+                            scores[depth, j] = scores[depth, j - 1]
+                            j -= 1
+                        moves[depth, j] = move
+                        scores[depth, j] = score
+                        count += 1
+                if ply <= params[_ETC_PLY]:
+                    cut = _etc_cut(
+                        pos, mask, ply, beta, key, flip, moves, depth, count, params, table
+                    )
+                    if cut != _NO_CUT:
+                        value = cut
+                        known = True
+                if not known and ply == params[_SPLIT_PLY] and params[_SKEW] and count > 1:
+                    _skew_moves(moves, depth, count, params)
+        if not known:
+            frame = frames[depth]
+            frame[_F_POS] = pos
+            frame[_F_MASK] = mask
+            frame[_F_ALPHA] = alpha
+            frame[_F_BETA] = beta
+            frame[_F_KEY] = key
+            frame[_F_START] = counter[_C_NODES]
+            frame[_F_INDEX] = count - 1
+            frame[_F_FLIP] = flip
+            mask = mask | moves[depth, count - 1]
+            pos = pos ^ frame[_F_MASK]
+            alpha, beta = -beta, -alpha
+            depth += 1
+            continue
+        # Hand ``value`` up the stack until a frame has another child to enter.
+        while True:
+            if depth == 0:
+                return value
+            depth -= 1
+            frame = frames[depth]
+            score = -value
+            index = frame[_F_INDEX]
+            if score >= frame[_F_BETA]:
+                work = _bit_length(counter[_C_NODES] - frame[_F_START])
+                best = _column_of(moves[depth, index], stride)
+                if frame[_F_FLIP]:
+                    best = cols - 1 - best
+                _store(table, frame[_F_KEY], buckets, score, 1, min(work, 63), best)
+                value = score
+                continue
+            if score > frame[_F_ALPHA]:
+                frame[_F_ALPHA] = score
+            index -= 1
+            if index < 0:
+                work = _bit_length(counter[_C_NODES] - frame[_F_START])
+                value = frame[_F_ALPHA]
+                _store(table, frame[_F_KEY], buckets, value, 0, min(work, 63), -1)
+                continue
+            frame[_F_INDEX] = index
+            pos = frame[_F_POS] ^ frame[_F_MASK]
+            mask = frame[_F_MASK] | moves[depth, index]
+            alpha = -frame[_F_BETA]
+            beta = -frame[_F_ALPHA]
+            depth += 1
+            break

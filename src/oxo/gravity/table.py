@@ -1,0 +1,101 @@
+"""The transposition table of the compiled Connect Four solver: what a word holds, how a position
+is keyed, and the two-entry buckets (one kept by work, one by recency).
+
+The transposition table is one array of int64 words, two per bucket (``buckets`` a prime): the
+first word keeps the entry whose subtree cost the most work, the second the latest. A word packs
+everything about one position, so that a word written by one process while another reads it is
+never seen half-written (several processes may share a table through shared memory):
+
+    bits 20..62  key // buckets   (the key itself is this times ``buckets`` plus the bucket)
+    bits 16..19  the best column found + 1 (0: none), of the position as keyed
+    bits  8..13  work             (the bit length of the nodes the search below it took)
+    bits  1..7   score + 64
+    bit   0      1: a lower bound, 0: an upper bound
+
+Every word stored is a true bound on its position's score, so a word lost or overwritten costs
+time, never correctness; the column only orders the moves.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from numba import njit
+
+from oxo.gravity.bitboard import _SYM_PLY, _mirror
+from oxo.gravity.board import GravityBoard
+
+#: Transposition table words by default (8 bytes each: 64 MiB).
+DEFAULT_TABLE = 1 << 23
+
+#: Bits of a table word that keep ``key // buckets``.
+_TAG_BITS = 43
+
+
+@njit(cache=True, nogil=True)
+def _table_key(pos: int, mask: int, ply: int, params: np.ndarray) -> int:
+    """The table's key of a position: ``marks of the side to move + mask`` (unique), the smaller of
+    the position's and its mirror image's while few marks are down (mirror images share a score)."""
+    key = pos + mask
+    if ply <= params[_SYM_PLY]:
+        other = _mirror(key, params)
+        if other < key:
+            key = other
+    return key
+
+
+@njit(cache=True, nogil=True)
+def _probe(table: np.ndarray, key: int, buckets: int) -> int:
+    """The table's word for ``key`` (0 when it has none)."""
+    bucket = key % buckets
+    tag = key // buckets
+    word = table[2 * bucket]
+    if word != 0 and (word >> 20) == tag:
+        return word
+    word = table[2 * bucket + 1]
+    if word != 0 and (word >> 20) == tag:
+        return word
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _store(
+    table: np.ndarray, key: int, buckets: int, score: int, lower: int, work: int, column: int
+) -> None:
+    """Keep a bound on ``key``'s score (``column``: the best column found, -1 for none)."""
+    bucket = key % buckets
+    tag = key // buckets
+    word = (tag << 20) | ((column + 1) << 16) | (work << 8) | ((score + 64) << 1) | lower
+    first = table[2 * bucket]
+    if first == 0 or (first >> 20) == tag or ((first >> 8) & 63) <= work:
+        table[2 * bucket] = word
+    else:
+        table[2 * bucket + 1] = word
+
+
+def prime_at_least(n: int) -> int:
+    """The smallest prime ``>= n`` (table buckets are a prime so that keys spread evenly)."""
+    n = max(n, 2)
+    while True:
+        if n % 2 or n == 2:
+            d = 3
+            while d * d <= n and n % d:
+                d += 2
+            if n == 2 or d * d > n:
+                return n
+        n += 1
+
+
+def default_table_words(board: GravityBoard) -> int:
+    """Table words for solving ``board`` from its empty position: the default (64 MiB) up to 42
+    cells (Connect Four: 792 million positions with it, 762 million with 128 MiB, about 708 million
+    with the 1 GiB used before; a peak of 217 MiB instead of 1.2 GiB); beyond, 128 M words (1 GiB), or what a quarter of the memory now
+    free holds if less."""
+    if board.size <= 42:
+        return DEFAULT_TABLE
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        free = 4 << 30
+    return max(DEFAULT_TABLE, min(1 << 27, free // 4 // 8))
