@@ -14,14 +14,8 @@ from __future__ import annotations
 
 import random
 
-from oxo.engines.base import (
-    Clock,
-    SearchReport,
-    blocking_moves,
-    legal_or_raise,
-    safe_moves,
-    win_at_once,
-)
+from oxo.engines import base
+from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
 from oxo.engines.exact import ExactCache, proven_move
 from oxo.game import GameState, Outcome, other
 
@@ -81,7 +75,7 @@ class AlphaBetaEngine:
             if solution is not None:
                 self.last = proven_move(self.name, state, solution, self._rng, clock)
                 return self.last
-        won = win_at_once(self.name, state, clock, depth=1)
+        won = base.win_at_once(self.name, state, clock, depth=1)
         if won is not None:
             self.last = won
             return self.last

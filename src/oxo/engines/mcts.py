@@ -22,14 +22,8 @@ import math
 import random
 from typing import Any
 
-from oxo.engines.base import (
-    Clock,
-    SearchReport,
-    blocking_moves,
-    legal_or_raise,
-    safe_moves,
-    win_at_once,
-)
+from oxo.engines import base
+from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
 from oxo.errors import OxoError
 from oxo.game import GameState, Player, other
 
@@ -130,7 +124,7 @@ class MCTSEngine:
         """Search ``state`` within the budget and report the chosen move."""
         clock = Clock(self.seconds)
         legal_or_raise(state)
-        won = win_at_once(self.name, state, clock)
+        won = base.win_at_once(self.name, state, clock)
         if won is not None:
             self.last = won
             return self.last
