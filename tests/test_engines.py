@@ -281,3 +281,15 @@ def test_hard_keeps_the_value_of_endgames(spec: str) -> None:
         kept += keeps_value(position, move)
         total += 1
     assert kept >= 0.95 * total, (kept, total)
+
+
+@pytest.mark.parametrize("make", [lambda: AlphaBetaEngine(seed=1), lambda: MCTSEngine(seed=1)])
+def test_a_win_in_one_is_reported_as_taken_at_once(make) -> None:
+    """Both searches take a win in one before searching, and say so: one node, the mover's win."""
+    rows = ["xxxx...", "oooo...", *["......."] * 5]
+    state = Position.parse("/".join(rows), "7x7,k=5")
+    engine = make()
+    report = engine.search(state)
+    assert report.move in state.winning_moves()
+    assert (report.nodes, report.value) == (1, "x")
+    assert report.depth == (1 if isinstance(engine, AlphaBetaEngine) else None)

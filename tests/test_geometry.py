@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from oxo.errors import BoardSpecError, OxoError
-from oxo.geometry import Geometry
+from oxo.geometry import Geometry, completing_cells
 
 BOARDS = ["1x1", "2x2", "3x3", "4x4", "4x4,k=3", "3x5", "3x4", "2x5,k=2", "3x3x3", "2x2x2", "4x4x4"]
 
@@ -227,3 +227,23 @@ def test_win_table_agrees_with_the_shift_checker(spec: str) -> None:
     assert [has_line(geometry, mask) for mask in range(len(table))] == list(table)
     with pytest.raises(BoardSpecError):
         _ = Geometry.parse("5x5").win_table
+
+
+@pytest.mark.parametrize("spec", ["3x3", "4x4", "3x3x3", "5x4,k=3"])
+def test_completing_cells_matches_a_cell_by_cell_check(spec: str) -> None:
+    """Each cell completing_cells names is one a mark there would finish a line with, and no other."""
+    import random
+
+    geometry = Geometry.parse(spec)
+    rng = random.Random(spec)
+    for _ in range(200):
+        owners = [rng.choice("xo.") for _ in range(geometry.size)]
+        own = sum(1 << c for c, v in enumerate(owners) if v == "x")
+        other = sum(1 << c for c, v in enumerate(owners) if v == "o")
+        slow = 0
+        for cell in range(geometry.size):
+            if owners[cell] == ".":
+                after = own | 1 << cell
+                if any(line >> cell & 1 and line & after == line for line in geometry.lines):
+                    slow |= 1 << cell
+        assert completing_cells(geometry.lines, own, other) == slow

@@ -334,6 +334,18 @@ def _neighbourhoods(shape: tuple[int, ...], radius: int) -> tuple[int, ...]:
     return tuple(masks)
 
 
+def completing_cells(lines: Iterable[int], own: int, other: int) -> int:
+    """The empty cells where ``own`` would complete a line at once, as a mask: the one cell missing
+    from each line (a bitmask) that holds ``own``'s marks but one and none of ``other``'s."""
+    cells = 0
+    for line in lines:
+        if not line & other:
+            rest = line & ~own
+            if rest and not rest & (rest - 1):
+                cells |= rest
+    return cells
+
+
 def mask_cells(mask: int) -> tuple[int, ...]:
     """The cell IDs in a bitmask, in increasing order."""
     cells = []

@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from oxo.errors import MoveError, PositionError
-from oxo.geometry import Geometry, Symmetry, mask_cells
+from oxo.geometry import Geometry, Symmetry, completing_cells, mask_cells
 
 if TYPE_CHECKING:
     from oxo.legality import Legality
@@ -288,13 +288,7 @@ class Position:
         if side is None or self.is_terminal:
             return ()
         own, other = (self.x, self.o) if side == "x" else (self.o, self.x)
-        cells = 0
-        for line in self.geometry.lines:
-            if not line & other:
-                rest = line & ~own
-                if rest and not rest & (rest - 1):
-                    cells |= rest
-        return mask_cells(cells)
+        return mask_cells(completing_cells(self.geometry.lines, own, other))
 
     def evaluate(self) -> float:
         """A guess of the position's worth for the side to move, in (-1, 1), from the lines still open:

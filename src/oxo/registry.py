@@ -350,16 +350,32 @@ class GravityGame(Game):
         )
 
 
-class MegaGame(Game):
+class _NineGridsGame(Game):
+    """What the two games on nine 3x3 grids share as games: a position is a record of ``GC`` moves
+    replayed from the empty board, the rules are explained, and every level but perfect is offered."""
+
+    position_help = "a record of moves, two digits GC each (55 19 91 ...)"
+    rules = True
+    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver: no perfect
+
+    def _state_class(self) -> Any:
+        """The game's state class (imported when first needed), with ``replay(record)``."""
+        raise NotImplementedError
+
+    def start(self) -> GameState:
+        return self._state_class()()
+
+    def _parse_position(self, text: str) -> GameState:
+        return self._state_class().replay(text)
+
+
+class MegaGame(_NineGridsGame):
     """Mega tic-tac-toe: nine small grids whose moves come in strings (not ultimate tic-tac-toe)."""
 
     family = "mega"
     name = "mega"
     title = "mega tic-tac-toe"
     move_help = "two digits GC: the grid G, then the cell C, both 1..9 in reading order"
-    position_help = "a record of moves, two digits GC each (55 19 91 ...)"
-    rules = True
-    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver: no perfect
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -369,15 +385,10 @@ class MegaGame(Game):
     def description(self) -> str:
         return "nine small grids on a big one; a won grid is a big marker, three big markers in a row win"
 
-    def start(self) -> GameState:
+    def _state_class(self) -> Any:
         from oxo.mega.rules import MegaState
 
-        return MegaState()
-
-    def _parse_position(self, text: str) -> GameState:
-        from oxo.mega.rules import MegaState
-
-        return MegaState.replay(text)
+        return MegaState
 
     def draw_svg(self, state: GameState) -> str:
         from oxo.render.svg import mega_svg
@@ -390,17 +401,14 @@ class MegaGame(Game):
         return rules_text()
 
 
-class UtttGame(Game):
+class UtttGame(_NineGridsGame):
     """Ultimate tic-tac-toe: the cell you play sends your opponent to that grid."""
 
     family = "uttt"
     name = "uttt"
     title = "ultimate tic-tac-toe"
     move_help = "two digits GC: the small grid G, then the cell C, both 1..9 in reading order"
-    position_help = "a record of moves, two digits GC each (55 19 91 ...)"
     counter = True
-    rules = True
-    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver: no perfect
 
     @property
     def aliases(self) -> tuple[str, ...]:
@@ -410,15 +418,10 @@ class UtttGame(Game):
     def description(self) -> str:
         return "nine small grids; the cell you play sends your opponent to that grid; three won grids in a row win"
 
-    def start(self) -> GameState:
+    def _state_class(self) -> Any:
         from oxo.uttt.rules import UtttState
 
-        return UtttState()
-
-    def _parse_position(self, text: str) -> GameState:
-        from oxo.uttt.rules import UtttState
-
-        return UtttState.replay(text)
+        return UtttState
 
     def draw_svg(self, state: GameState) -> str:
         from oxo.uttt.svg import uttt_svg

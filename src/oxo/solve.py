@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 
 from oxo.errors import OutOfReachError, PositionError
-from oxo.geometry import Geometry, burnside_average
+from oxo.geometry import Geometry, burnside_average, completing_cells
 from oxo.position import Player, Position
 from oxo.space import StateSpace, build_space, check_playable, permute_masks
 
@@ -323,13 +323,7 @@ class _ForcingSearch:
 
     def threats(self, own: int, other: int) -> int:
         """The empty cells where ``own`` would complete a line at once, as a mask."""
-        cells = 0
-        for line in self.lines:
-            if not line & other:
-                rest = line & ~own
-                if rest and not rest & (rest - 1):
-                    cells |= rest
-        return cells
+        return completing_cells(self.lines, own, other)
 
     def key(self, own: int, other: int, plies: int) -> tuple[int, int, int]:
         best = min((s.apply_mask(own), s.apply_mask(other)) for s in self.symmetries)

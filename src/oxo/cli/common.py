@@ -155,6 +155,18 @@ def sides_options(
     return add
 
 
+def svg_option(words: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--svg FILE`` (``svg_path``): also draw the answer as an SVG image, each command saying what."""
+    return click.option(
+        "--svg",
+        "svg_path",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        help=words,
+    )
+
+
 def save_option(function: Callable[..., Any]) -> Callable[..., Any]:
     """``--save FILE``: where a terminal game writes its record at the end."""
     return click.option(

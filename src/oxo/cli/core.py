@@ -19,6 +19,7 @@ from oxo.cli.common import (
     parse_board,
     parse_position,
     quiet_option,
+    svg_option,
 )
 from oxo.cli.limits import (
     ASK_AFTER_SECONDS,
@@ -726,14 +727,7 @@ def _count_table(tables: list[CountTable | GravityCounts | UtttCounts]):
 @board_option
 @k_option
 @json_option
-@click.option(
-    "--svg",
-    "svg_path",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    metavar="FILE",
-    help="Also draw the position as an SVG image into FILE (the drawing of 'oxo serve').",
-)
+@svg_option("Also draw the position as an SVG image into FILE (the drawing of 'oxo serve').")
 def show(
     position: str, board: str | None, k: int | None, as_json: bool, svg_path: str | None
 ) -> None:

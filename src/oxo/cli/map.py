@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import echo_json, json_option, k_option, parse_board
+from oxo.cli.common import echo_json, json_option, k_option, parse_board, svg_option
 from oxo.errors import OxoError
 from oxo.fileio import write_atomic
 from oxo.game import Player
@@ -24,14 +24,7 @@ from oxo.strategy_map import StrategyMap, strategy_map
     help="The side whose strategy is mapped.",
 )
 @k_option
-@click.option(
-    "--svg",
-    "svg_path",
-    type=click.Path(dir_okay=False, writable=True),
-    default=None,
-    metavar="FILE",
-    help="Also draw the map as nested grids in an SVG file.",
-)
+@svg_option("Also draw the map as nested grids in an SVG file.")
 @json_option
 def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_json: bool) -> None:
     """The complete optimal strategy of one side: its move in every position it can meet, and

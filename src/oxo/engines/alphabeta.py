@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from oxo.engines import base
 from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
 from oxo.engines.exact import ExactCache, proven_move
 from oxo.game import GameState, Outcome, other
@@ -74,18 +75,9 @@ class AlphaBetaEngine:
             if solution is not None:
                 self.last = proven_move(self.name, state, solution, self._rng, clock)
                 return self.last
-        wins = state.winning_moves()
-        if wins:
-            move = wins[0]
-            self.last = SearchReport(
-                self.name,
-                move,
-                state.format_move(move),
-                clock.elapsed,
-                nodes=1,
-                depth=1,
-                value=state.to_move,
-            )
+        won = base.win_at_once(self.name, state, clock, depth=1)
+        if won is not None:
+            self.last = won
             return self.last
         self._clock = clock
         self._nodes = 0

@@ -101,6 +101,25 @@ def forced_moves(state: GameState) -> tuple[int, ...]:
     return safe_moves(state)
 
 
+def win_at_once(
+    name: str, state: GameState, clock: Clock, depth: int | None = None
+) -> SearchReport | None:
+    """The report of engine ``name`` taking a win in one when the side to move has one (the first
+    winning move; every search takes it before looking further), else ``None``."""
+    wins = state.winning_moves()
+    if not wins:
+        return None
+    return SearchReport(
+        name,
+        wins[0],
+        state.format_move(wins[0]),
+        clock.elapsed,
+        nodes=1,
+        depth=depth,
+        value=state.to_move,
+    )
+
+
 class Clock:
     """A deadline: ``expired()`` once ``seconds`` have passed since it was made (never without seconds)."""
 

@@ -22,6 +22,7 @@ import math
 import random
 from typing import Any
 
+from oxo.engines import base
 from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
 from oxo.errors import OxoError
 from oxo.game import GameState, Player, other
@@ -123,13 +124,9 @@ class MCTSEngine:
         """Search ``state`` within the budget and report the chosen move."""
         clock = Clock(self.seconds)
         legal_or_raise(state)
-        mover = state.to_move
-        assert mover is not None
-        wins = state.winning_moves()
-        if wins:
-            self.last = SearchReport(
-                self.name, wins[0], state.format_move(wins[0]), clock.elapsed, nodes=1, value=mover
-            )
+        won = base.win_at_once(self.name, state, clock)
+        if won is not None:
+            self.last = won
             return self.last
         tactical = _tactical_moves(state)
         safe = safe_moves(state, tactical)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oxo.geometry import mask_cells
+from oxo.geometry import completing_cells, mask_cells
 
 #: Searched positions (and moves tried) a threat search may visit before it gives up: small, since
 #: most positions have no win by threats and the search runs at every position of the attacker.
@@ -90,13 +90,7 @@ class ThreatSearch:
 
     def _winning_cells(self, own: int, other: int) -> int:
         """The cells that complete a line of ``own`` (lines without a mark of ``other``, one cell short)."""
-        cells = 0
-        for line in self.lines:
-            if not line & other:
-                rest = line & ~own
-                if rest and not rest & (rest - 1):
-                    cells |= rest
-        return cells
+        return completing_cells(self.lines, own, other)
 
     def _short_by(self, own: int, other: int, n: int) -> int:
         """The empty cells of the lines without a mark of ``other`` that lack exactly ``n`` marks of ``own``."""
@@ -264,10 +258,4 @@ class ThreatSearch:
         return Plan(move, tuple(replies))
 
     def _winning_cells_of(self, own: int, other: int, lines: tuple[int, ...] | list[int]) -> int:
-        cells = 0
-        for line in lines:
-            if not line & other:
-                rest = line & ~own
-                if rest and not rest & (rest - 1):
-                    cells |= rest
-        return cells
+        return completing_cells(lines, own, other)

@@ -173,18 +173,7 @@ class Guard:
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             status, body = refusal
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": status,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                        *self.HEADERS,
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            await self._send_json(send, status, body)
             return
 
         started = False
@@ -209,18 +198,22 @@ class Guard:
             status, body = _json_bytes(
                 500, f"internal error ({type(error).__name__}); the server keeps running"
             )
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": status,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                        *self.HEADERS,
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
+            await self._send_json(send, status, body)
+
+    async def _send_json(self, send: Send, status: int, body: bytes) -> None:
+        """Answers with a JSON body of its own (a refusal or an internal error), headers included."""
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *self.HEADERS,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
 
     def _refusal(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, bytes] | None:
         host = host_name(headers.get(b"host", b"").decode("latin-1"))
