@@ -50,7 +50,7 @@ def test_seeded_searches_match_the_reference(game: str) -> None:
         )
         assert done == recorded["simulations"]
         assert nodes == recorded["nodes"]
-        assert [[m, v, w] for m, v, w in stats] == recorded["stats"], recorded["moves"]
+        assert [[m, v, w] for m, v, w, _ in stats] == recorded["stats"], recorded["moves"]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -114,6 +114,8 @@ def test_compiled_search_matches_its_uncompiled_source(game: str) -> None:
 
     import numpy as np
 
+    from oxo.compiled import search_params
+
     compiled = importlib.import_module(f"oxo.{game}.compiled")
     state_class, _ = GAMES[game]
     root = compiled.state_from(state_class.replay(_entry(game)["searches"][3]["moves"]))
@@ -126,10 +128,11 @@ def test_compiled_search_matches_its_uncompiled_source(game: str) -> None:
             np.zeros(4000, dtype=np.int8),
             np.zeros(4000, dtype=np.int32),
             np.zeros(4000, dtype=np.float32),
+            np.zeros(4000, dtype=np.int8),
         )
         meta = np.array([1], dtype=np.int64)
         rng = compiled.make_rng(9)
-        assert run(root, 150, rng, *arrays, meta, 0.7, 2) == 150
+        assert run(root, 150, rng, *arrays, meta, search_params(0.7, 2)) == 150
         used = int(meta[0])
         assert used > 81
         trees.append([array[:used].tolist() for array in arrays] + [rng.tolist()])

@@ -60,8 +60,8 @@ def test_the_compiled_search_finds_wins_in_one_without_the_root_tactics() -> Non
         search = state.compiled_search(seed=1)
         stats, done, nodes = search.run(state, Clock(None), 4000)
         assert done == 4000 and nodes > len(state.legal_moves)
-        assert sorted(move for move, _, _ in stats) == sorted(state.legal_moves)
-        assert sum(visits for _, visits, _ in stats) == 4000
+        assert sorted(move for move, *_ in stats) == sorted(state.legal_moves)
+        assert sum(visits for _, visits, *_ in stats) == 4000
         best = max(stats, key=lambda s: s[1])
         assert best[0] in wins, (state.record, best, wins)
         assert best[2] / best[1] > 0.9

@@ -332,11 +332,15 @@ class MegaState:
             wins.extend(9 * g + c for c in range(9) if free >> c & 1 and WINS[grid | 1 << c])
         return tuple(wins)
 
-    def compiled_search(self, seed: int | None = None, exploration: float = 0.7) -> CompiledSearch:
-        """The compiled Monte Carlo tree search of this game (see :mod:`oxo.mega.search`)."""
+    def compiled_search(
+        self, seed: int | None = None, exploration: float | None = None, **options: Any
+    ) -> CompiledSearch:
+        """The compiled Monte Carlo tree search of this game (see :mod:`oxo.mega.search`):
+        ``exploration`` is the UCT constant (default 0.7); ``options`` are the shared driver's
+        (``fpu``, ``reuse``: see :class:`oxo.ninegrids.CompiledSearch`)."""
         from oxo.mega.search import CompiledSearch
 
-        return CompiledSearch(seed, exploration)
+        return CompiledSearch(seed, exploration, **options)
 
     def text(self) -> str:
         """The board as text: grids with X and O, big markers, legal moves as their cell digit."""

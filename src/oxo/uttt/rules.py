@@ -338,11 +338,15 @@ class UtttState:
 
     # -- engines ----------------------------------------------------------------------------------------
 
-    def compiled_search(self, seed: int | None = None, exploration: float = 0.7) -> CompiledSearch:
-        """The compiled Monte Carlo tree search (numba) that :class:`oxo.engines.MCTSEngine` runs here."""
+    def compiled_search(
+        self, seed: int | None = None, exploration: float | None = None, **options: Any
+    ) -> CompiledSearch:
+        """The compiled Monte Carlo tree search (numba) that :class:`oxo.engines.MCTSEngine` runs
+        here: ``hard``'s settings (:data:`oxo.uttt.search.HARD`) unless ``exploration`` or
+        ``options`` say otherwise."""
         from oxo.uttt.search import CompiledSearch
 
-        return CompiledSearch(seed=seed, exploration=exploration)
+        return CompiledSearch(seed, exploration, **options)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UtttState) and (self._marks, self._target, self._outcome) == (
