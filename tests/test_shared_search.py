@@ -1,6 +1,7 @@
 """The compiled tree search that mega and ultimate tic-tac-toe share (``oxo.compiled.make_tree_search``)
 does what each game's own copy did before: seeded searches give the same visits and values at the
-root, the same simulations and tree size, and seeded engine games the same moves.
+root, the same simulations and tree size, and seeded engine games the same moves (ultimate
+tic-tac-toe's plain search, ``oxo.uttt.search.PLAIN``: its ``hard`` has a solver and more since).
 
 The reference, ``tests/data/search_reference.json``, was written by
 ``benchmarks/record_search_reference.py`` running the code of the commit before the shared search
@@ -13,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from oxo.engines.base import Clock
 from oxo.mega import MegaState
 from oxo.mega.search import CompiledSearch as MegaSearch
 from oxo.uttt import UtttState
+from oxo.uttt.search import PLAIN
 from oxo.uttt.search import CompiledSearch as UtttSearch
 
 REFERENCE = json.loads(
@@ -30,7 +33,15 @@ REFERENCE = json.loads(
 )
 GAMES: dict[str, tuple[Any, Any]] = {
     "mega": (MegaState, MegaSearch),
-    "uttt": (UtttState, UtttSearch),
+    "uttt": (UtttState, partial(UtttSearch, **PLAIN)),
+}
+#: The engine settings that run each game's plain search (ultimate tic-tac-toe's ``hard`` has more).
+ENGINE_SETTINGS: dict[str, dict[str, Any]] = {
+    "mega": {},
+    "uttt": {
+        "exploration": PLAIN["exploration"],
+        "options": {k: v for k, v in PLAIN.items() if k != "exploration"},
+    },
 }
 
 
@@ -56,7 +67,9 @@ def test_seeded_searches_match_the_reference(game: str) -> None:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_seeded_engine_game_matches_the_reference(game: str) -> None:
     state_class, _ = GAMES[game]
-    x, o = MCTSEngine(iterations=1500, seed=11), MCTSEngine(iterations=800, seed=12)
+    settings = ENGINE_SETTINGS[game]
+    x = MCTSEngine(iterations=1500, seed=11, **settings)
+    o = MCTSEngine(iterations=800, seed=12, **settings)
     state, moves = state_class(), []
     while not state.is_over:
         move = (x if state.to_move == "x" else o).choose(state)

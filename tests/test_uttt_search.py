@@ -164,7 +164,11 @@ def test_a_decisive_playout_takes_the_win_in_one() -> None:
     for state in random_positions(3000, seed=3):
         if not state.winning_moves():
             continue
-        for playout in (compiled.decisive_playout, compiled.careful_playout):
+        for playout in (
+            compiled.decisive_playout,
+            compiled.careful_playout,
+            compiled.greedy_playout,
+        ):
             st = compiled.state_from(state)
             assert playout(st, rng, buf) == state.player + 1
             assert st[compiled.MOVES] == state.move_count + 1
@@ -174,7 +178,7 @@ def test_a_decisive_playout_takes_the_win_in_one() -> None:
 
 def test_decisive_playouts_match_their_uncompiled_source() -> None:
     buf = np.empty(81, dtype=np.int64)
-    for playout in (compiled.decisive_playout, compiled.careful_playout):
+    for playout in (compiled.decisive_playout, compiled.careful_playout, compiled.greedy_playout):
         for state in random_positions(40, seed=5):
             results = []
             for run in (playout, playout.py_func):
@@ -182,6 +186,27 @@ def test_decisive_playouts_match_their_uncompiled_source() -> None:
                 rng = compiled.make_rng(6)
                 results.append((run(st, rng, buf), st.tolist(), rng.tolist()))
             assert results[0] == results[1]
+
+
+def test_grid_winning_move_wins_a_small_grid_when_one_can_be_won() -> None:
+    rng = compiled.make_rng(9)
+    found = 0
+    for state in random_positions(2000, seed=10):
+        st = compiled.state_from(state)
+        mover = state.player
+        grid_wins = [
+            m
+            for m in state.legal_moves
+            if bin(state.play(m).won_grids[mover]).count("1")
+            > bin(state.won_grids[mover]).count("1")
+        ]
+        move = compiled.grid_winning_move(st, rng)
+        if grid_wins:
+            found += 1
+            assert move in grid_wins, state.record
+        else:
+            assert move == -1, state.record
+    assert found > 100
 
 
 def test_a_careful_move_does_not_hand_over_a_win_when_it_need_not() -> None:

@@ -245,6 +245,48 @@ def careful_move(st: np.ndarray, rng: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def grid_winning_move(st: np.ndarray, rng: np.ndarray) -> int:
+    """A move that wins a small grid for the side to move (drawn uniformly among them), or -1."""
+    p = st[TURN]
+    t = st[TARGET]
+    if t >= 0:
+        cells = THREAT[st[9 * p + t]] & ~(st[t] | st[9 + t]) & 511
+        if cells == 0:
+            return -1
+        return 9 * t + _SELECT[cells, below(rng, _POP[cells])]
+    closed = st[CLOSED]
+    n = 0
+    for g in range(9):
+        if not (closed >> g) & 1:
+            n += _POP[THREAT[st[9 * p + g]] & ~(st[g] | st[9 + g]) & 511]
+    if n == 0:
+        return -1
+    r = below(rng, n)
+    for g in range(9):
+        if not (closed >> g) & 1:
+            cells = THREAT[st[9 * p + g]] & ~(st[g] | st[9 + g]) & 511
+            k = _POP[cells]
+            if r < k:
+                return 9 * g + _SELECT[cells, r]
+            r -= k
+    return -1  # unreachable
+
+
+@njit(cache=True)
+def greedy_playout(st: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    """A playout in which a side that can win the game at once does so, and otherwise wins a small
+    grid when it can (else a uniformly random move)."""
+    while st[STATUS] == PLAYING:
+        m = winning_move(st)
+        if m < 0:
+            m = grid_winning_move(st, rng)
+            if m < 0:
+                m = random_move(st, rng)
+        apply_move(st, m)
+    return st[STATUS]
+
+
+@njit(cache=True)
 def decisive_playout(st: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
     """A random playout in which a side that can win the game at once does so."""
     while st[STATUS] == PLAYING:
@@ -282,7 +324,12 @@ mcts_iterations = make_tree_search(
     legal_moves, apply_move, _search_playout, STATUS, TURN, STATE_SIZE
 )
 
-PLAYOUTS = {"random": _search_playout, "decisive": decisive_playout, "careful": careful_playout}
+PLAYOUTS = {
+    "random": _search_playout,
+    "decisive": decisive_playout,
+    "careful": careful_playout,
+    "greedy": greedy_playout,
+}
 _SEARCHES: dict[tuple[bool, bool, str], Callable[..., int]] = {}
 
 

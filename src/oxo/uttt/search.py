@@ -21,12 +21,12 @@ __all__ = ["CHUNK", "HARD", "MAX_NODES", "PLAIN", "CompiledSearch"]
 #: ``hard``'s search: UCT constant, solver, decisive-move check at new nodes, playout policy,
 #: first-play urgency, tree reuse (see :class:`oxo.ninegrids.CompiledSearch`).
 HARD: dict[str, Any] = {
-    "exploration": 0.7,
-    "solver": False,
-    "decisive": False,
-    "playout": "random",
+    "exploration": 0.5,
+    "solver": True,
+    "decisive": True,
+    "playout": "decisive",
     "fpu": -1.0,
-    "reuse": False,
+    "reuse": True,
 }
 #: The plain UCT search with uniformly random playouts (``hard`` up to issue 29).
 PLAIN: dict[str, Any] = {
