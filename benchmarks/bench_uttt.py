@@ -39,6 +39,18 @@ WARM_MCTS = (
     "from oxo.uttt import UtttState\nfrom oxo.engines import MCTSEngine\n"
     "MCTSEngine(iterations=300, seed=0).choose(UtttState())\n"
 )
+#: The settings of the plain search (``hard`` before issue 29: uniformly random playouts, as
+#: OpenSpiel's rollouts), and warming it up.
+PLAIN_SETUP = (
+    "from oxo.uttt.search import PLAIN\n"
+    "PLAIN_ENGINE = {'exploration': PLAIN['exploration'], "
+    "'options': {k: v for k, v in PLAIN.items() if k != 'exploration'}}\n"
+)
+WARM_PLAIN = (
+    "from oxo.uttt import UtttState\nfrom oxo.engines import MCTSEngine\n"
+    + PLAIN_SETUP
+    + "MCTSEngine(iterations=300, seed=0, **PLAIN_ENGINE).choose(UtttState())\n"
+)
 #: The same game without its compiled search, so MCTSEngine runs its pure-Python tree on it.
 PLAIN = """
 from oxo.uttt import UtttState
@@ -230,8 +242,9 @@ def openspiel_state(record):
 
 
 def versus_openspiel_rows(quick: bool) -> list[dict[str, object]]:
-    """oxo's compiled search (the engine behind ``hard``) and OpenSpiel's C++ ``MCTSBot`` with one
-    random rollout per leaf, each with a budget of simulations, from the same positions."""
+    """oxo's compiled search (the engine behind ``hard``; and the plain search, whose playouts are
+    uniformly random like OpenSpiel's rollouts) and OpenSpiel's C++ ``MCTSBot`` with one random
+    rollout per leaf, each with a budget of simulations, from the same positions."""
     scale = 1 if quick else 4
     out = []
     for name, record in SEARCH_POSITIONS.items():
@@ -244,6 +257,17 @@ def versus_openspiel_rows(quick: bool) -> list[dict[str, object]]:
                 f"engine = MCTSEngine(iterations={ours}, seed=1)\n"
                 "engine.choose(position)\nresult = engine.last.nodes",
                 WARM_MCTS + f"position = UtttState.replay({record!r})\n",
+                "simulations",
+                f"openspiel {name}",
+            )
+        )
+        out.append(
+            row(
+                f"plain {name}",
+                f"oxo plain search, {name} ({ours:,} simulations)",
+                f"engine = MCTSEngine(iterations={ours}, seed=1, **PLAIN_ENGINE)\n"
+                "engine.choose(position)\nresult = engine.last.nodes",
+                WARM_PLAIN + f"position = UtttState.replay({record!r})\n",
                 "simulations",
                 f"openspiel {name}",
             )
@@ -582,19 +606,24 @@ def main() -> None:
     if args.count:
         return
     if args.versus_openspiel:
-        ratios = [
-            rates[r["key"]] / rates[r["versus"]]  # type: ignore[index]
-            for r in measured
-            if r["versus"] in rates and r["key"] in rates
-        ]
-        if ratios:
-            print(
-                f"oxo over OpenSpiel's C++ MCTS: {min(ratios):.1f}x to {max(ratios):.1f}x "
-                f"(geometric mean {statistics.geometric_mean(ratios):.1f}x) simulations per second"
-            )
+        for prefix, who in (("oxo", "hard's search"), ("plain", "the plain search")):
+            ratios = [
+                rates[r["key"]] / rates[r["versus"]]  # type: ignore[index]
+                for r in measured
+                if str(r["key"]).startswith(prefix + " ")
+                and r["versus"] in rates
+                and r["key"] in rates
+            ]
+            if ratios:
+                print(
+                    f"oxo ({who}) over OpenSpiel's C++ MCTS: {min(ratios):.1f}x to "
+                    f"{max(ratios):.1f}x (geometric mean {statistics.geometric_mean(ratios):.1f}x) "
+                    "simulations per second"
+                )
         print(
             "(OpenSpiel's tree has a level for a free choice of grid, then the cell; oxo's tree "
-            "has one level per move; both play every rollout to the end uniformly at random)"
+            "has one level per move; OpenSpiel plays every rollout to the end uniformly at random, "
+            "hard's playouts take a win of the game in one when there is one)"
         )
         return
     print(
