@@ -93,12 +93,14 @@ class _KernelCache(FunctionCache):
     numba keys a closure's cached code by pickling the values it closes over, and a compiled
     function pickles with an identifier drawn afresh in every process, so the cached search would
     never be found again. This key names each kernel function by module, name and a hash of its
-    module's source instead, with the values its own closure holds (a change to the kernel's file
-    compiles the search anew, and two variants of one kernel function get two entries).
+    module's source instead, with the values its own closure holds, and hashes the search's own
+    code and module (a change to the kernel's file or to this one compiles the search anew, and two
+    variants of one kernel function get two entries).
     """
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
-        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+        own = Path(inspect.getfile(self._py_func)).read_bytes()  # its constants live there too
+        code = hashlib.sha256(self._py_func.__code__.co_code + own).hexdigest()
         kernel = hashlib.sha256("\n".join(_closure_parts(self._py_func)).encode()).hexdigest()
         return (sig, codegen.magic_tuple(), (code, kernel))
 
