@@ -402,7 +402,7 @@ def subtree_size(sub: int, first: np.ndarray, nchild: np.ndarray) -> int:
 
 def warm_up_search(mcts_iterations: Callable[..., int], root: np.ndarray) -> None:
     """Compile (or load from numba's cache) a search and its kernel with two simulations from
-    ``root``, so no clock pays for it."""
+    ``root``, and the helpers of tree reuse, so no clock pays for it."""
     first, nchild, move, mover, visits, value, proof = tree_arrays(200)
     first[0], nchild[0], mover[0], visits[0], value[0], proof[0] = -1, 0, 1, 0, 0.0, 0
     meta = np.array([1], dtype=np.int64)
@@ -410,3 +410,5 @@ def warm_up_search(mcts_iterations: Callable[..., int], root: np.ndarray) -> Non
     mcts_iterations(
         root, 2, make_rng(0), first, nchild, move, mover, visits, value, proof, meta, params
     )
+    copy_subtree(0, first, nchild, move, mover, visits, value, proof, *tree_arrays(200))
+    subtree_size(0, first, nchild)  # tree reuse's helpers, loaded too
