@@ -592,6 +592,7 @@ def verify_certificate(
         if number % 65536 == 0:
             report(checker.entries, 0, 0)
     report(checker.entries, 0, 0)
+    checker.tick = lambda checked: report(checker.entries, 0, checked)
     return checker.result(checker.walk(0, 0))
 
 
@@ -630,6 +631,7 @@ def _verify_sections(
             if read % 65536 == 0:
                 report(read, total, checked + len(checker.memo))
         if needed and failure is None:
+            checker.tick = lambda now, before=checked, done=read: report(done, total, before + now)
             if number == 0:
                 failure = top.walk(0, 0)
             else:
@@ -695,6 +697,8 @@ class _Checker:
         self.reached: dict[int, tuple[int, int, tuple[int, ...]]] = {}
         #: Positions (classes) where the side played a move of the certificate.
         self.strategy_moves = 0
+        #: Called with the positions checked so far, every 65,536 of them.
+        self.tick: Callable[[int], None] | None = None
 
     # The class of a position: the least (X, O) image over the symmetries, as one int X << N | O,
     # and the symmetry that carries the position there.
@@ -786,6 +790,8 @@ class _Checker:
         self.memo[key] = result = self.evaluate(
             x, o, last, key, symmetry
         )  # no cycles: every move adds a mark
+        if len(self.memo) & 0xFFFF == 0 and self.tick is not None:
+            self.tick(len(self.memo))
         return result
 
     def evaluate(self, x: int, o: int, last: int, key: int, symmetry: Symmetry) -> _Failure | None:

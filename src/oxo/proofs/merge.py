@@ -13,9 +13,11 @@ worker as gzip JSON lines. Line 1 describes it::
 
 :func:`merge_certificate` writes the board's certificate from the entries of the top of the run's
 tree (the moves that lead from the empty board to the jobs) and the fragments of the jobs, as a
-sectioned ``oxo-strategy/1`` file: section 0 the top, then one section per fragment, its root the
-fragment's root. Entries are copied line by line: the certificate is never whole in memory, and
-neither is any fragment but the one being copied.
+sectioned ``oxo-strategy/1`` file: section 0 the top and the small fragments, then one section per
+bigger fragment, its root the fragment's root. Entries are copied as they are read: the
+certificate is never whole in memory, and neither is any fragment but the one being copied.
+
+The fragments of one question of a run live in one file, a :class:`FragmentPack`.
 """
 
 from __future__ import annotations
@@ -218,6 +220,11 @@ class Section:
     entries: int
 
 
+#: Fragments of at most this many entries are copied into section 0 rather than given a section
+#: of their own: the walk from the empty board checks them, and the header stays short.
+INLINE_ENTRIES = 16
+
+
 def merge_certificate(
     path: str | os.PathLike[str],
     geometry: Geometry,
@@ -225,26 +232,31 @@ def merge_certificate(
     guarantee: Guarantee,
     top: Sequence[MoveEntry],
     sections: Sequence[Section],
+    inline_up_to: int = INLINE_ENTRIES,
 ) -> int:
     """Write the board's certificate from the top entries and the fragments, streamed and atomic;
-    return the number of entries. A proof made of one fragment rooted at the empty board, with no
-    top, is written as a plain certificate (no sections)."""
-    empty = "0" * geometry.size
-    plain = not top and len(sections) == 1 and sections[0].root == empty
+    return the number of entries.
+
+    Section 0 holds the top entries and the small fragments (at most ``inline_up_to`` entries);
+    every bigger fragment is a section of its own. A certificate without such sections, or made of
+    one fragment rooted at the empty board, is written plain (no sections in its header)."""
+    small = [section for section in sections if section.entries <= inline_up_to]
+    big = [section for section in sections if section.entries > inline_up_to]
+    first = len(top) + sum(section.entries for section in small)
+    whole_board = first == 0 and len(big) == 1 and big[0].root == "0" * geometry.size
+    plain = not big or whole_board
     header = StrategyHeader(
         geometry.shape,
         geometry.k,
         side,
         guarantee,
-        None
-        if plain
-        else ((None, len(top)), *((section.root, section.entries) for section in sections)),
+        None if plain else ((None, first), *((section.root, section.entries) for section in big)),
     )
+    packs: dict[Path, FragmentPack] = {}
     with open_certificate(path, header) as writer:
         for entry in top:
             writer.write(entry)
-        packs: dict[Path, FragmentPack] = {}
-        for section in sections:
+        for section in [*small, *big]:
             pack = packs.setdefault(section.pack, FragmentPack(section.pack))
             _, lines = decode_fragment(pack.read(section.offset))
             for line in lines:
