@@ -362,6 +362,21 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
     board = Board(header["dims"], header["k"])
     side, no_loss = header["side"], header["guarantee"] == "no-loss"
     sections = header.get("sections")
+    roots = []
+    if sections is not None:  # checked in either reading: a header that has them has them right
+        if (
+            not isinstance(sections, list)
+            or not sections
+            or not all(
+                isinstance(item, list) and len(item) == 2 and is_int(item[1]) and item[1] >= 0
+                for item in sections
+            )
+        ):
+            raise Malformed("sections must be a list of [root, count] pairs")
+        if sections[0][0] is not None:
+            raise Malformed("section 0 must have the root null")
+        for number, (root, _) in enumerate(sections[1:], start=1):
+            roots.append(board.canon(*position(board, root, f"section {number}"))[0])
     report: dict[str, object] = {
         "board": header["board"],
         "k": header["k"],
@@ -379,20 +394,6 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
         report.update(entries=count, positions=len(walker.done), moves=walker.played, sections=0)
         report["failure"] = failure
         return report
-    if (
-        not isinstance(sections, list)
-        or not sections
-        or not all(
-            isinstance(item, list) and len(item) == 2 and is_int(item[1]) and item[1] >= 0
-            for item in sections
-        )
-    ):
-        raise Malformed("sections must be a list of [root, count] pairs")
-    if sections[0][0] is not None:
-        raise Malformed("section 0 must have the root null")
-    roots = []
-    for number, (root, _) in enumerate(sections[1:], start=1):
-        roots.append(board.canon(*position(board, root, f"section {number}"))[0])
     top = Walker(Strategy(board, side, no_loss), set(roots))
     failure = None
     count = positions = moves = 0

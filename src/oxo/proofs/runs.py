@@ -698,12 +698,16 @@ class ProofRun:
         self.running.clear()
 
     def _loop(self, tree: Tree, deadline: float | None, report: StatusReporter) -> int:
-        """Run jobs until the root is settled or the time is up."""
+        """Run jobs until the root is settled or the time is up.
+
+        The tree's numbers are worked out again only when a result came in: a wait that brings
+        nothing costs nothing but the wait."""
         values = tree.values()
+        changed = True
         while not values[tree.root] and not _past(deadline, MIN_SLICE):
             executor = self._executor()
             free = executor.slots
-            if free:
+            if free and changed:
                 busy = {key for _, key, _ in self.running.values()}
                 for key in tree.select(busy, free, values):
                     job = self._job(tree, key, deadline, self.options.slice_seconds)
@@ -713,14 +717,20 @@ class ProofRun:
                     executor.submit(self.tickets, job)
                     self.running[self.tickets] = (tree.attacker, key, round(time.time(), 3))
             if not self.running:
+                if not free:  # a cluster without workers yet: wait for them
+                    time.sleep(0.25)
+                    continue
                 raise AssertionError("no job to run, yet the question is not settled")
-            for ticket, result in executor.wait(0.25):
+            arrived = executor.wait(0.25)
+            changed = bool(arrived)
+            for ticket, result in arrived:
                 _, key, _ = self.running.pop(ticket)
                 tree.apply(key, result)
-            values = tree.values()
-            self._cancel_irrelevant(tree, values)
+            if changed:
+                values = tree.values()
+                self._cancel_irrelevant(tree, values)
+                report(self.progress_line(tree, values, deadline))
             self.save()
-            report(self.progress_line(tree, values, deadline))
         if self.running and not values[tree.root]:
             # The time is up: the last slices end with it; wait a little for what they found.
             executor = self._executor()

@@ -132,17 +132,24 @@ def run_job(job: Job) -> JobResult:
 
 def _children(search: ProofSearch, geometry: Geometry, job: Job) -> tuple[Child, ...]:
     """Every move from the job's position, one per class of mirror images, with what ``search``
-    knows of the child (settled in its table, or settled at once) and the child's entries."""
+    knows of the child (settled in its table, or settled at once) and the child's entries; the
+    most promising first, in the search's own order of moves (the run tries the first first)."""
     x_to_move = job.x.bit_count() == job.o.bit_count()
-    seen: set[int] = set()
-    out = []
-    for move in mask_cells(geometry.full_mask & ~(job.x | job.o)):
+
+    def child(move: int) -> tuple[int, int]:
         bit = 1 << move
-        cx, co = (job.x | bit, job.o) if x_to_move else (job.x, job.o | bit)
-        key = class_key(geometry, cx, co)
-        if key in seen:
-            continue
-        seen.add(key)
+        return (job.x | bit, job.o) if x_to_move else (job.x, job.o | bit)
+
+    known = search.first_moves(job.x, job.o)
+    rank: dict[int, int] = {}
+    for move in [*known["win"], *known["open"], *known["no win"]]:
+        rank.setdefault(class_key(geometry, *child(move)), len(rank))
+    found: dict[int, int] = {}
+    for move in mask_cells(geometry.full_mask & ~(job.x | job.o)):
+        found.setdefault(class_key(geometry, *child(move)), move)
+    out = []
+    for _, move in sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))):
+        cx, co = child(move)
         value = search.value_of(cx, co)
         fragment = None
         entries = 0
