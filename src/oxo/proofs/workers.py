@@ -15,6 +15,7 @@ whenever one of their :attr:`~JobExecutor.slots` is free and collects results as
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 import traceback
@@ -351,11 +352,16 @@ class DaskExecutor:
         self._client: Any = None
         try:
             if address == "local":
+                # Its worker processes ignore Ctrl-C (see dask_setup below): one Ctrl-C, which the
+                # terminal sends to every process of the command, is for this process, which
+                # stops them.
                 self._cluster = distributed.LocalCluster(
                     n_workers=max(1, workers),
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    silence_logs=logging.ERROR,  # not a warning for each cancelled job
+                    preload=[__name__],
                 )
                 self._client = distributed.Client(self._cluster)
             else:
@@ -407,6 +413,17 @@ class DaskExecutor:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def dask_setup(worker: object) -> None:
+    """Run by each worker of a Dask cluster started for a run (Dask's preload hook): leave Ctrl-C to
+    the run, which stops the cluster itself."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread of the worker's process: nothing to do
+        pass
 
 
 def make_executor(
