@@ -195,7 +195,10 @@ class Tree:
                 key = min(
                     (c for _, c in node.children if not values[c] and numbers[c][2]),
                     key=lambda c: numbers[c][index],
+                    default=-1,
                 )
+                if key < 0:  # cannot happen: a node holds a leaf to run when a child does
+                    return picks
         return picks
 
     def _numbers(self, values: dict[int, int], busy: set[int]) -> dict[int, tuple[int, int, bool]]:
@@ -490,11 +493,21 @@ class ProofRun:
             }
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self._lock()
-        for attacker, data in self.state["questions"].items():
-            tree = Tree.from_dict(self.geometry, attacker, self.state_dir, data)
-            self.trees[attacker] = tree
-            tree.recover(int(data.get("pack", 0)))
-        self.save(force=True)
+        try:
+            for attacker, data in self.state["questions"].items():
+                try:
+                    tree = Tree.from_dict(self.geometry, attacker, self.state_dir, data)
+                except (KeyError, TypeError, ValueError) as error:
+                    raise OxoError(
+                        f"the proof run's state {self.state_dir / 'state.json'} is damaged "
+                        f"({error!r}): give a new folder"
+                    ) from None
+                self.trees[attacker] = tree
+                tree.recover(int(data.get("pack", 0)))
+            self.save(force=True)
+        except BaseException:
+            (self.state_dir / "lock").unlink(missing_ok=True)
+            raise
 
     def _lock(self) -> None:
         lock = self.state_dir / "lock"
@@ -740,7 +753,10 @@ class ProofRun:
                     _, key, _ = self.running.pop(ticket)
                     tree.apply(key, result)
             values = tree.values()
-        self._stop_workers()
+        if self.executor is not None:  # what still runs no longer matters (or has no time left)
+            for ticket in list(self.running):
+                self.executor.cancel(ticket)
+        self.running.clear()
         return values[tree.root]
 
     def _cancel_irrelevant(self, tree: Tree, values: dict[int, int]) -> None:
