@@ -23,9 +23,8 @@ from oxo.geometry import Geometry
 from oxo.proofs.certificate import status_string, verify_certificate
 from oxo.proofs.merge import FragmentPack, decode_fragment, encode_fragment
 from oxo.proofs.runs import ProofRun, RunOptions, Tree, load_state, run_status
-from oxo.proofs.solver import prove_board
+from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.workers import Job, class_key, run_job
-from oxo.solve import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "check_strategy.py"
@@ -58,10 +57,9 @@ def oxo_verify(path: str | Path, *args: str) -> int:
 
 
 def expected_value(spec: str) -> str:
-    geometry = Geometry.parse(spec)
-    if geometry.size <= 16:
-        return solve(geometry).value().outcome
-    return prove_board(geometry, seconds=None).value  # one search, no split
+    """The value by one search in memory, no split (tests/test_proofs.py checks that search against
+    the per-ply tables on every board up to 16 cells)."""
+    return prove_board(Geometry.parse(spec), seconds=None).value
 
 
 def sections_of(path: str | Path) -> list[list[object]] | None:
@@ -72,21 +70,32 @@ def sections_of(path: str | Path) -> list[list[object]] | None:
 # -- a split run gives the value, and certificates both checkers accept ------------------------------
 
 
+@pytest.fixture(scope="module")
+def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> ProofResult:
+    """6x5 (k=4), an X win, proved by a split run."""
+    folder = tmp_path_factory.mktemp("six_by_five") / "p"
+    options = split(slice_nodes=200)
+    return prove_board(Geometry.parse("6x5,k=4"), seconds=None, proof_dir=folder, run=options)
+
+
 @pytest.mark.parametrize(
     ("spec", "changes"),
     [
         ("4x4", {}),
         ("3x3x3", {"split_plies": 1}),
         ("4x5,k=4", {}),
-        ("6x5,k=4", {"slice_nodes": 200}),
+        ("6x5,k=4", None),  # the module's run
         pytest.param("5x5,k=4", {"slice_nodes": 1000}, marks=pytest.mark.slow),
     ],
 )
 def test_a_split_run_gives_the_value_and_certificates_both_checkers_accept(
-    spec: str, changes: dict[str, object], tmp_path: Path
+    spec: str, changes: dict[str, object] | None, tmp_path: Path, six_by_five: ProofResult
 ) -> None:
     geometry = Geometry.parse(spec)
-    result = prove_board(geometry, seconds=None, proof_dir=tmp_path / "p", run=split(**changes))
+    if changes is None:
+        result = six_by_five
+    else:
+        result = prove_board(geometry, seconds=None, proof_dir=tmp_path / "p", run=split(**changes))
     assert result.value == expected_value(spec)
     assert result.run is not None
     first = result.run["questions"][0]  # type: ignore[index]  # a list of dicts
@@ -100,15 +109,12 @@ def test_a_split_run_gives_the_value_and_certificates_both_checkers_accept(
         assert tool(path) == 0 and tool(path, "--whole") == 0
 
 
-def test_a_win_comes_from_one_winning_move_and_leaves_the_rest_unproved(tmp_path: Path) -> None:
+def test_a_win_comes_from_one_winning_move_and_leaves_the_rest_unproved(
+    six_by_five: ProofResult,
+) -> None:
     """An OR node is settled by one child proven: 6x5 (k=4) is proved without settling every
     first move of X (the run stops as soon as the root is known)."""
-    result = prove_board(
-        Geometry.parse("6x5,k=4"),
-        seconds=None,
-        proof_dir=tmp_path / "p",
-        run=split(slice_nodes=200),
-    )
+    result = six_by_five
     assert result.value == "x"
     assert result.run is not None
     moves = result.run["questions"][0]["first_moves"]  # type: ignore[index]  # a list of dicts
