@@ -77,8 +77,13 @@ def verify(file: str, leaves: str, seed: int, whole: bool, as_json: bool) -> Non
     else:
         with progress_status(quiet=as_json) as status:
             started = time.monotonic()
+            shown = [0.0]
 
             def report(read: int, total: int, checked: int) -> None:
+                now = time.monotonic()
+                if now - shown[0] < 0.2 and read < total:
+                    return  # a certificate of many small sections reports often
+                shown[0] = now
                 if not total:
                     status(f"checking: {read:,} entries read, {checked:,} positions checked")
                     return

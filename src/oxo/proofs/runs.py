@@ -104,6 +104,12 @@ class RunOptions:
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
 
+    @classmethod
+    def one_search(cls) -> RunOptions:
+        """A run made of one job, here: the root searched until it is settled or the time is up,
+        as a proof without a folder is (the certificates are the same; the folder is kept)."""
+        return cls(workers=1, slice_seconds=None, probe_seconds=float("inf"), split_plies=0)
+
 
 # -- the tree --------------------------------------------------------------------------------------
 
@@ -668,6 +674,8 @@ class ProofRun:
     ) -> Job | None:
         """The job for a leaf: a slice of ``seconds`` (cut at the end of the run's time)."""
         final = False
+        if seconds is not None and seconds == float("inf"):
+            seconds = None
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left < MIN_SLICE:
@@ -801,9 +809,13 @@ class ProofRun:
             report(f"writing {name}: {len(sections):,} sections")
             merge_certificate(self.folder / name, self.geometry, side, guarantee, top, sections)
 
-            def progress(read: int, total: int, checked: int, name: str = name) -> None:
+            say = _throttled(report)
+
+            def progress(
+                read: int, total: int, checked: int, name: str = name, say: StatusReporter = say
+            ) -> None:
                 share = f"{100 * read / total:.0f}% of the entries, " if total else ""
-                report(f"checking {name}: {share}{checked:,} positions checked")
+                say(f"checking {name}: {share}{checked:,} positions checked")
 
             check = verify_certificate(self.folder / name, on_progress=progress)
             if not check.valid:
@@ -850,6 +862,19 @@ class ProofRun:
             limit,
             run={**status.to_dict(), "resumed": self.resumed},
         )
+
+
+def _throttled(report: StatusReporter, interval: float = 0.2) -> StatusReporter:
+    """``report``, passing on at most one line every ``interval`` seconds."""
+    last = -interval
+
+    def say(text: str) -> None:
+        nonlocal last
+        if time.monotonic() - last >= interval:
+            last = time.monotonic()
+            report(text)
+
+    return say
 
 
 def _past(deadline: float | None, margin: float = 0.0) -> bool:

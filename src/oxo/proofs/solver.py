@@ -49,11 +49,13 @@ def prove_board(
     """The value of ``geometry``'s empty board within ``seconds`` (``"unknown"`` past it).
 
     With ``proof_dir`` (a new or empty folder, or the folder of an earlier run of this board, which
-    continues) the proof is a run with the ``run`` options, reporting to ``on_status``, and the
-    certificates are written there; without, one search per question, reporting to
-    ``on_progress`` (question, positions searched, table size, seconds)."""
+    continues) the proof is a run with the ``run`` options (default: one search per question, in
+    this process, :meth:`RunOptions.one_search`), reporting to ``on_status``, and the certificates
+    are written there; without, one search per question, reporting to ``on_progress`` (question,
+    positions searched, table size, seconds)."""
     if proof_dir is not None:
-        return run_proof(geometry, proof_dir, seconds=seconds, options=run, on_status=on_status)
+        options = run or RunOptions.one_search()
+        return run_proof(geometry, proof_dir, seconds=seconds, options=options, on_status=on_status)
     started = time.perf_counter()
     summaries: list[SearchSummary] = []
 
