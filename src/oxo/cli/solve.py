@@ -492,12 +492,15 @@ def _print_proof(result: ProofResult) -> None:
                 f"{side} wins after {_cell_list(known['win'])}; {side} does not win after {_cell_list(known['no win'])}; "
                 f"not settled: {_cell_list(known['open'])}"
             )
-    click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
     run = result.run
-    if run is not None:
+    if run is None:
+        click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
+    else:
         resumed = "continued" if run.get("resumed") else "started"
+        click.echo(f"method: {METHOD}; {result.nodes:,} positions searched by the run in all")
         click.echo(
-            f"run: kept in {run['folder']} ({resumed} here; {run['sessions']} session(s) so far)"
+            f"run: kept in {run['folder']} ({resumed} here, {result.seconds:.1f} s this time; "
+            f"{run['sessions']} session(s) so far)"
         )
     for path in result.proofs:
         click.echo(f"certificate: {path}  (check it with: oxo verify {path})")

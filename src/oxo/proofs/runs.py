@@ -737,6 +737,8 @@ class ProofRun:
                     self.tickets += 1
                     executor.submit(self.tickets, job)
                     self.running[self.tickets] = (tree.attacker, key, round(time.time(), 3))
+            if changed:
+                report(self.progress_line(tree, values, deadline))
             if not self.running:
                 if not free:  # a cluster without workers yet: wait for them
                     time.sleep(0.25)
@@ -750,7 +752,6 @@ class ProofRun:
             if changed:
                 values = tree.values()
                 self._cancel_irrelevant(tree, values)
-                report(self.progress_line(tree, values, deadline))
             self.save()
         if self.running and not values[tree.root]:
             # The time is up: the last slices end with it; wait a little for what they found.
