@@ -516,25 +516,29 @@ class ProofRun:
             raise
 
     def _lock(self) -> None:
+        """Take the folder: the lock file names this process. It is made whole aside and linked
+        into place, so that no other run ever reads half of it."""
         lock = self.state_dir / "lock"
         me = {"pid": os.getpid(), "host": socket.gethostname(), "started": time.time()}
-        for _ in range(2):
-            try:
-                handle = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                holder = running_process(self.folder)
-                if holder is not None:
-                    raise OptionError(
-                        f"a proof run is going on in {str(self.folder)!r} (process {holder}); "
-                        "'oxo solve BOARD --proof DIR --status' shows how far it is (if no run is "
-                        f"going on, delete {lock})"
-                    ) from None
-                lock.unlink(missing_ok=True)  # left by a run that was killed
-                continue
-            with os.fdopen(handle, "w") as out:
-                json.dump(me, out)
-            return
-        raise OptionError(f"cannot take the lock {lock}")
+        mine = self.state_dir / f".lock.{os.getpid()}"
+        mine.write_text(json.dumps(me), encoding="utf-8")
+        try:
+            for _ in range(2):
+                try:
+                    os.link(mine, lock)
+                    return
+                except FileExistsError:
+                    holder = running_process(self.folder)
+                    if holder is not None:
+                        raise OptionError(
+                            f"a proof run is going on in {str(self.folder)!r} (process {holder}); "
+                            "'oxo solve BOARD --proof DIR --status' shows how far it is (if no run "
+                            f"is going on, delete {lock})"
+                        ) from None
+                    lock.unlink(missing_ok=True)  # left by a run that was killed
+            raise OptionError(f"cannot take the lock {lock}")
+        finally:
+            mine.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Stop the workers, write the state and let go of the folder."""
