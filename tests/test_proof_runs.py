@@ -563,3 +563,28 @@ def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> 
     assert sum(q.jobs for q in run_status(folder).questions) > jobs
     for path in sorted(folder.glob("*.jsonl.gz")):
         assert verify_certificate(path).valid and tool(path) == 0
+
+
+@pytest.mark.parametrize("inline_up_to", [0, 4, 10**9])
+def test_any_split_into_sections_checks_alike(
+    sectioned: Path, tmp_path: Path, inline_up_to: int
+) -> None:
+    """The run's tree merged again with every fragment a section of its own, with the small ones
+    in section 0, or all in section 0 (a plain file): each accepted by both checkers."""
+    from oxo.proofs.merge import merge_certificate
+
+    folder = sectioned.parent
+    geometry = Geometry.parse("4x5,k=4")
+    state = load_state(folder)
+    tree = Tree.from_dict(geometry, "x", folder / "run", state["questions"]["x"])
+    top, sections = tree.assemble(-1)
+    path = tmp_path / "again.jsonl.gz"
+    count = merge_certificate(path, geometry, "o", "no-loss", top, sections, inline_up_to)
+    assert count == len(top) + sum(section.entries for section in sections)
+    found = sections_of(path)
+    if inline_up_to >= 10**9:
+        assert found is None
+    else:
+        big = [s for s in sections if s.entries > inline_up_to]
+        assert found is not None and len(found) == 1 + len(big)
+    assert [oxo_verify(path), tool(path)] == [0, 0]
