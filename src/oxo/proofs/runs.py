@@ -153,6 +153,7 @@ class Tree:
         self.cpu = 0.0
         self.wall = 0.0
         self.jobs = 0
+        self.searches = 0  # the jobs that searched (splits alone do not)
         self.statistics: dict[str, int] = {}
 
     # -- values ------------------------------------------------------------------------------------
@@ -271,6 +272,7 @@ class Tree:
         node.jobs += 1
         node.nodes += result.nodes
         self.jobs += 1
+        self.searches += result.job.search
         self.searched += result.nodes
         self.cpu += result.cpu
         for name, count in result.statistics.items():
@@ -380,6 +382,7 @@ class Tree:
             "cpu": round(self.cpu, 3),
             "wall": round(self.wall, 3),
             "jobs": self.jobs,
+            "searches": self.searches,
             "statistics": self.statistics,
         }
 
@@ -411,6 +414,7 @@ class Tree:
         tree.cpu = float(data["cpu"])
         tree.wall = float(data["wall"])
         tree.jobs = int(data["jobs"])
+        tree.searches = int(data.get("searches", tree.jobs))
         tree.statistics = {str(k): int(v) for k, v in data["statistics"].items()}
         return tree
 
@@ -1108,7 +1112,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     questions = []
     open_total = 0
     cpu_total = 0.0
-    jobs_total = 0
+    searches = 0
     for attacker, data in state["questions"].items():
         tree = Tree.from_dict(geometry, attacker, state_dir, data)
         values = tree.values()
@@ -1134,14 +1138,14 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         if not values[tree.root]:
             open_total += open_jobs
         cpu_total += tree.cpu
-        jobs_total += tree.jobs
+        searches += tree.searches
     sessions = state.get("sessions", [])
     workers = int(sessions[-1]["workers"]) if sessions else 1
     rate = _rate(state.get("samples", []))
     done = state.get("done") or {}
     estimate = None
-    if open_total and jobs_total:
-        estimate = open_total * (cpu_total / jobs_total) / max(1, workers)
+    if open_total and searches:
+        estimate = open_total * (cpu_total / searches) / max(1, workers)
     return RunStatus(
         str(folder),
         "x".join(map(str, dims)),
