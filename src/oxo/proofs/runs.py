@@ -456,6 +456,9 @@ class ProofRun:
         self.save_cost = 0.0
         self.session: dict[str, Any] = {}
         self.resumed = False
+        # The question being worked on, and when its run time was last added up.
+        self.working: Tree | None = None
+        self.since = 0.0
 
     # -- the folder --------------------------------------------------------------------------------
 
@@ -561,6 +564,7 @@ class ProofRun:
         if not force and now - self.last_save < max(self.options.save_every, 20 * self.save_cost):
             return
         state = self.state
+        self._add_wall()
         for tree in self.trees.values():
             tree.pack.sync()  # the state names records of the packs: they go to disk first
         state["questions"] = {name: tree.to_dict() for name, tree in self.trees.items()}
@@ -636,7 +640,7 @@ class ProofRun:
             tree.recover(0)
         if tree.values()[tree.root]:
             return tree.values()[tree.root]
-        began = time.perf_counter()
+        self.working, self.since = tree, time.perf_counter()
         try:
             root = tree.nodes[tree.root]
             probe = self.options.probe_seconds
@@ -651,7 +655,15 @@ class ProofRun:
             self._split_top(tree, deadline)
             return self._loop(tree, deadline, report)
         finally:
-            tree.wall += time.perf_counter() - began
+            self._add_wall()
+            self.working = None
+
+    def _add_wall(self) -> None:
+        """Add the run time since the last call to the question being worked on."""
+        now = time.perf_counter()
+        if self.working is not None:
+            self.working.wall += now - self.since
+        self.since = now
 
     def _split_top(self, tree: Tree, deadline: float | None) -> None:
         """Split the open leaves of the first ``split_plies`` plies (here, without a search)."""
