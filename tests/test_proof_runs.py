@@ -185,23 +185,27 @@ def test_ctrl_c_leaves_a_folder_that_continues(tmp_path: Path) -> None:
 
 def test_a_kill_loses_at_most_what_was_running(tmp_path: Path) -> None:
     """A kill leaves the folder as it was at that moment: the state as last written (here never
-    written after the start) and the fragments appended since. The run continues from that copy,
-    takes the fragments up again, and runs fewer jobs than a run from scratch."""
+    written after the start) and the fragments appended since. The run continues from a copy taken
+    half way, takes the fragments up again, and runs fewer jobs than a run from scratch."""
     geometry = Geometry.parse("4x5,k=4")
+    options = split(save_every=1e9)  # the state is written at the start and at the end only
+    reports: list[str] = []
+    fresh = prove_board(
+        geometry, seconds=None, proof_dir=tmp_path / "fresh", run=options, on_status=reports.append
+    )
+    fresh_jobs = sum(question.jobs for question in run_status(tmp_path / "fresh").questions)
     folder = tmp_path / "p"
     killed = tmp_path / "killed"
     calls = []
 
-    def copy_at_the_tenth_report(text: str) -> None:
+    def copy_half_way(text: str) -> None:
         calls.append(text)
-        if len(calls) == 10:
+        if len(calls) == len(reports) // 2:
             shutil.copytree(folder, killed)
 
-    options = split(save_every=1e9)  # the state is written at the start and at the end only
-    fresh = prove_board(
-        geometry, seconds=None, proof_dir=folder, run=options, on_status=copy_at_the_tenth_report
+    assert prove_board(
+        geometry, seconds=None, proof_dir=folder, run=options, on_status=copy_half_way
     )
-    fresh_jobs = sum(question.jobs for question in run_status(folder).questions)
     (killed / "run" / "lock").unlink()  # its process is gone (a stale lock is tested below)
     assert load_state(killed)["questions"] == {}  # nothing but the start was written
     assert (killed / "run" / "fragments-x.pack").stat().st_size > 0
@@ -293,10 +297,19 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_a_job_keeps_within_its_share_of_memory() -> None:
-    run = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), RunOptions(workers=3, memory=2**26))
-    assert run._max_nodes() == 2**26 // 4 // 400
-    small = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), split(memory=2**30))
-    assert small._max_nodes() == 30
+    """A share for this process and one per worker: the compiled search (up to 64 cells) gets a
+    table of half a share, the plain one (beyond) a number of positions that fits in a share."""
+    options = RunOptions(workers=3, memory=2**30)
+    run = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), options)
+    assert run.limits(60.0) == (None, 2**30 // 4 // 2)  # a minute's table is bigger than that
+    assert run.limits(1.0) == (None, 2**24)  # what a second can search fits in 16 MiB
+    assert run.limits(None) == (None, None)  # no bound: the search's own table
+    small = ProofRun(Geometry.parse("4x5,k=4"), Path("u"), split(memory=2**30))
+    assert small.limits(60.0) == (30, 2**24)
+    big = ProofRun(Geometry.parse("9x9,k=5"), Path("unused"), options)
+    assert big.limits(60.0) == (2**30 // 4 // 400, None)
+    job = run_job(Job((4, 5), 4, "x", 1, 2, max_nodes=50, table_bytes=2**24))
+    assert job.nodes <= 50 + 4096  # the compiled search looks at its budget between slices
 
 
 # -- the tree --------------------------------------------------------------------------------------
@@ -345,11 +358,20 @@ def test_children_are_one_per_class(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def sectioned(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """O's no-loss certificate of 4x5 (k=4) from a split run: section 0 and bigger sections."""
+    from oxo.proofs.merge import merge_certificate
+
     folder = tmp_path_factory.mktemp("sectioned") / "p"
-    result = prove_board(Geometry.parse("4x5,k=4"), seconds=None, proof_dir=folder, run=split())
-    path = next(Path(p) for p in result.proofs if "-o-" in p)
+    geometry = Geometry.parse("4x5,k=4")
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split())
+    assert result.value == "draw"
+    # Merged again with every fragment of more than 1 entry a section of its own (the run puts
+    # fragments of up to 16 entries into section 0), so that there are sections of every size.
+    tree = Tree.from_dict(geometry, "x", folder / "run", load_state(folder)["questions"]["x"])
+    top, parts = tree.assemble(-1)
+    path = folder / "sectioned-o-no-loss.jsonl.gz"
+    merge_certificate(path, geometry, "o", "no-loss", top, parts, inline_up_to=1)
     sections = sections_of(path)
-    assert sections is not None and len(sections) >= 2
+    assert sections is not None and len(sections) >= 3
     return path
 
 
@@ -519,7 +541,7 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
     from oxo.counting.budget import descendants
 
     folder = tmp_path / "p"
-    args = ["solve", "5x5", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "0.3"]
+    args = ["solve", "7x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "0.3"]
     run = _oxo(args)
     _wait_for_jobs(folder, 3, run)
     workers = descendants(run.pid)
@@ -538,13 +560,13 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> None:
-    """5x5 (k=4) on 2 worker processes with slices of half a second, killed (SIGKILL) in the
+    """7x4 (k=4) on 2 worker processes with slices of half a second, killed (SIGKILL) in the
     middle: the workers die with it, and the same command continues the run to the value of the
     uninterrupted proof, with certificates both checkers accept."""
     from oxo.counting.budget import descendants
 
     folder = tmp_path / "p"
-    args = ["solve", "5x5", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "0.5"]
+    args = ["solve", "7x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "0.5"]
     first = _oxo(args)
     _wait_for_jobs(folder, 10, first)
     status = subprocess.run([*OXO, *args, "--status"], capture_output=True, text=True)
@@ -565,7 +587,7 @@ def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> 
         assert verify_certificate(path).valid and tool(path) == 0
 
 
-@pytest.mark.parametrize("inline_up_to", [0, 4, 10**9])
+@pytest.mark.parametrize("inline_up_to", [0, 1, 10**9])
 def test_any_split_into_sections_checks_alike(
     sectioned: Path, tmp_path: Path, inline_up_to: int
 ) -> None:
@@ -582,9 +604,9 @@ def test_any_split_into_sections_checks_alike(
     count = merge_certificate(path, geometry, "o", "no-loss", top, sections, inline_up_to)
     assert count == len(top) + sum(section.entries for section in sections)
     found = sections_of(path)
-    if inline_up_to >= 10**9:
-        assert found is None
-    else:
-        big = [s for s in sections if s.entries > inline_up_to]
+    big = [section for section in sections if section.entries > inline_up_to]
+    if big:
         assert found is not None and len(found) == 1 + len(big)
+    else:
+        assert found is None  # everything in one piece: a plain certificate
     assert [oxo_verify(path), tool(path)] == [0, 0]

@@ -41,7 +41,7 @@ from oxo.proofs.certificate import (
     open_certificate,
     status_string,
 )
-from oxo.proofs.dfpn import Entry
+from oxo.proofs.strategy import Entry
 
 FRAGMENT = "oxo-proof-run/1"
 

@@ -66,9 +66,17 @@ from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_na
 from oxo.proofs.workers import Job, JobExecutor, JobResult, class_key, make_executor, run_job
 
 RUN_FORMAT = "oxo-proof-run/1"
-#: Memory a search takes per position searched, in bytes: measured about 200 on 7x4 (k=4) with the
-#: search of this version; twice that keeps a job within its share of --memory.
+#: Memory the plain search (boards of more than 64 cells) takes per position searched, in bytes:
+#: measured about 200 on 7x4 (k=4); twice that keeps a job within its share of --memory. The
+#: compiled search (up to 64 cells) has a table of a fixed size instead (see :meth:`ProofRun.limits`).
 BYTES_PER_NODE = 400
+#: The largest table a job of the compiled search gets, in bytes.
+MAX_TABLE_BYTES = 1 << 30
+#: Positions per second the compiled search reaches at most (about 190,000 per CPU second measured
+#: on 5x5 and 7x4 with k=4; a generous bound), and table bytes per position: a job's table is sized
+#: for what its slice can search, since a big table costs time to set up even for a small job.
+NODES_PER_SECOND = 500_000
+TABLE_BYTES_PER_NODE = 32
 #: Seconds a job's slice must have at least to be worth starting before the end of --time.
 MIN_SLICE = 0.5
 #: Seconds to wait, past the end of --time, for the results of the slices still running.
@@ -703,6 +711,7 @@ class ProofRun:
             if seconds is None or left < seconds:
                 seconds, final = left, True
         node = tree.nodes[key]
+        max_nodes, table_bytes = self.limits(seconds)
         return Job(
             self.geometry.shape,
             self.geometry.k,
@@ -710,16 +719,32 @@ class ProofRun:
             node.x,
             node.o,
             seconds,
-            self._max_nodes(),
+            max_nodes,
             final=final,
+            table_bytes=table_bytes,
         )
 
-    def _max_nodes(self) -> int | None:
-        from oxo.counting.budget import default_memory_limit
+    def limits(self, seconds: float | None = None) -> tuple[int | None, int | None]:
+        """(positions, table bytes) a job with a slice of ``seconds`` may use, within its share of
+        ``--memory`` (one share for this process, one per worker). The compiled search (up to 64
+        cells) gets a table sized for what the slice can search, at most half its share and 1 GiB
+        (the table replaces positions when full, so it never grows; None: the search's default,
+        for a job without bounds); the plain search grows with the positions it searches, so
+        those are bounded instead."""
+        from oxo.counting.budget import MiB, default_memory_limit
 
         memory = self.options.memory or default_memory_limit()
-        share = max(1000, memory // (self.options.worker_count() + 1) // BYTES_PER_NODE)
-        return share if self.options.slice_nodes is None else min(share, self.options.slice_nodes)
+        share = memory // (self.options.worker_count() + 1)
+        nodes = self.options.slice_nodes
+        if self.geometry.size <= 64:
+            bounds = [n for n in (nodes, None if seconds is None else seconds * NODES_PER_SECOND)]
+            known = [int(n) for n in bounds if n is not None]
+            if not known:
+                return nodes, None
+            wanted = 1 << max(24, (min(known) * TABLE_BYTES_PER_NODE - 1).bit_length())
+            return nodes, min(wanted, max(16 * MiB, min(share // 2, MAX_TABLE_BYTES)))
+        bound = max(1000, share // BYTES_PER_NODE)
+        return (bound if nodes is None else min(bound, nodes)), None
 
     def _executor(self) -> JobExecutor:
         if self.executor is None:

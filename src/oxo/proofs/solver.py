@@ -16,11 +16,21 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from oxo.geometry import Geometry
-from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.certificate import (
+    Guarantee,
+    Side,
+    StrategyHeader,
+    verify_certificate,
+    write_certificate,
+)
+from oxo.proofs.dfpn import make_search
+from oxo.proofs.merge import certificate_lines
 from oxo.proofs.results import METHOD, ProofResult, SearchSummary, Value, certificate_name
 from oxo.proofs.runs import RunOptions, run_proof
+from oxo.proofs.strategy import Entry
 
 __all__ = [
     "DEFAULT_SECONDS",
@@ -31,10 +41,24 @@ __all__ = [
     "Value",
     "certificate_name",
     "prove_board",
+    "write_strategy",
 ]
 
 #: Default time limit of a whole proof, in seconds.
 DEFAULT_SECONDS = 600.0
+
+
+def write_strategy(
+    folder: Path, geometry: Geometry, side: Side, guarantee: Guarantee, entries: list[Entry]
+) -> str:
+    """Write one strategy as a certificate, check it with the independent checker, return its path."""
+    header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)
+    path = folder / certificate_name(geometry, side, guarantee)
+    write_certificate(path, header, certificate_lines(geometry, entries))
+    check = verify_certificate(path)
+    if not check.valid:
+        raise AssertionError(f"the certificate {path} fails its own check: {check}")
+    return str(path)
 
 
 def prove_board(
@@ -71,7 +95,7 @@ def prove_board(
                 )
             )
         )
-        search = ProofSearch(geometry, attacker, seconds=left, on_progress=report)
+        search = make_search(geometry, attacker, seconds=left, on_progress=report)
         result = search.solve()
         summaries.append(
             SearchSummary(

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry, mask_cells
 from oxo.proofs.certificate import Side
-from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.dfpn import ProofSearch, make_search
 from oxo.proofs.merge import encode_fragment
+from oxo.proofs.strategy import StrategyReader
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -38,10 +39,11 @@ if TYPE_CHECKING:
 class Job:
     """One question for a worker: can ``attacker`` force a line from (x, o) (bit c = cell c)?
 
-    ``seconds`` and ``max_nodes`` bound the search (None: no bound); ``search`` False only splits
-    (the children and what is known of them at once, no search); ``final`` marks a slice cut short
-    by the end of the run's time, which is not split when it does not settle (its children would
-    be split for lack of time, not because the position is hard)."""
+    ``seconds`` and ``max_nodes`` bound the search (None: no bound), ``table_bytes`` the memory of
+    its table (None: the search's default); ``search`` False only splits (the children and what is
+    known of them at once, no search); ``final`` marks a slice cut short by the end of the run's
+    time, which is not split when it does not settle (its children would be split for lack of
+    time, not because the position is hard)."""
 
     dims: tuple[int, ...]
     k: int
@@ -52,6 +54,7 @@ class Job:
     max_nodes: int | None = None
     search: bool = True
     final: bool = False
+    table_bytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,17 @@ def run_job(job: Job) -> JobResult:
     """Run one job (in whatever process calls it) and return its result."""
     started, cpu = time.perf_counter(), time.process_time()
     geometry = geometry_of(job.dims, job.k)
-    search = ProofSearch(geometry, job.attacker, seconds=job.seconds, max_nodes=job.max_nodes)
+    search: StrategyReader
+    if job.table_bytes is not None and geometry.size <= 64:
+        search = ProofSearch(
+            geometry,
+            job.attacker,
+            seconds=job.seconds,
+            max_nodes=job.max_nodes,
+            table_bytes=job.table_bytes,
+        )
+    else:
+        search = make_search(geometry, job.attacker, seconds=job.seconds, max_nodes=job.max_nodes)
     if job.search:
         answer = search.solve(job.x, job.o)
         value = 0 if answer is None else 1 if answer else -1
@@ -131,7 +144,7 @@ def run_job(job: Job) -> JobResult:
     )
 
 
-def _children(search: ProofSearch, geometry: Geometry, job: Job) -> tuple[Child, ...]:
+def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Child, ...]:
     """Every move from the job's position, one per class of mirror images, with what ``search``
     knows of the child (settled in its table, or settled at once) and the child's entries; the
     most promising first, in the search's own order of moves (the run tries the first first)."""
