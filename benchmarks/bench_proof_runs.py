@@ -1,12 +1,13 @@
 """Benchmark of proof runs: positions per second on 1 and 2 local workers and on a local Dask cluster.
 
-Run:  python benchmarks/bench_proof_runs.py                       (5x5 with k=4, slices of 1 s)
+Run:  python benchmarks/bench_proof_runs.py                       (7x4 with k=4, slices of 1 s)
       python benchmarks/bench_proof_runs.py --board 6x5,k=4 --slice 0.5 --repeat 3
 
-Each way of running proves the same board from an empty folder, in a fresh process: one search in
-memory (no run, for reference), a run with its jobs in the same process (1 worker), a run on 2
-local worker processes, and a run on a Dask cluster of 2 worker processes started for it (the
-cluster's start-up is counted). For each: wall seconds to the value (certificates merged and
+Each way of running proves the same board from an empty folder, in a fresh process: one search
+that is not split (``RunOptions.one_search``, for reference), a run with its jobs in the same
+process (1 worker), a run on 2 local worker processes, and a run on a Dask cluster of 2 worker
+processes started for it (the cluster's start-up is counted). Every way writes the certificates
+and checks them. For each: wall seconds to the value (certificates merged and
 checked), positions searched, positions per second of wall time, CPU seconds (this process and
 its workers), peak memory, and the ratios to 1 worker. The machine is shared, so the load is
 printed before and after; the CPU seconds do not depend on it.
@@ -38,7 +39,8 @@ def cpu():
 geometry = Geometry.parse({board!r})
 began = cpu()
 if {mode!r} == "search":
-    proof = prove_board(geometry, seconds=None)
+    proof = prove_board(geometry, seconds=None, proof_dir=tempfile.mkdtemp() + "/run",
+                        run=RunOptions.one_search())
 else:
     options = RunOptions(workers={workers}, scheduler={scheduler!r}, slice_seconds={slice},
                          split_plies={split})
@@ -49,7 +51,7 @@ result = {{"value": proof.value, "nodes": proof.nodes, "cpu": cpu() - began,
 """
 
 WAYS = [
-    ("one search in memory (no run)", "search", 1, None),
+    ("one search, not split (one_search)", "search", 1, None),
     ("run, 1 worker (jobs in this process)", "run", 1, None),
     ("run, 2 local worker processes", "run", 2, None),
     ("run, Dask cluster of 2 worker processes", "run", 2, "local"),
@@ -58,7 +60,7 @@ WAYS = [
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--board", default="5x5,k=4", help="the board (default 5x5,k=4)")
+    parser.add_argument("--board", default="7x4,k=4", help="the board (default 7x4,k=4)")
     parser.add_argument("--slice", type=float, default=1.0, help="seconds a job may search")
     parser.add_argument("--split", type=int, default=2, help="plies split before the workers start")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each way (the best is kept)")
