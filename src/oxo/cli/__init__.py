@@ -149,7 +149,10 @@ def _one_interrupt(until_exit: bool) -> Iterator[None]:
 
 def _main(args: list[str], as_json: bool) -> int:
     try:
-        outcome = cli.main(args=args, prog_name="oxo", standalone_mode=False)
+        # click's own main() would turn a Ctrl-C pressed while the command starts (before its
+        # clean stop) into a blank line and "Aborted"; run the command as main() does otherwise.
+        with cli.make_context("oxo", args) as context:
+            outcome = cli.invoke(context)
     except OutOfReachError as error:
         return _error(f"oxo: out of reach: {error}", 3, as_json)
     except OxoError as error:
@@ -174,7 +177,7 @@ def _main(args: list[str], as_json: bool) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    # Without standalone mode click returns the status of ``ctx.exit(n)`` / ``Exit(n)`` instead of raising it.
+    # invoke() returns what the command returned; ``ctx.exit(n)`` / ``Exit(n)`` is caught above.
     return outcome if isinstance(outcome, int) else 0
 
 
