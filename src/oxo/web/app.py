@@ -480,10 +480,10 @@ def create_app(
             }
         )
         seconds = check_seconds(data.seconds if data.seconds is not None else DEFAULT_SECONDS)
-        most = len(start.legal_moves)
+        game = Game(games.new_id(), start, chosen, seconds, data.seed, solutions, kind)
+        most = game.game.size  # a game has at most one move a cell (Connect Four: 42, not 7)
         if len(data.moves) > most:
             raise WebInputError(f"moves: at most {most} moves, as the move endpoint takes them")
-        game = Game(games.new_id(), start, chosen, seconds, data.seed, solutions, kind)
         for number, move in enumerate(data.moves):
             try:
                 game.play(game.parse_move(move, f"moves[{number}]"), by_computer=True)
