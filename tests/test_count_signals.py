@@ -278,3 +278,50 @@ def test_ctrl_c_while_the_command_starts_is_the_same_one_line(
     assert main(["count", "3x3"]) == 130
     captured = capsys.readouterr()
     assert captured.err == "oxo: interrupted\n" and captured.out == ""
+
+
+@pytest.mark.slow
+def test_a_stopped_gravity_count_prints_the_plies_it_finished() -> None:
+    """Connect Four counted in memory, Ctrl-C during ply 12: the plies finished, as --json with
+    complete false, equal to the published figures (OEIS A212693)."""
+    import json
+
+    from test_gravity import A212693
+
+    process = start("count", "connect4", "--plies", "13", "--json")
+    try:
+        interrupt_after(process, "6x7,k=4,gravity ply 11:")
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "oxo: interrupted" and "Traceback" not in err
+    (board,) = json.loads(out)["boards"]
+    assert board["complete"] is False and len(board["plies"]) >= 12
+    assert [row["positions"] for row in board["plies"]] == list(A212693[: len(board["plies"])])
+    for row in board["plies"]:  # a class is a position and its mirror image
+        assert row["positions"] / 2 <= row["classes"] <= row["positions"]
+
+
+@pytest.mark.slow
+def test_a_stopped_uttt_count_prints_the_plies_it_finished(tmp_path: Path) -> None:
+    """Ultimate tic-tac-toe counted on disk, Ctrl-C during ply 7: the table of plies 0-6, equal to
+    the count in memory, and how to go on."""
+    from oxo.uttt.counting import count_positions
+
+    process = start("count", "uttt", "--plies", "8", "--folder", str(tmp_path / "u"))
+    try:
+        interrupt_after(process, "uttt ply 6:")
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "oxo: interrupted" and "Traceback" not in err
+    expected = count_positions(6)
+    for positions, classes in zip(expected.positions, expected.classes, strict=True):
+        assert f"{positions:,}" in out and f"{classes:,}" in out
+    assert "stopped after ply 6" in " ".join(out.split()) and "run the same command" in out

@@ -30,7 +30,7 @@ from oxo.cli.limits import (
     memory_option,
     yes_option,
 )
-from oxo.counting import METHODS, CountTable
+from oxo.counting import METHODS, CountTable, PlyCount
 from oxo.counting.executors import EXECUTORS
 from oxo.geometry import Geometry
 from oxo.position import Position
@@ -152,7 +152,6 @@ def count(
     Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes;  oxo count connect4 --plies 10;
     oxo count uttt --plies 6
     """
-    from oxo.counting import PlyCount
     from oxo.counting.budget import MemoryLimitError
 
     parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
@@ -164,38 +163,57 @@ def count(
     tables: list[CountTable | GravityCounts | UtttCounts] = []
     with clean_stop():
         for board in parsed:
-            if isinstance(board, str):  # UTTT
-                tables.append(_count_uttt(limit, max_ply, quiet, folder))
-                continue
-            if not isinstance(board, Geometry):
-                tables.append(_count_gravity(board, limit, max_ply, yes, quiet))
-                continue
+            # The plies of a count done one by one, as they come: a stopped count shows them.
             rows: list[PlyCount] = []
             try:
-                tables.append(
-                    _count_one(
-                        board,
-                        method,
-                        executor,
-                        workers,
-                        scheduler,
-                        limit,
-                        max_ply,
-                        folder,
-                        yes,
-                        quiet,
-                        rows,
+                if isinstance(board, str):  # UTTT
+                    tables.append(_count_uttt(limit, max_ply, quiet, folder, rows))
+                elif not isinstance(board, Geometry):
+                    tables.append(_count_gravity(board, limit, max_ply, yes, quiet, rows))
+                else:
+                    tables.append(
+                        _count_one(
+                            board,
+                            method,
+                            executor,
+                            workers,
+                            scheduler,
+                            limit,
+                            max_ply,
+                            folder,
+                            yes,
+                            quiet,
+                            rows,
+                        )
                     )
-                )
             except (KeyboardInterrupt, MemoryLimitError):
                 # A stopped count shows the plies it finished before the one line saying why.
                 if rows:
-                    method_of = {row.method for row in rows} - {None}
-                    used = "+".join(m for m in ("sparse", "frontier") if m in method_of)
-                    tables.append(CountTable(board, tuple(rows), used or "frontier", False))
+                    tables.append(_stopped_table(board, rows))
+                if tables:
                     _print_counts(tables, as_json, stopped=True)
                 raise
     _print_counts(tables, as_json)
+
+
+def _stopped_table(
+    board: Geometry | GravityBoard | str, rows: list[PlyCount]
+) -> CountTable | GravityCounts | UtttCounts:
+    """The table of a count stopped after the plies in ``rows`` (marked incomplete)."""
+    if isinstance(board, Geometry):
+        method_of = {row.method for row in rows} - {None}
+        used = "+".join(m for m in ("sparse", "frontier") if m in method_of)
+        return CountTable(board, tuple(rows), used or "frontier", False)
+    positions = tuple(row.positions for row in rows)
+    classes = tuple(row.classes for row in rows)
+    finished = tuple(row.finished or 0 for row in rows)
+    if isinstance(board, str):  # UTTT
+        from oxo.uttt.counting import UtttCounts
+
+        return UtttCounts(positions, classes, finished)
+    from oxo.gravity.counting import GravityCounts
+
+    return GravityCounts(board, positions, finished, False, classes)
 
 
 def _print_counts(
@@ -212,8 +230,15 @@ def _print_counts(
         if isinstance(table, UtttCounts):
             _note(
                 "uttt: classes are up to the eight rotations and reflections (of the big grid and "
-                "every small grid at once); a larger --plies counts further"
+                "every small grid at once)"
+                + ("" if stopped else "; a larger --plies counts further")
             )
+            if stopped and table is tables[-1]:
+                _note(
+                    f"uttt: stopped after ply {len(table.positions) - 1}; run the same command to "
+                    "go on (a count kept on disk continues from its last complete ply, one in "
+                    "memory starts again)"
+                )
             continue
         if isinstance(table, CountTable):
             for line in _method_notes(table):
@@ -236,7 +261,12 @@ def _print_counts(
             f"{table.board.spec}: classes are up to the left-right mirror, the only symmetry of a "
             "gravity board"
         )
-        if not table.complete:
+        if stopped and not table.complete:
+            _note(
+                f"{table.board.spec}: stopped after ply {len(table.positions) - 1}; run the same "
+                "command to count again (gravity boards start again from the empty board)"
+            )
+        elif not table.complete:
             _note(
                 f"{table.board.spec}: counted up to ply {len(table.positions) - 1} of "
                 f"{table.board.size}; a larger --plies counts further (gravity boards start again "
@@ -289,9 +319,12 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
     return parse_board(game.name)
 
 
-def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None) -> UtttCounts:
+def _count_uttt(
+    limit: int, max_ply: int | None, quiet: bool, folder: str | None, rows: list[PlyCount]
+) -> UtttCounts:
     """Ultimate tic-tac-toe's count up to ``--plies``: in memory while every ply fits in the limit,
-    else (or with ``--folder``) with each ply's classes kept on disk in buckets."""
+    else (or with ``--folder``) with each ply's classes kept on disk in buckets (each ply's row
+    added to ``rows`` as it comes)."""
     import time
     from pathlib import Path
 
@@ -316,9 +349,11 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None
                         lambda ply, positions: known.append((ply, positions)),
                         on_progress=bar,
                         memory=limit,
+                        on_row=rows.append,
                     )
                 except MemoryLimitError as too_big:
                     short = str(too_big).split(";")[0]
+        rows.clear()  # the count on disk starts again from ply 0
         if not quiet:
             _note(f"uttt: {short}; counting on disk instead", err=True)
     where = Path(folder or "oxo-count-uttt").resolve()
@@ -334,6 +369,7 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None
 
         def on_ply(row: FrontierPly) -> None:
             known.append((row.ply, row.positions))
+            rows.append(PlyCount(row.ply, row.positions, row.classes, row.finished_positions))
             seconds = time.monotonic() - started
             if seconds >= 1:  # a line a ply once the count takes noticeable time
                 bar.note(
@@ -397,9 +433,15 @@ def _refuse_classic_options(
 
 
 def _count_gravity(
-    board: GravityBoard, limit: int, max_ply: int | None, yes: bool, quiet: bool
+    board: GravityBoard,
+    limit: int,
+    max_ply: int | None,
+    yes: bool,
+    quiet: bool,
+    rows: list[PlyCount],
 ) -> GravityCounts:
-    """One gravity board's count: estimate, ask or refuse, then count within the memory limit."""
+    """One gravity board's count: estimate, ask or refuse, then count within the memory limit
+    (each ply's row added to ``rows`` as it comes)."""
     import time
 
     from oxo.counting.budget import format_bytes, format_seconds
@@ -453,7 +495,7 @@ def _count_gravity(
                 )
 
         with _guarded_count(spec, limit, known):
-            return count_positions(board, last, on_ply, on_progress=bar)
+            return count_positions(board, last, on_ply, on_progress=bar, on_row=rows.append)
 
 
 def _count_one(

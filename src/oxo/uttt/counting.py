@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from oxo.counting import PerPlyCounts
+from oxo.counting import PerPlyCounts, PlyCount
 from oxo.counting.budget import MemoryLimitError, MiB, format_bytes
 from oxo.geometry import Geometry
 from oxo.uttt.rules import WINS, UtttState
@@ -246,17 +246,21 @@ def count_positions(
     *,
     on_progress: Callable[[float], None] | None = None,
     memory: int | None = None,
+    on_row: Callable[[PlyCount], None] | None = None,
 ) -> UtttCounts:
     """The positions, classes and finished positions of plies 0..``last``.
 
-    ``on_ply(ply, positions)`` hears each ply as it is done and ``on_progress`` the fraction of the
-    plies done. With ``memory`` (bytes), a ply whose moves would not fit raises
+    ``on_ply(ply, positions)`` hears each ply as it is done, ``on_row`` its whole row (so a
+    stopped count can show the plies it finished), and ``on_progress`` the fraction of the plies
+    done. With ``memory`` (bytes), a ply whose moves would not fit raises
     :class:`~oxo.counting.budget.MemoryLimitError` before it starts, naming the plies counted."""
     last = max(0, min(int(last), 81))
     keys = np.zeros((1, 3), dtype=np.int64)
     positions, classes, finished = [1], [1], [0]
     if on_ply is not None:
         on_ply(0, 1)
+    if on_row is not None:
+        on_row(PlyCount(0, 1, 1, 0))
     for ply in range(1, last + 1):
         moves = int(sum(_moves_out(keys[i : i + CHUNK]) for i in range(0, keys.shape[0], CHUNK)))
         if memory is not None and BASE_MEMORY + moves * BYTES_PER_MOVE > memory:
@@ -286,6 +290,8 @@ def count_positions(
         finished.append(int(sizes[over].sum()))
         if on_ply is not None:
             on_ply(ply, positions[-1])
+        if on_row is not None:
+            on_row(PlyCount(ply, positions[-1], classes[-1], finished[-1]))
         if on_progress is not None:
             on_progress(ply / last)
         keys = keys[~over]
