@@ -115,8 +115,36 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else list(argv)
     as_json = "--json" in args
-    with _one_interrupt(until_exit=argv is None):
+    with _one_interrupt(until_exit=argv is None), _fitted(not as_json):
         return _main(args, as_json)
+
+
+@contextmanager
+def _fitted(wanted: bool) -> Iterator[None]:
+    """On a terminal, text wider than it is broken between words (:mod:`oxo.cli.fit`); pipes,
+    files and ``--json`` stay as they are."""
+    replaced = []
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            terminal = wanted and stream is not None and stream.isatty()
+        except (AttributeError, ValueError):  # closed or not a real stream
+            terminal = False
+        if terminal:
+            from oxo.cli.fit import FittingStream  # loaded only for a terminal
+
+            replaced.append((name, stream))
+            setattr(sys, name, FittingStream(stream))
+    try:
+        yield
+    finally:
+        for name, stream in replaced:
+            fitting = getattr(sys, name)
+            setattr(sys, name, stream)
+            try:
+                fitting.flush()
+            except (OSError, ValueError):
+                pass
 
 
 @contextmanager
