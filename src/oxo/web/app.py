@@ -617,7 +617,10 @@ def create_app(
         guess = (report or {}).get("expectation")
         text = f"{shown}: the hard level's choice after {(report or {}).get('seconds', 0)} s"
         if guess is not None:
-            text += f" (it expects {round(100 * guess)}% for {mover.upper()})"
+            text += (
+                f" (it expects {mover.upper()} to score {round(100 * guess)}%, a win counting 1 "
+                "and a draw ½)"
+            )
         return JSONResponse({"move": shown, "moves": [shown], "text": text, "value": None})
 
     # explorer --------------------------------------------------------------------------------
