@@ -804,6 +804,10 @@ def show(
         return
     click.echo(pos.to_grid())
     click.echo()
+    # Which board was read, and from what: a guess from the text's length or slashes can surprise.
+    shape = "x".join(str(side) for side in pos.geometry.shape)
+    read = "" if board is not None else " (read from the text; --board and --k change it)"
+    click.echo(f"board:          {shape}, {pos.geometry.k} in a row{read}")
     for line in report.text_lines():
         click.echo(line)
 
