@@ -147,3 +147,16 @@ def test_play_over_a_pipe(
     out = capsys.readouterr().out
     assert code == 0 and "illegal move" in out and "1 2 3 4 5 6 7" in out
     assert "computer (O) plays column" in out
+
+
+def test_analyze_says_what_it_does_from_the_start() -> None:
+    """In a terminal, a gravity analysis shows a status line before any answer (a 13 s analysis
+    used to show nothing), rewritten in place and cleared at the end (issue 30, item 11)."""
+    from test_walkthrough import terminal_output
+
+    code, output = terminal_output(["analyze", "444444333322", "--gravity"])
+    assert code == 0 and "Traceback" not in output
+    status = output.index("analysing the 6 playable columns")  # column 4 is full
+    assert status < output.index("value:")
+    assert output[:status] == "\r"  # the first thing on the screen
+    assert output.index("\r\x1b[K") < output.index("value:")  # cleared before the answer
