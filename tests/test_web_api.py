@@ -486,7 +486,7 @@ def test_bad_requests(client: TestClient) -> None:
         (client.post(f"/api/games/{gid}/move", json={"move": True}), "move: expected int | str"),
         (client.post(f"/api/games/{gid}/move", json={"move": 1.5}), "move: expected int | str"),
         (client.post(f"/api/games/{gid}/move", json={"move": "٣"}), "move: a move on a classic"),
-        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not a JSON object"),
+        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not valid UTF-8 JSON"),
         (client.post(f"/api/games/{mid}/move", json={"move": "5"}), "a mega move is text"),
         (client.post(f"/api/games/{mid}/move", json={"move": "a1"}), "a mega move is text"),
         (client.post(f"/api/games/{mid}/move", json={"move": "٥٥"}), "a mega move is text"),

@@ -368,8 +368,8 @@ def _count_uttt(
     with progress_bar("counting uttt on disk", total=1.0, quiet=quiet) as bar:
 
         def on_ply(row: FrontierPly) -> None:
-            known.append((row.ply, row.positions))
             rows.append(PlyCount(row.ply, row.positions, row.classes, row.finished_positions))
+            known.append((row.ply, row.positions))
             seconds = time.monotonic() - started
             if seconds >= 1:  # a line a ply once the count takes noticeable time
                 bar.note(

@@ -243,10 +243,10 @@ def count_positions(
     whole, done = sum(weights), 0.0
     keys = np.zeros(1, dtype=np.int64)
     positions, classes, finished = [1], [1], [0]
-    if on_ply is not None:
-        on_ply(0, 1)
     if on_row is not None:
         on_row(PlyCount(0, 1, 1, 0))
+    if on_ply is not None:
+        on_ply(0, 1)
     full = np.int64(board.full)
     for ply in range(1, last + 1):
         x_moves = ply % 2 == 1  # X makes the odd plies
@@ -281,10 +281,10 @@ def count_positions(
         finished.append(int(over.sum()))
         # The ply's positions are closed under the mirror: a class is a key not above its mirror's.
         classes.append(int(np.count_nonzero(keys <= mirror_keys(keys, board))))
+        if on_row is not None:  # first: whoever hears on_ply may stop the count at once
+            on_row(PlyCount(ply, positions[-1], classes[-1], finished[-1]))
         if on_ply is not None:
             on_ply(ply, int(keys.size))
-        if on_row is not None:
-            on_row(PlyCount(ply, positions[-1], classes[-1], finished[-1]))
         if on_progress is not None and ply <= len(weights):
             done += weights[ply - 1]
             on_progress(min(1.0, done / whole))

@@ -257,10 +257,10 @@ def count_positions(
     last = max(0, min(int(last), 81))
     keys = np.zeros((1, 3), dtype=np.int64)
     positions, classes, finished = [1], [1], [0]
-    if on_ply is not None:
-        on_ply(0, 1)
     if on_row is not None:
         on_row(PlyCount(0, 1, 1, 0))
+    if on_ply is not None:
+        on_ply(0, 1)
     for ply in range(1, last + 1):
         moves = int(sum(_moves_out(keys[i : i + CHUNK]) for i in range(0, keys.shape[0], CHUNK)))
         if memory is not None and BASE_MEMORY + moves * BYTES_PER_MOVE > memory:
@@ -288,10 +288,10 @@ def count_positions(
         positions.append(int(sizes.sum()))
         classes.append(int(keys.shape[0]))
         finished.append(int(sizes[over].sum()))
+        if on_row is not None:  # first: whoever hears on_ply may stop the count at once
+            on_row(PlyCount(ply, positions[-1], classes[-1], finished[-1]))
         if on_ply is not None:
             on_ply(ply, positions[-1])
-        if on_row is not None:
-            on_row(PlyCount(ply, positions[-1], classes[-1], finished[-1]))
         if on_progress is not None:
             on_progress(ply / last)
         keys = keys[~over]
