@@ -10,7 +10,7 @@ from oxo.fileio import write_atomic
 from oxo.game import Player
 from oxo.progress import progress_bar
 from oxo.registry import find_game
-from oxo.strategy_map import StrategyMap, strategy_map
+from oxo.strategy_map import DEFAULT_MAX_POSITIONS, StrategyMap, strategy_map
 
 
 @click.command(name="map")
@@ -35,8 +35,9 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
     map is drawn as nested grids: every reply of the opponent holds, in the cell it was played in,
     the board that follows it, at a third of the scale on 3x3.
 
-    Works on boards of up to 16 cells where choosing the smallest map looks at fewer than 50,000
-    positions: 3x3 and 3x4 for either side, 4x4 with --k 3 for X; beyond, it says so (exit 3).
+    Works on boards of up to 16 cells. Where choosing the smallest map would look at more than
+    50,000 positions (4x4, or O on 4x4 with --k 3), the map takes the lowest cell among the moves
+    that keep the best result instead, and says so; its drawing may then be too large to write.
 
     Example: oxo map 3x3 --as o --svg o.svg
     """
@@ -73,10 +74,19 @@ def summary_lines(strategy: StrategyMap) -> list[str]:
     result = "a draw" if value.winner is None else f"a win for {value.winner.upper()}"
     lines = [
         f"strategy map for {side} on {strategy.geometry.spec}: best play gives {result}",
-        f"positions where {side} moves: {strategy.positions} ({strategy.classes} up to symmetry)",
-        f"its drawing (--svg) shows {strategy.boards} boards, one per position on the way",
-        f"games that follow the map end: {side} wins {strategy.outcomes['win']}, "
-        f"draws {strategy.outcomes['draw']}, {opponent} wins {strategy.outcomes['loss']}",
+    ]
+    if not strategy.smallest:
+        lines.append(
+            "not the smallest map (choosing it meant looking at more than "
+            f"{DEFAULT_MAX_POSITIONS:,} positions): {side} takes the lowest cell among the moves "
+            "that keep the best result"
+        )
+    lines += [
+        f"positions where {side} moves: {strategy.positions:,} ({strategy.classes:,} up to "
+        "symmetry)",
+        f"its drawing (--svg) shows {strategy.boards:,} boards, one per position on the way",
+        f"games that follow the map end: {side} wins {strategy.outcomes['win']:,}, "
+        f"draws {strategy.outcomes['draw']:,}, {opponent} wins {strategy.outcomes['loss']:,}",
     ]
     if strategy.root.move is not None:
         lines.append(f"{side} opens in cell {strategy.root.move}")
