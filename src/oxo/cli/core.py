@@ -38,6 +38,9 @@ from oxo.progress import progress_bar
 from oxo.registry import Game
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from oxo.counting.budget import Estimate
     from oxo.counting.frontier import FrontierPly
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
@@ -153,6 +156,7 @@ def count(
     oxo count uttt --plies 6
     """
     from oxo.counting.budget import MemoryLimitError
+    from oxo.errors import OutOfReachError
 
     parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
     if all(not isinstance(board, Geometry) for board in parsed):
@@ -167,7 +171,7 @@ def count(
             rows: list[PlyCount] = []
             try:
                 if isinstance(board, str):  # UTTT
-                    tables.append(_count_uttt(limit, max_ply, quiet, folder, rows))
+                    tables.append(_count_uttt(limit, max_ply, quiet, folder, rows, yes))
                 elif not isinstance(board, Geometry):
                     tables.append(_count_gravity(board, limit, max_ply, yes, quiet, rows))
                 else:
@@ -186,8 +190,9 @@ def count(
                             rows,
                         )
                     )
-            except (KeyboardInterrupt, MemoryLimitError):
-                # A stopped count shows the plies it finished before the one line saying why.
+            except (KeyboardInterrupt, MemoryLimitError, OutOfReachError, click.exceptions.Exit):
+                # A stopped count shows the plies it finished before the one line saying why
+                # (Ctrl-C, the memory limit, or work ahead that needs --yes or was declined).
                 if rows:
                     tables.append(_stopped_table(board, rows))
                 if tables:
@@ -320,18 +325,22 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
 
 
 def _count_uttt(
-    limit: int, max_ply: int | None, quiet: bool, folder: str | None, rows: list[PlyCount]
+    limit: int,
+    max_ply: int | None,
+    quiet: bool,
+    folder: str | None,
+    rows: list[PlyCount],
+    yes: bool,
 ) -> UtttCounts:
     """Ultimate tic-tac-toe's count up to ``--plies``: in memory while every ply fits in the limit,
     else (or with ``--folder``) with each ply's classes kept on disk in buckets (each ply's row
-    added to ``rows`` as it comes)."""
-    import time
+    added to ``rows`` as it comes). On disk, once the plies ahead are predicted to take over a
+    minute, it asks first (or needs ``--yes``)."""
     from pathlib import Path
 
-    from oxo.counting.budget import MemoryLimitError, format_seconds
+    from oxo.counting.budget import MemoryLimitError
     from oxo.errors import OutOfReachError
     from oxo.uttt.counting import count_positions
-    from oxo.uttt.diskcount import count_on_disk
 
     if max_ply is None:
         raise OutOfReachError(
@@ -363,22 +372,103 @@ def _count_uttt(
             "stopped count, and remove the folder when done",
             err=True,
         )
-    known.clear()
+    asked = yes
+    while True:
+        try:
+            return _count_uttt_on_disk(where, max_ply, limit, quiet, rows, ask=not asked)
+        except _LongPliesAhead as ahead:
+            # Asked with the bar gone; the count on disk continues from its last complete ply.
+            check_estimate(
+                f"counting uttt on disk from ply {ahead.first} to ply {max_ply}",
+                ahead.estimate,
+                limit,
+                yes=False,
+                smaller=f"--plies {ahead.first - 1} gives the plies counted so far, at once",
+                details=ahead.details,
+            )
+            asked = True
+
+
+def _count_uttt_on_disk(
+    where: Path, max_ply: int, limit: int, quiet: bool, rows: list[PlyCount], ask: bool
+) -> UtttCounts:
+    """The uttt count on disk in ``where`` (continuing from its last complete ply), each ply's row
+    added to ``rows``; with ``ask``, it stops (:class:`_LongPliesAhead`) once the plies ahead are
+    predicted to take over a minute."""
+    import time
+
+    from oxo.counting.budget import format_seconds
+    from oxo.uttt.diskcount import count_on_disk
+
+    known: list[tuple[int, int]] = []
+    rows.clear()
     started = time.monotonic()
+    ply_began = [started]
     with progress_bar("counting uttt on disk", total=1.0, quiet=quiet) as bar:
 
         def on_ply(row: FrontierPly) -> None:
             rows.append(PlyCount(row.ply, row.positions, row.classes, row.finished_positions))
             known.append((row.ply, row.positions))
-            seconds = time.monotonic() - started
-            if seconds >= 1:  # a line a ply once the count takes noticeable time
+            now = time.monotonic()
+            took, ply_began[0] = now - ply_began[0], now
+            if now - started >= 1:  # a line a ply once the count takes noticeable time
                 bar.note(
                     f"uttt ply {row.ply}: {row.positions:,} positions, {row.classes:,} classes "
-                    f"({format_seconds(seconds)})"
+                    f"({format_seconds(now - started)})"
                 )
+            if ask:
+                _ask_before_long_plies(rows, took, max_ply, limit)
 
         with _guarded_count("uttt", limit, known):
             return count_on_disk(max_ply, where, memory=limit, on_ply=on_ply, on_progress=bar)
+
+
+#: Bytes a class (or a move waiting to be sorted) takes on disk in the uttt count: three int64 words.
+UTTT_ROW_BYTES = 3 * 8
+#: The uttt count on disk predicts the plies ahead from a ply made from at least this many classes
+#: (before, fixed costs such as loading the compiled walk dominate a ply's time).
+PREDICT_FROM_CLASSES = 100_000
+
+
+class _LongPliesAhead(Exception):
+    """The uttt count on disk stops to ask: the plies ahead are predicted to take long."""
+
+    def __init__(self, first: int, estimate: Estimate, details: list[str]) -> None:
+        super().__init__(f"plies from {first} on are predicted to take long")
+        self.first = first
+        self.estimate = estimate
+        self.details = details
+
+
+def _ask_before_long_plies(rows: list[PlyCount], took: float, last: int, limit: int = 0) -> None:
+    """Predict the plies after the last one counted from how it went, both measured: its time per
+    class it grew from (once that ply grew from enough classes for the fixed costs to fade) and the
+    growth of the classes from ply to ply; stop to ask when the plies ahead take over a minute."""
+    from oxo.counting.budget import Estimate, format_bytes, format_seconds
+
+    if len(rows) < 2 or rows[-1].ply >= last or rows[-2].classes < PREDICT_FROM_CLASSES:
+        return  # too little seen to predict, or nothing ahead
+    growth = rows[-1].classes / rows[-2].classes
+    per_parent = took / rows[-2].classes
+    seconds = 0.0
+    disk = 0
+    details = []
+    parents, classes = rows[-1].classes, rows[-1].classes * growth
+    for ply in range(rows[-1].ply + 1, last + 1):
+        ply_seconds = per_parent * parents
+        # while a ply is made: its parents' classes, and its moves waiting to be sorted (a few
+        # more than the classes they make)
+        ply_disk = int(UTTT_ROW_BYTES * (1.2 * classes + parents))
+        seconds += ply_seconds
+        disk = max(disk, ply_disk)
+        details.append(
+            f"ply {ply}: about {format_seconds(ply_seconds)}, about {format_bytes(ply_disk)} on "
+            "disk while it is made"
+        )
+        parents, classes = int(classes), classes * growth
+    if seconds > ASK_AFTER_SECONDS:
+        note = f"from ply {rows[-1].ply}'s time and the growth of the classes"
+        raise _LongPliesAhead(rows[-1].ply + 1, Estimate(seconds, limit, disk, note=note), details)
 
 
 @contextmanager
