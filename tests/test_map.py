@@ -189,7 +189,7 @@ def test_past_the_limit_the_map_takes_the_lowest_value_keeping_cell(side: str) -
 
 
 def test_cli_map_says_when_it_is_not_the_smallest(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
 ) -> None:
     """'oxo map 4x4' worked 8 s, then refused (issue 30, item 13); now it answers with the map of
     the lowest value-keeping cells and says so (here: a limit of 5 positions on 3x3, for speed)."""
@@ -203,6 +203,17 @@ def test_cli_map_says_when_it_is_not_the_smallest(
     assert "not the smallest map" in out and "lowest cell" in out
     expected = strategy_map("3x3", "o", max_positions=5)
     assert f"positions where O moves: {expected.positions:,}" in out
+    # a map too large to draw: the summary, then why there is no drawing (exit 3)
+    import oxo.render.strategy as drawing
+
+    monkeypatch.setattr(
+        drawing, "strategy_svg", functools.partial(drawing.strategy_svg, max_boards=10)
+    )
+    target = tmp_path / "o.svg"
+    assert main(["map", "3x3", "--as", "o", "--svg", str(target)]) == 3
+    captured = capsys.readouterr()
+    assert f"positions where O moves: {expected.positions:,}" in captured.out
+    assert "no drawing written" in captured.err and not target.exists()
 
 
 def test_map_is_deterministic() -> None:

@@ -48,9 +48,19 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
     with progress_bar(f"solving every position of {geometry.spec} for the map") as bar:
         strategy = strategy_map(geometry, player, on_progress=bar)
     if svg_path is not None:
+        from oxo.errors import OutOfReachError
         from oxo.render.strategy import strategy_svg
 
-        drawing = strategy_svg(strategy)
+        try:
+            drawing = strategy_svg(strategy)
+        except OutOfReachError as too_large:
+            # The map was found: say what it is before saying why it is not drawn.
+            if as_json:
+                echo_json(strategy.to_dict())
+            else:
+                for line in summary_lines(strategy):
+                    click.echo(line)
+            raise OutOfReachError(f"{str(too_large).split(';')[0]}; no drawing written") from None
         try:
             write_atomic(svg_path, drawing + "\n")
         except OSError as error:
