@@ -196,7 +196,7 @@ def test_exit_statuses_are_documented() -> None:
         (["fullboards"], 0),
         (["move", "x...o....", "--json"], 0),
         (["solve", "3x3"], 0),
-        (["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet"], 3),
+        (["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet"], 3),
         (["move", "5x5", "--k", "4", "--level", "easy", "--seed", "1"], 0),
         (["show", "x........//....o....//........."], 2),
         (["show", "x.o/..."], 0),
@@ -233,10 +233,10 @@ def test_out_of_reach_is_exit_3_with_what_to_try(
 def test_out_of_reach_says_what_is_known_and_what_to_try(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    run = run_here(capsys, ["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet"])
+    run = run_here(capsys, ["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet"])
     check(run, 3)
     assert "unknown" in run.out and "try" in (run.out + run.err)
-    run = run_here(capsys, ["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet", "--json"])
+    run = run_here(capsys, ["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet", "--json"])
     assert run.code == 3 and json.loads(run.out)["value"] == "unknown"
 
 
