@@ -1,0 +1,692 @@
+"""Gomoku tactics: forced wins by continuous fours (VCF) and by fours and threes (VCT), on any board.
+
+The rule is oxo's own: a line of k cells (every line of :attr:`oxo.geometry.Geometry.lines`) filled by
+one side wins, so a longer row wins too (free-style gomoku when k = 5). Words used below, for the
+side S to move (the *attacker*) and its opponent D (the *defender*):
+
+* a *five* is a move that fills a line of S: S wins;
+* a *four* is a move after which some line holds k-1 marks of S, no mark of D, and one empty cell:
+  D must take that cell at once or lose (two such cells, a *double four*, cannot both be taken);
+* a *threat* is a move after which S, were it to move again, would win by fours within a few moves
+  (an open three, say: S threatens to make a four that cannot be stopped). D may answer a threat in
+  many ways, so a win made of threats is a tree, not a line.
+
+**VCF** (victory by continuous fours) plays only fours: each reply of D is forced, so a win is one
+line, and the search over all fours is complete. **VCT** (victory by continuous threats) also plays
+threats (moves that make k-2 marks of S in a line free of D) and searches every defence that matters.
+
+Which defences matter, and why the others lose: after S's threat, the search finds S's shortest
+win by fours as if D passed, a line ``L``. A reply of D on none of the cells of ``L`` and on no cell
+where D could make a four of its own with its marks and the cells it takes in ``L`` leaves ``L``
+standing: every move of S in ``L`` is still a four with the same single reply, and D never gets a
+four of its own to answer with. So only the cells of ``L`` and those cells (the *relevant* cells)
+are searched, and after any other reply S plays ``L``. The same holds for D's counter-fours: a
+reply that makes a four of D is a relevant cell, and a position in which D has a four lets S move
+only to take that cell (or to win at once).
+
+A found win is a :class:`Proof` (S's move, the proof after each searched reply, and the line that
+wins after any other reply) that :func:`check` confirms by playing every reply of D with the plain
+rules, independently of the search. "Not found" proves nothing, except for a VCF search that ran to
+the end (:attr:`Tactics.exhausted`): then S has no win by fours (within ``max_moves`` when given).
+
+The search keeps, for each side, the lines by how many of its marks they hold (lines holding a mark
+of both sides are dead), updated move by move, so a node costs a few dozen set operations on a
+15x15 board (572 lines of 5) rather than a pass over every line.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from oxo.errors import MoveError, PositionError
+from oxo.geometry import Geometry, completing_cells, mask_cells
+from oxo.position import Player, Position
+
+Kind = Literal["vcf", "vct"]
+
+#: Positions a search may visit by default before it gives up.
+DEFAULT_NODES = 200_000
+#: Attacker moves of the win by fours (as if the defender passed) that make a move a threat: 2 finds
+#: open threes (an open four, then a five), 3 also the moves that prepare a four-three.
+THREAT_MOVES = 3
+#: Attacker moves (the last one completing the line) a threat search looks ahead by default.
+VCT_MOVES = 10
+
+#: Weights of a line holding n marks of one side only, for ordering moves (more marks: sooner).
+_WEIGHTS = (0, 1, 4, 20, 120, 1000)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A forced win for the attacker, who is to move: play ``move``; after each of the defender's
+    ``replies`` go on with the proof given for it; after any other reply play ``fallback`` (a line of
+    fours: attacker and forced replies alternating, the last move completing a line), or complete a
+    line at once when ``fallback`` is empty. ``completes`` marks a move that completes a line (the
+    leaves). A proof from elsewhere is judged by :func:`check`, which plays it out."""
+
+    move: int
+    replies: tuple[tuple[int, Proof], ...] = ()
+    fallback: tuple[int, ...] = ()
+    completes: bool = False
+
+    @property
+    def attacker_moves(self) -> int:
+        """The most moves the attacker needs against any defence, the last one completing a line."""
+        if self.completes:
+            return 1
+        deepest = max((proof.attacker_moves for _, proof in self.replies), default=0)
+        after_other = (len(self.fallback) + 1) // 2 if self.fallback else 1
+        return 1 + max(deepest, after_other)
+
+    @property
+    def size(self) -> int:
+        """Attacker moves written in the proof (each fallback line counted in full)."""
+        return 1 + (len(self.fallback) + 1) // 2 + sum(proof.size for _, proof in self.replies)
+
+    def principal(self) -> tuple[int, ...]:
+        """The main line: the attacker's moves and, at each turn of the defender, the searched reply
+        that holds out longest (after a double four, the reply that blocks one of the two cells)."""
+        line = [self.move]
+        if self.replies:
+            reply, proof = max(self.replies, key=lambda item: item[1].attacker_moves)
+            line.append(reply)
+            line.extend(proof.principal())
+        return tuple(line)
+
+    def all_fours(self) -> bool:
+        """Whether every attacker move of the proof is a four or a five: one searched reply at each
+        turn of the defender, none left to a fallback line (a win by continuous fours)."""
+        if self.fallback:
+            return False
+        return len(self.replies) <= 1 and all(proof.all_fours() for _, proof in self.replies)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "move": self.move,
+            "replies": [{"reply": reply, "proof": proof.to_dict()} for reply, proof in self.replies],
+            "fallback": list(self.fallback),
+            "completes": self.completes,
+        }
+
+
+def five(cell: int) -> Proof:
+    """The proof that completes a line at ``cell``."""
+    return Proof(cell, completes=True)
+
+
+def line_proof(line: Sequence[int]) -> Proof:
+    """A line of fours (attacker, forced reply, attacker, ..., the last move completing a line; or
+    ending in a double four, its block and the other cell) as a :class:`Proof`."""
+    if len(line) % 2 == 0:
+        raise ValueError(f"a line of fours ends with the attacker's move: {list(line)}")
+    proof = five(line[-1])
+    for index in range(len(line) - 3, -1, -2):
+        proof = Proof(line[index], ((line[index + 1], proof),))
+    return proof
+
+
+# -- the result -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tactics:
+    """What a forcing-move search found for ``attacker`` in ``position``.
+
+    ``proof`` is the win when one was found (checked by :func:`check`), else None. ``exhausted``
+    says the search ran to its end within the budget: for ``kind == "vcf"`` and no proof, the
+    attacker then has no win by continuous fours (within ``max_moves`` attacker moves when given);
+    a VCT search that ran out says nothing.
+    """
+
+    position: Position
+    attacker: Player
+    kind: Kind
+    proof: Proof | None
+    nodes: int
+    seconds: float
+    exhausted: bool
+    max_moves: int | None
+
+    @property
+    def found(self) -> bool:
+        return self.proof is not None
+
+    @property
+    def by_fours(self) -> bool:
+        """Whether the win found is by continuous fours alone."""
+        return self.proof is not None and self.proof.all_fours()
+
+    @property
+    def line(self) -> tuple[int, ...]:
+        """The winning line: the attacker's moves and the defender's replies, alternating (at each
+        threat the defence that holds out longest); empty when nothing was found."""
+        return () if self.proof is None else self.proof.principal()
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        """The line in board coordinates (``h8``: column letter, row counted from the bottom)."""
+        return tuple(point_name(self.position.geometry, cell) for cell in self.line)
+
+    @property
+    def attacker_moves(self) -> int | None:
+        """The most attacker moves the win takes against any defence (None when nothing was found)."""
+        return None if self.proof is None else self.proof.attacker_moves
+
+    def summary(self) -> str:
+        """One sentence for people."""
+        who = self.attacker.upper()
+        if self.proof is not None:
+            how = "continuous fours" if self.by_fours else "fours and threes"
+            moves = self.proof.attacker_moves
+            return f"{who} wins by {how} in {moves} move{'s' if moves != 1 else ''} of {who}"
+        limit = f" within {self.max_moves} moves of {who}" if self.max_moves else ""
+        if self.kind == "vcf" and self.exhausted:
+            return f"{who} has no win by continuous fours{limit}"
+        searched = "continuous fours" if self.kind == "vcf" else "fours and threes"
+        reason = "the search ran to its end" if self.exhausted else "the search ran out of budget"
+        return f"no win by {searched} found for {who}{limit} ({reason}; this proves nothing)"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "attacker": self.attacker,
+            "search": self.kind,
+            "found": self.found,
+            "by_fours": self.by_fours if self.found else None,
+            "line": list(self.line),
+            "points": list(self.points),
+            "attacker_moves": self.attacker_moves,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "exhausted": self.exhausted,
+            "max_moves": self.max_moves,
+            "text": self.summary(),
+        }
+
+
+# -- coordinates -------------------------------------------------------------------------------------
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def point_name(geometry: Geometry, cell: int) -> str:
+    """A cell as gomoku players write it on a flat board: the column's letter (``a`` on the left),
+    then the row counted from 1 at the bottom (``h8`` is the centre of 15x15); the cell ID elsewhere."""
+    if geometry.dimensions != 2 or geometry.shape[1] > len(_LETTERS):
+        return str(cell)
+    row, col = geometry.coords(cell)
+    return f"{_LETTERS[col]}{geometry.shape[0] - row}"
+
+
+def parse_point(geometry: Geometry, text: str) -> int:
+    """The cell named ``h8`` (see :func:`point_name`) or by its ID."""
+    word = text.strip().lower()
+    if word.isdigit():
+        cell = int(word)
+        if cell < geometry.size:
+            return cell
+    elif geometry.dimensions == 2 and len(word) >= 2 and word[0] in _LETTERS and word[1:].isdigit():
+        rows, cols = geometry.shape
+        col, row = _LETTERS.index(word[0]), rows - int(word[1:])
+        if col < cols and 0 <= row < rows:
+            return row * cols + col
+    raise MoveError(f"{text.strip()!r} is not a cell of a {geometry.spec_shape} board")
+
+
+# -- the search --------------------------------------------------------------------------------------
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@lru_cache(maxsize=16)
+def _lines_through(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
+    """For each cell, the indices in ``geometry.lines`` of the lines through it."""
+    through: list[list[int]] = [[] for _ in range(geometry.size)]
+    for index, line in enumerate(geometry.lines):
+        for cell in mask_cells(line):
+            through[cell].append(index)
+    return tuple(tuple(indices) for indices in through)
+
+
+class _Search:
+    """The board of one search: side 0 is the attacker, side 1 the defender."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        attacker: int,
+        defender: int,
+        *,
+        nodes: int | None,
+        seconds: float | None,
+        threat_moves: int = THREAT_MOVES,
+    ) -> None:
+        self.k = k = geometry.k
+        self.lines = lines = geometry.lines
+        self.through = _lines_through(geometry)
+        self.full = geometry.full_mask
+        self.stones = [attacker, defender]
+        self.count = [
+            [(line & attacker).bit_count() for line in lines],
+            [(line & defender).bit_count() for line in lines],
+        ]
+        #: the lowest number of marks whose lines are kept in ``level`` (threes need k-3)
+        self.low = low = max(1, k - 3)
+        self.level: list[list[set[int]]] = [[set() for _ in range(k + 1)] for _ in range(2)]
+        for side in (0, 1):
+            own, other = self.count[side], self.count[1 - side]
+            for index in range(len(lines)):
+                if other[index] == 0 and own[index] >= low:
+                    self.level[side][own[index]].add(index)
+        self.threat_moves = threat_moves
+        self.weights = [_WEIGHTS[min(n, len(_WEIGHTS) - 1)] for n in range(k + 1)]
+        self.nodes = 0
+        self.max_nodes = nodes
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.vcf_failed: dict[tuple[int, int], float] = {}
+        self.vct_failed: dict[tuple[int, int], float] = {}
+        #: set when some node was cut short by the depth limit (a deeper search might find more)
+        self.cut = False
+
+    # -- the board, move by move ------------------------------------------------------------------
+
+    def play(self, cell: int, side: int) -> None:
+        own, other = self.count[side], self.count[1 - side]
+        levels, other_levels = self.level[side], self.level[1 - side]
+        low = self.low
+        for index in self.through[cell]:
+            n = own[index]
+            if other[index] == 0:
+                if n >= low:
+                    levels[n].discard(index)
+                if n + 1 >= low:
+                    levels[n + 1].add(index)
+            elif n == 0 and other[index] >= low:
+                other_levels[other[index]].discard(index)
+            own[index] = n + 1
+        self.stones[side] |= 1 << cell
+
+    def unplay(self, cell: int, side: int) -> None:
+        own, other = self.count[side], self.count[1 - side]
+        levels, other_levels = self.level[side], self.level[1 - side]
+        low = self.low
+        for index in self.through[cell]:
+            n = own[index] - 1
+            own[index] = n
+            if other[index] == 0:
+                if n + 1 >= low:
+                    levels[n + 1].discard(index)
+                if n >= low:
+                    levels[n].add(index)
+            elif n == 0 and other[index] >= low:
+                other_levels[other[index]].add(index)
+        self.stones[side] ^= 1 << cell
+
+    def empty(self) -> int:
+        return self.full & ~(self.stones[0] | self.stones[1])
+
+    def cells_of(self, side: int, marks: int) -> int:
+        """The empty cells of the lines holding ``marks`` marks of ``side`` and none of the other."""
+        if marks < self.low:
+            return 0
+        lines = self.lines
+        cells = 0
+        for index in self.level[side][marks]:
+            cells |= lines[index]
+        return cells & self.empty()
+
+    def completions(self, side: int) -> int:
+        """The cells where ``side`` would complete a line."""
+        return self.cells_of(side, self.k - 1)
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _OutOfBudget
+        if self.deadline is not None and self.nodes & 255 == 0:
+            if time.perf_counter() > self.deadline:
+                raise _OutOfBudget
+
+    def ordered(self, cells: int, side: int) -> list[int]:
+        """The cells, most promising first for ``side``: by the lines through each, its own weighed
+        by its marks, the other side's less (a move there also blocks)."""
+        own, other = self.count[side], self.count[1 - side]
+        through, weights = self.through, self.weights
+        scored = []
+        for cell in mask_cells(cells):
+            score = 0
+            for index in through[cell]:
+                if other[index] == 0:
+                    score += 2 * weights[own[index]]
+                elif own[index] == 0:
+                    score += weights[other[index]]
+            scored.append((-score, cell))
+        scored.sort()
+        return [cell for _, cell in scored]
+
+    # -- wins by fours ----------------------------------------------------------------------------
+
+    def vcf(self, depth: float) -> list[int] | None:
+        """The attacker's win by continuous fours within ``depth`` attacker moves (the last one
+        completing a line): the line, attacker and forced replies alternating; or None."""
+        self.tick()
+        win = self.completions(0)
+        if win:
+            return [(win & -win).bit_length() - 1]
+        if depth <= 1:
+            if self.cells_of(0, self.k - 2):
+                self.cut = True
+            return None
+        threat = self.completions(1)
+        if threat & (threat - 1):
+            return None  # two cells complete a line of the defender: one four cannot stop both
+        key = (self.stones[0], self.stones[1])
+        failed = self.vcf_failed.get(key)
+        if failed is not None and failed >= depth:
+            if failed != float("inf"):
+                self.cut = True
+            return None
+        moves = self.cells_of(0, self.k - 2)
+        if threat:
+            moves &= threat  # the defender's four must be blocked, and the block must be a four
+        outer_cut, self.cut = self.cut, False
+        found: list[int] | None = None
+        for move in self.ordered(moves, 0):
+            self.play(move, 0)
+            cells = self.completions(0)
+            if cells & (cells - 1):
+                low = cells & -cells
+                other = cells ^ low
+                self.unplay(move, 0)
+                found = [move, low.bit_length() - 1, (other & -other).bit_length() - 1]
+                break
+            block = cells.bit_length() - 1
+            self.play(block, 1)
+            try:
+                rest = self.vcf(depth - 1)
+            finally:
+                self.unplay(block, 1)
+                self.unplay(move, 0)
+            if rest is not None:
+                found = [move, block, *rest]
+                break
+        cut, self.cut = self.cut, outer_cut or self.cut
+        if found is None:
+            if len(self.vcf_failed) > 1_000_000:
+                self.vcf_failed.clear()
+            self.vcf_failed[key] = depth if cut else float("inf")
+        return found
+
+    def shortest_vcf(self, depth: float) -> list[int] | None:
+        """The shortest win by fours within ``depth`` attacker moves."""
+        steps = 1
+        while steps <= depth:
+            line = self.vcf(steps)
+            if line is not None:
+                return line
+            steps += 1
+        return None
+
+    def relevant(self, line: Sequence[int]) -> int:
+        """The empty cells where a defender's move can spoil ``line`` (a win by fours of the
+        attacker, to move): the line's cells, and the cells where the defender would make a four
+        with its marks and the cells it takes in the line (see the module docstring)."""
+        cells = 0
+        for cell in line:
+            cells |= 1 << cell
+        if len(line) > 1:
+            k, lines = self.k, self.lines
+            blocks = 0
+            for cell in line[1::2]:
+                blocks |= 1 << cell
+            attacker, defender = self.stones[0], self.stones[1] | blocks
+            for marks in range(max(self.low, k - 2), k):
+                for index in self.level[1][marks]:
+                    cells |= lines[index]
+            for cell in line[1::2]:
+                for index in self.through[cell]:
+                    mask = lines[index]
+                    if not mask & attacker and (mask & defender).bit_count() >= k - 2:
+                        cells |= mask
+        return cells & self.empty()
+
+    # -- wins by threats --------------------------------------------------------------------------
+
+    def vct(self, depth: float) -> Proof | None:
+        """The attacker's win by fours and threats within ``depth`` attacker moves, or None."""
+        self.tick()
+        win = self.completions(0)
+        if win:
+            return five((win & -win).bit_length() - 1)
+        if depth <= 1:
+            if self.cells_of(0, self.k - 2) | self.cells_of(0, self.k - 3):
+                self.cut = True
+            return None
+        threat = self.completions(1)
+        if threat & (threat - 1):
+            return None
+        key = (self.stones[0], self.stones[1])
+        failed = self.vct_failed.get(key)
+        if failed is not None and failed >= depth:
+            if failed != float("inf"):
+                self.cut = True
+            return None
+        outer_cut, self.cut = self.cut, False
+        found: Proof | None = None
+        line = self.vcf(depth)
+        if line is not None:
+            found = line_proof(line)
+        else:
+            # a four of the defender must be blocked first: then the block is the one move tried,
+            # a threat when the attacker's other threats still stand (whatever its own lines)
+            moves = threat or self.cells_of(0, self.k - 2) | self.cells_of(0, self.k - 3)
+            for move in self.ordered(moves, 0):
+                self.play(move, 0)
+                try:
+                    found = self._threat(move, depth)
+                finally:
+                    self.unplay(move, 0)
+                if found is not None:
+                    break
+        cut, self.cut = self.cut, outer_cut or self.cut
+        if found is None:
+            if len(self.vct_failed) > 1_000_000:
+                self.vct_failed.clear()
+            self.vct_failed[key] = depth if cut else float("inf")
+        return found
+
+    def _threat(self, move: int, depth: float) -> Proof | None:
+        """The proof that ``move`` (just played by the attacker) wins within ``depth`` attacker
+        moves in all, or None."""
+        cells = self.completions(0)
+        if cells:
+            if cells & (cells - 1):
+                low = cells & -cells
+                other = cells ^ low
+                return Proof(move, ((low.bit_length() - 1, five((other & -other).bit_length() - 1)),))
+            block = cells.bit_length() - 1
+            self.play(block, 1)
+            try:
+                rest = self.vct(depth - 1)
+            finally:
+                self.unplay(block, 1)
+            return None if rest is None else Proof(move, ((block, rest),))
+        if depth < 3:
+            self.cut = True
+            return None
+        outer_cut = self.cut
+        line = self.shortest_vcf(min(self.threat_moves, depth - 1))
+        if depth - 1 >= self.threat_moves:
+            self.cut = outer_cut  # cut by the threat's own limit, which a deeper search keeps
+        if line is None:
+            return None
+        replies: list[tuple[int, Proof]] = []
+        for reply in self.ordered(self.relevant(line), 1):
+            self.play(reply, 1)
+            try:
+                rest = self.vct(depth - 1)
+            finally:
+                self.unplay(reply, 1)
+            if rest is None:
+                return None
+            replies.append((reply, rest))
+        return Proof(move, tuple(replies), tuple(line))
+
+
+# -- the questions -----------------------------------------------------------------------------------
+
+
+def _sides(position: Position, attacker: Player | None) -> tuple[Player, int, int]:
+    if position.x_lines or position.o_lines:
+        raise PositionError("the game is over: a line is complete")
+    side = attacker or position.turn
+    if side not in ("x", "o"):
+        raise PositionError(
+            f"no side to move in {position.to_status_string()}: name the attacker ('x' or 'o')"
+        )
+    own, other = (position.x, position.o) if side == "x" else (position.o, position.x)
+    return side, own, other
+
+
+def find_vcf(
+    position: Position,
+    attacker: Player | None = None,
+    *,
+    max_moves: int | None = None,
+    nodes: int | None = DEFAULT_NODES,
+    seconds: float | None = None,
+) -> Tactics:
+    """The attacker's (default: the side to move's) win by continuous fours, searched to the end
+    unless ``nodes`` or ``seconds`` run out; ``max_moves`` bounds the attacker's moves (the last one
+    completing a line)."""
+    side, own, other = _sides(position, attacker)
+    started = time.perf_counter()
+    search = _Search(position.geometry, own, other, nodes=nodes, seconds=seconds)
+    depth = float("inf") if max_moves is None else max_moves
+    proof: Proof | None = None
+    exhausted = True
+    try:
+        line = search.vcf(depth)
+        proof = None if line is None else line_proof(line)
+    except _OutOfBudget:
+        exhausted = False
+    return Tactics(
+        position,
+        side,
+        "vcf",
+        proof,
+        search.nodes,
+        time.perf_counter() - started,
+        exhausted,
+        max_moves,
+    )
+
+
+def find_vct(
+    position: Position,
+    attacker: Player | None = None,
+    *,
+    max_moves: int | None = VCT_MOVES,
+    threat_moves: int = THREAT_MOVES,
+    nodes: int | None = DEFAULT_NODES,
+    seconds: float | None = None,
+) -> Tactics:
+    """The attacker's (default: the side to move's) win by fours and threats within ``max_moves``
+    attacker moves (None: as deep as the budget allows), shortest first; a threat is a move after
+    which the attacker would win by fours in ``threat_moves`` moves if the defender passed."""
+    side, own, other = _sides(position, attacker)
+    started = time.perf_counter()
+    search = _Search(
+        position.geometry, own, other, nodes=nodes, seconds=seconds, threat_moves=threat_moves
+    )
+    proof: Proof | None = None
+    exhausted = True
+    try:
+        depth = 1
+        while max_moves is None or depth <= max_moves:
+            search.cut = False
+            proof = search.vct(depth)
+            if proof is not None or not search.cut:
+                break  # found, or nothing was cut short: deeper searches would see no more
+            depth += 1
+    except _OutOfBudget:
+        exhausted = False
+    return Tactics(
+        position,
+        side,
+        "vct",
+        proof,
+        search.nodes,
+        time.perf_counter() - started,
+        exhausted,
+        max_moves,
+    )
+
+
+def relevant_cells(position: Position, attacker: Player, line: Sequence[int]) -> tuple[int, ...]:
+    """The empty cells where the defender, moving now instead of ``attacker``, could spoil
+    ``attacker``'s win by fours ``line``: after a move on any other cell the line still wins."""
+    _, own, other = _sides(position, attacker)
+    search = _Search(position.geometry, own, other, nodes=None, seconds=None)
+    return mask_cells(search.relevant(line))
+
+
+# -- the independent check ---------------------------------------------------------------------------
+
+
+def check(position: Position, attacker: Player, proof: Proof) -> bool:
+    """Whether ``proof`` wins for ``attacker`` (to move) in ``position`` against every defence,
+    played out with the plain rules (the lines of the board, no search): each move is legal, the
+    defender never has a line to complete when it is to move, each reply listed goes on with a
+    proof that wins, and every other reply of the defender loses to the fallback line (or at once)."""
+    if position.x_lines or position.o_lines:
+        return False
+    own, other = (position.x, position.o) if attacker == "x" else (position.o, position.x)
+    geometry = position.geometry
+    return _check(geometry.lines, geometry.full_mask, own, other, proof)
+
+
+def _holds_line(lines: tuple[int, ...], marks: int) -> bool:
+    return any(marks & line == line for line in lines)
+
+
+def _check(lines: tuple[int, ...], full: int, own: int, other: int, proof: Proof) -> bool:
+    bit = 1 << proof.move
+    if not full & bit or (own | other) & bit:
+        return False
+    own |= bit
+    if _holds_line(lines, own):
+        return True
+    if completing_cells(lines, other, own) & ~own:
+        return False  # the defender completes a line with its reply
+    empty = full & ~(own | other)
+    if not empty:
+        return False  # the board is full: a draw
+    listed = dict(proof.replies)
+    if len(listed) != len(proof.replies) or any(not empty >> r & 1 for r in listed):
+        return False
+    wins_at_once = completing_cells(lines, own, other) & empty
+    fallback = line_proof(proof.fallback) if proof.fallback else None
+    for reply in mask_cells(empty):
+        after = other | 1 << reply
+        if reply in listed:
+            if not _check(lines, full, own, after, listed[reply]):
+                return False
+        elif fallback is not None:
+            if not _check(lines, full, own, after, fallback):
+                return False
+        elif not wins_at_once & ~(1 << reply):
+            return False
+    return True
+
+
+def replay(position: Position, line: Sequence[int]) -> Iterator[Position]:
+    """The positions along a line of moves from ``position`` (moves alternate from the side to move)."""
+    for cell in line:
+        position = position.play(cell)
+        yield position
