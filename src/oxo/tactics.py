@@ -271,72 +271,90 @@ class _Search:
         self.through = _lines_through(geometry)
         self.full = geometry.full_mask
         self.stones = [attacker, defender]
-        self.count = [
-            [(line & attacker).bit_count() for line in lines],
-            [(line & defender).bit_count() for line in lines],
-        ]
-        #: the lowest number of marks whose lines are kept in ``level`` (threes need k-3)
-        self.low = low = max(1, k - 3)
-        self.level: list[list[set[int]]] = [[set() for _ in range(k + 1)] for _ in range(2)]
-        for side in (0, 1):
-            own, other = self.count[side], self.count[1 - side]
-            for index in range(len(lines)):
-                if other[index] == 0 and own[index] >= low:
-                    self.level[side][own[index]].add(index)
+        #: each line's marks as one number: attacker's + base * defender's
+        self.base = base = k + 1
+        self.step = (1, base)
+        self.code = [(line & attacker).bit_count() + base * (line & defender).bit_count() for line in lines]
+        #: the lowest number of attacker marks whose lines are kept (the threats' lines need
+        #: k-1-threat_moves, and a threat of a VCT is at least a three: k-3); the defender's lines
+        #: are kept from k-2 marks (its fours and the cells where it would make one)
+        self.low = low = max(1, min(k - 3, k - 1 - threat_moves))
+        #: ``bucket[code]``: the lines with that code, for the codes searched (None for the others)
+        self.bucket: list[set[int] | None] = [None] * (base * base)
+        for marks in range(low, k + 1):
+            self.bucket[marks] = set()
+        for marks in range(max(1, k - 2), k + 1):
+            self.bucket[base * marks] = set()
+        for index, code in enumerate(self.code):
+            bucket = self.bucket[code]
+            if bucket is not None:
+                bucket.add(index)
         self.threat_moves = threat_moves
-        self.weights = [_WEIGHTS[min(n, len(_WEIGHTS) - 1)] for n in range(k + 1)]
+        weights = [_WEIGHTS[min(n, len(_WEIGHTS) - 1)] for n in range(k + 1)]
+        #: ``scores[side][code]``: what a line with that code adds to a move's promise for ``side``
+        self.scores = [[0] * (base * base), [0] * (base * base)]
+        for own in range(base):
+            for other in range(base):
+                code = own + base * other
+                if other == 0:
+                    self.scores[0][code] = 2 * weights[own]
+                    self.scores[1][code] = weights[own]
+                elif own == 0:
+                    self.scores[0][code] = weights[other]
+                    self.scores[1][code] = 2 * weights[other]
         self.nodes = 0
         self.max_nodes = nodes
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.vcf_failed: dict[tuple[int, int], float] = {}
-        self.vct_failed: dict[tuple[int, int], float] = {}
         #: set when some node was cut short by the depth limit (a deeper search might find more)
         self.cut = False
 
     # -- the board, move by move ------------------------------------------------------------------
 
     def play(self, cell: int, side: int) -> None:
-        own, other = self.count[side], self.count[1 - side]
-        levels, other_levels = self.level[side], self.level[1 - side]
-        low = self.low
+        code, bucket, step = self.code, self.bucket, self.step[side]
         for index in self.through[cell]:
-            n = own[index]
-            if other[index] == 0:
-                if n >= low:
-                    levels[n].discard(index)
-                if n + 1 >= low:
-                    levels[n + 1].add(index)
-            elif n == 0 and other[index] >= low:
-                other_levels[other[index]].discard(index)
-            own[index] = n + 1
+            value = code[index]
+            lines = bucket[value]
+            if lines is not None:
+                lines.discard(index)
+            value += step
+            code[index] = value
+            lines = bucket[value]
+            if lines is not None:
+                lines.add(index)
         self.stones[side] |= 1 << cell
 
     def unplay(self, cell: int, side: int) -> None:
-        own, other = self.count[side], self.count[1 - side]
-        levels, other_levels = self.level[side], self.level[1 - side]
-        low = self.low
+        code, bucket, step = self.code, self.bucket, self.step[side]
         for index in self.through[cell]:
-            n = own[index] - 1
-            own[index] = n
-            if other[index] == 0:
-                if n + 1 >= low:
-                    levels[n + 1].discard(index)
-                if n >= low:
-                    levels[n].add(index)
-            elif n == 0 and other[index] >= low:
-                other_levels[other[index]].add(index)
+            value = code[index]
+            lines = bucket[value]
+            if lines is not None:
+                lines.discard(index)
+            value -= step
+            code[index] = value
+            lines = bucket[value]
+            if lines is not None:
+                lines.add(index)
         self.stones[side] ^= 1 << cell
 
     def empty(self) -> int:
         return self.full & ~(self.stones[0] | self.stones[1])
 
+    def lines_of(self, side: int, marks: int) -> set[int]:
+        """The lines holding ``marks`` marks of ``side`` and none of the other (only the counts
+        kept: see ``low``)."""
+        lines = self.bucket[marks if side == 0 else self.base * marks]
+        if lines is None:
+            raise ValueError(f"lines with {marks} marks of side {side} are not kept")
+        return lines
+
     def cells_of(self, side: int, marks: int) -> int:
         """The empty cells of the lines holding ``marks`` marks of ``side`` and none of the other."""
-        if marks < self.low:
-            return 0
         lines = self.lines
         cells = 0
-        for index in self.level[side][marks]:
+        for index in self.lines_of(side, marks):
             cells |= lines[index]
         return cells & self.empty()
 
@@ -355,17 +373,13 @@ class _Search:
     def ordered(self, cells: int, side: int) -> list[int]:
         """The cells, most promising first for ``side``: by the lines through each, its own weighed
         by its marks, the other side's less (a move there also blocks)."""
-        own, other = self.count[side], self.count[1 - side]
-        through, weights = self.through, self.weights
+        code, through, scores = self.code, self.through, self.scores[side]
         scored = []
-        for cell in mask_cells(cells):
-            score = 0
-            for index in through[cell]:
-                if other[index] == 0:
-                    score += 2 * weights[own[index]]
-                elif own[index] == 0:
-                    score += weights[other[index]]
-            scored.append((-score, cell))
+        while cells:
+            low = cells & -cells
+            cell = low.bit_length() - 1
+            cells ^= low
+            scored.append((-sum(scores[code[index]] for index in through[cell]), cell))
         scored.sort()
         return [cell for _, cell in scored]
 
@@ -445,8 +459,8 @@ class _Search:
             for cell in line[1::2]:
                 blocks |= 1 << cell
             attacker, defender = self.stones[0], self.stones[1] | blocks
-            for marks in range(max(self.low, k - 2), k):
-                for index in self.level[1][marks]:
+            for marks in range(k - 2, k):
+                for index in self.lines_of(1, marks):
                     cells |= lines[index]
             for cell in line[1::2]:
                 for index in self.through[cell]:
@@ -455,87 +469,195 @@ class _Search:
                         cells |= mask
         return cells & self.empty()
 
-    # -- wins by threats --------------------------------------------------------------------------
+    # -- wins by threats: proof-number search ---------------------------------------------------
 
-    def vct(self, depth: float) -> Proof | None:
-        """The attacker's win by fours and threats within ``depth`` attacker moves, or None."""
+    def threat_candidates(self) -> int:
+        """The attacker's moves that may be threats, given that the attacker has no win by fours
+        now: a threat ``m`` must be used by the win by fours it makes (of at most T =
+        ``threat_moves`` moves). With T = 2 that win starts with a move leaving two cells to
+        complete, on lines that ``m`` fills up to k-2 marks: ``m`` is on a line free of the
+        defender holding k-3 marks or more. With T = 3 the win is a four ``a``, its block, then two
+        cells to complete: either ``m`` is on ``a``'s line (again k-3 marks or more), or ``a`` is a
+        four already and ``m`` is on a line through ``a`` that the next move fills up to k-1 marks
+        (k-4 marks or more now). Longer wins by fours are looked for from the same cells."""
+        k = self.k
+        cells = self.cells_of(0, k - 2) | self.cells_of(0, k - 3)
+        if self.threat_moves >= 3:
+            code, base, lines = self.code, self.base, self.lines
+            fewest = max(1, k - 1 - self.threat_moves)
+            fours = self.cells_of(0, k - 2)
+            while fours:
+                low = fours & -fours
+                fours ^= low
+                for index in self.through[low.bit_length() - 1]:
+                    if fewest <= code[index] < base:
+                        cells |= lines[index]
+        return cells & self.empty()
+
+    def leaf(self, reply: int | None, depth: float) -> _Node:
+        """A new OR node (the attacker to move, after the defender's ``reply``), valued at once: a
+        line to complete or a win by fours proves it; no move left, or a double four of the
+        defender, disproves it."""
         self.tick()
+        node = _Node(reply, True, depth)
         win = self.completions(0)
         if win:
-            return five((win & -win).bit_length() - 1)
-        if depth <= 1:
-            if self.cells_of(0, self.k - 2) | self.cells_of(0, self.k - 3):
-                self.cut = True
-            return None
-        threat = self.completions(1)
-        if threat & (threat - 1):
-            return None
-        key = (self.stones[0], self.stones[1])
-        failed = self.vct_failed.get(key)
-        if failed is not None and failed >= depth:
-            if failed != float("inf"):
-                self.cut = True
-            return None
-        outer_cut, self.cut = self.cut, False
-        found: Proof | None = None
-        line = self.vcf(depth)
-        if line is not None:
-            found = line_proof(line)
+            node.line = ((win & -win).bit_length() - 1,)
+        elif self.completions(1) & (self.completions(1) - 1) or depth <= 1:
+            node.pn, node.dn = _INF, 0
+            return node
         else:
-            # a four of the defender must be blocked first: then the block is the one move tried,
-            # a threat when the attacker's other threats still stand (whatever its own lines)
-            moves = threat or self.cells_of(0, self.k - 2) | self.cells_of(0, self.k - 3)
-            for move in self.ordered(moves, 0):
-                self.play(move, 0)
-                try:
-                    found = self._threat(move, depth)
-                finally:
-                    self.unplay(move, 0)
-                if found is not None:
-                    break
-        cut, self.cut = self.cut, outer_cut or self.cut
-        if found is None:
-            if len(self.vct_failed) > 1_000_000:
-                self.vct_failed.clear()
-            self.vct_failed[key] = depth if cut else float("inf")
-        return found
+            line = self.vcf(depth)
+            if line is None:
+                return node
+            node.line = tuple(line)
+        node.pn, node.dn = 0, _INF
+        return node
 
-    def _threat(self, move: int, depth: float) -> Proof | None:
-        """The proof that ``move`` (just played by the attacker) wins within ``depth`` attacker
-        moves in all, or None."""
-        cells = self.completions(0)
-        if cells:
-            if cells & (cells - 1):
-                low = cells & -cells
-                other = cells ^ low
-                return Proof(move, ((low.bit_length() - 1, five((other & -other).bit_length() - 1)),))
-            block = cells.bit_length() - 1
-            self.play(block, 1)
+    def expand_or(self, node: _Node) -> None:
+        """The attacker's threats at ``node``, each with the defender's replies that matter."""
+        depth = node.depth
+        threat = self.completions(1)
+        # a four of the defender must be blocked first: then the block is the one move tried,
+        # a threat when the attacker's other threats still stand (whatever its own lines)
+        moves = threat or self.threat_candidates()
+        children = []
+        for move in self.ordered(moves, 0):
+            self.tick()
+            self.play(move, 0)
             try:
-                rest = self.vct(depth - 1)
+                cells = self.completions(0)
+                if cells:
+                    if cells & (cells - 1):
+                        continue  # a double four: the win by fours at this node has it already
+                    child = _Node(move, False, depth - 1)
+                    child.replies = (cells.bit_length() - 1,)
+                elif depth >= 3:
+                    line = self.shortest_vcf(min(self.threat_moves, depth - 1))
+                    if line is None:
+                        continue
+                    child = _Node(move, False, depth - 1)
+                    child.replies = tuple(self.ordered(self.relevant(line), 1))
+                    child.line = tuple(line)
+                else:
+                    continue
+                # the replies are valued at once (a reply after which the attacker wins by
+                # fours is settled here), so the threat's proof number counts the open ones
+                self.expand_and(child)
+                child.update()
             finally:
-                self.unplay(block, 1)
-            return None if rest is None else Proof(move, ((block, rest),))
-        if depth < 3:
-            self.cut = True
-            return None
-        outer_cut = self.cut
-        line = self.shortest_vcf(min(self.threat_moves, depth - 1))
-        if depth - 1 >= self.threat_moves:
-            self.cut = outer_cut  # cut by the threat's own limit, which a deeper search keeps
-        if line is None:
-            return None
-        replies: list[tuple[int, Proof]] = []
-        for reply in self.ordered(self.relevant(line), 1):
+                self.unplay(move, 0)
+            children.append(child)
+            if child.pn == 0:
+                break
+        node.children = children
+
+    def expand_and(self, node: _Node) -> None:
+        """The OR nodes after each of the defender's replies (stopping at the first refutation)."""
+        children = []
+        for reply in node.replies:
             self.play(reply, 1)
             try:
-                rest = self.vct(depth - 1)
+                child = self.leaf(reply, node.depth)
             finally:
                 self.unplay(reply, 1)
-            if rest is None:
-                return None
-            replies.append((reply, rest))
-        return Proof(move, tuple(replies), tuple(line))
+            children.append(child)
+            if child.dn == 0:
+                break
+        node.children = children
+
+    def prove(self, depth: float) -> Proof | None:
+        """The attacker's win by fours and threats within ``depth`` attacker moves, by proof-number
+        search (the threat with the fewest defences to refute first), or None when there is none
+        of the kinds searched."""
+        root = self.leaf(None, depth)
+        while root.pn and root.dn:
+            path = [root]
+            node = root
+            while node.children is not None:
+                if node.or_node:
+                    node = min(node.children, key=_by_pn)
+                    self.play(node.move, 0)
+                else:
+                    node = min(node.children, key=_by_dn)
+                    self.play(node.move, 1)
+                path.append(node)
+            try:
+                if node.or_node:
+                    self.expand_or(node)
+                else:
+                    self.expand_and(node)
+            finally:
+                for index in range(len(path) - 1, 0, -1):
+                    self.unplay(path[index].move, 1 if path[index].or_node else 0)
+            for visited in reversed(path):
+                visited.update()
+        return self.proof(root) if root.pn == 0 else None
+
+    def proof(self, node: _Node) -> Proof:
+        """The proof below a proven OR node."""
+        if node.line is not None:
+            return line_proof(node.line)
+        assert node.children is not None
+        threat = next(child for child in node.children if child.pn == 0)
+        assert threat.children is not None
+        replies = tuple((reply.move, self.proof(reply)) for reply in threat.children)
+        assert reply_moves(replies) == threat.replies
+        return Proof(threat.move, replies, threat.line or ())
+
+
+_INF = 1 << 40
+
+
+def reply_moves(replies: tuple[tuple[int, Proof], ...]) -> tuple[int, ...]:
+    return tuple(move for move, _ in replies)
+
+
+def _by_pn(node: _Node) -> int:
+    return node.pn
+
+
+def _by_dn(node: _Node) -> int:
+    return node.dn
+
+
+class _Node:
+    """A node of the proof-number search. An OR node (the attacker to move) was reached by the
+    defender's ``move`` (None at the root), has ``depth`` attacker moves left and, once expanded,
+    the attacker's threats as ``children``; ``line`` is its win by fours when it has one. An AND
+    node (the defender to move) was reached by the attacker's threat ``move``, lists the defender's
+    ``replies`` that matter and the ``line`` that wins after any other (None after a four), and once
+    expanded holds an OR node per reply. ``pn`` and ``dn`` are the proof and disproof numbers: how
+    many more nodes must be proven (disproven) at least to prove (disprove) this one."""
+
+    __slots__ = ("move", "or_node", "depth", "pn", "dn", "children", "replies", "line")
+
+    def __init__(self, move: int | None, or_node: bool, depth: float) -> None:
+        self.move = move
+        self.or_node = or_node
+        self.depth = depth
+        self.pn = 1
+        self.dn = 1
+        self.children: list[_Node] | None = None
+        self.replies: tuple[int, ...] = ()
+        self.line: tuple[int, ...] | None = None
+
+    def update(self) -> None:
+        children = self.children
+        if children is None:
+            return
+        if self.or_node:
+            if not children:
+                self.pn, self.dn = _INF, 0
+            else:
+                self.pn = min(child.pn for child in children)
+                self.dn = min(_INF, sum(child.dn for child in children))
+        else:
+            if any(child.dn == 0 for child in children):
+                self.pn, self.dn = _INF, 0
+            else:
+                self.pn = min(_INF, sum(child.pn for child in children))
+                self.dn = min(child.dn for child in children)
 
 
 # -- the questions -----------------------------------------------------------------------------------
@@ -607,13 +729,7 @@ def find_vct(
     proof: Proof | None = None
     exhausted = True
     try:
-        depth = 1
-        while max_moves is None or depth <= max_moves:
-            search.cut = False
-            proof = search.vct(depth)
-            if proof is not None or not search.cut:
-                break  # found, or nothing was cut short: deeper searches would see no more
-            depth += 1
+        proof = search.prove(float("inf") if max_moves is None else max_moves)
     except _OutOfBudget:
         exhausted = False
     return Tactics(
