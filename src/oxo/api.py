@@ -450,7 +450,7 @@ def move(
     seed: int | None = None,
 ) -> MoveResult:
     """The computer's move at ``level`` (``random``, ``easy``, ``medium``, ``hard``, ``perfect``, ``best``)."""
-    from oxo.engines import make_engine
+    from oxo.registry import game_of
     from oxo.space import check_playable
 
     pos = position_of(position)
@@ -458,7 +458,9 @@ def move(
     if pos.is_terminal:
         over = "draw" if pos.winner is None else pos.winner.upper() + " has won"
         raise MoveError(f"position {pos.to_status_string()} is finished ({over}): there is no move")
-    engine = make_engine(level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    engine = game_of(pos).make_engine(
+        level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
     cell = engine.choose(pos)
     report = engine.last
     if report is None:

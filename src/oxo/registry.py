@@ -272,6 +272,41 @@ class BoardGame(Game):
 
         return classic_svg(state, legal=True)  # type: ignore[arg-type]  # a state of this game: a Position
 
+    @property
+    def gomoku(self) -> bool:
+        """Whether the board is played as gomoku (five in a row): its engines and analysis then
+        search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return self.geometry.k == 5
+
+    def make_engine(
+        self,
+        level: str,
+        state: GameState,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        depth: int | None = None,
+        seed: int | None = None,
+    ) -> Engine:
+        """The shared levels; on gomoku boards ``hard`` (and ``best`` where it plays hard) first
+        search forced wins by fours and threes, and play or stop them."""
+        from oxo.engines import make_engine
+
+        tactics = None
+        if self.gomoku:
+            from oxo.tactics import engine_advice
+
+            tactics = engine_advice
+        return make_engine(
+            level,
+            state,
+            seconds=seconds,
+            iterations=iterations,
+            depth=depth,
+            seed=seed,
+            tactics=tactics,
+        )
+
 
 class GravityGame(Game):
     """A gravity board: a mark drops to the lowest empty cell of its column (6x7, k=4: Connect Four)."""

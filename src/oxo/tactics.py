@@ -42,7 +42,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from oxo.engines.base import Advice
 from oxo.errors import MoveError, PositionError
+from oxo.game import GameState, other
 from oxo.geometry import Geometry, completing_cells, mask_cells
 from oxo.position import Player, Position
 
@@ -107,7 +109,9 @@ class Proof:
     def to_dict(self) -> dict[str, object]:
         return {
             "move": self.move,
-            "replies": [{"reply": reply, "proof": proof.to_dict()} for reply, proof in self.replies],
+            "replies": [
+                {"reply": reply, "proof": proof.to_dict()} for reply, proof in self.replies
+            ],
             "fallback": list(self.fallback),
             "completes": self.completes,
         }
@@ -274,7 +278,9 @@ class _Search:
         #: each line's marks as one number: attacker's + base * defender's
         self.base = base = k + 1
         self.step = (1, base)
-        self.code = [(line & attacker).bit_count() + base * (line & defender).bit_count() for line in lines]
+        self.code = [
+            (line & attacker).bit_count() + base * (line & defender).bit_count() for line in lines
+        ]
         #: the lowest number of attacker marks whose lines are kept (the threats' lines need
         #: k-1-threat_moves, and a threat of a VCT is at least a three: k-3); the defender's lines
         #: are kept from k-2 marks (its fours and the cells where it would make one)
@@ -293,19 +299,20 @@ class _Search:
         weights = [_WEIGHTS[min(n, len(_WEIGHTS) - 1)] for n in range(k + 1)]
         #: ``scores[side][code]``: what a line with that code adds to a move's promise for ``side``
         self.scores = [[0] * (base * base), [0] * (base * base)]
-        for own in range(base):
-            for other in range(base):
-                code = own + base * other
-                if other == 0:
-                    self.scores[0][code] = 2 * weights[own]
-                    self.scores[1][code] = weights[own]
-                elif own == 0:
-                    self.scores[0][code] = weights[other]
-                    self.scores[1][code] = 2 * weights[other]
+        for mine in range(base):
+            for theirs in range(base):
+                code = mine + base * theirs
+                if theirs == 0:
+                    self.scores[0][code] = 2 * weights[mine]
+                    self.scores[1][code] = weights[mine]
+                elif mine == 0:
+                    self.scores[0][code] = weights[theirs]
+                    self.scores[1][code] = 2 * weights[theirs]
         self.nodes = 0
         self.max_nodes = nodes
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.vcf_failed: dict[tuple[int, int], float] = {}
+        self.table: dict[tuple[int, int], _Node] = {}
         #: set when some node was cut short by the depth limit (a deeper search might find more)
         self.cut = False
 
@@ -555,10 +562,17 @@ class _Search:
     def expand_and(self, node: _Node) -> None:
         """The OR nodes after each of the defender's replies (stopping at the first refutation)."""
         children = []
+        table = self.table
         for reply in node.replies:
             self.play(reply, 1)
             try:
-                child = self.leaf(reply, node.depth)
+                # the same position is reached by threats in another order: one node serves
+                # both (the attacker moves left follow from the position)
+                key = (self.stones[0], self.stones[1])
+                child = table.get(key)
+                if child is None:
+                    child = self.leaf(reply, node.depth)
+                    table[key] = child
             finally:
                 self.unplay(reply, 1)
             children.append(child)
@@ -571,25 +585,33 @@ class _Search:
         search (the threat with the fewest defences to refute first), or None when there is none
         of the kinds searched."""
         root = self.leaf(None, depth)
+        self.table = {}
         while root.pn and root.dn:
             path = [root]
             node = root
-            while node.children is not None:
+            moves: list[tuple[int, int]] = []
+            while node.children is not None and node.pn and node.dn:
+                children = node.children
                 if node.or_node:
-                    node = min(node.children, key=_by_pn)
-                    self.play(node.move, 0)
+                    node = min(children, key=_by_pn)
+                    assert node.move is not None
+                    moves.append((node.move, 0))
                 else:
-                    node = min(node.children, key=_by_dn)
-                    self.play(node.move, 1)
+                    index = _weakest(children)
+                    moves.append((node.replies[index], 1))
+                    node = children[index]
+                self.play(*moves[-1])
                 path.append(node)
             try:
-                if node.or_node:
+                if not node.pn or not node.dn:
+                    pass  # reached through a parent that had not heard yet: only update
+                elif node.or_node:
                     self.expand_or(node)
                 else:
                     self.expand_and(node)
             finally:
-                for index in range(len(path) - 1, 0, -1):
-                    self.unplay(path[index].move, 1 if path[index].or_node else 0)
+                for move, side in reversed(moves):
+                    self.unplay(move, side)
             for visited in reversed(path):
                 visited.update()
         return self.proof(root) if root.pn == 0 else None
@@ -601,24 +623,28 @@ class _Search:
         assert node.children is not None
         threat = next(child for child in node.children if child.pn == 0)
         assert threat.children is not None
-        replies = tuple((reply.move, self.proof(reply)) for reply in threat.children)
-        assert reply_moves(replies) == threat.replies
+        assert threat.move is not None
+        replies = tuple(
+            (reply, self.proof(child))
+            for reply, child in zip(threat.replies, threat.children, strict=True)
+        )
         return Proof(threat.move, replies, threat.line or ())
 
 
 _INF = 1 << 40
 
 
-def reply_moves(replies: tuple[tuple[int, Proof], ...]) -> tuple[int, ...]:
-    return tuple(move for move, _ in replies)
-
-
 def _by_pn(node: _Node) -> int:
     return node.pn
 
 
-def _by_dn(node: _Node) -> int:
-    return node.dn
+def _weakest(children: list[_Node]) -> int:
+    """The index of the child with the least disproof number (the first of them)."""
+    best, least = 0, children[0].dn
+    for index in range(1, len(children)):
+        if children[index].dn < least:
+            best, least = index, children[index].dn
+    return best
 
 
 class _Node:
@@ -750,6 +776,80 @@ def relevant_cells(position: Position, attacker: Player, line: Sequence[int]) ->
     _, own, other = _sides(position, attacker)
     search = _Search(position.geometry, own, other, nodes=None, seconds=None)
     return mask_cells(search.relevant(line))
+
+
+# -- the engines' tactics -----------------------------------------------------------------------------
+
+
+def engine_advice(state: GameState, seconds: float) -> Advice | None:
+    """The forcing-move search of the engine level ``hard`` on gomoku boards, within ``seconds``:
+    the mover's forced win (by fours, then by fours and threes) to play at once; else, when the
+    opponent would have a win by fours were it to move, the moves that stop it (proven: every other
+    move loses to it), those after which it still has one left out while some remain; else, when
+    the opponent would win by fours and threes, the moves among the likely defences after which no
+    such win is found any more. ``None`` when nothing is found."""
+    if not isinstance(state, Position) or state.to_move is None:
+        return None
+    started = time.perf_counter()
+    deadline = started + seconds
+    mover = state.to_move
+    opponent = other(mover)
+
+    def left(share: float) -> float:
+        return max(0.0, (deadline - time.perf_counter()) * share)
+
+    searches: list[Tactics] = []
+    searches.append(find_vcf(state, mover, seconds=left(0.3)))
+    if searches[-1].proof is None:
+        searches.append(find_vcf(state, opponent, seconds=left(0.3)))
+        searches.append(find_vct(state, mover, seconds=left(0.5)))
+    win = next((search for search in searches if search.attacker == mover and search.proof), None)
+    if win is None and searches[1].proof is None:
+        searches.append(find_vct(state, opponent, seconds=left(0.6)))
+    nodes = sum(search.nodes for search in searches)
+    if win is not None and win.proof is not None:
+        return Advice(
+            win.proof.move, mover, (), nodes, time.perf_counter() - started, win.summary()
+        )
+    threat = next(
+        (search for search in searches[1:] if search.attacker == opponent and search.proof), None
+    )
+    if threat is None or threat.proof is None:
+        return None
+    if threat.kind == "vcf":
+        proven = relevant_cells(state, opponent, threat.line)
+        guesses = proven
+    else:
+        # no set of moves is proven to stop a win by threats: the likely ones are the cells of its
+        # main line and of the line that answers the other replies to its first threat, and the
+        # mover's own fours
+        proven = ()
+        _, own, theirs = _sides(state, mover)
+        fours = _Search(state.geometry, own, theirs, nodes=None, seconds=None).cells_of(
+            0, state.geometry.k - 2
+        )
+        cells = set(threat.proof.principal()) | set(threat.proof.fallback) | set(mask_cells(fours))
+        guesses = tuple(sorted(cell for cell in cells if state.empty_mask >> cell & 1))
+    kept: list[int] = []
+    for cell in guesses:
+        if time.perf_counter() > deadline:
+            kept = []
+            break
+        after = state.play(cell)
+        if after.is_over:
+            kept.append(cell)
+            continue
+        again = find_vcf(after, opponent, nodes=2000)
+        if again.proof is None and threat.kind == "vct":
+            again = find_vct(after, opponent, nodes=2000)
+        if again.proof is None:
+            kept.append(cell)
+    defences = tuple(kept) or proven
+    if not defences:
+        return None
+    return Advice(
+        None, None, defences, nodes, time.perf_counter() - started, f"defending: {threat.summary()}"
+    )
 
 
 # -- the independent check ---------------------------------------------------------------------------

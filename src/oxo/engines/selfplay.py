@@ -6,6 +6,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from oxo.engines.base import Engine
 from oxo.engines.levels import make_engine, normalize_level
@@ -73,15 +74,18 @@ def side_engines(
     iterations: int | None,
     depth: int | None,
     seed: int | None,
+    factory: Callable[..., Engine] | None = None,
 ) -> tuple[Engine, Engine]:
-    """The engines of both sides (each with its own seed drawn from ``seed``)."""
+    """The engines of both sides (each with its own seed drawn from ``seed``), made by ``factory``
+    (the game's own, :meth:`oxo.registry.Game.make_engine`; default :func:`make_engine`)."""
+    make = factory or make_engine
     seeds = random.Random(seed)
     x_seed, o_seed = (
         (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
     )
     return (
-        make_engine(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
-        make_engine(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
+        make(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
+        make(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
     )
 
 
@@ -97,16 +101,19 @@ def selfplay(
     seed: int | None = None,
     progress: ProgressSink = SILENT,
     on_game: Callable[[GameState], None] | None = None,
+    factory: Callable[..., Any] | None = None,
 ) -> SelfPlayStats:
     """Play ``games`` games from ``start`` between the levels ``x`` and ``o`` and count the outcomes.
 
-    ``on_game`` sees each final state (for a game's own statistics).
+    ``on_game`` sees each final state (for a game's own statistics); ``factory`` makes the engines
+    (the game's own, such as gomoku boards' hard with its forcing-move search; default
+    :func:`make_engine`).
     """
     if games < 1:
         raise OxoError(f"the number of games must be at least 1, got {games}")
     x, o = normalize_level(x), normalize_level(o)
     engines = side_engines(
-        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed, factory=factory
     )
     started = time.perf_counter()
     counts = {"x": 0, "o": 0, "draw": 0}
