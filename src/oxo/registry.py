@@ -89,6 +89,12 @@ class Game:
     levels: ClassVar[tuple[str, ...]] = LEVELS
 
     @property
+    def gomoku(self) -> bool:
+        """Whether the game is played as gomoku (five in a row on a board): its engines and its
+        analysis then search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return False
+
+    @property
     def aliases(self) -> tuple[str, ...]:
         """Every name :func:`find_game` takes for this game, :attr:`name` first."""
         return (self.name,)

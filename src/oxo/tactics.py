@@ -770,6 +770,39 @@ def find_vct(
     )
 
 
+def forced_win(
+    position: Position,
+    attacker: Player | None = None,
+    *,
+    seconds: float | None = 2.0,
+    nodes: int | None = None,
+    checked: bool = True,
+) -> Tactics:
+    """The attacker's (default: the side to move's) forced win: by continuous fours first (a third
+    of the budget), then by fours and threes (the rest). With ``checked`` a win found is played out
+    by :func:`check` before it is reported (a win that failed the check would be a bug: it raises
+    ``AssertionError`` rather than be reported)."""
+    started = time.perf_counter()
+    share = None if seconds is None else seconds / 3
+    result = find_vcf(
+        position, attacker, seconds=share, nodes=None if nodes is None else nodes // 3
+    )
+    if result.proof is None:
+        rest = None if seconds is None else max(0.0, seconds - (time.perf_counter() - started))
+        threats = find_vct(
+            position,
+            attacker,
+            seconds=rest,
+            nodes=None if nodes is None else nodes - result.nodes,
+        )
+        if threats.proof is not None or not result.exhausted:
+            result = threats  # (a VCF search that ran to its end says more than a VCT that found nothing)
+    if checked and result.proof is not None:
+        if not check(position, result.attacker, result.proof):
+            raise AssertionError(f"a forced win failed its check: {result.to_dict()}")
+    return result
+
+
 def relevant_cells(position: Position, attacker: Player, line: Sequence[int]) -> tuple[int, ...]:
     """The empty cells where the defender, moving now instead of ``attacker``, could spoil
     ``attacker``'s win by fours ``line``: after a move on any other cell the line still wins."""
