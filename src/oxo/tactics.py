@@ -417,7 +417,7 @@ class _Search:
             moves &= threat  # the defender's four must be blocked, and the block must be a four
         outer_cut, self.cut = self.cut, False
         found: list[int] | None = None
-        for move in self.ordered(moves, 0):
+        for move in mask_cells(moves):
             self.play(move, 0)
             cells = self.completions(0)
             if cells & (cells - 1):
