@@ -4,6 +4,8 @@ Run:  python benchmarks/bench_tactics.py              (every case: about 10 minu
       python benchmarks/bench_tactics.py --quick      (the cases the source tags quick, 200,000 nodes)
       python benchmarks/bench_tactics.py --only vcf   (the cases whose name holds a word)
       python benchmarks/bench_tactics.py --markdown   (the tables as Markdown, for docs/gomoku.md)
+      python benchmarks/bench_tactics.py --games 20   (also: hard with the tactics against hard
+                                                       without, 15x15 five in a row, colours alternating)
 
 The cases (tests/data/quintet/cases.txt, which says where they come from and how they were chosen)
 give a 15x15 position, the side that attacks, the search (a win by continuous fours, VCF, or by
@@ -42,8 +44,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from oxo import tactics  # noqa: E402
+from oxo.engines import make_engine  # noqa: E402
+from oxo.engines.selfplay import play_game  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.position import Position  # noqa: E402
+from oxo.registry import find_game  # noqa: E402
 
 CASES = ROOT / "tests" / "data" / "quintet" / "cases.txt"
 BOARD = Geometry.parse("15x15", 5)
@@ -258,6 +263,43 @@ def _table(head: list[str], rows: list[list[str]], markdown: bool) -> str:
     )
 
 
+def strength(games: int, seconds: float) -> str:
+    """``hard`` as shipped on 15x15 five in a row (with the tactics) against the same search without
+    them, colours alternating; each side thinks ``seconds`` a move."""
+    game = find_game("15x15,k=5")
+    start = game.start()
+    points = 0.0
+    wins = losses = draws = 0
+    moves = 0
+    cpu = time.process_time()
+    for number in range(games):
+        with_tactics = game.make_engine("hard", start, seconds=seconds, seed=number)
+        without = make_engine("hard", start, seconds=seconds, seed=10_000 + number)
+        tactics_is_x = number % 2 == 0
+        x, o = (with_tactics, without) if tactics_is_x else (without, with_tactics)
+        final, played = play_game(start, x, o)
+        moves += played
+        mine = "x" if tactics_is_x else "o"
+        if final.outcome == mine:
+            wins += 1
+            points += 1
+        elif final.outcome == "draw":
+            draws += 1
+            points += 0.5
+        else:
+            losses += 1
+        print(
+            f"game {number + 1}: {final.outcome} ({'X' if tactics_is_x else 'O'} has the tactics), {played} moves",
+            file=sys.stderr,
+        )
+    return (
+        f"hard with the tactics against hard without, 15x15 five in a row, {seconds:g} s a move, "
+        f"{games} games, colours alternating: {wins} wins, {draws} draws, {losses} losses "
+        f"({points / games:.0%} of the points), {moves / games:.1f} moves a game, "
+        f"CPU {time.process_time() - cpu:.0f} s"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -268,6 +310,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", default="", help="the cases whose name holds this text")
     parser.add_argument("--markdown", action="store_true", help="Markdown tables")
+    parser.add_argument(
+        "--games", type=int, default=0, help="games of hard with against without the tactics"
+    )
+    parser.add_argument("--time", type=float, default=0.5, help="seconds a move in those games")
     args = parser.parse_args(argv)
     nodes = 200_000 if args.quick and args.nodes == 1_000_000 else args.nodes
     started = time.perf_counter()
@@ -298,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"wall {time.perf_counter() - started:.1f} s, CPU {time.process_time() - cpu:.1f} s, peak memory {peak:.0f} MiB"
     )
+    if args.games:
+        print()
+        print(strength(args.games, args.time))
     return 1 if any(o.result == "wrong" for o in outcomes) else 0
 
 

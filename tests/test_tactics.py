@@ -274,6 +274,38 @@ def test_the_check_refuses_what_does_not_win() -> None:
     assert not check(position, "x", Proof(at(4, 5), ((at(4, 6), tactics.five(at(4, 6))),)))
 
 
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), stones=st.integers(8, 24))
+def test_the_check_plays_a_fallback_line_after_a_reply_as_a_full_replay_would(
+    seed: int, stones: int
+) -> None:
+    """The check plays a threat's fallback line after each of the defender's other replies by
+    looking again only at the lines through that reply; the same line played out in full, with
+    the plain rules, after the same reply, gives the same answer (right or wrong lines alike)."""
+    position = random_position("11x11,k=5", stones, seed)
+    rng = random.Random(seed)
+    geometry = position.geometry
+    through = tuple(
+        tuple(geometry.lines[i] for i in indices) for indices in tactics._lines_through(geometry)
+    )
+    checker = tactics._Checker(geometry.lines, through, geometry.full_mask)
+    for attacker in ("x", "o"):
+        own, other = sides(position, attacker)
+        found = find_vcf(position, attacker, nodes=None)  # type: ignore[arg-type]  # a side
+        if found.proof is None or len(found.line) < 3:
+            continue
+        line = found.line
+        # the attacker's first move of the line played as a threat, the rest as its fallback
+        cells = list(range(geometry.size))
+        wrong_end = line[:-1] + (rng.choice(cells),)
+        wrong_middle = line[:1] + (rng.choice(cells),) + line[2:]
+        for variant in (line, wrong_end, wrong_middle):
+            fallback = tactics._Line(checker, own, other, variant)
+            for reply in rng.sample(position.empty_cells, min(25, len(position.empty_cells))):
+                plain = checker.proof(own, other | 1 << reply, line_proof(variant))
+                assert fallback.wins_after(reply) == plain, (variant, reply)
+
+
 def test_lines_of_fours_and_their_proofs() -> None:
     proof = line_proof((1, 2, 3, 4, 5))
     assert proof == Proof(1, ((2, Proof(3, ((4, tactics.five(5)),))),))

@@ -37,7 +37,7 @@ of both sides are dead), updated move by move, so a node costs a few dozen set o
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -311,7 +311,7 @@ class _Search:
         self.nodes = 0
         self.max_nodes = nodes
         self.deadline = None if seconds is None else time.perf_counter() + seconds
-        self.vcf_failed: dict[tuple[int, int], float] = {}
+        self.vcf_failed: tuple[dict[tuple[int, int], float], ...] = ({}, {})
         self.table: dict[tuple[int, int], _Node] = {}
         #: set when some node was cut short by the depth limit (a deeper search might find more)
         self.cut = False
@@ -392,87 +392,91 @@ class _Search:
 
     # -- wins by fours ----------------------------------------------------------------------------
 
-    def vcf(self, depth: float) -> list[int] | None:
-        """The attacker's win by continuous fours within ``depth`` attacker moves (the last one
-        completing a line): the line, attacker and forced replies alternating; or None."""
+    def vcf(self, depth: float, me: int = 0) -> list[int] | None:
+        """The win by continuous fours of side ``me`` (to move; the attacker unless told) within
+        ``depth`` of its moves (the last one completing a line): the line, its moves and the forced
+        replies alternating; or None."""
         self.tick()
-        win = self.completions(0)
+        you = 1 - me
+        win = self.completions(me)
         if win:
             return [(win & -win).bit_length() - 1]
         if depth <= 1:
-            if self.cells_of(0, self.k - 2):
+            if self.cells_of(me, self.k - 2):
                 self.cut = True
             return None
-        threat = self.completions(1)
+        threat = self.completions(you)
         if threat & (threat - 1):
-            return None  # two cells complete a line of the defender: one four cannot stop both
-        key = (self.stones[0], self.stones[1])
-        failed = self.vcf_failed.get(key)
+            return None  # two cells complete a line of the other side: one four cannot stop both
+        key = (self.stones[me], self.stones[you])
+        failures = self.vcf_failed[me]
+        failed = failures.get(key)
         if failed is not None and failed >= depth:
             if failed != float("inf"):
                 self.cut = True
             return None
-        moves = self.cells_of(0, self.k - 2)
+        moves = self.cells_of(me, self.k - 2)
         if threat:
-            moves &= threat  # the defender's four must be blocked, and the block must be a four
+            moves &= threat  # the other side's four must be blocked, and the block must be a four
         outer_cut, self.cut = self.cut, False
         found: list[int] | None = None
         for move in mask_cells(moves):
-            self.play(move, 0)
-            cells = self.completions(0)
+            self.play(move, me)
+            cells = self.completions(me)
             if cells & (cells - 1):
                 low = cells & -cells
                 other = cells ^ low
-                self.unplay(move, 0)
+                self.unplay(move, me)
                 found = [move, low.bit_length() - 1, (other & -other).bit_length() - 1]
                 break
             block = cells.bit_length() - 1
-            self.play(block, 1)
+            self.play(block, you)
             try:
-                rest = self.vcf(depth - 1)
+                rest = self.vcf(depth - 1, me)
             finally:
-                self.unplay(block, 1)
-                self.unplay(move, 0)
+                self.unplay(block, you)
+                self.unplay(move, me)
             if rest is not None:
                 found = [move, block, *rest]
                 break
         cut, self.cut = self.cut, outer_cut or self.cut
         if found is None:
-            if len(self.vcf_failed) > 1_000_000:
-                self.vcf_failed.clear()
-            self.vcf_failed[key] = depth if cut else float("inf")
+            if len(failures) > 1_000_000:
+                failures.clear()
+            failures[key] = depth if cut else float("inf")
         return found
 
-    def shortest_vcf(self, depth: float) -> list[int] | None:
-        """The shortest win by fours within ``depth`` attacker moves."""
+    def shortest_vcf(self, depth: float, me: int = 0) -> list[int] | None:
+        """The shortest win by fours of side ``me`` within ``depth`` of its moves."""
         steps = 1
         while steps <= depth:
-            line = self.vcf(steps)
+            line = self.vcf(steps, me)
             if line is not None:
                 return line
             steps += 1
         return None
 
-    def relevant(self, line: Sequence[int]) -> int:
-        """The empty cells where a defender's move can spoil ``line`` (a win by fours of the
-        attacker, to move): the line's cells, and the cells where the defender would make a four
+    def relevant(self, line: Sequence[int], me: int = 0) -> int:
+        """The empty cells where the other side's move can spoil ``line`` (a win by fours of side
+        ``me``, to move): the line's cells, and the cells where the other side would make a four
         with its marks and the cells it takes in the line (see the module docstring)."""
         cells = 0
         for cell in line:
             cells |= 1 << cell
         if len(line) > 1:
             k, lines = self.k, self.lines
+            you = 1 - me
             blocks = 0
             for cell in line[1::2]:
                 blocks |= 1 << cell
-            attacker, defender = self.stones[0], self.stones[1] | blocks
+            own, theirs = self.stones[me], self.stones[you] | blocks
             for marks in range(k - 2, k):
-                for index in self.lines_of(1, marks):
+                for index in self.lines_of(you, marks):
                     cells |= lines[index]
             for cell in line[1::2]:
                 for index in self.through[cell]:
                     mask = lines[index]
-                    if not mask & attacker and (mask & defender).bit_count() >= k - 2:
+                    if not mask & own and (mask & theirs).bit_count() >= k - 2:
                         cells |= mask
         return cells & self.empty()
 
@@ -501,12 +505,11 @@ class _Search:
                         cells |= lines[index]
         return cells & self.empty()
 
-    def leaf(self, reply: int | None, depth: float) -> _Node:
-        """A new OR node (the attacker to move, after the defender's ``reply``), valued at once: a
-        line to complete or a win by fours proves it; no move left, or a double four of the
-        defender, disproves it."""
+    def leaf(self, depth: float) -> _Node:
+        """A new OR node (the attacker to move), valued at once: a line to complete or a win by
+        fours proves it; no move left, or a double four of the defender, disproves it."""
         self.tick()
-        node = _Node(reply, True, depth)
+        node = _Node(None, True, depth)
         win = self.completions(0)
         if win:
             node.line = ((win & -win).bit_length() - 1,)
@@ -522,69 +525,91 @@ class _Search:
         return node
 
     def expand_or(self, node: _Node) -> None:
-        """The attacker's threats at ``node``, each with the defender's replies that matter."""
-        depth = node.depth
+        """The attacker's candidate threats at ``node``, each an AND node not yet looked at (it is
+        tested for a threat when the search first goes there)."""
         threat = self.completions(1)
-        # a four of the defender must be blocked first: then the block is the one move tried,
-        # a threat when the attacker's other threats still stand (whatever its own lines)
-        moves = threat or self.threat_candidates()
+        if threat:
+            # a four of the defender must be blocked first: then the block is the one move tried,
+            # a threat when the attacker's other threats still stand (whatever its own lines)
+            moves = threat
+        else:
+            moves = self.threat_candidates()
+            counter = self.shortest_vcf(_COUNTER_MOVES, 1)
+            if counter is not None:
+                # the defender would win by fours if the attacker did nothing: a move that is no
+                # four must spoil that win, else the defender plays it
+                moves &= self.relevant(counter, 1) | self.cells_of(0, self.k - 2)
+        ordered = self.ordered(moves, 0)
         children = []
-        for move in self.ordered(moves, 0):
-            self.tick()
-            self.play(move, 0)
-            try:
-                cells = self.completions(0)
-                if cells:
-                    if cells & (cells - 1):
-                        continue  # a double four: the win by fours at this node has it already
-                    child = _Node(move, False, depth - 1)
-                    child.replies = (cells.bit_length() - 1,)
-                elif depth >= 3:
-                    line = self.shortest_vcf(min(self.threat_moves, depth - 1))
-                    if line is None:
-                        continue
-                    child = _Node(move, False, depth - 1)
-                    child.replies = tuple(self.ordered(self.relevant(line), 1))
-                    child.line = tuple(line)
-                else:
-                    continue
-                # the replies are valued at once (a reply after which the attacker wins by
-                # fours is settled here), so the threat's proof number counts the open ones
-                self.expand_and(child)
-                child.update()
-            finally:
-                self.unplay(move, 0)
+        for move in ordered:
+            child = _Node(move, False, node.depth - 1)
+            child.pn, child.dn = len(ordered), 1
             children.append(child)
-            if child.pn == 0:
-                break
         node.children = children
 
     def expand_and(self, node: _Node) -> None:
-        """The OR nodes after each of the defender's replies (stopping at the first refutation)."""
-        children = []
-        table = self.table
-        for reply in node.replies:
-            self.play(reply, 1)
-            try:
-                # the same position is reached by threats in another order: one node serves
-                # both (the attacker moves left follow from the position)
-                key = (self.stones[0], self.stones[1])
-                child = table.get(key)
-                if child is None:
-                    child = self.leaf(reply, node.depth)
-                    table[key] = child
-            finally:
-                self.unplay(reply, 1)
-            children.append(child)
-            if child.dn == 0:
-                break
-        node.children = children
+        """The attacker's move at ``node`` tested for a threat, and the OR node after each of the
+        defender's replies that matter, valued at once (stopping at the first refutation)."""
+        assert node.move is not None
+        self.play(node.move, 0)
+        try:
+            node.replies = self._replies(node)
+            table = self.table
+            children = []
+            for reply in node.replies:
+                self.play(reply, 1)
+                try:
+                    # the same position is reached by threats in another order: one node serves
+                    # both (the attacker moves left follow from the position)
+                    key = (self.stones[0], self.stones[1])
+                    child = table.get(key)
+                    if child is None:
+                        child = self.leaf(node.depth)
+                        if child.pn and child.dn:
+                            child.dn = len(node.replies)
+                        table[key] = child
+                finally:
+                    self.unplay(reply, 1)
+                children.append(child)
+                if child.dn == 0:
+                    break
+            node.children = children
+        finally:
+            self.unplay(node.move, 0)
+
+    def _replies(self, node: _Node) -> tuple[int, ...]:
+        """The defender's replies that matter after the attacker's move (played): none after a
+        double four (``node.line`` then holds its two cells); :class:`_NoThreat` when the move is
+        no threat, or lets the defender win by fours first."""
+        cells = self.completions(0)
+        if cells:
+            if cells & (cells - 1):
+                low = cells & -cells  # two cells to complete: after any reply, one is left
+                node.line = (
+                    low.bit_length() - 1,
+                    ((cells ^ low) & -(cells ^ low)).bit_length() - 1,
+                )
+                return ()
+            node.line = None
+            return (cells.bit_length() - 1,)
+        depth = node.depth + 1  # the attacker moves left at the OR node above
+        if depth < 3:
+            self.cut = True
+            raise _NoThreat
+        outer_cut = self.cut
+        line = self.shortest_vcf(min(self.threat_moves, depth - 1))
+        if depth - 1 >= self.threat_moves:
+            self.cut = outer_cut  # cut by the threat's own limit, which a deeper search keeps
+        if line is None or self.vcf(_COUNTER_MOVES, 1) is not None:
+            raise _NoThreat  # no threat, or the defender wins by fours first
+        node.line = tuple(line)
+        return tuple(self.ordered(self.relevant(line), 1))
 
     def prove(self, depth: float) -> Proof | None:
         """The attacker's win by fours and threats within ``depth`` attacker moves, by proof-number
         search (the threat with the fewest defences to refute first), or None when there is none
         of the kinds searched."""
-        root = self.leaf(None, depth)
+        root = self.leaf(depth)
         self.table = {}
         while root.pn and root.dn:
             path = [root]
@@ -594,6 +619,9 @@ class _Search:
                 children = node.children
                 if node.or_node:
                     node = min(children, key=_by_pn)
+                    if node.children is None:
+                        path.append(node)
+                        break  # an attack not looked at yet: expand_and plays it
                     assert node.move is not None
                     moves.append((node.move, 0))
                 else:
@@ -608,7 +636,10 @@ class _Search:
                 elif node.or_node:
                     self.expand_or(node)
                 else:
-                    self.expand_and(node)
+                    try:
+                        self.expand_and(node)
+                    except _NoThreat:
+                        node.children, node.refuted = [], True
             finally:
                 for move, side in reversed(moves):
                     self.unplay(move, side)
@@ -622,8 +653,10 @@ class _Search:
             return line_proof(node.line)
         assert node.children is not None
         threat = next(child for child in node.children if child.pn == 0)
-        assert threat.children is not None
-        assert threat.move is not None
+        assert threat.move is not None and threat.children is not None
+        if not threat.replies:  # a double four: one cell blocked, the other completes
+            assert threat.line is not None
+            return Proof(threat.move, ((threat.line[0], five(threat.line[1])),))
         replies = tuple(
             (reply, self.proof(child))
             for reply, child in zip(threat.replies, threat.children, strict=True)
@@ -631,6 +664,12 @@ class _Search:
         return Proof(threat.move, replies, threat.line or ())
 
 
+class _NoThreat(Exception):
+    """The attacker's move tried at an AND node is no threat (or lets the defender win first)."""
+
+
+#: Moves of the defender's win by fours (the last one completing a line) that a threat must stop.
+_COUNTER_MOVES = 3
 _INF = 1 << 40
 
 
@@ -656,7 +695,7 @@ class _Node:
     expanded holds an OR node per reply. ``pn`` and ``dn`` are the proof and disproof numbers: how
     many more nodes must be proven (disproven) at least to prove (disprove) this one."""
 
-    __slots__ = ("move", "or_node", "depth", "pn", "dn", "children", "replies", "line")
+    __slots__ = ("move", "or_node", "depth", "pn", "dn", "children", "replies", "line", "refuted")
 
     def __init__(self, move: int | None, or_node: bool, depth: float) -> None:
         self.move = move
@@ -667,6 +706,7 @@ class _Node:
         self.children: list[_Node] | None = None
         self.replies: tuple[int, ...] = ()
         self.line: tuple[int, ...] | None = None
+        self.refuted = False
 
     def update(self) -> None:
         children = self.children
@@ -679,7 +719,7 @@ class _Node:
                 self.pn = min(child.pn for child in children)
                 self.dn = min(_INF, sum(child.dn for child in children))
         else:
-            if any(child.dn == 0 for child in children):
+            if self.refuted or any(child.dn == 0 for child in children):
                 self.pn, self.dn = _INF, 0
             else:
                 self.pn = min(_INF, sum(child.pn for child in children))
@@ -897,41 +937,145 @@ def check(position: Position, attacker: Player, proof: Proof) -> bool:
         return False
     own, other = (position.x, position.o) if attacker == "x" else (position.o, position.x)
     geometry = position.geometry
-    return _check(geometry.lines, geometry.full_mask, own, other, proof)
+    through = tuple(
+        tuple(geometry.lines[index] for index in indices) for indices in _lines_through(geometry)
+    )
+    return _Checker(geometry.lines, through, geometry.full_mask).proof(own, other, proof)
 
 
-def _holds_line(lines: tuple[int, ...], marks: int) -> bool:
+def _holds_line(lines: Iterable[int], marks: int) -> bool:
     return any(marks & line == line for line in lines)
 
 
-def _check(lines: tuple[int, ...], full: int, own: int, other: int, proof: Proof) -> bool:
-    bit = 1 << proof.move
-    if not full & bit or (own | other) & bit:
-        return False
-    own |= bit
-    if _holds_line(lines, own):
-        return True
-    if completing_cells(lines, other, own) & ~own:
-        return False  # the defender completes a line with its reply
-    empty = full & ~(own | other)
-    if not empty:
-        return False  # the board is full: a draw
-    listed = dict(proof.replies)
-    if len(listed) != len(proof.replies) or any(not empty >> r & 1 for r in listed):
-        return False
-    wins_at_once = completing_cells(lines, own, other) & empty
-    fallback = line_proof(proof.fallback) if proof.fallback else None
-    for reply in mask_cells(empty):
-        after = other | 1 << reply
-        if reply in listed:
-            if not _check(lines, full, own, after, listed[reply]):
-                return False
-        elif fallback is not None:
-            if not _check(lines, full, own, after, fallback):
-                return False
-        elif not wins_at_once & ~(1 << reply):
+def _one_short(lines: Iterable[int], own: int, other: int) -> list[tuple[int, int]]:
+    """(line, cell) for each line holding ``own``'s marks but one and none of ``other``'s."""
+    found = []
+    for line in lines:
+        if not line & other:
+            rest = line & ~own
+            if rest and not rest & (rest - 1):
+                found.append((line, rest))
+    return found
+
+
+class _Checker:
+    """Plays proofs out (see :func:`check`): ``lines`` of the board, ``through[c]`` those through
+    cell ``c``, ``full`` every cell."""
+
+    def __init__(
+        self, lines: tuple[int, ...], through: tuple[tuple[int, ...], ...], full: int
+    ) -> None:
+        self.lines = lines
+        self.through = through
+        self.full = full
+
+    def proof(self, own: int, other: int, proof: Proof) -> bool:
+        """Whether ``proof`` wins for ``own`` (to move) against ``other``."""
+        lines = self.lines
+        bit = 1 << proof.move
+        if not self.full & bit or (own | other) & bit:
             return False
-    return True
+        own |= bit
+        if _holds_line(lines, own):
+            return True
+        if completing_cells(lines, other, own):
+            return False  # the defender completes a line with its reply
+        empty = self.full & ~(own | other)
+        if not empty:
+            return False  # the board is full: a draw
+        listed = dict(proof.replies)
+        if len(listed) != len(proof.replies) or any(not empty >> r & 1 for r in listed):
+            return False
+        wins_at_once = completing_cells(lines, own, other) & empty
+        fallback = _Line(self, own, other, proof.fallback) if proof.fallback else None
+        for reply in mask_cells(empty):
+            if reply in listed:
+                if not self.proof(own, other | 1 << reply, listed[reply]):
+                    return False
+            elif fallback is not None:
+                if not fallback.wins_after(reply):
+                    return False
+            elif not wins_at_once & ~(1 << reply):
+                return False
+        return True
+
+
+class _Line:
+    """A line of fours (attacker, reply, ..., the attacker completing a line) to play after each
+    of many replies of the defender: played once without the reply, keeping at each move of the
+    attacker the lines one mark short for either side; a reply changes only the lines through it,
+    which are looked at again (any other line is as it was)."""
+
+    def __init__(self, checker: _Checker, own: int, other: int, line: tuple[int, ...]) -> None:
+        self.checker, self.own, self.other, self.line = checker, own, other, line
+        self.cells = 0
+        for cell in line:
+            self.cells |= 1 << cell
+        lines = checker.lines
+        self.steps = []
+        mine, theirs = own, other
+        #: every move of the line on an empty cell of the board when it is played (else it loses
+        #: after any reply)
+        self.legal = len(line) % 2 == 1
+        for index, cell in enumerate(line):
+            if not checker.full >> cell & 1 or (mine | theirs) >> cell & 1:
+                self.legal = False
+            if index % 2 == 0:
+                mine |= 1 << cell
+            else:
+                theirs |= 1 << cell
+        mine, theirs = own, other
+        for index in range(0, len(line), 2):
+            mine |= 1 << line[index]
+            reply = line[index + 1] if index + 1 < len(line) else None
+            self.steps.append(
+                (
+                    line[index],
+                    reply,
+                    _holds_line(lines, mine),
+                    _one_short(lines, mine, theirs),
+                    _one_short(lines, theirs, mine),
+                )
+            )
+            if reply is not None:
+                theirs |= 1 << reply
+
+    def wins_after(self, reply: int) -> bool:
+        """Whether the line wins after the defender's ``reply`` (the attacker then to move)."""
+        blocked = 1 << reply
+        if not self.legal:
+            return False
+        if self.cells & blocked:  # the reply takes a cell of the line: play it out in full
+            return self.checker.proof(self.own, self.other | blocked, line_proof(self.line))
+        mine, theirs = self.own, self.other | blocked
+        full = self.checker.full
+        for move, answer, completes, attacker_short, defender_short in self.steps:
+            mine |= 1 << move  # a cell of the line: empty, since the reply took none
+            if completes:
+                return True  # the completed line holds only the attacker's marks: not the reply
+            empty = full & ~(mine | theirs)
+            defender = 0
+            for line, cell in defender_short:
+                if not line & blocked:
+                    defender |= cell
+            for line in self.checker.through[reply]:
+                if not line & mine:
+                    rest = line & ~theirs
+                    if rest and not rest & (rest - 1):
+                        defender |= rest
+            if defender & empty:
+                return False  # the defender completes a line instead of answering
+            attacker = 0
+            for line, cell in attacker_short:
+                if not line & blocked:
+                    attacker |= cell
+            attacker &= empty
+            if answer is None or not attacker:
+                return False
+            if not attacker & (attacker - 1) and attacker != 1 << answer:
+                return False  # one cell to complete, and the line answers elsewhere
+            theirs |= 1 << answer
+        return False
 
 
 def replay(position: Position, line: Sequence[int]) -> Iterator[Position]:
