@@ -13,7 +13,9 @@ side S to move (the *attacker*) and its opponent D (the *defender*):
 
 **VCF** (victory by continuous fours) plays only fours: each reply of D is forced, so a win is one
 line, and the search over all fours is complete. **VCT** (victory by continuous threats) also plays
-threats (moves that make k-2 marks of S in a line free of D) and searches every defence that matters.
+threats (tried among the moves that make k-2 marks of S in a line free of D, and the moves that
+prepare a four-three: :meth:`_Search.threat_candidates`) and searches every defence that matters,
+by proof-number search (the threat with the fewest defences left to refute first).
 
 Which defences matter, and why the others lose: after S's threat, the search finds S's shortest
 win by fours as if D passed, a line ``L``. A reply of D on none of the cells of ``L`` and on no cell
@@ -29,15 +31,19 @@ wins after any other reply) that :func:`check` confirms by playing every reply o
 rules, independently of the search. "Not found" proves nothing, except for a VCF search that ran to
 the end (:attr:`Tactics.exhausted`): then S has no win by fours (within ``max_moves`` when given).
 
-The search keeps, for each side, the lines by how many of its marks they hold (lines holding a mark
+The same holds with the sides swapped: when D would win by fours if S did nothing, S's moves that
+are not fours must spoil that win, and a threat after which D wins by fours first is no threat.
+
+The search keeps the lines in buckets by how many marks of each side they hold (lines holding a mark
 of both sides are dead), updated move by move, so a node costs a few dozen set operations on a
-15x15 board (572 lines of 5) rather than a pass over every line.
+15x15 board (572 lines of 5) rather than a pass over every line. ``docs/gomoku.md`` has the tests
+and the score on a public suite.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -83,11 +89,6 @@ class Proof:
         deepest = max((proof.attacker_moves for _, proof in self.replies), default=0)
         after_other = (len(self.fallback) + 1) // 2 if self.fallback else 1
         return 1 + max(deepest, after_other)
-
-    @property
-    def size(self) -> int:
-        """Attacker moves written in the proof (each fallback line counted in full)."""
-        return 1 + (len(self.fallback) + 1) // 2 + sum(proof.size for _, proof in self.replies)
 
     def principal(self) -> tuple[int, ...]:
         """The main line: the attacker's moves and, at each turn of the defender, the searched reply
@@ -186,7 +187,7 @@ class Tactics:
         if self.proof is not None:
             how = "continuous fours" if self.by_fours else "fours and threes"
             moves = self.proof.attacker_moves
-            return f"{who} wins by {how} in {moves} move{'s' if moves != 1 else ''} of {who}"
+            return f"{who} wins by {how}, {moves} move{'s' if moves != 1 else ''} of {who} at most"
         limit = f" within {self.max_moves} moves of {who}" if self.max_moves else ""
         if self.kind == "vcf" and self.exhausted:
             return f"{who} has no win by continuous fours{limit}"
@@ -313,7 +314,8 @@ class _Search:
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.vcf_failed: tuple[dict[tuple[int, int], float], ...] = ({}, {})
         self.table: dict[tuple[int, int], _Node] = {}
-        #: set when some node was cut short by the depth limit (a deeper search might find more)
+        #: set when a win by fours was cut short by its depth limit (a deeper search might find
+        #: one): its failure is then remembered with that depth only
         self.cut = False
 
     # -- the board, move by move ------------------------------------------------------------------
@@ -594,12 +596,8 @@ class _Search:
             return (cells.bit_length() - 1,)
         depth = node.depth + 1  # the attacker moves left at the OR node above
         if depth < 3:
-            self.cut = True
-            raise _NoThreat
-        outer_cut = self.cut
+            raise _NoThreat  # no room for a threat, its four and the five
         line = self.shortest_vcf(min(self.threat_moves, depth - 1))
-        if depth - 1 >= self.threat_moves:
-            self.cut = outer_cut  # cut by the threat's own limit, which a deeper search keeps
         if line is None or self.vcf(_COUNTER_MOVES, 1) is not None:
             raise _NoThreat  # no threat, or the defender wins by fours first
         node.line = tuple(line)
@@ -1076,10 +1074,3 @@ class _Line:
                 return False  # one cell to complete, and the line answers elsewhere
             theirs |= 1 << answer
         return False
-
-
-def replay(position: Position, line: Sequence[int]) -> Iterator[Position]:
-    """The positions along a line of moves from ``position`` (moves alternate from the side to move)."""
-    for cell in line:
-        position = position.play(cell)
-        yield position
