@@ -211,6 +211,7 @@ def tables(outcomes: list[Outcome], markdown: bool) -> str:
         "out of budget",
         "nodes",
         "CPU s",
+        "nodes/s",
     ]
     rows = []
     for (group, mode), items in sorted(groups.items()):
@@ -226,6 +227,7 @@ def tables(outcomes: list[Outcome], markdown: bool) -> str:
                 str(sum(o.result == "out of budget" for o in items)),
                 f"{sum(o.nodes for o in items):,}",
                 f"{sum(o.seconds for o in items):.1f}",
+                f"{sum(o.nodes for o in items) / max(1e-9, sum(o.seconds for o in items)):,.0f}",
             ]
         )
     out.append(_table(head, rows, markdown))
