@@ -6,13 +6,16 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from oxo.engines.base import Engine
 from oxo.engines.levels import make_engine, normalize_level
 from oxo.errors import OxoError
 from oxo.game import GameState
 from oxo.progress import SILENT, ProgressSink
+
+#: Builds a level's engine: :func:`oxo.engines.make_engine`, or a game's own (its descriptor's
+#: ``make_engine`` in :mod:`oxo.registry`: gravity boards' perfect and best use the exact solver).
+EngineMaker = Callable[..., Engine]
 
 
 @dataclass(frozen=True)
@@ -74,11 +77,9 @@ def side_engines(
     iterations: int | None,
     depth: int | None,
     seed: int | None,
-    factory: Callable[..., Engine] | None = None,
+    make: EngineMaker = make_engine,
 ) -> tuple[Engine, Engine]:
-    """The engines of both sides (each with its own seed drawn from ``seed``), made by ``factory``
-    (the game's own, :meth:`oxo.registry.Game.make_engine`; default :func:`make_engine`)."""
-    make = factory or make_engine
+    """The engines of both sides (each with its own seed drawn from ``seed``), built by ``make``."""
     seeds = random.Random(seed)
     x_seed, o_seed = (
         (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
@@ -101,19 +102,18 @@ def selfplay(
     seed: int | None = None,
     progress: ProgressSink = SILENT,
     on_game: Callable[[GameState], None] | None = None,
-    factory: Callable[..., Any] | None = None,
+    make: EngineMaker = make_engine,
 ) -> SelfPlayStats:
     """Play ``games`` games from ``start`` between the levels ``x`` and ``o`` and count the outcomes.
 
-    ``on_game`` sees each final state (for a game's own statistics); ``factory`` makes the engines
-    (the game's own, such as gomoku boards' hard with its forcing-move search; default
-    :func:`make_engine`).
+    ``on_game`` sees each final state (for a game's own statistics); ``make`` builds the engines
+    (a game's own levels where it has them).
     """
     if games < 1:
         raise OxoError(f"the number of games must be at least 1, got {games}")
     x, o = normalize_level(x), normalize_level(o)
     engines = side_engines(
-        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed, factory=factory
+        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed, make=make
     )
     started = time.perf_counter()
     counts = {"x": 0, "o": 0, "draw": 0}
