@@ -25,7 +25,7 @@ from oxo.errors import BoardSpecError, PositionError, UnknownGameError, Unsuppor
 from oxo.game import GameState
 
 if TYPE_CHECKING:
-    from oxo.engines import Engine
+    from oxo.engines import Engine, ExactSolver
     from oxo.geometry import Geometry
     from oxo.gravity.board import GravityBoard
 
@@ -130,13 +130,31 @@ class Game:
         depth: int | None = None,
         seed: int | None = None,
     ) -> Engine:
-        """The computer player of ``level`` on this game (:func:`oxo.engines.make_engine` unless
-        the game brings its own levels)."""
+        """The computer player of ``level`` on this game (:func:`oxo.engines.make_engine`, handed the
+        game's :meth:`exact_solver`, unless the game brings its own levels)."""
         from oxo.engines import make_engine
 
         return make_engine(
-            level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+            level,
+            state,
+            seconds=seconds,
+            iterations=iterations,
+            depth=depth,
+            seed=seed,
+            solver=self.exact_solver(),
         )
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The game's exact solver as the engines ask it (``solver(state, limit)``, see
+        :data:`oxo.engines.ExactSolver`), ``None`` when the game has none: engines know no game, so
+        the descriptor hands them the solver."""
+        return None
+
+    def describe_level(self, level: str, state: GameState) -> str:
+        """How ``level`` plays on this game, in a short phrase (for the start of a game)."""
+        from oxo.engines import describe_level
+
+        return describe_level(level, state, self.exact_solver())
 
     def rules_text(self) -> str | None:
         """The rules in plain words, ``None`` when the game has no rules text."""
@@ -263,6 +281,11 @@ class BoardGame(Game):
 
         return Position.from_string(text, self.geometry)
 
+    def exact_solver(self) -> ExactSolver | None:
+        from oxo.solve import solution_within
+
+        return solution_within
+
     @property
     def size(self) -> int:
         return self.geometry.size
@@ -317,6 +340,11 @@ class GravityGame(Game):
         from oxo.gravity.board import GravityState
 
         return GravityState.from_string(text, self.board)
+
+    def exact_solver(self) -> ExactSolver | None:
+        from oxo.gravity.engine import gravity_solution
+
+        return gravity_solution
 
     @property
     def size(self) -> int:

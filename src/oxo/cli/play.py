@@ -363,6 +363,7 @@ def selfplay(
                 depth=depth,
                 seed=seed,
                 progress=bar,
+                solver=named.exact_solver(),
             )
     if as_json:
         echo_json(stats.to_dict())

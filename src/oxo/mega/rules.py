@@ -31,10 +31,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from oxo import ninegrids
 from oxo.errors import IllegalMoveError, MoveError
 from oxo.geometry import mask_cells
-from oxo.mega.lines import WINS
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
+from oxo.ninegrids import WINS, Token
 
 if TYPE_CHECKING:
     from oxo.mega.search import CompiledSearch
@@ -338,11 +339,20 @@ class MegaState:
 
         return CompiledSearch(seed, exploration)
 
+    def board_tokens(self, *, highlight: bool = True) -> list[list[Token]]:
+        """The board as lines of (text, style) tokens (see :mod:`oxo.mega.render`); legal moves
+        shown as cell digits if ``highlight``."""
+        covered = self.covered
+        return ninegrids.board_tokens(
+            lambda move: self.cell(move // 9 + 1, move % 9 + 1),
+            lambda grid: covered.get(grid + 1),
+            set(self.legal_moves) if highlight else set(),
+            self.moves[-1] if self.moves else None,
+        )
+
     def text(self) -> str:
         """The board as text: grids with X and O, big markers, legal moves as their cell digit."""
-        from oxo.mega.render import board_text
-
-        return board_text(self)
+        return ninegrids.board_text(self)
 
     @staticmethod
     def format_move(move: int) -> str:

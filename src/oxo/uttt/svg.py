@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from oxo.ninegrids import LINES
 from oxo.uttt.notation import format_move
-from oxo.uttt.rules import LINES, UtttState
+from oxo.uttt.rules import UtttState
 
 COLORS: dict[str, str] = {
     "x": "#c62828",
