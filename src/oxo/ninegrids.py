@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from oxo.errors import MoveSyntaxError
+from oxo.game import Player
 from oxo.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -29,6 +30,15 @@ _GRID = Geometry.parse("3x3")
 LINES: tuple[int, ...] = _GRID.lines
 #: ``WINS[mask]``: the 9-bit ``mask`` holds three in a row (one table look-up).
 WINS: tuple[bool, ...] = _GRID.win_table
+
+#: The sides by index (0 moves first), as both games keep their bitboards.
+NAMES: tuple[Player, Player] = ("x", "o")
+#: Every cell of the 81-cell board (bit ``9*g + c``: cell c of grid g).
+FULL = (1 << 81) - 1
+#: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
+GRID_CELLS: tuple[int, ...] = tuple(
+    sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
+)
 
 ACCEPTED = (
     "a move is two digits GC, grid then cell, each 1..9 in reading order "

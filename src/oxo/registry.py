@@ -19,6 +19,8 @@ and below :mod:`oxo.api`, :mod:`oxo.rl` and the shells, which find games here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from oxo.errors import BoardSpecError, PositionError, UnknownGameError, UnsupportedError
@@ -132,17 +134,15 @@ class Game:
     ) -> Engine:
         """The computer player of ``level`` on this game (:func:`oxo.engines.make_engine`, handed the
         game's :meth:`exact_solver`, unless the game brings its own levels)."""
+        return self._engine_maker()(
+            level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+        )
+
+    def _engine_maker(self) -> Callable[..., Engine]:
+        """What builds the game's engines from a level, a state and the thinking budget."""
         from oxo.engines import make_engine
 
-        return make_engine(
-            level,
-            state,
-            seconds=seconds,
-            iterations=iterations,
-            depth=depth,
-            seed=seed,
-            solver=self.exact_solver(),
-        )
+        return partial(make_engine, solver=self.exact_solver())
 
     def exact_solver(self) -> ExactSolver | None:
         """The game's exact solver as the engines ask it (``solver(state, limit)``, see
@@ -355,27 +355,11 @@ class GravityGame(Game):
 
         return gravity_svg(state)  # type: ignore[arg-type]  # a state of this game: a GravityState
 
-    def make_engine(
-        self,
-        level: str,
-        state: GameState,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        depth: int | None = None,
-        seed: int | None = None,
-    ) -> Engine:
+    def _engine_maker(self) -> Callable[..., Engine]:
         """Gravity boards' own ``perfect`` and ``best`` (the exact solver); other levels shared."""
         from oxo.gravity.engine import make_gravity_engine
 
-        return make_gravity_engine(
-            level,
-            state,  # type: ignore[arg-type]  # a state of this game: a GravityState
-            seconds=seconds,
-            iterations=iterations,
-            depth=depth,
-            seed=seed,
-        )
+        return make_gravity_engine
 
 
 class _NineGridsGame(Game):

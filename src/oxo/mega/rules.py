@@ -29,26 +29,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from oxo import ninegrids
 from oxo.errors import IllegalMoveError, MoveError
+from oxo.game import Outcome, Player
 from oxo.geometry import mask_cells
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
-from oxo.ninegrids import WINS, Token
+from oxo.ninegrids import FULL, GRID_CELLS, NAMES, WINS, Token
 
 if TYPE_CHECKING:
     from oxo.mega.search import CompiledSearch
 
-Player = Literal["x", "o"]
-Outcome = Literal["x", "o", "draw"]
-
-NAMES: tuple[Player, Player] = ("x", "o")
-FULL = (1 << 81) - 1
-#: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
-GRID_CELLS: tuple[int, ...] = tuple(
-    sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
-)
 #: ``POSITION_CELLS[m]``: the 81-bit mask of the cell positions in ``m``, in all nine grids.
 POSITION_CELLS: tuple[int, ...] = tuple(sum(m << (9 * g) for g in range(9)) for m in range(512))
 
