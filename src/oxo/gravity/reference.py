@@ -5,6 +5,7 @@ of every reachable position. Small boards only."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from oxo.game import Outcome
 from oxo.gravity.board import GravityBoard, GravityState
@@ -49,18 +50,29 @@ def _minimax(
 def positions_per_ply(board: GravityBoard) -> list[int]:
     """How many distinct positions each ply holds, walking every game (finished positions counted,
     not continued)."""
-    return [len(layer) for layer in _layers(board)]
+    return list(_walk(board)[0])
 
 
 def mirror_classes_per_ply(board: GravityBoard) -> list[int]:
     """How many positions each ply holds up to the left-right mirror, walking every game: each
     position is written row by row and counted once with its mirror image (each row reversed)."""
+    return list(_walk(board)[1])
+
+
+@lru_cache(maxsize=16)
+def _walk(board: GravityBoard) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Positions and mirror classes per ply, from one walk of every game (kept: the tests ask
+    for the same small boards again and again, and a walk of 4x4 with k=4 takes seconds)."""
 
     def canonical(state: GravityState) -> str:
         rows = state.to_rows()
         return min(rows, "/".join(row[::-1] for row in rows.split("/")))
 
-    return [len({canonical(state) for state in layer}) for layer in _layers(board)]
+    positions, classes = [], []
+    for layer in _layers(board):
+        positions.append(len(layer))
+        classes.append(len({canonical(state) for state in layer}))
+    return tuple(positions), tuple(classes)
 
 
 def _layers(board: GravityBoard) -> Iterator[set[GravityState]]:
