@@ -1,6 +1,6 @@
 """``oxo count BOARD --gravity``: positions per ply of gravity boards on the command line, against the
-library's count, a walk of every game and the published Connect Four figures; estimates, limits and
-bad input."""
+library's count (which test_gravity holds to a walk of every game) and the published Connect Four
+figures; estimates, limits and bad input."""
 
 from __future__ import annotations
 
