@@ -58,9 +58,11 @@ def random_position(spec: str, plies: int, seed: int) -> Position:
 
 
 def keeps_value(position: Position, move: int) -> bool:
-    """Whether ``move`` keeps the best result for the side to move (by the slow reference)."""
-    best = reference_value(position).outcome
-    after = reference_value(position.play(move)).outcome
+    """Whether ``move`` keeps the best result for the side to move (by the slow reference, whose
+    answers about the position serve the one after the move)."""
+    memo: dict[tuple[int, int], int] = {}
+    best = reference_value(position, memo).outcome
+    after = reference_value(position.play(move), memo).outcome
     mover = position.to_move
     rank = {mover: 2, "draw": 1}
     return rank.get(after, 0) == rank.get(best, 0)
