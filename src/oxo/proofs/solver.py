@@ -28,7 +28,7 @@ from oxo.proofs.certificate import (
     verify_certificate,
     write_certificate,
 )
-from oxo.proofs.dfpn import Entry, ProofSearch
+from oxo.proofs.dfpn import Entry, make_search
 
 Value = Literal["x", "o", "draw", "unknown"]
 METHOD = "proof-number search (df-pn) with pairing strategies and threat-space search"
@@ -167,7 +167,7 @@ def prove_board(
                 )
             )
         )
-        search = ProofSearch(geometry, attacker, seconds=left, on_progress=report)
+        search = make_search(geometry, attacker, seconds=left, on_progress=report)
         result = search.solve()
         entries = None
         if result is not None and folder is not None:
