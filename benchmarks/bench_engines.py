@@ -54,13 +54,13 @@ SPEED_BOARDS = ("5x5,k=4", "3x3x3", "15x15,k=5", "mega")
 
 LADDER_CODE = """
 start = new_game({spec!r})
-solver = game_of(start).exact_solver()  # perfect, best and hard's endgames play from it, as in oxo selfplay
+game = game_of(start)  # its engines: perfect, best and hard's endgames play from its exact solver, as in oxo selfplay
 rows = []
 for number, (low, high) in enumerate({pairs!r}):
     row = {{"low": low, "high": high, "games": 0, "high_points": 0.0, "high_wins": 0, "low_wins": 0, "draws": 0,
             "high_as_x": 0.0, "high_as_o": 0.0, "moves": 0, "seconds": 0.0}}
     for colour, (x, o) in enumerate(((high, low), (low, high))):
-        stats = selfplay(start, x, o, {games}, seconds={seconds}, seed=1000 * number + colour, solver=solver)
+        stats = selfplay(start, x, o, {games}, seconds={seconds}, seed=1000 * number + colour, make=game.make_engine)
         high_wins = stats.x_wins if x == high else stats.o_wins
         low_wins = stats.o_wins if x == high else stats.x_wins
         points = high_wins + 0.5 * stats.draws

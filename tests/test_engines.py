@@ -293,17 +293,15 @@ def test_selfplay_counts_every_game() -> None:
 @pytest.mark.slow
 def test_hard_beats_random_on_5x5_k4() -> None:
     start = new_game("5x5,k=4")
-    as_x = selfplay(start, "hard", "random", 20, seconds=0.2, seed=1, solver=solution_within)
-    as_o = selfplay(start, "random", "hard", 20, seconds=0.2, seed=2, solver=solution_within)
+    as_x = selfplay(start, "hard", "random", 20, seconds=0.2, seed=1, make=make_engine)
+    as_o = selfplay(start, "random", "hard", 20, seconds=0.2, seed=2, make=make_engine)
     assert as_x.x_wins >= 19, as_x.to_dict()
     assert as_o.o_wins >= 18, as_o.to_dict()
 
 
 @pytest.mark.slow
 def test_hard_wins_3x3x3_as_x() -> None:
-    stats = selfplay(
-        new_game("3x3x3"), "hard", "hard", 10, seconds=0.1, seed=3, solver=solution_within
-    )
+    stats = selfplay(new_game("3x3x3"), "hard", "hard", 10, seconds=0.1, seed=3, make=make_engine)
     assert stats.x_wins >= 9, stats.to_dict()
 
 

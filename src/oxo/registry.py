@@ -91,6 +91,12 @@ class Game:
     levels: ClassVar[tuple[str, ...]] = LEVELS
 
     @property
+    def gomoku(self) -> bool:
+        """Whether the game is played as gomoku (five in a row on a board): its engines and its
+        analysis then search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return False
+
+    @property
     def aliases(self) -> tuple[str, ...]:
         """Every name :func:`find_game` takes for this game, :attr:`name` first."""
         return (self.name,)
@@ -294,6 +300,24 @@ class BoardGame(Game):
         from oxo.render.svg import classic_svg
 
         return classic_svg(state, legal=True)  # type: ignore[arg-type]  # a state of this game: a Position
+
+    @property
+    def gomoku(self) -> bool:
+        """Whether the board is played as gomoku (five in a row): its engines and analysis then
+        search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return self.geometry.k == 5
+
+    def _engine_maker(self) -> Callable[..., Engine]:
+        """The shared levels, handed the exact solver; on gomoku boards ``hard`` (and ``best``
+        where it plays hard) first search forced wins by fours and threes, and play or stop them."""
+        from oxo.engines import make_engine
+
+        tactics = None
+        if self.gomoku:
+            from oxo.tactics import engine_advice
+
+            tactics = engine_advice
+        return partial(make_engine, solver=self.exact_solver(), tactics=tactics)
 
 
 class GravityGame(Game):

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
-from oxo.engines.base import Engine, SearchReport
+from oxo.engines.base import Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import PERFECT_LIMIT, ExactSolver, PerfectEngine, in_reach
 from oxo.engines.mcts import MCTSEngine
@@ -55,6 +55,7 @@ def _searcher(
     solver: ExactSolver | None,
     *,
     exact: bool = True,
+    tactics: Tactics | None = None,
 ) -> Engine:
     if getattr(state, "evaluate", None) is not None and iterations is None:
         return AlphaBetaEngine(
@@ -64,6 +65,7 @@ def _searcher(
             name=name,
             exact_limit=EXACT_LIMIT if exact else 0,
             solver=solver,
+            tactics=tactics,
         )
     return MCTSEngine(seconds=seconds, iterations=iterations, seed=seed, name=name)
 
@@ -77,16 +79,19 @@ def make_engine(
     depth: int | None = None,
     seed: int | None = None,
     solver: ExactSolver | None = None,
+    tactics: Tactics | None = None,
 ) -> Engine:
     """The engine that plays ``level`` on the game of ``state`` (the position it starts from).
 
     ``seconds`` is the thinking time per move of ``hard`` (``medium`` gets a tenth); ``iterations``
     fixes the number of simulations of a tree search instead (reproducible with ``seed``), ``depth``
     the plies of an alpha-beta search. ``solver`` is the game's exact solver, which ``perfect``,
-    ``best`` and the end of ``hard``'s games play from (the registry's
-    :meth:`~oxo.registry.Game.make_engine` passes the game's own; without one every position is out
-    of the solver's reach). Raises :class:`OutOfReachError` for ``perfect`` where the exact solver
-    cannot reach ``state``.
+    ``best`` and the end of ``hard``'s games play from; ``tactics`` is the game's forcing-move search,
+    which ``hard`` (and ``best`` where it plays hard) runs before its own
+    (:class:`oxo.engines.alphabeta.AlphaBetaEngine`). The registry's
+    :meth:`~oxo.registry.Game.make_engine` passes the game's own (engines know no game): without a
+    solver every position is out of its reach. Raises :class:`OutOfReachError` for ``perfect`` where
+    the exact solver cannot reach ``state``.
     """
     level = normalize_level(level)
     if seconds is not None and not seconds > 0:
@@ -107,7 +112,7 @@ def make_engine(
         few = None if iterations is None else max(1, iterations // 10)
         return _searcher(state, budget / 10, few, shallow, seed, "medium", solver, exact=False)
     if level == "hard":
-        return _searcher(state, budget, iterations, depth, seed, "hard", solver)
+        return _searcher(state, budget, iterations, depth, seed, "hard", solver, tactics=tactics)
     if level == "perfect":
         if not in_reach(state, solver):
             raise OutOfReachError(
@@ -117,7 +122,7 @@ def make_engine(
             )
         return PerfectEngine(seed, solver=solver)
     return BestEngine(
-        _searcher(state, budget, iterations, depth, seed, "hard", solver),
+        _searcher(state, budget, iterations, depth, seed, "hard", solver, tactics=tactics),
         PerfectEngine(seed, solver=solver),
     )
 

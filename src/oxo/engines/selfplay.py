@@ -6,14 +6,16 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from oxo.engines.base import Engine
-from oxo.engines.exact import ExactSolver
 from oxo.engines.levels import make_engine, normalize_level
 from oxo.errors import OxoError
 from oxo.game import GameState
 from oxo.progress import SILENT, ProgressSink
+
+#: Builds a level's engine: :func:`oxo.engines.make_engine`, or a game's own (its descriptor's
+#: ``make_engine`` in :mod:`oxo.registry`: gravity boards' perfect and best use the exact solver).
+EngineMaker = Callable[..., Engine]
 
 
 @dataclass(frozen=True)
@@ -75,23 +77,17 @@ def side_engines(
     iterations: int | None,
     depth: int | None,
     seed: int | None,
-    solver: ExactSolver | None = None,
+    make: EngineMaker = make_engine,
 ) -> tuple[Engine, Engine]:
-    """The engines of both sides (each with its own seed drawn from ``seed``; ``solver``: the game's
-    exact solver, see :func:`oxo.engines.make_engine`)."""
+    """The engines of both sides (each with its own seed drawn from ``seed``), built by ``make``."""
     seeds = random.Random(seed)
     x_seed, o_seed = (
         (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
     )
-    side = partial(
-        make_engine,
-        state=start,
-        seconds=seconds,
-        iterations=iterations,
-        depth=depth,
-        solver=solver,
+    return (
+        make(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
+        make(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
     )
-    return side(x, seed=x_seed), side(o, seed=o_seed)
 
 
 def selfplay(
@@ -106,18 +102,18 @@ def selfplay(
     seed: int | None = None,
     progress: ProgressSink = SILENT,
     on_game: Callable[[GameState], None] | None = None,
-    solver: ExactSolver | None = None,
+    make: EngineMaker = make_engine,
 ) -> SelfPlayStats:
     """Play ``games`` games from ``start`` between the levels ``x`` and ``o`` and count the outcomes.
 
-    ``on_game`` sees each final state (for a game's own statistics); ``solver`` is the game's exact
-    solver (:meth:`oxo.registry.Game.exact_solver`), which ``perfect`` and ``best`` play from.
+    ``on_game`` sees each final state (for a game's own statistics); ``make`` builds the engines
+    (a game's own levels where it has them).
     """
     if games < 1:
         raise OxoError(f"the number of games must be at least 1, got {games}")
     x, o = normalize_level(x), normalize_level(o)
     engines = side_engines(
-        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed, solver=solver
+        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed, make=make
     )
     started = time.perf_counter()
     counts = {"x": 0, "o": 0, "draw": 0}
