@@ -65,18 +65,14 @@ TITLES = {
 
 
 def engine_for(level: str, start: Any, seconds: float, seed: int) -> Any:
-    """The engine a person meets at ``level`` on the game of ``start`` (as ``oxo play`` builds it)."""
-    from oxo.gravity.board import GravityState
+    """The engine a person meets at ``level`` on the game of ``start`` (as ``oxo play`` builds it:
+    through the game's descriptor, which hands the engines its exact solver)."""
+    from oxo.registry import game_of
 
-    if isinstance(start, GravityState):
-        from oxo.gravity.engine import make_gravity_engine
-
-        # perfect: the solver's own limit (60 s), not the search budget of hard
-        budget = None if level == "perfect" else seconds
-        return make_gravity_engine(level, start, seconds=budget, seed=seed)
-    from oxo.engines import make_engine
-
-    return make_engine(level, start, seconds=seconds, seed=seed)
+    game = game_of(start)
+    # perfect on gravity boards: the solver's own limit (60 s), not the search budget of hard
+    budget = None if level == "perfect" and game.family == "gravity" else seconds
+    return game.make_engine(level, start, seconds=budget, seed=seed)
 
 
 def round_robin(name: str, per_pair: int, seconds: float, seed: int) -> dict[str, object]:

@@ -28,13 +28,13 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
 
 from oxo.analysis import line_report, reference_can_win  # noqa: E402
 from oxo.counting import count_positions  # noqa: E402
-from oxo.engines import LEVELS, describe_level  # noqa: E402
+from oxo.engines import LEVELS  # noqa: E402
 from oxo.game import GameState  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.mega import MegaState, parse_record  # noqa: E402
 from oxo.mega.notation import format_move  # noqa: E402
 from oxo.position import Position  # noqa: E402
-from oxo.registry import new_game  # noqa: E402
+from oxo.registry import game_of, new_game  # noqa: E402
 from oxo.solve import reference_value  # noqa: E402
 from oxo.web import create_app  # noqa: E402
 
@@ -171,7 +171,7 @@ def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
     )
     assert game["players"] == {"x": "human", "o": "perfect"} and game["position"] == "0" * 9
     assert game["playing"] == {
-        "o": describe_level("perfect", Position.empty(Geometry.parse("3x3")))
+        "o": game_of(new_game("3x3")).describe_level("perfect", new_game("3x3"))
     }
     assert (
         game["to_move"] == "x" and not game["computer_to_move"] and game["legal"] == list(range(9))
@@ -346,7 +346,11 @@ def test_every_offered_board_at_every_level(client: TestClient) -> None:
                 assert "players.x: perfect play is out of reach" in bad(response), board
                 continue
             game = response.json()
-            assert game["playing"]["x"] == describe_level(level, replayed(game)), (board, level)
+            state = replayed(game)
+            assert game["playing"]["x"] == game_of(state).describe_level(level, state), (
+                board,
+                level,
+            )
             answers_legally(game, ai(client, game))
 
 

@@ -6,7 +6,7 @@ line's ``--json``); the command line calls exactly these functions and only form
 >>> import oxo
 >>> oxo.Board("3x3").count().total_positions
 5478
->>> oxo.Position.parse("xo./.x./..o").analyze().value.outcome
+>>> oxo.analyze(oxo.Position.parse("xo./.x./..o")).value.outcome
 'x'
 """
 
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
-from oxo.registry import looks_like_board, refuse_other_games
+from oxo.registry import game_of, looks_like_board, refuse_other_games
 
 # The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
 # with it every command of the command line) stays cheap.
@@ -474,7 +474,6 @@ def move(
     seed: int | None = None,
 ) -> MoveResult:
     """The computer's move at ``level`` (``random``, ``easy``, ``medium``, ``hard``, ``perfect``, ``best``)."""
-    from oxo.registry import game_of
     from oxo.space import check_playable
 
     pos = position_of(position)

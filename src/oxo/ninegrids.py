@@ -4,8 +4,8 @@ Both number grids and cells 1..9 in reading order (1 2 3 / 4 5 6 / 7 8 9) and wr
 the grid G then the cell C, so ``55`` is the centre of the centre grid. Inside the library a move is
 the integer ``9*(G-1) + (C-1)`` (0..80), also its bit in the games' 81-bit bitboards. A record is
 moves separated by spaces (commas and move numbers such as ``1.`` are tolerated). The games differ in
-their rules, not in this notation, the text board drawn here or the driver of their compiled tree
-search (each game brings its own compiled kernel), so both use this one module (games never import
+their rules, not in the lines of a 3x3 grid, this notation, the text board drawn here or the driver
+of their compiled tree search (each game brings its own compiled kernel), so both use this one module (games never import
 each other).
 """
 
@@ -17,10 +17,28 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from oxo.errors import MoveSyntaxError
+from oxo.game import Player
+from oxo.geometry import Geometry
 
 if TYPE_CHECKING:
     import numpy as np
     from rich.text import Text
+
+_GRID = Geometry.parse("3x3")
+#: The eight straights of a 3×3 grid as 9-bit masks (bit c is cell c+1 in reading order), from the
+#: shared geometry. Both games need them twice: inside a small grid and on the big grid of grids.
+LINES: tuple[int, ...] = _GRID.lines
+#: ``WINS[mask]``: the 9-bit ``mask`` holds three in a row (one table look-up).
+WINS: tuple[bool, ...] = _GRID.win_table
+
+#: The sides by index (0 moves first), as both games keep their bitboards.
+NAMES: tuple[Player, Player] = ("x", "o")
+#: Every cell of the 81-cell board (bit ``9*g + c``: cell c of grid g).
+FULL = (1 << 81) - 1
+#: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
+GRID_CELLS: tuple[int, ...] = tuple(
+    sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
+)
 
 ACCEPTED = (
     "a move is two digits GC, grid then cell, each 1..9 in reading order "
@@ -144,6 +162,22 @@ def board_tokens(
             lines.append(line)
     lines.append([("+" + "+".join(["-------"] * 3) + "+", "frame")])
     return lines
+
+
+class Drawable(Protocol):
+    """A state of a game on nine grids that lays itself out as token lines (its ``board_tokens``)."""
+
+    def board_tokens(self, *, highlight: bool = True) -> list[list[Token]]: ...
+
+
+def board_text(state: Drawable, *, highlight: bool = True) -> str:
+    """The board as plain ASCII lines; legal moves shown as cell digits if ``highlight``."""
+    return tokens_text(state.board_tokens(highlight=highlight))
+
+
+def board_rich(state: Drawable, *, highlight: bool = True) -> Text:
+    """The board as a rich ``Text`` with colours (marks, big marks, legal moves, last move)."""
+    return tokens_rich(state.board_tokens(highlight=highlight))
 
 
 def tokens_text(lines: list[list[Token]]) -> str:

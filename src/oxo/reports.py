@@ -1,8 +1,8 @@
 """Reports about one position, built once here and only formatted by the command line, the web page
 and notebooks.
 
-* :func:`position_status`: the state a position is in (whose turn, won, full, or why no game reaches it)
-  as a code and a sentence;
+* :func:`position_status` (from :mod:`oxo.position`, where a position's rules live): the state a
+  position is in (whose turn, won, full, or why no game reaches it) as a code and a sentence;
 * :class:`SideValue`: a value with best play seen from one side ("win in 3 for X");
 * :func:`analyze`: dead and open lines, winnability, and, where the exact solver reaches, the value
   and every move's value. On positions too big for the solver it still reports what is cheap to know
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.analysis import can_win_by_lines, line_report, winnability
 from oxo.errors import OutOfReachError
-from oxo.position import Player, Position
+from oxo.position import Player, Position, Status, position_status
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY, build_space, check_playable
 from oxo.tactics import Tactics, forced_win
@@ -26,48 +26,7 @@ from oxo.tactics import Tactics, forced_win
 if TYPE_CHECKING:
     from oxo.analysis import LineReport, Winnability
 
-StatusCode = Literal["impossible", "both_lines", "won", "full", "to_move"]
 Relative = Literal["win", "draw", "loss"]
-
-
-# -- status --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Status:
-    """The state of a position: a short code, a sentence for people, whose turn and who has won."""
-
-    code: StatusCode
-    text: str
-    turn: Player | None
-    winner: Player | None
-
-    def __str__(self) -> str:
-        return self.text
-
-    def to_dict(self) -> dict[str, object]:
-        return {"status": self.code, "text": self.text, "turn": self.turn, "winner": self.winner}
-
-
-def position_status(position: Position) -> Status:
-    """What state ``position`` is in, in one sentence (the one place this sentence is written)."""
-    turn, winner = position.turn, position.winner
-    if turn is None:
-        return Status(
-            "impossible",
-            "impossible mark counts (X moves first, so X has as many marks as O or one more)",
-            None,
-            None,
-        )
-    if position.x_lines and position.o_lines:
-        return Status(
-            "both_lines", "both players have a line: no game reaches this position", turn, None
-        )
-    if winner is not None:
-        return Status("won", f"{winner.upper()} has won", None, winner)
-    if position.is_full:
-        return Status("full", "draw: the board is full", None, None)
-    return Status("to_move", f"{turn.upper()} to move (move {position.ply + 1})", turn, None)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ and the levels that name them (:mod:`oxo.engines.levels`)."""
 from oxo.engines.alphabeta import AlphaBetaEngine
 from oxo.engines.base import Advice, Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
-from oxo.engines.exact import PerfectEngine
+from oxo.engines.exact import ExactSolver, PerfectEngine
 from oxo.engines.levels import (
     DEFAULT_LEVEL,
     DEFAULT_SECONDS,
@@ -25,6 +25,7 @@ __all__ = [
     "AlphaBetaEngine",
     "BestEngine",
     "Engine",
+    "ExactSolver",
     "MCTSEngine",
     "PerfectEngine",
     "RandomEngine",

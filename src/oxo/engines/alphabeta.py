@@ -6,8 +6,8 @@ win is preferred and the slowest loss), a draw 0, anything else the evaluation t
 Each node first looks for a win in one; in games where a threatened cell must be blocked at once
 (``blocks_are_forced``), a node whose opponent threatens to win searches only the blocks, and two
 threats with no win of its own are a loss. The table is keyed by the state's ``key`` (the symmetry
-class on classic boards). Near the end of a game whose exact solver is in reach, the engine plays from
-the exact solution instead of searching.
+class on classic boards). Near the end of a game whose exact solver it was given is in reach, the
+engine plays from the exact solution instead of searching.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from oxo.engines.base import (
     legal_or_raise,
     safe_moves,
 )
-from oxo.engines.exact import ExactCache, proven_move
+from oxo.engines.exact import ExactCache, ExactSolver, proven_move
 from oxo.game import GameState, Outcome, other
 
 WIN = 1_000_000
@@ -47,7 +47,8 @@ class _Timeout(Exception):
 
 class AlphaBetaEngine:
     """Negamax with alpha-beta pruning, iterative deepening within ``seconds`` (or to ``depth`` plies),
-    a transposition table, and exact play once the game's solver is in reach (``exact_limit``).
+    a transposition table, and exact play once the game's ``solver`` (when it has one, see
+    :data:`~oxo.engines.exact.ExactSolver`) is in reach (``exact_limit`` empty cells).
 
     ``tactics``, when given (the registry gives gomoku boards their forcing-move search), runs first
     with a share of the time: a forced win it finds is played at once, and when the opponent has
@@ -62,6 +63,7 @@ class AlphaBetaEngine:
         seed: int | None = None,
         exact_limit: int = EXACT_LIMIT,
         name: str | None = None,
+        solver: ExactSolver | None = None,
         tactics: Tactics | None = None,
     ) -> None:
         if seconds is None and depth is None:
@@ -69,7 +71,9 @@ class AlphaBetaEngine:
         self.seconds = seconds
         self.depth = depth
         self._rng = random.Random(seed)
-        self._exact = ExactCache(exact_limit) if exact_limit > 0 else None
+        self._exact = (
+            ExactCache(solver, exact_limit) if exact_limit > 0 and solver is not None else None
+        )
         self.name = name or self.name
         self.last: SearchReport | None = None
         self._table: dict[object, tuple[int, int, float, int | None]] = {}

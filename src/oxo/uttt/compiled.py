@@ -27,7 +27,7 @@ from oxo.compiled import SELECT as _SELECT
 from oxo.compiled import below, make_tree_search, warm_up_search
 from oxo.compiled import make_rng as make_rng  # the search driver and self-play seed it here
 from oxo.compiled import next32 as next32  # re-exported for the tests' uncompiled reference
-from oxo.uttt.rules import WINS, UtttState
+from oxo.ninegrids import WINS
 
 STATE_SIZE = 32
 XWON, OWON, CLOSED, TARGET, TURN, STATUS, MOVES = 18, 19, 20, 21, 22, 23, 24
@@ -47,7 +47,7 @@ def new_state() -> np.ndarray:
     return st
 
 
-def state_from(state: UtttState) -> np.ndarray:
+def state_from(state: Any) -> np.ndarray:
     """The state array of a :class:`UtttState`."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     for p, marks in enumerate((state.x_marks, state.o_marks)):

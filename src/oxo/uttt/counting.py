@@ -32,7 +32,8 @@ from numba import njit
 from oxo.counting import PerPlyCounts, PlyCount
 from oxo.counting.budget import MemoryLimitError, MiB, format_bytes
 from oxo.geometry import Geometry
-from oxo.uttt.rules import WINS, UtttState
+from oxo.ninegrids import WINS
+from oxo.uttt.rules import UtttState
 
 #: Peak bytes per move out of a ply's classes: the moves' keys (24 bytes), the sort's order and
 #: key columns, the sorted copy and the flags (measured: ply 8, from 34 million moves, peaked at
