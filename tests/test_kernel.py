@@ -208,3 +208,15 @@ def test_boards_beyond_64_cells_use_the_reference() -> None:
     assert isinstance(search, ReferenceSearch)
     with pytest.raises(ValueError, match="64 cells"):
         ProofSearch(Geometry.parse("9x9,k=5"), "x")
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
+def test_status_strings_of_certificates(seed: int, plies: int) -> None:
+    from oxo.position import Position
+    from oxo.proofs.solver import status_string
+
+    geometry = Geometry.parse("7x7,k=5")
+    x, o = random_position(geometry, random.Random(seed), plies)
+    expected = Position(geometry, x, o).to_status_string()
+    assert status_string(x, o, geometry.size) == expected

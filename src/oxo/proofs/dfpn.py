@@ -74,6 +74,10 @@ class ProofSearch(StrategyReader):
         threes: bool = True,
         table_bytes: int = DEFAULT_TABLE_BYTES,
         epsilon: int = EPSILON,
+        threat_budget: int = THREAT_BUDGET,
+        deep_threes: bool = False,
+        pairing_budget: int = PAIRING_BUDGET,
+        zones: bool = True,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
         if geometry.size > 64:
@@ -93,8 +97,10 @@ class ProofSearch(StrategyReader):
             self.thrn[cell] = len(lines)
             for j, line in enumerate(lines):
                 self.thr[cell, j] = index[line]
+        if not self.symmetries[0].is_identity:
+            raise AssertionError("the board's first symmetry must be the identity")
         self.perms = np.array([s.perm for s in self.symmetries], dtype=np.int64)
-        self.inverse = [s.inverse_perm for s in self.symmetries]
+        self.inverse = np.array([s.inverse_perm for s in self.symmetries], dtype=np.int64)
         rng = random.Random(0x5EED)
         base = [[rng.getrandbits(64) for _ in range(size)] for _ in range(2)]
         # zob[i, p, c]: the hash of mark p (0 X, 1 O) on cell c seen under symmetry i.
@@ -106,13 +112,13 @@ class ProofSearch(StrategyReader):
             dtype=np.uint64,
         )
         self.options = np.array(
-            [int(threats), int(pairings), PAIRING_BUDGET, epsilon], dtype=np.int64
+            [int(threats), int(pairings), pairing_budget, epsilon, int(zones)], dtype=np.int64
         )
         self.weights = kernel.WEIGHTS
         slots = 1 << max(10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1)
         self.table = kernel.Table(slots)
         self.frames = kernel.Frames(size, len(self.symmetries))
-        self.threats = kernel.ThreatScratch(THREAT_BUDGET, threes, False, MAX_DEFENCES)
+        self.threats = kernel.ThreatScratch(threat_budget, threes, deep_threes, MAX_DEFENCES)
         self.pairings = kernel.PairScratch(len(geometry.lines), geometry.k)
         self._ts = self.threats.arrays()
         self._ps = self.pairings.arrays()
@@ -152,11 +158,13 @@ class ProofSearch(StrategyReader):
         hashes = self._hashes(x, o)
         k, sym = kernel.class_key(hashes)
         moves = np.zeros(64, np.int64)
-        status, count, _ = kernel.expand(
-            self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, np.uint64(x),
-            np.uint64(o), self.attacker_is_x, sym, np.uint8(self._flags(int(k))), self.options,
-            np.zeros(kernel.STATS, np.int64), moves, self.weights, self._ps, self._ts,
-        )  # fmt: skip
+        status, count, _, _ = kernel.expand(
+            *(self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse),
+            *(np.uint64(x), np.uint64(o), self.attacker_is_x, sym, np.uint8(self._flags(int(k)))),
+            *(self.options, np.zeros(kernel.STATS, np.int64), moves, self.weights),
+            self._ps,
+            self._ts,
+        )
         return int(status), [int(m) for m in moves[:count]]
 
     def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
@@ -165,13 +173,15 @@ class ProofSearch(StrategyReader):
         sym, cx, co = self._canonical(x, o)
         s, d = (cx, co) if self.attacker_is_x else (co, cx)
         count = kernel.find_pairing(
-            self.lines, np.uint64(d), np.uint64(s), np.uint64(self.full), PAIRING_BUDGET, self._ps
+            self.lines, np.uint64(d), np.uint64(s), np.uint64(self.full), self.options[2], self._ps
         )
         if count < 0:
             return None
         back = self.inverse[sym]
         pairs = self.pairings.pairs
-        return tuple((back[int(pairs[i, 0])], back[int(pairs[i, 1])]) for i in range(count))
+        return tuple(
+            (int(back[int(pairs[i, 0])]), int(back[int(pairs[i, 1])])) for i in range(count)
+        )
 
     def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
         """A win of the attacker (to move) by threats, as (x, o, plan) in the class's chosen image
@@ -220,39 +230,26 @@ class ProofSearch(StrategyReader):
     def _run(self, budget: int) -> int:
         f = self.frames
         t = self.table
+        board = (self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse)
+        table = (t.key, t.pn, t.dn, t.flags, t.work, t.zone)
+        frames = (f.x, f.o, f.key, f.hashes, f.thpn, f.thdn, f.phase, f.count, f.child_move)
+        more = (f.child_key, f.start, f.state, f.sym, f.stab, f.child_sym, f.child_zone)
         return int(
             kernel.run(
-                self.lines,
-                self.thr,
-                self.thrn,
-                np.uint64(self.full),
-                self.perms,
+                *board,
                 self.zob,
                 self.attacker_is_x,
                 self.options,
                 self.weights,
-                t.key,
-                t.pn,
-                t.dn,
-                t.flags,
-                t.work,
-                f.x,
-                f.o,
-                f.key,
-                f.hashes,
-                f.thpn,
-                f.thdn,
-                f.phase,
-                f.count,
-                f.child_move,
-                f.child_key,
-                f.start,
-                f.state,
+                *table,
+                *frames,
+                *more,
+                f.child_zone_ok,
                 self.stats,
                 budget,
                 self._ps,
                 self._ts,
-            )  # fmt: skip
+            )
         )
 
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
@@ -286,10 +283,11 @@ class ProofSearch(StrategyReader):
 
     def value_of(self, x: int, o: int) -> int:
         """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
+        value = self._table_value(x, o)
+        if value:
+            return value
         status, _ = self.expand(x, o)
-        if status:
-            return 1 if status > 0 else -1
-        return self._table_value(x, o)
+        return 0 if status == 0 else 1 if status > 0 else -1
 
     def settle(self, x: int, o: int) -> int:
         """The value of (x, o), searching it again when the table let it go (for reading a strategy)."""
@@ -308,7 +306,8 @@ class ProofSearch(StrategyReader):
         """What the search did: positions searched, positions in the table, children found already in
         the table (reached before by another order of moves), moves skipped as mirror images of a move
         already listed, pairing searches and pairings found, threat searches and wins found by
-        threats, table entries replaced when it was full."""
+        threats, table entries replaced when it was full, and the attacker's moves left unsearched
+        because they lie outside the relevance zone of a disproof."""
         s = self.stats
         return {
             "nodes": int(s[kernel.ST_NODES]),
@@ -320,6 +319,7 @@ class ProofSearch(StrategyReader):
             "threat_searches": int(s[kernel.ST_THREAT_TRIES]),
             "threat_wins": int(s[kernel.ST_THREAT_FOUND]),
             "table_replacements": int(s[kernel.ST_REPLACED]),
+            "zone_cutoffs": int(s[kernel.ST_ZONE_CUTS]),
         }
 
 

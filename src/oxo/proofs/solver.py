@@ -18,7 +18,6 @@ from typing import Literal
 
 from oxo.errors import OxoError
 from oxo.geometry import Geometry
-from oxo.position import Position
 from oxo.proofs.certificate import (
     Guarantee,
     MoveEntry,
@@ -120,6 +119,15 @@ def prepare_proof_dir(path: str | os.PathLike[str]) -> Path:
     return folder
 
 
+def status_string(x: int, o: int, size: int) -> str:
+    """The status string of a position (``0`` empty, ``1`` X, ``2`` O per cell in reading order)."""
+    xs = format(x, f"0{size}b")[::-1]
+    os_ = format(o, f"0{size}b")[::-1]
+    return "".join(
+        "1" if a == "1" else "2" if b == "1" else "0" for a, b in zip(xs, os_, strict=True)
+    )
+
+
 def write_strategy(
     folder: Path, geometry: Geometry, side: Side, guarantee: Guarantee, entries: list[Entry]
 ) -> str:
@@ -127,7 +135,7 @@ def write_strategy(
     header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)
     lines: list[MoveEntry | PairingEntry] = []
     for entry in entries:
-        status = Position(geometry, entry.x, entry.o).to_status_string()
+        status = status_string(entry.x, entry.o, geometry.size)
         if entry.pairing is not None:
             lines.append(PairingEntry(status, entry.pairing))
         else:
