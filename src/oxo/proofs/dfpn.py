@@ -48,13 +48,26 @@ PAIRING_BUDGET = 60
 THREAT_BUDGET = 20
 #: The most defences a three may leave and still be searched on.
 MAX_DEFENCES = 4
-#: Memory for the transposition table when none is given.
-DEFAULT_TABLE_BYTES = 256 << 20
+#: Memory for the transposition table when none is given: at most this, and at most a quarter of
+#: the memory free when the search starts. The pages are taken as the table fills, so a small proof
+#: costs little; a large one thrashes when its table is too small (9x4 with k = 4 needs about 7
+#: million positions kept: it is settled in a minute with a table of 1 GiB and not in 40 minutes
+#: with 256 MiB).
+DEFAULT_TABLE_BYTES = 1 << 30
+#: Slots of a new table (it doubles when half full, up to the memory it is given).
+FIRST_SLOTS = 1 << 16
 #: Positions searched between two looks at the clock.
 SLICE = 4096
 #: The 1+epsilon trick (Pawlewicz and Lew): a child's threshold is the second best value times
 #: 1 + EPSILON / 1000, so the search switches between siblings less often.
 EPSILON = 250
+
+
+def default_table_bytes() -> int:
+    """The table's memory when none is given (see :data:`DEFAULT_TABLE_BYTES`)."""
+    from oxo.counting.budget import available_memory
+
+    return min(DEFAULT_TABLE_BYTES, available_memory() // 4)
 
 
 class ProofSearch(StrategyReader):
@@ -72,7 +85,7 @@ class ProofSearch(StrategyReader):
         pairings: bool = True,
         threats: bool = True,
         threes: bool = True,
-        table_bytes: int = DEFAULT_TABLE_BYTES,
+        table_bytes: int | None = None,
         epsilon: int = EPSILON,
         threat_budget: int = THREAT_BUDGET,
         deep_threes: bool = False,
@@ -115,8 +128,14 @@ class ProofSearch(StrategyReader):
             [int(threats), int(pairings), pairing_budget, epsilon, int(zones)], dtype=np.int64
         )
         self.weights = kernel.WEIGHTS
-        slots = 1 << max(10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1)
-        self.table = kernel.Table(slots)
+        if table_bytes is None:
+            table_bytes = default_table_bytes()
+        #: The most slots the table may grow to; it starts small and doubles when half full, so
+        #: that a small proof touches little memory.
+        self.max_slots = 1 << max(
+            10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1
+        )
+        self.table = kernel.Table(min(self.max_slots, FIRST_SLOTS))
         self.frames = kernel.Frames(size, len(self.symmetries))
         self.threats = kernel.ThreatScratch(threat_budget, threes, deep_threes, MAX_DEFENCES)
         self.pairings = kernel.PairScratch(len(geometry.lines), geometry.k)
@@ -252,6 +271,23 @@ class ProofSearch(StrategyReader):
             )
         )
 
+    def _grow(self) -> None:
+        """Double the table while it is more than half full and may still grow."""
+        old = self.table
+        slots = len(old.key)
+        entries = int(self.stats[kernel.ST_ENTRIES])
+        if entries * 2 <= slots or slots >= self.max_slots:
+            return
+        while entries * 2 > slots and slots < self.max_slots:
+            slots *= 2
+        new = kernel.Table(slots)
+        kernel.table_rehash(
+            *(old.key, old.pn, old.dn, old.flags, old.work, old.zone),
+            *(new.key, new.pn, new.dn, new.flags, new.work, new.zone),
+            self.stats,
+        )
+        self.table = new
+
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
         """True when the attacker can force a line from (x, o), False when it cannot, None when the
         time or position budget ran out first."""
@@ -265,6 +301,7 @@ class ProofSearch(StrategyReader):
                     return None
             settled = self._run(budget) == 0
             self.nodes = int(self.stats[kernel.ST_NODES])
+            self._grow()
             if settled:
                 break
             if deadline is not None and time.perf_counter() > deadline:

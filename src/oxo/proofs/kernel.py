@@ -791,6 +791,18 @@ def table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags,
     tzone[victim] = zone
 
 
+@njit(cache=True)
+def table_rehash(okey, opn, odn, oflags, owork, ozone, tkey, tpn, tdn, tflags, twork, tzone, stats):
+    """Move every entry of the old table into a new, larger one."""
+    stats[ST_ENTRIES] = 0
+    for i in range(okey.shape[0]):
+        if okey[i] != ZERO:
+            table_store(
+                tkey, tpn, tdn, tflags, twork, tzone, stats, okey[i], opn[i], odn[i], oflags[i],
+                owork[i], ozone[i],
+            )  # fmt: skip
+
+
 # -- one position ----------------------------------------------------------------------------------
 
 
