@@ -29,6 +29,7 @@ out of the table by :meth:`ProofSearch.strategy` as entries of a certificate
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable
@@ -61,6 +62,44 @@ SLICE = 4096
 #: The 1+epsilon trick (Pawlewicz and Lew): a child's threshold is the second best value times
 #: 1 + EPSILON / 1000, so the search switches between siblings less often.
 EPSILON = 250
+
+
+def search_symmetries(geometry: Geometry) -> list[tuple[int, ...]]:
+    """The cell permutations the search treats as the same position: the board's symmetries (first,
+    the identity first of all) and, on boxes whose lines run from side to side (n x n with k = n,
+    Qubic's 4x4x4), the permutations that map the lines onto lines without being rigid motions:
+    one permutation of 0..n-1 applied to every coordinate at once (on Qubic it swaps the inner and
+    outer layers, a symmetry Qubic's players know; it makes 192 of the 48). Certificates keep to
+    the board's own symmetries."""
+    perms = [symmetry.perm for symmetry in geometry.symmetries]
+    shape = geometry.shape
+    n = shape[0]
+    if not (all(side == n for side in shape) and geometry.k == n and 3 <= n <= 6):
+        return perms
+    lines = set(geometry.lines)
+
+    def image(perm: tuple[int, ...], mask: int) -> int:
+        out = 0
+        for cell in range(len(perm)):
+            if mask >> cell & 1:
+                out |= 1 << perm[cell]
+        return out
+
+    group = list(perms)
+    seen = set(group)
+    for sigma in itertools.permutations(range(n)):
+        uniform = tuple(
+            geometry.cell_at(tuple(sigma[c] for c in geometry.coords(cell)))
+            for cell in geometry.cells
+        )
+        if uniform in seen or {image(uniform, line) for line in lines} != lines:
+            continue
+        for perm in list(group):
+            composed = tuple(uniform[perm[cell]] for cell in geometry.cells)
+            if composed not in seen:
+                seen.add(composed)
+                group.append(composed)
+    return group
 
 
 def default_table_bytes() -> int:
@@ -98,6 +137,9 @@ class ProofSearch(StrategyReader):
         self.geometry = geometry
         self.attacker_is_x = attacker == "x"
         self.symmetries = geometry.symmetries
+        perms = search_symmetries(geometry)
+        #: The board's own symmetries come first among the search's; certificates use only those.
+        self.rigid = len(self.symmetries)
         size = geometry.size
         self.full = geometry.full_mask
         self.lines = np.array(geometry.lines, dtype=np.uint64)
@@ -112,16 +154,13 @@ class ProofSearch(StrategyReader):
                 self.thr[cell, j] = index[line]
         if not self.symmetries[0].is_identity:
             raise AssertionError("the board's first symmetry must be the identity")
-        self.perms = np.array([s.perm for s in self.symmetries], dtype=np.int64)
-        self.inverse = np.array([s.inverse_perm for s in self.symmetries], dtype=np.int64)
+        self.perms = np.array(perms, dtype=np.int64)
+        self.inverse = np.argsort(self.perms, axis=1).astype(np.int64)
         rng = random.Random(0x5EED)
         base = [[rng.getrandbits(64) for _ in range(size)] for _ in range(2)]
         # zob[i, p, c]: the hash of mark p (0 X, 1 O) on cell c seen under symmetry i.
         self.zob = np.array(
-            [
-                [[base[p][s.perm[c]] for c in range(size)] for p in range(2)]
-                for s in self.symmetries
-            ],
+            [[[base[p][perm[c]] for c in range(size)] for p in range(2)] for perm in perms],
             dtype=np.uint64,
         )
         self.options = np.array(
@@ -136,7 +175,7 @@ class ProofSearch(StrategyReader):
             10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1
         )
         self.table = kernel.Table(min(self.max_slots, FIRST_SLOTS))
-        self.frames = kernel.Frames(size, len(self.symmetries))
+        self.frames = kernel.Frames(size, len(perms))
         self.threats = kernel.ThreatScratch(threat_budget, threes, deep_threes, MAX_DEFENCES)
         self.pairings = kernel.PairScratch(len(geometry.lines), geometry.k)
         self._ts = self.threats.arrays()
@@ -151,20 +190,29 @@ class ProofSearch(StrategyReader):
     # -- positions ---------------------------------------------------------------------------------
 
     def _hashes(self, x: int, o: int) -> np.ndarray:
-        out = np.zeros(len(self.symmetries), np.uint64)
+        out = np.zeros(len(self.perms), np.uint64)
         kernel.hashes_of(self.zob, np.uint64(x), np.uint64(o), out)
         return out
 
     def key(self, x: int, o: int) -> int:
-        """The transposition-table key of the position's symmetry class."""
+        """The transposition-table key of the position's class under the search's symmetries."""
         key, _ = kernel.class_key(self._hashes(x, o))
+        return int(key)
+
+    def class_key(self, x: int, o: int) -> int:
+        """The key of the position's class under the board's own symmetries (those of certificates)."""
+        key, _ = kernel.class_key(self._hashes(x, o)[: self.rigid])
         return int(key)
 
     def _canonical(self, x: int, o: int) -> tuple[int, int, int]:
         """(symmetry, image of x, image of o): the image the threat and pairing searches look at."""
         _, sym = kernel.class_key(self._hashes(x, o))
-        perm = self.symmetries[sym]
-        return int(sym), perm.apply_mask(x), perm.apply_mask(o)
+        perm = self.perms[sym]
+        return (
+            int(sym),
+            int(kernel.apply_perm(perm, np.uint64(x))),
+            int(kernel.apply_perm(perm, np.uint64(o))),
+        )
 
     def _flags(self, key: int) -> int:
         slot = kernel.table_find(self.table.key, np.uint64(key))
@@ -203,12 +251,13 @@ class ProofSearch(StrategyReader):
         )
 
     def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
-        """A win of the attacker (to move) by threats, as (x, o, plan) in the class's chosen image
-        (certificate entries may name any orientation), or None when none is found within the
-        threat search's budget."""
-        _, cx, co = self._canonical(x, o)
+        """A win of the attacker (to move) by threats, as (x, o, plan) (found in the class's chosen
+        image, so that every orientation gets the same answer, and carried back), or None when none
+        is found within the threat search's budget."""
+        sym, cx, co = self._canonical(x, o)
         s, d = (cx, co) if self.attacker_is_x else (co, cx)
         sc = self.threats
+        back = self.inverse[sym]
         root = kernel.threat_search(
             self.lines,
             self.thr,
@@ -224,12 +273,12 @@ class ProofSearch(StrategyReader):
         def build(index: int) -> Plan:
             first = int(sc.plan_first[index])
             replies = tuple(
-                (int(sc.reply_cell[r]), build(int(sc.reply_plan[r])))
+                (int(back[sc.reply_cell[r]]), build(int(sc.reply_plan[r])))
                 for r in range(first, first + int(sc.plan_count[index]))
             )
-            return Plan(int(sc.plan_move[index]), replies)
+            return Plan(int(back[sc.plan_move[index]]), replies)
 
-        return cx, co, build(int(root))
+        return x, o, build(int(root))
 
     # -- df-pn -------------------------------------------------------------------------------------
 
@@ -252,7 +301,7 @@ class ProofSearch(StrategyReader):
         board = (self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse)
         table = (t.key, t.pn, t.dn, t.flags, t.work, t.zone)
         frames = (f.x, f.o, f.key, f.hashes, f.thpn, f.thdn, f.phase, f.count, f.child_move)
-        more = (f.child_key, f.start, f.state, f.sym, f.stab, f.child_sym, f.child_zone)
+        more = (f.child_key, f.start, f.state, f.sym, f.child_sym, f.child_zone)
         return int(
             kernel.run(
                 *board,

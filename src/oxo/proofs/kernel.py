@@ -945,7 +945,6 @@ class Frames:
         self.child_key = np.zeros((depth, 64), np.uint64)
         self.start = np.zeros(depth, np.int64)
         self.sym = np.zeros(depth, np.int64)
-        self.stab = np.zeros(depth, np.int64)
         self.child_sym = np.zeros((depth, 64), np.int64)
         self.child_zone = np.zeros((depth, 64), np.uint64)
         self.child_zone_ok = np.zeros((depth, 64), np.uint8)
@@ -987,7 +986,7 @@ def run(
     lines, thr, thrn, full, perms, inverse, zob, attacker_is_x, options, weights,
     tkey, tpn, tdn, tflags, twork, tzone,
     fx, fo, fkey, fhash, fthpn, fthdn, fphase, fcount, fcmove, fckey, fstart, fstate,
-    fsym, fstab, fcsym, fczone, fczok,
+    fsym, fcsym, fczone, fczok,
     stats, budget, ps, ts,
 ):  # fmt: skip
     """Run df-pn from the frames' state for at most ``budget`` positions. Returns 0 when the root
@@ -1047,12 +1046,6 @@ def run(
                     )
                 else:
                     tflags[slot] = newflags
-            # The symmetries that keep this position (its hash under them is the identity's).
-            stab = 0
-            for i in range(nsym):
-                if fhash[depth, i] == fhash[depth, 0]:
-                    stab |= 1 << i
-            fstab[depth] = stab
             mark = 0 if x_to_move else 1
             count = 0
             for j in range(nmoves):
@@ -1096,10 +1089,11 @@ def run(
                     region |= fczone[depth, index] | bit(fcmove[depth, index])
                     zoned = True
             if zoned:
-                stab = fstab[depth]
+                # Closed under the symmetries that keep this position (its hash under them is the
+                # identity's), which carry a move onto its skipped mirror images.
                 closed = region
                 for i in range(1, nsym):
-                    if (stab >> i) & 1:
+                    if fhash[depth, i] == fhash[depth, 0]:
                         closed |= apply_perm(perms[i], region)
                 region = closed
         any_proven = False
