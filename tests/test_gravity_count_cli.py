@@ -175,7 +175,8 @@ def test_long_counts_ask_first_and_memory_is_a_limit(capsys: pytest.CaptureFixtu
 
 
 def test_a_count_stopped_by_the_memory_limit_says_how_far_it_got() -> None:
-    """The estimate let through (patched to nothing), the guard stops the count past --memory."""
+    """The estimate let through (patched to nothing), the guard stops the count past --memory:
+    the plies it finished are printed first (issue 30, item 8), then one line on stderr."""
     script = (
         "import sys\n"
         "import oxo.gravity.counting as counting\n"
@@ -185,12 +186,16 @@ def test_a_count_stopped_by_the_memory_limit_says_how_far_it_got() -> None:
         "sys.exit(main(['count', '6x7,k=4,gravity', '--plies', '13', '--memory', '200M', '-q']))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 3 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.returncode == 3 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "--memory" in done.stderr
     found = re.search(r"counted up to ply (\d+) \(([\d,]+) positions at that ply\)", done.stderr)
     assert found is not None
     ply = int(found.group(1))
     assert ply < 13 and int(found.group(2).replace(",", "")) == A212693[ply]
+    rows = [line.split() for line in done.stdout.splitlines() if line.split()[:1] != ["ply"]]
+    table = [int(row[1].replace(",", "")) for row in rows if row and row[0].isdigit()]
+    assert table == list(A212693[: ply + 1]), done.stdout
+    assert f"stopped after ply {ply}" in " ".join(done.stdout.split())
 
 
 # -- bad input ------------------------------------------------------------------------------------

@@ -486,7 +486,7 @@ def test_bad_requests(client: TestClient) -> None:
         (client.post(f"/api/games/{gid}/move", json={"move": True}), "move: expected int | str"),
         (client.post(f"/api/games/{gid}/move", json={"move": 1.5}), "move: expected int | str"),
         (client.post(f"/api/games/{gid}/move", json={"move": "٣"}), "move: a move on a classic"),
-        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not a JSON object"),
+        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not valid UTF-8 JSON"),
         (client.post(f"/api/games/{mid}/move", json={"move": "5"}), "a mega move is text"),
         (client.post(f"/api/games/{mid}/move", json={"move": "a1"}), "a mega move is text"),
         (client.post(f"/api/games/{mid}/move", json={"move": "٥٥"}), "a mega move is text"),
@@ -1006,3 +1006,20 @@ def test_a_new_game_needs_only_a_board_entry(
     assert game["legal"] == [state.format_move(m) for m in state.legal_moves]
     assert "uttt" in bad(client.post("/api/games", json={"kind": "uttt", "board": "3x3"}))
     assert new(client, board="uttt", players={"x": "human", "o": "human"})["kind"] == "uttt"
+
+
+def test_the_docs_show_the_boards_the_page_offers(client: TestClient) -> None:
+    """docs/api.md's example of GET /api/info is the answer, boards included (it omitted ultimate
+    tic-tac-toe and Connect Four: issue 30, item 6)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "api.md").read_text()
+    block = re.search(r"`GET /api/info` lists the boards.*?```json\n(.*?)```", text, re.S)
+    assert block is not None
+    documented = json.loads(block.group(1).replace('"..."', "null"))
+    answer = client.get("/api/info").json()
+    assert documented["boards"] == answer["boards"]
+    for key in ("players", "levels", "default_level", "seconds", "limits"):
+        assert documented[key] == answer[key], key
+    assert {board["kind"] for board in answer["boards"]} >= {"uttt", "connect4"}
