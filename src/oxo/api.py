@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
     from oxo.legality import Legality
-    from oxo.proofs.solver import ProofResult
+    from oxo.proofs.solver import ProofResult, RunOptions
     from oxo.reports import Analysis, PositionReport
     from oxo.solve import SolveTable
     from oxo.uttt.counting import UtttCounts
@@ -353,12 +353,16 @@ def solve(
     proof_dir: str | Path | None = None,
     on_progress: Progress | None = None,
     on_search: Callable[[str, int, int, float], None] | None = None,
+    run: RunOptions | None = None,
+    on_status: Callable[[str], None] | None = None,
 ) -> Solved:
     """The value of a board's empty position with perfect play (``oxo solve``).
 
     Boards of at most 16 cells are solved completely (every reachable position, per-ply table);
     larger ones by a proof search limited to ``seconds`` (value ``"unknown"`` past it). With
-    ``proof_dir``, the strategies that prove the value are written there as certificates.
+    ``proof_dir``, the strategies that prove the value are written there as certificates, by a
+    proof run kept in that folder (:mod:`oxo.proofs.runs`, with the ``run`` options, reporting to
+    ``on_status``): the same call on the same folder continues a run that was stopped.
     """
     from oxo.proofs.solver import METHOD, prove_board
     from oxo.solve import solve as solve_space
@@ -372,7 +376,9 @@ def solve(
         elapsed = time.perf_counter() - started
         proofs: tuple[str, ...] = ()
         if proof_dir is not None:
-            result = prove_board(geometry, seconds=None, proof_dir=proof_dir)
+            result = prove_board(
+                geometry, seconds=None, proof_dir=proof_dir, run=run, on_status=on_status
+            )
             if result.value != table.value.outcome:
                 raise AssertionError("the proof search and the per-ply tables disagree")
             proofs = tuple(result.proofs)
@@ -386,7 +392,14 @@ def solve(
             proofs,
             table=table,
         )
-    result = prove_board(geometry, seconds=seconds, proof_dir=proof_dir, on_progress=on_search)
+    result = prove_board(
+        geometry,
+        seconds=seconds,
+        proof_dir=proof_dir,
+        on_progress=on_search,
+        run=run,
+        on_status=on_status,
+    )
     return Solved(
         geometry,
         result.value,

@@ -67,7 +67,7 @@ def run_shards(
     return _run_dask(shards, workers, scheduler, done)
 
 
-def _worker_setup(parent: int) -> None:
+def worker_setup(parent: int) -> None:
     """In each worker: leave Ctrl-C to the parent (which stops the workers itself) and die with it."""
     import signal
 
@@ -99,7 +99,7 @@ def _run_processes(
     pool = ProcessPoolExecutor(
         max_workers=min(workers, len(shards)),
         mp_context=context,
-        initializer=_worker_setup,
+        initializer=worker_setup,
         initargs=(os.getpid(),),
     )
     import signal

@@ -301,7 +301,7 @@ class ProofSearch(StrategyReader):
         board = (self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse)
         table = (t.key, t.pn, t.dn, t.flags, t.work, t.zone)
         frames = (f.x, f.o, f.key, f.hashes, f.thpn, f.thdn, f.phase, f.count, f.child_move)
-        more = (f.child_key, f.start, f.state, f.sym, f.child_sym, f.child_zone)
+        more = (f.child_key, f.start, f.state, f.sym, f.forced, f.child_sym, f.child_zone)
         return int(
             kernel.run(
                 *board,
@@ -387,6 +387,16 @@ class ProofSearch(StrategyReader):
         finally:
             self.seconds, self.max_nodes = saved
         return 0 if result is None else 1 if result else -1
+
+    def zone_of(self, x: int, o: int) -> int | None:
+        """The relevance zone of a position the search disproved (a mask of empty cells: the
+        defender holds even with every other empty cell given to the attacker), or None."""
+        key = np.uint64(self.key(x, o))
+        slot = kernel.table_find(self.table.key, key)
+        if slot < 0 or self.table.dn[slot] != 0:
+            return None
+        _, sym = kernel.class_key(self._hashes(x, o))
+        return int(kernel.apply_perm(self.inverse[sym], self.table.zone[slot]))
 
     def statistics(self) -> dict[str, int]:
         """What the search did: positions searched, positions in the table, children found already in

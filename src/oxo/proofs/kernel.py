@@ -945,6 +945,7 @@ class Frames:
         self.child_key = np.zeros((depth, 64), np.uint64)
         self.start = np.zeros(depth, np.int64)
         self.sym = np.zeros(depth, np.int64)
+        self.forced = np.zeros(depth, np.uint8)
         self.child_sym = np.zeros((depth, 64), np.int64)
         self.child_zone = np.zeros((depth, 64), np.uint64)
         self.child_zone_ok = np.zeros((depth, 64), np.uint8)
@@ -986,7 +987,7 @@ def run(
     lines, thr, thrn, full, perms, inverse, zob, attacker_is_x, options, weights,
     tkey, tpn, tdn, tflags, twork, tzone,
     fx, fo, fkey, fhash, fthpn, fthdn, fphase, fcount, fcmove, fckey, fstart, fstate,
-    fsym, fcsym, fczone, fczok,
+    fsym, fforced, fcsym, fczone, fczok,
     stats, budget, ps, ts,
 ):  # fmt: skip
     """Run df-pn from the frames' state for at most ``budget`` positions. Returns 0 when the root
@@ -1046,6 +1047,7 @@ def run(
                     )
                 else:
                     tflags[slot] = newflags
+            fforced[depth] = nmoves == 1
             mark = 0 if x_to_move else 1
             count = 0
             for j in range(nmoves):
@@ -1156,6 +1158,15 @@ def run(
                 if or_node:
                     zone = region
                     stats[ST_ZONE_CUTS] += outside
+                    if fforced[depth]:
+                        # Only the block was searched: the other moves lose to the defender's
+                        # threat as long as the attacker cannot complete a line at once, which
+                        # the zone must keep true (two empty cells of each of its lines).
+                        if attacker_is_x:
+                            sa, da = x, o
+                        else:
+                            sa, da = o, x
+                        zone |= hitting_zone(lines, sa, da, full & ~(x | o), 2)
                 else:
                     # The defender's move that holds, with the smallest zone.
                     smallest = 65
