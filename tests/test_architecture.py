@@ -212,6 +212,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "oxo.proofs",
             "oxo.strategy_map",
             "oxo.reports",
+            "oxo.tactics",
             "oxo.uttt.counting",
             "oxo.uttt.diskcount",
             "oxo.gravity.counting",

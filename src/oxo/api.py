@@ -254,16 +254,27 @@ def check(position: Position | str) -> Legality:
     return check_position(position_of(position))
 
 
-def analyze(position: Position | Board | Geometry | str) -> Analysis:
+#: Seconds ``analyze`` spends by default on forced wins by fours and threes on gomoku boards.
+TACTICS_SECONDS = 3.0
+
+
+def analyze(
+    position: Position | Board | Geometry | str, *, seconds: float | None = None
+) -> Analysis:
     """Dead and open lines, winnability, value and every move's value (``oxo analyze``).
 
     A board (or its text, such as ``"5x5"``) means its empty position. Where the exact solver does
     not reach (more than 16 empty cells), the value is None and ``out_of_reach`` says why; the lines
-    are reported all the same.
+    are reported all the same, and on gomoku boards (k = 5) forced wins by fours and threes are
+    searched for both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``).
     """
+    from oxo.registry import find_game
     from oxo.reports import analyze as analyze_position
 
-    return analyze_position(_position_or_empty(position))
+    pos = _position_or_empty(position)
+    gomoku = find_game(pos.geometry.spec).gomoku
+    budget = (TACTICS_SECONDS if seconds is None else seconds) if gomoku else None
+    return analyze_position(pos, tactics_seconds=budget)
 
 
 def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> DeadEndReport:
@@ -463,7 +474,7 @@ def move(
     seed: int | None = None,
 ) -> MoveResult:
     """The computer's move at ``level`` (``random``, ``easy``, ``medium``, ``hard``, ``perfect``, ``best``)."""
-    from oxo.engines import make_engine
+    from oxo.registry import game_of
     from oxo.space import check_playable
 
     pos = position_of(position)
@@ -471,7 +482,9 @@ def move(
     if pos.is_terminal:
         over = "draw" if pos.winner is None else pos.winner.upper() + " has won"
         raise MoveError(f"position {pos.to_status_string()} is finished ({over}): there is no move")
-    engine = make_engine(level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    engine = game_of(pos).make_engine(
+        level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
     cell = engine.choose(pos)
     report = engine.last
     if report is None:

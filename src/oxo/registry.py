@@ -89,6 +89,12 @@ class Game:
     levels: ClassVar[tuple[str, ...]] = LEVELS
 
     @property
+    def gomoku(self) -> bool:
+        """Whether the game is played as gomoku (five in a row on a board): its engines and its
+        analysis then search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return False
+
+    @property
     def aliases(self) -> tuple[str, ...]:
         """Every name :func:`find_game` takes for this game, :attr:`name` first."""
         return (self.name,)
@@ -271,6 +277,41 @@ class BoardGame(Game):
         from oxo.render.svg import classic_svg
 
         return classic_svg(state, legal=True)  # type: ignore[arg-type]  # a state of this game: a Position
+
+    @property
+    def gomoku(self) -> bool:
+        """Whether the board is played as gomoku (five in a row): its engines and analysis then
+        search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return self.geometry.k == 5
+
+    def make_engine(
+        self,
+        level: str,
+        state: GameState,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        depth: int | None = None,
+        seed: int | None = None,
+    ) -> Engine:
+        """The shared levels; on gomoku boards ``hard`` (and ``best`` where it plays hard) first
+        search forced wins by fours and threes, and play or stop them."""
+        from oxo.engines import make_engine
+
+        tactics = None
+        if self.gomoku:
+            from oxo.tactics import engine_advice
+
+            tactics = engine_advice
+        return make_engine(
+            level,
+            state,
+            seconds=seconds,
+            iterations=iterations,
+            depth=depth,
+            seed=seed,
+            tactics=tactics,
+        )
 
 
 class GravityGame(Game):

@@ -6,7 +6,9 @@ and notebooks.
 * :class:`SideValue`: a value with best play seen from one side ("win in 3 for X");
 * :func:`analyze`: dead and open lines, winnability, and, where the exact solver reaches, the value
   and every move's value. On positions too big for the solver it still reports what is cheap to know
-  (the lines, and whether anybody has a line left to complete) and says why the value is missing.
+  (the lines, and whether anybody has a line left to complete) and says why the value is missing;
+  on gomoku boards it also searches forced wins by fours and threes (:mod:`oxo.tactics`) for the
+  side to move and, as a threat, for its opponent.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from oxo.errors import OutOfReachError
 from oxo.position import Player, Position
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY, build_space, check_playable
+from oxo.tactics import Tactics, forced_win
 
 if TYPE_CHECKING:
     from oxo.analysis import LineReport, Winnability
@@ -185,7 +188,10 @@ class Analysis:
     ``value`` and ``moves`` are None when the exact solver does not reach the position
     (``out_of_reach`` then says why). ``x_can_win``/``o_can_win`` say whether the side can still win in
     some continuation of legal play; beyond the solver's reach they are read from the lines
-    (:func:`oxo.analysis.can_win_by_lines`) and None where that cannot tell.
+    (:func:`oxo.analysis.can_win_by_lines`) and None where that cannot tell. There, on gomoku
+    boards, ``forced_win`` is the search for a forced win of the side to move (a win found is
+    proven, and played out against every defence before it is reported) and ``threat`` the same
+    search for its opponent, as if it were to move (what the mover must stop).
     """
 
     position: Position
@@ -197,6 +203,17 @@ class Analysis:
     moves: tuple[MoveValue, ...] | None
     best_moves: tuple[int, ...] = ()
     out_of_reach: str | None = None
+    forced_win: Tactics | None = None
+    threat: Tactics | None = None
+
+    @property
+    def winner(self) -> Player | None:
+        """Who wins with best play, when that is known: from the value, or from a forced win found."""
+        if self.value is not None:
+            return self.value.winner
+        if self.forced_win is not None and self.forced_win.found:
+            return self.forced_win.attacker
+        return None
 
     @property
     def winnable(self) -> bool | None:
@@ -242,6 +259,8 @@ class Analysis:
             "best_moves": list(self.best_moves),
             "moves": None if self.moves is None else [move.to_dict() for move in self.moves],
             "out_of_reach": self.out_of_reach,
+            "forced_win": None if self.forced_win is None else self.forced_win.to_dict(),
+            "threat": None if self.threat is None else self.threat.to_dict(),
         }
 
     def _repr_html_(self) -> str:
@@ -258,6 +277,7 @@ class Analysis:
         out = self.line_text()
         position = self.position
         if self.value is None:
+            out.extend(self.tactics_text())
             out.append(f"value:          not known{f': {self.out_of_reach}' if why else ''}")
             return out
         out.append(f"value:          {self.value}")
@@ -273,6 +293,21 @@ class Analysis:
             out.append(
                 "moves:          " + ", ".join(f"{move.cell}: {move.value}" for move in self.moves)
             )
+        return out
+
+    def tactics_text(self) -> list[str]:
+        """The forced wins found (or not) for the mover and its opponent, as labelled lines: the
+        line in board coordinates (column letter, row from the bottom), then as cell IDs."""
+        out = []
+        for label, search in (("forced win:", self.forced_win), ("threat:", self.threat)):
+            if search is None:
+                continue
+            text = search.summary()
+            if search.attacker != self.position.to_move:
+                text = f"if {search.attacker.upper()} were to move: {text}"
+            if search.found:
+                text += f": {' '.join(search.points)} (cells {' '.join(map(str, search.line))})"
+            out.append(f"{label:<16}{text}")
         return out
 
     def line_text(self) -> list[str]:
@@ -339,13 +374,16 @@ def analyze(
     solution: Solution | None = None,
     win: Winnability | None = None,
     max_empty: int = MAX_EMPTY,
+    tactics_seconds: float | None = None,
 ) -> Analysis:
     """Analyse a position that can occur in a game (a :class:`~oxo.errors.PositionError` otherwise).
 
     With at most ``max_empty`` empty cells everything is exact: the state space that can follow the
     position is built once and shared by the solver and the winnability pass (a prebuilt whole-board
     ``solution`` and ``win`` containing the position may be passed instead). Beyond, the value is left
-    out (``out_of_reach`` says why) and winnability is read from the lines alone.
+    out (``out_of_reach`` says why) and winnability is read from the lines alone; with
+    ``tactics_seconds`` (the registry gives it on gomoku boards) forced wins by fours and threes are
+    searched for the side to move and for its opponent within about that many seconds.
     """
     check_playable(position)
     lines = line_report(position)
@@ -353,6 +391,7 @@ def analyze(
     empty = len(position.empty_cells)
     if solution is None or position not in solution:
         if empty > max_empty:
+            found, threat = _tactics(position, tactics_seconds)
             return Analysis(
                 position,
                 status,
@@ -369,6 +408,8 @@ def analyze(
                     if empty == position.geometry.size
                     else ""
                 ),
+                found,
+                threat,
             )
         space = build_space(position)
         solution = solve(position, space=space)
@@ -385,6 +426,19 @@ def analyze(
     )
     best = solution.best_moves(position) if mover is not None else ()
     return Analysis(position, status, lines, x_can, o_can, value, moves, best)
+
+
+def _tactics(position: Position, seconds: float | None) -> tuple[Tactics | None, Tactics | None]:
+    """The forced win of the side to move (two thirds of ``seconds``) and, when it has none, its
+    opponent's as if it were to move (the rest); ``None`` for what was not searched."""
+    mover = position.to_move
+    if seconds is None or mover is None:
+        return None, None
+    found = forced_win(position, mover, seconds=seconds * 2 / 3)
+    if found.found:
+        return found, None
+    opponent: Player = "o" if mover == "x" else "x"
+    return found, forced_win(position, opponent, seconds=seconds / 3)
 
 
 def require_value(analysis: Analysis) -> Analysis:

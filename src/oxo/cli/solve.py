@@ -35,7 +35,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
 from oxo.proofs.solver import METHOD, ProofResult, RunOptions
-from oxo.registry import find_game
+from oxo.registry import find_game, game_of
 from oxo.solve import SolveTable, Value
 from oxo.space import MAX_EMPTY, build_space
 
@@ -589,7 +589,8 @@ def _describe(value: Value, ply: int) -> str:
     default=None,
     metavar="SECONDS",
     help="Gravity positions: time limit of the exact values (default 120); past it, the columns "
-    "solved so far are reported with exit status 3.",
+    "solved so far are reported with exit status 3. Gomoku boards (k=5) beyond the exact solver: "
+    "time for the forced-win search (default 3).",
 )
 def analyze(
     position: str,
@@ -605,7 +606,11 @@ def analyze(
     against best defence any more: the earliest point at which a tool could call the draw. Only what
     can follow the position is explored, so positions with at most 16 empty cells get every answer
     on any board; with more, the lines are still reported (and whether anybody has a line left to
-    complete), the value is not, and the exit status is 3.
+    complete), the value is not, and the exit status is 3. There, on gomoku boards (five in a row,
+    such as 15x15 with --k 5), a forced win by fours and threes is searched for the side to move
+    (and for its opponent, as a threat): a win found is proven against every defence and shown as
+    a line of moves, attacker and defender alternating, in coordinates (h8: column h, row 8 from
+    the bottom) and as cell IDs.
 
     Example: oxo analyze x...o....
     """
@@ -621,14 +626,16 @@ def analyze(
             )
         analyze_command(position, board, k, seconds or ANALYZE_SECONDS, as_json)
         return
-    if seconds is not None:
+    target = _position_or_board(position, board, k)
+    if seconds is not None and not game_of(target).gomoku:
         from oxo.errors import OptionError
 
         raise OptionError(
-            "--time applies to gravity positions (--gravity); other positions are analysed without "
-            "a time limit, and boards over 16 empty cells are left to oxo solve"
+            "--time applies to gravity positions (--gravity) and to the forced-win search on gomoku "
+            "boards (k=5); other positions are analysed without a time limit, and boards over 16 "
+            "empty cells are left to oxo solve"
         )
-    report = api.analyze(_position_or_board(position, board, k))
+    report = api.analyze(target, seconds=seconds)
     if as_json:
         echo_json(report.to_dict())
     else:
@@ -637,7 +644,13 @@ def analyze(
         for line in report.text_lines(why=False):  # an unknown value's reason: once, on stderr
             click.echo(line)
     if report.value is None:
-        click.echo(f"oxo: out of reach: the value is not known: {report.out_of_reach}", err=True)
+        known = ""
+        if report.winner is not None:
+            known = f" (what is known: {report.winner.upper()} wins, by the forced win shown)"
+        click.echo(
+            f"oxo: out of reach: the exact value is not known{known}: {report.out_of_reach}",
+            err=True,
+        )
         raise click.exceptions.Exit(3)
 
 

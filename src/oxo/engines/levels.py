@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
-from oxo.engines.base import Engine, SearchReport
+from oxo.engines.base import Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import PERFECT_LIMIT, PerfectEngine, in_reach
 from oxo.engines.mcts import MCTSEngine
@@ -54,6 +54,7 @@ def _searcher(
     name: str,
     *,
     exact: bool = True,
+    tactics: Tactics | None = None,
 ) -> Engine:
     if getattr(state, "evaluate", None) is not None and iterations is None:
         return AlphaBetaEngine(
@@ -62,6 +63,7 @@ def _searcher(
             seed=seed,
             name=name,
             exact_limit=EXACT_LIMIT if exact else 0,
+            tactics=tactics,
         )
     return MCTSEngine(seconds=seconds, iterations=iterations, seed=seed, name=name)
 
@@ -74,13 +76,15 @@ def make_engine(
     iterations: int | None = None,
     depth: int | None = None,
     seed: int | None = None,
+    tactics: Tactics | None = None,
 ) -> Engine:
     """The engine that plays ``level`` on the game of ``state`` (the position it starts from).
 
     ``seconds`` is the thinking time per move of ``hard`` (``medium`` gets a tenth); ``iterations``
     fixes the number of simulations of a tree search instead (reproducible with ``seed``), ``depth``
-    the plies of an alpha-beta search. Raises :class:`OutOfReachError` for ``perfect`` where the exact
-    solver cannot reach ``state``.
+    the plies of an alpha-beta search. ``tactics`` is the game's forcing-move search, which ``hard``
+    (and ``best`` where it plays hard) runs before its own (:class:`oxo.engines.alphabeta.AlphaBetaEngine`).
+    Raises :class:`OutOfReachError` for ``perfect`` where the exact solver cannot reach ``state``.
     """
     level = normalize_level(level)
     if seconds is not None and not seconds > 0:
@@ -101,7 +105,7 @@ def make_engine(
         few = None if iterations is None else max(1, iterations // 10)
         return _searcher(state, budget / 10, few, shallow, seed, "medium", exact=False)
     if level == "hard":
-        return _searcher(state, budget, iterations, depth, seed, "hard")
+        return _searcher(state, budget, iterations, depth, seed, "hard", tactics=tactics)
     if level == "perfect":
         if not in_reach(state):
             raise OutOfReachError(
@@ -111,7 +115,8 @@ def make_engine(
             )
         return PerfectEngine(seed)
     return BestEngine(
-        _searcher(state, budget, iterations, depth, seed, "hard"), PerfectEngine(seed)
+        _searcher(state, budget, iterations, depth, seed, "hard", tactics=tactics),
+        PerfectEngine(seed),
     )
 
 
