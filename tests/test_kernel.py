@@ -274,7 +274,7 @@ def _attacker_forces_a_line(
 @given(
     seed=st.integers(0, 2**32 - 1),
     spec=st.sampled_from(["4x4", "4x5,k=4", "5x4,k=4", "4x4,k=3"]),
-    plies=st.integers(4, 9),
+    plies=st.integers(6, 11),
 )
 def test_zones_hold_with_every_other_cell_given_to_the_attacker(
     seed: int, spec: str, plies: int
@@ -304,6 +304,8 @@ def test_zones_hold_with_every_other_cell_given_to_the_attacker(
                 continue
             free = geometry.full_mask & ~(px | po)
             assert zone & ~free == 0
+            if zone.bit_count() > 10:
+                continue  # plain minimax over more cells takes too long here
             s, d = (px, po) if attacker == "x" else (po, px)
             s_to_move = (px.bit_count() == po.bit_count()) == (attacker == "x")
             filled = s | (free & ~zone)

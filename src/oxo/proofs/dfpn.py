@@ -169,7 +169,7 @@ class ProofSearch(StrategyReader):
         self.weights = kernel.WEIGHTS
         if table_bytes is None:
             table_bytes = default_table_bytes()
-        #: The most slots the table may grow to; it starts small and doubles when half full, so
+        #: The most slots the table may grow to; it starts small and doubles when a third full, so
         #: that a small proof touches little memory.
         self.max_slots = 1 << max(
             10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1
@@ -321,13 +321,13 @@ class ProofSearch(StrategyReader):
         )
 
     def _grow(self) -> None:
-        """Double the table while it is more than half full and may still grow."""
+        """Double the table while it is more than a third full and may still grow."""
         old = self.table
         slots = len(old.key)
         entries = int(self.stats[kernel.ST_ENTRIES])
-        if entries * 2 <= slots or slots >= self.max_slots:
+        if entries * 3 <= slots or slots >= self.max_slots:
             return
-        while entries * 2 > slots and slots < self.max_slots:
+        while entries * 3 > slots and slots < self.max_slots:
             slots *= 2
         new = kernel.Table(slots)
         kernel.table_rehash(
