@@ -208,3 +208,105 @@ def test_boards_beyond_64_cells_use_the_reference() -> None:
     assert isinstance(search, ReferenceSearch)
     with pytest.raises(ValueError, match="64 cells"):
         ProofSearch(Geometry.parse("9x9,k=5"), "x")
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
+def test_status_strings_of_certificates(seed: int, plies: int) -> None:
+    from oxo.position import Position
+    from oxo.proofs.certificate import status_string
+
+    geometry = Geometry.parse("7x7,k=5")
+    x, o = random_position(geometry, random.Random(seed), plies)
+    expected = Position(geometry, x, o).to_status_string()
+    assert status_string(x, o, geometry.size) == expected
+
+
+def test_search_symmetries_carry_lines_onto_lines() -> None:
+    """Qubic's 192 (and 4x4's 32) permutations are a group of line automorphisms that contains the
+    board's own symmetries first; boards whose lines are shorter than a side get their own only."""
+    expected = {"4x4x4": 192, "4x4": 32, "5x5,k=5": 32, "3x3x3": 48, "7x7,k=5": 8, "3x3": 8}
+    for spec, size in expected.items():
+        geometry = Geometry.parse(spec)
+        perms = dfpn.search_symmetries(geometry)
+        assert len(perms) == len(set(perms)) == size
+        assert perms[: len(geometry.symmetries)] == [s.perm for s in geometry.symmetries]
+        lines = set(geometry.lines)
+        for perm in perms:
+            images = {
+                sum(1 << perm[c] for c in range(geometry.size) if line >> c & 1) for line in lines
+            }
+            assert images == lines
+        composed = {tuple(a[b[c]] for c in range(geometry.size)) for a in perms for b in perms}
+        assert composed == set(perms)  # closed: a group
+
+
+def _attacker_forces_a_line(
+    lines: tuple[int, ...], s: int, d: int, empty: int, s_to_move: bool, memo: dict
+) -> bool:
+    """Plain minimax: can S force a complete line (before D completes one) from here?"""
+    key = (s, d, s_to_move)
+    if key in memo:
+        return bool(memo[key])
+    if any(line & s == line for line in lines):
+        result = True
+    elif any(line & d == line for line in lines) or not empty:
+        result = False
+    else:
+        children = []
+        for cell in range(empty.bit_length()):
+            if empty >> cell & 1:
+                bit = 1 << cell
+                if s_to_move:
+                    children.append(
+                        _attacker_forces_a_line(lines, s | bit, d, empty & ~bit, False, memo)
+                    )
+                else:
+                    children.append(
+                        _attacker_forces_a_line(lines, s, d | bit, empty & ~bit, True, memo)
+                    )
+        result = any(children) if s_to_move else all(children)
+    memo[key] = result
+    return result
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    spec=st.sampled_from(["4x4", "4x5,k=4", "5x4,k=4", "4x4,k=3"]),
+    plies=st.integers(6, 11),
+)
+def test_zones_hold_with_every_other_cell_given_to_the_attacker(
+    seed: int, spec: str, plies: int
+) -> None:
+    """Every disproven position met on the way keeps a zone that really is one: filling every
+    empty cell outside it with the attacker's marks still leaves the defender holding (checked
+    by plain minimax, the attacker to move as in the position)."""
+    geometry = Geometry.parse(spec)
+    x, o = random_position(geometry, random.Random(seed), plies)
+    lines = geometry.lines
+    memo: dict = {}
+    for attacker in ("x", "o"):
+        search = ProofSearch(geometry, attacker, table_bytes=SMALL)
+        if search.solve(x, o) is not False:
+            continue
+        # the position itself and its children
+        x_to_move = x.bit_count() == o.bit_count()
+        empty = geometry.full_mask & ~(x | o)
+        positions = [(x, o)] + [
+            ((x | 1 << c, o) if x_to_move else (x, o | 1 << c))
+            for c in range(geometry.size)
+            if empty >> c & 1
+        ]
+        for px, po in positions:
+            zone = search.zone_of(px, po)
+            if zone is None:
+                continue
+            free = geometry.full_mask & ~(px | po)
+            assert zone & ~free == 0
+            if zone.bit_count() > 10:
+                continue  # plain minimax over more cells takes too long here
+            s, d = (px, po) if attacker == "x" else (po, px)
+            s_to_move = (px.bit_count() == po.bit_count()) == (attacker == "x")
+            filled = s | (free & ~zone)
+            assert not _attacker_forces_a_line(lines, filled, d, zone, s_to_move, memo)

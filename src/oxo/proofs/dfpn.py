@@ -29,6 +29,7 @@ out of the table by :meth:`ProofSearch.strategy` as entries of a certificate
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable
@@ -48,13 +49,64 @@ PAIRING_BUDGET = 60
 THREAT_BUDGET = 20
 #: The most defences a three may leave and still be searched on.
 MAX_DEFENCES = 4
-#: Memory for the transposition table when none is given.
-DEFAULT_TABLE_BYTES = 256 << 20
+#: Memory for the transposition table when none is given: at most this, and at most a quarter of
+#: the memory free when the search starts. The pages are taken as the table fills, so a small proof
+#: costs little; a large one thrashes when its table is too small (9x4 with k = 4 needs about 7
+#: million positions kept: it is settled in a minute with a table of 1 GiB and not in 40 minutes
+#: with 256 MiB).
+DEFAULT_TABLE_BYTES = 1 << 30
+#: Slots of a new table (it doubles when half full, up to the memory it is given).
+FIRST_SLOTS = 1 << 16
 #: Positions searched between two looks at the clock.
 SLICE = 4096
 #: The 1+epsilon trick (Pawlewicz and Lew): a child's threshold is the second best value times
 #: 1 + EPSILON / 1000, so the search switches between siblings less often.
 EPSILON = 250
+
+
+def search_symmetries(geometry: Geometry) -> list[tuple[int, ...]]:
+    """The cell permutations the search treats as the same position: the board's symmetries (first,
+    the identity first of all) and, on boxes whose lines run from side to side (n x n with k = n,
+    Qubic's 4x4x4), the permutations that map the lines onto lines without being rigid motions:
+    one permutation of 0..n-1 applied to every coordinate at once (on Qubic it swaps the inner and
+    outer layers, a symmetry Qubic's players know; it makes 192 of the 48). Certificates keep to
+    the board's own symmetries."""
+    perms = [symmetry.perm for symmetry in geometry.symmetries]
+    shape = geometry.shape
+    n = shape[0]
+    if not (all(side == n for side in shape) and geometry.k == n and 3 <= n <= 6):
+        return perms
+    lines = set(geometry.lines)
+
+    def image(perm: tuple[int, ...], mask: int) -> int:
+        out = 0
+        for cell in range(len(perm)):
+            if mask >> cell & 1:
+                out |= 1 << perm[cell]
+        return out
+
+    group = list(perms)
+    seen = set(group)
+    for sigma in itertools.permutations(range(n)):
+        uniform = tuple(
+            geometry.cell_at(tuple(sigma[c] for c in geometry.coords(cell)))
+            for cell in geometry.cells
+        )
+        if uniform in seen or {image(uniform, line) for line in lines} != lines:
+            continue
+        for perm in list(group):
+            composed = tuple(uniform[perm[cell]] for cell in geometry.cells)
+            if composed not in seen:
+                seen.add(composed)
+                group.append(composed)
+    return group
+
+
+def default_table_bytes() -> int:
+    """The table's memory when none is given (see :data:`DEFAULT_TABLE_BYTES`)."""
+    from oxo.counting.budget import available_memory
+
+    return min(DEFAULT_TABLE_BYTES, available_memory() // 4)
 
 
 class ProofSearch(StrategyReader):
@@ -72,8 +124,12 @@ class ProofSearch(StrategyReader):
         pairings: bool = True,
         threats: bool = True,
         threes: bool = True,
-        table_bytes: int = DEFAULT_TABLE_BYTES,
+        table_bytes: int | None = None,
         epsilon: int = EPSILON,
+        threat_budget: int = THREAT_BUDGET,
+        deep_threes: bool = False,
+        pairing_budget: int = PAIRING_BUDGET,
+        zones: bool = True,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
         if geometry.size > 64:
@@ -81,6 +137,9 @@ class ProofSearch(StrategyReader):
         self.geometry = geometry
         self.attacker_is_x = attacker == "x"
         self.symmetries = geometry.symmetries
+        perms = search_symmetries(geometry)
+        #: The board's own symmetries come first among the search's; certificates use only those.
+        self.rigid = len(self.symmetries)
         size = geometry.size
         self.full = geometry.full_mask
         self.lines = np.array(geometry.lines, dtype=np.uint64)
@@ -93,26 +152,31 @@ class ProofSearch(StrategyReader):
             self.thrn[cell] = len(lines)
             for j, line in enumerate(lines):
                 self.thr[cell, j] = index[line]
-        self.perms = np.array([s.perm for s in self.symmetries], dtype=np.int64)
-        self.inverse = [s.inverse_perm for s in self.symmetries]
+        if not self.symmetries[0].is_identity:
+            raise AssertionError("the board's first symmetry must be the identity")
+        self.perms = np.array(perms, dtype=np.int64)
+        self.inverse = np.argsort(self.perms, axis=1).astype(np.int64)
         rng = random.Random(0x5EED)
         base = [[rng.getrandbits(64) for _ in range(size)] for _ in range(2)]
         # zob[i, p, c]: the hash of mark p (0 X, 1 O) on cell c seen under symmetry i.
         self.zob = np.array(
-            [
-                [[base[p][s.perm[c]] for c in range(size)] for p in range(2)]
-                for s in self.symmetries
-            ],
+            [[[base[p][perm[c]] for c in range(size)] for p in range(2)] for perm in perms],
             dtype=np.uint64,
         )
         self.options = np.array(
-            [int(threats), int(pairings), PAIRING_BUDGET, epsilon], dtype=np.int64
+            [int(threats), int(pairings), pairing_budget, epsilon, int(zones)], dtype=np.int64
         )
         self.weights = kernel.WEIGHTS
-        slots = 1 << max(10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1)
-        self.table = kernel.Table(slots)
-        self.frames = kernel.Frames(size, len(self.symmetries))
-        self.threats = kernel.ThreatScratch(THREAT_BUDGET, threes, False, MAX_DEFENCES)
+        if table_bytes is None:
+            table_bytes = default_table_bytes()
+        #: The most slots the table may grow to; it starts small and doubles when a third full, so
+        #: that a small proof touches little memory.
+        self.max_slots = 1 << max(
+            10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1
+        )
+        self.table = kernel.Table(min(self.max_slots, FIRST_SLOTS))
+        self.frames = kernel.Frames(size, len(perms))
+        self.threats = kernel.ThreatScratch(threat_budget, threes, deep_threes, MAX_DEFENCES)
         self.pairings = kernel.PairScratch(len(geometry.lines), geometry.k)
         self._ts = self.threats.arrays()
         self._ps = self.pairings.arrays()
@@ -126,20 +190,29 @@ class ProofSearch(StrategyReader):
     # -- positions ---------------------------------------------------------------------------------
 
     def _hashes(self, x: int, o: int) -> np.ndarray:
-        out = np.zeros(len(self.symmetries), np.uint64)
+        out = np.zeros(len(self.perms), np.uint64)
         kernel.hashes_of(self.zob, np.uint64(x), np.uint64(o), out)
         return out
 
     def key(self, x: int, o: int) -> int:
-        """The transposition-table key of the position's symmetry class."""
+        """The transposition-table key of the position's class under the search's symmetries."""
         key, _ = kernel.class_key(self._hashes(x, o))
+        return int(key)
+
+    def class_key(self, x: int, o: int) -> int:
+        """The key of the position's class under the board's own symmetries (those of certificates)."""
+        key, _ = kernel.class_key(self._hashes(x, o)[: self.rigid])
         return int(key)
 
     def _canonical(self, x: int, o: int) -> tuple[int, int, int]:
         """(symmetry, image of x, image of o): the image the threat and pairing searches look at."""
         _, sym = kernel.class_key(self._hashes(x, o))
-        perm = self.symmetries[sym]
-        return int(sym), perm.apply_mask(x), perm.apply_mask(o)
+        perm = self.perms[sym]
+        return (
+            int(sym),
+            int(kernel.apply_perm(perm, np.uint64(x))),
+            int(kernel.apply_perm(perm, np.uint64(o))),
+        )
 
     def _flags(self, key: int) -> int:
         slot = kernel.table_find(self.table.key, np.uint64(key))
@@ -152,11 +225,13 @@ class ProofSearch(StrategyReader):
         hashes = self._hashes(x, o)
         k, sym = kernel.class_key(hashes)
         moves = np.zeros(64, np.int64)
-        status, count, _ = kernel.expand(
-            self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, np.uint64(x),
-            np.uint64(o), self.attacker_is_x, sym, np.uint8(self._flags(int(k))), self.options,
-            np.zeros(kernel.STATS, np.int64), moves, self.weights, self._ps, self._ts,
-        )  # fmt: skip
+        status, count, _, _ = kernel.expand(
+            *(self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse),
+            *(np.uint64(x), np.uint64(o), self.attacker_is_x, sym, np.uint8(self._flags(int(k)))),
+            *(self.options, np.zeros(kernel.STATS, np.int64), moves, self.weights),
+            self._ps,
+            self._ts,
+        )
         return int(status), [int(m) for m in moves[:count]]
 
     def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
@@ -165,21 +240,24 @@ class ProofSearch(StrategyReader):
         sym, cx, co = self._canonical(x, o)
         s, d = (cx, co) if self.attacker_is_x else (co, cx)
         count = kernel.find_pairing(
-            self.lines, np.uint64(d), np.uint64(s), np.uint64(self.full), PAIRING_BUDGET, self._ps
+            self.lines, np.uint64(d), np.uint64(s), np.uint64(self.full), self.options[2], self._ps
         )
         if count < 0:
             return None
         back = self.inverse[sym]
         pairs = self.pairings.pairs
-        return tuple((back[int(pairs[i, 0])], back[int(pairs[i, 1])]) for i in range(count))
+        return tuple(
+            (int(back[int(pairs[i, 0])]), int(back[int(pairs[i, 1])])) for i in range(count)
+        )
 
     def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
-        """A win of the attacker (to move) by threats, as (x, o, plan) in the class's chosen image
-        (certificate entries may name any orientation), or None when none is found within the
-        threat search's budget."""
-        _, cx, co = self._canonical(x, o)
+        """A win of the attacker (to move) by threats, as (x, o, plan) (found in the class's chosen
+        image, so that every orientation gets the same answer, and carried back), or None when none
+        is found within the threat search's budget."""
+        sym, cx, co = self._canonical(x, o)
         s, d = (cx, co) if self.attacker_is_x else (co, cx)
         sc = self.threats
+        back = self.inverse[sym]
         root = kernel.threat_search(
             self.lines,
             self.thr,
@@ -195,12 +273,12 @@ class ProofSearch(StrategyReader):
         def build(index: int) -> Plan:
             first = int(sc.plan_first[index])
             replies = tuple(
-                (int(sc.reply_cell[r]), build(int(sc.reply_plan[r])))
+                (int(back[sc.reply_cell[r]]), build(int(sc.reply_plan[r])))
                 for r in range(first, first + int(sc.plan_count[index]))
             )
-            return Plan(int(sc.plan_move[index]), replies)
+            return Plan(int(back[sc.plan_move[index]]), replies)
 
-        return cx, co, build(int(root))
+        return x, o, build(int(root))
 
     # -- df-pn -------------------------------------------------------------------------------------
 
@@ -220,40 +298,44 @@ class ProofSearch(StrategyReader):
     def _run(self, budget: int) -> int:
         f = self.frames
         t = self.table
+        board = (self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse)
+        table = (t.key, t.pn, t.dn, t.flags, t.work, t.zone)
+        frames = (f.x, f.o, f.key, f.hashes, f.thpn, f.thdn, f.phase, f.count, f.child_move)
+        more = (f.child_key, f.start, f.state, f.sym, f.forced, f.child_sym, f.child_zone)
         return int(
             kernel.run(
-                self.lines,
-                self.thr,
-                self.thrn,
-                np.uint64(self.full),
-                self.perms,
+                *board,
                 self.zob,
                 self.attacker_is_x,
                 self.options,
                 self.weights,
-                t.key,
-                t.pn,
-                t.dn,
-                t.flags,
-                t.work,
-                f.x,
-                f.o,
-                f.key,
-                f.hashes,
-                f.thpn,
-                f.thdn,
-                f.phase,
-                f.count,
-                f.child_move,
-                f.child_key,
-                f.start,
-                f.state,
+                *table,
+                *frames,
+                *more,
+                f.child_zone_ok,
                 self.stats,
                 budget,
                 self._ps,
                 self._ts,
-            )  # fmt: skip
+            )
         )
+
+    def _grow(self) -> None:
+        """Double the table while it is more than a third full and may still grow."""
+        old = self.table
+        slots = len(old.key)
+        entries = int(self.stats[kernel.ST_ENTRIES])
+        if entries * 3 <= slots or slots >= self.max_slots:
+            return
+        while entries * 3 > slots and slots < self.max_slots:
+            slots *= 2
+        new = kernel.Table(slots)
+        kernel.table_rehash(
+            *(old.key, old.pn, old.dn, old.flags, old.work, old.zone),
+            *(new.key, new.pn, new.dn, new.flags, new.work, new.zone),
+            self.stats,
+        )
+        self.table = new
 
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
         """True when the attacker can force a line from (x, o), False when it cannot, None when the
@@ -268,6 +350,7 @@ class ProofSearch(StrategyReader):
                     return None
             settled = self._run(budget) == 0
             self.nodes = int(self.stats[kernel.ST_NODES])
+            self._grow()
             if settled:
                 break
             if deadline is not None and time.perf_counter() > deadline:
@@ -286,10 +369,11 @@ class ProofSearch(StrategyReader):
 
     def value_of(self, x: int, o: int) -> int:
         """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
+        value = self._table_value(x, o)
+        if value:
+            return value
         status, _ = self.expand(x, o)
-        if status:
-            return 1 if status > 0 else -1
-        return self._table_value(x, o)
+        return 0 if status == 0 else 1 if status > 0 else -1
 
     def settle(self, x: int, o: int) -> int:
         """The value of (x, o), searching it again when the table let it go (for reading a strategy)."""
@@ -304,11 +388,22 @@ class ProofSearch(StrategyReader):
             self.seconds, self.max_nodes = saved
         return 0 if result is None else 1 if result else -1
 
+    def zone_of(self, x: int, o: int) -> int | None:
+        """The relevance zone of a position the search disproved (a mask of empty cells: the
+        defender holds even with every other empty cell given to the attacker), or None."""
+        key = np.uint64(self.key(x, o))
+        slot = kernel.table_find(self.table.key, key)
+        if slot < 0 or self.table.dn[slot] != 0:
+            return None
+        _, sym = kernel.class_key(self._hashes(x, o))
+        return int(kernel.apply_perm(self.inverse[sym], self.table.zone[slot]))
+
     def statistics(self) -> dict[str, int]:
         """What the search did: positions searched, positions in the table, children found already in
         the table (reached before by another order of moves), moves skipped as mirror images of a move
         already listed, pairing searches and pairings found, threat searches and wins found by
-        threats, table entries replaced when it was full."""
+        threats, table entries replaced when it was full, and the attacker's moves left unsearched
+        because they lie outside the relevance zone of a disproof."""
         s = self.stats
         return {
             "nodes": int(s[kernel.ST_NODES]),
@@ -320,6 +415,7 @@ class ProofSearch(StrategyReader):
             "threat_searches": int(s[kernel.ST_THREAT_TRIES]),
             "threat_wins": int(s[kernel.ST_THREAT_FOUND]),
             "table_replacements": int(s[kernel.ST_REPLACED]),
+            "zone_cutoffs": int(s[kernel.ST_ZONE_CUTS]),
         }
 
 

@@ -52,7 +52,8 @@ ST_THREAT_TRIES = 5
 ST_THREAT_FOUND = 6
 ST_ENTRIES = 7
 ST_REPLACED = 8
-STATS = 9
+ST_ZONE_CUTS = 9
+STATS = 10
 
 # Expand's answers.
 PROVEN = 1
@@ -729,17 +730,19 @@ class Table:
         self.dn = np.zeros(capacity, np.uint32)
         self.flags = np.zeros(capacity, np.uint8)
         self.work = np.zeros(capacity, np.uint32)
+        #: For a disproven position: its relevance zone, in the class's chosen orientation.
+        self.zone = np.zeros(capacity, np.uint64)
 
     @staticmethod
     def bytes_per_slot() -> int:
-        return 8 + 4 + 4 + 1 + 4
+        return 8 + 4 + 4 + 1 + 4 + 8
 
 
 @njit(cache=True, inline="always")
 def table_find(tkey, key):
     """The slot holding ``key``, or -1."""
     mask = tkey.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
+    i = np.int64((key >> ONE) & np.uint64(mask))
     for _ in range(PROBES):
         k = tkey[i]
         if k == key:
@@ -751,11 +754,11 @@ def table_find(tkey, key):
 
 
 @njit(cache=True)
-def table_store(tkey, tpn, tdn, tflags, twork, stats, key, pn, dn, flags, work):
-    """Keep (pn, dn, flags, work) for ``key``, replacing the least useful entry of its slots when
-    they are all taken."""
+def table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags, work, zone):
+    """Keep (pn, dn, flags, work, zone) for ``key``, replacing the least useful entry of its slots
+    when they are all taken."""
     mask = tkey.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
+    i = np.int64((key >> ONE) & np.uint64(mask))
     victim = i
     victim_score = np.int64(1) << 62
     if work > 0xFFFFFFFF:
@@ -770,6 +773,7 @@ def table_store(tkey, tpn, tdn, tflags, twork, stats, key, pn, dn, flags, work):
             tdn[i] = dn
             tflags[i] = flags
             twork[i] = work
+            tzone[i] = zone
             return
         score = np.int64(twork[i])
         if tpn[i] == 0 or tdn[i] == 0:
@@ -784,6 +788,19 @@ def table_store(tkey, tpn, tdn, tflags, twork, stats, key, pn, dn, flags, work):
     tdn[victim] = dn
     tflags[victim] = flags
     twork[victim] = work
+    tzone[victim] = zone
+
+
+@njit(cache=True)
+def table_rehash(okey, opn, odn, oflags, owork, ozone, tkey, tpn, tdn, tflags, twork, tzone, stats):
+    """Move every entry of the old table into a new, larger one."""
+    stats[ST_ENTRIES] = 0
+    for i in range(okey.shape[0]):
+        if okey[i] != ZERO:
+            table_store(
+                tkey, tpn, tdn, tflags, twork, tzone, stats, okey[i], opn[i], odn[i], oflags[i],
+                owork[i], ozone[i],
+            )  # fmt: skip
 
 
 # -- one position ----------------------------------------------------------------------------------
@@ -821,13 +838,31 @@ def ordered(lines, thr, thrn, s, d, empty, moves, weights):
 
 
 @njit(cache=True)
+def hitting_zone(lines, s, d, empty, need):
+    """Empty cells such that every line S can still complete (no mark of D) keeps ``need`` of its
+    empty cells among them (or all of them, if it has fewer): with every other empty cell given to S,
+    S still has no complete line (``need`` 1) or no line to complete at once (``need`` 2)."""
+    zone = ZERO
+    for i in range(lines.shape[0]):
+        line = lines[i]
+        if line & d != ZERO:
+            continue
+        free = line & empty
+        while popcount(free & zone) < need and free & ~zone != ZERO:
+            zone |= bit(lowest(free & ~zone))
+    return zone
+
+
+@njit(cache=True)
 def expand(
-    lines, thr, thrn, full, perms, x, o, attacker_is_x, sym, flags, options, stats, moves,
-    weights, ps, ts,
+    lines, thr, thrn, full, perms, inverse, x, o, attacker_is_x, sym, flags, options, stats,
+    moves, weights, ps, ts,
 ):  # fmt: skip
-    """Settle (x, o) before any search if possible. Returns (status, number of moves, flags):
+    """Settle (x, o) before any search if possible. Returns (status, number of moves, flags, zone):
     status PROVEN / PROVEN_BY_THREATS / DISPROVEN / DISPROVEN_BY_PAIRING, or 0 with the moves worth
     searching written to ``moves`` (a forced block alone, otherwise every empty cell, best first).
+    A disproven position comes with its relevance zone (in this orientation): empty cells such
+    that the defender still holds when every other empty cell belongs to the attacker.
     ``sym`` is the symmetry that carries the position to its class's least hash (the threat and
     pairing searches run on that image, so every orientation gets the same answer); ``flags`` says
     which of those searches failed here before. ``options``: [use threats, use pairings, pairing
@@ -841,21 +876,21 @@ def expand(
         s = o
         d = x
     s_line, s_threats, d_line, d_threats, open_s = scan(lines, s, d)
-    if s_line:
-        return PROVEN, 0, flags
-    if d_line:
-        return DISPROVEN, 0, flags
     empty = full & ~(x | o)
+    if s_line:
+        return PROVEN, 0, flags, ZERO
+    if d_line:
+        return DISPROVEN, 0, flags, hitting_zone(lines, s, d, empty, 1)
     if empty == ZERO or open_s == 0:
-        return DISPROVEN, 0, flags
+        return DISPROVEN, 0, flags, ZERO
     if attacker_to_move:
         if s_threats != ZERO:
-            return PROVEN, 0, flags
+            return PROVEN, 0, flags, ZERO
         if d_threats != ZERO:
             if d_threats & (d_threats - ONE) != ZERO:
-                return DISPROVEN, 0, flags
+                return DISPROVEN, 0, flags, hitting_zone(lines, s, d, empty, 2) | d_threats
             moves[0] = highest(d_threats)
-            return 0, 1, flags
+            return 0, 1, flags, ZERO
         if options[0] and not flags & FLAG_THREATS_TRIED:
             cs = apply_perm(perms[sym], s)
             cd = apply_perm(perms[sym], d)
@@ -863,25 +898,30 @@ def expand(
             plan = threat_search(lines, thr, thrn, full, cs, cd, ts)
             if plan >= 0:
                 stats[ST_THREAT_FOUND] += 1
-                return PROVEN_BY_THREATS, 0, flags
+                return PROVEN_BY_THREATS, 0, flags, ZERO
             flags |= FLAG_THREATS_TRIED
         if options[1] and not flags & FLAG_PAIRING_TRIED:
             cs = apply_perm(perms[sym], s)
             cd = apply_perm(perms[sym], d)
             stats[ST_PAIR_TRIES] += 1
-            if find_pairing(lines, cd, cs, full, options[2], ps) >= 0:
+            npairs = find_pairing(lines, cd, cs, full, options[2], ps)
+            if npairs >= 0:
                 stats[ST_PAIR_FOUND] += 1
-                return DISPROVEN_BY_PAIRING, 0, flags
+                pairs = ps[7]
+                zone = ZERO
+                for i in range(npairs):
+                    zone |= bit(inverse[sym, pairs[i, 0]]) | bit(inverse[sym, pairs[i, 1]])
+                return DISPROVEN_BY_PAIRING, 0, flags, zone
             flags |= FLAG_PAIRING_TRIED
     else:
         if d_threats != ZERO:
-            return DISPROVEN, 0, flags
+            return DISPROVEN, 0, flags, hitting_zone(lines, s, d, empty, 1) | bit(lowest(d_threats))
         if s_threats != ZERO:
             if s_threats & (s_threats - ONE) != ZERO:
-                return PROVEN, 0, flags
+                return PROVEN, 0, flags, ZERO
             moves[0] = highest(s_threats)
-            return 0, 1, flags
-    return 0, ordered(lines, thr, thrn, s, d, empty, moves, weights), flags
+            return 0, 1, flags, ZERO
+    return 0, ordered(lines, thr, thrn, s, d, empty, moves, weights), flags, ZERO
 
 
 # -- df-pn -----------------------------------------------------------------------------------------
@@ -904,6 +944,11 @@ class Frames:
         self.child_move = np.zeros((depth, 64), np.int64)
         self.child_key = np.zeros((depth, 64), np.uint64)
         self.start = np.zeros(depth, np.int64)
+        self.sym = np.zeros(depth, np.int64)
+        self.forced = np.zeros(depth, np.uint8)
+        self.child_sym = np.zeros((depth, 64), np.int64)
+        self.child_zone = np.zeros((depth, 64), np.uint64)
+        self.child_zone_ok = np.zeros((depth, 64), np.uint8)
         #: [depth of the top frame (-1: nothing to do), ...]
         self.state = np.full(4, -1, np.int64)
 
@@ -939,17 +984,26 @@ def hashes_of(zob, x, o, out):
 
 @njit(cache=True)
 def run(
-    lines, thr, thrn, full, perms, zob, attacker_is_x, options, weights,
-    tkey, tpn, tdn, tflags, twork,
+    lines, thr, thrn, full, perms, inverse, zob, attacker_is_x, options, weights,
+    tkey, tpn, tdn, tflags, twork, tzone,
     fx, fo, fkey, fhash, fthpn, fthdn, fphase, fcount, fcmove, fckey, fstart, fstate,
+    fsym, fforced, fcsym, fczone, fczok,
     stats, budget, ps, ts,
 ):  # fmt: skip
     """Run df-pn from the frames' state for at most ``budget`` positions. Returns 0 when the root
     (frame 0) is settled or back under its thresholds, 1 when the budget ran out (call again to go
-    on). ``options``: [use threats, use pairings, pairing budget, epsilon in thousandths]."""
+    on). ``options``: [use threats, use pairings, pairing budget, epsilon in thousandths, use
+    relevance zones].
+
+    Relevance zones (for the defender's side): a disproven position keeps a zone, empty cells such
+    that the defender still holds with every other empty cell given to the attacker. Where the
+    attacker is to move, once some of its moves are disproven, the union R of their zones (with the
+    moves themselves, and closed under the symmetries that keep the position) is such a zone for
+    the position as soon as every move inside R is disproven: the moves outside R need no search."""
     moves = np.empty(64, np.int64)
     nsym = zob.shape[0]
     eps = options[3]
+    use_zones = options[4] != 0
     spent = 0
     while True:
         depth = fstate[0]
@@ -969,31 +1023,42 @@ def run(
             slot = table_find(tkey, key)
             flags = np.uint8(0) if slot < 0 else tflags[slot]
             _, sym = class_key(fhash[depth])
-            status, nmoves, newflags = expand(
-                lines, thr, thrn, full, perms, x, o, attacker_is_x, sym, flags, options, stats,
-                moves, weights, ps, ts,
+            fsym[depth] = sym
+            status, nmoves, newflags, zone = expand(
+                lines, thr, thrn, full, perms, inverse, x, o, attacker_is_x, sym, flags, options,
+                stats, moves, weights, ps, ts,
             )  # fmt: skip
             if status != 0:
                 if status > 0:
-                    table_store(tkey, tpn, tdn, tflags, twork, stats, key, 0, INF, newflags, 1)
+                    table_store(
+                        tkey, tpn, tdn, tflags, twork, tzone, stats, key, 0, INF, newflags, 1, ZERO
+                    )
                 else:
-                    table_store(tkey, tpn, tdn, tflags, twork, stats, key, INF, 0, newflags, 1)
+                    table_store(
+                        tkey, tpn, tdn, tflags, twork, tzone, stats, key, INF, 0, newflags, 1,
+                        apply_perm(perms[sym], zone),
+                    )  # fmt: skip
                 fstate[0] = depth - 1
                 continue
             if newflags != flags:
                 if slot < 0:
-                    table_store(tkey, tpn, tdn, tflags, twork, stats, key, 1, 1, newflags, 1)
+                    table_store(
+                        tkey, tpn, tdn, tflags, twork, tzone, stats, key, 1, 1, newflags, 1, ZERO
+                    )
                 else:
                     tflags[slot] = newflags
+            fforced[depth] = nmoves == 1
             mark = 0 if x_to_move else 1
             count = 0
             for j in range(nmoves):
                 move = moves[j]
                 ckey = ZERO
+                csym = 0
                 for i in range(nsym):
                     h = fhash[depth, i] ^ zob[i, mark, move]
                     if i == 0 or h < ckey:
                         ckey = h
+                        csym = i
                 ckey |= ONE
                 twin = False
                 for t in range(count):
@@ -1007,10 +1072,34 @@ def run(
                     stats[ST_HITS] += 1
                 fcmove[depth, count] = move
                 fckey[depth, count] = ckey
+                fcsym[depth, count] = csym
+                fczok[depth, count] = 0
                 count += 1
             fcount[depth] = count
             fphase[depth] = 1
         count = fcount[depth]
+        # The zone R of the attacker's disproven moves, when some are (see above).
+        region = ZERO
+        zoned = False
+        if use_zones and or_node:
+            for index in range(count):
+                slot = table_find(tkey, fckey[depth, index])
+                if slot >= 0 and tdn[slot] == 0:
+                    if not fczok[depth, index]:
+                        fczone[depth, index] = apply_perm(inverse[fcsym[depth, index]], tzone[slot])
+                        fczok[depth, index] = 1
+                    region |= fczone[depth, index] | bit(fcmove[depth, index])
+                    zoned = True
+            if zoned:
+                # Closed under the symmetries that keep this position (its hash under them is the
+                # identity's), which carry a move onto its skipped mirror images.
+                closed = region
+                for i in range(1, nsym):
+                    if fhash[depth, i] == fhash[depth, 0]:
+                        closed |= apply_perm(perms[i], region)
+                region = closed
+        any_proven = False
+        outside = 0
         best = -1
         best_value = np.int64(INF) + 1
         second_value = np.int64(INF) + 1
@@ -1028,6 +1117,12 @@ def run(
             else:
                 cpn = np.int64(tpn[slot])
                 cdn = np.int64(tdn[slot])
+            if zoned and not (region >> np.uint64(fcmove[depth, index])) & ONE:
+                # Outside the zone: no search needed (and it cannot be a win of the attacker
+                # unless one inside is too).
+                any_proven = any_proven or cpn == 0
+                outside += 1
+                continue
             if or_node:
                 dn_sum += cdn
                 if cpn < pn_min:
@@ -1047,7 +1142,7 @@ def run(
             elif value < second_value:
                 second_value = value
         if or_node:
-            pn = pn_min
+            pn = 0 if any_proven else pn_min
             dn = dn_sum if dn_sum < INF else np.int64(INF)
         else:
             pn = pn_sum if pn_sum < INF else np.int64(INF)
@@ -1058,7 +1153,37 @@ def run(
         slot = table_find(tkey, key)
         flags = np.uint8(0) if slot < 0 else tflags[slot]
         if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
-            table_store(tkey, tpn, tdn, tflags, twork, stats, key, pn, dn, flags, work)
+            zone = ZERO
+            if dn == 0 and pn != 0 and use_zones:
+                if or_node:
+                    zone = region
+                    stats[ST_ZONE_CUTS] += outside
+                    if fforced[depth]:
+                        # Only the block was searched: the other moves lose to the defender's
+                        # threat as long as the attacker cannot complete a line at once, which
+                        # the zone must keep true (two empty cells of each of its lines).
+                        if attacker_is_x:
+                            sa, da = x, o
+                        else:
+                            sa, da = o, x
+                        zone |= hitting_zone(lines, sa, da, full & ~(x | o), 2)
+                else:
+                    # The defender's move that holds, with the smallest zone.
+                    smallest = 65
+                    for index in range(count):
+                        cslot = table_find(tkey, fckey[depth, index])
+                        if cslot >= 0 and tdn[cslot] == 0:
+                            if not fczok[depth, index]:
+                                fczone[depth, index] = apply_perm(
+                                    inverse[fcsym[depth, index]], tzone[cslot]
+                                )
+                                fczok[depth, index] = 1
+                            z = fczone[depth, index] | bit(fcmove[depth, index])
+                            if popcount(z) < smallest:
+                                smallest = popcount(z)
+                                zone = z
+                zone = apply_perm(perms[fsym[depth]], zone)
+            table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags, work, zone)
             fphase[depth] = 0
             fstate[0] = depth - 1
             continue
@@ -1073,7 +1198,7 @@ def run(
             child_thpn = thpn - pn + best_pn
             if child_thpn > INF:
                 child_thpn = np.int64(INF)
-        table_store(tkey, tpn, tdn, tflags, twork, stats, key, pn, dn, flags, work)
+        table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags, work, ZERO)
         move = fcmove[depth, best]
         child = depth + 1
         mark = 0 if x_to_move else 1

@@ -52,8 +52,13 @@ class StrategyReader:
         raise NotImplementedError
 
     def key(self, x: int, o: int) -> int:
-        """The key of the position's symmetry class."""
+        """The key of the position's class under the symmetries the search uses."""
         raise NotImplementedError
+
+    def class_key(self, x: int, o: int) -> int:
+        """The key of the position's class under the board's own symmetries, those a certificate's
+        checker uses (a search may know more, such as Qubic's inside-out symmetry)."""
+        return self.key(x, o)
 
     def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
         """The attacker's win by threats as (x, o, plan) in some orientation of the position."""
@@ -80,7 +85,7 @@ class StrategyReader:
         for move in moves:
             bit = 1 << move
             cx, co = (x | bit, o) if x_to_move else (x, o | bit)
-            ckey = self.key(cx, co)
+            ckey = self.class_key(cx, co)
             if ckey in seen:
                 continue
             seen.add(ckey)
@@ -102,7 +107,7 @@ class StrategyReader:
         target = 1 if proving else -1
         while stack:
             x, o = stack.pop()
-            key = self.key(x, o)
+            key = self.class_key(x, o)
             if key in done:
                 continue
             done.add(key)
