@@ -126,12 +126,13 @@ def test_a_win_comes_from_one_winning_move_and_leaves_the_rest_unproved(
 def test_local_worker_processes(tmp_path: Path) -> None:
     from oxo.counting.budget import descendants
 
+    before = set(descendants())  # others' helpers (a resource tracker, say) may live on
     result = prove_board(
         Geometry.parse("4x5,k=4"), seconds=None, proof_dir=tmp_path / "p", run=split(workers=2)
     )
     assert result.value == "draw"
     assert all(verify_certificate(path).valid for path in result.proofs)
-    assert descendants() == []  # every worker process is gone
+    assert [pid for pid in descendants() if pid not in before and alive(pid)] == []
 
 
 def test_a_dask_cluster(tmp_path: Path) -> None:
@@ -521,7 +522,10 @@ def alive(pid: int) -> bool:
 
 
 def _wait_for_jobs(folder: Path, at_least: int, process: subprocess.Popen[str]) -> None:
-    """Until the run's state shows ``at_least`` jobs done (or the run ends)."""
+    """Until the run's state shows ``at_least`` jobs done and both workers running (or the run
+    ends)."""
+    from oxo.counting.budget import descendants
+
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:
         try:
@@ -529,9 +533,9 @@ def _wait_for_jobs(folder: Path, at_least: int, process: subprocess.Popen[str]) 
         except OxoError:
             state = {}
         done = sum(q.get("jobs", 0) for q in state.get("questions", {}).values())
-        if done >= at_least:
+        if done >= at_least and len(descendants(process.pid)) == 2 and process.poll() is None:
             return
-        time.sleep(0.2)
+        time.sleep(0.1)
     raise AssertionError("the run ended (or hung) before it could be stopped")
 
 
@@ -540,8 +544,8 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
     the run is kept, no worker left, the folder unlocked with its state readable."""
     from oxo.counting.budget import descendants
 
-    folder = tmp_path / "p"
-    args = ["solve", "7x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "0.3"]
+    folder = tmp_path / "p"  # 8x4 takes over a minute in slices: long enough to stop it
+    args = ["solve", "8x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "1"]
     run = _oxo(args)
     _wait_for_jobs(folder, 3, run)
     workers = descendants(run.pid)
@@ -560,15 +564,15 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> None:
-    """7x4 (k=4) on 2 worker processes with slices of half a second, killed (SIGKILL) in the
-    middle: the workers die with it, and the same command continues the run to the value of the
+    """8x4 (k=4) on 2 worker processes with slices of 3 seconds (about a minute in all), killed
+    (SIGKILL) in the middle: the workers die with it, and the same command continues the run to the value of the
     uninterrupted proof, with certificates both checkers accept."""
     from oxo.counting.budget import descendants
 
     folder = tmp_path / "p"
-    args = ["solve", "7x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "0.5"]
+    args = ["solve", "8x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "3"]
     first = _oxo(args)
-    _wait_for_jobs(folder, 10, first)
+    _wait_for_jobs(folder, 2, first)
     status = subprocess.run([*OXO, *args, "--status"], capture_output=True, text=True)
     assert status.returncode == 0 and f"going on now (process {first.pid})" in status.stdout
     workers = descendants(first.pid)
@@ -576,13 +580,16 @@ def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> 
     first.wait()
     time.sleep(0.5)  # the workers die with it (the kernel ends them)
     assert not any(alive(pid) for pid in workers)
-    jobs = sum(q.jobs for q in run_status(folder).questions)
-    assert jobs >= 1 and run_status(folder).active is None
+    killed = run_status(folder)
+    jobs = sum(q.jobs for q in killed.questions)
+    assert jobs >= 1 and killed.active is None
+    left = sum(q.open_jobs + q.running for q in killed.questions)
     second = _oxo(args)
     out, err = second.communicate(timeout=900)
     assert second.returncode == 0, err
     assert "draw with best play" in out and "continued here" in out and "2 session(s)" in out
-    assert sum(q.jobs for q in run_status(folder).questions) > jobs
+    if left:  # the kill came before the last job's answer was saved: the rest was done now
+        assert sum(q.jobs for q in run_status(folder).questions) > jobs
     for path in sorted(folder.glob("*.jsonl.gz")):
         assert verify_certificate(path).valid and tool(path) == 0
 
