@@ -310,3 +310,24 @@ def test_zones_hold_with_every_other_cell_given_to_the_attacker(
             s_to_move = (px.bit_count() == po.bit_count()) == (attacker == "x")
             filled = s | (free & ~zone)
             assert not _attacker_forces_a_line(lines, filled, d, zone, s_to_move, memo)
+
+
+def test_the_worked_zone_example_of_docs_proofs() -> None:
+    """docs/proofs.md's worked example prints what the page says it prints: on 4x5 (k=4) with X
+    on 15, 16 and O on 3, 4, O holds, the zone leaves out cells 9 and 14 only, and zones spare
+    the search some positions."""
+    board = Geometry.parse("4x5,k=4")
+    x, o = 1 << 15 | 1 << 16, 1 << 3 | 1 << 4
+    search = ProofSearch(board, "x")
+    assert search.solve(x, o) is False
+    zone = search.zone_of(x, o)
+    assert zone is not None
+    empty = board.full_mask & ~(x | o)
+    assert [c for c in range(board.size) if (empty & ~zone) >> c & 1] == [9, 14]
+    stats = search.statistics()
+    assert stats["zone_cutoffs"] == 6 and stats["nodes"] == 280
+    plain = ProofSearch(board, "x", zones=False)
+    assert plain.solve(x, o) is False
+    assert plain.statistics()["nodes"] == 325 and plain.statistics()["zone_cutoffs"] == 0
+    text = (Path(__file__).resolve().parent.parent / "docs" / "proofs.md").read_text()
+    assert "`[9, 14]`" in text and "280 positions, against 325" in text
