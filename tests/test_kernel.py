@@ -21,6 +21,7 @@ from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.pairing import find_pairing as reference_pairing
 from oxo.proofs.pairing import is_pairing
 from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.search import make_search
 from oxo.proofs.solver import write_strategy
 from oxo.proofs.threats import Plan
 
@@ -204,7 +205,7 @@ def test_out_of_budget_is_unknown() -> None:
 
 
 def test_boards_beyond_64_cells_use_the_reference() -> None:
-    search = dfpn.make_search(Geometry.parse("9x9,k=5"), "x", max_nodes=50)
+    search = make_search(Geometry.parse("9x9,k=5"), "x", max_nodes=50)
     assert isinstance(search, ReferenceSearch)
     with pytest.raises(ValueError, match="64 cells"):
         ProofSearch(Geometry.parse("9x9,k=5"), "x")

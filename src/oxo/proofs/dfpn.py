@@ -417,24 +417,3 @@ class ProofSearch(StrategyReader):
             "table_replacements": int(s[kernel.ST_REPLACED]),
             "zone_cutoffs": int(s[kernel.ST_ZONE_CUTS]),
         }
-
-
-def make_search(
-    geometry: Geometry,
-    attacker: str,
-    *,
-    seconds: float | None = None,
-    max_nodes: int | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
-) -> StrategyReader:
-    """The proof search for a board: compiled up to 64 cells, the plain reference search beyond
-    (where only small proofs, such as a win in a few moves, are within reach anyway)."""
-    if geometry.size <= 64:
-        return ProofSearch(
-            geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
-        )
-    from oxo.proofs.reference import ReferenceSearch
-
-    return ReferenceSearch(
-        geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
-    )
