@@ -332,3 +332,14 @@ def test_the_worked_zone_example_of_docs_proofs() -> None:
     assert plain.statistics()["nodes"] == 325 and plain.statistics()["zone_cutoffs"] == 0
     text = (Path(__file__).resolve().parent.parent / "docs" / "proofs.md").read_text()
     assert "`[9, 14]`" in text and "280 positions, against 325" in text
+
+
+def test_a_table_that_may_grow_replaces_almost_nothing() -> None:
+    """While the table may still grow it stays at most a third full, so a position finds a free
+    slot among its probes nearly always: replacements are a tiny fraction of the stores (a table
+    whose slots are badly spread replaces positions long before it is full)."""
+    search = ProofSearch(Geometry.parse("7x4,k=4"), "x", max_nodes=300_000)
+    search.solve()
+    stats = search.statistics()
+    assert stats["table_entries"] > 100_000
+    assert stats["table_replacements"] < stats["table_entries"] // 100

@@ -53,9 +53,9 @@ MAX_DEFENCES = 4
 #: the memory free when the search starts. The pages are taken as the table fills, so a small proof
 #: costs little; a large one thrashes when its table is too small (9x4 with k = 4 needs about 7
 #: million positions kept: it is settled in a minute with a table of 1 GiB and not in 40 minutes
-#: with 256 MiB).
-DEFAULT_TABLE_BYTES = 1 << 30
-#: Slots of a new table (it doubles when half full, up to the memory it is given).
+#: with 256 MiB; 10x4 keeps over 13 million).
+DEFAULT_TABLE_BYTES = 4 << 30
+#: Slots of a new table (it doubles when a third full, up to the memory it is given).
 FIRST_SLOTS = 1 << 16
 #: Positions searched between two looks at the clock.
 SLICE = 4096
