@@ -184,3 +184,34 @@ def test_every_first_move_of_connect_four_has_its_published_value() -> None:
     assert outcomes == {1: "o", 2: "o", 3: "draw", 4: "x", 5: "draw", 6: "o", 7: "o"}
     assert analysis.best_columns == (3,)
     assert (analysis.value.outcome, analysis.value.end_ply) == ("x", 41)
+
+
+@pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x5,k=4", "5x4,k=4", "4x4,k=4", "5x5,k=4"])
+def test_follow_up_bounds_never_exceed_the_true_score(spec: str) -> None:
+    """Allis's claimeven as a static bound (``search._follow_up``): wherever it gives one, plain
+    minimax's score of the side to move is no higher; on boards with an even and an odd number of
+    rows, and positions where it proves the draw bound and where it proves a loss (a column
+    stopped by the opponent's winning cell), so that the check has something to check."""
+    board = GravityBoard.parse(spec)
+    params = GravitySolver(board, 1 << 10)._arrays[0]
+    claim_rows = bitboard._claim_rows(params)
+    scratch = np.zeros((2, board.k), dtype=np.int64)
+    rng = random.Random(29)
+    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    kinds = {"draw": 0, "loss": 0}
+    for _ in range(1500):
+        state = random_state(board, rng.randint(0, board.size - 1), rng)
+        if state.winning_moves():
+            continue  # the search never asks there: the side to move wins at once
+        mine = state.x if state.to_move == "x" else state.o
+        threats = bitboard._winning_cells(mine ^ state.mask, state.mask, params, scratch)
+        bound = search._follow_up(mine, state.mask, threats, claim_rows, params)
+        if bound == search._NO_BOUND:
+            continue
+        outcome, end = minimax(state, memo)
+        score = 0 if outcome == "draw" else (board.size + 2 - end) // 2
+        if outcome not in ("draw", state.to_move):
+            score = -score
+        assert score <= bound, (state.to_rows(), score, bound)
+        kinds["draw" if bound == 0 else "loss"] += 1
+    assert kinds["draw"] >= 5 and kinds["loss"] >= 5, kinds

@@ -20,6 +20,7 @@ from numba import njit
 
 from oxo.gravity.bitboard import (
     _BOTTOM,
+    _COLMASK,
     _BUCKETS,
     _CELLS,
     _COLS,
@@ -30,12 +31,14 @@ from oxo.gravity.bitboard import (
     _SPLIT_PLY,
     _STRIDE,
     _bit_length,
+    _claim_rows,
     _column_of,
+    _has_line,
     _popcount,
     _winning_cells,
 )
 from oxo.gravity.ordering import _skew_moves
-from oxo.gravity.table import _probe, _store, _table_key
+from oxo.gravity.table import _prefetch, _probe, _store, _table_key
 
 #: Slots of ``counter``: nodes searched, a stop request (set by another thread), and whether the
 #: search stopped on that request (then its result means nothing).
@@ -46,30 +49,33 @@ _F_POS, _F_MASK, _F_ALPHA, _F_BETA, _F_KEY, _F_START, _F_INDEX, _F_FLIP = range(
 
 #: What :func:`_etc_cut` answers when no child gives a cut-off (no score is this low).
 _NO_CUT = -1000
+#: What :func:`_follow_up` answers when it knows no bound (no score is this high).
+_NO_BOUND = 1000
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _settle(
     pos: int, mask: int, ply: int, params: np.ndarray, scratch: np.ndarray
-) -> tuple[int, int, bool]:
-    """``(moves, value, known)``: the moves worth searching (one bit per column: the forced reply to
-    an opponent's threat if there is one, never the cell under an opponent's winning cell), or the
-    value when it is known at once (two threats, no safe move, or a full board next)."""
+) -> tuple[int, int, bool, int]:
+    """``(moves, value, known, threats)``: the moves worth searching (one bit per column: the forced
+    reply to an opponent's threat if there is one, never the cell under an opponent's winning cell),
+    or the value when it is known at once (two threats, no safe move, or a full board next); and
+    the opponent's winning cells."""
     cells = params[_CELLS]
     full = params[_FULL]
     possible = (mask + params[_BOTTOM]) & full
     opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
     forced = possible & opponent_win
     if forced & (forced - 1):
-        return 0, -((cells - ply) // 2), True  # two threats at once: the opponent wins next
+        return 0, -((cells - ply) // 2), True, opponent_win  # two threats: the opponent wins next
     if forced:
         possible = forced
     nxt = possible & ~(opponent_win >> 1)  # never play under an opponent's winning cell
     if nxt == 0:
-        return 0, -((cells - ply) // 2), True
+        return 0, -((cells - ply) // 2), True, opponent_win
     if ply >= cells - 2:
-        return nxt, 0, True
-    return nxt, 0, False
+        return nxt, 0, True, opponent_win
+    return nxt, 0, False, opponent_win
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -90,12 +96,54 @@ def _narrow(alpha: int, beta: int, ply: int, cells: int) -> tuple[int, int, int,
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _follow_up(pos: int, mask: int, threats: int, claim_rows: int, params: np.ndarray) -> int:
+    """An upper bound on the score of the side to move from the opponent's follow-up (Allis's
+    claimeven), or ``_NO_BOUND``. The opponent answers every mark in the same column, on top of it:
+    in a column with an even number of empty cells it gets every other cell from the second up,
+    the side to move the rest. A column with an odd number is stopped by the opponent's lowest
+    winning cell (``threats``) among the cells it would get there; without one the strategy fails.
+
+    If the marks and the cells of the side to move hold no line, it never wins. Then with a column
+    stopped, it must in the end play under the opponent's winning cell and loses, at the latest
+    when every cell but those above the stopping cells is filled; with none stopped it scores at
+    most 0, and at most -1 if the opponent's marks and cells hold a line."""
+    cells = params[_CELLS]
+    full = params[_FULL]
+    empty = full & ~mask
+    odd = (mask + params[_BOTTOM]) & ~claim_rows  # lowest empty cells of the odd columns
+    mine = empty & claim_rows
+    last = cells
+    if odd:
+        if threats & claim_rows == 0:
+            return _NO_BOUND
+        stride = params[_STRIDE]
+        column = params[_COLMASK]
+        for c in range(params[_COLS]):
+            cut = column << (c * stride)
+            if odd & cut:
+                stop = threats & claim_rows & cut
+                if stop == 0:
+                    return _NO_BOUND
+                stop &= -stop  # the lowest
+                below = (stop - 1) & cut & empty
+                mine = (mine & ~cut) | (below & ~claim_rows)
+                last -= _popcount(cut & empty & ~below) - 1  # never played: above the stop
+    if _has_line(pos | mine, params):
+        return _NO_BOUND
+    if odd:
+        return -((cells + 2 - last) // 2)
+    if _has_line((pos ^ mask) | (empty & ~mine), params):
+        return -1
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _look_up(
-    pos: int, mask: int, ply: int, alpha: int, beta: int, params: np.ndarray, table: np.ndarray
+    pos: int, mask: int, key: int, alpha: int, beta: int, params: np.ndarray, table: np.ndarray
 ) -> tuple[int, int, int, int, int, int, bool]:
-    """``(key, flip, hint, alpha, beta, value, known)``: the position's key (``flip``: 1 when it is
-    its mirror image's), the table's best column (-1: none) and the window narrowed by its bound."""
-    key = _table_key(pos, mask, ply, params)
+    """``(key, flip, hint, alpha, beta, value, known)``: the position's table key (given, with
+    ``flip`` 1 when it is its mirror image's), the table's best column (-1: none) and the window
+    narrowed by its bound."""
     flip = 1 if key != pos + mask else 0
     hint = -1
     word = _probe(table, key, params[_BUCKETS])
@@ -118,9 +166,6 @@ def _look_up(
 
 @njit(cache=True, nogil=True, inline="always")
 def _etc_cut(
-    pos: int,
-    mask: int,
-    ply: int,
     beta: int,
     key: int,
     flip: int,
@@ -129,14 +174,15 @@ def _etc_cut(
     count: int,
     params: np.ndarray,
     table: np.ndarray,
+    scratch: np.ndarray,
 ) -> int:
     """The value of a cut-off by a child the table already knows to be good enough (enhanced
     transposition cut-off, saving the search of the others; the cut-off is stored), or ``_NO_CUT``."""
     buckets = params[_BUCKETS]
     stride = params[_STRIDE]
+    keys = scratch[2]  # the children's keys, in the order of ``moves[depth]``
     for j in range(count):
-        child = mask | moves[depth, j]
-        word = _probe(table, _table_key(pos ^ mask, child, ply + 1, params), buckets)
+        word = _probe(table, keys[j], buckets)
         if word != 0 and not word & 1:
             bound = 64 - ((word >> 1) & 127)  # the child's upper bound, negated
             if bound >= beta:
@@ -173,12 +219,16 @@ def _negamax(
     stride = params[_STRIDE]
     cols = params[_COLS]
     buckets = params[_BUCKETS]
+    bottom = params[_BOTTOM]
+    full = params[_FULL]
     odd_rows = (
         0  # the first, third, ... rows from the bottom (where the first player's threats count)
     )
     for r in range(0, params[_ROWS], 2):
         odd_rows |= params[_BOTTOM] << r
     even_rows = params[_FULL] & ~odd_rows
+    claim_rows = _claim_rows(params)
+    keys = scratch[2]
     root = ply
     depth = 0
     counter[_C_STOPPED] = 0
@@ -191,15 +241,23 @@ def _negamax(
         if (nodes & 4095) == 0 and counter[_C_STOP]:
             counter[_C_STOPPED] = 1
             return 0
-        nxt, value, known = _settle(pos, mask, ply, params, scratch)
-        key = 0
+        key = _table_key(pos, mask, ply, params)
+        _prefetch(table, key, buckets)  # its bucket is needed below, unless the node ends first
+        nxt, value, known, opponent_win = _settle(pos, mask, ply, params, scratch)
         flip = 0
         count = 0
         if not known:
             alpha, beta, value, known = _narrow(alpha, beta, ply, cells)
         if not known:
+            bound = _follow_up(pos, mask, opponent_win, claim_rows, params)
+            if bound <= alpha:
+                value = bound
+                known = True
+            elif bound < beta:
+                beta = bound
+        if not known:
             key, flip, hint, alpha, beta, value, known = _look_up(
-                pos, mask, ply, alpha, beta, params, table
+                pos, mask, key, alpha, beta, params, table
             )
             if not known:
                 parity = odd_rows if (ply & 1) == 0 else even_rows
@@ -213,21 +271,31 @@ def _negamax(
                     col = order[i]
                     move = nxt & (column << (col * stride))
                     if move:
+                        child = _table_key(pos ^ mask, mask | move, ply + 1, params)
+                        _prefetch(table, child, buckets)  # needed soon, by the ETC or the child
                         threats = _winning_cells(pos | move, mask | move, params, scratch)
-                        score = 2 * _popcount(threats) + _popcount(threats & parity)
+                        threats &= ~(opponent_win << 1)  # not above an opponent's: useless
+                        above = (((mask | move) + bottom) & full) << 1
+                        score = (
+                            2 * _popcount(threats)
+                            + _popcount(threats & parity)
+                            + _popcount(threats & above)
+                        )
                         if col == hint:
                             score = 1000
                         j = count
                         while j > 0 and scores[depth, j - 1] > score:
                             moves[depth, j] = moves[depth, j - 1]
                             scores[depth, j] = scores[depth, j - 1]
+                            keys[j] = keys[j - 1]
                             j -= 1
                         moves[depth, j] = move
                         scores[depth, j] = score
+                        keys[j] = child
                         count += 1
                 if ply <= params[_ETC_PLY]:
                     cut = _etc_cut(
-                        pos, mask, ply, beta, key, flip, moves, depth, count, params, table
+                        beta, key, flip, moves, depth, count, params, table, scratch
                     )
                     if cut != _NO_CUT:
                         value = cut

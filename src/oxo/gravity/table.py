@@ -19,9 +19,13 @@ time, never correctness; the column only orders the moves.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from oxo.gravity.bitboard import _SYM_PLY, _mirror
 from oxo.gravity.board import GravityBoard
@@ -43,6 +47,32 @@ def _table_key(pos: int, mask: int, ply: int, params: np.ndarray) -> int:
         if other < key:
             key = other
     return key
+
+
+@intrinsic
+def _prefetch_word(typingctx: Any, table: Any, index: Any) -> Any:
+    """Ask the processor to bring ``table[index]`` into its cache (LLVM's prefetch; no effect on
+    the values): a table word is far in memory, and the search has other work meanwhile."""
+    signature = types.void(table, types.int64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        kind = sig.args[0]
+        array = context.make_array(kind)(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, kind, array, [args[1]])
+        byte = builder.bitcast(pointer, ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fetch = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), i32, i32, i32])
+        function = cgutils.get_or_insert_function(builder.module, fetch, "llvm.prefetch.p0i8")
+        builder.call(function, [byte, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch(table: np.ndarray, key: int, buckets: int) -> None:
+    """Start bringing ``key``'s bucket into the processor's cache, for a :func:`_probe` soon."""
+    _prefetch_word(table, 2 * (key % buckets))
 
 
 @njit(cache=True, nogil=True)
