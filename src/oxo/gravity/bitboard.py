@@ -118,7 +118,9 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         kind = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
-        return builder.call(cgutils.get_or_insert_function(builder.module, kind, "llvm.ctpop.i64"), args)
+        return builder.call(
+            cgutils.get_or_insert_function(builder.module, kind, "llvm.ctpop.i64"), args
+        )
 
     return signature, codegen
 

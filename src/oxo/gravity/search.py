@@ -20,9 +20,9 @@ from numba import njit
 
 from oxo.gravity.bitboard import (
     _BOTTOM,
-    _COLMASK,
     _BUCKETS,
     _CELLS,
+    _COLMASK,
     _COLS,
     _ETC_PLY,
     _FULL,
@@ -97,41 +97,69 @@ def _narrow(alpha: int, beta: int, ply: int, cells: int) -> tuple[int, int, int,
 
 @njit(cache=True, nogil=True, inline="always")
 def _follow_up(pos: int, mask: int, threats: int, claim_rows: int, params: np.ndarray) -> int:
-    """An upper bound on the score of the side to move from the opponent's follow-up (Allis's
-    claimeven), or ``_NO_BOUND``. The opponent answers every mark in the same column, on top of it:
-    in a column with an even number of empty cells it gets every other cell from the second up,
-    the side to move the rest. A column with an odd number is stopped by the opponent's lowest
-    winning cell (``threats``) among the cells it would get there; without one the strategy fails.
+    """An upper bound on the score of the side to move from a strategy of the opponent that
+    generalises Allis's claimeven, or ``_NO_BOUND``.
 
-    If the marks and the cells of the side to move hold no line, it never wins. Then with a column
-    stopped, it must in the end play under the opponent's winning cell and loses, at the latest
-    when every cell but those above the stopping cells is filled; with none stopped it scores at
-    most 0, and at most -1 if the opponent's marks and cells hold a line."""
+    The opponent answers every mark in the same column, on top of it. A column with an even number
+    of empty cells thus gives the opponent every other cell from the second up and the side to
+    move the rest. A column with an odd number is *stopped* by the opponent's lowest winning cell
+    (``threats``) among the cells it would get there, if it has one: the side to move never plays
+    under it (the opponent would win at once). When the side to move fills one of the other odd
+    columns (the *open* ones), the opponent plays the lowest empty cell of another open column,
+    which then has an even number: the strategy works when the open columns are even in number.
+    There the side to move may get the lowest cell and every cell of its claimeven rows, the
+    opponent surely gets the other cells above the lowest.
+
+    If the marks of the side to move and the cells it may get hold no line, it never wins. With a
+    stopped column it must in the end play under the stop and loses, at the latest when every cell
+    but those above the stops is filled; without one it scores at most 0, and at most -1 if the
+    opponent's marks and the cells it surely gets hold a line."""
     cells = params[_CELLS]
     full = params[_FULL]
+    bottom = params[_BOTTOM]
     empty = full & ~mask
-    odd = (mask + params[_BOTTOM]) & ~claim_rows  # lowest empty cells of the odd columns
+    odd = (mask + bottom) & ~claim_rows  # the lowest empty cells of the odd columns
     mine = empty & claim_rows
-    last = cells
+    last = cells  # when the opponent wins at the latest, with a stopped column
     if odd:
-        if threats & claim_rows == 0:
-            return _NO_BOUND
-        stride = params[_STRIDE]
-        column = params[_COLMASK]
-        for c in range(params[_COLS]):
-            cut = column << (c * stride)
-            if odd & cut:
-                stop = threats & claim_rows & cut
+        # Column by column without a loop: subtractions borrow only inside a column, as each
+        # column's spare bit (``spare``) is above everything else in it.
+        spare = bottom << params[_ROWS]
+        cut = (spare - odd) & full  # the empty cells of the odd columns
+        mine &= ~cut
+        targets = threats & claim_rows & cut | spare
+        stops = targets & ~(targets - bottom) & full  # the lowest of each odd column, if any
+        count = _popcount(odd)
+        found = _popcount(stops)
+        if (count - found) & 1:
+            return _NO_BOUND  # an odd number of open columns
+        if found == count:
+            below = stops - odd  # from the lowest empty cell up to the stop, in each column
+            mine |= below & ~claim_rows
+            last -= _popcount(cut) - _popcount(below | stops)  # the cells above the stops
+        elif found == 0:
+            mine |= cut & (claim_rows | odd)
+        else:
+            stride = params[_STRIDE]
+            column = params[_COLMASK]
+            for c in range(params[_COLS]):
+                part = cut & (column << (c * stride))
+                stop = stops & part
                 if stop == 0:
-                    return _NO_BOUND
-                stop &= -stop  # the lowest
-                below = (stop - 1) & cut & empty
-                mine = (mine & ~cut) | (below & ~claim_rows)
-                last -= _popcount(cut & empty & ~below) - 1  # never played: above the stop
+                    mine |= part & (claim_rows | odd)
+                elif part:
+                    below = (stop - 1) & part
+                    mine |= below & ~claim_rows
+                    last -= _popcount(part & ~below) - 1
+        if _has_line(pos | mine, params):
+            return _NO_BOUND
+        if found:
+            return -((cells + 2 - last) // 2)
+        if _has_line((pos ^ mask) | (empty & ~claim_rows & ~odd), params):
+            return -1
+        return 0
     if _has_line(pos | mine, params):
         return _NO_BOUND
-    if odd:
-        return -((cells + 2 - last) // 2)
     if _has_line((pos ^ mask) | (empty & ~mine), params):
         return -1
     return 0
@@ -274,6 +302,13 @@ def _negamax(
                         child = _table_key(pos ^ mask, mask | move, ply + 1, params)
                         _prefetch(table, child, buckets)  # needed soon, by the ETC or the child
                         threats = _winning_cells(pos | move, mask | move, params, scratch)
+                        if not known:
+                            bound = -_follow_up(
+                                pos ^ mask, mask | move, threats, claim_rows, params
+                            )
+                            if bound >= beta:
+                                value = bound
+                                known = True
                         threats &= ~(opponent_win << 1)  # not above an opponent's: useless
                         above = (((mask | move) + bottom) & full) << 1
                         score = (
@@ -293,10 +328,8 @@ def _negamax(
                         scores[depth, j] = score
                         keys[j] = child
                         count += 1
-                if ply <= params[_ETC_PLY]:
-                    cut = _etc_cut(
-                        beta, key, flip, moves, depth, count, params, table, scratch
-                    )
+                if not known and ply <= params[_ETC_PLY]:
+                    cut = _etc_cut(beta, key, flip, moves, depth, count, params, table, scratch)
                     if cut != _NO_CUT:
                         value = cut
                         known = True

@@ -140,7 +140,7 @@ class GravitySolver:
             np.zeros((board.size + 1, 8), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
-            np.zeros((3, max(board.k, board.cols)), dtype=np.int64),
+            np.zeros((4, max(board.k, board.cols, board.size + 1)), dtype=np.int64),
         )
 
     def clear(self) -> None:

@@ -63,7 +63,9 @@ def _prefetch_word(typingctx: Any, table: Any, index: Any) -> Any:
         i32 = ir.IntType(32)
         fetch = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), i32, i32, i32])
         function = cgutils.get_or_insert_function(builder.module, fetch, "llvm.prefetch.p0i8")
-        builder.call(function, [byte, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        builder.call(
+            function, [byte, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)]
+        )
         return context.get_dummy_value()
 
     return signature, codegen
