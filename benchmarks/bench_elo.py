@@ -3,6 +3,8 @@
 Run:  python benchmarks/bench_elo.py                       (every game, about half an hour)
       python benchmarks/bench_elo.py --games 3x3,connect4 --per-pair 4 --time 0.05
       python benchmarks/bench_elo.py --write                (record and publish the result)
+      python benchmarks/bench_elo.py --games uttt --write   (re-measure one game; the others keep
+                                                             their recorded games)
 
 On each game every two levels play ``--per-pair`` games (colours alternating: each plays X in half
 of them) from the empty board, one game at a time in this process (one core). ``hard`` thinks
@@ -16,7 +18,9 @@ error bars (±) the 95 % interval from the Fisher information (1.96 standard dev
 that met counts one imaginary draw besides, so a level that won every game gets a finite rating,
 which then only says "at least about this much" (the table marks such levels).
 
-``--write`` records every game's result, the settings and the machine in ``results/elo.json``,
+``--write`` records every game's result, the settings and the machine in ``results/elo.json``
+(a run of some of the games replaces only their entries, each marked with its own command, commit
+and machine),
 the ratings in ``src/oxo/engines/ratings.json`` (read by ``oxo play --help`` and
 ``oxo selfplay --help``), and the tables between ``<!-- elo -->`` and ``<!-- /elo -->`` in
 ``docs/levels.md``; ``--docs-only`` rewrites the tables and the ratings from the record.
@@ -61,18 +65,14 @@ TITLES = {
 
 
 def engine_for(level: str, start: Any, seconds: float, seed: int) -> Any:
-    """The engine a person meets at ``level`` on the game of ``start`` (as ``oxo play`` builds it)."""
-    from oxo.gravity.board import GravityState
+    """The engine a person meets at ``level`` on the game of ``start`` (as ``oxo play`` builds it:
+    through the game's descriptor, which hands the engines its exact solver)."""
+    from oxo.registry import game_of
 
-    if isinstance(start, GravityState):
-        from oxo.gravity.engine import make_gravity_engine
-
-        # perfect: the solver's own limit (60 s), not the search budget of hard
-        budget = None if level == "perfect" else seconds
-        return make_gravity_engine(level, start, seconds=budget, seed=seed)
-    from oxo.engines import make_engine
-
-    return make_engine(level, start, seconds=seconds, seed=seed)
+    game = game_of(start)
+    # perfect on gravity boards: the solver's own limit (60 s), not the search budget of hard
+    budget = None if level == "perfect" and game.family == "gravity" else seconds
+    return game.make_engine(level, start, seconds=budget, seed=seed)
 
 
 def round_robin(name: str, per_pair: int, seconds: float, seed: int) -> dict[str, object]:
@@ -190,14 +190,28 @@ def docs_tables(record: dict[str, Any]) -> str:
                 f"| {level} | {elo:.0f}{bound} | {interval} | {rated['played'][level]} | "
                 f"{rated['points'][level]:g} | {entry['seconds_per_move'][level]:.3f} |"
             )
+        if "provenance" in entry:
+            lines += ["", f"Re-measured alone: {_provenance(entry['provenance'])}."]
+    others = (
+        " (the games not re-measured alone)"
+        if any("provenance" in entry for entry in record["round_robins"])
+        else ""
+    )
     lines += [
         "",
-        f"Produced by `{record['command']}` on {record['started'][:10]} (commit "
-        f"{record['commit'][:10]}; {record['machine']}); hard thinks {record['seconds']:g} s a "
+        f"Produced by {_provenance(record)}{others}; hard thinks {record['seconds']:g} s a "
         f"move, medium a tenth of it; every game's result is in `results/elo.json`.",
         MARKERS[1],
     ]
     return "\n".join(lines)
+
+
+def _provenance(run: dict[str, Any]) -> str:
+    """How a run was made: the command, the day, the commit and the machine."""
+    return (
+        f"`{run['command']}` on {run['started'][:10]} (commit {run['commit'][:10]}; "
+        f"{run['machine']})"
+    )
 
 
 def publish(record: dict[str, Any]) -> None:
@@ -273,11 +287,42 @@ def main() -> None:
             ),
             flush=True,
         )
-        if args.write:
-            write_atomic(RECORD, json.dumps(record, indent=1) + "\n")
     if args.write:
+        record = merged(record)
+        write_atomic(RECORD, json.dumps(record, indent=1) + "\n")
         print(f"recorded in {RECORD}")
         publish(record)
+
+
+def merged(record: dict[str, Any]) -> dict[str, Any]:
+    """The recorded run (``results/elo.json``) with this run's games in place of its entries for
+    them, each marked with how it was made; this run alone when it covers every recorded game or
+    nothing is recorded."""
+    if not RECORD.exists():
+        return record
+    old = json.loads(RECORD.read_text())
+    names = {entry["game"] for entry in record["round_robins"]}
+    if names >= {entry["game"] for entry in old["round_robins"]}:
+        return record
+    provenance = {
+        key: record[key] for key in ("command", "commit", "machine", "started", "seconds")
+    }
+    new = {
+        entry["game"]: (entry, rated)
+        for entry, rated in zip(record["round_robins"], record["ratings"], strict=True)
+    }
+    pairs = []
+    for entry, rated in zip(old["round_robins"], old["ratings"], strict=True):
+        if entry["game"] in new:
+            entry, rated = new.pop(entry["game"])
+            entry = {**entry, "provenance": provenance}
+        pairs.append((entry, rated))
+    pairs += [({**entry, "provenance": provenance}, rated) for entry, rated in new.values()]
+    return {
+        **old,
+        "round_robins": [entry for entry, _ in pairs],
+        "ratings": [rated for _, rated in pairs],
+    }
 
 
 if __name__ == "__main__":

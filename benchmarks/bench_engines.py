@@ -54,12 +54,13 @@ SPEED_BOARDS = ("5x5,k=4", "3x3x3", "15x15,k=5", "mega")
 
 LADDER_CODE = """
 start = new_game({spec!r})
+game = game_of(start)  # its engines: perfect, best and hard's endgames play from its exact solver, as in oxo selfplay
 rows = []
 for number, (low, high) in enumerate({pairs!r}):
     row = {{"low": low, "high": high, "games": 0, "high_points": 0.0, "high_wins": 0, "low_wins": 0, "draws": 0,
             "high_as_x": 0.0, "high_as_o": 0.0, "moves": 0, "seconds": 0.0}}
     for colour, (x, o) in enumerate(((high, low), (low, high))):
-        stats = selfplay(start, x, o, {games}, seconds={seconds}, seed=1000 * number + colour)
+        stats = selfplay(start, x, o, {games}, seconds={seconds}, seed=1000 * number + colour, make=game.make_engine)
         high_wins = stats.x_wins if x == high else stats.o_wins
         low_wins = stats.o_wins if x == high else stats.x_wins
         points = high_wins + 0.5 * stats.draws
@@ -74,7 +75,9 @@ for number, (low, high) in enumerate({pairs!r}):
     rows.append(row)
 result = rows
 """
-LADDER_SETUP = "from oxo.registry import new_game\nfrom oxo.engines.selfplay import selfplay"
+LADDER_SETUP = (
+    "from oxo.registry import game_of, new_game\nfrom oxo.engines.selfplay import selfplay"
+)
 
 
 def ladder_pairs(spec: str) -> list[tuple[str, str]]:
@@ -169,9 +172,9 @@ def print_ladder(report: dict[str, object]) -> None:
 
 ACCURACY_SETUP = """
 import random, time
-from oxo.registry import new_game
+from oxo.registry import game_of, new_game
 from oxo.solve import solve
-from oxo.engines import AlphaBetaEngine, make_engine
+from oxo.engines import AlphaBetaEngine
 """
 ACCURACY_CODE = """
 rng = random.Random({seed})
@@ -200,7 +203,7 @@ for number, state in enumerate(positions):
     # "open": the mover has no win in one and not every move keeps the value (a move has to be found)
     is_open = not win_in_one and len(keeps) < len(after)
     random_share = len(keeps) / len(after)
-    hard = make_engine("hard", state, seconds={seconds}, seed=number)
+    hard = game_of(state).make_engine("hard", state, seconds={seconds}, seed=number)
     search = AlphaBetaEngine(seconds={seconds}, seed=number, exact_limit=0, name="hard-search")
     t0 = time.perf_counter()
     hard_ok = hard.choose(state) in keeps

@@ -152,7 +152,9 @@ def build(pons: Path, folder: Path) -> Path:
     return binary
 
 
-def run(argv: list[str], lines: list[str], folder: Path, name: str) -> tuple[list[str], float, float]:
+def run(
+    argv: list[str], lines: list[str], folder: Path, name: str
+) -> tuple[list[str], float, float]:
     """Feed ``lines`` to the command; its output lines, wall seconds and peak resident MiB."""
     source = folder / f"{name}.in"
     target = folder / f"{name}.out"
@@ -205,9 +207,7 @@ def main() -> None:
         folder = Path(name)
         binary = build(args.pons, folder)
         pons_out, pons_wall, pons_peak = run([str(binary)], lines, folder, "pons")
-        oxo_out, oxo_wall, oxo_peak = run(
-            [sys.executable, "-c", OXO_WORKER], lines, folder, "oxo"
-        )
+        oxo_out, oxo_wall, oxo_peak = run([sys.executable, "-c", OXO_WORKER], lines, folder, "oxo")
     pons = parse(pons_out, "Pons' solver", len(lines))
     oxo = parse(oxo_out, "oxo", len(lines))
 

@@ -11,10 +11,13 @@ searches with an iteration budget, from the empty board and from a midgame posit
 the two workers take turns search by search. Each line is one game and position: the median
 simulations per second of each checkout over the repeats and the ratio (this over the other).
 
+Ultimate tic-tac-toe runs its plain search (``oxo.uttt.search.PLAIN``) in a checkout that has other
+settings for ``hard``, so both sides run the same algorithm.
+
 With ``--kernel`` the comparison runs in one process instead: the other checkout's
 ``oxo/<game>/compiled.py`` is loaded beside this one's (it imports this checkout's ``oxo.compiled``,
-so this fits a change to the search, not to the shared random stream), both searches are checked to
-build the same tree, then called directly on the same arrays, alternating.
+so this fits a change to a game's kernel, not to the search or the shared random stream), both
+searches are checked to build the same tree, then called directly on the same arrays, alternating.
 """
 
 from __future__ import annotations
@@ -44,13 +47,19 @@ WORKER = textwrap.dedent(
     from oxo.mega import MegaState
     from oxo.uttt import UtttState
     games = {"mega": MegaState, "uttt": UtttState}
-    for cls in games.values():
-        MCTSEngine(iterations=300, seed=0).choose(cls())
+    try:  # the plain search, where a checkout's ultimate tic-tac-toe has other settings for hard
+        from oxo.uttt.search import PLAIN
+        plain = {"uttt": {"exploration": PLAIN["exploration"], "options": {
+            k: v for k, v in PLAIN.items() if k != "exploration"}}}
+    except ImportError:
+        plain = {}
+    for game, cls in games.items():
+        MCTSEngine(iterations=300, seed=0, **plain.get(game, {})).choose(cls())
     print("ready", flush=True)
     for line in sys.stdin:
         game, record, iterations = json.loads(line)
         position = games[game].replay(record)
-        engine = MCTSEngine(iterations=iterations, seed=1)
+        engine = MCTSEngine(iterations=iterations, seed=1, **plain.get(game, {}))
         started = time.perf_counter()
         engine.choose(position)
         seconds = time.perf_counter() - started
@@ -92,6 +101,8 @@ def kernel_comparison(other: str, repeats: int, iterations: int) -> None:
     states = {"mega": MegaState, "uttt": UtttState}
 
     def run(module: object, root: np.ndarray, budget: int) -> tuple[float, list[np.ndarray]]:
+        from oxo.compiled import search_params
+
         size = 82 * budget + 82
         arrays = [
             np.full(size, -1, dtype=np.int32),
@@ -100,11 +111,13 @@ def kernel_comparison(other: str, repeats: int, iterations: int) -> None:
             np.zeros(size, dtype=np.int8),
             np.zeros(size, dtype=np.int32),
             np.zeros(size, dtype=np.float32),
+            np.zeros(size, dtype=np.int8),
             np.array([1], dtype=np.int64),
         ]
         rng = module.make_rng(1)  # type: ignore[attr-defined]
+        params = search_params(0.7, 2)
         started = time.perf_counter()
-        module.mcts_iterations(root, budget, rng, *arrays, 0.7, 2)  # type: ignore[attr-defined]
+        module.mcts_iterations(root, budget, rng, *arrays, params)  # type: ignore[attr-defined]
         return budget / (time.perf_counter() - started), arrays
 
     print(f"{repeats} calls of {iterations:,} simulations each, in one process, alternating")

@@ -6,9 +6,12 @@ Run:  python benchmarks/bench_uttt.py            (about a minute on an idle mach
       python benchmarks/bench_uttt.py --quick    (smaller runs)
       python benchmarks/bench_uttt.py --count    (positions per ply: the compiled walk over classes
                                                   against the plain walk of every position; ~2 min)
-      python benchmarks/bench_uttt.py --strength 200 --time 0.1 --exploration 0.5
-                                                 (hard with another UCT constant against
-                                                  today's hard at equal time, colours alternating)
+      python benchmarks/bench_uttt.py --strength 200 --time 0.1 [--candidate 'solver=true ...']
+                                                 (hard as it is here, or another configuration,
+                                                  against hard of commit 0920763 (before issue 29)
+                                                  at equal time, colours alternating; --clock cpu
+                                                  for equal CPU time, --iterations N for equal
+                                                  simulations, --baseline REF or plain)
       python benchmarks/bench_uttt.py --versus-openspiel   (simulations per second of ``hard``'s
                                                   search and of OpenSpiel's C++ MCTSBot with random
                                                   rollouts on the same positions, and the ratio)
@@ -35,6 +38,18 @@ WARM_COMPILED = "from oxo.uttt import compiled\ncompiled.random_games(2, compile
 WARM_MCTS = (
     "from oxo.uttt import UtttState\nfrom oxo.engines import MCTSEngine\n"
     "MCTSEngine(iterations=300, seed=0).choose(UtttState())\n"
+)
+#: The settings of the plain search (``hard`` before issue 29: uniformly random playouts, as
+#: OpenSpiel's rollouts), and warming it up.
+PLAIN_SETUP = (
+    "from oxo.uttt.search import PLAIN\n"
+    "PLAIN_ENGINE = {'exploration': PLAIN['exploration'], "
+    "'options': {k: v for k, v in PLAIN.items() if k != 'exploration'}}\n"
+)
+WARM_PLAIN = (
+    "from oxo.uttt import UtttState\nfrom oxo.engines import MCTSEngine\n"
+    + PLAIN_SETUP
+    + "MCTSEngine(iterations=300, seed=0, **PLAIN_ENGINE).choose(UtttState())\n"
 )
 #: The same game without its compiled search, so MCTSEngine runs its pure-Python tree on it.
 PLAIN = """
@@ -227,8 +242,9 @@ def openspiel_state(record):
 
 
 def versus_openspiel_rows(quick: bool) -> list[dict[str, object]]:
-    """oxo's compiled search (the engine behind ``hard``) and OpenSpiel's C++ ``MCTSBot`` with one
-    random rollout per leaf, each with a budget of simulations, from the same positions."""
+    """oxo's compiled search (the engine behind ``hard``; and the plain search, whose playouts are
+    uniformly random like OpenSpiel's rollouts) and OpenSpiel's C++ ``MCTSBot`` with one random
+    rollout per leaf, each with a budget of simulations, from the same positions."""
     scale = 1 if quick else 4
     out = []
     for name, record in SEARCH_POSITIONS.items():
@@ -247,6 +263,17 @@ def versus_openspiel_rows(quick: bool) -> list[dict[str, object]]:
         )
         out.append(
             row(
+                f"plain {name}",
+                f"oxo plain search, {name} ({ours:,} simulations)",
+                f"engine = MCTSEngine(iterations={ours}, seed=1, **PLAIN_ENGINE)\n"
+                "engine.choose(position)\nresult = engine.last.nodes",
+                WARM_PLAIN + f"position = UtttState.replay({record!r})\n",
+                "simulations",
+                f"openspiel {name}",
+            )
+        )
+        out.append(
+            row(
                 f"openspiel {name}",
                 f"OpenSpiel C++ MCTSBot, {name} ({theirs:,} simulations)",
                 f"bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, {theirs}, "
@@ -258,45 +285,245 @@ def versus_openspiel_rows(quick: bool) -> list[dict[str, object]]:
     return out
 
 
-def strength(games: int, seconds: float, exploration: float) -> None:
-    """``hard``'s search with UCT constant ``exploration`` against ``hard`` as it ships (0.7), both
-    with ``seconds`` a move, colours alternating, every engine seeded; prints the score (a draw is
-    half a point) with its standard error."""
-    import time
+#: The commit whose ``hard`` the strength benchmark plays against: ``hard`` as it was before issue 29
+#: changed its search (plain UCT, constant 0.7, uniformly random playouts).
+BASELINE_REF = "0920763"
+#: One engine in a process of its own, from the source tree on its PYTHONPATH: ``new`` builds the
+#: engine for a game (keyword arguments of MCTSEngine), ``move`` answers the move for a record.
+MATCH_WORKER = """
+import json, sys, time
+from oxo.uttt import UtttState
+from oxo.engines import MCTSEngine
+import oxo.engines.mcts as mcts_module
 
-    from oxo.engines import MCTSEngine
-    from oxo.engines.selfplay import play_game
+settings = json.loads(sys.argv[1])
+if settings["clock"] == "cpu":
+    class CpuClock:
+        # the engine's deadline in this process's CPU time (time.process_time), not wall time
+        def __init__(self, seconds):
+            self.started = time.process_time()
+            self.deadline = None if seconds is None else self.started + seconds
+
+        def expired(self):
+            return self.deadline is not None and time.process_time() >= self.deadline
+
+        @property
+        def elapsed(self):
+            return time.process_time() - self.started
+
+    mcts_module.Clock = CpuClock
+config = dict(settings["config"])
+exploration = config.pop("exploration", None)
+extra = {} if exploration is None else {"exploration": exploration}
+if config:
+    extra["options"] = config
+MCTSEngine(iterations=300, seed=0, **extra).choose(UtttState())  # compile or load, no clock
+print("ready", flush=True)
+engine = None
+for line in sys.stdin:
+    command, argument = json.loads(line)
+    if command == "new":
+        engine = MCTSEngine(seconds=settings["seconds"], iterations=settings["iterations"],
+                            seed=argument, **extra)
+        print("{}", flush=True)
+    else:
+        move = engine.choose(UtttState.replay(argument))
+        print(json.dumps([move, engine.last.nodes]), flush=True)
+"""
+
+
+def export(ref: str) -> Path:
+    """The source tree of git commit ``ref`` (``git archive``), in a folder of the temporary
+    directory named by the commit, kept between runs so numba's cache there stays warm."""
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    sha = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    folder = Path(tempfile.gettempdir()) / f"oxo-baseline-{sha[:12]}"
+    if not (folder / "exported").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", "--format=tar", sha], cwd=root, capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+        (folder / "exported").write_text(sha + "\n")
+    return folder
+
+
+def parse_config(text: str) -> dict[str, object]:
+    """Engine settings written ``key=value`` separated by spaces or commas (values read as JSON
+    where they parse: ``solver=true exploration=0.5 playout=careful``)."""
+    import json
+
+    config: dict[str, object] = {}
+    for item in text.replace(",", " ").split():
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"engine setting {item!r} is not key=value")
+        try:
+            config[key] = json.loads(value)
+        except ValueError:
+            config[key] = value
+    return config
+
+
+class MatchWorker:
+    """One side of a match: a worker process running :data:`MATCH_WORKER` on a source tree."""
+
+    def __init__(self, src: Path, settings: dict[str, object]) -> None:
+        import json
+        import os
+        import subprocess
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", MATCH_WORKER, json.dumps(settings)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(src)},
+        )
+        line = self._read()
+        if line.strip() != "ready":
+            raise SystemExit(f"the engine worker on {src} did not start")
+
+    def _read(self) -> str:
+        assert self.process.stdout is not None
+        return self.process.stdout.readline()
+
+    def ask(self, command: str, argument: object) -> object:
+        import json
+
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps([command, argument]) + "\n")
+        self.process.stdin.flush()
+        line = self._read()
+        if not line:
+            raise SystemExit("an engine worker stopped")
+        return json.loads(line)
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def play_match_game(
+    number: int, candidate: MatchWorker, baseline: MatchWorker
+) -> tuple[str, int, int, int, int]:
+    """Game ``number`` (the candidate is X in even games): the candidate's result (``w``, ``d``,
+    ``l``), and the simulations and moves of each side."""
     from oxo.uttt import UtttState
 
-    MCTSEngine(iterations=300, seed=0).choose(UtttState())  # compile or load before any clock
-    wins = draws = losses = 0
+    candidate.ask("new", 1000 + number)
+    baseline.ask("new", 2000 + number)
+    candidate_is_x = number % 2 == 0
+    state = UtttState()
+    sims = {True: 0, False: 0}
+    moves = {True: 0, False: 0}
+    while not state.is_over:
+        ours = (state.to_move == "x") == candidate_is_x
+        move, nodes = (candidate if ours else baseline).ask("move", state.record)  # type: ignore[misc]
+        sims[ours] += nodes
+        moves[ours] += 1
+        state = state.play(move)
+    if state.outcome == "draw":
+        result = "d"
+    else:
+        result = "w" if (state.outcome == "x") == candidate_is_x else "l"
+    return result, sims[True], moves[True], sims[False], moves[False]
+
+
+def strength(
+    games: int,
+    seconds: float | None,
+    iterations: int | None,
+    clock: str,
+    candidate: dict[str, object],
+    baseline: str,
+    jobs: int,
+) -> None:
+    """A candidate engine configuration (this checkout's MCTSEngine with ``candidate`` settings;
+    none: ``hard`` as it is here) against ``hard`` of commit ``baseline`` (exported with ``git
+    archive``; ``plain`` for this checkout's :data:`oxo.uttt.search.PLAIN` settings, ``here:SETTINGS``
+    for this checkout's engine with other settings), each in a
+    process of its own, with ``seconds`` a move (wall or CPU time, ``clock``) or ``iterations``
+    simulations, colours alternating, every engine seeded by the game's number. Prints the score
+    (a draw is half a point) with its standard error, and the simulations a move of each side."""
+    import os
+    import threading
+    import time
+
+    here = Path(__file__).resolve().parent.parent / "src"
+    if baseline == "plain":
+        from oxo.uttt.search import PLAIN
+
+        base_src, base_config = here, dict(PLAIN)
+    elif baseline.startswith("here:"):
+        base_src, base_config = here, parse_config(baseline[len("here:") :])
+    else:
+        base_src, base_config = export(baseline) / "src", {}
+    common = {"seconds": seconds, "iterations": iterations, "clock": clock}
+    load_before = os.getloadavg()
     started = time.perf_counter()
-    for number in range(games):
-        new = MCTSEngine(seconds=seconds, seed=1000 + number, exploration=exploration)
-        old = MCTSEngine(seconds=seconds, seed=2000 + number)
-        new_is_x = number % 2 == 0
-        state, _ = (
-            play_game(UtttState(), new, old) if new_is_x else play_game(UtttState(), old, new)
-        )
-        if state.outcome == "draw":
-            draws += 1
-        elif (state.outcome == "x") == new_is_x:
-            wins += 1
-        else:
-            losses += 1
+    results: dict[int, tuple[str, int, int, int, int]] = {}
+    numbers = iter(range(games))
+    lock = threading.Lock()
+
+    def run() -> None:
+        ours = MatchWorker(here, {**common, "config": candidate})
+        theirs = MatchWorker(base_src, {**common, "config": base_config})
+        try:
+            while True:
+                with lock:
+                    number = next(numbers, None)
+                if number is None:
+                    return
+                outcome = play_match_game(number, ours, theirs)
+                with lock:
+                    results[number] = outcome
+                    tally = [r[0] for r in results.values()]
+                    done = len(tally)
+                    score = (tally.count("w") + tally.count("d") / 2) / done
+                    print(
+                        f"  game {number + 1}: {outcome[0]}; {done}/{games} played, "
+                        f"{tally.count('w')}-{tally.count('d')}-{tally.count('l')}, "
+                        f"score {100 * score:.1f} %",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        finally:
+            ours.close()
+            theirs.close()
+
+    threads = [threading.Thread(target=run) for _ in range(max(1, jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if len(results) < games:
+        raise SystemExit("the match stopped early")
+    tally = [results[n][0] for n in range(games)]
+    wins, draws, losses = tally.count("w"), tally.count("d"), tally.count("l")
     score = (wins + draws / 2) / games
-    spread = (
-        sum(
-            ((1.0 if k == "w" else 0.5 if k == "d" else 0.0) - score) ** 2 * n
-            for k, n in (("w", wins), ("d", draws), ("l", losses))
-        )
-        / games
-    ) ** 0.5
+    spread = (sum(({"w": 1.0, "d": 0.5, "l": 0.0}[k] - score) ** 2 for k in tally) / games) ** 0.5
+    ours_rate = sum(r[1] for r in results.values()) / max(1, sum(r[2] for r in results.values()))
+    theirs_rate = sum(r[3] for r in results.values()) / max(1, sum(r[4] for r in results.values()))
+    budget = f"{iterations} simulations" if iterations else f"{seconds} s ({clock} time)"
+    name = " ".join(f"{k}={v}" for k, v in candidate.items()) or "hard as it is here"
     print(
-        f"hard with exploration {exploration} against hard with 0.7, {seconds} s a move, {games} "
-        f"games, colours alternating: {wins} wins, {draws} draws, {losses} losses, score "
-        f"{100 * score:.1f} % (standard error {100 * spread / games**0.5:.1f} %), "
-        f"{time.perf_counter() - started:.0f} s"
+        f"candidate ({name}) against hard of {baseline}, {budget} a move, {games} games, "
+        f"colours alternating: {wins} wins, {draws} draws, {losses} losses, score "
+        f"{100 * score:.1f} % (standard error {100 * spread / games**0.5:.1f} %); simulations a "
+        f"move {ours_rate:,.0f} against {theirs_rate:,.0f}; {time.perf_counter() - started:.0f} s, "
+        f"load {load_before[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end, "
+        f"{max(1, jobs)} game(s) at a time"
     )
 
 
@@ -309,13 +536,54 @@ def main() -> None:
         action="store_true",
         help="simulations per second of hard's search and OpenSpiel's C++ MCTSBot, side by side",
     )
-    parser.add_argument("--strength", type=int, metavar="GAMES", default=0)
+    parser.add_argument(
+        "--strength",
+        type=int,
+        metavar="GAMES",
+        default=0,
+        help="play a candidate configuration against hard of --baseline",
+    )
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move for --strength")
-    parser.add_argument("--exploration", type=float, default=0.5, help="UCT constant, --strength")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="--time is wall time, or each engine's own CPU time (fairer on a busy machine)",
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="simulations a move instead of --time"
+    )
+    parser.add_argument(
+        "--candidate",
+        default="",
+        help="the candidate's settings, e.g. 'exploration=0.5 solver=true' (default: hard as it is)",
+    )
+    parser.add_argument(
+        "--exploration", type=float, default=None, help="the candidate's UCT constant"
+    )
+    parser.add_argument(
+        "--baseline",
+        default=BASELINE_REF,
+        help=f"git commit whose hard is the opponent (default {BASELINE_REF}), 'plain' (this "
+        "checkout's search as it was before issue 29), or 'here:SETTINGS' (this checkout's engine "
+        "with those settings)",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     if args.strength:
-        strength(args.strength, args.time, args.exploration)
+        candidate = parse_config(args.candidate)
+        if args.exploration is not None:
+            candidate["exploration"] = args.exploration
+        strength(
+            args.strength,
+            None if args.iterations else args.time,
+            args.iterations,
+            args.clock,
+            candidate,
+            args.baseline,
+            args.jobs,
+        )
         return
     if args.versus_openspiel:
         if importlib.util.find_spec("pyspiel") is None:
@@ -338,19 +606,24 @@ def main() -> None:
     if args.count:
         return
     if args.versus_openspiel:
-        ratios = [
-            rates[r["key"]] / rates[r["versus"]]  # type: ignore[index]
-            for r in measured
-            if r["versus"] in rates and r["key"] in rates
-        ]
-        if ratios:
-            print(
-                f"oxo over OpenSpiel's C++ MCTS: {min(ratios):.1f}x to {max(ratios):.1f}x "
-                f"(geometric mean {statistics.geometric_mean(ratios):.1f}x) simulations per second"
-            )
+        for prefix, who in (("oxo", "hard's search"), ("plain", "the plain search")):
+            ratios = [
+                rates[r["key"]] / rates[r["versus"]]  # type: ignore[index]
+                for r in measured
+                if str(r["key"]).startswith(prefix + " ")
+                and r["versus"] in rates
+                and r["key"] in rates
+            ]
+            if ratios:
+                print(
+                    f"oxo ({who}) over OpenSpiel's C++ MCTS: {min(ratios):.1f}x to "
+                    f"{max(ratios):.1f}x (geometric mean {statistics.geometric_mean(ratios):.1f}x) "
+                    "simulations per second"
+                )
         print(
             "(OpenSpiel's tree has a level for a free choice of grid, then the cell; oxo's tree "
-            "has one level per move; both play every rollout to the end uniformly at random)"
+            "has one level per move; OpenSpiel plays every rollout to the end uniformly at random, "
+            "hard's playouts take a win of the game in one when there is one)"
         )
         return
     print(

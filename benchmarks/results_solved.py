@@ -144,7 +144,9 @@ def page(rows: list[dict[str, object]], host: str, note: str = "") -> str:
         "threats are found but the quiet opening moves are not), and 9×4 with k = 4 (an X win, not proven within",
         "600 s; 8×4, a draw, just made it).",
         "",
-        "Reproduce one row: `oxo solve 5x5 --k 4 --proof DIR`, then `oxo verify DIR/5x5-k4-x-no-loss.jsonl.gz`.",
+        "Reproduce one row: `oxo solve 5x5 --k 4 --proof DIR`, then `oxo verify DIR/5x5-k4-x-no-loss.jsonl.gz` "
+        "(or, without oxo, `python3 tools/check_strategy.py DIR/5x5-k4-x-no-loss.jsonl.gz`). A stopped "
+        "`oxo solve ... --proof DIR` continues where it stopped when run again (docs/proofs.md).",
         "",
         "Sources of the published values:",
         "",

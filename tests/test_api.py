@@ -113,7 +113,7 @@ def test_solve_beyond_16_cells_uses_the_proof_search() -> None:
 def test_check_is_oxo_check(capsys: pytest.CaptureFixture[str]) -> None:
     for text in ("xxx/oo./...", "xxx/ooo/...", "xo./.../...", "oo......."):
         verdict = oxo.check(text)
-        assert verdict == check_position(Position.parse(text)) == Position.parse(text).check()
+        assert verdict == check_position(Position.parse(text)) == oxo.check(Position.parse(text))
         code, data = cli_json(capsys, "check", text)
         assert code == (0 if verdict.legal else 1) and data == json.loads(
             json.dumps(verdict.to_dict())
@@ -123,7 +123,7 @@ def test_check_is_oxo_check(capsys: pytest.CaptureFixture[str]) -> None:
 def test_analyze_a_position_or_a_board(capsys: pytest.CaptureFixture[str]) -> None:
     position = oxo.Position.parse("xo./.x./..o")
     report = oxo.analyze("xo./.x./..o")
-    assert report == position.analyze()
+    assert report == oxo.analyze(position)
     assert report.value == reference_value(position)
     assert (report.x_can_win, report.o_can_win) == reference_can_win(position)
     empty = oxo.Board("3x3").analyze()
@@ -237,7 +237,7 @@ def test_readme_example_runs_verbatim() -> None:
     table = oxo.Board("4x4", k=3).count()
     assert lines[0] == f"{table.total_positions} {table.total_classes}"
     position = oxo.Position.parse("xo./.x./..o")
-    assert lines[1] == position.status().text and lines[2] == str(position.check().legal)
+    assert lines[1] == position.status().text and lines[2] == str(oxo.check(position).legal)
     assert (
         lines[4]
         == oxo.solve("3x3").value

@@ -253,8 +253,11 @@ def test_3x4_x_wins(tmp_path: Path) -> None:
     result = verify_certificate(write(tmp_path / "3x4.gz", "3x4", "x", "win", entries))
     assert result.valid
     assert str(result) == (
-        f"valid: X wins — the strategy for X on 3x4 (k=3) wins against every defence; {result.positions_checked} positions checked"
+        f"valid: X wins — the strategy for X on 3x4 (k=3) wins against every defence; "
+        f"{result.positions_checked} positions checked, {result.strategy_moves} moves of X from "
+        f"{len(entries)} entries"
     )
+    assert 0 < result.strategy_moves <= len(entries)
     data = result.to_dict()
     assert (
         data["valid"] is True
@@ -690,7 +693,7 @@ def test_verify_command(tmp_path: Path) -> None:
     assert result.output.startswith(
         "valid: X wins — the strategy for X on 3x4 (k=3) wins against every defence; "
     )
-    assert result.output.rstrip().endswith("positions checked")
+    assert "positions checked" in result.output and "moves of X" in result.output
     result = runner.invoke(verify, [str(good), "--json"])
     data = json.loads(result.output)
     assert (

@@ -223,3 +223,8 @@ def test_a_cube_position_is_recognised_by_its_length(capsys: pytest.CaptureFixtu
     assert run(capsys, "show", "." * 64, "--board", "4x4x4")[0] == 0
     code, _, err = run(capsys, "show", "." * 12)
     assert code == 2 and "3x4" in err and "--board" in err
+    # the board read is said (issue 30, item 12)
+    code, out, _ = run(capsys, "show", "x.o/...")
+    assert code == 0 and "board:          2x3, 2 in a row (read from the text" in out
+    code, out, _ = run(capsys, "show", "x........", "--board", "3x3", "--k", "2")
+    assert code == 0 and "board:          3x3, 2 in a row\n" in out

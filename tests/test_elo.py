@@ -141,3 +141,46 @@ def test_a_tiny_round_robin_plays_every_pair_and_rates_it():
     assert rated["elo"]["random"] == 0 and set(rated["elo"]) == set(levels)
     assert sum(rated["played"].values()) == 2 * len(entry["games"])
     assert sum(rated["points"].values()) == len(entry["games"])
+
+
+def test_a_run_of_some_games_replaces_only_their_entries(tmp_path, monkeypatch):
+    """``bench_elo --games uttt --write`` keeps the other games of the recorded run as they were
+    and marks the re-measured one with its own command, commit and machine."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import bench_elo
+
+    played = bench_elo.round_robin("3x3", per_pair=2, seconds=0.01, seed=1)
+
+    def run(names, command):
+        entries = [{**played, "game": name} for name in names]  # one game's results, renamed
+        return {
+            "command": command,
+            "commit": "c" * 40,
+            "machine": "test machine",
+            "started": "2026-01-01T00:00:00Z",
+            "seconds": 0.01,
+            "round_robins": entries,
+            "ratings": [bench_elo.rate(entry) for entry in entries],
+        }
+
+    record = tmp_path / "elo.json"
+    monkeypatch.setattr(bench_elo, "RECORD", record)
+    assert bench_elo.merged(run(["3x3"], "first"))["command"] == "first"  # nothing recorded yet
+    old = run(["3x3", "4x4"], "everything")
+    record.write_text(json.dumps(old))
+    new = run(["3x3"], "again")
+    merged = bench_elo.merged(new)
+    assert [entry["game"] for entry in merged["round_robins"]] == ["3x3", "4x4"]
+    assert merged["command"] == "everything"
+    assert merged["round_robins"][0]["provenance"]["command"] == "again"
+    assert merged["round_robins"][0]["games"] == new["round_robins"][0]["games"]
+    assert "provenance" not in merged["round_robins"][1]
+    assert merged["round_robins"][1] == old["round_robins"][1]
+    assert merged["ratings"][1] == old["ratings"][1]
+    tables = bench_elo.docs_tables(merged)
+    assert "Re-measured alone: `again`" in tables and "`everything`" in tables
+    assert bench_elo.merged(run(["3x3", "4x4"], "all again"))["command"] == "all again"

@@ -4,28 +4,43 @@ for the tactics no level above random may get wrong (take a win in one, block a 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from oxo import engines
 from oxo.engines import (
     LEVELS,
     AlphaBetaEngine,
     BestEngine,
+    Engine,
     MCTSEngine,
-    PerfectEngine,
     RandomEngine,
     TacticalEngine,
-    describe_level,
-    make_engine,
 )
 from oxo.engines.selfplay import play_game, selfplay
 from oxo.errors import MoveError, OptionError, OutOfReachError
+from oxo.game import GameState
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import new_game
-from oxo.solve import reference_value, solve
+from oxo.registry import game_of, new_game
+from oxo.solve import reference_value, solution_within, solve
+
+
+def make_engine(level: str, state: GameState, **options: Any) -> Engine:
+    """The engine of ``level`` as the games build it: :func:`oxo.engines.make_engine` handed the
+    game's exact solver by the registry (engines know no solver of their own)."""
+    return game_of(state).make_engine(level, state, **options)
+
+
+def describe_level(level: str, state: GameState) -> str:
+    return game_of(state).describe_level(level, state)
+
+
+def PerfectEngine(seed: int) -> engines.PerfectEngine:  # noqa: N802  # the engine, with its solver
+    return engines.PerfectEngine(seed, solver=solution_within)
 
 
 def random_position(spec: str, plies: int, seed: int) -> Position:
@@ -43,9 +58,11 @@ def random_position(spec: str, plies: int, seed: int) -> Position:
 
 
 def keeps_value(position: Position, move: int) -> bool:
-    """Whether ``move`` keeps the best result for the side to move (by the slow reference)."""
-    best = reference_value(position).outcome
-    after = reference_value(position.play(move)).outcome
+    """Whether ``move`` keeps the best result for the side to move (by the slow reference, whose
+    answers about the position serve the one after the move)."""
+    memo: dict[tuple[int, int], int] = {}
+    best = reference_value(position, memo).outcome
+    after = reference_value(position.play(move), memo).outcome
     mover = position.to_move
     rank = {mover: 2, "draw": 1}
     return rank.get(after, 0) == rank.get(best, 0)
@@ -100,6 +117,29 @@ def test_perfect_is_refused_out_of_reach_and_best_says_what_it_uses() -> None:
         "best", new_game("3x3")
     )
     assert "Monte Carlo" in describe_level("hard", new_game("mega"))
+
+
+def test_the_engines_play_exactly_only_with_the_solver_they_are_handed() -> None:
+    """Engines know no game: without a solver perfect is out of reach even on 3x3, and hard
+    searches instead of reading the solution; the registry hands each game's solver over."""
+    start = new_game("3x3")
+    with pytest.raises(OutOfReachError):
+        engines.make_engine("perfect", start)
+    assert "perfect" not in engines.describe_level("best", start)
+    asked: list[int] = []
+
+    def solver(state: Any, limit: int) -> Any:
+        asked.append(limit)
+        return solution_within(state, limit)
+
+    perfect = engines.make_engine("perfect", start, solver=solver, seed=1)
+    assert perfect.choose(start) in start.legal_moves and asked == [16]
+    position = random_position("3x3", 4, 1)
+    searched = engines.make_engine("hard", position, seconds=0.05, seed=1)
+    searched.choose(position)
+    assert searched.last is not None and searched.last.nodes > 0  # a search, not the solution
+    assert game_of(start).exact_solver() is solution_within
+    assert game_of(new_game("mega")).exact_solver() is None
 
 
 def test_level_errors() -> None:
@@ -253,15 +293,15 @@ def test_selfplay_counts_every_game() -> None:
 @pytest.mark.slow
 def test_hard_beats_random_on_5x5_k4() -> None:
     start = new_game("5x5,k=4")
-    as_x = selfplay(start, "hard", "random", 20, seconds=0.2, seed=1)
-    as_o = selfplay(start, "random", "hard", 20, seconds=0.2, seed=2)
+    as_x = selfplay(start, "hard", "random", 20, seconds=0.2, seed=1, make=make_engine)
+    as_o = selfplay(start, "random", "hard", 20, seconds=0.2, seed=2, make=make_engine)
     assert as_x.x_wins >= 19, as_x.to_dict()
     assert as_o.o_wins >= 18, as_o.to_dict()
 
 
 @pytest.mark.slow
 def test_hard_wins_3x3x3_as_x() -> None:
-    stats = selfplay(new_game("3x3x3"), "hard", "hard", 10, seconds=0.1, seed=3)
+    stats = selfplay(new_game("3x3x3"), "hard", "hard", 10, seconds=0.1, seed=3, make=make_engine)
     assert stats.x_wins >= 9, stats.to_dict()
 
 

@@ -290,11 +290,12 @@ A212693 = (
 @pytest.mark.parametrize("spec", ["4x4,k=3", "4x4,k=4", "3x4,k=3", "4x3,k=3", "2x3,k=2", "3x5,k=3"])
 def test_counts_match_a_walk_of_every_game(spec: str) -> None:
     from oxo.gravity.counting import count_positions
-    from oxo.gravity.reference import positions_per_ply
+    from oxo.gravity.reference import mirror_classes_per_ply, positions_per_ply
 
     board = GravityBoard.parse(spec)
     counts = count_positions(board)
     assert counts.complete and counts.positions == tuple(positions_per_ply(board))
+    assert counts.classes == tuple(mirror_classes_per_ply(board))  # from the same walk
     assert counts.total == sum(counts.positions) and counts.finished[-1] <= counts.positions[-1]
 
 
@@ -302,10 +303,16 @@ def test_counts_match_a_walk_of_every_game(spec: str) -> None:
 @pytest.mark.parametrize("spec", ["5x4,k=4", "4x5,k=4", "5x4,k=3"])
 def test_counts_match_a_walk_of_every_game_on_larger_boards(spec: str) -> None:
     from oxo.gravity.counting import count_positions
-    from oxo.gravity.reference import positions_per_ply
+    from oxo.gravity.reference import mirror_classes_per_ply, positions_per_ply
 
     board = GravityBoard.parse(spec)
-    assert count_positions(board).positions == tuple(positions_per_ply(board))
+    counts = count_positions(board)
+    if (
+        spec == "5x4,k=4"
+    ):  # mirror classes too (from the same walk), and the table of docs/gravity.md
+        assert counts.classes == tuple(mirror_classes_per_ply(board))
+        assert counts.total == 1_706_255
+    assert counts.positions == tuple(positions_per_ply(board))
 
 
 def test_connect_four_counts_match_the_published_figures() -> None:

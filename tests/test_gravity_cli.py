@@ -98,6 +98,47 @@ def test_selfplay_with_gravity(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and data["x_wins"] + data["o_wins"] + data["draws"] == 3
 
 
+def test_selfplay_uses_the_gravity_levels(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """perfect and best on a gravity board are the exact solver's, as in oxo play and on the page:
+    'oxo selfplay connect4 --o perfect' used to be refused (the classic boards' limit of 16 empty
+    cells) and best was the hard level's search."""
+    import oxo.gravity.engine as gravity_engine
+
+    made: list[tuple[str, float | None]] = []
+    real = gravity_engine.make_gravity_engine
+
+    def recording(level: str, state: GravityState, **budget: object) -> object:
+        made.append((level, budget.get("seconds")))  # type: ignore[arg-type]
+        return real(level, state, **budget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gravity_engine, "make_gravity_engine", recording)
+    code, out, err = run(
+        capsys, "selfplay", "connect4", "--x", "random", "--o", "perfect",
+        "--games", "2", "--seed", "1", "--json", "--quiet",
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["o_wins"] == 2
+    # perfect keeps the solver's own limit, not the 0.2 s of the searching levels
+    assert made == [("random", 0.2), ("perfect", None)]
+    made.clear()
+    code, out, err = run(
+        capsys, "selfplay", "4x4", "--k", "3", "--gravity", "--x", "best", "--o", "perfect",
+        "--games", "1", "--json", "--quiet",
+    )  # fmt: skip
+    assert code == 0, err
+    assert [level for level, _ in made] == ["best", "perfect"]
+    # both exact: the game ends as the solver says the board does
+    outcome, _ = minimax(GravityState(GravityBoard.parse("4x4", 3)))
+    data = json.loads(out)
+    assert (data["x_wins"], data["o_wins"], data["draws"]) == (
+        int(outcome == "x"),
+        int(outcome == "o"),
+        int(outcome == "draw"),
+    )
+
+
 def test_play_over_a_pipe(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -106,3 +147,16 @@ def test_play_over_a_pipe(
     out = capsys.readouterr().out
     assert code == 0 and "illegal move" in out and "1 2 3 4 5 6 7" in out
     assert "computer (O) plays column" in out
+
+
+def test_analyze_says_what_it_does_from_the_start() -> None:
+    """In a terminal, a gravity analysis shows a status line before any answer (a 13 s analysis
+    used to show nothing), rewritten in place and cleared at the end (issue 30, item 11)."""
+    from test_walkthrough import terminal_output
+
+    code, output = terminal_output(["analyze", "444444333322", "--gravity"])
+    assert code == 0 and "Traceback" not in output
+    status = output.index("analysing the 6 playable columns")  # column 4 is full
+    assert status < output.index("value:")
+    assert output[:status] == "\r"  # the first thing on the screen
+    assert output.index("\r\x1b[K") < output.index("value:")  # cleared before the answer

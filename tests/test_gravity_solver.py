@@ -21,6 +21,15 @@ from oxo.gravity.solver import GravitySolver, prime_at_least
 
 C4 = GravityBoard(6, 7, 4)
 
+#: Minimax's answers per board, shared by this module's tests (on 4x4,k=4 the whole walk costs
+#: seconds; each test asking again would walk it again).
+_ANSWERS: dict[GravityBoard, dict[GravityState, tuple[Outcome, int]]] = {}
+
+
+def answers(board: GravityBoard) -> dict[GravityState, tuple[Outcome, int]]:
+    """The memo of :func:`minimax` on ``board``, kept for the session."""
+    return _ANSWERS.setdefault(board, {})
+
 
 def _mirror_state(state: GravityState) -> GravityState:
     """The left-right mirror image, read back from the rows written backwards."""
@@ -83,7 +92,7 @@ def test_searches_in_a_thread_equal_searches_here(spec: str) -> None:
         assert watched.solve(state, seconds=1e9) == here.solve(state)
     assert watched.nodes == here.nodes
     assert (here.solve(GravityState(board)).outcome, here.solve(GravityState(board)).end_ply) == (
-        minimax(GravityState(board))
+        minimax(GravityState(board), answers(board))
     )
 
 
@@ -116,12 +125,16 @@ def test_progress_reports_say_what_is_searched(monkeypatch: pytest.MonkeyPatch) 
     assert lines and all(line.startswith("searching: does the side to move") for line in lines)
 
 
-@pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x5,k=3", "4x4,k=4"])
+@pytest.mark.parametrize(
+    "spec",
+    # 4x5,k=3's walk (300,000 positions) alone takes 7 s: with the heavy boards
+    ["4x4,k=3", "3x4,k=3", pytest.param("4x5,k=3", marks=pytest.mark.slow), "4x4,k=4"],
+)
 def test_bounds_for_either_player_agree_with_minimax(spec: str) -> None:
     board = GravityBoard.parse(spec)
     solver = GravitySolver(board, 1 << 14)
     rng = random.Random(17)
-    memo: dict[GravityState, tuple[Outcome, int]] = {}  # minimax's answers, shared by the states
+    memo = answers(board)  # minimax's answers, shared by the states
     for _ in range(25):
         state = GravityState(board)
         for _ in range(rng.randint(0, board.size)):
@@ -141,12 +154,13 @@ def test_bounds_for_either_player_agree_with_minimax(spec: str) -> None:
 
 
 def test_solvers_sharing_one_table_agree_with_minimax() -> None:
-    board = GravityBoard.parse("4x5,k=3")
+    # 4x4,k=4: 134,000 positions in a table of 4,099 buckets, so the solvers meet in most of them
+    board = GravityBoard.parse("4x4,k=4")
     table = np.zeros(2 * prime_at_least(1 << 12), dtype=np.int64)
     first = GravitySolver(board, table=table)
     second = GravitySolver(board, table=table, symmetric_plies=0)
     rng = random.Random(11)
-    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    memo = answers(board)
     for _ in range(30):
         state = random_state(board, rng.randint(0, 10), rng)
         want = minimax(state, memo)
@@ -176,14 +190,15 @@ def test_a_table_too_small_for_the_board_is_refused() -> None:
 
 @pytest.mark.slow
 def test_every_first_move_of_connect_four_has_its_published_value() -> None:
-    """Allis (1988) and later solvers: only the centre wins for the first player (the game ending
-    with its 21st mark, at ply 41); the two columns beside it draw; the other four lose. About five
-    minutes on one core, with the default table of ``oxo analyze``."""
-    analysis = GravitySolver(GravityBoard(6, 7, 4)).analyze(GravityState(GravityBoard(6, 7, 4)))
-    outcomes = {column.column + 1: column.value.outcome for column in analysis.columns}
+    """Allis (1988) and later solvers: only the centre wins for the first player; the two columns
+    beside it draw; the other four lose. Who wins is all this asks of each column, so the solver
+    searches only for that (``weak``, one table shared by the seven); when the centre's win comes
+    (ply 41) the shipped certificates prove, checked by test_gravity_proof, and ``oxo solve``
+    finds (test_walkthrough). The full analysis, distances included, took eight minutes of CPU."""
+    solver = GravitySolver(C4)
+    start = GravityState(C4)
+    outcomes = {col + 1: solver.solve(start.play(col), weak=True).outcome for col in range(7)}
     assert outcomes == {1: "o", 2: "o", 3: "draw", 4: "x", 5: "draw", 6: "o", 7: "o"}
-    assert analysis.best_columns == (3,)
-    assert (analysis.value.outcome, analysis.value.end_ply) == ("x", 41)
 
 
 @pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x5,k=4", "5x4,k=4", "4x4,k=4", "5x5,k=4"])

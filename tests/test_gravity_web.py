@@ -123,3 +123,31 @@ def test_the_computer_plays_connect_four_perfectly_from_the_empty_board(
     game = client.post(f"/api/games/{game['id']}/ai").json()
     state = replay(game["moves"])
     assert len(game["moves"]) == 3 and state.ply == 3
+
+
+def test_perfect_is_not_held_to_the_thinking_time(client: TestClient) -> None:
+    """The thinking time is hard's (and best's); perfect on Connect Four gets the solver's own
+    limit. With the page's 0.05 s it answered this position (just out of the proof book, about
+    half a second of solving) with a 422 "not every column was solved", mid-game. The game is set
+    up from its 11 moves, as the page rebuilds a game the server put away (refused past 7 moves:
+    the limit was the number of legal moves at the start, 7 columns)."""
+    from oxo.gravity.solver import solver_for
+
+    moves = list("24441444551")  # hard against perfect; O to move
+    response = client.post(
+        "/api/games",
+        json={
+            "kind": "connect4",
+            "players": {"x": "human", "o": "perfect"},
+            "seconds": 0.05,
+            "moves": moves,
+        },
+    )
+    assert response.status_code == 200, response.text
+    game = client.post(f"/api/games/{response.json()['id']}/ai").json()
+    assert game["moves"][:-1] == moves and game["last_search"]["level"] == "perfect", game
+    before = replay(moves)
+    analysis = solver_for(before.board).analyze(before)
+    column = before.parse_move(game["moves"][-1])
+    assert column in analysis.best_columns
+    assert game["last_search"]["value"] == analysis.value.outcome

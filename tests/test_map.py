@@ -156,6 +156,66 @@ def test_map_takes_the_smallest_value_keeping_strategy(map3: StrategyMap) -> Non
         assert best[key] == move
 
 
+@pytest.mark.parametrize("side", ["x", "o"])
+def test_past_the_limit_the_map_takes_the_lowest_value_keeping_cell(side: str) -> None:
+    """When choosing the smallest map looks at too many positions (4x4 at the default limit; 3x3
+    with a limit of 5 here) the map is still complete and optimal: in every position the side
+    meets, the lowest cell that keeps the value (checked with the slow reference solver)."""
+    strategy = strategy_map("3x3", side, max_positions=5)
+    assert not strategy.smallest and strategy.to_dict()["smallest"] is False
+    seen: set = set()
+    outcomes = play_every_reply(strategy, Position.empty(strategy.geometry), {}, seen)
+    assert outcomes == {side, "draw"} and seen == set(strategy.moves)
+    values: dict = {}
+
+    def keeps(position: Position, cell: int) -> bool:
+        before = reference_value(position, values)
+        after = reference_value(position.play(cell), values)
+        return (after.winner, after.plies + 1) == (before.winner, before.plies)
+
+    for (x, o), move in strategy.moves.items():
+        position = Position(strategy.geometry, x, o)
+        assert move == min(cell for cell in position.legal_moves if keeps(position, cell))
+    # the figures, counted without walking the tree, are the tree's
+    nodes = list(strategy.root.walk())
+    assert strategy.boards == len(nodes)
+    ends = {"win": 0, "draw": 0, "loss": 0}
+    for node in nodes:
+        if not node.replies:
+            outcome = node.after.outcome
+            ends["draw" if outcome == "draw" else "win" if outcome == side else "loss"] += 1
+    assert ends == strategy.outcomes
+    assert strategy.positions >= strategy_map("3x3", side).positions  # not the smallest
+
+
+def test_cli_map_says_when_it_is_not_the_smallest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    """'oxo map 4x4' worked 8 s, then refused (issue 30, item 13); now it answers with the map of
+    the lowest value-keeping cells and says so (here: a limit of 5 positions on 3x3, for speed)."""
+    import functools
+
+    import oxo.cli.map as map_cli
+
+    monkeypatch.setattr(map_cli, "strategy_map", functools.partial(strategy_map, max_positions=5))
+    assert main(["map", "3x3", "--as", "o"]) == 0
+    out = capsys.readouterr().out
+    assert "not the smallest map" in out and "lowest cell" in out
+    expected = strategy_map("3x3", "o", max_positions=5)
+    assert f"positions where O moves: {expected.positions:,}" in out
+    # a map too large to draw: the summary, then why there is no drawing (exit 3)
+    import oxo.render.strategy as drawing
+
+    monkeypatch.setattr(
+        drawing, "strategy_svg", functools.partial(drawing.strategy_svg, max_boards=10)
+    )
+    target = tmp_path / "o.svg"
+    assert main(["map", "3x3", "--as", "o", "--svg", str(target)]) == 3
+    captured = capsys.readouterr()
+    assert f"positions where O moves: {expected.positions:,}" in captured.out
+    assert "no drawing written" in captured.err and not target.exists()
+
+
 def test_map_is_deterministic() -> None:
     assert strategy_map("3x3", "x").moves == strategy_map("3x3", "x").moves
 
@@ -171,7 +231,10 @@ def test_map_limits_and_bad_input() -> None:
     with pytest.raises(OutOfReachError):
         strategy_map("5x5", "x")
     with pytest.raises(OutOfReachError, match="looking at more than 100 positions where O moves"):
-        strategy_map("3x4", "o", max_positions=100)  # the message does not claim the map's size
+        # the message does not claim the map's size
+        strategy_map("3x4", "o", max_positions=100, fallback_positions=None)
+    with pytest.raises(OutOfReachError, match="the lowest cells .* more than 10 positions"):
+        strategy_map("3x4", "o", max_positions=100, fallback_positions=10)
     with pytest.raises(OxoError):
         strategy_map("3x3", "z")  # type: ignore[arg-type]
     strategy = strategy_map("3x3", "x")

@@ -140,8 +140,22 @@ def test_cli_solve_writes_checked_certificates(
     for path in data["proofs"]:
         assert main(["verify", path]) == 0
     assert "valid" in capsys.readouterr().out
-    # A folder that is not empty is refused, nothing is overwritten.
-    assert main(["solve", "4x5", "--k", "4", "--proof", str(folder)]) == 2
+    # The folder of a finished run of the same board answers again (the run continues: nothing
+    # is left to do); a folder of another board's run, or of anything else, is refused.
+    before = {path: Path(path).read_bytes() for path in data["proofs"]}
+    assert main(["solve", "4x5", "--k", "4", "--proof", str(folder), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["value"] == "draw" and again["proofs"] == data["proofs"]
+    assert again["run"]["resumed"] and again["run"]["sessions"] == 2
+    assert {path: Path(path).read_bytes() for path in data["proofs"]} == before
+    assert main(["solve", "5x4", "--k", "4", "--proof", str(folder)]) == 2
+    assert "holds a proof run of 4x5 (k=4), not of 5x4 (k=4)" in capsys.readouterr().err
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine\n")
+    assert main(["solve", "4x5", "--k", "4", "--proof", str(other)]) == 2
+    assert "holds other files and no proof run" in capsys.readouterr().err
+    assert (other / "notes.txt").read_text() == "mine\n" and len(list(other.iterdir())) == 1
     assert main(["solve", "3x4", "--proof", str(tmp_path / "small"), "--json"]) == 0
     small = json.loads(capsys.readouterr().out)
     assert small["value"] == "x" and small["plies"] and len(small["proofs"]) == 1

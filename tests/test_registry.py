@@ -334,6 +334,23 @@ def test_abilities_follow_the_games() -> None:
     assert find_game("uttt").counter and not find_game("mega").counter
     for game in _examples():
         assert ("perfect" in game.levels) == game.solver, game
+        # the engines get the exact solver from the descriptor exactly where it claims one
+        assert (game.exact_solver() is not None) == game.solver, game
+
+
+def test_the_exact_solver_handed_to_the_engines_answers_for_its_game() -> None:
+    """The descriptor's solver knows the values of the game it comes with (a state holds none)."""
+    for name, moves in (("3x3", (4, 0)), ("4x4,k=3,gravity", (1, 2, 1))):
+        game = find_game(name)
+        state = game.start()
+        for move in moves:
+            state = state.play(move)
+        solver = game.exact_solver()
+        assert solver is not None and not hasattr(state, "solution")
+        solution = solver(state, 16)
+        assert state in solution and solution.value(state).outcome in ("x", "o", "draw")
+        assert set(solution.best_moves(state)) <= set(state.legal_moves)
+        assert solver(game.start(), 1) is None  # beyond the limit: out of reach
 
 
 @pytest.mark.parametrize("game", _examples(), ids=repr)

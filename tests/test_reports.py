@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from oxo.analysis import can_win_by_lines, line_report, reference_can_win
 from oxo.cli import main
 from oxo.geometry import Geometry
-from oxo.position import Position
-from oxo.reports import SideValue, analyze, describe, position_status
+from oxo.position import Position, position_status
+from oxo.reports import SideValue, analyze, describe
 from oxo.solve import Value, reference_value
 
 

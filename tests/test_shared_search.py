@@ -1,6 +1,7 @@
 """The compiled tree search that mega and ultimate tic-tac-toe share (``oxo.compiled.make_tree_search``)
 does what each game's own copy did before: seeded searches give the same visits and values at the
-root, the same simulations and tree size, and seeded engine games the same moves.
+root, the same simulations and tree size, and seeded engine games the same moves (ultimate
+tic-tac-toe's plain search, ``oxo.uttt.search.PLAIN``: its ``hard`` has a solver and more since).
 
 The reference, ``tests/data/search_reference.json``, was written by
 ``benchmarks/record_search_reference.py`` running the code of the commit before the shared search
@@ -13,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from oxo.engines.base import Clock
 from oxo.mega import MegaState
 from oxo.mega.search import CompiledSearch as MegaSearch
 from oxo.uttt import UtttState
+from oxo.uttt.search import PLAIN
 from oxo.uttt.search import CompiledSearch as UtttSearch
 
 REFERENCE = json.loads(
@@ -30,7 +33,15 @@ REFERENCE = json.loads(
 )
 GAMES: dict[str, tuple[Any, Any]] = {
     "mega": (MegaState, MegaSearch),
-    "uttt": (UtttState, UtttSearch),
+    "uttt": (UtttState, partial(UtttSearch, **PLAIN)),
+}
+#: The engine settings that run each game's plain search (ultimate tic-tac-toe's ``hard`` has more).
+ENGINE_SETTINGS: dict[str, dict[str, Any]] = {
+    "mega": {},
+    "uttt": {
+        "exploration": PLAIN["exploration"],
+        "options": {k: v for k, v in PLAIN.items() if k != "exploration"},
+    },
 }
 
 
@@ -50,13 +61,15 @@ def test_seeded_searches_match_the_reference(game: str) -> None:
         )
         assert done == recorded["simulations"]
         assert nodes == recorded["nodes"]
-        assert [[m, v, w] for m, v, w in stats] == recorded["stats"], recorded["moves"]
+        assert [[m, v, w] for m, v, w, _ in stats] == recorded["stats"], recorded["moves"]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_seeded_engine_game_matches_the_reference(game: str) -> None:
     state_class, _ = GAMES[game]
-    x, o = MCTSEngine(iterations=1500, seed=11), MCTSEngine(iterations=800, seed=12)
+    settings = ENGINE_SETTINGS[game]
+    x = MCTSEngine(iterations=1500, seed=11, **settings)
+    o = MCTSEngine(iterations=800, seed=12, **settings)
     state, moves = state_class(), []
     while not state.is_over:
         move = (x if state.to_move == "x" else o).choose(state)
@@ -114,6 +127,8 @@ def test_compiled_search_matches_its_uncompiled_source(game: str) -> None:
 
     import numpy as np
 
+    from oxo.compiled import search_params
+
     compiled = importlib.import_module(f"oxo.{game}.compiled")
     state_class, _ = GAMES[game]
     root = compiled.state_from(state_class.replay(_entry(game)["searches"][3]["moves"]))
@@ -126,10 +141,11 @@ def test_compiled_search_matches_its_uncompiled_source(game: str) -> None:
             np.zeros(4000, dtype=np.int8),
             np.zeros(4000, dtype=np.int32),
             np.zeros(4000, dtype=np.float32),
+            np.zeros(4000, dtype=np.int8),
         )
         meta = np.array([1], dtype=np.int64)
         rng = compiled.make_rng(9)
-        assert run(root, 150, rng, *arrays, meta, 0.7, 2) == 150
+        assert run(root, 150, rng, *arrays, meta, search_params(0.7, 2)) == 150
         used = int(meta[0])
         assert used > 81
         trees.append([array[:used].tolist() for array in arrays] + [rng.tolist()])

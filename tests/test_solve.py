@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -11,7 +12,15 @@ from oxo.cli import main
 from oxo.counting import count_positions
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.solve import Value, forced_win_value, reference_value, score_value, solve, value_score
+from oxo.solve import (
+    Solution,
+    Value,
+    forced_win_value,
+    reference_value,
+    score_value,
+    solve,
+    value_score,
+)
 
 # OEIS A317573: n X n tic-tac-toe positions up to rotation and reflection with k tokens which allow a
 # winning strategy for X (positions already won included), rows n = 3 and n = 4 (k = 0..n^2).
@@ -53,8 +62,14 @@ def test_every_value_matches_reference_minimax(spec: str) -> None:
     assert checked == sum(row.positions for row in count_positions(geometry).plies)
 
 
+@functools.cache
+def solved(spec: str) -> Solution:
+    """A whole board solved once for the tests that read it (4x4's takes seconds)."""
+    return solve(Geometry.parse(spec))
+
+
 def check_oeis(side: int) -> None:
-    table = solve(Geometry.parse(f"{side}x{side}")).ply_table()
+    table = solved(f"{side}x{side}").ply_table()
     assert [row.x_classes for row in table.plies] == A317573[side]
     assert [row.o_classes for row in table.plies] == A317574[side]
     assert [row.terminal_classes for row in table.plies] == A317576[side]
@@ -86,7 +101,7 @@ def test_known_values() -> None:
 @pytest.mark.parametrize("k", [3, 4])
 def test_4x4_tables_are_complete(k: int) -> None:
     geometry = Geometry.parse("4x4", k)
-    solution = solve(geometry)
+    solution = solved(geometry.spec)
     table = solution.ply_table()
     counted = count_positions(geometry).plies
     assert [row.positions for row in table.plies] == [row.positions for row in counted]

@@ -214,7 +214,7 @@ def test_proofs_with_threat_plans_verify(spec: str, value: str, tmp_path: Path) 
         assert verify_certificate(path).valid
     search.solve()
     if value == "x":
-        assert search.threat_proofs > 0  # the win is (partly) proved by threat plans
+        assert search.statistics()["threat_wins"] > 0  # the win is (partly) proved by threat plans
 
 
 @pytest.mark.slow

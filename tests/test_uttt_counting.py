@@ -298,3 +298,56 @@ def test_cli_counts_on_disk_in_the_folder_given(
     (table,) = json.loads(out)["boards"]
     assert [row["positions"] for row in table["plies"]] == list(count_positions(4).positions)
     assert (tmp_path / "ply-004" / "done.json").exists()
+
+
+# -- a long count on disk asks first ------------------------------------------------------------------
+
+
+def test_the_plies_ahead_are_predicted_from_the_last_one() -> None:
+    """From the last ply's time per parent class and the growth of the classes (both measured):
+    each ply ahead grows from the classes of the one before."""
+    from oxo.cli import core
+    from oxo.counting import PlyCount
+
+    rows = [PlyCount(6, 0, 500_000), PlyCount(7, 0, 4_000_000)]  # growth 8
+    with pytest.raises(core._LongPliesAhead) as stop:
+        core._ask_before_long_plies(rows, took=20.0, last=9, limit=MiB)
+    ahead = stop.value
+    per_parent = 20.0 / 500_000
+    expected = [per_parent * 4_000_000 * 8**step for step in range(3)]  # plies 8, 9, 10's parents
+    assert ahead.first == 8 and len(ahead.details) == 2
+    assert ahead.estimate.seconds == pytest.approx(sum(expected[:2]))
+    assert ahead.estimate.disk == int(
+        core.UTTT_ROW_BYTES * (1.2 * 4_000_000 * 8**2 + 4_000_000 * 8)
+    )
+    # too few classes behind the last ply to tell its fixed costs from its work: no prediction
+    core._ask_before_long_plies([PlyCount(3, 0, 822), PlyCount(4, 0, 6_920)], 20.0, 9)
+    # a quick ply ahead: no question
+    core._ask_before_long_plies(rows, took=0.001, last=8)
+
+
+def test_a_long_count_on_disk_asks_first_and_shows_what_it_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'oxo count uttt --plies 10' went on for hours without an estimate. Here (the thresholds
+    lowered so that plies 5 and 6 count as long) the count stops before them, prints plies 0-4,
+    says what is ahead and that --yes starts it; --yes then goes on from the folder."""
+    from oxo.cli import core, limits
+
+    monkeypatch.setattr(core, "PREDICT_FROM_CLASSES", 100)
+    monkeypatch.setattr(core, "ASK_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(limits, "ASK_AFTER_SECONDS", 0.0)
+    folder = str(tmp_path / "u")
+    assert main(["count", "uttt", "--plies", "6", "--folder", folder, "--json", "-q"]) == 3
+    captured = capsys.readouterr()
+    # on stdout: the plies counted, then the error (as every error under --json)
+    stopped, end = json.JSONDecoder().raw_decode(captured.out)
+    assert json.loads(captured.out[end:])["code"] == 3
+    plies = stopped["boards"][0]["plies"]
+    fast = count_positions(6)
+    assert stopped["boards"][0]["complete"] is False and len(plies) == 4  # 0-3: ply 3 grew from 102
+    assert [row["classes"] for row in plies] == list(fast.classes[:4])
+    assert "--yes" in captured.err and "uttt on disk from ply 4 to ply 6" in captured.err
+    assert main(["count", "uttt", "--plies", "6", "--folder", folder, "--json", "-q", "--yes"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)["boards"]
+    assert [row["classes"] for row in table["plies"]] == list(fast.classes)

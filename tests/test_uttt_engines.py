@@ -12,6 +12,7 @@ from oxo.engines.base import Clock
 from oxo.engines.selfplay import play_game, selfplay
 from oxo.errors import MoveError, OutOfReachError
 from oxo.uttt import UtttState
+from oxo.uttt.search import PLAIN
 
 
 def states_with_a_win_in_one(count: int) -> list[UtttState]:
@@ -57,14 +58,25 @@ def test_the_compiled_search_finds_wins_in_one_without_the_root_tactics() -> Non
     counted from the right side."""
     for state in states_with_a_win_in_one(5):
         wins = {m for m in state.legal_moves if state.play(m).outcome == state.to_move}
-        search = state.compiled_search(seed=1)
+        search = state.compiled_search(seed=1, **PLAIN)
         stats, done, nodes = search.run(state, Clock(None), 4000)
         assert done == 4000 and nodes > len(state.legal_moves)
-        assert sorted(move for move, _, _ in stats) == sorted(state.legal_moves)
-        assert sum(visits for _, visits, _ in stats) == 4000
+        assert sorted(move for move, *_ in stats) == sorted(state.legal_moves)
+        assert sum(visits for _, visits, *_ in stats) == 4000
         best = max(stats, key=lambda s: s[1])
         assert best[0] in wins, (state.record, best, wins)
         assert best[2] / best[1] > 0.9
+
+
+def test_hard_s_search_proves_a_win_in_one_at_once() -> None:
+    """With the solver and the decisive-move check, the search itself marks a winning move proven
+    and stops: the root is decided."""
+    for state in states_with_a_win_in_one(5):
+        wins = {m for m in state.legal_moves if state.play(m).outcome == state.to_move}
+        stats, done, _ = state.compiled_search(seed=1).run(state, Clock(None), 4000)
+        assert done < 4000
+        proven = {move for move, _, _, proof in stats if proof == 3}
+        assert proven and proven <= wins
 
 
 def test_mcts_plays_a_win_in_one_and_reports_the_value() -> None:

@@ -196,7 +196,11 @@ def test_exit_statuses_are_documented() -> None:
         (["fullboards"], 0),
         (["move", "x...o....", "--json"], 0),
         (["solve", "3x3"], 0),
-        (["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet"], 3),
+        (["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet"], 3),
+        (["move", "5x5", "--k", "4", "--level", "easy", "--seed", "1"], 0),
+        (["show", "x........//....o....//........."], 2),
+        (["show", "x.o/..."], 0),
+        (["selfplay", "connect4", "--x", "random", "--o", "perfect", "--games", "1"], 0),
         (["count", "3q3"], 2),
         (["count", "3x3", "--bogus"], 2),
         (["nonsense"], 2),
@@ -229,10 +233,10 @@ def test_out_of_reach_is_exit_3_with_what_to_try(
 def test_out_of_reach_says_what_is_known_and_what_to_try(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    run = run_here(capsys, ["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet"])
+    run = run_here(capsys, ["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet"])
     check(run, 3)
     assert "unknown" in run.out and "try" in (run.out + run.err)
-    run = run_here(capsys, ["solve", "7x7", "--k", "4", "--time", "0.5", "--quiet", "--json"])
+    run = run_here(capsys, ["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet", "--json"])
     assert run.code == 3 and json.loads(run.out)["value"] == "unknown"
 
 
@@ -303,3 +307,70 @@ def test_analyze_beyond_the_solver_fits_80_columns_and_says_why_once(
     assert (
         "empty board" in run.err
     ) == empty_board  # oxo solve is offered for the empty board only
+
+
+def terminal_output(args: list[str], stdin: str = "", columns: int = 80) -> tuple[int, str]:
+    """Run the installed command in a pseudo-terminal ``columns`` wide, typing ``stdin`` a line
+    at a time at each prompt; its exit status and everything it wrote."""
+    import fcntl
+    import select
+    import struct
+    import termios
+    import time
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
+    process = subprocess.Popen(
+        oxo_command() + args, stdin=slave, stdout=slave, stderr=slave, env=env
+    )
+    os.close(slave)
+    typed = stdin.splitlines()
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # the other end closed: everything was read
+                    break
+                if not data:
+                    break
+                chunks.append(data)
+            elif process.poll() is not None:
+                break
+            elif typed and chunks and not chunks[-1].endswith(b"\n"):  # a prompt waits
+                os.write(master, (typed.pop(0) + "\n").encode())
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.close(master)
+    return process.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize(
+    "args, stdin, code",
+    [
+        (["analyze", "5x5"], "", 3),
+        (["analyze", "xo./.x./..."], "", 0),
+        (["check", "xxx/ooo/..."], "", 1),
+        (["classes", "3x3x3"], "", 0),
+        (["notation", "game", "0 4 8 2 6", "--explain"], "", 0),
+        (["play", "3x3", "--level", "easy", "--seed", "1"], "help\n4\nquit\n", 0),
+        (["show", "x........//....o....//........."], "", 2),
+        (["move", "5x5", "--k", "4", "--level", "perfect"], "", 3),
+    ],
+    ids=lambda value: shlex.join(value) if isinstance(value, list) else None,
+)
+def test_texts_fit_an_80_column_terminal(args: list[str], stdin: str, code: int) -> None:
+    """Sentences, lists of moves, rules and errors are broken between words at the terminal's
+    width (a terminal cut them inside a word); what draws in place (progress) is left alone."""
+    status, output = terminal_output(args, stdin)
+    assert status == code, output
+    assert "Traceback" not in output
+    lines = [line for line in output.replace("\r\n", "\n").split("\n") if "\x1b" not in line]
+    too_wide = [line for line in lines if "\r" not in line and len(line) > 80]
+    assert too_wide == [], too_wide

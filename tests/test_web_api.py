@@ -28,13 +28,13 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
 
 from oxo.analysis import line_report, reference_can_win  # noqa: E402
 from oxo.counting import count_positions  # noqa: E402
-from oxo.engines import LEVELS, describe_level  # noqa: E402
+from oxo.engines import LEVELS  # noqa: E402
 from oxo.game import GameState  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.mega import MegaState, parse_record  # noqa: E402
 from oxo.mega.notation import format_move  # noqa: E402
 from oxo.position import Position  # noqa: E402
-from oxo.registry import new_game  # noqa: E402
+from oxo.registry import game_of, new_game  # noqa: E402
 from oxo.solve import reference_value  # noqa: E402
 from oxo.web import create_app  # noqa: E402
 
@@ -171,7 +171,7 @@ def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
     )
     assert game["players"] == {"x": "human", "o": "perfect"} and game["position"] == "0" * 9
     assert game["playing"] == {
-        "o": describe_level("perfect", Position.empty(Geometry.parse("3x3")))
+        "o": game_of(new_game("3x3")).describe_level("perfect", new_game("3x3"))
     }
     assert (
         game["to_move"] == "x" and not game["computer_to_move"] and game["legal"] == list(range(9))
@@ -346,7 +346,11 @@ def test_every_offered_board_at_every_level(client: TestClient) -> None:
                 assert "players.x: perfect play is out of reach" in bad(response), board
                 continue
             game = response.json()
-            assert game["playing"]["x"] == describe_level(level, replayed(game)), (board, level)
+            state = replayed(game)
+            assert game["playing"]["x"] == game_of(state).describe_level(level, state), (
+                board,
+                level,
+            )
             answers_legally(game, ai(client, game))
 
 
@@ -486,7 +490,7 @@ def test_bad_requests(client: TestClient) -> None:
         (client.post(f"/api/games/{gid}/move", json={"move": True}), "move: expected int | str"),
         (client.post(f"/api/games/{gid}/move", json={"move": 1.5}), "move: expected int | str"),
         (client.post(f"/api/games/{gid}/move", json={"move": "٣"}), "move: a move on a classic"),
-        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not a JSON object"),
+        (client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), "not valid UTF-8 JSON"),
         (client.post(f"/api/games/{mid}/move", json={"move": "5"}), "a mega move is text"),
         (client.post(f"/api/games/{mid}/move", json={"move": "a1"}), "a mega move is text"),
         (client.post(f"/api/games/{mid}/move", json={"move": "٥٥"}), "a mega move is text"),
@@ -1006,3 +1010,20 @@ def test_a_new_game_needs_only_a_board_entry(
     assert game["legal"] == [state.format_move(m) for m in state.legal_moves]
     assert "uttt" in bad(client.post("/api/games", json={"kind": "uttt", "board": "3x3"}))
     assert new(client, board="uttt", players={"x": "human", "o": "human"})["kind"] == "uttt"
+
+
+def test_the_docs_show_the_boards_the_page_offers(client: TestClient) -> None:
+    """docs/api.md's example of GET /api/info is the answer, boards included (it omitted ultimate
+    tic-tac-toe and Connect Four: issue 30, item 6)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "api.md").read_text()
+    block = re.search(r"`GET /api/info` lists the boards.*?```json\n(.*?)```", text, re.S)
+    assert block is not None
+    documented = json.loads(block.group(1).replace('"..."', "null"))
+    answer = client.get("/api/info").json()
+    assert documented["boards"] == answer["boards"]
+    for key in ("players", "levels", "default_level", "seconds", "limits"):
+        assert documented[key] == answer[key], key
+    assert {board["kind"] for board in answer["boards"]} >= {"uttt", "connect4"}

@@ -302,3 +302,18 @@ def test_random_bytes_in_the_request_line_and_headers(server: tuple[str, int]) -
             one_line_error(status, body)
     not_http = raw_exchange(host, port, requests[0])
     assert not_http[0] == 400 and "not valid HTTP" in one_line_error(400, not_http[2])
+
+
+def test_the_refusal_names_the_byte_of_the_body(client: TestClient) -> None:
+    """The offset is the body's (it was the offset inside the JSON string: 'at byte 0' for
+    {"board":"\\xff"}), and bytes that are not UTF-8 outside any string are named so too."""
+    for body, where in (
+        (b'{"board":"\xff"}', 10),
+        (b'{"board": "3x3", "moves": ["\xe2\x82"]}', 28),
+        (b"\xff\xfe{}", 0),
+    ):
+        response = client.post("/api/games", content=body)
+        assert response.status_code == 400
+        message = one_line_error(400, response.content)
+        assert "not valid UTF-8 JSON" in message and f"at byte {where};" in message, message
+        body[:where].decode("utf-8")  # the bytes before it are valid UTF-8 (else this raises)

@@ -97,6 +97,10 @@ def test_the_map_is_the_librarys_map_board_for_board(
     assert data["positions"] == expected.positions and data["outcomes"] == expected.outcomes
     assert root.get("viewBox") and "moves" not in data
     assert any(side.upper() in line for line in data["lines"])
+    from test_words import find_jargon
+
+    assert find_jargon(" ".join(data["lines"])) == []  # "drawn as 91 boards": which drawing?
+    assert data["smallest"] is expected.smallest is True
 
 
 def test_the_side_may_be_upper_case_and_defaults_to_x(client: TestClient) -> None:

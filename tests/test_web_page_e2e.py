@@ -92,8 +92,9 @@ def test_new_game_while_the_computer_thinks_starts_the_chosen_game(
     page.screenshot(path=str(tmp_path / f"new-game-{width}.png"))
 
 
-def test_a_game_put_away_is_rebuilt_at_the_next_click(page, server_url: str) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_game_put_away_is_rebuilt_at_the_next_click(page, server_url: str, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 844})
     open_tab(page, server_url, "play")
     new_game(page, "3x3", "human", "perfect")
     page.click("#play-svg rect[data-cell='0']")
@@ -139,7 +140,32 @@ def test_a_game_put_away_is_rebuilt_at_the_next_click(page, server_url: str) -> 
     assert page.evaluate("Play.state.id") != third
 
 
-def test_a_move_waiting_for_a_free_worker_says_so(page, server_url: str, tmp_path: Path) -> None:
+def test_a_connect_four_game_put_away_is_rebuilt(page, server_url: str) -> None:
+    """Past 7 moves too (the server refused to set up a game of more moves than its first
+    position's legal moves: Connect Four's 7 columns)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, "connect4", "human", "human")
+    columns = ["4", "4", "3", "5", "2", "1", "6", "7", "4"]
+    for number, column in enumerate(columns, start=1):
+        page.click(f"#play-svg circle[data-move='{column}']")
+        page.wait_for_function(f"Play.state.moves.length === {number}")
+        idle(page)
+    first = page.evaluate("Play.state.id")
+    put_away(server_url, first)
+    page.click("#play-svg circle[data-move='3']")
+    page.wait_for_function("Play.state.moves.length === 10")
+    idle(page)
+    assert page.is_hidden("#error"), page.inner_text("#error")
+    assert page.evaluate("Play.state.moves") == [*columns, "3"]
+    assert page.evaluate("Play.state.id") != first
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_move_waiting_for_a_free_worker_says_so(
+    page, server_url: str, tmp_path: Path, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
     open_tab(page, server_url, "play")
     connection = connect(server_url)
     busy = [
@@ -170,7 +196,8 @@ def test_a_move_waiting_for_a_free_worker_says_so(page, server_url: str, tmp_pat
     )
     text = page.inner_text("#play-thinking-text")
     assert "O (hard) is waiting for a free worker (about" in text, text
-    page.screenshot(path=str(tmp_path / "waiting.png"))
+    assert page.is_visible("#play-thinking-text")
+    page.screenshot(path=str(tmp_path / f"waiting-{width}.png"))
     page.wait_for_function("Play.state.moves.length === 2", timeout=120_000)
     idle(page)
     assert page.evaluate("Play.state.last_search.level") == "hard"
@@ -255,9 +282,11 @@ def test_connect_four_played_with_the_keyboard_alone(page, server_url: str, widt
     assert page.locator("#play-svg circle[data-move]").count() == 0
 
 
-def test_the_rules_of_ultimate_tic_tac_toe(page, server_url: str) -> None:
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_rules_of_ultimate_tic_tac_toe(page, server_url: str, width: int) -> None:
     from oxo.uttt.guide import rules_sections
 
+    page.set_viewport_size({"width": width, "height": 900})
     open_tab(page, server_url, "play")
     new_game(page, "uttt", "human", "human")
     assert page.is_visible("#uttt-rules") and page.is_hidden("#mega-rules")
@@ -267,6 +296,8 @@ def test_the_rules_of_ultimate_tic_tac_toe(page, server_url: str) -> None:
     for title, _ in rules_sections():
         assert title in rules
     assert "seed" not in rules
+    # the panel fits the screen: nothing scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     new_game(page, "3x3", "human", "human")
     assert page.is_hidden("#uttt-rules")
 

@@ -328,6 +328,9 @@ def test_mega_hint_is_a_legal_move(client: TestClient) -> None:
     ).json()
     hint = client.post(f"/api/games/{game['id']}/hint").json()
     assert hint["move"] in game["legal"] and "hard level" in hint["text"]
+    from test_words import find_jargon
+
+    assert find_jargon(hint["text"]) == [], hint["text"]  # "it expects 52% for X" said of what?
 
 
 def test_long_answers_are_cached_and_wait_is_bounded(

@@ -7,7 +7,8 @@ The public API, in one import (see the README's "As a library" and ``docs/api.md
     board = oxo.Board("4x4", k=3)
     board.count().total_positions              # reachable positions
     position = oxo.Position.parse("xo./.x./..o")
-    position.check().legal, position.analyze().value
+    position.status().text                     # "X to move (move 5)"
+    oxo.check(position).legal, oxo.analyze(position).value
     oxo.solve("3x3").value                     # "draw"
     oxo.move(position, level="perfect").move
     game = oxo.mega.Game()
@@ -42,9 +43,9 @@ if TYPE_CHECKING:
     )
     from oxo.counting import CountTable
     from oxo.legality import Legality
-    from oxo.position import Position
+    from oxo.position import Position, Status
     from oxo.registry import Game, find_game, new_game
-    from oxo.reports import Analysis, PositionReport, SideValue, Status
+    from oxo.reports import Analysis, PositionReport, SideValue
 
 __version__ = "0.1.0"
 
@@ -64,7 +65,7 @@ _LAZY: dict[str, str] = {
     "Analysis": "oxo.reports",
     "PositionReport": "oxo.reports",
     "SideValue": "oxo.reports",
-    "Status": "oxo.reports",
+    "Status": "oxo.position",
     "CountTable": "oxo.counting",
     "DeadEndReport": "oxo.analysis",
     "Legality": "oxo.legality",

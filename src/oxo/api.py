@@ -6,7 +6,7 @@ line's ``--json``); the command line calls exactly these functions and only form
 >>> import oxo
 >>> oxo.Board("3x3").count().total_positions
 5478
->>> oxo.Position.parse("xo./.x./..o").analyze().value.outcome
+>>> oxo.analyze(oxo.Position.parse("xo./.x./..o")).value.outcome
 'x'
 """
 
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
-from oxo.registry import looks_like_board, refuse_other_games
+from oxo.registry import game_of, looks_like_board, refuse_other_games
 
 # The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
 # with it every command of the command line) stays cheap.
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
     from oxo.legality import Legality
-    from oxo.proofs.solver import ProofResult
+    from oxo.proofs.solver import ProofResult, RunOptions
     from oxo.reports import Analysis, PositionReport
     from oxo.solve import SolveTable
     from oxo.uttt.counting import UtttCounts
@@ -254,16 +254,27 @@ def check(position: Position | str) -> Legality:
     return check_position(position_of(position))
 
 
-def analyze(position: Position | Board | Geometry | str) -> Analysis:
+#: Seconds ``analyze`` spends by default on forced wins by fours and threes on gomoku boards.
+TACTICS_SECONDS = 3.0
+
+
+def analyze(
+    position: Position | Board | Geometry | str, *, seconds: float | None = None
+) -> Analysis:
     """Dead and open lines, winnability, value and every move's value (``oxo analyze``).
 
     A board (or its text, such as ``"5x5"``) means its empty position. Where the exact solver does
     not reach (more than 16 empty cells), the value is None and ``out_of_reach`` says why; the lines
-    are reported all the same.
+    are reported all the same, and on gomoku boards (k = 5) forced wins by fours and threes are
+    searched for both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``).
     """
+    from oxo.registry import find_game
     from oxo.reports import analyze as analyze_position
 
-    return analyze_position(_position_or_empty(position))
+    pos = _position_or_empty(position)
+    gomoku = find_game(pos.geometry.spec).gomoku
+    budget = (TACTICS_SECONDS if seconds is None else seconds) if gomoku else None
+    return analyze_position(pos, tactics_seconds=budget)
 
 
 def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> DeadEndReport:
@@ -353,12 +364,16 @@ def solve(
     proof_dir: str | Path | None = None,
     on_progress: Progress | None = None,
     on_search: Callable[[str, int, int, float], None] | None = None,
+    run: RunOptions | None = None,
+    on_status: Callable[[str], None] | None = None,
 ) -> Solved:
     """The value of a board's empty position with perfect play (``oxo solve``).
 
     Boards of at most 16 cells are solved completely (every reachable position, per-ply table);
     larger ones by a proof search limited to ``seconds`` (value ``"unknown"`` past it). With
-    ``proof_dir``, the strategies that prove the value are written there as certificates.
+    ``proof_dir``, the strategies that prove the value are written there as certificates, by a
+    proof run kept in that folder (:mod:`oxo.proofs.runs`, with the ``run`` options, reporting to
+    ``on_status``): the same call on the same folder continues a run that was stopped.
     """
     from oxo.proofs.solver import METHOD, prove_board
     from oxo.solve import solve as solve_space
@@ -372,7 +387,9 @@ def solve(
         elapsed = time.perf_counter() - started
         proofs: tuple[str, ...] = ()
         if proof_dir is not None:
-            result = prove_board(geometry, seconds=None, proof_dir=proof_dir)
+            result = prove_board(
+                geometry, seconds=None, proof_dir=proof_dir, run=run, on_status=on_status
+            )
             if result.value != table.value.outcome:
                 raise AssertionError("the proof search and the per-ply tables disagree")
             proofs = tuple(result.proofs)
@@ -386,7 +403,14 @@ def solve(
             proofs,
             table=table,
         )
-    result = prove_board(geometry, seconds=seconds, proof_dir=proof_dir, on_progress=on_search)
+    result = prove_board(
+        geometry,
+        seconds=seconds,
+        proof_dir=proof_dir,
+        on_progress=on_search,
+        run=run,
+        on_status=on_status,
+    )
     return Solved(
         geometry,
         result.value,
@@ -450,7 +474,6 @@ def move(
     seed: int | None = None,
 ) -> MoveResult:
     """The computer's move at ``level`` (``random``, ``easy``, ``medium``, ``hard``, ``perfect``, ``best``)."""
-    from oxo.engines import make_engine
     from oxo.space import check_playable
 
     pos = position_of(position)
@@ -458,7 +481,9 @@ def move(
     if pos.is_terminal:
         over = "draw" if pos.winner is None else pos.winner.upper() + " has won"
         raise MoveError(f"position {pos.to_status_string()} is finished ({over}): there is no move")
-    engine = make_engine(level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    engine = game_of(pos).make_engine(
+        level, pos, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+    )
     cell = engine.choose(pos)
     report = engine.last
     if report is None:

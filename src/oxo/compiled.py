@@ -78,6 +78,13 @@ def below(s: np.ndarray, n: int) -> int:
 
 #: Status codes every kernel's state uses (the slot holding them is the game's own).
 PLAYING, DRAWN = 0, 3
+#: What the solver has proven about a node, for the side that moved into it (``proof`` array):
+#: nothing yet, a loss, a draw, a win (a proven node's score is ``proof - 2``: -1, 0, +1).
+UNPROVEN, LOSS, DRAW, WIN = 0, 1, 2, 3
+#: The search's numeric settings, in the ``params`` array: UCT constant, visits before a leaf is
+#: expanded, first-play urgency (the score of an unvisited child; negative: always visit first).
+EXPLORATION, EXPAND_AFTER, FPU = 0, 1, 2
+PARAMS = 3
 
 
 class _KernelCache(FunctionCache):
@@ -86,23 +93,39 @@ class _KernelCache(FunctionCache):
     numba keys a closure's cached code by pickling the values it closes over, and a compiled
     function pickles with an identifier drawn afresh in every process, so the cached search would
     never be found again. This key names each kernel function by module, name and a hash of its
-    module's source instead (a change to the kernel's file compiles the search anew).
+    module's source instead, with the values its own closure holds, and hashes the search's own
+    code and module (a change to the kernel's file or to this one compiles the search anew, and two
+    variants of one kernel function get two entries).
     """
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
-        parts = []
-        for cell in self._py_func.__closure__ or ():
-            item = cell.cell_contents
-            py_func = getattr(item, "py_func", None)
-            if py_func is None:
-                parts.append(repr(item))
-            else:
-                source = Path(inspect.getfile(py_func)).read_bytes()
-                digest = hashlib.sha256(source).hexdigest()
-                parts.append(f"{py_func.__module__}.{py_func.__qualname__}:{digest}")
-        code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
-        kernel = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        own = Path(inspect.getfile(self._py_func)).read_bytes()  # its constants live there too
+        code = hashlib.sha256(self._py_func.__code__.co_code + own).hexdigest()
+        kernel = hashlib.sha256("\n".join(_closure_parts(self._py_func)).encode()).hexdigest()
         return (sig, codegen.magic_tuple(), (code, kernel))
+
+
+def _closure_parts(py_func: Callable[..., Any]) -> list[str]:
+    """Names (with a hash of their module's source) of the compiled functions ``py_func`` closes
+    over, recursively, and the repr of every other value it closes over."""
+    parts = []
+    for cell in getattr(py_func, "__closure__", None) or ():
+        item = cell.cell_contents
+        inner = getattr(item, "py_func", None)
+        if inner is None:
+            parts.append(repr(item))
+        else:
+            source = Path(inspect.getfile(inner)).read_bytes()
+            digest = hashlib.sha256(source).hexdigest()
+            parts.append(f"{inner.__module__}.{inner.__qualname__}:{digest}")
+            parts.extend(f"  {part}" for part in _closure_parts(inner))
+    return parts
+
+
+@njit(cache=True)
+def _no_winning_move(st: np.ndarray) -> int:
+    """The stand-in for a game without a decisive-move check: never a move."""
+    return -1
 
 
 def make_tree_search(
@@ -112,6 +135,9 @@ def make_tree_search(
     status: int,
     turn: int,
     state_size: int,
+    *,
+    winning_move: Callable[..., int] | None = None,
+    solver: bool = False,
 ) -> Callable[..., int]:
     """The compiled UCT search (``mcts_iterations``) over a game's compiled rules kernel.
 
@@ -120,7 +146,17 @@ def make_tree_search(
     slots) holding the status (0 playing, 1 X won, 2 O won, 3 draw) and the side to move (0 X, 1
     O). They are fixed when the search compiles, so each game gets machine code of its own with
     its rules inlined, cached on disk like the rest.
+
+    Two options, also fixed at compile time (off, the search is plain UCT, simulation for
+    simulation what it always was): ``winning_move(st) -> m`` (a move that wins the game at once
+    for the side to move, or -1) lets the search score a new node whose side to move can win at
+    once without a playout; ``solver`` keeps proven results (:data:`WIN`, :data:`DRAW`,
+    :data:`LOSS` for the node's mover) and backs them up by minimax, so the search stops spending
+    simulations below a decided node, never selects a move proven to lose, and stops once the root
+    is decided.
     """
+    decisive = winning_move is not None
+    win_now = winning_move if winning_move is not None else _no_winning_move
 
     def mcts_iterations(
         root: np.ndarray,
@@ -132,41 +168,60 @@ def make_tree_search(
         mover: np.ndarray,
         visits: np.ndarray,
         value: np.ndarray,
+        proof: np.ndarray,
         meta: np.ndarray,
-        exploration: float,
-        expand_after: int,
+        params: np.ndarray,
     ) -> int:
         """Run UCT iterations on a tree kept in flat arrays; return the simulations run.
 
         Node 0 is the root. A node's children are ``first[i] .. first[i] + nchild[i] - 1``
         (``first`` is -1 before expansion); ``mover`` is the side that made the node's move and
-        ``value`` sums the results from its side (1 win, 0.5 draw, 0 loss). ``meta[0]`` is the
-        number of nodes in use. A leaf is expanded (all children at once, in random order) once it
-        has ``expand_after`` visits, while the arrays have room; otherwise the playout starts from
-        it. A position that is not over but has no move counts as a draw.
+        ``value`` sums the results from its side (1 win, 0.5 draw, 0 loss); ``proof`` is what the
+        solver proved for that side (0 when it is off). ``meta[0]`` is the number of nodes in use.
+        ``params`` holds the settings (:data:`EXPLORATION`, :data:`EXPAND_AFTER`, :data:`FPU`). A
+        leaf is expanded (all children at once, in random order) once it has ``expand_after``
+        visits, while the arrays have room; otherwise the playout starts from it. A position that
+        is not over but has no move counts as a draw. With the solver the search returns early,
+        having run fewer simulations, once the root is proven.
         """
+        exploration = params[EXPLORATION]
+        expand_after = int(params[EXPAND_AFTER])
+        fpu = params[FPU]
         capacity = first.shape[0]
         st = np.empty(state_size, dtype=np.int64)
         buf = np.empty(81, dtype=np.int64)
         path = np.empty(96, dtype=np.int64)
-        for _ in range(iterations):
+        for iteration in range(iterations):
+            if solver and proof[0] != UNPROVEN:
+                return iteration
             st[:] = root
             node = 0
             depth = 0
             path[0] = 0
             # selection
-            while first[node] >= 0 and nchild[node] > 0:
+            while first[node] >= 0 and nchild[node] > 0 and (not solver or proof[node] == 0):
                 f = first[node]
                 k = nchild[node]
                 best = f
                 best_score = -1.0
                 log_n = math.log(visits[node])
                 for i in range(f, f + k):
+                    if solver and proof[i] != UNPROVEN:
+                        if proof[i] == LOSS:
+                            continue
+                        score = 0.5  # a proven draw: its value is known, no need to explore
+                        if score > best_score:
+                            best_score = score
+                            best = i
+                        continue
                     v = visits[i]
                     if v == 0:
-                        best = i
-                        break
-                    score = value[i] / v + exploration * math.sqrt(log_n / v)
+                        if fpu < 0:
+                            best = i
+                            break
+                        score = fpu
+                    else:
+                        score = value[i] / v + exploration * math.sqrt(log_n / v)
                     if score > best_score:
                         best_score = score
                         best = i
@@ -178,6 +233,7 @@ def make_tree_search(
             if (
                 st[status] == PLAYING
                 and first[node] < 0
+                and (not solver or proof[node] == 0)
                 and (node == 0 or visits[node] >= expand_after)
             ):
                 n = legal_moves(st, buf)
@@ -198,6 +254,7 @@ def make_tree_search(
                         mover[f + j] = p
                         visits[f + j] = 0
                         value[f + j] = 0.0
+                        proof[f + j] = UNPROVEN
                     first[node] = f
                     nchild[node] = n
                     meta[0] = f + n
@@ -205,10 +262,26 @@ def make_tree_search(
                     apply_move(st, move[node])
                     depth += 1
                     path[depth] = node
-            # simulation
+            # simulation (a node proven already, or decided at once, needs none)
             outcome = st[status]
-            if outcome == PLAYING:
-                outcome = playout(st, rng, buf)
+            if solver and proof[node] != UNPROVEN:
+                outcome = (
+                    DRAWN if proof[node] == DRAW else (mover[node] + (proof[node] == LOSS)) % 2 + 1
+                )
+            elif outcome == PLAYING:
+                winner = -1
+                if decisive and node != 0 and visits[node] == 0 and win_now(st) >= 0:
+                    winner = st[turn]
+                if winner >= 0:
+                    outcome = winner + 1
+                    if solver:
+                        proof[node] = LOSS
+                else:
+                    outcome = playout(st, rng, buf)
+            elif solver and node != 0:
+                proof[node] = (
+                    DRAW if outcome == DRAWN else (WIN if outcome == mover[node] + 1 else LOSS)
+                )
             # backpropagation
             for d in range(depth + 1):
                 i = path[d]
@@ -217,6 +290,26 @@ def make_tree_search(
                     value[i] += 0.5
                 elif outcome == mover[i] + 1:
                     value[i] += 1.0
+            # proofs travel up: a child won for its mover decides its parent; so do children all proven
+            if solver:
+                for d in range(depth, 0, -1):
+                    child = path[d]
+                    parent = path[d - 1]
+                    if proof[child] == UNPROVEN or proof[parent] != UNPROVEN:
+                        break
+                    if proof[child] == WIN:
+                        proof[parent] = LOSS
+                        continue
+                    best_child = -2
+                    for i in range(first[parent], first[parent] + nchild[parent]):
+                        if proof[i] == UNPROVEN:
+                            best_child = -3
+                            break
+                        if proof[i] - 2 > best_child:
+                            best_child = proof[i] - 2
+                    if best_child == -3:
+                        break
+                    proof[parent] = 2 - best_child
         return iterations
 
     search: Any = njit(mcts_iterations)
@@ -224,14 +317,98 @@ def make_tree_search(
     return search
 
 
+def tree_arrays(nodes: int) -> tuple[np.ndarray, ...]:
+    """Empty tree arrays for ``nodes`` nodes: first child, number of children, move, mover, visits,
+    summed value, proof (the search's arguments after the random stream, in that order)."""
+    return (
+        np.empty(nodes, dtype=np.int32),
+        np.empty(nodes, dtype=np.int16),
+        np.empty(nodes, dtype=np.int8),
+        np.empty(nodes, dtype=np.int8),
+        np.empty(nodes, dtype=np.int32),
+        np.empty(nodes, dtype=np.float32),
+        np.empty(nodes, dtype=np.int8),
+    )
+
+
+def search_params(exploration: float = 0.7, expand_after: int = 2, fpu: float = -1.0) -> np.ndarray:
+    """The ``params`` array of a search (see :func:`make_tree_search`)."""
+    params = np.zeros(PARAMS, dtype=np.float64)
+    params[EXPLORATION], params[EXPAND_AFTER], params[FPU] = exploration, expand_after, fpu
+    return params
+
+
+@njit(cache=True)
+def copy_subtree(
+    sub: int,
+    first: np.ndarray,
+    nchild: np.ndarray,
+    move: np.ndarray,
+    mover: np.ndarray,
+    visits: np.ndarray,
+    value: np.ndarray,
+    proof: np.ndarray,
+    to_first: np.ndarray,
+    to_nchild: np.ndarray,
+    to_move: np.ndarray,
+    to_mover: np.ndarray,
+    to_visits: np.ndarray,
+    to_value: np.ndarray,
+    to_proof: np.ndarray,
+) -> int:
+    """Copy the subtree under node ``sub`` into the ``to_`` arrays with ``sub`` as node 0, keeping
+    each node's children together (breadth first); return the nodes copied (the ``to_`` arrays
+    must have room for the subtree)."""
+    source = np.empty(to_first.shape[0], dtype=np.int64)
+    source[0] = sub
+    used = 1
+    j = 0
+    while j < used:
+        s = source[j]
+        to_nchild[j] = nchild[s]
+        to_move[j] = move[s]
+        to_mover[j] = mover[s]
+        to_visits[j] = visits[s]
+        to_value[j] = value[s]
+        to_proof[j] = proof[s]
+        if first[s] < 0:
+            to_first[j] = -1
+        else:
+            to_first[j] = used
+            for i in range(nchild[s]):
+                source[used + i] = first[s] + i
+            used += nchild[s]
+        j += 1
+    return used
+
+
+@njit(cache=True)
+def subtree_size(sub: int, first: np.ndarray, nchild: np.ndarray) -> int:
+    """The number of nodes in the subtree under node ``sub``, ``sub`` included."""
+    stack = np.empty(first.shape[0], dtype=np.int64)
+    stack[0] = sub
+    top = 1
+    count = 0
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        count += 1
+        if first[s] >= 0:
+            for i in range(nchild[s]):
+                stack[top] = first[s] + i
+                top += 1
+    return count
+
+
 def warm_up_search(mcts_iterations: Callable[..., int], root: np.ndarray) -> None:
     """Compile (or load from numba's cache) a search and its kernel with two simulations from
-    ``root``, so no clock pays for it."""
-    first = np.full(200, -1, dtype=np.int32)
-    nchild = np.zeros(200, dtype=np.int16)
-    move = np.zeros(200, dtype=np.int8)
-    mover = np.zeros(200, dtype=np.int8)
-    visits = np.zeros(200, dtype=np.int32)
-    value = np.zeros(200, dtype=np.float32)
+    ``root``, and the helpers of tree reuse, so no clock pays for it."""
+    first, nchild, move, mover, visits, value, proof = tree_arrays(200)
+    first[0], nchild[0], mover[0], visits[0], value[0], proof[0] = -1, 0, 1, 0, 0.0, 0
     meta = np.array([1], dtype=np.int64)
-    mcts_iterations(root, 2, make_rng(0), first, nchild, move, mover, visits, value, meta, 0.7, 2)
+    params = search_params()
+    mcts_iterations(
+        root, 2, make_rng(0), first, nchild, move, mover, visits, value, proof, meta, params
+    )
+    copy_subtree(0, first, nchild, move, mover, visits, value, proof, *tree_arrays(200))
+    subtree_size(0, first, nchild)  # tree reuse's helpers, loaded too

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 
 def _umask() -> int:
@@ -21,19 +24,21 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+@contextmanager
+def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, bit by bit: the data goes to a temporary file in the
+    same folder, which replaces ``path`` (after an fsync) only when the block ends without an error.
+    For output too big to hold in memory (a merged certificate, say).
 
     The file gets the permissions of any newly created file, 0644 minus the umask (a temporary file
     is created private, 0600, and would otherwise keep that).
     """
     target = Path(path)
-    mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         os.fchmod(fd, 0o644 & ~_umask())
-        with os.fdopen(fd, mode) as handle:
-            handle.write(data)
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
@@ -43,3 +48,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    with atomic_writer(path) as handle:
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)

@@ -11,12 +11,15 @@ Optional abilities, used by engines when a state has them:
 
 * ``evaluate() -> float``: a guess of the state's worth for the side to move, in (-1, 1);
 * ``candidate_moves() -> tuple[int, ...]``: the moves worth searching, most promising first;
-* ``solution()``: an exact solution of everything reachable, or ``None`` when out of reach;
 * ``compiled_search(seed, exploration)``: a compiled Monte Carlo tree search for this game;
-* ``blocks_are_forced``: True when a cell where the opponent would win must be taken at once.
+* ``blocks_are_forced``: True when a cell where the opponent would win must be taken at once;
+* ``empty_cells``: the empty cells, so that an engine knows whether an exact solver reaches.
 
-Games are built from their names by :func:`oxo.registry.find_game` (``oxo.new_game`` for short),
-above every game: this module, at the bottom, imports none of them.
+A state holds no question about itself: a game's exact solver lives above the games, and its
+descriptor hands it to the engines (:meth:`oxo.registry.Game.exact_solver`,
+:data:`oxo.engines.ExactSolver`). Games are built from their names by
+:func:`oxo.registry.find_game` (``oxo.new_game`` for short), above every game: this module, at the
+bottom, imports none of them.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Both number grids and cells 1..9 in reading order (1 2 3 / 4 5 6 / 7 8 9) and wr
 the grid G then the cell C, so ``55`` is the centre of the centre grid. Inside the library a move is
 the integer ``9*(G-1) + (C-1)`` (0..80), also its bit in the games' 81-bit bitboards. A record is
 moves separated by spaces (commas and move numbers such as ``1.`` are tolerated). The games differ in
-their rules, not in this notation, the text board drawn here or the driver of their compiled tree
-search (each game brings its own compiled kernel), so both use this one module (games never import
+their rules, not in the lines of a 3x3 grid, this notation, the text board drawn here or the driver
+of their compiled tree search (each game brings its own compiled kernel), so both use this one module (games never import
 each other).
 """
 
@@ -17,10 +17,28 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from oxo.errors import MoveSyntaxError
+from oxo.game import Player
+from oxo.geometry import Geometry
 
 if TYPE_CHECKING:
     import numpy as np
     from rich.text import Text
+
+_GRID = Geometry.parse("3x3")
+#: The eight straights of a 3×3 grid as 9-bit masks (bit c is cell c+1 in reading order), from the
+#: shared geometry. Both games need them twice: inside a small grid and on the big grid of grids.
+LINES: tuple[int, ...] = _GRID.lines
+#: ``WINS[mask]``: the 9-bit ``mask`` holds three in a row (one table look-up).
+WINS: tuple[bool, ...] = _GRID.win_table
+
+#: The sides by index (0 moves first), as both games keep their bitboards.
+NAMES: tuple[Player, Player] = ("x", "o")
+#: Every cell of the 81-cell board (bit ``9*g + c``: cell c of grid g).
+FULL = (1 << 81) - 1
+#: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
+GRID_CELLS: tuple[int, ...] = tuple(
+    sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
+)
 
 ACCEPTED = (
     "a move is two digits GC, grid then cell, each 1..9 in reading order "
@@ -146,6 +164,22 @@ def board_tokens(
     return lines
 
 
+class Drawable(Protocol):
+    """A state of a game on nine grids that lays itself out as token lines (its ``board_tokens``)."""
+
+    def board_tokens(self, *, highlight: bool = True) -> list[list[Token]]: ...
+
+
+def board_text(state: Drawable, *, highlight: bool = True) -> str:
+    """The board as plain ASCII lines; legal moves shown as cell digits if ``highlight``."""
+    return tokens_text(state.board_tokens(highlight=highlight))
+
+
+def board_rich(state: Drawable, *, highlight: bool = True) -> Text:
+    """The board as a rich ``Text`` with colours (marks, big marks, legal moves, last move)."""
+    return tokens_rich(state.board_tokens(highlight=highlight))
+
+
 def tokens_text(lines: list[list[Token]]) -> str:
     """Token lines as plain ASCII (files, pipes, tests)."""
     return "\n".join("".join(text for text, _ in line) for line in lines)
@@ -179,19 +213,31 @@ class _Clock(Protocol):
 
 class CompiledKernel(Protocol):
     """What a game's compiled module offers the search: its random stream, its state as an array,
-    and a batch of simulations over the flat tree arrays."""
+    and the tree search over the flat tree arrays (plain, or with the options it knows)."""
+
+    mcts_iterations: Callable[..., int]
 
     def warm_up(self) -> None: ...
     def make_rng(self, seed: int | None = None) -> np.ndarray: ...
     def state_from(self, state: Any) -> np.ndarray: ...
-    def mcts_iterations(self, *args: Any) -> int: ...
+
+
+#: A root move's statistics after a search: the move, its visits, the summed result for the side
+#: to move, and what the solver proved for that side (0 nothing, 1 loss, 2 draw, 3 win).
+MoveStats = tuple[int, int, float, int]
 
 
 class CompiledSearch:
     """UCT with random playouts in a game's compiled code (``kernel``); one instance serves a whole
     game (its random stream and tree arrays are reused from move to move). The tree lives in flat
     arrays that grow up to :data:`MAX_NODES`; past that the search keeps simulating from its leaves
-    without growing. With an iteration budget a seeded game repeats move for move."""
+    without growing. With an iteration budget a seeded game repeats move for move.
+
+    ``options`` choose the compiled search the kernel builds (``kernel.tree_search(**options)``;
+    none: its plain ``mcts_iterations``); ``fpu`` is the first-play urgency (the score an unvisited
+    child gets; negative: every child is tried once first); with ``reuse`` the part of the last
+    tree below the new position is kept when the new position follows the last one searched.
+    """
 
     def __init__(
         self,
@@ -199,26 +245,42 @@ class CompiledSearch:
         seed: int | None = None,
         exploration: float = 0.7,
         expand_after: int = 2,
+        *,
+        fpu: float = -1.0,
+        reuse: bool = False,
+        **options: Any,
     ) -> None:
-        kernel.warm_up()
+        from oxo.compiled import search_params
+
+        if options and not hasattr(kernel, "tree_search"):
+            from oxo.errors import OptionError
+
+            raise OptionError(f"this game's search has no option {', '.join(sorted(options))}")
+        self._search: Callable[..., int] = (
+            kernel.tree_search(**options)  # type: ignore[attr-defined]  # a kernel with options
+            if options
+            else kernel.mcts_iterations
+        )
+        kernel.warm_up(**options)  # (a kernel without options takes none: checked above)
         self._compiled = kernel
         self.exploration = float(exploration)
         self.expand_after = int(expand_after)
+        self.fpu = float(fpu)
+        self.reuse = bool(reuse)
+        self._params = search_params(self.exploration, self.expand_after, self.fpu)
         self._rng = kernel.make_rng(seed)
         self._arrays: tuple[np.ndarray, ...] | None = None
+        #: The moves from the start to the root of the tree in the arrays (tree reuse), and its size.
+        self._root_moves: tuple[int, ...] | None = None
+        self._used = 0
+        #: Simulations of the last search that came from the tree kept from the search before.
+        self.reused = 0
 
     def _tree(self, nodes: int) -> tuple[np.ndarray, ...]:
-        import numpy as np
+        from oxo.compiled import tree_arrays
 
         if self._arrays is None or self._arrays[0].shape[0] < nodes:
-            self._arrays = (
-                np.empty(nodes, dtype=np.int32),  # first child
-                np.empty(nodes, dtype=np.int16),  # number of children
-                np.empty(nodes, dtype=np.int8),  # move
-                np.empty(nodes, dtype=np.int8),  # mover
-                np.empty(nodes, dtype=np.int32),  # visits
-                np.empty(nodes, dtype=np.float32),  # value
-            )
+            self._arrays = tree_arrays(nodes)
         return self._arrays
 
     @staticmethod
@@ -232,23 +294,76 @@ class CompiledSearch:
             grown.append(bigger)
         return tuple(grown)
 
+    def tree(self) -> tuple[np.ndarray, ...]:
+        """The last search's tree: the arrays (first child, children, move, mover, visits, summed
+        value, proof) cut to the nodes in use, node 0 the root."""
+        if self._arrays is None:
+            return ()
+        return tuple(array[: self._used] for array in self._arrays)
+
+    def _kept(self, state: Any, room: int) -> tuple[tuple[np.ndarray, ...], int] | None:
+        """The arrays holding the last tree's part below ``state`` as the new tree (with room for
+        ``room`` more nodes) and its size, when reuse is on and ``state`` follows the last root."""
+        from oxo.compiled import copy_subtree, subtree_size, tree_arrays
+
+        old, arrays = self._root_moves, self._arrays
+        if not self.reuse or old is None or arrays is None:
+            return None
+        moves = tuple(state.moves)
+        if len(moves) <= len(old) or moves[: len(old)] != old:
+            return None
+        first, nchild, move = arrays[0], arrays[1], arrays[2]
+        node = 0
+        for played in moves[len(old) :]:
+            f = int(first[node])
+            if f < 0:
+                return None
+            children = move[f : f + int(nchild[node])]
+            found = (children == played).nonzero()[0]
+            if not len(found):
+                return None
+            node = f + int(found[0])
+        if first[node] < 0:
+            return None
+        size = int(subtree_size(node, first, nchild))
+        fresh = tree_arrays(min(MAX_NODES, max(size + room, 2 * size)))
+        used = int(copy_subtree(node, *arrays, *fresh))
+        return fresh, used
+
     def run(
         self, state: Any, clock: _Clock, iterations: int | None
-    ) -> tuple[list[tuple[int, int, float]], int, int]:
-        """Search from ``state`` until ``clock`` expires or ``iterations`` simulations ran.
+    ) -> tuple[list[MoveStats], int, int]:
+        """Search from ``state`` until ``clock`` expires, ``iterations`` simulations ran, or (with
+        the solver) the position is proven.
 
-        Returns each root move with its visits and summed result (for the side to move), the
-        simulations run and the tree's size.
+        Returns each root move with its visits, summed result and proof (for the side to move),
+        the simulations run and the tree's size.
         """
         import numpy as np
 
         c = self._compiled
         root = c.state_from(state)
         budget = iterations if iterations is not None else 1 << 62
-        arrays = self._tree(min(MAX_NODES, FAN_OUT * min(budget, 4 * CHUNK) + FAN_OUT))
-        first, nchild, move, mover, visits, value = arrays
-        first[0], nchild[0], visits[0], value[0], mover[0] = -1, 0, 0, 0.0, 1 - state.player
-        meta = np.array([1], dtype=np.int64)
+        room = min(MAX_NODES, FAN_OUT * min(budget, 4 * CHUNK) + FAN_OUT)
+        kept = self._kept(state, room)
+        if kept is None:
+            arrays = self._tree(room)
+            first, nchild, move, mover, visits, value, proof = arrays
+            first[0], nchild[0], visits[0], value[0], mover[0], proof[0] = (
+                -1,
+                0,
+                0,
+                0.0,
+                1 - state.player,
+                0,
+            )
+            used = 1
+        else:
+            arrays, used = kept
+            self._arrays = arrays
+            first, nchild, move, mover, visits, value, proof = arrays
+        self.reused = int(visits[0])
+        meta = np.array([used], dtype=np.int64)
         done = 0
         while done < budget:
             chunk = min(CHUNK, budget - done)
@@ -258,8 +373,8 @@ class CompiledSearch:
                     arrays, int(meta[0]), min(MAX_NODES, max(want, 2 * arrays[0].shape[0]))
                 )
                 self._arrays = arrays
-                first, nchild, move, mover, visits, value = arrays
-            done += c.mcts_iterations(
+                first, nchild, move, mover, visits, value, proof = arrays
+            ran = self._search(
                 root,
                 chunk,
                 self._rng,
@@ -269,15 +384,21 @@ class CompiledSearch:
                 mover,
                 visits,
                 value,
+                proof,
                 meta,
-                self.exploration,
-                self.expand_after,
+                self._params,
             )
-            if clock.expired():
+            done += ran
+            if ran < chunk or clock.expired():
                 break
+        self._root_moves = tuple(state.moves)
+        self._used = int(meta[0])
         f, k = int(first[0]), int(nchild[0])
         stats = (
-            [(int(move[i]), int(visits[i]), float(value[i])) for i in range(f, f + k)]
+            [
+                (int(move[i]), int(visits[i]), float(value[i]), int(proof[i]))
+                for i in range(f, f + k)
+            ]
             if f >= 0
             else []
         )

@@ -1,7 +1,9 @@
 """Positions: an immutable board state as two bitboards, with its text notations and symmetries.
 
 A position is any assignment of statuses to cells (0 empty, 1 first player X, 2 second player O);
-whether it can occur in a real game is :mod:`oxo.legality`'s question. Notations in and out:
+whether it can occur in a real game is :mod:`oxo.legality`'s question (``oxo.check``), its value
+:mod:`oxo.solve`'s. Here: the rules (whose turn, who has won, the moves), the state in a sentence
+(:meth:`Position.status`) and the notations. Notations in and out:
 
 * status string (seed 000): ``120000000``;
 * letters (seed 001): ``xo.......``; ``X``/``O`` and ``-``/``_`` are read too;
@@ -14,18 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from oxo.errors import MoveError, PositionError
 from oxo.geometry import Geometry, Symmetry, completing_cells, mask_cells
 
-if TYPE_CHECKING:
-    from oxo.legality import Legality
-    from oxo.reports import Analysis, Status
-    from oxo.solve import Solution
-
 Player = Literal["x", "o"]
 Outcome = Literal["x", "o", "draw"]
+StatusCode = Literal["impossible", "both_lines", "won", "full", "to_move"]
 
 #: Weight of a line that holds c marks of one player and none of the other, by c (beyond: the last).
 _LINE_WEIGHTS = (0, 1, 6, 40, 250, 1600, 10000)
@@ -343,17 +341,6 @@ class Position:
 
         return tuple(sorted(moves, key=promise, reverse=True))
 
-    def solution(self, max_empty: int | None = None) -> Solution | None:
-        """Every position reachable from this one, solved exactly, or ``None`` when it has more empty
-        cells than ``max_empty`` (default: the most the dense solver handles, 16)."""
-        from oxo.solve import solve
-        from oxo.space import MAX_EMPTY
-
-        limit = MAX_EMPTY if max_empty is None else min(max_empty, MAX_EMPTY)
-        if len(self.empty_cells) > limit:
-            return None
-        return solve(self)
-
     def text(self) -> str:
         """The grid for people (see :meth:`to_grid`)."""
         return self.to_grid()
@@ -404,25 +391,14 @@ class Position:
         """Whether the two positions are the same up to symmetry."""
         return self.geometry == other.geometry and self.canonical == other.canonical
 
-    # -- questions and display (oxo.api, oxo.reports and oxo.render do the work) ---------------------
-
-    def check(self) -> Legality:
-        """Whether the position can occur in a real game and, if not, every reason why."""
-        from oxo.legality import check_position
-
-        return check_position(self)
+    # -- status and display ------------------------------------------------------------------------
+    #
+    # The questions about a position (can it occur, its value, its analysis) live above it and are
+    # asked through oxo.check, oxo.analyze, oxo.solve and oxo.move (see docs/architecture.md).
 
     def status(self) -> Status:
         """The state of the position as a code and a sentence ("X to move (move 3)", "O has won")."""
-        from oxo.reports import position_status
-
         return position_status(self)
-
-    def analyze(self) -> Analysis:
-        """Dead and open lines, winnability, value and every move's value (see :func:`oxo.reports.analyze`)."""
-        from oxo.reports import analyze
-
-        return analyze(self)
 
     def __repr__(self) -> str:
         return f"Position.parse({self.to_letters(rows=True)!r}, {self.geometry.spec!r})"
@@ -435,6 +411,43 @@ class Position:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(f"{self.to_grid()}\n{self.status().text}")
+
+
+@dataclass(frozen=True)
+class Status:
+    """The state of a position: a short code, a sentence for people, whose turn and who has won."""
+
+    code: StatusCode
+    text: str
+    turn: Player | None
+    winner: Player | None
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, object]:
+        return {"status": self.code, "text": self.text, "turn": self.turn, "winner": self.winner}
+
+
+def position_status(position: Position) -> Status:
+    """What state ``position`` is in, in one sentence (the one place this sentence is written)."""
+    turn, winner = position.turn, position.winner
+    if turn is None:
+        return Status(
+            "impossible",
+            "impossible mark counts (X moves first, so X has as many marks as O or one more)",
+            None,
+            None,
+        )
+    if position.x_lines and position.o_lines:
+        return Status(
+            "both_lines", "both players have a line: no game reaches this position", turn, None
+        )
+    if winner is not None:
+        return Status("won", f"{winner.upper()} has won", None, winner)
+    if position.is_full:
+        return Status("full", "draw: the board is full", None, None)
+    return Status("to_move", f"{turn.upper()} to move (move {position.ply + 1})", turn, None)
 
 
 def _guess_geometry(raw: str, text: str) -> Geometry:

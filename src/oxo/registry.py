@@ -19,13 +19,15 @@ and below :mod:`oxo.api`, :mod:`oxo.rl` and the shells, which find games here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from oxo.errors import BoardSpecError, PositionError, UnknownGameError, UnsupportedError
 from oxo.game import GameState
 
 if TYPE_CHECKING:
-    from oxo.engines import Engine
+    from oxo.engines import Engine, ExactSolver
     from oxo.geometry import Geometry
     from oxo.gravity.board import GravityBoard
 
@@ -89,6 +91,12 @@ class Game:
     levels: ClassVar[tuple[str, ...]] = LEVELS
 
     @property
+    def gomoku(self) -> bool:
+        """Whether the game is played as gomoku (five in a row on a board): its engines and its
+        analysis then search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return False
+
+    @property
     def aliases(self) -> tuple[str, ...]:
         """Every name :func:`find_game` takes for this game, :attr:`name` first."""
         return (self.name,)
@@ -130,13 +138,29 @@ class Game:
         depth: int | None = None,
         seed: int | None = None,
     ) -> Engine:
-        """The computer player of ``level`` on this game (:func:`oxo.engines.make_engine` unless
-        the game brings its own levels)."""
-        from oxo.engines import make_engine
-
-        return make_engine(
+        """The computer player of ``level`` on this game (:func:`oxo.engines.make_engine`, handed the
+        game's :meth:`exact_solver`, unless the game brings its own levels)."""
+        return self._engine_maker()(
             level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
         )
+
+    def _engine_maker(self) -> Callable[..., Engine]:
+        """What builds the game's engines from a level, a state and the thinking budget."""
+        from oxo.engines import make_engine
+
+        return partial(make_engine, solver=self.exact_solver())
+
+    def exact_solver(self) -> ExactSolver | None:
+        """The game's exact solver as the engines ask it (``solver(state, limit)``, see
+        :data:`oxo.engines.ExactSolver`), ``None`` when the game has none: engines know no game, so
+        the descriptor hands them the solver."""
+        return None
+
+    def describe_level(self, level: str, state: GameState) -> str:
+        """How ``level`` plays on this game, in a short phrase (for the start of a game)."""
+        from oxo.engines import describe_level
+
+        return describe_level(level, state, self.exact_solver())
 
     def rules_text(self) -> str | None:
         """The rules in plain words, ``None`` when the game has no rules text."""
@@ -263,6 +287,11 @@ class BoardGame(Game):
 
         return Position.from_string(text, self.geometry)
 
+    def exact_solver(self) -> ExactSolver | None:
+        from oxo.solve import solution_within
+
+        return solution_within
+
     @property
     def size(self) -> int:
         return self.geometry.size
@@ -271,6 +300,24 @@ class BoardGame(Game):
         from oxo.render.svg import classic_svg
 
         return classic_svg(state, legal=True)  # type: ignore[arg-type]  # a state of this game: a Position
+
+    @property
+    def gomoku(self) -> bool:
+        """Whether the board is played as gomoku (five in a row): its engines and analysis then
+        search forced wins by fours and threes (:mod:`oxo.tactics`)."""
+        return self.geometry.k == 5
+
+    def _engine_maker(self) -> Callable[..., Engine]:
+        """The shared levels, handed the exact solver; on gomoku boards ``hard`` (and ``best``
+        where it plays hard) first search forced wins by fours and threes, and play or stop them."""
+        from oxo.engines import make_engine
+
+        tactics = None
+        if self.gomoku:
+            from oxo.tactics import engine_advice
+
+            tactics = engine_advice
+        return partial(make_engine, solver=self.exact_solver(), tactics=tactics)
 
 
 class GravityGame(Game):
@@ -318,6 +365,11 @@ class GravityGame(Game):
 
         return GravityState.from_string(text, self.board)
 
+    def exact_solver(self) -> ExactSolver | None:
+        from oxo.gravity.engine import gravity_solution
+
+        return gravity_solution
+
     @property
     def size(self) -> int:
         return self.board.size
@@ -327,27 +379,11 @@ class GravityGame(Game):
 
         return gravity_svg(state)  # type: ignore[arg-type]  # a state of this game: a GravityState
 
-    def make_engine(
-        self,
-        level: str,
-        state: GameState,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        depth: int | None = None,
-        seed: int | None = None,
-    ) -> Engine:
+    def _engine_maker(self) -> Callable[..., Engine]:
         """Gravity boards' own ``perfect`` and ``best`` (the exact solver); other levels shared."""
         from oxo.gravity.engine import make_gravity_engine
 
-        return make_gravity_engine(
-            level,
-            state,  # type: ignore[arg-type]  # a state of this game: a GravityState
-            seconds=seconds,
-            iterations=iterations,
-            depth=depth,
-            seed=seed,
-        )
+        return make_gravity_engine
 
 
 class _NineGridsGame(Game):

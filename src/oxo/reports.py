@@ -1,12 +1,14 @@
 """Reports about one position, built once here and only formatted by the command line, the web page
 and notebooks.
 
-* :func:`position_status`: the state a position is in (whose turn, won, full, or why no game reaches it)
-  as a code and a sentence;
+* :func:`position_status` (from :mod:`oxo.position`, where a position's rules live): the state a
+  position is in (whose turn, won, full, or why no game reaches it) as a code and a sentence;
 * :class:`SideValue`: a value with best play seen from one side ("win in 3 for X");
 * :func:`analyze`: dead and open lines, winnability, and, where the exact solver reaches, the value
   and every move's value. On positions too big for the solver it still reports what is cheap to know
-  (the lines, and whether anybody has a line left to complete) and says why the value is missing.
+  (the lines, and whether anybody has a line left to complete) and says why the value is missing;
+  on gomoku boards it also searches forced wins by fours and threes (:mod:`oxo.tactics`) for the
+  side to move and, as a threat, for its opponent.
 """
 
 from __future__ import annotations
@@ -16,55 +18,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.analysis import can_win_by_lines, line_report, winnability
 from oxo.errors import OutOfReachError
-from oxo.position import Player, Position
+from oxo.position import Player, Position, Status, position_status
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY, build_space, check_playable
+from oxo.tactics import Tactics, forced_win
 
 if TYPE_CHECKING:
     from oxo.analysis import LineReport, Winnability
 
-StatusCode = Literal["impossible", "both_lines", "won", "full", "to_move"]
 Relative = Literal["win", "draw", "loss"]
-
-
-# -- status --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Status:
-    """The state of a position: a short code, a sentence for people, whose turn and who has won."""
-
-    code: StatusCode
-    text: str
-    turn: Player | None
-    winner: Player | None
-
-    def __str__(self) -> str:
-        return self.text
-
-    def to_dict(self) -> dict[str, object]:
-        return {"status": self.code, "text": self.text, "turn": self.turn, "winner": self.winner}
-
-
-def position_status(position: Position) -> Status:
-    """What state ``position`` is in, in one sentence (the one place this sentence is written)."""
-    turn, winner = position.turn, position.winner
-    if turn is None:
-        return Status(
-            "impossible",
-            "impossible mark counts (X moves first, so X has as many marks as O or one more)",
-            None,
-            None,
-        )
-    if position.x_lines and position.o_lines:
-        return Status(
-            "both_lines", "both players have a line: no game reaches this position", turn, None
-        )
-    if winner is not None:
-        return Status("won", f"{winner.upper()} has won", None, winner)
-    if position.is_full:
-        return Status("full", "draw: the board is full", None, None)
-    return Status("to_move", f"{turn.upper()} to move (move {position.ply + 1})", turn, None)
 
 
 @dataclass(frozen=True)
@@ -185,7 +147,10 @@ class Analysis:
     ``value`` and ``moves`` are None when the exact solver does not reach the position
     (``out_of_reach`` then says why). ``x_can_win``/``o_can_win`` say whether the side can still win in
     some continuation of legal play; beyond the solver's reach they are read from the lines
-    (:func:`oxo.analysis.can_win_by_lines`) and None where that cannot tell.
+    (:func:`oxo.analysis.can_win_by_lines`) and None where that cannot tell. There, on gomoku
+    boards, ``forced_win`` is the search for a forced win of the side to move (a win found is
+    proven, and played out against every defence before it is reported) and ``threat`` the same
+    search for its opponent, as if it were to move (what the mover must stop).
     """
 
     position: Position
@@ -197,6 +162,17 @@ class Analysis:
     moves: tuple[MoveValue, ...] | None
     best_moves: tuple[int, ...] = ()
     out_of_reach: str | None = None
+    forced_win: Tactics | None = None
+    threat: Tactics | None = None
+
+    @property
+    def winner(self) -> Player | None:
+        """Who wins with best play, when that is known: from the value, or from a forced win found."""
+        if self.value is not None:
+            return self.value.winner
+        if self.forced_win is not None and self.forced_win.found:
+            return self.forced_win.attacker
+        return None
 
     @property
     def winnable(self) -> bool | None:
@@ -242,6 +218,8 @@ class Analysis:
             "best_moves": list(self.best_moves),
             "moves": None if self.moves is None else [move.to_dict() for move in self.moves],
             "out_of_reach": self.out_of_reach,
+            "forced_win": None if self.forced_win is None else self.forced_win.to_dict(),
+            "threat": None if self.threat is None else self.threat.to_dict(),
         }
 
     def _repr_html_(self) -> str:
@@ -258,6 +236,7 @@ class Analysis:
         out = self.line_text()
         position = self.position
         if self.value is None:
+            out.extend(self.tactics_text())
             out.append(f"value:          not known{f': {self.out_of_reach}' if why else ''}")
             return out
         out.append(f"value:          {self.value}")
@@ -273,6 +252,21 @@ class Analysis:
             out.append(
                 "moves:          " + ", ".join(f"{move.cell}: {move.value}" for move in self.moves)
             )
+        return out
+
+    def tactics_text(self) -> list[str]:
+        """The forced wins found (or not) for the mover and its opponent, as labelled lines: the
+        line in board coordinates (column letter, row from the bottom), then as cell IDs."""
+        out = []
+        for label, search in (("forced win:", self.forced_win), ("threat:", self.threat)):
+            if search is None:
+                continue
+            text = search.summary()
+            if search.attacker != self.position.to_move:
+                text = f"if {search.attacker.upper()} were to move: {text}"
+            if search.found:
+                text += f": {' '.join(search.points)} (cells {' '.join(map(str, search.line))})"
+            out.append(f"{label:<16}{text}")
         return out
 
     def line_text(self) -> list[str]:
@@ -339,13 +333,16 @@ def analyze(
     solution: Solution | None = None,
     win: Winnability | None = None,
     max_empty: int = MAX_EMPTY,
+    tactics_seconds: float | None = None,
 ) -> Analysis:
     """Analyse a position that can occur in a game (a :class:`~oxo.errors.PositionError` otherwise).
 
     With at most ``max_empty`` empty cells everything is exact: the state space that can follow the
     position is built once and shared by the solver and the winnability pass (a prebuilt whole-board
     ``solution`` and ``win`` containing the position may be passed instead). Beyond, the value is left
-    out (``out_of_reach`` says why) and winnability is read from the lines alone.
+    out (``out_of_reach`` says why) and winnability is read from the lines alone; with
+    ``tactics_seconds`` (the registry gives it on gomoku boards) forced wins by fours and threes are
+    searched for the side to move and for its opponent within about that many seconds.
     """
     check_playable(position)
     lines = line_report(position)
@@ -353,6 +350,7 @@ def analyze(
     empty = len(position.empty_cells)
     if solution is None or position not in solution:
         if empty > max_empty:
+            found, threat = _tactics(position, tactics_seconds)
             return Analysis(
                 position,
                 status,
@@ -369,6 +367,8 @@ def analyze(
                     if empty == position.geometry.size
                     else ""
                 ),
+                found,
+                threat,
             )
         space = build_space(position)
         solution = solve(position, space=space)
@@ -385,6 +385,19 @@ def analyze(
     )
     best = solution.best_moves(position) if mover is not None else ()
     return Analysis(position, status, lines, x_can, o_can, value, moves, best)
+
+
+def _tactics(position: Position, seconds: float | None) -> tuple[Tactics | None, Tactics | None]:
+    """The forced win of the side to move (two thirds of ``seconds``) and, when it has none, its
+    opponent's as if it were to move (the rest); ``None`` for what was not searched."""
+    mover = position.to_move
+    if seconds is None or mover is None:
+        return None, None
+    found = forced_win(position, mover, seconds=seconds * 2 / 3)
+    if found.found:
+        return found, None
+    opponent: Player = "o" if mover == "x" else "x"
+    return found, forced_win(position, opponent, seconds=seconds / 3)
 
 
 def require_value(analysis: Analysis) -> Analysis:

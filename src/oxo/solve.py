@@ -23,7 +23,7 @@ import numpy as np
 from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry, burnside_average, completing_cells
 from oxo.position import Player, Position
-from oxo.space import StateSpace, build_space, check_playable, permute_masks
+from oxo.space import MAX_EMPTY, StateSpace, build_space, check_playable, permute_masks
 
 Outcome = Literal["x", "o", "draw"]
 
@@ -252,6 +252,18 @@ def solve(
         if on_progress is not None:
             on_progress(0.5 + 0.5 * (last - depth + 1) / (last + 1))
     return Solution(space, scores)
+
+
+def solution_within(position: Position, max_empty: int | None = None) -> Solution | None:
+    """Every position reachable from ``position`` solved exactly, or ``None`` when it has more empty
+    cells than ``max_empty`` (default, and at most: :data:`~oxo.space.MAX_EMPTY`, 16).
+
+    This is the classic boards' exact solver as the engines' perfect play asks for it
+    (:data:`oxo.engines.ExactSolver`); the registry hands it to them."""
+    limit = MAX_EMPTY if max_empty is None else min(max_empty, MAX_EMPTY)
+    if len(position.empty_cells) > limit:
+        return None
+    return solve(position)
 
 
 def reference_value(position: Position, memo: dict[tuple[int, int], int] | None = None) -> Value:

@@ -9,6 +9,11 @@ The move is chosen deterministically among the moves that keep the position's va
 scores already prefer the quickest win (and the slowest loss); among those left the map takes the
 move whose strategy tree is smallest (fewest boards to draw), then the lowest cell ID. The same
 position always gets the same move, however it was reached.
+
+Choosing the smallest map means sizing the tree under every value-keeping move, which on a drawn
+16-cell board (4x4) looks at far more positions than the map holds. Past ``max_positions`` looked
+at, the map takes the lowest cell ID among the value-keeping moves instead (``smallest`` false):
+still a complete optimal strategy, found in one pass, only not the smallest one.
 """
 
 from __future__ import annotations
@@ -23,8 +28,11 @@ from oxo.position import Position
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY
 
-#: Most distinct positions a map may hold before :func:`strategy_map` gives up.
+#: Most positions where the side moves that choosing the smallest map may look at.
 DEFAULT_MAX_POSITIONS = 50_000
+#: Most positions where the side moves in a map of the lowest value-keeping cells (the map taken
+#: when the smallest is beyond ``max_positions``); past it :func:`strategy_map` gives up.
+FALLBACK_MAX_POSITIONS = 500_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +71,8 @@ class StrategyMap:
     boards: int
     outcomes: dict[str, int]
     classes: int
+    #: False when the smallest map was beyond reach and the map takes the lowest value-keeping cell.
+    smallest: bool = True
 
     @property
     def positions(self) -> int:
@@ -93,6 +103,7 @@ class StrategyMap:
             "classes": self.classes,
             "boards": self.boards,
             "outcomes": dict(self.outcomes),
+            "smallest": self.smallest,
             "first_answers": [
                 {"reply": reply, "answer": answer} for reply, answer in self.first_answers()
             ],
@@ -124,14 +135,17 @@ def strategy_map(
     *,
     solution: Solution | None = None,
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    fallback_positions: int | None = FALLBACK_MAX_POSITIONS,
     on_progress: Callable[[float], None] | None = None,
 ) -> StrategyMap:
     """The complete optimal strategy of ``side`` (``"x"`` or ``"o"``) from the empty board.
 
-    Raises :class:`OutOfReachError` when the board is beyond the exact solver (more than 16 cells)
-    or choosing the smallest map means looking at more than ``max_positions`` positions where
-    ``side`` moves (the map itself may be smaller). ``on_progress`` hears the fraction of the
-    board's solving done (the longest part on 16 cells).
+    The smallest map, unless choosing it means looking at more than ``max_positions`` positions
+    where ``side`` moves: then the map of the lowest value-keeping cells, of at most
+    ``fallback_positions`` such positions (``None``: no such map). Raises
+    :class:`OutOfReachError` when the board is beyond the exact solver (more than 16 cells) or
+    both maps are beyond their limits. ``on_progress`` hears the fraction of the board's solving
+    done (the longest part on 16 cells).
     """
     geometry = Geometry.parse(board) if isinstance(board, str) else board
     if side not in ("x", "o"):
@@ -144,13 +158,13 @@ def strategy_map(
     root = Position.empty(geometry)
     solution = solution if solution is not None else solve(root, on_progress=on_progress)
     builder = _Builder(solution, side, max_positions)
-    node = builder.node(root)
-    outcomes = {"win": 0, "draw": 0, "loss": 0}
-    for leaf in node.walk():
-        end = leaf.after
-        if not leaf.replies and end.is_over:
-            result = end.outcome
-            outcomes["draw" if result == "draw" else "win" if result == side else "loss"] += 1
+    try:
+        node = builder.node(root)
+    except OutOfReachError as too_many:
+        if fallback_positions is None:
+            raise
+        builder = _Builder(solution, side, fallback_positions, smallest=False, why=str(too_many))
+        node = builder.node(root)
     moves = {key: built.move for key, built in builder.nodes.items() if built.move is not None}
     classes = len({Position(geometry, x, o).key for x, o in moves})
     return StrategyMap(
@@ -160,18 +174,60 @@ def strategy_map(
         root=node,
         moves=moves,
         boards=builder.size(root),
-        outcomes=outcomes,
+        outcomes=_outcomes(node, side),
         classes=classes,
+        smallest=builder.smallest,
     )
+
+
+def _outcomes(root: StrategyNode, side: Player) -> dict[str, int]:
+    """How the games that follow the map end: a count per last board of each (a board shared by
+    several branches counts once per branch, as the drawing shows it), without walking the tree."""
+    memo: dict[int, tuple[int, int, int]] = {}
+
+    def count(node: StrategyNode) -> tuple[int, int, int]:
+        found = memo.get(id(node))
+        if found is not None:
+            return found
+        if not node.replies:
+            end = node.after
+            result = end.outcome if end.is_over else None
+            found = (
+                int(result == side),
+                int(result == "draw"),
+                int(result is not None and result not in (side, "draw")),
+            )
+        else:
+            parts = [count(child) for _, child in node.replies]
+            found = (
+                sum(p[0] for p in parts),
+                sum(p[1] for p in parts),
+                sum(p[2] for p in parts),
+            )
+        memo[id(node)] = found
+        return found
+
+    wins, draws, losses = count(root)
+    return {"win": wins, "draw": draws, "loss": losses}
 
 
 class _Builder:
     """Chooses the side's moves with memoised strategy sizes and builds the (shared) nodes."""
 
-    def __init__(self, solution: Solution, side: Player, max_positions: int) -> None:
+    def __init__(
+        self,
+        solution: Solution,
+        side: Player,
+        max_positions: int,
+        smallest: bool = True,
+        why: str = "",
+    ) -> None:
         self.solution = solution
         self.side = side
         self.max_positions = max_positions
+        #: Whether the move kept is the one with the smallest tree (else the lowest cell ID).
+        self.smallest = smallest
+        self.why = why  # why the smallest map was not chosen
         self.moves: dict[tuple[int, int], int] = {}
         self.sizes: dict[tuple[int, int], int] = {}
         self.nodes: dict[tuple[int, int], StrategyNode] = {}
@@ -183,9 +239,18 @@ class _Builder:
         if found is not None:
             return found
         best = self.solution.best_moves(position)
-        move = min(best, key=lambda cell: (self._replies_size(position.play(cell)), cell))
+        if self.smallest:
+            move = min(best, key=lambda cell: (self._replies_size(position.play(cell)), cell))
+        else:
+            move = min(best)
         self.moves[key] = move
         if len(self.moves) > self.max_positions:
+            if not self.smallest:
+                raise OutOfReachError(
+                    f"{self.why.split(';')[0]}, and the map of the lowest cells that keep the "
+                    f"best result holds more than {self.max_positions:,} positions where "
+                    f"{self.side.upper()} moves; try a smaller board such as 3x3 or 3x4"
+                )
             raise OutOfReachError(
                 f"choosing the smallest map of {self.side.upper()} on {position.geometry.spec} "
                 f"meant looking at more than {self.max_positions:,} positions where "

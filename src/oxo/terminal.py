@@ -24,7 +24,7 @@ from typing import Literal
 
 import numpy as np
 
-from oxo.counting import SHARD_CELLS
+from oxo.counting import SHARD_CELLS, PlyTotals
 from oxo.counting.budget import Estimate
 from oxo.counting.pairs import LinePredicates, block_masks, count_pairs
 from oxo.errors import OptionError, OutOfReachError
@@ -72,7 +72,7 @@ class TerminalPly:
 
 
 @dataclass(frozen=True)
-class TerminalTable:
+class TerminalTable(PlyTotals):
     """Terminal positions per ply for one board (only the plies asked for), with the method used."""
 
     geometry: Geometry
@@ -83,14 +83,6 @@ class TerminalTable:
     def total(self) -> dict[str, int]:
         """Each count summed over the plies in the table."""
         return {key: sum(getattr(row, key) for row in self.plies) for key in _KEYS}
-
-    @property
-    def total_positions(self) -> int:
-        return sum(row.positions for row in self.plies)
-
-    @property
-    def total_classes(self) -> int:
-        return sum(row.classes for row in self.plies)
 
     def to_dict(self) -> dict[str, object]:
         return {

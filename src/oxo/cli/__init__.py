@@ -115,8 +115,36 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else list(argv)
     as_json = "--json" in args
-    with _one_interrupt(until_exit=argv is None):
+    with _one_interrupt(until_exit=argv is None), _fitted(not as_json):
         return _main(args, as_json)
+
+
+@contextmanager
+def _fitted(wanted: bool) -> Iterator[None]:
+    """On a terminal, text wider than it is broken between words (:mod:`oxo.cli.fit`); pipes,
+    files and ``--json`` stay as they are."""
+    replaced = []
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        try:
+            terminal = wanted and stream is not None and stream.isatty()
+        except (AttributeError, ValueError):  # closed or not a real stream
+            terminal = False
+        if terminal:
+            from oxo.cli.fit import FittingStream  # loaded only for a terminal
+
+            replaced.append((name, stream))
+            setattr(sys, name, FittingStream(stream))
+    try:
+        yield
+    finally:
+        for name, stream in replaced:
+            fitting = getattr(sys, name)
+            setattr(sys, name, stream)
+            try:
+                fitting.flush()
+            except (OSError, ValueError):
+                pass
 
 
 @contextmanager
@@ -149,7 +177,10 @@ def _one_interrupt(until_exit: bool) -> Iterator[None]:
 
 def _main(args: list[str], as_json: bool) -> int:
     try:
-        outcome = cli.main(args=args, prog_name="oxo", standalone_mode=False)
+        # click's own main() would turn a Ctrl-C pressed while the command starts (before its
+        # clean stop) into a blank line and "Aborted"; run the command as main() does otherwise.
+        with cli.make_context("oxo", args) as context:
+            outcome = cli.invoke(context)
     except OutOfReachError as error:
         return _error(f"oxo: out of reach: {error}", 3, as_json)
     except OxoError as error:
@@ -174,7 +205,7 @@ def _main(args: list[str], as_json: bool) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    # Without standalone mode click returns the status of ``ctx.exit(n)`` / ``Exit(n)`` instead of raising it.
+    # invoke() returns what the command returned; ``ctx.exit(n)`` / ``Exit(n)`` is caught above.
     return outcome if isinstance(outcome, int) else 0
 
 

@@ -30,7 +30,7 @@ from oxo.cli.limits import (
     memory_option,
     yes_option,
 )
-from oxo.counting import METHODS, CountTable
+from oxo.counting import METHODS, CountTable, PlyCount
 from oxo.counting.executors import EXECUTORS
 from oxo.geometry import Geometry
 from oxo.position import Position
@@ -38,6 +38,9 @@ from oxo.progress import progress_bar
 from oxo.registry import Game
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from oxo.counting.budget import Estimate
     from oxo.counting.frontier import FrontierPly
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
@@ -152,8 +155,8 @@ def count(
     Example: oxo count 3x3 4x4;  oxo count 4x4x4 --plies 6 --yes;  oxo count connect4 --plies 10;
     oxo count uttt --plies 6
     """
-    from oxo.counting import PlyCount
     from oxo.counting.budget import MemoryLimitError
+    from oxo.errors import OutOfReachError
 
     parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
     if all(not isinstance(board, Geometry) for board in parsed):
@@ -164,38 +167,58 @@ def count(
     tables: list[CountTable | GravityCounts | UtttCounts] = []
     with clean_stop():
         for board in parsed:
-            if isinstance(board, str):  # UTTT
-                tables.append(_count_uttt(limit, max_ply, quiet, folder))
-                continue
-            if not isinstance(board, Geometry):
-                tables.append(_count_gravity(board, limit, max_ply, yes, quiet))
-                continue
+            # The plies of a count done one by one, as they come: a stopped count shows them.
             rows: list[PlyCount] = []
             try:
-                tables.append(
-                    _count_one(
-                        board,
-                        method,
-                        executor,
-                        workers,
-                        scheduler,
-                        limit,
-                        max_ply,
-                        folder,
-                        yes,
-                        quiet,
-                        rows,
+                if isinstance(board, str):  # UTTT
+                    tables.append(_count_uttt(limit, max_ply, quiet, folder, rows, yes))
+                elif not isinstance(board, Geometry):
+                    tables.append(_count_gravity(board, limit, max_ply, yes, quiet, rows))
+                else:
+                    tables.append(
+                        _count_one(
+                            board,
+                            method,
+                            executor,
+                            workers,
+                            scheduler,
+                            limit,
+                            max_ply,
+                            folder,
+                            yes,
+                            quiet,
+                            rows,
+                        )
                     )
-                )
-            except (KeyboardInterrupt, MemoryLimitError):
-                # A stopped count shows the plies it finished before the one line saying why.
+            except (KeyboardInterrupt, MemoryLimitError, OutOfReachError, click.exceptions.Exit):
+                # A stopped count shows the plies it finished before the one line saying why
+                # (Ctrl-C, the memory limit, or work ahead that needs --yes or was declined).
                 if rows:
-                    method_of = {row.method for row in rows} - {None}
-                    used = "+".join(m for m in ("sparse", "frontier") if m in method_of)
-                    tables.append(CountTable(board, tuple(rows), used or "frontier", False))
+                    tables.append(_stopped_table(board, rows))
+                if tables:
                     _print_counts(tables, as_json, stopped=True)
                 raise
     _print_counts(tables, as_json)
+
+
+def _stopped_table(
+    board: Geometry | GravityBoard | str, rows: list[PlyCount]
+) -> CountTable | GravityCounts | UtttCounts:
+    """The table of a count stopped after the plies in ``rows`` (marked incomplete)."""
+    if isinstance(board, Geometry):
+        method_of = {row.method for row in rows} - {None}
+        used = "+".join(m for m in ("sparse", "frontier") if m in method_of)
+        return CountTable(board, tuple(rows), used or "frontier", False)
+    positions = tuple(row.positions for row in rows)
+    classes = tuple(row.classes for row in rows)
+    finished = tuple(row.finished or 0 for row in rows)
+    if isinstance(board, str):  # UTTT
+        from oxo.uttt.counting import UtttCounts
+
+        return UtttCounts(positions, classes, finished)
+    from oxo.gravity.counting import GravityCounts
+
+    return GravityCounts(board, positions, finished, False, classes)
 
 
 def _print_counts(
@@ -212,8 +235,15 @@ def _print_counts(
         if isinstance(table, UtttCounts):
             _note(
                 "uttt: classes are up to the eight rotations and reflections (of the big grid and "
-                "every small grid at once); a larger --plies counts further"
+                "every small grid at once)"
+                + ("" if stopped else "; a larger --plies counts further")
             )
+            if stopped and table is tables[-1]:
+                _note(
+                    f"uttt: stopped after ply {len(table.positions) - 1}; run the same command to "
+                    "go on (a count kept on disk continues from its last complete ply, one in "
+                    "memory starts again)"
+                )
             continue
         if isinstance(table, CountTable):
             for line in _method_notes(table):
@@ -236,7 +266,12 @@ def _print_counts(
             f"{table.board.spec}: classes are up to the left-right mirror, the only symmetry of a "
             "gravity board"
         )
-        if not table.complete:
+        if stopped and not table.complete:
+            _note(
+                f"{table.board.spec}: stopped after ply {len(table.positions) - 1}; run the same "
+                "command to count again (gravity boards start again from the empty board)"
+            )
+        elif not table.complete:
             _note(
                 f"{table.board.spec}: counted up to ply {len(table.positions) - 1} of "
                 f"{table.board.size}; a larger --plies counts further (gravity boards start again "
@@ -289,16 +324,23 @@ def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | Gr
     return parse_board(game.name)
 
 
-def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None) -> UtttCounts:
+def _count_uttt(
+    limit: int,
+    max_ply: int | None,
+    quiet: bool,
+    folder: str | None,
+    rows: list[PlyCount],
+    yes: bool,
+) -> UtttCounts:
     """Ultimate tic-tac-toe's count up to ``--plies``: in memory while every ply fits in the limit,
-    else (or with ``--folder``) with each ply's classes kept on disk in buckets."""
-    import time
+    else (or with ``--folder``) with each ply's classes kept on disk in buckets (each ply's row
+    added to ``rows`` as it comes). On disk, once the plies ahead are predicted to take over a
+    minute, it asks first (or needs ``--yes``)."""
     from pathlib import Path
 
-    from oxo.counting.budget import MemoryLimitError, format_seconds
+    from oxo.counting.budget import MemoryLimitError
     from oxo.errors import OutOfReachError
     from oxo.uttt.counting import count_positions
-    from oxo.uttt.diskcount import count_on_disk
 
     if max_ply is None:
         raise OutOfReachError(
@@ -316,9 +358,11 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None
                         lambda ply, positions: known.append((ply, positions)),
                         on_progress=bar,
                         memory=limit,
+                        on_row=rows.append,
                     )
                 except MemoryLimitError as too_big:
                     short = str(too_big).split(";")[0]
+        rows.clear()  # the count on disk starts again from ply 0
         if not quiet:
             _note(f"uttt: {short}; counting on disk instead", err=True)
     where = Path(folder or "oxo-count-uttt").resolve()
@@ -328,21 +372,103 @@ def _count_uttt(limit: int, max_ply: int | None, quiet: bool, folder: str | None
             "stopped count, and remove the folder when done",
             err=True,
         )
-    known.clear()
+    asked = yes
+    while True:
+        try:
+            return _count_uttt_on_disk(where, max_ply, limit, quiet, rows, ask=not asked)
+        except _LongPliesAhead as ahead:
+            # Asked with the bar gone; the count on disk continues from its last complete ply.
+            check_estimate(
+                f"counting uttt on disk from ply {ahead.first} to ply {max_ply}",
+                ahead.estimate,
+                limit,
+                yes=False,
+                smaller=f"--plies {ahead.first - 1} gives the plies counted so far, at once",
+                details=ahead.details,
+            )
+            asked = True
+
+
+def _count_uttt_on_disk(
+    where: Path, max_ply: int, limit: int, quiet: bool, rows: list[PlyCount], ask: bool
+) -> UtttCounts:
+    """The uttt count on disk in ``where`` (continuing from its last complete ply), each ply's row
+    added to ``rows``; with ``ask``, it stops (:class:`_LongPliesAhead`) once the plies ahead are
+    predicted to take over a minute."""
+    import time
+
+    from oxo.counting.budget import format_seconds
+    from oxo.uttt.diskcount import count_on_disk
+
+    known: list[tuple[int, int]] = []
+    rows.clear()
     started = time.monotonic()
+    ply_began = [started]
     with progress_bar("counting uttt on disk", total=1.0, quiet=quiet) as bar:
 
         def on_ply(row: FrontierPly) -> None:
+            rows.append(PlyCount(row.ply, row.positions, row.classes, row.finished_positions))
             known.append((row.ply, row.positions))
-            seconds = time.monotonic() - started
-            if seconds >= 1:  # a line a ply once the count takes noticeable time
+            now = time.monotonic()
+            took, ply_began[0] = now - ply_began[0], now
+            if now - started >= 1:  # a line a ply once the count takes noticeable time
                 bar.note(
                     f"uttt ply {row.ply}: {row.positions:,} positions, {row.classes:,} classes "
-                    f"({format_seconds(seconds)})"
+                    f"({format_seconds(now - started)})"
                 )
+            if ask:
+                _ask_before_long_plies(rows, took, max_ply, limit)
 
         with _guarded_count("uttt", limit, known):
             return count_on_disk(max_ply, where, memory=limit, on_ply=on_ply, on_progress=bar)
+
+
+#: Bytes a class (or a move waiting to be sorted) takes on disk in the uttt count: three int64 words.
+UTTT_ROW_BYTES = 3 * 8
+#: The uttt count on disk predicts the plies ahead from a ply made from at least this many classes
+#: (before, fixed costs such as loading the compiled walk dominate a ply's time).
+PREDICT_FROM_CLASSES = 100_000
+
+
+class _LongPliesAhead(Exception):
+    """The uttt count on disk stops to ask: the plies ahead are predicted to take long."""
+
+    def __init__(self, first: int, estimate: Estimate, details: list[str]) -> None:
+        super().__init__(f"plies from {first} on are predicted to take long")
+        self.first = first
+        self.estimate = estimate
+        self.details = details
+
+
+def _ask_before_long_plies(rows: list[PlyCount], took: float, last: int, limit: int = 0) -> None:
+    """Predict the plies after the last one counted from how it went, both measured: its time per
+    class it grew from (once that ply grew from enough classes for the fixed costs to fade) and the
+    growth of the classes from ply to ply; stop to ask when the plies ahead take over a minute."""
+    from oxo.counting.budget import Estimate, format_bytes, format_seconds
+
+    if len(rows) < 2 or rows[-1].ply >= last or rows[-2].classes < PREDICT_FROM_CLASSES:
+        return  # too little seen to predict, or nothing ahead
+    growth = rows[-1].classes / rows[-2].classes
+    per_parent = took / rows[-2].classes
+    seconds = 0.0
+    disk = 0
+    details = []
+    parents, classes = rows[-1].classes, rows[-1].classes * growth
+    for ply in range(rows[-1].ply + 1, last + 1):
+        ply_seconds = per_parent * parents
+        # while a ply is made: its parents' classes, and its moves waiting to be sorted (a few
+        # more than the classes they make)
+        ply_disk = int(UTTT_ROW_BYTES * (1.2 * classes + parents))
+        seconds += ply_seconds
+        disk = max(disk, ply_disk)
+        details.append(
+            f"ply {ply}: about {format_seconds(ply_seconds)}, about {format_bytes(ply_disk)} on "
+            "disk while it is made"
+        )
+        parents, classes = int(classes), classes * growth
+    if seconds > ASK_AFTER_SECONDS:
+        note = f"from ply {rows[-1].ply}'s time and the growth of the classes"
+        raise _LongPliesAhead(rows[-1].ply + 1, Estimate(seconds, limit, disk, note=note), details)
 
 
 @contextmanager
@@ -397,9 +523,15 @@ def _refuse_classic_options(
 
 
 def _count_gravity(
-    board: GravityBoard, limit: int, max_ply: int | None, yes: bool, quiet: bool
+    board: GravityBoard,
+    limit: int,
+    max_ply: int | None,
+    yes: bool,
+    quiet: bool,
+    rows: list[PlyCount],
 ) -> GravityCounts:
-    """One gravity board's count: estimate, ask or refuse, then count within the memory limit."""
+    """One gravity board's count: estimate, ask or refuse, then count within the memory limit
+    (each ply's row added to ``rows`` as it comes)."""
     import time
 
     from oxo.counting.budget import format_bytes, format_seconds
@@ -453,7 +585,7 @@ def _count_gravity(
                 )
 
         with _guarded_count(spec, limit, known):
-            return count_positions(board, last, on_ply, on_progress=bar)
+            return count_positions(board, last, on_ply, on_progress=bar, on_row=rows.append)
 
 
 def _count_one(
@@ -762,6 +894,10 @@ def show(
         return
     click.echo(pos.to_grid())
     click.echo()
+    # Which board was read, and from what: a guess from the text's length or slashes can surprise.
+    shape = "x".join(str(side) for side in pos.geometry.shape)
+    read = "" if board is not None else " (read from the text; --board and --k change it)"
+    click.echo(f"board:          {shape}, {pos.geometry.k} in a row{read}")
     for line in report.text_lines():
         click.echo(line)
 

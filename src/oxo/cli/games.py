@@ -216,9 +216,8 @@ def notation_views(board: str, k: int | None, as_json: bool) -> None:
         click.echo(f"{view.cell_class} (cell {view.cell}, marked *), seen under {seen}:")
         click.echo("\n".join("    " + line for line in view.to_grid().splitlines()))
         click.echo()
-    click.echo(
-        "Other cells of a kind see the board the same way, turned to match (oxo notation game shows it)."
-    )
+    click.echo("Other cells of a kind see the board the same way, turned to match")
+    click.echo("(oxo notation game shows it).")
     if ambiguity is not None:
         click.echo(
             f"The letters alone name moves ambiguously in {ambiguity.ambiguous} of {ambiguity.positions} reachable "
@@ -239,16 +238,18 @@ def _explanation(geometry) -> str:
 
     lines = [
         "How to read the universal form:",
-        "  The first move is named by its kind of cell (on 3x3: corner, middle or center): all",
-        "  cells of a kind are the same move up to rotations and reflections.",
-        "  Every later move is named by how each cell already taken sees it. Each kind of cell",
-        "  looks at the board through its own letters (drawn below, the cell itself marked *);",
-        "  a cell of X reports its letter in capitals, a cell of O in lower case; X's letters come",
-        "  first, then O's, each in alphabetical order. So 'La' means: an X cell sees the move as",
-        "  L and an O cell sees it as a. Other cells of a kind use the same letters, turned to match.",
-        "  Where the letters alone fit two different moves, a prime (') marks the second.",
-        "  Two games have the same universal form exactly when, move by move, their positions",
-        "  are the same up to rotations and reflections.",
+        "  The first move is named by its kind of cell (on 3x3: corner, middle or",
+        "  center): all cells of a kind are the same move up to rotations and",
+        "  reflections. Every later move is named by how each cell already taken sees",
+        "  it. Each kind of cell looks at the board through its own letters (drawn",
+        "  below, the cell itself marked *); a cell of X reports its letter in",
+        "  capitals, a cell of O in lower case; X's letters come first, then O's,",
+        "  each in alphabetical order. So 'La' means: an X cell sees the move as L",
+        "  and an O cell sees it as a. Other cells of a kind use the same letters,",
+        "  turned to match. Where the letters alone fit two different moves, a prime",
+        "  (') marks the second. Two games have the same universal form exactly when,",
+        "  move by move, their positions are the same up to rotations and",
+        "  reflections.",
         "",
         "The letters each kind of cell sees:",
     ]

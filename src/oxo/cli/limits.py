@@ -31,8 +31,8 @@ def memory_option(function):
         "memory_text",
         default=None,
         metavar="SIZE",
-        help="Most memory the count and its workers may use, e.g. 8G or 512M (default: half of the "
-        "memory available, at most 8G). Past it the count stops with a message.",
+        help="Most memory the command and its workers may use, e.g. 8G or 512M (default: half "
+        "of the memory available, at most 8G). Past it the work stops with a message.",
     )(function)
 
 

@@ -10,7 +10,7 @@ from oxo.fileio import write_atomic
 from oxo.game import Player
 from oxo.progress import progress_bar
 from oxo.registry import find_game
-from oxo.strategy_map import StrategyMap, strategy_map
+from oxo.strategy_map import DEFAULT_MAX_POSITIONS, StrategyMap, strategy_map
 
 
 @click.command(name="map")
@@ -35,8 +35,9 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
     map is drawn as nested grids: every reply of the opponent holds, in the cell it was played in,
     the board that follows it, at a third of the scale on 3x3.
 
-    Works on boards of up to 16 cells where choosing the smallest map looks at fewer than 50,000
-    positions: 3x3 and 3x4 for either side, 4x4 with --k 3 for X; beyond, it says so (exit 3).
+    Works on boards of up to 16 cells. Where choosing the smallest map would look at more than
+    50,000 positions (4x4, or O on 4x4 with --k 3), the map takes the lowest cell among the moves
+    that keep the best result instead, and says so; its drawing may then be too large to write.
 
     Example: oxo map 3x3 --as o --svg o.svg
     """
@@ -47,9 +48,19 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
     with progress_bar(f"solving every position of {geometry.spec} for the map") as bar:
         strategy = strategy_map(geometry, player, on_progress=bar)
     if svg_path is not None:
+        from oxo.errors import OutOfReachError
         from oxo.render.strategy import strategy_svg
 
-        drawing = strategy_svg(strategy)
+        try:
+            drawing = strategy_svg(strategy)
+        except OutOfReachError as too_large:
+            # The map was found: say what it is before saying why it is not drawn.
+            if as_json:
+                echo_json(strategy.to_dict())
+            else:
+                for line in summary_lines(strategy):
+                    click.echo(line)
+            raise OutOfReachError(f"{str(too_large).split(';')[0]}; no drawing written") from None
         try:
             write_atomic(svg_path, drawing + "\n")
         except OSError as error:
@@ -73,10 +84,19 @@ def summary_lines(strategy: StrategyMap) -> list[str]:
     result = "a draw" if value.winner is None else f"a win for {value.winner.upper()}"
     lines = [
         f"strategy map for {side} on {strategy.geometry.spec}: best play gives {result}",
-        f"positions where {side} moves: {strategy.positions} ({strategy.classes} up to symmetry)",
-        f"its drawing (--svg) shows {strategy.boards} boards, one per position on the way",
-        f"games that follow the map end: {side} wins {strategy.outcomes['win']}, "
-        f"draws {strategy.outcomes['draw']}, {opponent} wins {strategy.outcomes['loss']}",
+    ]
+    if not strategy.smallest:
+        lines.append(
+            "not the smallest map (choosing it meant looking at more than "
+            f"{DEFAULT_MAX_POSITIONS:,} positions): {side} takes the lowest cell among the moves "
+            "that keep the best result"
+        )
+    lines += [
+        f"positions where {side} moves: {strategy.positions:,} ({strategy.classes:,} up to "
+        "symmetry)",
+        f"its drawing (--svg) shows {strategy.boards:,} boards, one per position on the way",
+        f"games that follow the map end: {side} wins {strategy.outcomes['win']:,}, "
+        f"draws {strategy.outcomes['draw']:,}, {opponent} wins {strategy.outcomes['loss']:,}",
     ]
     if strategy.root.move is not None:
         lines.append(f"{side} opens in cell {strategy.root.move}")

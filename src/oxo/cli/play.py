@@ -18,7 +18,7 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
-from oxo.engines import DEFAULT_LEVEL, LEVELS
+from oxo.engines import DEFAULT_LEVEL, LEVELS, Engine
 from oxo.engines.rating import strength_text
 from oxo.errors import MoveError
 from oxo.game import GameState
@@ -336,8 +336,17 @@ def selfplay(
     named = find_game(game, k, gravity)
     named.require("selfplay")
     start: GameState = named.start()
+    given = seconds
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
+
+    def make(level: str, state: GameState, **budget: Any) -> Engine:
+        """The game's own levels (Connect Four's perfect and best use the exact solver); perfect
+        keeps the solver's own time limit unless --time was given."""
+        if level == "perfect":
+            budget["seconds"] = given
+        return named.make_engine(level, state, **budget)
+
     stats: Any  # mega's statistics or the engines' (the same fields)
     with progress_bar(f"{game} self-play", total=games, quiet=quiet) as bar:
         if named.family == "mega":
@@ -363,6 +372,7 @@ def selfplay(
                 depth=depth,
                 seed=seed,
                 progress=bar,
+                make=make,
             )
     if as_json:
         echo_json(stats.to_dict())

@@ -142,14 +142,12 @@ class BoardView(View):
         self.keypad = keypad
 
     def intro(self, kinds: Sequence[str]) -> str | None:
-        from oxo.engines import describe_level
-
         geometry = self.game.geometry  # type: ignore[attr-defined]  # a BoardGame has a geometry
         side = kinds.index("human")
         level = kinds[1 - side]
         return (
             f"{geometry.spec_shape} board, {geometry.k} in a row wins. You are {'XO'[side]}; "
-            f"the computer plays {describe_level(level, self.game.start())}. "
+            f"the computer plays {self.game.describe_level(level, self.game.start())}. "
             "Type help for the commands."
         )
 

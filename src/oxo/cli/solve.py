@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import click
 
 from oxo import api
@@ -26,11 +29,13 @@ from oxo.cli.common import (
     plural,
     quiet_option,
 )
+from oxo.cli.limits import memory_limit, memory_option
+from oxo.errors import OptionError
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
-from oxo.proofs.solver import METHOD, ProofResult
-from oxo.registry import find_game
+from oxo.proofs.solver import METHOD, ProofResult, RunOptions
+from oxo.registry import find_game, game_of
 from oxo.solve import SolveTable, Value
 from oxo.space import MAX_EMPTY, build_space
 
@@ -261,8 +266,51 @@ def _print_deadends(report: DeadEndReport) -> None:
     type=click.Path(file_okay=False),
     default=None,
     metavar="DIR",
-    help="Write certificates (strategies anyone can check with 'oxo verify') into this new or empty folder.",
+    help="Write certificates (strategies anyone can check with 'oxo verify') into this folder: "
+    "a new or empty one, or the folder of an earlier run of the same board, which continues.",
 )
+@click.option(
+    "--status",
+    "show_status",
+    is_flag=True,
+    help="With --proof DIR: say how far the run kept in DIR is (what is proved, what is open, the "
+    "rate, an estimate), also while it is going on; nothing is searched.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --proof: worker processes for the jobs of the run (default: all cores; 1 runs "
+    "them in this process), or Dask workers with --scheduler local.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="With --proof: run the jobs on the Dask cluster at ADDRESS (tcp://host:8786; 'local' "
+    "starts one here). Results come back to this process: the workers need not see DIR.",
+)
+@click.option(
+    "--slice",
+    "slice_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --proof: the longest a job searches; a job that does not settle its position in "
+    "that time is split into the positions after each move (a stop loses at most a slice).",
+)
+@click.option(
+    "--split",
+    "split_plies",
+    type=click.IntRange(min=0, max=8),
+    default=2,
+    show_default=True,
+    metavar="PLIES",
+    help="With --proof: split the opening into jobs to this many moves before the workers start "
+    "(one job per position up to symmetry).",
+)
+@memory_option
 @json_option
 @quiet_option
 @click.option(
@@ -275,6 +323,12 @@ def solve_command(
     k: int | None,
     seconds: float,
     proof_dir: str | None,
+    show_status: bool,
+    workers: int | None,
+    scheduler: str | None,
+    slice_seconds: float,
+    split_plies: int,
+    memory_text: str | None,
     as_json: bool,
     quiet: bool,
     gravity: bool,
@@ -288,6 +342,12 @@ def solve_command(
     other). With --proof, the strategies that prove the value are written as certificates: one
     for a win, two (one per side, neither can lose) for a draw; 'oxo verify FILE' checks one.
 
+    A proof with --proof DIR is a run kept in DIR: the opening is split into jobs (one per
+    position up to symmetry) that run on all cores (--workers) or a Dask cluster (--scheduler);
+    a job that does not settle within --slice is split one move deeper. Past --time, on Ctrl-C
+    (exit status 130) or after a kill, DIR keeps what was found: the same command continues the
+    run, and --status says how far it is.
+
     Past --time the value is "unknown" and the exit status is 3.
 
     With --gravity, an exact alpha-beta search gives the value and when the game ends with best
@@ -300,6 +360,22 @@ def solve_command(
     game.require("solver")
     if proof_dir is not None:
         game.require("prover")
+    run_flags = [
+        ("--status", show_status),
+        ("--workers", workers is not None),
+        ("--scheduler", scheduler is not None),
+        ("--memory", memory_text is not None),
+    ]
+    given = [name for name, on in run_flags if on]
+    if given and (proof_dir is None or game.family == "gravity"):
+        raise OptionError(
+            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to proof runs: give "
+            "--proof DIR (the folder that keeps the run), on a board without gravity"
+        )
+    if show_status:
+        assert proof_dir is not None
+        _print_status(parse_board(game.name), proof_dir, as_json)
+        return
     if game.family == "gravity":
         from oxo.cli.gravity import solve_command as solve_gravity
 
@@ -314,7 +390,9 @@ def solve_command(
                 bar.advance(fraction - state["done"])
                 state["done"] = fraction
 
-            solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance)
+            options = _run_options(workers, scheduler, slice_seconds, split_plies, memory_text)
+            with _kept_on_stop(proof_dir):
+                solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
         if as_json:
             echo_json(solved.to_dict())
             return
@@ -331,7 +409,16 @@ def solve_command(
                 f"settled or scored; {elapsed:.0f} s of at most {seconds:.0f} s"
             )
 
-        solved = api.solve(geometry, seconds=seconds, proof_dir=proof_dir, on_search=report)
+        options = _run_options(workers, scheduler, slice_seconds, split_plies, memory_text)
+        with _kept_on_stop(proof_dir):
+            solved = api.solve(
+                geometry,
+                seconds=seconds,
+                proof_dir=proof_dir,
+                on_search=report,
+                run=options,
+                on_status=status,
+            )
     if as_json:
         echo_json(solved.to_dict())
     else:
@@ -339,6 +426,50 @@ def solve_command(
         _print_proof(solved.proof)
     if not solved.known:
         raise click.exceptions.Exit(3)
+
+
+def _run_options(
+    workers: int | None,
+    scheduler: str | None,
+    slice_seconds: float,
+    split_plies: int,
+    memory_text: str | None,
+) -> RunOptions:
+    return RunOptions(
+        workers=workers,
+        scheduler=scheduler,
+        slice_seconds=slice_seconds,
+        split_plies=split_plies,
+        memory=None if memory_text is None else memory_limit(memory_text),
+    )
+
+
+@contextmanager
+def _kept_on_stop(proof_dir: str | None) -> Iterator[None]:
+    """Ctrl-C during a run: one line saying where the run is kept, then exit status 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("oxo: interrupted", err=True)
+        if proof_dir is not None:
+            click.echo(f"the run is kept in {proof_dir}: the same command continues it", err=True)
+        raise click.exceptions.Exit(130) from None
+
+
+def _print_status(geometry: Geometry, proof_dir: str, as_json: bool) -> None:
+    from oxo.proofs.runs import run_status
+
+    status = run_status(proof_dir)
+    if (status.board, status.k) != (geometry.spec_shape, geometry.k):
+        raise OptionError(
+            f"{proof_dir} holds a proof run of {status.board} (k={status.k}), not of "
+            f"{geometry.spec_shape} (k={geometry.k})"
+        )
+    if as_json:
+        echo_json(status.to_dict())
+        return
+    for line in status.lines():
+        click.echo(line)
 
 
 def _print_proof(result: ProofResult) -> None:
@@ -361,14 +492,30 @@ def _print_proof(result: ProofResult) -> None:
                 f"{side} wins after {_cell_list(known['win'])}; {side} does not win after {_cell_list(known['no win'])}; "
                 f"not settled: {_cell_list(known['open'])}"
             )
-    click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
+    run = result.run
+    if run is None:
+        click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
+    else:
+        resumed = "continued" if run.get("resumed") else "started"
+        click.echo(f"method: {METHOD}; {result.nodes:,} positions searched by the run in all")
+        click.echo(
+            f"run: kept in {run['folder']} ({resumed} here, {result.seconds:.1f} s this time; "
+            f"{run['sessions']} session(s) so far)"
+        )
     for path in result.proofs:
         click.echo(f"certificate: {path}  (check it with: oxo verify {path})")
     if result.value == "unknown":
-        click.echo(
-            "what to try: a longer --time; boards of up to 16 cells are always solved; 'oxo play' and 'oxo move' "
-            "play this board at level hard without a proof"
-        )
+        if run is not None:
+            click.echo(
+                "what to try: run the same command again to continue the run (--status shows how "
+                "far it is); more --workers or a --scheduler to go faster"
+            )
+        else:
+            click.echo(
+                "what to try: a longer --time, or --proof DIR to keep the work and continue it "
+                "later; boards of up to 16 cells are always solved; 'oxo play' and 'oxo move' "
+                "play this board at level hard without a proof"
+            )
 
 
 _VALUE_WORDS = {"x": "X wins", "o": "O wins", "draw": "draw"}
@@ -442,7 +589,8 @@ def _describe(value: Value, ply: int) -> str:
     default=None,
     metavar="SECONDS",
     help="Gravity positions: time limit of the exact values (default 120); past it, the columns "
-    "solved so far are reported with exit status 3.",
+    "solved so far are reported with exit status 3. Gomoku boards (k=5) beyond the exact solver: "
+    "time for the forced-win search (default 3).",
 )
 def analyze(
     position: str,
@@ -458,7 +606,11 @@ def analyze(
     against best defence any more: the earliest point at which a tool could call the draw. Only what
     can follow the position is explored, so positions with at most 16 empty cells get every answer
     on any board; with more, the lines are still reported (and whether anybody has a line left to
-    complete), the value is not, and the exit status is 3.
+    complete), the value is not, and the exit status is 3. There, on gomoku boards (five in a row,
+    such as 15x15 with --k 5), a forced win by fours and threes is searched for the side to move
+    (and for its opponent, as a threat): a win found is proven against every defence and shown as
+    a line of moves, attacker and defender alternating, in coordinates (h8: column h, row 8 from
+    the bottom) and as cell IDs.
 
     Example: oxo analyze x...o....
     """
@@ -474,14 +626,16 @@ def analyze(
             )
         analyze_command(position, board, k, seconds or ANALYZE_SECONDS, as_json)
         return
-    if seconds is not None:
+    target = _position_or_board(position, board, k)
+    if seconds is not None and not game_of(target).gomoku:
         from oxo.errors import OptionError
 
         raise OptionError(
-            "--time applies to gravity positions (--gravity); other positions are analysed without "
-            "a time limit, and boards over 16 empty cells are left to oxo solve"
+            "--time applies to gravity positions (--gravity) and to the forced-win search on gomoku "
+            "boards (k=5); other positions are analysed without a time limit, and boards over 16 "
+            "empty cells are left to oxo solve"
         )
-    report = api.analyze(_position_or_board(position, board, k))
+    report = api.analyze(target, seconds=seconds)
     if as_json:
         echo_json(report.to_dict())
     else:
@@ -490,7 +644,13 @@ def analyze(
         for line in report.text_lines(why=False):  # an unknown value's reason: once, on stderr
             click.echo(line)
     if report.value is None:
-        click.echo(f"oxo: out of reach: the value is not known: {report.out_of_reach}", err=True)
+        known = ""
+        if report.winner is not None:
+            known = f" (what is known: {report.winner.upper()} wins, by the forced win shown)"
+        click.echo(
+            f"oxo: out of reach: the exact value is not known{known}: {report.out_of_reach}",
+            err=True,
+        )
         raise click.exceptions.Exit(3)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import click
 
 from oxo.cli.common import echo_json, json_option
+from oxo.counting.budget import format_seconds
 from oxo.progress import progress_status
 
 
@@ -19,8 +22,14 @@ from oxo.progress import progress_status
     "again, chosen at random, or all.",
 )
 @click.option("--seed", default=0, show_default=True, help="The random choice of leaves to solve.")
+@click.option(
+    "--whole",
+    is_flag=True,
+    help="Check a certificate written in sections (by a long proof run) in one piece, every "
+    "entry in memory at once, instead of a section at a time.",
+)
 @json_option
-def verify(file: str, leaves: str, seed: int, as_json: bool) -> None:
+def verify(file: str, leaves: str, seed: int, whole: bool, as_json: bool) -> None:
     """Check that the strategy in a certificate FILE wins (or never loses) against every defence.
 
     A certificate is gzip-compressed JSON lines: a header naming the board, k, the side and the
@@ -36,6 +45,11 @@ def verify(file: str, leaves: str, seed: int, as_json: bool) -> None:
     --proof DIR') proves a bound on one side's score the same way: the side's column in each
     position it can face, every reply of the other side; on big boards the tree stops at leaves,
     positions the solver settles in about a second each: --leaves N solves N of them again.
+
+    A certificate written by a long proof run ('oxo solve BOARD --proof DIR') may come in
+    sections: the moves from the empty board, then one section per job of the run; it is checked
+    a section at a time, so memory holds one section, not the whole file. The answer gives the
+    certificate's size: the positions checked and the moves of the side it plays.
 
     Exit status: 0 valid, 1 invalid (the failing position printed), 2 not a readable certificate.
 
@@ -61,7 +75,30 @@ def verify(file: str, leaves: str, seed: int, as_json: bool) -> None:
         with progress_status(quiet=as_json) as status:
             result = verify_gravity_certificate(file, count, seed, on_status=status)
     else:
-        result = verify_certificate(file)
+        with progress_status(quiet=as_json) as status:
+            started = time.monotonic()
+            shown = [0.0]
+
+            def report(read: int, total: int, checked: int) -> None:
+                now = time.monotonic()
+                if now - shown[0] < 0.2 and read < total:
+                    return  # a certificate of many small sections reports often
+                shown[0] = now
+                if not total:
+                    status(f"checking: {read:,} entries read, {checked:,} positions checked")
+                    return
+                elapsed = time.monotonic() - started
+                left = (
+                    f", about {format_seconds(elapsed * (total - read) / read)} left"
+                    if 0 < read < total
+                    else ""
+                )
+                status(
+                    f"checking: {100 * read / total:.0f}% of {total:,} entries read, {checked:,} "
+                    f"positions checked{left}"
+                )
+
+            result = verify_certificate(file, whole=whole, on_progress=report)
     if as_json:
         echo_json(result.to_dict())
     else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from oxo.counting.budget import Estimate
 from oxo.counting.executors import Executor
@@ -77,6 +77,21 @@ class PlyCount:
         return out
 
 
+class PlyTotals:
+    """The totals of a table of ply rows (``plies``, each with ``positions`` and ``classes``): the
+    count tables here and the terminal tables of :mod:`oxo.terminal`."""
+
+    plies: Sequence[Any]
+
+    @property
+    def total_positions(self) -> int:
+        return sum(row.positions for row in self.plies)
+
+    @property
+    def total_classes(self) -> int:
+        return sum(row.classes for row in self.plies)
+
+
 class PerPlyCounts:
     """What counts kept as per-ply tuples (``positions``, ``classes``, ``finished``, from ply 0)
     share: their rows, totals and the totals' JSON (gravity boards and uttt)."""
@@ -111,7 +126,7 @@ class PerPlyCounts:
 
 
 @dataclass(frozen=True)
-class CountTable:
+class CountTable(PlyTotals):
     """Seed 001's table for one board: reachable positions and symmetry classes per ply."""
 
     geometry: Geometry
@@ -121,14 +136,6 @@ class CountTable:
     complete: bool = True
     #: What else to know about a count that stopped early (how to go further), in plain words.
     note: str = ""
-
-    @property
-    def total_positions(self) -> int:
-        return sum(row.positions for row in self.plies)
-
-    @property
-    def total_classes(self) -> int:
-        return sum(row.classes for row in self.plies)
 
     def to_dict(self) -> dict[str, object]:
         return {

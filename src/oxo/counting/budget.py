@@ -135,6 +135,9 @@ class MemoryGuard:
 
     limit: int
     interval: float = 0.25
+    #: What is stopped and what to try instead, for the message.
+    what: str = "the count"
+    advice: str = "give more with --memory (for example --memory 16G) or count fewer plies"
     peak: int = 0
     tripped: bool = False
     _stop: threading.Event = field(default_factory=threading.Event)
@@ -175,8 +178,8 @@ class MemoryGuard:
             self._thread.join()
         if self.tripped:
             raise MemoryLimitError(
-                f"stopped: the count came to use more than {format_bytes(self.limit)}, the memory "
-                "limit; give more with --memory (for example --memory 16G) or count fewer plies"
+                f"stopped: {self.what} came to use more than {format_bytes(self.limit)}, the memory "
+                f"limit; {self.advice}"
             ) from None
 
 

@@ -67,7 +67,7 @@ def run_shards(
     return _run_dask(shards, workers, scheduler, done)
 
 
-def _worker_setup(parent: int) -> None:
+def worker_setup(parent: int) -> None:
     """In each worker: leave Ctrl-C to the parent (which stops the workers itself) and die with it."""
     import signal
 
@@ -99,11 +99,12 @@ def _run_processes(
     pool = ProcessPoolExecutor(
         max_workers=min(workers, len(shards)),
         mp_context=context,
-        initializer=_worker_setup,
+        initializer=worker_setup,
         initargs=(os.getpid(),),
     )
     import signal
 
+    ctrl_c = _DeferredInterrupt()
     try:
         # Workers are forked during the first submit: with Ctrl-C blocked meanwhile, none of them
         # can be hit before it ignores Ctrl-C, and a Ctrl-C pressed now reaches this process after.
@@ -113,12 +114,15 @@ def _run_processes(
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         pending = set(futures)
-        while pending:
-            # Wake up often: a Ctrl-C caught by another thread is only acted on when this one runs.
-            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in finished:
-                results[futures[future]] = future.result()
-                done()
+        with ctrl_c:
+            while pending:
+                # Wake up often: a Ctrl-C is acted on here, between two waits, never inside one.
+                ctrl_c.check()
+                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    results[futures[future]] = future.result()
+                    done()
+            ctrl_c.check()
     except BrokenProcessPool:
         _stop_now(pool)
         raise WorkerLostError(
@@ -132,6 +136,57 @@ def _run_processes(
         raise
     pool.shutdown()
     return results  # type: ignore[return-value]  # every slot is filled once all shards are done
+
+
+class _DeferredInterrupt:
+    """Ctrl-C noted while a pool's futures are waited for, and raised at :meth:`check`.
+
+    A ``KeyboardInterrupt`` raised inside ``concurrent.futures.wait`` can land while it holds the
+    futures' locks and leave them held; the pool's manager thread then waits for them for ever and
+    the command hung after Ctrl-C instead of exiting (issue 30, item 10). So, in the main thread,
+    SIGINT only sets a flag here; :meth:`check` hands it to the handler that was in place (the
+    command's own, which also ignores a second Ctrl-C) at a point where no lock is held."""
+
+    def __init__(self) -> None:
+        self._noted = False
+        self._previous: object = None
+        self._installed = False
+
+    def _note(self, signum: int, frame: object) -> None:
+        self._noted = True
+
+    def __enter__(self) -> _DeferredInterrupt:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.getsignal(signal.SIGINT)
+            if callable(self._previous):  # not when Ctrl-C is ignored or left to the system
+                signal.signal(signal.SIGINT, self._note)
+                self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        # Put the handler back unless check() passed the signal on (the command's handler may
+        # have set Ctrl-C to be ignored from then on).
+        if self._installed and signal.getsignal(signal.SIGINT) == self._note:
+            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]  # a handler got from getsignal
+        self._installed = False
+
+    def check(self) -> None:
+        """Raise the noted Ctrl-C, through the handler that was in place before."""
+        import signal
+
+        if not self._noted:
+            return
+        self._noted = False
+        previous = self._previous
+        signal.signal(signal.SIGINT, previous)  # type: ignore[arg-type]  # a handler got from getsignal
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        raise KeyboardInterrupt
 
 
 def _stop_now(pool: object) -> None:

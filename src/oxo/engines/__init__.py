@@ -3,9 +3,9 @@ no game's rules: random, tactical, alpha-beta, Monte Carlo tree search with a so
 and the levels that name them (:mod:`oxo.engines.levels`)."""
 
 from oxo.engines.alphabeta import AlphaBetaEngine
-from oxo.engines.base import Engine, SearchReport
+from oxo.engines.base import Advice, Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
-from oxo.engines.exact import PerfectEngine
+from oxo.engines.exact import ExactSolver, PerfectEngine
 from oxo.engines.levels import (
     DEFAULT_LEVEL,
     DEFAULT_SECONDS,
@@ -21,13 +21,16 @@ __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_SECONDS",
     "LEVELS",
+    "Advice",
     "AlphaBetaEngine",
     "BestEngine",
     "Engine",
+    "ExactSolver",
     "MCTSEngine",
     "PerfectEngine",
     "RandomEngine",
     "SearchReport",
+    "Tactics",
     "TacticalEngine",
     "describe_level",
     "make_engine",

@@ -6,8 +6,8 @@ win is preferred and the slowest loss), a draw 0, anything else the evaluation t
 Each node first looks for a win in one; in games where a threatened cell must be blocked at once
 (``blocks_are_forced``), a node whose opponent threatens to win searches only the blocks, and two
 threats with no win of its own are a loss. The table is keyed by the state's ``key`` (the symmetry
-class on classic boards). Near the end of a game whose exact solver is in reach, the engine plays from
-the exact solution instead of searching.
+class on classic boards). Near the end of a game whose exact solver it was given is in reach, the
+engine plays from the exact solution instead of searching.
 """
 
 from __future__ import annotations
@@ -15,8 +15,15 @@ from __future__ import annotations
 import random
 
 from oxo.engines import base
-from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
-from oxo.engines.exact import ExactCache, proven_move
+from oxo.engines.base import (
+    Clock,
+    SearchReport,
+    Tactics,
+    blocking_moves,
+    legal_or_raise,
+    safe_moves,
+)
+from oxo.engines.exact import ExactCache, ExactSolver, proven_move
 from oxo.game import GameState, Outcome, other
 
 WIN = 1_000_000
@@ -28,6 +35,10 @@ EXACT_LIMIT = 14
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: How far below the best root score the next root moves are searched, so that ties are exact.
 _TIE = 1e-6
+#: The share of a move's thinking time given to the game's tactics search, when it has one.
+TACTICS_SHARE = 0.4
+#: Seconds of the tactics search when the engine searches to a fixed depth instead of a time.
+TACTICS_SECONDS = 0.2
 
 
 class _Timeout(Exception):
@@ -36,7 +47,12 @@ class _Timeout(Exception):
 
 class AlphaBetaEngine:
     """Negamax with alpha-beta pruning, iterative deepening within ``seconds`` (or to ``depth`` plies),
-    a transposition table, and exact play once the game's solver is in reach (``exact_limit``)."""
+    a transposition table, and exact play once the game's ``solver`` (when it has one, see
+    :data:`~oxo.engines.exact.ExactSolver`) is in reach (``exact_limit`` empty cells).
+
+    ``tactics``, when given (the registry gives gomoku boards their forcing-move search), runs first
+    with a share of the time: a forced win it finds is played at once, and when the opponent has
+    one the search looks only at the moves that stop it."""
 
     name = "alphabeta"
 
@@ -47,19 +63,25 @@ class AlphaBetaEngine:
         seed: int | None = None,
         exact_limit: int = EXACT_LIMIT,
         name: str | None = None,
+        solver: ExactSolver | None = None,
+        tactics: Tactics | None = None,
     ) -> None:
         if seconds is None and depth is None:
             seconds = 1.0
         self.seconds = seconds
         self.depth = depth
         self._rng = random.Random(seed)
-        self._exact = ExactCache(exact_limit) if exact_limit > 0 else None
+        self._exact = (
+            ExactCache(solver, exact_limit) if exact_limit > 0 and solver is not None else None
+        )
         self.name = name or self.name
         self.last: SearchReport | None = None
         self._table: dict[object, tuple[int, int, float, int | None]] = {}
         self._nodes = 0
         self._clock = Clock(None)
         self._pruned = False
+        self._tactics = tactics
+        self._defences: tuple[int, ...] = ()
 
     # -- the move ---------------------------------------------------------------------------------
 
@@ -79,6 +101,22 @@ class AlphaBetaEngine:
         if won is not None:
             self.last = won
             return self.last
+        self._defences = ()
+        if self._tactics is not None:
+            budget = TACTICS_SECONDS if self.seconds is None else self.seconds * TACTICS_SHARE
+            advice = self._tactics(state, budget)
+            if advice is not None and advice.move is not None:
+                self.last = SearchReport(
+                    self.name,
+                    advice.move,
+                    state.format_move(advice.move),
+                    clock.elapsed,
+                    nodes=advice.nodes,
+                    value=advice.value,
+                )
+                return self.last
+            if advice is not None:
+                self._defences = advice.defences
         self._clock = clock
         self._nodes = 0
         self._pruned = False
@@ -128,6 +166,10 @@ class AlphaBetaEngine:
                 return blocks
         candidates = getattr(state, "candidate_moves", None)
         moves = candidates() if candidates is not None else state.legal_moves
+        if self._defences:
+            # the opponent has a forced win that only these moves stop (the others lose to it)
+            kept = [m for m in moves if m in self._defences]
+            moves = tuple(kept) if kept else self._defences
         if len(moves) < len(state.legal_moves):
             self._pruned = True  # moves left out: a win or loss found is no longer a proof
         return safe_moves(state, moves)

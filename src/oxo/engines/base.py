@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -46,6 +46,26 @@ class SearchReport:
             "value": self.value,
             "expectation": expectation,
         }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What a game's tactics search (a forcing-move search, given to an engine by the registry)
+    found before the engine's own search: a forced win whose first move is ``move`` (``value`` the
+    winner, proven), or the only moves that stop the opponent's forced win (``defences``: every
+    other move loses to it). ``nodes`` and ``seconds`` are what the search cost; ``note`` says in
+    a few words what was found, for reports."""
+
+    move: int | None = None
+    value: Outcome | None = None
+    defences: tuple[int, ...] = ()
+    nodes: int = 0
+    seconds: float = 0.0
+    note: str = ""
+
+
+#: A tactics search: the state and the seconds it may take; ``None`` when it found nothing.
+Tactics = Callable[[GameState, float], Advice | None]
 
 
 class Engine(Protocol):

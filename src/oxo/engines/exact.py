@@ -1,14 +1,18 @@
 """Proven-optimal play from a game's exact solver, where the game has one and the position is in its reach.
 
-The game offers ``solution(limit)``: an object that knows, for every state reachable from the one
-asked about, its value (``value(state).outcome``) and best moves (``best_moves(state)``: the quickest
-win, the slowest loss, or a move that keeps the draw). One solution serves a whole game while later
+The engines know no solver: the game's descriptor (:meth:`oxo.registry.Game.exact_solver`) hands
+one to :func:`oxo.engines.make_engine`, an :data:`ExactSolver`. Asked ``solver(state, limit)``, it
+returns ``None`` beyond ``limit`` empty cells (or where it cannot reach), else an object that knows,
+for every state reachable from ``state``, its value (``value(state).outcome``) and best moves
+(``best_moves(state)``: the quickest win, the slowest loss, or a move that keeps the draw), and
+whether it holds a state (``state in solution``). One solution serves a whole game while later
 states stay inside it.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from oxo.engines.base import Clock, SearchReport, legal_or_raise
@@ -18,11 +22,16 @@ from oxo.game import GameState
 #: Empty cells up to which a classic position is solved exactly for ``perfect`` (about 3 s at 16).
 PERFECT_LIMIT = 16
 
+#: A game's exact solver as the engines use it: ``solver(state, limit)`` is a solution of every
+#: state reachable from ``state``, or ``None`` beyond ``limit`` empty cells (see the module's text).
+ExactSolver = Callable[[Any, int], Any]
+
 
 class ExactCache:
     """The last solution asked for, reused while the states asked about stay reachable from its root."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, solver: ExactSolver | None, limit: int) -> None:
+        self.solver = solver
         self.limit = limit
         self._solution: Any = None
 
@@ -30,10 +39,9 @@ class ExactCache:
         """A solution holding ``state``, or ``None`` when the game has no solver or it is out of reach."""
         if self._solution is not None and state in self._solution:
             return self._solution
-        solver = getattr(state, "solution", None)
-        if solver is None:
+        if self.solver is None:
             return None
-        solution = solver(self.limit)
+        solution = self.solver(state, self.limit)
         if solution is not None:
             self._solution = solution
         return solution
@@ -50,9 +58,10 @@ def proven_move(
     )
 
 
-def in_reach(state: GameState, limit: int = PERFECT_LIMIT) -> bool:
-    """Whether the exact solver can answer for ``state`` (cheap: nothing is solved)."""
-    if getattr(state, "solution", None) is None:
+def in_reach(state: GameState, solver: ExactSolver | None, limit: int = PERFECT_LIMIT) -> bool:
+    """Whether the exact ``solver`` (``None``: the game has none) can answer for ``state`` (cheap:
+    nothing is solved)."""
+    if solver is None:
         return False
     empty = getattr(state, "empty_cells", None)
     return empty is not None and len(empty) <= limit
@@ -64,10 +73,20 @@ class PerfectEngine:
 
     name = "perfect"
 
-    def __init__(self, seed: int | None = None, limit: int = PERFECT_LIMIT) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        limit: int = PERFECT_LIMIT,
+        solver: ExactSolver | None = None,
+    ) -> None:
         self._rng = random.Random(seed)
-        self._cache = ExactCache(limit)
+        self._cache = ExactCache(solver, limit)
         self.last: SearchReport | None = None
+
+    @property
+    def solver(self) -> ExactSolver | None:
+        """The game's exact solver (``None``: the game has none, and every position is out of reach)."""
+        return self._cache.solver
 
     def solve(self, state: GameState) -> Any:
         solution = self._cache.get(state)

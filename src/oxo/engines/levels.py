@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
-from oxo.engines.base import Engine, SearchReport
+from oxo.engines.base import Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
-from oxo.engines.exact import PERFECT_LIMIT, PerfectEngine, in_reach
+from oxo.engines.exact import PERFECT_LIMIT, ExactSolver, PerfectEngine, in_reach
 from oxo.engines.mcts import MCTSEngine
 from oxo.errors import OptionError, OutOfReachError
 from oxo.game import GameState
@@ -52,8 +52,10 @@ def _searcher(
     depth: int | None,
     seed: int | None,
     name: str,
+    solver: ExactSolver | None,
     *,
     exact: bool = True,
+    tactics: Tactics | None = None,
 ) -> Engine:
     if getattr(state, "evaluate", None) is not None and iterations is None:
         return AlphaBetaEngine(
@@ -62,6 +64,8 @@ def _searcher(
             seed=seed,
             name=name,
             exact_limit=EXACT_LIMIT if exact else 0,
+            solver=solver,
+            tactics=tactics,
         )
     return MCTSEngine(seconds=seconds, iterations=iterations, seed=seed, name=name)
 
@@ -74,13 +78,20 @@ def make_engine(
     iterations: int | None = None,
     depth: int | None = None,
     seed: int | None = None,
+    solver: ExactSolver | None = None,
+    tactics: Tactics | None = None,
 ) -> Engine:
     """The engine that plays ``level`` on the game of ``state`` (the position it starts from).
 
     ``seconds`` is the thinking time per move of ``hard`` (``medium`` gets a tenth); ``iterations``
     fixes the number of simulations of a tree search instead (reproducible with ``seed``), ``depth``
-    the plies of an alpha-beta search. Raises :class:`OutOfReachError` for ``perfect`` where the exact
-    solver cannot reach ``state``.
+    the plies of an alpha-beta search. ``solver`` is the game's exact solver, which ``perfect``,
+    ``best`` and the end of ``hard``'s games play from; ``tactics`` is the game's forcing-move search,
+    which ``hard`` (and ``best`` where it plays hard) runs before its own
+    (:class:`oxo.engines.alphabeta.AlphaBetaEngine`). The registry's
+    :meth:`~oxo.registry.Game.make_engine` passes the game's own (engines know no game): without a
+    solver every position is out of its reach. Raises :class:`OutOfReachError` for ``perfect`` where
+    the exact solver cannot reach ``state``.
     """
     level = normalize_level(level)
     if seconds is not None and not seconds > 0:
@@ -99,19 +110,20 @@ def make_engine(
     if level == "medium":
         shallow = min(depth, 2) if depth is not None else 2
         few = None if iterations is None else max(1, iterations // 10)
-        return _searcher(state, budget / 10, few, shallow, seed, "medium", exact=False)
+        return _searcher(state, budget / 10, few, shallow, seed, "medium", solver, exact=False)
     if level == "hard":
-        return _searcher(state, budget, iterations, depth, seed, "hard")
+        return _searcher(state, budget, iterations, depth, seed, "hard", solver, tactics=tactics)
     if level == "perfect":
-        if not in_reach(state):
+        if not in_reach(state, solver):
             raise OutOfReachError(
                 f"perfect play is out of reach here: the exact solver handles positions with at most {PERFECT_LIMIT} "
                 "empty cells of a classic board; the strongest level that works is hard (or best, which turns perfect "
                 "once the position is in reach)"
             )
-        return PerfectEngine(seed)
+        return PerfectEngine(seed, solver=solver)
     return BestEngine(
-        _searcher(state, budget, iterations, depth, seed, "hard"), PerfectEngine(seed)
+        _searcher(state, budget, iterations, depth, seed, "hard", solver, tactics=tactics),
+        PerfectEngine(seed, solver=solver),
     )
 
 
@@ -126,7 +138,7 @@ class BestEngine:
 
     def using(self, state: GameState) -> str:
         """Which level plays ``state``: ``"perfect"`` or ``"hard"``."""
-        return "perfect" if in_reach(state) else "hard"
+        return "perfect" if in_reach(state, self.perfect.solver) else "hard"
 
     def choose(self, state: GameState) -> int:
         engine: Engine = self.perfect if self.using(state) == "perfect" else self.hard
@@ -135,19 +147,21 @@ class BestEngine:
         return move
 
 
-def describe_level(level: str, state: GameState) -> str:
-    """A short phrase saying how a level plays on this game, for the start of a game."""
+def describe_level(level: str, state: GameState, solver: ExactSolver | None = None) -> str:
+    """A short phrase saying how a level plays on this game (whose exact solver is ``solver``), for
+    the start of a game."""
     level = normalize_level(level)
     if level == "best":
-        if in_reach(state):
+        if in_reach(state, solver):
             return "best: perfect play (every move proven optimal)"
         searcher = (
             "alpha-beta search"
             if getattr(state, "evaluate", None) is not None
             else "Monte Carlo tree search"
         )
-        solvable = getattr(state, "solution", None) is not None
-        later = f", perfect once at most {PERFECT_LIMIT} cells are empty" if solvable else ""
+        later = (
+            f", perfect once at most {PERFECT_LIMIT} cells are empty" if solver is not None else ""
+        )
         return f"best: hard ({searcher}){later}"
     if level in ("hard", "medium"):
         searcher = (

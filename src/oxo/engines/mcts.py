@@ -12,20 +12,22 @@ into it). On top of plain UCT:
 * **rollouts that prefer winning and blocking moves**: a playout takes a win in one when it has one,
   blocks the opponent's win in one when it can, and otherwise moves at random.
 
-Games with a compiled search (``compiled_search(seed, exploration)``, mega tic-tac-toe) run that
-search instead of this pure-Python one; the engine keeps the root tactics and picks the move.
+Games with a compiled search (``compiled_search(seed, exploration, **options)``, mega and ultimate
+tic-tac-toe) run that search instead of this pure-Python one, with the game's own settings unless
+``exploration`` or ``options`` say otherwise; the engine keeps the root tactics and picks the move.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from oxo.engines import base
 from oxo.engines.base import Clock, SearchReport, blocking_moves, legal_or_raise, safe_moves
 from oxo.errors import OxoError
-from oxo.game import GameState, Player, other
+from oxo.game import GameState, Outcome, Player, other
 
 
 class _Node:
@@ -84,10 +86,27 @@ def rollout(state: GameState, rng: random.Random) -> str:
         state = state.play(moves[int(rng.random() * len(moves))])
 
 
+def _pick_compiled(
+    stats: list[tuple[int, int, float, int]], allowed: set[int]
+) -> tuple[int, int, float, int]:
+    """The root move to play from a compiled search's statistics (move, visits, summed value,
+    proof): among the ``allowed`` moves when any is there, a move proven to win; else the most
+    visited (ties: the better average) among those not proven to lose, or among all when every
+    one is."""
+    choices = [s for s in stats if s[0] in allowed] or stats
+    won = [s for s in choices if s[3] == 3]
+    if won:
+        return max(won, key=lambda s: s[1])
+    alive = [s for s in choices if s[3] != 1] or choices
+    return max(alive, key=lambda s: (s[1], s[2] / max(1, s[1])))
+
+
 class MCTSEngine:
     """UCT with a solver and tactical rollouts, within ``seconds`` or ``iterations`` simulations per move.
 
-    ``exploration`` is the UCT constant. The move played is a proven win if one was found, else the
+    ``exploration`` is the UCT constant (``None``: the game's compiled search's own, else 0.7);
+    ``options`` go to a game's compiled search (:mod:`oxo.uttt.search` lists ultimate
+    tic-tac-toe's). The move played is a proven win if one was found, else the
     most visited child among those not proven to lose (and never one that lets the opponent win at once
     when another move does not).
     """
@@ -99,8 +118,9 @@ class MCTSEngine:
         seconds: float | None = None,
         iterations: int | None = None,
         seed: int | None = None,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         name: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = 1.0
@@ -110,7 +130,8 @@ class MCTSEngine:
             raise OxoError(f"search iterations must be at least 1, got {iterations}")
         self.seconds = seconds
         self.iterations = iterations
-        self.exploration = float(exploration)
+        self.exploration = None if exploration is None else float(exploration)
+        self.options = dict(options or {})
         self.seed = seed
         self._rng = random.Random(seed)
         self._compiled: Any = None
@@ -151,19 +172,22 @@ class MCTSEngine:
         self, state: GameState, safe: tuple[int, ...], clock: Clock
     ) -> SearchReport:
         if self._compiled is None:
-            self._compiled = state.compiled_search(self.seed, self.exploration)  # type: ignore[attr-defined]  # optional ability, present when chosen
+            self._compiled = state.compiled_search(self.seed, self.exploration, **self.options)  # type: ignore[attr-defined]  # optional ability, present when chosen
         stats, simulations, nodes = self._compiled.run(state, clock, self.iterations)
-        allowed = set(safe)
-        choices = [(visits, value, move) for move, visits, value in stats if move in allowed] or [
-            (visits, value, move) for move, visits, value in stats
-        ]
-        visits, value, move = max(choices, key=lambda c: (c[0], c[1] / max(1, c[0])))
+        move, visits, value, proof = _pick_compiled(stats, set(safe))
+        proven: Outcome | None = None
+        if proof == 3 or (stats and all(s[3] for s in stats)):
+            # a proven win, or every move proven (the move chosen is then the best of them)
+            mover = state.to_move
+            assert mover is not None  # a searched position is not over
+            proven = {1: other(mover), 2: "draw", 3: mover}[proof]
         self.last = SearchReport(
             self.name,
             move,
             state.format_move(move),
             clock.elapsed,
             nodes=simulations,
+            value=proven,
             expectation=value / max(1, visits),
         )
         return self.last
@@ -254,13 +278,14 @@ class MCTSEngine:
 
     def _select(self, node: _Node) -> _Node:
         log_n = math.log(node.visits)
+        exploration = 0.7 if self.exploration is None else self.exploration
         best, best_score = node.children[0], -1.0
         for child in node.children:
             if child.proven == -1:
                 continue
             if child.visits == 0:
                 return child
-            score = child.value / child.visits + self.exploration * math.sqrt(log_n / child.visits)
+            score = child.value / child.visits + exploration * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
         return best

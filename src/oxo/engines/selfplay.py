@@ -13,6 +13,10 @@ from oxo.errors import OxoError
 from oxo.game import GameState
 from oxo.progress import SILENT, ProgressSink
 
+#: Builds a level's engine: :func:`oxo.engines.make_engine`, or a game's own (its descriptor's
+#: ``make_engine`` in :mod:`oxo.registry`: gravity boards' perfect and best use the exact solver).
+EngineMaker = Callable[..., Engine]
+
 
 @dataclass(frozen=True)
 class SelfPlayStats:
@@ -73,15 +77,16 @@ def side_engines(
     iterations: int | None,
     depth: int | None,
     seed: int | None,
+    make: EngineMaker = make_engine,
 ) -> tuple[Engine, Engine]:
-    """The engines of both sides (each with its own seed drawn from ``seed``)."""
+    """The engines of both sides (each with its own seed drawn from ``seed``), built by ``make``."""
     seeds = random.Random(seed)
     x_seed, o_seed = (
         (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
     )
     return (
-        make_engine(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
-        make_engine(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
+        make(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
+        make(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
     )
 
 
@@ -97,16 +102,18 @@ def selfplay(
     seed: int | None = None,
     progress: ProgressSink = SILENT,
     on_game: Callable[[GameState], None] | None = None,
+    make: EngineMaker = make_engine,
 ) -> SelfPlayStats:
     """Play ``games`` games from ``start`` between the levels ``x`` and ``o`` and count the outcomes.
 
-    ``on_game`` sees each final state (for a game's own statistics).
+    ``on_game`` sees each final state (for a game's own statistics); ``make`` builds the engines
+    (a game's own levels where it has them).
     """
     if games < 1:
         raise OxoError(f"the number of games must be at least 1, got {games}")
     x, o = normalize_level(x), normalize_level(o)
     engines = side_engines(
-        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed
+        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed, make=make
     )
     started = time.perf_counter()
     counts = {"x": 0, "o": 0, "draw": 0}

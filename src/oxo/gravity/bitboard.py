@@ -8,7 +8,8 @@ the column's top always empty, so that the playable cells are ``(mask + bottom) 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 from llvmlite import ir
@@ -112,7 +113,7 @@ def _has_line(b: int, params: np.ndarray) -> bool:
 
 
 @intrinsic
-def _ctpop(typingctx: Any, x: Any) -> Any:
+def _ctpop_intrinsic(typingctx: Any, x: Any) -> Any:
     """LLVM's population count of a 64-bit word (one instruction where the processor has one)."""
     signature = types.int64(types.int64)
 
@@ -123,6 +124,10 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
         )
 
     return signature, codegen
+
+
+#: The intrinsic as compiled code calls it (the cast only tells the type checker so).
+_ctpop = cast(Callable[[int], int], _ctpop_intrinsic)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -16,13 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from oxo.errors import BoardSpecError, MoveError, PositionError
 from oxo.game import Outcome, Player
-
-if TYPE_CHECKING:
-    from oxo.gravity.solver import ExactSolution
 
 #: Largest number of cells of a gravity board (as for the classic boards: 19x19).
 MAX_CELLS = 361
@@ -291,15 +287,6 @@ class GravityState:
         """The empty cells (bit indices), so engines know how much of the game is left."""
         free = self.board.full & ~self.mask
         return tuple(i for i in range(free.bit_length()) if free >> i & 1)
-
-    def solution(self, limit: int = 16) -> ExactSolution | None:
-        """Exact values and best moves of the states reachable from this one (for perfect play), from
-        the bitboard solver; ``None`` beyond ``limit`` empty cells or on boards it cannot hold."""
-        from oxo.gravity.solver import ExactSolution, supports
-
-        if not supports(self.board) or len(self.empty_cells) > limit:
-            return None
-        return ExactSolution(self)
 
     # -- text ---------------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from oxo.counting import PerPlyCounts
+from oxo.counting import PerPlyCounts, PlyCount
 from oxo.counting.budget import Estimate, MiB
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
@@ -231,16 +231,20 @@ def count_positions(
     on_ply: Callable[[int, int], None] | None = None,
     *,
     on_progress: Callable[[float], None] | None = None,
+    on_row: Callable[[PlyCount], None] | None = None,
 ) -> GravityCounts:
     """The positions of each ply of ``board`` up to ``max_ply`` (default: the whole game), with
     their classes up to the mirror and the finished ones. ``on_ply(ply, count)`` hears each ply as
-    it is done; ``on_progress`` the fraction of the estimated work done."""
+    it is done, ``on_row`` its whole row (so a stopped count can show the plies it finished);
+    ``on_progress`` the fraction of the estimated work done."""
     _check_supported(board)
     last = board.size if max_ply is None else max(0, min(max_ply, board.size))
     weights = [max(p.seconds, 1e-9) for p in estimate_plies(board, last)] if on_progress else []
     whole, done = sum(weights), 0.0
     keys = np.zeros(1, dtype=np.int64)
     positions, classes, finished = [1], [1], [0]
+    if on_row is not None:
+        on_row(PlyCount(0, 1, 1, 0))
     if on_ply is not None:
         on_ply(0, 1)
     full = np.int64(board.full)
@@ -277,6 +281,8 @@ def count_positions(
         finished.append(int(over.sum()))
         # The ply's positions are closed under the mirror: a class is a key not above its mirror's.
         classes.append(int(np.count_nonzero(keys <= mirror_keys(keys, board))))
+        if on_row is not None:  # first: whoever hears on_ply may stop the count at once
+            on_row(PlyCount(ply, positions[-1], classes[-1], finished[-1]))
         if on_ply is not None:
             on_ply(ply, int(keys.size))
         if on_progress is not None and ply <= len(weights):

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 
 from oxo.engines import make_engine
 from oxo.engines.base import Engine, SearchReport
 from oxo.errors import OutOfReachError
 from oxo.game import GameState, Outcome, other
 from oxo.gravity.board import GravityState
-from oxo.gravity.solver import solver_for, supports
+from oxo.gravity.solver import ExactSolution, solver_for, supports
 
 #: Seconds the solver gets per move at the level perfect when no thinking time is given.
 PERFECT_SECONDS = 60.0
@@ -113,6 +114,17 @@ def _settled_column(state: GravityState) -> tuple[int, Outcome | None] | None:
     return None
 
 
+def gravity_solution(state: GameState, limit: int = 16) -> ExactSolution | None:
+    """Exact values and best moves of the states reachable from ``state`` (the gravity boards'
+    :data:`~oxo.engines.ExactSolver`, for perfect play), from the bitboard solver; ``None`` beyond
+    ``limit`` empty cells or on boards it cannot hold."""
+    if not isinstance(state, GravityState):
+        raise TypeError("the gravity solver solves gravity boards only")
+    if not supports(state.board) or len(state.empty_cells) > limit:
+        return None
+    return ExactSolution(state)
+
+
 def make_gravity_engine(
     level: str,
     state: GravityState,
@@ -127,10 +139,16 @@ def make_gravity_engine(
     for the rest when it does not finish; other levels as on every game."""
     if level == "perfect":
         return SolverEngine(seconds or PERFECT_SECONDS, None, seed)
+    shared = partial(
+        make_engine,
+        state=state,
+        iterations=iterations,
+        depth=depth,
+        seed=seed,
+        solver=gravity_solution,
+    )
     if level == "best":
         budget = seconds or 1.0
-        hard = make_engine(
-            "hard", state, seconds=budget / 2, iterations=iterations, depth=depth, seed=seed
-        )
+        hard = shared("hard", seconds=budget / 2)
         return SolverEngine(budget / 2, hard, seed, name="best", every_column=False)
-    return make_engine(level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed)
+    return shared(level, seconds=seconds)

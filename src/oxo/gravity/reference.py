@@ -49,18 +49,39 @@ def _minimax(
 def positions_per_ply(board: GravityBoard) -> list[int]:
     """How many distinct positions each ply holds, walking every game (finished positions counted,
     not continued)."""
-    return [len(layer) for layer in _layers(board)]
+    return list(_walk(board, classes=False)[0])
 
 
 def mirror_classes_per_ply(board: GravityBoard) -> list[int]:
     """How many positions each ply holds up to the left-right mirror, walking every game: each
     position is written row by row and counted once with its mirror image (each row reversed)."""
+    found = _walk(board, classes=True)[1]
+    assert found is not None
+    return list(found)
+
+
+#: What walks found, by board: positions per ply, and mirror classes per ply when asked for (the
+#: tests ask for the same boards in several files; a walk of 4x4 with k=4 takes seconds).
+_WALKED: dict[GravityBoard, tuple[tuple[int, ...], tuple[int, ...] | None]] = {}
+
+
+def _walk(board: GravityBoard, classes: bool) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """Positions per ply and, with ``classes``, mirror classes per ply, from one walk."""
+    known = _WALKED.get(board)
+    if known is not None and (known[1] is not None or not classes):
+        return known
 
     def canonical(state: GravityState) -> str:
         rows = state.to_rows()
         return min(rows, "/".join(row[::-1] for row in rows.split("/")))
 
-    return [len({canonical(state) for state in layer}) for layer in _layers(board)]
+    positions, mirrored = [], []
+    for layer in _layers(board):
+        positions.append(len(layer))
+        if classes:
+            mirrored.append(len({canonical(state) for state in layer}))
+    _WALKED[board] = tuple(positions), tuple(mirrored) if classes else None
+    return _WALKED[board]
 
 
 def _layers(board: GravityBoard) -> Iterator[set[GravityState]]:

@@ -19,7 +19,8 @@ time, never correctness; the column only orders the moves.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 from llvmlite import ir
@@ -50,7 +51,7 @@ def _table_key(pos: int, mask: int, ply: int, params: np.ndarray) -> int:
 
 
 @intrinsic
-def _prefetch_word(typingctx: Any, table: Any, index: Any) -> Any:
+def _prefetch_word_intrinsic(typingctx: Any, table: Any, index: Any) -> Any:
     """Ask the processor to bring ``table[index]`` into its cache (LLVM's prefetch; no effect on
     the values): a table word is far in memory, and the search has other work meanwhile."""
     signature = types.void(table, types.int64)
@@ -69,6 +70,10 @@ def _prefetch_word(typingctx: Any, table: Any, index: Any) -> Any:
         return context.get_dummy_value()
 
     return signature, codegen
+
+
+#: The intrinsic as compiled code calls it (the cast only tells the type checker so).
+_prefetch_word = cast(Callable[[np.ndarray, int], None], _prefetch_word_intrinsic)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -19,6 +19,8 @@ abnormal, ``[28]`` some string was abnormal, ``[29]`` string index.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -29,8 +31,7 @@ from oxo.compiled import SELECT as _SELECT
 from oxo.compiled import below, make_tree_search, warm_up_search
 from oxo.compiled import make_rng as make_rng  # the search driver and self-play seed it here
 from oxo.compiled import next32 as next32  # re-exported for the tests' uncompiled reference
-from oxo.mega.lines import WINS
-from oxo.mega.rules import MegaState
+from oxo.ninegrids import WINS
 
 STATE_SIZE = 32
 COV, PLAYED, USED, LENGTH, COUNT, TURN, STATUS, MOVES, ABNORMAL, ANY_ABNORMAL, INDEX = (
@@ -62,8 +63,9 @@ def new_state() -> np.ndarray:
     return st
 
 
-def state_from(state: MegaState) -> np.ndarray:
-    """The state array of an engine position."""
+def state_from(state: Any) -> np.ndarray:
+    """The state array of a :class:`~oxo.mega.rules.MegaState` (the kernel is imported by the
+    rules' compiled search, so it reads the state without importing its class)."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     for p in (0, 1):
         marks = state._marks[p]

@@ -13,8 +13,8 @@ import random as _random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from oxo.mega.lines import WINS
-from oxo.mega.rules import GRID_CELLS, POSITION_CELLS, MegaState
+from oxo.mega.rules import POSITION_CELLS, MegaState
+from oxo.ninegrids import GRID_CELLS, WINS
 
 #: Outcome codes of the fast paths: 0 draw, 1 X wins, 2 O wins.
 DRAW, X_WINS, O_WINS = 0, 1, 2

@@ -1,8 +1,9 @@
 """Text drawing of a mega tic-tac-toe position: the 9×9 board with big markers, legal moves shown.
 
-Kept apart from the rules: it only reads a :class:`~oxo.mega.rules.MegaState`. The board is
-drawn as lines of (text, style) tokens, printed either as plain ASCII (files, pipes, tests) or
-as a :class:`rich.text.Text` with colours on a terminal. In the drawing
+Kept apart from the rules: it only reads a :class:`~oxo.mega.rules.MegaState`, which lays its
+board out as lines of (text, style) tokens (``MegaState.board_tokens``, also its ``text()``),
+printed either as plain ASCII (files, pipes, tests) or as a :class:`rich.text.Text` with colours on
+a terminal (:func:`oxo.ninegrids.board_text`, :func:`oxo.ninegrids.board_rich`). In the drawing
 
 * ``x`` / ``o`` are marks, the last move in capitals (``X`` / ``O``);
 * a digit is an empty cell where the player to move may play: its cell number, so with the grid
@@ -13,38 +14,11 @@ as a :class:`rich.text.Text` with colours on a terminal. In the drawing
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from oxo import ninegrids
 from oxo.mega.notation import format_move
 from oxo.mega.rules import MegaState
-from oxo.ninegrids import STYLES, Token
+from oxo.ninegrids import STYLES, Token, board_rich, board_text
 
-if TYPE_CHECKING:
-    from rich.text import Text
-
-__all__ = ["STYLES", "Token", "board_rich", "board_text", "board_tokens", "status_lines"]
-
-
-def board_tokens(state: MegaState, *, highlight: bool = True) -> list[list[Token]]:
-    """The board as lines of (text, style) tokens; legal moves shown as cell digits if ``highlight``."""
-    covered = state.covered
-    return ninegrids.board_tokens(
-        lambda move: state.cell(move // 9 + 1, move % 9 + 1),
-        lambda grid: covered.get(grid + 1),
-        set(state.legal_moves) if highlight else set(),
-        state.moves[-1] if state.moves else None,
-    )
-
-
-def board_text(state: MegaState, *, highlight: bool = True) -> str:
-    """The board as plain ASCII lines."""
-    return ninegrids.tokens_text(board_tokens(state, highlight=highlight))
-
-
-def board_rich(state: MegaState, *, highlight: bool = True) -> Text:
-    """The board as a rich ``Text`` with colours (marks, big markers, legal moves, last move)."""
-    return ninegrids.tokens_rich(board_tokens(state, highlight=highlight))
+__all__ = ["STYLES", "Token", "board_rich", "board_text", "status_lines"]
 
 
 def status_lines(state: MegaState, *, legal: bool = True) -> list[str]:

@@ -29,25 +29,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from oxo import ninegrids
 from oxo.errors import IllegalMoveError, MoveError
+from oxo.game import Outcome, Player
 from oxo.geometry import mask_cells
-from oxo.mega.lines import WINS
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
+from oxo.ninegrids import FULL, GRID_CELLS, NAMES, WINS, Token
 
 if TYPE_CHECKING:
     from oxo.mega.search import CompiledSearch
 
-Player = Literal["x", "o"]
-Outcome = Literal["x", "o", "draw"]
-
-NAMES: tuple[Player, Player] = ("x", "o")
-FULL = (1 << 81) - 1
-#: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
-GRID_CELLS: tuple[int, ...] = tuple(
-    sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
-)
 #: ``POSITION_CELLS[m]``: the 81-bit mask of the cell positions in ``m``, in all nine grids.
 POSITION_CELLS: tuple[int, ...] = tuple(sum(m << (9 * g) for g in range(9)) for m in range(512))
 
@@ -332,17 +325,30 @@ class MegaState:
             wins.extend(9 * g + c for c in range(9) if free >> c & 1 and WINS[grid | 1 << c])
         return tuple(wins)
 
-    def compiled_search(self, seed: int | None = None, exploration: float = 0.7) -> CompiledSearch:
-        """The compiled Monte Carlo tree search of this game (see :mod:`oxo.mega.search`)."""
+    def compiled_search(
+        self, seed: int | None = None, exploration: float | None = None, **options: Any
+    ) -> CompiledSearch:
+        """The compiled Monte Carlo tree search of this game (see :mod:`oxo.mega.search`):
+        ``exploration`` is the UCT constant (default 0.7); ``options`` are the shared driver's
+        (``fpu``, ``reuse``: see :class:`oxo.ninegrids.CompiledSearch`)."""
         from oxo.mega.search import CompiledSearch
 
-        return CompiledSearch(seed, exploration)
+        return CompiledSearch(seed, exploration, **options)
+
+    def board_tokens(self, *, highlight: bool = True) -> list[list[Token]]:
+        """The board as lines of (text, style) tokens (see :mod:`oxo.mega.render`); legal moves
+        shown as cell digits if ``highlight``."""
+        covered = self.covered
+        return ninegrids.board_tokens(
+            lambda move: self.cell(move // 9 + 1, move % 9 + 1),
+            lambda grid: covered.get(grid + 1),
+            set(self.legal_moves) if highlight else set(),
+            self.moves[-1] if self.moves else None,
+        )
 
     def text(self) -> str:
         """The board as text: grids with X and O, big markers, legal moves as their cell digit."""
-        from oxo.mega.render import board_text
-
-        return board_text(self)
+        return ninegrids.board_text(self)
 
     @staticmethod
     def format_move(move: int) -> str:

@@ -8,6 +8,8 @@ stream is xoshiro128+ seeded once, so with an iteration budget a seeded game rep
 
 from __future__ import annotations
 
+from typing import Any
+
 from oxo import ninegrids
 from oxo.ninegrids import CHUNK, MAX_NODES
 
@@ -18,8 +20,14 @@ class CompiledSearch(ninegrids.CompiledSearch):
     """The shared driver (:class:`oxo.ninegrids.CompiledSearch`) over mega tic-tac-toe's compiled kernel."""
 
     def __init__(
-        self, seed: int | None = None, exploration: float = 0.7, expand_after: int = 2
+        self,
+        seed: int | None = None,
+        exploration: float | None = None,
+        expand_after: int = 2,
+        **options: Any,
     ) -> None:
         from oxo.mega import compiled
 
-        super().__init__(compiled, seed, exploration, expand_after)
+        super().__init__(
+            compiled, seed, 0.7 if exploration is None else exploration, expand_after, **options
+        )

@@ -40,20 +40,46 @@ The checker (:func:`verify_certificate`) walks from the empty board, plays ``sid
 
 A node's result depends only on its position, so results are memoised by class. A won value of a
 board needs one ``win`` certificate; a draw needs two ``no-loss`` certificates, one per side.
-The checker uses nothing from oxo but the board's lines and symmetries (:class:`oxo.geometry.Geometry`).
+
+The board's *lines* are every run of ``k`` cells in a straight line along a row, a column, a layer's
+pillar or any diagonal (steps of -1, 0 or 1 along each axis, not all 0). Its *symmetries* are the
+maps that permute axes of equal length and mirror any axes (``c -> n - 1 - c``): the 8 of a square,
+the 4 of an oblong rectangle, the 48 of a cube. Two positions are in one *class* when a symmetry
+carries one onto the other.
+
+**Sections** (optional; written by long split runs, see :mod:`oxo.proofs.runs`). The header may
+hold ``"sections": [[null, n0], ["<status string>", n1], ...]``: the entries, in file order, fall
+into consecutive sections of n0, n1, ... entries (the counts add up to the number of entries). A
+checker that ignores the key reads the file as above. A checker may instead check a sectioned
+file in pieces, holding one section in memory at a time:
+
+* section 0 (root ``null``) is walked from the empty board with its own entries only, and a
+  position of the class of another section's root is not searched further: it stands for that
+  section;
+* each other section whose root the first walk reached is walked from its root (checked in full:
+  no line of the opponent already, legal mark counts) with its own entries only;
+* the certificate holds when the first walk accepts and every section it reached accepts.
+
+What this accepts, the whole reading accepts too (a walk with fewer entries accepts less), so the
+pieces are never a weaker check. oxo writes every section as a complete strategy from its root,
+so both readings agree on its files. (One difference: a broken section the first walk reaches fails
+the check in pieces even where another section happens to cover the same positions.)
+
+The checker uses nothing from oxo but the board's lines and symmetries (:class:`oxo.geometry.Geometry`);
+``tools/check_strategy.py`` in oxo's source is a checker that uses nothing from oxo at all.
 """
 
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
 import sys
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeGuard
+from typing import Any, BinaryIO, Literal, TypeGuard
 
 from oxo.errors import (
     CertificateEntryError,
@@ -62,7 +88,7 @@ from oxo.errors import (
     CertificateSyntaxError,
     OxoError,
 )
-from oxo.fileio import write_atomic
+from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, Symmetry, mask_cells
 
 FORMAT = "oxo-strategy/1"
@@ -85,6 +111,9 @@ class StrategyHeader:
     side: Side
     guarantee: Guarantee
     geometry: Geometry = field(init=False, repr=False, compare=False)
+    #: The sections of a certificate written in pieces: (root status string, or None for the walk
+    #: from the empty board, then the number of entries), in file order; None for a plain file.
+    sections: tuple[tuple[str | None, int], ...] | None = None
 
     def __post_init__(self) -> None:
         dims = self.dims
@@ -110,6 +139,38 @@ class StrategyHeader:
         except OxoError as error:
             raise CertificateHeaderError(f"not a board: {error}") from None
         object.__setattr__(self, "geometry", geometry)
+        if self.sections is not None:
+            object.__setattr__(self, "sections", self._checked_sections(self.sections))
+
+    def _checked_sections(self, sections: object) -> tuple[tuple[str | None, int], ...]:
+        """The ``sections`` of the header, checked: pairs of a root and a count, the first root null."""
+        if not isinstance(sections, (list, tuple)) or not sections:
+            raise CertificateHeaderError(
+                "sections must be a non-empty list of [root, number of entries] pairs"
+            )
+        out: list[tuple[str | None, int]] = []
+        for number, item in enumerate(sections):
+            if not isinstance(item, (list, tuple)) or len(item) != 2:
+                raise CertificateHeaderError(
+                    f"section {number} must be a pair [root, number of entries], got {item!r}"
+                )
+            root, count = item
+            if not _is_int(count) or count < 0:
+                raise CertificateHeaderError(
+                    f"section {number}: the number of entries must be a whole number, got {count!r}"
+                )
+            if number == 0:
+                if root is not None:
+                    raise CertificateHeaderError(
+                        "section 0 is the walk from the empty board: its root must be null"
+                    )
+            else:
+                try:
+                    _checked_position(root, self, f"section {number}'s root")
+                except CertificateEntryError as error:
+                    raise CertificateHeaderError(str(error)) from None
+            out.append((root, count))
+        return tuple(out)
 
     @classmethod
     def for_board(cls, board: str | Geometry, side: Side, guarantee: Guarantee) -> StrategyHeader:
@@ -134,6 +195,7 @@ class StrategyHeader:
             "k": self.k,
             "side": self.side,
             "guarantee": self.guarantee,
+            **({} if self.sections is None else {"sections": [list(s) for s in self.sections]}),
         }
 
     @classmethod
@@ -148,7 +210,7 @@ class StrategyHeader:
         missing = [key for key in ("board", "dims", "k", "side", "guarantee") if key not in data]
         if missing:
             raise CertificateHeaderError(f"the header lacks {', '.join(missing)}")
-        header = cls(data["dims"], data["k"], data["side"], data["guarantee"])
+        header = cls(data["dims"], data["k"], data["side"], data["guarantee"], data.get("sections"))
         if data["board"] != header.board:
             raise CertificateHeaderError(
                 f"board {data['board']!r} does not match dims {list(header.dims)} (expected {header.board!r})"
@@ -196,7 +258,10 @@ class VerifyResult:
     ``failure`` says why the first failing position fails and ``failure_position`` is that position
     (a status string, in the orientation the walk from the empty board reached it), ``failure_path``
     the cells played from the empty board to reach it. ``positions_checked`` counts the classes of
-    positions the walk visited.
+    positions the walk visited (summed over the sections of a sectioned file, where a class met in
+    two sections counts twice), ``strategy_moves`` those where the side played a move the
+    certificate gives (not counting the moves that complete a line at once), and ``sections`` the
+    sections of a sectioned file (0 for a plain one).
     """
 
     valid: bool
@@ -209,6 +274,8 @@ class VerifyResult:
     failure: str | None = None
     failure_position: str | None = None
     failure_path: tuple[int, ...] | None = None
+    strategy_moves: int = 0
+    sections: int = 0
 
     @property
     def claim(self) -> str:
@@ -220,7 +287,13 @@ class VerifyResult:
 
     def __str__(self) -> str:
         if self.valid:
-            return f"valid: {self.claim}; {self.positions_checked} positions checked"
+            size = (
+                f"{self.positions_checked:,} positions checked, {self.strategy_moves:,} moves of "
+                f"{self.side.upper()} from {self.entries:,} entries"
+            )
+            if self.sections:
+                size += f" in {self.sections:,} sections"
+            return f"valid: {self.claim}; {size}"
         return f"invalid: {self.failure} at position {self.failure_position}"
 
     def to_dict(self) -> dict[str, object]:
@@ -232,6 +305,8 @@ class VerifyResult:
             "guarantee": self.guarantee,
             "positions_checked": self.positions_checked,
             "entries": self.entries,
+            "strategy_moves": self.strategy_moves,
+            "sections": self.sections,
             "failure": self.failure,
             "failure_position": self.failure_position,
             "failure_path": None if self.failure_path is None else list(self.failure_path),
@@ -239,6 +314,55 @@ class VerifyResult:
 
 
 # -- reading and writing ---------------------------------------------------------------------------
+
+
+class CertificateWriter:
+    """Writes a certificate entry by entry into an open binary file (gzip JSON lines), so that a
+    certificate bigger than memory can be written; use :func:`open_certificate` to get one.
+
+    Each entry is checked as the reader would check it, so a written file always reads back; with
+    sections in the header, :meth:`close` checks that the entries add up to the counts given."""
+
+    def __init__(self, handle: BinaryIO, header: StrategyHeader) -> None:
+        self.header = header
+        self.count = 0
+        self._gzip = gzip.GzipFile(filename="", mode="wb", fileobj=handle, compresslevel=6, mtime=0)
+        self._batch = [_json_line(header.to_dict())]
+
+    def write(self, entry: Entry | Mapping[str, Any]) -> None:
+        """One entry: a :class:`MoveEntry` / :class:`PairingEntry`, or a mapping with the JSON keys."""
+        self.count += 1
+        checked = _entry_from_object(entry, self.header, f"entry {self.count}")
+        self._batch.append(_json_line(checked.to_dict()))
+        if len(self._batch) >= 4096:  # zlib is slow on many small writes
+            self._flush()
+
+    def _flush(self) -> None:
+        self._gzip.write(b"".join(self._batch))
+        self._batch.clear()
+
+    def close(self) -> None:
+        """Finish the gzip stream; raise :class:`ValueError` when the sections' counts do not add up."""
+        self._flush()
+        self._gzip.close()
+        if self.header.sections is not None:
+            promised = sum(count for _, count in self.header.sections)
+            if promised != self.count:
+                raise ValueError(
+                    f"the header's sections hold {promised} entries, but {self.count} were written"
+                )
+
+
+@contextmanager
+def open_certificate(
+    path: str | os.PathLike[str], header: StrategyHeader
+) -> Iterator[CertificateWriter]:
+    """A :class:`CertificateWriter` for ``path``, written atomically: the file appears (or replaces
+    the old one) only when the block ends without an error."""
+    with atomic_writer(path) as handle:
+        writer = CertificateWriter(handle, header)
+        yield writer
+        writer.close()
 
 
 def write_certificate(
@@ -249,24 +373,12 @@ def write_certificate(
     """Write a certificate (gzip JSON lines) atomically; return the number of entries written.
 
     Entries are :class:`MoveEntry` / :class:`PairingEntry` objects or mappings with the JSON keys;
-    each is checked as the reader would check it, so a written file always reads back. The file is
-    compressed in memory as it is built and written through :func:`oxo.fileio.write_atomic`.
+    each is checked as the reader would check it, so a written file always reads back.
     """
-    buffer = io.BytesIO()
-    count = 0
-    with gzip.GzipFile(
-        filename="", mode="wb", fileobj=buffer, compresslevel=6, mtime=0
-    ) as compressed:
-        batch = [_json_line(header.to_dict())]
-        for count, raw in enumerate(entries, start=1):
-            entry = _entry_from_object(raw, header, f"entry {count}")
-            batch.append(_json_line(entry.to_dict()))
-            if len(batch) >= 4096:  # zlib is slow on many small writes
-                compressed.write(b"".join(batch))
-                batch.clear()
-        compressed.write(b"".join(batch))
-    write_atomic(path, buffer.getvalue())
-    return count
+    with open_certificate(path, header) as writer:
+        for entry in entries:
+            writer.write(entry)
+    return writer.count
 
 
 def read_certificate(path: str | os.PathLike[str]) -> Certificate:
@@ -365,7 +477,7 @@ def _checked_position(text: object, header: StrategyHeader, where: str) -> tuple
         raise CertificateEntryError(
             f"{where}: bad status string {shown}: need {size} characters 0, 1 or 2 (one per cell of {header.board})"
         )
-    x, o = _masks(text)
+    x, o = status_masks(text)
     if x.bit_count() - o.bit_count() not in (0, 1):
         raise CertificateEntryError(
             f"{where}: position {text} cannot occur: X has {x.bit_count()} marks and O {o.bit_count()} (X moves first)"
@@ -428,13 +540,14 @@ _X_BITS = str.maketrans("012", "010")
 _O_BITS = str.maketrans("012", "001")
 
 
-def _masks(status: str) -> tuple[int, int]:
+def status_masks(status: str) -> tuple[int, int]:
     """The (X, O) bitmasks of a checked status string (cell c is bit c)."""
     reversed_status = status[::-1]
     return int(reversed_status.translate(_X_BITS), 2), int(reversed_status.translate(_O_BITS), 2)
 
 
-def _status(x: int, o: int, size: int) -> str:
+def status_string(x: int, o: int, size: int) -> str:
+    """The status string of the position with X marks ``x`` and O marks ``o`` on ``size`` cells."""
     return "".join("1" if x >> cell & 1 else "2" if o >> cell & 1 else "0" for cell in range(size))
 
 
@@ -444,25 +557,109 @@ def _is_int(value: object) -> TypeGuard[int]:
 
 # -- checking --------------------------------------------------------------------------------------
 
+#: What :func:`verify_certificate` reports as it goes: entries read so far and the entries of the file
+#: (from a sectioned header; 0 when unknown), positions checked so far.
+VerifyProgress = Callable[[int, int, int], None]
 
-def verify_certificate(source: str | os.PathLike[str] | Certificate) -> VerifyResult:
+
+def verify_certificate(
+    source: str | os.PathLike[str] | Certificate,
+    *,
+    whole: bool = False,
+    on_progress: VerifyProgress | None = None,
+) -> VerifyResult:
     """Check a certificate (a file, streamed, or a :class:`Certificate`) by walking every defence.
 
-    Raises a :class:`CertificateError` when the file is malformed; a well-formed certificate that
-    does not prove its claim gives a result with ``valid=False`` and the first failing position.
+    A file with sections in its header is checked a section at a time (memory for one section, not
+    the whole file) unless ``whole``, which reads every entry into one index. Raises a
+    :class:`CertificateError` when the file is malformed; a well-formed certificate that does not
+    prove its claim gives a result with ``valid=False`` and the first failing position.
     """
+    report = on_progress or (lambda read, total, checked: None)
     if isinstance(source, Certificate):
         header = source.header
         checker = _Checker(header)
         for number, entry in enumerate(source.entries, start=1):
             checker.add(_entry_from_object(entry, header, f"entry {number}"))
-    else:
-        lines = _read_lines(source)
-        header = _read_header(source, lines)
-        checker = _Checker(header)
-        for number, data in lines:
-            checker.add(_entry_from_json(data, header, f"{source}: line {number}"))
-    return checker.run()
+        return checker.result(checker.walk(0, 0))
+    lines = _read_lines(source)
+    header = _read_header(source, lines)
+    if header.sections is not None and not whole:
+        return _verify_sections(source, header, lines, report)
+    checker = _Checker(header)
+    for number, data in lines:
+        checker.add(_entry_from_json(data, header, f"{source}: line {number}"))
+        if number % 65536 == 0:
+            report(checker.entries, 0, 0)
+    report(checker.entries, 0, 0)
+    checker.tick = lambda checked: report(checker.entries, 0, checked)
+    return checker.result(checker.walk(0, 0))
+
+
+def _verify_sections(
+    source: str | os.PathLike[str],
+    header: StrategyHeader,
+    lines: Iterator[tuple[int, object]],
+    report: VerifyProgress,
+) -> VerifyResult:
+    """Check a sectioned certificate one section at a time (see the module's description)."""
+    assert header.sections is not None
+    total = sum(count for _, count in header.sections)
+    classes = _Checker(header)
+    roots = []
+    for root, _ in header.sections[1:]:
+        assert root is not None, "checked with the header"
+        roots.append(classes.canonical(*status_masks(root))[0])
+    top = _Checker(header, stops=frozenset(roots))
+    read = 0
+    checked = 0
+    moves = 0
+    failure: _Failure | None = None
+    for number, (_, count) in enumerate(header.sections):
+        checker = top if number == 0 else _Checker(header)
+        needed = number == 0 or roots[number - 1] in top.reached
+        for _ in range(count):
+            line = next(lines, None)
+            if line is None:
+                raise CertificateFileError(
+                    f"{source}: the header's sections promise {total} entries, the file ends after {read}"
+                )
+            entry = _entry_from_json(line[1], header, f"{source}: line {line[0]}")
+            read += 1
+            if needed:
+                checker.add(entry)
+            if read % 65536 == 0:
+                report(read, total, checked + len(checker.memo))
+        if needed and failure is None:
+            checker.tick = lambda now, before=checked, done=read: report(done, total, before + now)
+            if number == 0:
+                failure = top.walk(0, 0)
+            else:
+                x, o, path = top.reached[roots[number - 1]]
+                checker.path = list(path)
+                failure = checker.walk(x, o)
+            checked += len(checker.memo)
+            moves += checker.strategy_moves
+        report(read, total, checked)
+    extra = next(lines, None)
+    if extra is not None:
+        raise CertificateFileError(
+            f"{source}: line {extra[0]}: more entries than the header's sections promise ({total})"
+        )
+    return VerifyResult(
+        valid=failure is None,
+        side=header.side,
+        guarantee=header.guarantee,
+        board=header.board,
+        k=header.k,
+        positions_checked=checked,
+        entries=read,
+        failure=None if failure is None else failure.reason,
+        failure_position=None if failure is None else failure.position,
+        failure_path=None if failure is None else failure.path,
+        strategy_moves=moves,
+        sections=len(header.sections),
+    )
 
 
 @dataclass
@@ -473,9 +670,13 @@ class _Failure:
 
 
 class _Checker:
-    """The walk of :func:`verify_certificate` over plain bitmasks (bit c = cell c)."""
+    """The walk of :func:`verify_certificate` over plain bitmasks (bit c = cell c).
 
-    def __init__(self, header: StrategyHeader) -> None:
+    ``stops`` are classes (keys of :meth:`canonical`) where the walk does not go on: each stands for
+    a section checked on its own, and :attr:`reached` records the first position of each met (in the
+    orientation met, with the path from the walk's root)."""
+
+    def __init__(self, header: StrategyHeader, stops: frozenset[int] = frozenset()) -> None:
         geometry = header.geometry
         self.header = header
         self.size = geometry.size
@@ -492,6 +693,12 @@ class _Checker:
         # Canonical key → None (accepted) or the failure found below it.
         self.memo: dict[int, _Failure | None] = {}
         self.path: list[int] = []
+        self.stops = stops
+        self.reached: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+        #: Positions (classes) where the side played a move of the certificate.
+        self.strategy_moves = 0
+        #: Called with the positions checked so far, every 65,536 of them.
+        self.tick: Callable[[int], None] | None = None
 
     # The class of a position: the least (X, O) image over the symmetries, as one int X << N | O,
     # and the symmetry that carries the position there.
@@ -509,7 +716,7 @@ class _Checker:
 
     def add(self, entry: Entry) -> None:
         self.entries += 1
-        x, o = _masks(entry.position)
+        x, o = status_masks(entry.position)
         key, symmetry = self.canonical(x, o)
         if isinstance(entry, MoveEntry):
             move = symmetry.perm[entry.move]
@@ -525,13 +732,34 @@ class _Checker:
             pairing = tuple((symmetry.perm[a], symmetry.perm[b]) for a, b in entry.pairing)
             self.pairings.setdefault(key, []).append(pairing)
 
-    def run(self) -> VerifyResult:
+    def walk(self, x: int, o: int) -> _Failure | None:
+        """Check the position (x, o), the root of this walk (the empty board, or a section's root)."""
+        key, symmetry = self.canonical(x, o)
+        if key in self.stops:  # the empty board is itself a section's root
+            self.reached.setdefault(key, (x, o, tuple(self.path)))
+            return None
+        if x.bit_count() - o.bit_count() not in (0, 1):
+            return self.fail(
+                f"the position cannot occur: X has {x.bit_count()} marks and O {o.bit_count()}",
+                x,
+                o,
+            )
+        own, other = (x, o) if self.side_is_x else (o, x)
+        for line in self.lines:  # a root is checked in full: there is no last move to look at
+            if other & line == line:
+                cells = "-".join(map(str, mask_cells(line)))
+                return self.fail(f"{self.header.opponent.upper()} completes the line {cells}", x, o)
+        if any(own & line == line for line in self.lines):
+            return None
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 4 * self.size + 1000))  # three frames per ply
         try:
-            failure = self.check(0, 0, -1)
+            self.memo[key] = result = self.evaluate(x, o, -1, key, symmetry)
+            return result
         finally:
             sys.setrecursionlimit(limit)
+
+    def result(self, failure: _Failure | None) -> VerifyResult:
         header = self.header
         return VerifyResult(
             valid=failure is None,
@@ -544,19 +772,26 @@ class _Checker:
             failure=None if failure is None else failure.reason,
             failure_position=None if failure is None else failure.position,
             failure_path=None if failure is None else failure.path,
+            strategy_moves=self.strategy_moves,
         )
 
     def fail(self, reason: str, x: int, o: int) -> _Failure:
-        return _Failure(reason, _status(x, o, self.size), tuple(self.path))
+        return _Failure(reason, status_string(x, o, self.size), tuple(self.path))
 
     def check(self, x: int, o: int, last: int) -> _Failure | None:
-        """None when the position (reached by the move ``last``, -1 at the root) is accepted, else why not."""
+        """None when the position (reached by the move ``last``) is accepted, else why not."""
         key, symmetry = self.canonical(x, o)
         if key in self.memo:
             return self.memo[key]
+        if key in self.stops:
+            # Another section's root: that section answers for it.
+            self.reached.setdefault(key, (x, o, tuple(self.path)))
+            return None
         self.memo[key] = result = self.evaluate(
             x, o, last, key, symmetry
         )  # no cycles: every move adds a mark
+        if len(self.memo) & 0xFFFF == 0 and self.tick is not None:
+            self.tick(len(self.memo))
         return result
 
     def evaluate(self, x: int, o: int, last: int, key: int, symmetry: Symmetry) -> _Failure | None:
@@ -596,6 +831,7 @@ class _Checker:
                 return self.fail(
                     f"missing position ({side} to move, the certificate has no move for it)", x, o
                 )
+            self.strategy_moves += 1
             first_failure = None
             for canonical_move in [known] if isinstance(known, int) else known:
                 move = symmetry.inverse_perm[canonical_move]

@@ -1,63 +1,118 @@
-"""Depth-first proof-number search (df-pn) for "can this side force a win?" on m,n,k boards and cubes.
+"""Depth-first proof-number search (df-pn) for "can this side force a line?", compiled.
 
 The question is asked of one side, the attacker S; the other side is the defender D. A position is
-*proven* when S can force a line whatever D does, *disproven* when D can stop every line of S (a draw
-or a win of D). Proof and disproof numbers say how many positions at least must still be settled to
-prove or disprove; df-pn (Nagai 2002) expands, depth first with thresholds, the position that most
-cheaply settles the root, and keeps every result in a transposition table keyed by the symmetry class.
+*proven* when S can force a line whatever D does, *disproven* when D can stop every line of S (a
+draw or a win of D). Proof and disproof numbers say how many positions at least must still be
+settled to prove or disprove; df-pn (Nagai 2002) expands, depth first with thresholds, the position
+that most cheaply settles the root, and keeps what it learnt in a transposition table keyed by the
+position's class under the board's symmetries.
 
-What settles a position before any search:
+What settles a position before any search (:func:`oxo.proofs.kernel.expand`):
 
-* a complete line (S's: proven; D's: disproven), a full board (disproven);
+* a complete line (S's: proven; D's: disproven), a full board, no line left that S can complete
+  (disproven);
 * the side to move completing a line at once;
 * the other side threatening two cells at once with no win of the mover's own (the mover loses);
 * a single threat of the other side: the mover's only move worth trying is to block it;
-* no line left that S can complete, or a *pairing* for D (see :mod:`oxo.proofs.pairing`) with S to
-  move: disproven, D draws at least by answering every move in a pair with its partner.
 * S to move with a win by threats (see :mod:`oxo.proofs.threats`): proven; the certificate gets the
-  threat plan played out against every reply that does not lose at once.
+  threat plan played out against every reply that does not lose at once;
+* S to move and a *pairing* for D (see :mod:`oxo.proofs.pairing`): disproven, D draws at least by
+  answering every move in a pair with its partner.
 
-The proof (S's move in each position where it is to move, every reply of D) or the disproof (D's
-move, every move of S, pairings) is read back out of the table by :meth:`ProofSearch.strategy`, as
-entries of a certificate (see :mod:`oxo.proofs.certificate`).
+The search itself runs compiled (:mod:`oxo.proofs.kernel`) in slices of a few thousand positions,
+so that between two slices this driver can watch the clock and report progress. The slow search it
+is held to in the tests is :class:`oxo.proofs.reference.ReferenceSearch`. The proof (S's move where
+it is to move, every reply of D) or the disproof (D's move, every move of S, pairings) is read back
+out of the table by :meth:`ProofSearch.strategy` as entries of a certificate
+(see :mod:`oxo.proofs.certificate`).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
-import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from oxo.geometry import Geometry, mask_cells
-from oxo.proofs.pairing import find_pairing
-from oxo.proofs.threats import Plan, ThreatSearch
+import numpy as np
 
-INF = 1 << 40
-#: What a line open to one side adds to a cell's promise, by the marks that side has in it.
-_WEIGHTS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1 << 18, 1 << 20, 1 << 22)
+from oxo.geometry import Geometry
+from oxo.proofs import kernel
+from oxo.proofs.strategy import Entry, StrategyReader
+from oxo.proofs.threats import Plan
+
+__all__ = ["Entry", "ProofSearch", "DEFAULT_TABLE_BYTES"]
+
 #: Search steps a pairing attempt may take at one position before giving up.
 PAIRING_BUDGET = 60
+#: Positions (and moves tried) one threat search may visit before it gives up.
+THREAT_BUDGET = 20
+#: The most defences a three may leave and still be searched on.
+MAX_DEFENCES = 4
+#: Memory for the transposition table when none is given: at most this, and at most a quarter of
+#: the memory free when the search starts. The pages are taken as the table fills, so a small proof
+#: costs little; a large one thrashes when its table is too small (9x4 with k = 4 needs about 7
+#: million positions kept: it is settled in a minute with a table of 1 GiB and not in 40 minutes
+#: with 256 MiB).
+DEFAULT_TABLE_BYTES = 1 << 30
+#: Slots of a new table (it doubles when half full, up to the memory it is given).
+FIRST_SLOTS = 1 << 16
+#: Positions searched between two looks at the clock.
+SLICE = 4096
+#: The 1+epsilon trick (Pawlewicz and Lew): a child's threshold is the second best value times
+#: 1 + EPSILON / 1000, so the search switches between siblings less often.
+EPSILON = 250
 
 
-class _SearchTimeout(Exception):
-    """The search ran out of its time or node budget."""
+def search_symmetries(geometry: Geometry) -> list[tuple[int, ...]]:
+    """The cell permutations the search treats as the same position: the board's symmetries (first,
+    the identity first of all) and, on boxes whose lines run from side to side (n x n with k = n,
+    Qubic's 4x4x4), the permutations that map the lines onto lines without being rigid motions:
+    one permutation of 0..n-1 applied to every coordinate at once (on Qubic it swaps the inner and
+    outer layers, a symmetry Qubic's players know; it makes 192 of the 48). Certificates keep to
+    the board's own symmetries."""
+    perms = [symmetry.perm for symmetry in geometry.symmetries]
+    shape = geometry.shape
+    n = shape[0]
+    if not (all(side == n for side in shape) and geometry.k == n and 3 <= n <= 6):
+        return perms
+    lines = set(geometry.lines)
+
+    def image(perm: tuple[int, ...], mask: int) -> int:
+        out = 0
+        for cell in range(len(perm)):
+            if mask >> cell & 1:
+                out |= 1 << perm[cell]
+        return out
+
+    group = list(perms)
+    seen = set(group)
+    for sigma in itertools.permutations(range(n)):
+        uniform = tuple(
+            geometry.cell_at(tuple(sigma[c] for c in geometry.coords(cell)))
+            for cell in geometry.cells
+        )
+        if uniform in seen or {image(uniform, line) for line in lines} != lines:
+            continue
+        for perm in list(group):
+            composed = tuple(uniform[perm[cell]] for cell in geometry.cells)
+            if composed not in seen:
+                seen.add(composed)
+                group.append(composed)
+    return group
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One line of a certificate: a position (X and O masks, in the orientation met) and either the
-    move of the strategy's side, or a pairing for it."""
+def default_table_bytes() -> int:
+    """The table's memory when none is given (see :data:`DEFAULT_TABLE_BYTES`)."""
+    from oxo.counting.budget import available_memory
 
-    x: int
-    o: int
-    move: int | None = None
-    pairing: tuple[tuple[int, int], ...] | None = None
+    return min(DEFAULT_TABLE_BYTES, available_memory() // 4)
 
 
-class ProofSearch:
-    """df-pn for "``attacker`` ('x' or 'o') can force a complete line" from a position of ``geometry``."""
+class ProofSearch(StrategyReader):
+    """df-pn for "``attacker`` ('x' or 'o') can force a complete line" from a position of ``geometry``
+    (at most 64 cells), compiled. ``table_bytes`` bounds the transposition table (positions are
+    replaced when it is full, the settled ones last)."""
 
     def __init__(
         self,
@@ -69,389 +124,317 @@ class ProofSearch:
         pairings: bool = True,
         threats: bool = True,
         threes: bool = True,
+        table_bytes: int | None = None,
+        epsilon: int = EPSILON,
+        threat_budget: int = THREAT_BUDGET,
+        deep_threes: bool = False,
+        pairing_budget: int = PAIRING_BUDGET,
+        zones: bool = True,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
+        if geometry.size > 64:
+            raise ValueError("the compiled proof search handles boards of at most 64 cells")
         self.geometry = geometry
-        self.lines = geometry.lines
-        self.through = geometry.lines_through
-        self.full = geometry.full_mask
         self.attacker_is_x = attacker == "x"
         self.symmetries = geometry.symmetries
+        perms = search_symmetries(geometry)
+        #: The board's own symmetries come first among the search's; certificates use only those.
+        self.rigid = len(self.symmetries)
+        size = geometry.size
+        self.full = geometry.full_mask
+        self.lines = np.array(geometry.lines, dtype=np.uint64)
+        through = geometry.lines_through
+        width = max(len(t) for t in through)
+        index = {line: i for i, line in enumerate(geometry.lines)}
+        self.thr = np.zeros((size, width), np.int64)
+        self.thrn = np.zeros(size, np.int64)
+        for cell, lines in enumerate(through):
+            self.thrn[cell] = len(lines)
+            for j, line in enumerate(lines):
+                self.thr[cell, j] = index[line]
+        if not self.symmetries[0].is_identity:
+            raise AssertionError("the board's first symmetry must be the identity")
+        self.perms = np.array(perms, dtype=np.int64)
+        self.inverse = np.argsort(self.perms, axis=1).astype(np.int64)
         rng = random.Random(0x5EED)
-        base = [[rng.getrandbits(64) for _ in range(geometry.size)] for _ in range(2)]
-        # zobrist[i][p][c]: the hash of mark p (0 X, 1 O) on cell c seen under symmetry i.
-        self.zobrist = [
-            [[base[p][s.perm[c]] for c in range(geometry.size)] for p in range(2)]
-            for s in self.symmetries
-        ]
-        self.table: dict[int, tuple[int, int]] = {}
-        # Pairings are searched in one orientation of each class only (the least image), so that every
-        # orientation of a position gets the same answer (the search's order depends on the cell numbers).
-        self.pairing_cache: dict[int, tuple[tuple[int, int], ...] | None] = {}
-        self.use_pairings = pairings
-        self.use_threats = threats
-        self.threat_cache: dict[int, tuple[int, int, Plan] | None] = {}
-        self.threat_search = ThreatSearch(self.lines, self.through, self.full, threes=threes)
-        self.threat_proofs = 0
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
-        self.max_nodes = max_nodes
+        base = [[rng.getrandbits(64) for _ in range(size)] for _ in range(2)]
+        # zob[i, p, c]: the hash of mark p (0 X, 1 O) on cell c seen under symmetry i.
+        self.zob = np.array(
+            [[[base[p][perm[c]] for c in range(size)] for p in range(2)] for perm in perms],
+            dtype=np.uint64,
+        )
+        self.options = np.array(
+            [int(threats), int(pairings), pairing_budget, epsilon, int(zones)], dtype=np.int64
+        )
+        self.weights = kernel.WEIGHTS
+        if table_bytes is None:
+            table_bytes = default_table_bytes()
+        #: The most slots the table may grow to; it starts small and doubles when a third full, so
+        #: that a small proof touches little memory.
+        self.max_slots = 1 << max(
+            10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1
+        )
+        self.table = kernel.Table(min(self.max_slots, FIRST_SLOTS))
+        self.frames = kernel.Frames(size, len(perms))
+        self.threats = kernel.ThreatScratch(threat_budget, threes, deep_threes, MAX_DEFENCES)
+        self.pairings = kernel.PairScratch(len(geometry.lines), geometry.k)
+        self._ts = self.threats.arrays()
+        self._ps = self.pairings.arrays()
+        self.stats = np.zeros(kernel.STATS, np.int64)
+        #: Positions searched so far.
         self.nodes = 0
+        self.seconds = seconds
+        self.max_nodes = max_nodes
         self.on_progress = on_progress
-        # Counts for the statistics (see :meth:`statistics`).
-        self.table_hits = 0
-        self.twins = 0
-        self.pairing_attempts = 0
-        self.pairings_found = 0
-        self.threat_attempts = 0
 
     # -- positions ---------------------------------------------------------------------------------
 
-    def hashes(self, x: int, o: int) -> list[int]:
-        """The position's hash under each symmetry."""
-        out = []
-        for per_symmetry in self.zobrist:
-            h = 0
-            for cell in mask_cells(x):
-                h ^= per_symmetry[0][cell]
-            for cell in mask_cells(o):
-                h ^= per_symmetry[1][cell]
-            out.append(h)
+    def _hashes(self, x: int, o: int) -> np.ndarray:
+        out = np.zeros(len(self.perms), np.uint64)
+        kernel.hashes_of(self.zob, np.uint64(x), np.uint64(o), out)
         return out
 
     def key(self, x: int, o: int) -> int:
-        """The transposition-table key of the position's symmetry class."""
-        return min(self.hashes(x, o))
+        """The transposition-table key of the position's class under the search's symmetries."""
+        key, _ = kernel.class_key(self._hashes(x, o))
+        return int(key)
 
-    def canonical(self, x: int, o: int) -> tuple[int, int, int]:
-        """(index of a symmetry, image of x, image of o): the least image of the position, the same for
-        every orientation of it."""
-        cx, co, index = min(
-            (s.apply_mask(x), s.apply_mask(o), i) for i, s in enumerate(self.symmetries)
+    def class_key(self, x: int, o: int) -> int:
+        """The key of the position's class under the board's own symmetries (those of certificates)."""
+        key, _ = kernel.class_key(self._hashes(x, o)[: self.rigid])
+        return int(key)
+
+    def _canonical(self, x: int, o: int) -> tuple[int, int, int]:
+        """(symmetry, image of x, image of o): the image the threat and pairing searches look at."""
+        _, sym = kernel.class_key(self._hashes(x, o))
+        perm = self.perms[sym]
+        return (
+            int(sym),
+            int(kernel.apply_perm(perm, np.uint64(x))),
+            int(kernel.apply_perm(perm, np.uint64(o))),
         )
-        return index, cx, co
 
-    def _scan(self, own: int, other: int) -> tuple[bool, int, bool, int, int]:
-        """(own has a line, own's winning cells, other has a line, other's winning cells, lines still open
-        for own) in one pass over the lines."""
-        own_line = other_line = False
-        own_threats = other_threats = 0
-        open_own = 0
-        for line in self.lines:
-            a = own & line
-            b = other & line
-            if a and b:
-                continue
-            if not b:
-                open_own += 1
-                rest = line & ~own
-                if not rest:
-                    own_line = True
-                elif not rest & (rest - 1):
-                    own_threats |= rest
-            if not a:
-                rest = line & ~other
-                if not rest:
-                    other_line = True
-                elif not rest & (rest - 1):
-                    other_threats |= rest
-        return own_line, own_threats, other_line, other_threats, open_own
+    def _flags(self, key: int) -> int:
+        slot = kernel.table_find(self.table.key, np.uint64(key))
+        return 0 if slot < 0 else int(self.table.flags[slot])
 
     def expand(self, x: int, o: int, key: int | None = None) -> tuple[int, list[int]]:
         """Settle a position before search if possible: ``(1, [])`` proven (``2``: by a sequence of
-        threats), ``(-1, [])`` disproven (``-2``: by a pairing of the defender), or ``(0, moves)`` with the
-        moves worth searching (a forced block alone, otherwise every empty cell)."""
-        x_to_move = x.bit_count() == o.bit_count()
-        attacker_to_move = x_to_move == self.attacker_is_x
-        s, d = (x, o) if self.attacker_is_x else (o, x)
-        s_line, s_threats, d_line, d_threats, open_s = self._scan(s, d)
-        if s_line:
-            return 1, []
-        if d_line:
-            return -1, []
-        empty = self.full & ~(x | o)
-        if not empty or not open_s:
-            return -1, []
-        if attacker_to_move:
-            if s_threats:
-                return 1, []
-            if d_threats:
-                if d_threats & (d_threats - 1):
-                    return -1, []
-                return 0, [d_threats.bit_length() - 1]
-            if self.use_threats and self.threat_plan(x, o, key) is not None:
-                return 2, []
-            if self.use_pairings and self.pairing(x, o, key) is not None:
-                return -2, []
-        else:
-            if d_threats:
-                return -1, []
-            if s_threats:
-                if s_threats & (s_threats - 1):
-                    return 1, []
-                return 0, [s_threats.bit_length() - 1]
-        return 0, self.ordered(s, d, empty)
-
-    def ordered(self, s: int, d: int, empty: int) -> list[int]:
-        """The empty cells, the most promising first: a cell scores for every line through it that one
-        side can still complete, more the more marks that side has in it."""
-        through = self.through
-        weights = _WEIGHTS
-        scored = []
-        for cell in mask_cells(empty):
-            score = 0
-            for line in through[cell]:
-                a = s & line
-                b = d & line
-                if a and b:
-                    continue
-                score += weights[(a | b).bit_count()]
-            scored.append((-score, cell))
-        scored.sort()
-        return [cell for _, cell in scored]
+        threats), ``(-1, [])`` disproven (``-2``: by a pairing of the defender), or ``(0, moves)`` with
+        the moves worth searching (a forced block alone, otherwise every empty cell, best first)."""
+        hashes = self._hashes(x, o)
+        k, sym = kernel.class_key(hashes)
+        moves = np.zeros(64, np.int64)
+        status, count, _, _ = kernel.expand(
+            *(self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse),
+            *(np.uint64(x), np.uint64(o), self.attacker_is_x, sym, np.uint8(self._flags(int(k)))),
+            *(self.options, np.zeros(kernel.STATS, np.int64), moves, self.weights),
+            self._ps,
+            self._ts,
+        )
+        return int(status), [int(m) for m in moves[:count]]
 
     def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
         """The defender's pairing in (x, o), in that orientation (attacker to move), or None. It is
-        searched for once per class, in the class's least image, and carried back to (x, o)."""
-        key = self.key(x, o) if key is None else key
-        if key in self.pairing_cache and self.pairing_cache[key] is None:
+        searched for in the class's chosen image, so every orientation gets the same answer."""
+        sym, cx, co = self._canonical(x, o)
+        s, d = (cx, co) if self.attacker_is_x else (co, cx)
+        count = kernel.find_pairing(
+            self.lines, np.uint64(d), np.uint64(s), np.uint64(self.full), self.options[2], self._ps
+        )
+        if count < 0:
             return None
-        index, cx, co = self.canonical(x, o)
-        if key in self.pairing_cache:
-            pairs = self.pairing_cache[key]
-        else:
-            s, d = (cx, co) if self.attacker_is_x else (co, cx)
-            found = find_pairing(self.lines, d, s, self.full, PAIRING_BUDGET)
-            pairs = self.pairing_cache[key] = None if found is None else tuple(found)
-            self.pairing_attempts += 1
-            self.pairings_found += found is not None
-        if pairs is None:
-            return None
-        back = self.symmetries[index].inverse_perm
-        return tuple((back[a], back[b]) for a, b in pairs)
+        back = self.inverse[sym]
+        pairs = self.pairings.pairs
+        return tuple(
+            (int(back[int(pairs[i, 0])]), int(back[int(pairs[i, 1])])) for i in range(count)
+        )
 
     def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
-        """A win of the attacker (to move) by threats (:mod:`oxo.proofs.threats`), as (x, o, plan) in
-        the least image of the position's class (certificate entries may name any orientation), or
-        None when none is found within the threat search's budget. Searched once per class."""
-        key = self.key(x, o) if key is None else key
-        if key in self.threat_cache:
-            return self.threat_cache[key]
-        _, cx, co = self.canonical(x, o)
+        """A win of the attacker (to move) by threats, as (x, o, plan) (found in the class's chosen
+        image, so that every orientation gets the same answer, and carried back), or None when none
+        is found within the threat search's budget."""
+        sym, cx, co = self._canonical(x, o)
         s, d = (cx, co) if self.attacker_is_x else (co, cx)
-        plan = self.threat_search.find(s, d)
-        self.threat_attempts += 1
-        found = self.threat_cache[key] = None if plan is None else (cx, co, plan)
-        if found is not None:
-            self.threat_proofs += 1
-        return found
+        sc = self.threats
+        back = self.inverse[sym]
+        root = kernel.threat_search(
+            self.lines,
+            self.thr,
+            self.thrn,
+            np.uint64(self.full),
+            np.uint64(s),
+            np.uint64(d),
+            self._ts,
+        )
+        if root < 0:
+            return None
+
+        def build(index: int) -> Plan:
+            first = int(sc.plan_first[index])
+            replies = tuple(
+                (int(back[sc.reply_cell[r]]), build(int(sc.reply_plan[r])))
+                for r in range(first, first + int(sc.plan_count[index]))
+            )
+            return Plan(int(back[sc.plan_move[index]]), replies)
+
+        return x, o, build(int(root))
 
     # -- df-pn -------------------------------------------------------------------------------------
 
-    def solve(self, x: int = 0, o: int = 0) -> bool | None:
-        """True when the attacker can force a line from (x, o), False when it cannot, None on timeout."""
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 4 * self.geometry.size + 200))
-        try:
-            hashes = self.hashes(x, o)
-            key = min(hashes)
-            self._mid(x, o, hashes, key, INF, INF)
-        except _SearchTimeout:
-            return None
-        finally:
-            sys.setrecursionlimit(limit)
-        pn, dn = self.table[key]
-        if pn == 0:
-            return True
-        if dn == 0:
-            return False
-        return None
+    def _start(self, x: int, o: int) -> None:
+        f = self.frames
+        hashes = self._hashes(x, o)
+        key, _ = kernel.class_key(hashes)
+        f.x[0] = x
+        f.o[0] = o
+        f.hashes[0, :] = hashes
+        f.key[0] = key
+        f.thpn[0] = kernel.INF
+        f.thdn[0] = kernel.INF
+        f.phase[0] = 0
+        f.state[0] = 0
 
-    def _mid(self, x: int, o: int, hashes: list[int], key: int, thpn: int, thdn: int) -> None:
-        self.nodes += 1
-        if self.nodes & 63 == 0:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise _SearchTimeout
-            if self.max_nodes is not None and self.nodes > self.max_nodes:
-                raise _SearchTimeout
-            if self.on_progress is not None:
-                self.on_progress(self.nodes, len(self.table))
-        status, moves = self.expand(x, o, key)
-        if status:
-            self.table[key] = (0, INF) if status > 0 else (INF, 0)
+    def _run(self, budget: int) -> int:
+        f = self.frames
+        t = self.table
+        board = (self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse)
+        table = (t.key, t.pn, t.dn, t.flags, t.work, t.zone)
+        frames = (f.x, f.o, f.key, f.hashes, f.thpn, f.thdn, f.phase, f.count, f.child_move)
+        more = (f.child_key, f.start, f.state, f.sym, f.forced, f.child_sym, f.child_zone)
+        return int(
+            kernel.run(
+                *board,
+                self.zob,
+                self.attacker_is_x,
+                self.options,
+                self.weights,
+                *table,
+                *frames,
+                *more,
+                f.child_zone_ok,
+                self.stats,
+                budget,
+                self._ps,
+                self._ts,
+            )
+        )
+
+    def _grow(self) -> None:
+        """Double the table while it is more than a third full and may still grow."""
+        old = self.table
+        slots = len(old.key)
+        entries = int(self.stats[kernel.ST_ENTRIES])
+        if entries * 3 <= slots or slots >= self.max_slots:
             return
-        x_to_move = x.bit_count() == o.bit_count()
-        or_node = x_to_move == self.attacker_is_x
-        children = []
-        seen = set()
-        mark = 0 if x_to_move else 1
-        tables = [per_symmetry[mark] for per_symmetry in self.zobrist]
-        pairs = list(zip(hashes, tables, strict=True))
-        for move in moves:
-            bit = 1 << move
-            cx, co = (x | bit, o) if x_to_move else (x, o | bit)
-            chashes = [h ^ table[move] for h, table in pairs]
-            ckey = min(chashes)
-            if ckey in seen:
-                self.twins += 1
-                continue  # a symmetric twin of a move already listed
-            seen.add(ckey)
-            if ckey in self.table:
-                self.table_hits += 1
-            children.append((cx, co, chashes, ckey))
-        table = self.table
+        while entries * 3 > slots and slots < self.max_slots:
+            slots *= 2
+        new = kernel.Table(slots)
+        kernel.table_rehash(
+            *(old.key, old.pn, old.dn, old.flags, old.work, old.zone),
+            *(new.key, new.pn, new.dn, new.flags, new.work, new.zone),
+            self.stats,
+        )
+        self.table = new
+
+    def solve(self, x: int = 0, o: int = 0) -> bool | None:
+        """True when the attacker can force a line from (x, o), False when it cannot, None when the
+        time or position budget ran out first."""
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._start(x, o)
         while True:
-            best = -1
-            best_value = second_value = INF + 1
-            pn_sum = dn_sum = 0
-            pn_min = dn_min = INF
-            best_pn = best_dn = 0
-            for index, (_, _, _, ckey) in enumerate(children):
-                cpn, cdn = table.get(ckey, (1, 1))
-                if or_node:
-                    dn_sum += cdn
-                    if cpn < pn_min:
-                        pn_min = cpn
-                    value = cpn
-                else:
-                    pn_sum += cpn
-                    if cdn < dn_min:
-                        dn_min = cdn
-                    value = cdn
-                if value < best_value:
-                    second_value = best_value
-                    best_value, best, best_pn, best_dn = value, index, cpn, cdn
-                elif value < second_value:
-                    second_value = value
-            if or_node:
-                pn, dn = pn_min, min(dn_sum, INF)
-            else:
-                pn, dn = min(pn_sum, INF), dn_min
-            if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
-                table[key] = (pn, dn)
-                return
-            cx, co, chashes, ckey = children[best]
-            if or_node:
-                child_thpn = min(thpn, second_value + 1)
-                child_thdn = min(INF, thdn - dn + best_dn)
-            else:
-                child_thdn = min(thdn, second_value + 1)
-                child_thpn = min(INF, thpn - pn + best_pn)
-            table[key] = (pn, dn)
-            self._mid(cx, co, chashes, ckey, child_thpn, child_thdn)
+            budget = SLICE
+            if self.max_nodes is not None:
+                budget = min(budget, self.max_nodes - self.nodes)
+                if budget <= 0:
+                    return None
+            settled = self._run(budget) == 0
+            self.nodes = int(self.stats[kernel.ST_NODES])
+            self._grow()
+            if settled:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            if self.on_progress is not None:
+                self.on_progress(self.nodes, int(self.stats[kernel.ST_ENTRIES]))
+        value = self._table_value(x, o)
+        return None if value == 0 else value > 0
+
+    def _table_value(self, x: int, o: int) -> int:
+        slot = kernel.table_find(self.table.key, np.uint64(self.key(x, o)))
+        if slot < 0:
+            return 0
+        pn, dn = int(self.table.pn[slot]), int(self.table.dn[slot])
+        return 1 if pn == 0 else -1 if dn == 0 else 0
+
+    def value_of(self, x: int, o: int) -> int:
+        """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
+        value = self._table_value(x, o)
+        if value:
+            return value
+        status, _ = self.expand(x, o)
+        return 0 if status == 0 else 1 if status > 0 else -1
+
+    def settle(self, x: int, o: int) -> int:
+        """The value of (x, o), searching it again when the table let it go (for reading a strategy)."""
+        value = self.value_of(x, o)
+        if value:
+            return value
+        saved = self.seconds, self.max_nodes
+        self.seconds, self.max_nodes = None, None
+        try:
+            result = self.solve(x, o)
+        finally:
+            self.seconds, self.max_nodes = saved
+        return 0 if result is None else 1 if result else -1
+
+    def zone_of(self, x: int, o: int) -> int | None:
+        """The relevance zone of a position the search disproved (a mask of empty cells: the
+        defender holds even with every other empty cell given to the attacker), or None."""
+        key = np.uint64(self.key(x, o))
+        slot = kernel.table_find(self.table.key, key)
+        if slot < 0 or self.table.dn[slot] != 0:
+            return None
+        _, sym = kernel.class_key(self._hashes(x, o))
+        return int(kernel.apply_perm(self.inverse[sym], self.table.zone[slot]))
 
     def statistics(self) -> dict[str, int]:
         """What the search did: positions searched, positions in the table, children found already in
         the table (reached before by another order of moves), moves skipped as mirror images of a move
-        already listed, pairing searches and pairings found, threat searches and wins found by threats."""
+        already listed, pairing searches and pairings found, threat searches and wins found by
+        threats, table entries replaced when it was full, and the attacker's moves left unsearched
+        because they lie outside the relevance zone of a disproof."""
+        s = self.stats
         return {
-            "nodes": self.nodes,
-            "table_entries": len(self.table),
-            "table_hits": self.table_hits,
-            "symmetric_moves_skipped": self.twins,
-            "pairing_searches": self.pairing_attempts,
-            "pairings_found": self.pairings_found,
-            "threat_searches": self.threat_attempts,
-            "threat_wins": self.threat_proofs,
+            "nodes": int(s[kernel.ST_NODES]),
+            "table_entries": int(s[kernel.ST_ENTRIES]),
+            "table_hits": int(s[kernel.ST_HITS]),
+            "symmetric_moves_skipped": int(s[kernel.ST_TWINS]),
+            "pairing_searches": int(s[kernel.ST_PAIR_TRIES]),
+            "pairings_found": int(s[kernel.ST_PAIR_FOUND]),
+            "threat_searches": int(s[kernel.ST_THREAT_TRIES]),
+            "threat_wins": int(s[kernel.ST_THREAT_FOUND]),
+            "table_replacements": int(s[kernel.ST_REPLACED]),
+            "zone_cutoffs": int(s[kernel.ST_ZONE_CUTS]),
         }
 
-    def first_moves(self, x: int = 0, o: int = 0) -> dict[str, list[int]]:
-        """The moves from (x, o), one per class of mirror images, by what the search knows of them for
-        the attacker: ``"win"`` (the attacker wins after it), ``"no win"`` and ``"open"``."""
-        out: dict[str, list[int]] = {"win": [], "no win": [], "open": []}
-        status, moves = self.expand(x, o)
-        if status:
-            return out
-        x_to_move = x.bit_count() == o.bit_count()
-        seen = set()
-        for move in moves:
-            bit = 1 << move
-            cx, co = (x | bit, o) if x_to_move else (x, o | bit)
-            ckey = self.key(cx, co)
-            if ckey in seen:
-                continue
-            seen.add(ckey)
-            value = self.value_of(cx, co)
-            out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
-        return out
 
-    # -- strategies --------------------------------------------------------------------------------
+def make_search(
+    geometry: Geometry,
+    attacker: str,
+    *,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> StrategyReader:
+    """The proof search for a board: compiled up to 64 cells, the plain reference search beyond
+    (where only small proofs, such as a win in a few moves, are within reach anyway)."""
+    if geometry.size <= 64:
+        return ProofSearch(
+            geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
+        )
+    from oxo.proofs.reference import ReferenceSearch
 
-    def value_of(self, x: int, o: int) -> int:
-        """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
-        status, _ = self.expand(x, o)
-        if status:
-            return 1 if status > 0 else -1
-        pn, dn = self.table.get(self.key(x, o), (1, 1))
-        return 1 if pn == 0 else -1 if dn == 0 else 0
-
-    def strategy(self, x: int = 0, o: int = 0) -> list[Entry]:
-        """The certificate entries of the settled root: the attacker's winning strategy when proven, the
-        defender's drawing (no-loss) strategy when disproven."""
-        root = self.value_of(x, o)
-        if root == 0:
-            raise ValueError("the position is not settled: run solve() first")
-        proving = root > 0
-        side_is_x = self.attacker_is_x if proving else not self.attacker_is_x
-        entries: list[Entry] = []
-        done: set[int] = set()
-        stack = [(x, o)]
-        target = 1 if proving else -1
-        while stack:
-            x, o = stack.pop()
-            key = self.key(x, o)
-            if key in done:
-                continue
-            done.add(key)
-            status, moves = self.expand(x, o)
-            if status:
-                if (status > 0) != proving:
-                    raise AssertionError("a settled strategy reached a position of the wrong value")
-                if status == 2:
-                    entries.extend(self._threat_entries(x, o))
-                if status == -2:
-                    # The defender draws by pairing from here: record the pairs so that a checker can confirm them.
-                    pairs = self.pairing(x, o)
-                    assert pairs is not None, "a pairing found once is found again"
-                    entries.append(Entry(x, o, pairing=pairs))
-                continue
-            x_to_move = x.bit_count() == o.bit_count()
-            side_to_move = x_to_move == side_is_x
-            children = []
-            for move in moves:
-                bit = 1 << move
-                children.append((move, (x | bit, o) if x_to_move else (x, o | bit)))
-            if side_to_move:
-                for move, (cx, co) in children:
-                    if self.value_of(cx, co) == target:
-                        entries.append(Entry(x, o, move=move))
-                        stack.append((cx, co))
-                        break
-                else:
-                    raise AssertionError("no move keeps a settled value")
-            else:
-                for _, (cx, co) in children:
-                    if self.value_of(cx, co) != target:
-                        raise AssertionError("a reply escapes a settled strategy")
-                    stack.append((cx, co))
-        return entries
-
-    def _threat_entries(self, x: int, o: int) -> list[Entry]:
-        """The attacker's moves along its win by threats, played out against every defender reply that
-        does not lose at once (after the others the attacker completes a line, which needs no entry)."""
-        found = self.threat_plan(x, o)
-        assert found is not None, "a threat win found once is found again"
-        cx, co, plan = found
-        entries: list[Entry] = []
-        stack = [(cx, co, plan)]
-        while stack:
-            x, o, plan = stack.pop()
-            entries.append(Entry(x, o, move=plan.move))
-            if self.attacker_is_x:
-                x |= 1 << plan.move
-            else:
-                o |= 1 << plan.move
-            for reply, after in plan.replies:
-                stack.append(
-                    (x, o | 1 << reply, after) if self.attacker_is_x else (x | 1 << reply, o, after)
-                )
-        return entries
+    return ReferenceSearch(
+        geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
+    )

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from oxo import palette
 from oxo.position import Position
 
 if TYPE_CHECKING:
@@ -29,13 +30,7 @@ if TYPE_CHECKING:
 
 #: Colours of the drawings (also used by the page's legend).
 COLORS: dict[str, str] = {
-    "x": "#c62828",
-    "o": "#1565c0",
-    "grid": "#444444",
-    "board": "#ffffff",
-    "legal": "#e3f6e3",
-    "legal_stroke": "#2e7d32",
-    "last": "#f9a825",
+    **palette.COLORS,
     "win": "#2e7d32",
     "draw": "#616161",
     "loss": "#c62828",

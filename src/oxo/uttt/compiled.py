@@ -14,6 +14,9 @@ arithmetic stays below 2**63, so the functions give the same moves uncompiled (`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -24,7 +27,7 @@ from oxo.compiled import SELECT as _SELECT
 from oxo.compiled import below, make_tree_search, warm_up_search
 from oxo.compiled import make_rng as make_rng  # the search driver and self-play seed it here
 from oxo.compiled import next32 as next32  # re-exported for the tests' uncompiled reference
-from oxo.uttt.rules import WINS, UtttState
+from oxo.ninegrids import WINS
 
 STATE_SIZE = 32
 XWON, OWON, CLOSED, TARGET, TURN, STATUS, MOVES = 18, 19, 20, 21, 22, 23, 24
@@ -44,7 +47,7 @@ def new_state() -> np.ndarray:
     return st
 
 
-def state_from(state: UtttState) -> np.ndarray:
+def state_from(state: Any) -> np.ndarray:
     """The state array of a :class:`UtttState`."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     for p, marks in enumerate((state.x_marks, state.o_marks)):
@@ -161,6 +164,151 @@ def random_games(games: int, rng: np.ndarray) -> np.ndarray:
     return totals
 
 
+# -- smarter playouts ----------------------------------------------------------------------------------
+
+#: ``THREAT[m]``: the cells (a 9-bit mask) that would complete three in a row for the 9-bit mask m.
+THREAT = np.array(
+    [sum(1 << c for c in range(9) if not m >> c & 1 and WINS[m | 1 << c]) for m in range(512)],
+    dtype=np.int64,
+)
+#: ``LOW[m]``: the lowest set bit's position in the 9-bit mask m (-1 for 0).
+LOW = np.array([(m & -m).bit_length() - 1 for m in range(512)], dtype=np.int64)
+
+
+@njit(cache=True)
+def winning_move(st: np.ndarray) -> int:
+    """A move that wins the game at once for the side to move (the lowest), or -1."""
+    if st[STATUS] != PLAYING:
+        return -1
+    p = st[TURN]
+    grids = THREAT[st[XWON + p]] & ~st[CLOSED] & 511
+    t = st[TARGET]
+    if t >= 0:
+        grids &= 1 << t
+    while grids:
+        g = LOW[grids]
+        cells = THREAT[st[9 * p + g]] & ~(st[g] | st[9 + g]) & 511
+        if cells:
+            return 9 * g + LOW[cells]
+        grids &= grids - 1
+    return -1
+
+
+@njit(cache=True)
+def losing_grids(st: np.ndarray) -> int:
+    """The open grids (a 9-bit mask) where the opponent of the side to move could win the game at
+    once if sent there."""
+    q = 1 - st[TURN]
+    grids = THREAT[st[XWON + q]] & ~st[CLOSED] & 511
+    out = 0
+    while grids:
+        g = LOW[grids]
+        if THREAT[st[9 * q + g]] & ~(st[g] | st[9 + g]) & 511:
+            out |= 1 << g
+        grids &= grids - 1
+    return out
+
+
+@njit(cache=True)
+def careful_move(st: np.ndarray, rng: np.ndarray) -> int:
+    """A random move that does not send the opponent where it wins the game at once (to a grid it
+    wins in one, or to a free choice while it has one), when the side to move has such a move;
+    otherwise a uniformly random move. Only the cell's grid counts: a move that closes the grid it
+    is in and sends the opponent back there is not foreseen."""
+    bad = losing_grids(st)
+    if bad == 0:
+        return random_move(st, rng)
+    avoid = bad | st[CLOSED]
+    t = st[TARGET]
+    if t >= 0:
+        free = ~(st[t] | st[9 + t]) & 511
+        good = free & ~avoid
+        if good == 0:
+            good = free
+        return 9 * t + _SELECT[good, below(rng, _POP[good])]
+    closed = st[CLOSED]
+    n = 0
+    for g in range(9):
+        if not (closed >> g) & 1:
+            n += _POP[~(st[g] | st[9 + g] | avoid) & 511]
+    if n == 0:
+        return random_move(st, rng)
+    r = below(rng, n)
+    for g in range(9):
+        if not (closed >> g) & 1:
+            free = ~(st[g] | st[9 + g] | avoid) & 511
+            k = _POP[free]
+            if r < k:
+                return 9 * g + _SELECT[free, r]
+            r -= k
+    return -1  # unreachable
+
+
+@njit(cache=True)
+def grid_winning_move(st: np.ndarray, rng: np.ndarray) -> int:
+    """A move that wins a small grid for the side to move (drawn uniformly among them), or -1."""
+    p = st[TURN]
+    t = st[TARGET]
+    if t >= 0:
+        cells = THREAT[st[9 * p + t]] & ~(st[t] | st[9 + t]) & 511
+        if cells == 0:
+            return -1
+        return 9 * t + _SELECT[cells, below(rng, _POP[cells])]
+    closed = st[CLOSED]
+    n = 0
+    for g in range(9):
+        if not (closed >> g) & 1:
+            n += _POP[THREAT[st[9 * p + g]] & ~(st[g] | st[9 + g]) & 511]
+    if n == 0:
+        return -1
+    r = below(rng, n)
+    for g in range(9):
+        if not (closed >> g) & 1:
+            cells = THREAT[st[9 * p + g]] & ~(st[g] | st[9 + g]) & 511
+            k = _POP[cells]
+            if r < k:
+                return 9 * g + _SELECT[cells, r]
+            r -= k
+    return -1  # unreachable
+
+
+@njit(cache=True)
+def greedy_playout(st: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    """A playout in which a side that can win the game at once does so, and otherwise wins a small
+    grid when it can (else a uniformly random move)."""
+    while st[STATUS] == PLAYING:
+        m = winning_move(st)
+        if m < 0:
+            m = grid_winning_move(st, rng)
+            if m < 0:
+                m = random_move(st, rng)
+        apply_move(st, m)
+    return st[STATUS]
+
+
+@njit(cache=True)
+def decisive_playout(st: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    """A random playout in which a side that can win the game at once does so."""
+    while st[STATUS] == PLAYING:
+        m = winning_move(st)
+        if m < 0:
+            m = random_move(st, rng)
+        apply_move(st, m)
+    return st[STATUS]
+
+
+@njit(cache=True)
+def careful_playout(st: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
+    """A playout in which a side that can win the game at once does so, and otherwise avoids
+    sending the opponent where it wins at once (:func:`careful_move`)."""
+    while st[STATUS] == PLAYING:
+        m = winning_move(st)
+        if m < 0:
+            m = careful_move(st, rng)
+        apply_move(st, m)
+    return st[STATUS]
+
+
 # -- Monte Carlo tree search ------------------------------------------------------------------------
 
 
@@ -171,12 +319,44 @@ def _search_playout(st: np.ndarray, rng: np.ndarray, buf: np.ndarray) -> int:
 
 
 #: UCT iterations on flat tree arrays: the shared search (:func:`oxo.compiled.make_tree_search`)
-#: over these rules.
+#: over these rules, plain (the search of ``hard`` before the solver).
 mcts_iterations = make_tree_search(
     legal_moves, apply_move, _search_playout, STATUS, TURN, STATE_SIZE
 )
 
+PLAYOUTS = {
+    "random": _search_playout,
+    "decisive": decisive_playout,
+    "careful": careful_playout,
+    "greedy": greedy_playout,
+}
+_SEARCHES: dict[tuple[bool, bool, str], Callable[..., int]] = {}
 
-def warm_up() -> None:
+
+def tree_search(
+    solver: bool = False, decisive: bool = False, playout: str = "random"
+) -> Callable[..., int]:
+    """The shared search over these rules with its options (see
+    :func:`oxo.compiled.make_tree_search`): the solver, the decisive-move check at new nodes and
+    the playout (``random``, ``decisive``: take a win of the game in one, ``careful``: that and
+    avoid handing the opponent one). All off is :data:`mcts_iterations`."""
+    key = (solver, decisive, playout)
+    if key == (False, False, "random"):
+        return mcts_iterations
+    if key not in _SEARCHES:
+        _SEARCHES[key] = make_tree_search(
+            legal_moves,
+            apply_move,
+            PLAYOUTS[playout],
+            STATUS,
+            TURN,
+            STATE_SIZE,
+            winning_move=winning_move if decisive else None,
+            solver=solver,
+        )
+    return _SEARCHES[key]
+
+
+def warm_up(**options: Any) -> None:
     """Compile (or load from numba's cache) the search and playout code, so no clock pays for it."""
-    warm_up_search(mcts_iterations, new_state())
+    warm_up_search(tree_search(**options), new_state())

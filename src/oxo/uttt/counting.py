@@ -29,10 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from oxo.counting import PerPlyCounts
+from oxo.counting import PerPlyCounts, PlyCount
 from oxo.counting.budget import MemoryLimitError, MiB, format_bytes
 from oxo.geometry import Geometry
-from oxo.uttt.rules import WINS, UtttState
+from oxo.ninegrids import WINS
+from oxo.uttt.rules import UtttState
 
 #: Peak bytes per move out of a ply's classes: the moves' keys (24 bytes), the sort's order and
 #: key columns, the sorted copy and the flags (measured: ply 8, from 34 million moves, peaked at
@@ -246,15 +247,19 @@ def count_positions(
     *,
     on_progress: Callable[[float], None] | None = None,
     memory: int | None = None,
+    on_row: Callable[[PlyCount], None] | None = None,
 ) -> UtttCounts:
     """The positions, classes and finished positions of plies 0..``last``.
 
-    ``on_ply(ply, positions)`` hears each ply as it is done and ``on_progress`` the fraction of the
-    plies done. With ``memory`` (bytes), a ply whose moves would not fit raises
+    ``on_ply(ply, positions)`` hears each ply as it is done, ``on_row`` its whole row (so a
+    stopped count can show the plies it finished), and ``on_progress`` the fraction of the plies
+    done. With ``memory`` (bytes), a ply whose moves would not fit raises
     :class:`~oxo.counting.budget.MemoryLimitError` before it starts, naming the plies counted."""
     last = max(0, min(int(last), 81))
     keys = np.zeros((1, 3), dtype=np.int64)
     positions, classes, finished = [1], [1], [0]
+    if on_row is not None:
+        on_row(PlyCount(0, 1, 1, 0))
     if on_ply is not None:
         on_ply(0, 1)
     for ply in range(1, last + 1):
@@ -284,6 +289,8 @@ def count_positions(
         positions.append(int(sizes.sum()))
         classes.append(int(keys.shape[0]))
         finished.append(int(sizes[over].sum()))
+        if on_row is not None:  # first: whoever hears on_ply may stop the count at once
+            on_row(PlyCount(ply, positions[-1], classes[-1], finished[-1]))
         if on_ply is not None:
             on_ply(ply, positions[-1])
         if on_progress is not None:

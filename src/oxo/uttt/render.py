@@ -1,8 +1,9 @@
 """Text drawing of an ultimate tic-tac-toe position: the nine small grids, won grids, legal moves.
 
-It only reads a :class:`~oxo.uttt.rules.UtttState`. The board is lines of (text, style) tokens,
-printed as plain ASCII (files, pipes, tests) or as a :class:`rich.text.Text` with colours on a
-terminal. In the drawing
+It only reads a :class:`~oxo.uttt.rules.UtttState`, which lays its board out as lines of (text,
+style) tokens (``UtttState.board_tokens``, also its ``text()``), printed as plain ASCII (files,
+pipes, tests) or as a :class:`rich.text.Text` with colours on a terminal
+(:func:`oxo.ninegrids.board_text`, :func:`oxo.ninegrids.board_rich`). In the drawing
 
 * ``x`` / ``o`` are marks, the last move in capitals (``X`` / ``O``);
 * a digit is an empty cell where the side to move may play: its cell number C, so with the grid
@@ -13,43 +14,11 @@ terminal. In the drawing
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from oxo import ninegrids
-from oxo.ninegrids import STYLES, Token
+from oxo.ninegrids import STYLES, Token, board_rich, board_text
 from oxo.uttt.notation import format_move
 from oxo.uttt.rules import UtttState
 
-if TYPE_CHECKING:
-    from rich.text import Text
-
-__all__ = ["STYLES", "Token", "board_rich", "board_text", "board_tokens", "status_lines"]
-
-
-def board_tokens(state: UtttState, *, highlight: bool = True) -> list[list[Token]]:
-    """The board as lines of (text, style) tokens; legal moves shown as cell digits if ``highlight``."""
-    x, o = state.x_marks, state.o_marks
-
-    def owner(grid: int) -> str | None:
-        won = state.grid_owner(grid)
-        return won if won in ("x", "o") else None
-
-    return ninegrids.board_tokens(
-        lambda move: "x" if x >> move & 1 else "o" if o >> move & 1 else None,
-        owner,
-        set(state.legal_moves) if highlight else set(),
-        state.last_move,
-    )
-
-
-def board_text(state: UtttState, *, highlight: bool = True) -> str:
-    """The board as plain ASCII lines."""
-    return ninegrids.tokens_text(board_tokens(state, highlight=highlight))
-
-
-def board_rich(state: UtttState, *, highlight: bool = True) -> Text:
-    """The board as a rich ``Text`` with colours (marks, won grids, legal moves, last move)."""
-    return ninegrids.tokens_rich(board_tokens(state, highlight=highlight))
+__all__ = ["STYLES", "Token", "board_rich", "board_text", "status_lines"]
 
 
 def status_lines(state: UtttState, *, legal: bool = True) -> list[str]:

@@ -20,31 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from oxo import ninegrids
 from oxo.errors import IllegalMoveError
-from oxo.geometry import Geometry, mask_cells
+from oxo.game import Outcome, Player
+from oxo.geometry import mask_cells
+from oxo.ninegrids import GRID_CELLS, NAMES, WINS, Token
 from oxo.uttt.notation import format_move, format_record, parse_move, parse_record
 
 if TYPE_CHECKING:
     from oxo.uttt.search import CompiledSearch
 
-Player = Literal["x", "o"]
-Outcome = Literal["x", "o", "draw"]
-
-NAMES: tuple[Player, Player] = ("x", "o")
-FULL = (1 << 81) - 1
-
-_GRID = Geometry.parse("3x3")
-#: The eight straights of a 3×3 grid as 9-bit masks (bit c is cell c+1 in reading order), from the
-#: shared geometry: the same check inside a small grid and on the big grid of won grids.
-LINES: tuple[int, ...] = _GRID.lines
-#: ``WINS[mask]``: the 9-bit ``mask`` holds three in a row.
-WINS: tuple[bool, ...] = _GRID.win_table
-#: ``GRID_CELLS[m]``: the 81-bit mask of every cell of the grids in the 9-bit grid mask ``m``.
-GRID_CELLS: tuple[int, ...] = tuple(
-    sum(511 << (9 * g) for g in range(9) if m >> g & 1) for m in range(512)
-)
 
 RULES: tuple[str, ...] = (
     "X moves first and the players alternate.",
@@ -312,10 +299,25 @@ class UtttState:
     def parse_move(self, text: str) -> int:
         return parse_move(text)
 
-    def text(self) -> str:
-        from oxo.uttt.render import board_text
+    def board_tokens(self, *, highlight: bool = True) -> list[list[Token]]:
+        """The board as lines of (text, style) tokens (see :mod:`oxo.uttt.render`); legal moves
+        shown as cell digits if ``highlight``."""
+        x, o = self.x_marks, self.o_marks
 
-        return board_text(self)
+        def owner(grid: int) -> str | None:
+            won = self.grid_owner(grid)
+            return won if won in ("x", "o") else None
+
+        return ninegrids.board_tokens(
+            lambda move: "x" if x >> move & 1 else "o" if o >> move & 1 else None,
+            owner,
+            set(self.legal_moves) if highlight else set(),
+            self.last_move,
+        )
+
+    def text(self) -> str:
+        """The board as text: the nine grids, won grids as big marks, legal moves as their digit."""
+        return ninegrids.board_text(self)
 
     def summary(self) -> UtttSummary:
         """An immutable report of the position (the replay JSON)."""
@@ -338,11 +340,15 @@ class UtttState:
 
     # -- engines ----------------------------------------------------------------------------------------
 
-    def compiled_search(self, seed: int | None = None, exploration: float = 0.7) -> CompiledSearch:
-        """The compiled Monte Carlo tree search (numba) that :class:`oxo.engines.MCTSEngine` runs here."""
+    def compiled_search(
+        self, seed: int | None = None, exploration: float | None = None, **options: Any
+    ) -> CompiledSearch:
+        """The compiled Monte Carlo tree search (numba) that :class:`oxo.engines.MCTSEngine` runs
+        here: ``hard``'s settings (:data:`oxo.uttt.search.HARD`) unless ``exploration`` or
+        ``options`` say otherwise."""
         from oxo.uttt.search import CompiledSearch
 
-        return CompiledSearch(seed=seed, exploration=exploration)
+        return CompiledSearch(seed, exploration, **options)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UtttState) and (self._marks, self._target, self._outcome) == (

@@ -11,17 +11,13 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from oxo import palette
+from oxo.ninegrids import LINES
 from oxo.uttt.notation import format_move
-from oxo.uttt.rules import LINES, UtttState
+from oxo.uttt.rules import UtttState
 
 COLORS: dict[str, str] = {
-    "x": "#c62828",
-    "o": "#1565c0",
-    "grid": "#444444",
-    "board": "#ffffff",
-    "legal": "#e3f6e3",
-    "legal_stroke": "#2e7d32",
-    "last": "#f9a825",
+    **palette.COLORS,
     "won_x": "#fbe3e1",
     "won_o": "#dde8fa",
     "full": "#eeeeee",

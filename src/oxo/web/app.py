@@ -480,10 +480,10 @@ def create_app(
             }
         )
         seconds = check_seconds(data.seconds if data.seconds is not None else DEFAULT_SECONDS)
-        most = len(start.legal_moves)
+        game = Game(games.new_id(), start, chosen, seconds, data.seed, solutions, kind)
+        most = game.game.size  # a game has at most one move a cell (Connect Four: 42, not 7)
         if len(data.moves) > most:
             raise WebInputError(f"moves: at most {most} moves, as the move endpoint takes them")
-        game = Game(games.new_id(), start, chosen, seconds, data.seed, solutions, kind)
         for number, move in enumerate(data.moves):
             try:
                 game.play(game.parse_move(move, f"moves[{number}]"), by_computer=True)
@@ -617,7 +617,10 @@ def create_app(
         guess = (report or {}).get("expectation")
         text = f"{shown}: the hard level's choice after {(report or {}).get('seconds', 0)} s"
         if guess is not None:
-            text += f" (it expects {round(100 * guess)}% for {mover.upper()})"
+            text += (
+                f" (it expects {mover.upper()} to score {round(100 * guess)}%, a win counting 1 "
+                "and a draw ½)"
+            )
         return JSONResponse({"move": shown, "moves": [shown], "text": text, "value": None})
 
     # explorer --------------------------------------------------------------------------------

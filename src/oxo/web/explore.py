@@ -16,9 +16,9 @@ from oxo.cache import BoundedCache
 from oxo.counting import AUTO_LINES, CountTable, count_positions
 from oxo.errors import OxoError
 from oxo.geometry import Geometry
-from oxo.position import Position
+from oxo.position import Position, position_status
 from oxo.render.svg import classic_svg, count_chart_svg
-from oxo.reports import analyze, position_status
+from oxo.reports import analyze
 from oxo.solve import Solution
 from oxo.space import MAX_EMPTY, check_playable
 from oxo.web.sessions import SolutionCache, WebInputError, value_entry

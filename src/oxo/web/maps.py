@@ -61,8 +61,8 @@ def summary(strategy: StrategyMap) -> list[str]:
     outcomes = strategy.outcomes
     lines = [
         f"Best play gives {result}. {side} following this map never does worse, whatever {opponent} plays.",
-        f"{strategy.positions:,} positions where {side} moves ({strategy.classes:,} up to symmetry), "
-        f"drawn as {strategy.boards:,} boards.",
+        f"{strategy.positions:,} positions where {side} moves ({strategy.classes:,} up to symmetry); "
+        f"the drawing below shows {strategy.boards:,} boards, one per position on the way.",
         f"Games that follow the map end: {side} wins {outcomes['win']:,}, draws {outcomes['draw']:,}, "
         f"{opponent} wins {outcomes['loss']:,}.",
     ]

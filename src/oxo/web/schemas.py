@@ -111,8 +111,11 @@ def decode_body(raw: bytes, schema: type[S]) -> S:
     if not raw.strip():
         raw = b"{}"
     try:
+        # First, so that the refusal names the byte of the body (msgspec counts from the start of
+        # the string it was reading) and bytes outside strings are named as not UTF-8 too.
+        raw.decode("utf-8")
         return msgspec.json.decode(raw, type=schema)
-    except UnicodeDecodeError as error:  # a text field holding bytes that are not UTF-8
+    except UnicodeDecodeError as error:  # bytes that are not UTF-8
         raise WebInputError(
             f"the request body is not valid UTF-8 JSON: {error.reason} at byte {error.start}; "
             "send JSON text encoded as UTF-8"

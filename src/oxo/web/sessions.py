@@ -29,7 +29,6 @@ from oxo.engines import (
     DEFAULT_SECONDS,
     LEVELS,
     Engine,
-    describe_level,
     normalize_level,
 )
 from oxo.engines.exact import PERFECT_LIMIT
@@ -37,9 +36,8 @@ from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.mega.rules import MegaState
-from oxo.position import Position
+from oxo.position import Position, position_status
 from oxo.render.svg import classic_svg, mega_svg
-from oxo.reports import position_status
 from oxo.solve import Solution, Value, solve
 from oxo.space import MAX_EMPTY
 from oxo.web.thinking import Task, engine_for
@@ -340,7 +338,7 @@ class Game:
             "board": self.board,
             "players": dict(self.players),
             "playing": {
-                side: describe_level(who, state)
+                side: self.game.describe_level(who, state)
                 for side, who in self.players.items()
                 if who != "human"
             },

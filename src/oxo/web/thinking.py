@@ -65,10 +65,14 @@ def expected_seconds(task: Task) -> float:
 def engine_for(level: str, start: GameState, seconds: float | None, seed: int | None) -> Any:
     """The engine of ``level`` for a game starting at ``start``, from the game's descriptor
     (:meth:`oxo.registry.Game.make_engine`): gravity boards have their own ``perfect`` and ``best``
-    (the exact solver, and Connect Four's proof book), every other game the shared levels."""
+    (the exact solver, and Connect Four's proof book), every other game the shared levels.
+    ``seconds`` is the thinking time of the levels that search on a clock; ``perfect`` keeps the
+    solver's own limit (held to the page's thinking time, Connect Four's perfect failed mid-game
+    wherever a proof took longer)."""
     from oxo.registry import game_of
 
-    return game_of(start).make_engine(level, start, seconds=seconds, seed=seed)
+    budget = None if level == "perfect" else seconds
+    return game_of(start).make_engine(level, start, seconds=budget, seed=seed)
 
 
 def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker process

@@ -1,0 +1,264 @@
+"""Certificate fragments of a split proof run, and their streamed merge into one certificate.
+
+A *fragment* is the strategy of one settled job of a run (:mod:`oxo.proofs.runs`): the entries of
+the proof (or disproof) of "can the attacker force a line from this position?", written by the
+worker as gzip JSON lines. Line 1 describes it::
+
+    {"fragment": "oxo-proof-run/1", "dims": [5, 5], "k": 4, "attacker": "x", "root": "<status>",
+     "value": "proven", "side": "x", "entries": 12}
+
+(``side`` is whose strategy the entries are: the attacker's for ``proven``, the defender's for
+``disproven``); every other line is a certificate entry exactly as in ``oxo-strategy/1``
+(:mod:`oxo.proofs.certificate`).
+
+:func:`merge_certificate` writes the board's certificate from the entries of the top of the run's
+tree (the moves that lead from the empty board to the jobs) and the fragments of the jobs, as a
+sectioned ``oxo-strategy/1`` file: section 0 the top and the small fragments, then one section per
+bigger fragment, its root the fragment's root. Entries are copied as they are read: the
+certificate is never whole in memory, and neither is any fragment but the one being copied.
+
+The fragments of one question of a run live in one file, a :class:`FragmentPack`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from oxo.errors import CertificateFileError
+from oxo.geometry import Geometry
+from oxo.proofs.certificate import (
+    Guarantee,
+    MoveEntry,
+    PairingEntry,
+    Side,
+    StrategyHeader,
+    open_certificate,
+    status_string,
+)
+from oxo.proofs.strategy import Entry
+
+FRAGMENT = "oxo-proof-run/1"
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """What line 1 of a fragment file says: the job's root, its value and the entries' count."""
+
+    attacker: Side
+    root: str
+    proven: bool
+    entries: int
+
+    @property
+    def side(self) -> Side:
+        """Whose strategy the entries are."""
+        if self.proven:
+            return self.attacker
+        return "o" if self.attacker == "x" else "x"
+
+
+def certificate_lines(geometry: Geometry, entries: Iterable[Entry]) -> Iterator[dict[str, object]]:
+    """The certificate entries (as their JSON objects) of a search's strategy."""
+    for entry in entries:
+        status = status_string(entry.x, entry.o, geometry.size)
+        if entry.pairing is not None:
+            yield PairingEntry(status, entry.pairing).to_dict()
+        else:
+            assert entry.move is not None
+            yield MoveEntry(status, entry.move).to_dict()
+
+
+def encode_fragment(
+    geometry: Geometry, attacker: Side, x: int, o: int, proven: bool, entries: Sequence[Entry]
+) -> bytes:
+    """A fragment file's bytes: the strategy ``entries`` settling (x, o) for ``attacker``."""
+    head = {
+        "fragment": FRAGMENT,
+        "dims": list(geometry.shape),
+        "k": geometry.k,
+        "attacker": attacker,
+        "root": status_string(x, o, geometry.size),
+        "value": "proven" if proven else "disproven",
+        "side": attacker if proven else ("o" if attacker == "x" else "x"),
+        "entries": len(entries),
+    }
+    out = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=6, mtime=0) as handle:
+        lines = [json.dumps(head, separators=(",", ":"))]
+        lines.extend(
+            json.dumps(line, separators=(",", ":")) for line in certificate_lines(geometry, entries)
+        )
+        handle.write(("\n".join(lines) + "\n").encode("utf-8"))
+    return out.getvalue()
+
+
+def decode_fragment(data: bytes) -> tuple[Fragment, Iterator[dict[str, object]]]:
+    """What a fragment's bytes hold: its line 1, and its entries one JSON object at a time."""
+    try:
+        lines = gzip.decompress(data).decode("utf-8").splitlines()
+        head = json.loads(lines[0])
+        if not isinstance(head, dict) or head.get("fragment") != FRAGMENT:
+            raise ValueError("no fragment header")
+        fragment = Fragment(
+            head["attacker"], head["root"], head["value"] == "proven", int(head["entries"])
+        )
+    except (OSError, EOFError, ValueError, KeyError, TypeError, IndexError):
+        raise CertificateFileError("not a fragment of a proof run") from None
+    return fragment, (json.loads(line) for line in lines[1:] if line.strip())
+
+
+class FragmentPack:
+    """The fragments of one question of a run, appended one after another to one file.
+
+    Each record is the four bytes ``oxof``, the length of the fragment's bytes (8 bytes, big-endian)
+    and those bytes; a record is found again by its offset. Appending never rewrites what is there,
+    so a kill loses at most the record being written, which :meth:`scan` drops (it ends the file at
+    the last whole record). :meth:`sync` makes what was appended durable; the run does it before
+    each write of its state, which names records by their offsets."""
+
+    MAGIC = b"oxof"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._handle: io.BufferedRandom | None = None
+
+    def _open(self) -> io.BufferedRandom:
+        if self._handle is None:
+            self.path.touch(exist_ok=True)
+            self._handle = open(self.path, "r+b")  # noqa: SIM115  # kept open for the run
+        return self._handle
+
+    def size(self) -> int:
+        """The bytes in the file (0 when there is none)."""
+        try:
+            return self.path.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def append(self, data: bytes) -> int:
+        """Add one fragment's bytes at the end; return the record's offset."""
+        handle = self._open()
+        offset = handle.seek(0, os.SEEK_END)
+        handle.write(self.MAGIC + len(data).to_bytes(8, "big") + data)
+        handle.flush()
+        return offset
+
+    def read(self, offset: int) -> bytes:
+        """The fragment's bytes of the record at ``offset``."""
+        with open(self.path, "rb") as handle:
+            handle.seek(offset)
+            head = handle.read(12)
+            if len(head) < 12 or head[:4] != self.MAGIC:
+                raise CertificateFileError(f"{self.path}: no fragment at offset {offset}")
+            length = int.from_bytes(head[4:], "big")
+            data = handle.read(length)
+            if len(data) < length:
+                raise CertificateFileError(f"{self.path}: the fragment at {offset} is cut short")
+            return data
+
+    def holds(self, offset: int) -> bool:
+        """Whether a whole record starts at ``offset``."""
+        try:
+            self.read(offset)
+        except (CertificateFileError, OSError):
+            return False
+        return True
+
+    def scan(self, start: int) -> Iterator[tuple[int, Fragment]]:
+        """(offset, line 1) of every whole record from ``start`` on; the file is cut after the
+        last whole one (a record cut short by a kill is dropped)."""
+        if not self.path.exists():
+            return
+        offset = start
+        with open(self.path, "rb") as handle:
+            while True:
+                handle.seek(offset)
+                head = handle.read(12)
+                if len(head) < 12 or head[:4] != self.MAGIC:
+                    break
+                length = int.from_bytes(head[4:], "big")
+                data = handle.read(length)
+                if len(data) < length:
+                    break
+                try:
+                    fragment, _ = decode_fragment(data)
+                except CertificateFileError:
+                    break
+                yield offset, fragment
+                offset += 12 + length
+        if offset < self.size():
+            writer = self._open()
+            writer.truncate(offset)
+            writer.flush()
+
+    def sync(self) -> None:
+        """Make every record appended so far durable (fsync)."""
+        if self._handle is not None:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """One fragment to copy into a merged certificate: its root (a status string), where it is
+    (a pack and an offset) and its number of entries."""
+
+    root: str
+    pack: Path
+    offset: int
+    entries: int
+
+
+#: Fragments of at most this many entries are copied into section 0 rather than given a section
+#: of their own: the walk from the empty board checks them, and the header stays short.
+INLINE_ENTRIES = 16
+
+
+def merge_certificate(
+    path: str | os.PathLike[str],
+    geometry: Geometry,
+    side: Side,
+    guarantee: Guarantee,
+    top: Sequence[MoveEntry],
+    sections: Sequence[Section],
+    inline_up_to: int = INLINE_ENTRIES,
+) -> int:
+    """Write the board's certificate from the top entries and the fragments, streamed and atomic;
+    return the number of entries.
+
+    Section 0 holds the top entries and the small fragments (at most ``inline_up_to`` entries);
+    every bigger fragment is a section of its own. A certificate without such sections, or made of
+    one fragment rooted at the empty board, is written plain (no sections in its header)."""
+    small = [section for section in sections if section.entries <= inline_up_to]
+    big = [section for section in sections if section.entries > inline_up_to]
+    first = len(top) + sum(section.entries for section in small)
+    whole_board = first == 0 and len(big) == 1 and big[0].root == "0" * geometry.size
+    plain = not big or whole_board
+    header = StrategyHeader(
+        geometry.shape,
+        geometry.k,
+        side,
+        guarantee,
+        None if plain else ((None, first), *((section.root, section.entries) for section in big)),
+    )
+    packs: dict[Path, FragmentPack] = {}
+    with open_certificate(path, header) as writer:
+        for entry in top:
+            writer.write(entry)
+        for section in [*small, *big]:
+            pack = packs.setdefault(section.pack, FragmentPack(section.pack))
+            _, lines = decode_fragment(pack.read(section.offset))
+            for line in lines:
+                writer.write(line)
+    return writer.count

@@ -1,0 +1,88 @@
+"""What a proof of a board's value reports: the value, each search asked, the certificates written.
+
+Shared by the one-process proof (:mod:`oxo.proofs.solver`) and the resumable split run
+(:mod:`oxo.proofs.runs`), which answer in the same shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from oxo.geometry import Geometry
+
+Value = Literal["x", "o", "draw", "unknown"]
+METHOD = "proof-number search (df-pn) with pairing strategies and threat-space search"
+
+
+@dataclass(frozen=True)
+class SearchSummary:
+    """One of the (at most two) searches of a proof: who attacked, what came out, at what cost."""
+
+    attacker: str
+    result: bool | None
+    nodes: int
+    seconds: float
+    entries: int | None
+    statistics: dict[str, int] = field(default_factory=dict)
+    #: For a search that did not settle: X's first moves by what is known of them (see
+    #: :meth:`ProofSearch.first_moves`), in the words of this search's attacker.
+    first_moves: dict[str, list[int]] | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        answer = {True: "wins", False: "cannot win", None: "unknown"}[self.result]
+        out: dict[str, object] = {
+            "question": f"can {self.attacker} force a line?",
+            "answer": answer,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "strategy_entries": self.entries,
+            "statistics": self.statistics,
+        }
+        if self.first_moves is not None:
+            out["first_moves"] = {
+                f"{self.attacker} wins after": self.first_moves["win"],
+                f"{self.attacker} does not win after": self.first_moves["no win"],
+                "open": self.first_moves["open"],
+            }
+        return out
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The value of a board's empty position with best play, how it was found and the certificates.
+
+    ``run`` describes the split run (jobs, workers, the folder that keeps its state) when the proof
+    was made by :mod:`oxo.proofs.runs`, and is None for a proof made in one search."""
+
+    geometry: Geometry
+    value: Value
+    searches: tuple[SearchSummary, ...]
+    seconds: float
+    proofs: tuple[str, ...]
+    limit: float | None
+    run: dict[str, object] | None = None
+
+    @property
+    def nodes(self) -> int:
+        return sum(search.nodes for search in self.searches)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "board": self.geometry.spec_shape,
+            "k": self.geometry.k,
+            "value": self.value,
+            "method": METHOD,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "proofs": list(self.proofs),
+            "searches": [search.to_dict() for search in self.searches],
+        }
+        if self.run is not None:
+            out["run"] = self.run
+        return out
+
+
+def certificate_name(geometry: Geometry, side: str, guarantee: str) -> str:
+    """The file name of a certificate: ``5x5-k4-x-no-loss.jsonl.gz``."""
+    return f"{geometry.spec_shape}-k{geometry.k}-{side}-{guarantee}.jsonl.gz"

@@ -1,0 +1,1210 @@
+"""Proof runs that last hours: split into jobs, spread over workers, resumed after any stop.
+
+A run answers the questions of :func:`oxo.proofs.solver.prove_board` (can X force a line? if not,
+can O?) and writes the same certificates, but keeps everything it learns in a folder, so that it
+can be stopped at any moment (Ctrl-C, the end of ``--time``, a kill) and continued by running the
+same command again.
+
+**The split.** Each question is an AND/OR tree over positions, starting from the empty board. At a
+position where the attacker (the side asking "can I force a line?") is to move, one move that
+wins is enough (an OR node); where the defender is to move, every reply must lose (an AND node).
+The top of the tree is kept by the run, one node per class of positions under the board's
+symmetries (so a position reached by several orders of moves, or in several orientations, is one
+node). Its leaves are *jobs*: a job runs the proof search on its position for a *slice* (a time and
+a number of positions); a job that settles its position sends back the strategy's certificate
+entries (a fragment, :mod:`oxo.proofs.merge`); a job that does not is *split*: its position's
+children become leaves of their own (those the search settled on the way come back settled, with
+their fragments), so a job loses at most one slice of work. The value of a node follows from its
+children's as in any AND/OR tree, and the run stops as soon as the root's is known (one X move
+proven to win settles an OR node: the jobs still running under its siblings are cancelled).
+
+**Which job next.** As in proof-number search: every open leaf counts as one position to settle,
+an OR node needs its cheapest child (the fewest leaves to prove it) and all of its children to be
+disproved, an AND node the other way round; the next job is the leaf reached by always following
+the child that most cheaply settles the root, skipping leaves already running.
+
+**Where.** The first slice of the root runs in this process (small boards settle there, with no
+worker started); then the tree is split to a few plies and the jobs go to local worker processes
+(one per core by default) or to a Dask cluster (:mod:`oxo.proofs.workers`). Only results travel
+back: workers need not share the folder.
+
+**The folder.** ``DIR/run/state.json`` holds the tree (every node, its position, its children and
+value, what was spent on it), written atomically every few seconds and at every stop;
+``DIR/run/fragments-x.pack`` (and ``-o``) holds the fragments of the settled jobs, appended as soon
+as each result arrives and made durable before each write of the state (a run that finds
+fragments its state does not know yet takes them up again). So a kill loses the slices that were
+running and at most the last few seconds of splits. When the root's value is known, the
+certificates are merged from the fragments into ``DIR`` (sectioned ``oxo-strategy/1`` files,
+streamed, :mod:`oxo.proofs.merge`) and checked by the independent checker, a section at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from oxo.errors import OptionError, OxoError
+from oxo.fileio import write_atomic
+from oxo.geometry import Geometry
+from oxo.proofs.certificate import (
+    Guarantee,
+    MoveEntry,
+    Side,
+    status_masks,
+    status_string,
+    verify_certificate,
+)
+from oxo.proofs.merge import FragmentPack, Section, merge_certificate
+from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
+from oxo.proofs.workers import Job, JobExecutor, JobResult, class_key, make_executor, run_job
+
+RUN_FORMAT = "oxo-proof-run/1"
+#: Memory the plain search (boards of more than 64 cells) takes per position searched, in bytes:
+#: measured about 200 on 7x4 (k=4); twice that keeps a job within its share of --memory. The
+#: compiled search (up to 64 cells) has a table of a fixed size instead (see :meth:`ProofRun.limits`).
+BYTES_PER_NODE = 400
+#: The largest table a job of the compiled search gets, in bytes.
+MAX_TABLE_BYTES = 1 << 30
+#: Positions per second the compiled search reaches at most (about 190,000 per CPU second measured
+#: on 5x5 and 7x4 with k=4; a generous bound), and table bytes per position: a job's table is sized
+#: for what its slice can search, since a big table costs time to set up even for a small job.
+NODES_PER_SECOND = 500_000
+TABLE_BYTES_PER_NODE = 32
+#: Seconds a job's slice must have at least to be worth starting before the end of --time.
+MIN_SLICE = 0.5
+#: Seconds to wait, past the end of --time, for the results of the slices still running.
+GRACE = 10.0
+#: Progress samples kept in the state (for the rate shown by the status).
+SAMPLES = 400
+
+Question = Literal["x", "o"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run spends its time and where its jobs go.
+
+    ``workers`` local worker processes (default: one per core; 1 runs the jobs in this process), or
+    the Dask cluster at ``scheduler`` (``tcp://host:8786``, or ``"local"`` for a cluster of
+    ``workers`` processes started here). A job searches for at most ``slice_seconds`` and
+    ``slice_nodes`` positions (None: no limit); the first slice of each question's root runs here
+    for at most ``probe_seconds`` (0: none); then the tree is split to ``split_plies`` plies.
+    ``memory`` bounds this process and its local workers (default: half the available memory, at
+    most 8 GiB): each job's positions are bounded to its share. The state is written at most every
+    ``save_every`` seconds (and at every stop)."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    slice_seconds: float | None = 60.0
+    slice_nodes: int | None = None
+    probe_seconds: float = 10.0
+    split_plies: int = 2
+    memory: int | None = None
+    save_every: float = 5.0
+
+    def worker_count(self) -> int:
+        return self.workers or os.cpu_count() or 1
+
+    @classmethod
+    def one_search(cls) -> RunOptions:
+        """A run made of one job, here: the root searched until it is settled or the time is up,
+        as a proof without a folder is (the certificates are the same; the folder is kept)."""
+        return cls(workers=1, slice_seconds=None, probe_seconds=float("inf"), split_plies=0)
+
+
+# -- the tree --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Node:
+    """A class of positions in the top of a question's tree, in the orientation first met.
+
+    ``children`` (move in this orientation, child's class) once split; ``value`` 1 / -1 when a job
+    settled the position itself (an internal node's value follows from its children); ``root`` the
+    position of the fragment holding its strategy (a status string; None without entries) and
+    ``offset`` where the fragment is in the question's pack."""
+
+    x: int
+    o: int
+    children: list[tuple[int, int]] | None = None
+    value: int = 0
+    root: str | None = None
+    entries: int = 0
+    offset: int = -1
+    nodes: int = 0
+    jobs: int = 0
+
+
+INF = 1 << 60
+
+
+class Tree:
+    """The top of the AND/OR tree of one question ("can ``attacker`` force a line?")."""
+
+    def __init__(self, geometry: Geometry, attacker: Question, folder: Path) -> None:
+        self.geometry = geometry
+        self.attacker: Question = attacker
+        self.pack = FragmentPack(folder / f"fragments-{attacker}.pack")
+        self.root = class_key(geometry, 0, 0)
+        self.nodes: dict[int, Node] = {self.root: Node(0, 0)}
+        # Fragments found in the pack for classes not in the tree yet: class -> (value, root,
+        # entries, offset).
+        self.known: dict[int, tuple[int, str, int, int]] = {}
+        self.searched = 0
+        self.cpu = 0.0
+        self.wall = 0.0
+        self.jobs = 0
+        self.searches = 0  # the jobs that searched (splits alone do not)
+        self.statistics: dict[str, int] = {}
+
+    # -- values ------------------------------------------------------------------------------------
+
+    def attacker_to_move(self, node: Node) -> bool:
+        return (node.x.bit_count() == node.o.bit_count()) == (self.attacker == "x")
+
+    def values(self) -> dict[int, int]:
+        """The value of every node for the attacker: 1 proven, -1 disproven, 0 open."""
+        memo: dict[int, int] = {}
+
+        def value(key: int) -> int:
+            known = memo.get(key)
+            if known is not None:
+                return known
+            node = self.nodes[key]
+            if node.value or node.children is None:
+                result = node.value
+            else:
+                found = [value(child) for _, child in node.children]
+                if self.attacker_to_move(node):
+                    result = 1 if 1 in found else -1 if all(v == -1 for v in found) else 0
+                else:
+                    result = -1 if -1 in found else 1 if all(v == 1 for v in found) else 0
+            memo[key] = result
+            return result
+
+        value(self.root)
+        return memo
+
+    def select(self, busy: set[int], count: int, values: dict[int, int]) -> list[int]:
+        """Up to ``count`` open leaves to run next, none of them in ``busy``: each the leaf that most
+        cheaply settles the root, as proof-number search picks it (every open leaf counts one)."""
+        picks: list[int] = []
+        for _ in range(count):
+            numbers = self._numbers(values, busy | set(picks))
+            key = self.root
+            if values[key] or not numbers[key][2]:
+                break
+            while True:
+                node = self.nodes[key]
+                if node.children is None:
+                    picks.append(key)
+                    break
+                index = 0 if self.attacker_to_move(node) else 1
+                key = min(
+                    (c for _, c in node.children if not values[c] and numbers[c][2]),
+                    key=lambda c: numbers[c][index],
+                    default=-1,
+                )
+                if key < 0:  # cannot happen: a node holds a leaf to run when a child does
+                    return picks
+        return picks
+
+    def _numbers(self, values: dict[int, int], busy: set[int]) -> dict[int, tuple[int, int, bool]]:
+        """(proof number, disproof number, holds a leaf to run) of every node."""
+        memo: dict[int, tuple[int, int, bool]] = {}
+
+        def numbers(key: int) -> tuple[int, int, bool]:
+            known = memo.get(key)
+            if known is not None:
+                return known
+            node = self.nodes[key]
+            if values[key] == 1:
+                result = (0, INF, False)
+            elif values[key] == -1:
+                result = (INF, 0, False)
+            elif node.children is None:
+                result = (1, 1, key not in busy)
+            else:
+                found = [numbers(child) for _, child in node.children]
+                free = any(f[2] for f in found)
+                if self.attacker_to_move(node):
+                    result = (min(f[0] for f in found), min(INF, sum(f[1] for f in found)), free)
+                else:
+                    result = (min(INF, sum(f[0] for f in found)), min(f[1] for f in found), free)
+            memo[key] = result
+            return result
+
+        numbers(self.root)
+        return memo
+
+    def relevant(self, values: dict[int, int]) -> set[int]:
+        """The nodes whose value still matters: reached from the root through open nodes only."""
+        seen: set[int] = set()
+        stack = [self.root]
+        while stack:
+            key = stack.pop()
+            if key in seen or values[key]:
+                continue
+            seen.add(key)
+            children = self.nodes[key].children
+            if children is not None:
+                stack.extend(child for _, child in children)
+        return seen
+
+    def leaves(self, values: dict[int, int]) -> int:
+        """Open leaves that still matter (the jobs left to run, running ones included)."""
+        return sum(1 for key in self.relevant(values) if self.nodes[key].children is None)
+
+    # -- results -----------------------------------------------------------------------------------
+
+    def settle(self, key: int, value: int, fragment: bytes | None, entries: int, root: str) -> None:
+        """Record that a job settled the class ``key``, its fragment added to the pack first."""
+        node = self.nodes[key]
+        if node.value:
+            return
+        if fragment is not None and entries:
+            node.offset = self.pack.append(fragment)
+            node.root, node.entries = root, entries
+        node.value = value
+
+    def apply(self, key: int, result: JobResult) -> None:
+        """Take in a job's result: settle its node, or split it into its children."""
+        node = self.nodes[key]
+        node.jobs += 1
+        node.nodes += result.nodes
+        self.jobs += 1
+        self.searches += result.job.search
+        self.searched += result.nodes
+        self.cpu += result.cpu
+        for name, count in result.statistics.items():
+            self.statistics[name] = self.statistics.get(name, 0) + count
+        size = self.geometry.size
+        if result.value:
+            job = result.job
+            self.settle(key, result.value, result.fragment, result.entries, _status(job, size))
+            return
+        if result.children is None or node.children is not None:
+            return
+        children = []
+        for child in result.children:
+            child_key = class_key(self.geometry, child.x, child.o)
+            if child_key not in self.nodes:
+                self.nodes[child_key] = Node(child.x, child.o)
+                if child_key in self.known:
+                    fresh = self.nodes[child_key]
+                    fresh.value, fresh.root, fresh.entries, fresh.offset = self.known.pop(child_key)
+            if child.value:
+                root = status_string(child.x, child.o, size)
+                self.settle(child_key, child.value, child.fragment, child.entries, root)
+            children.append((child.move, child_key))
+        node.children = children
+
+    def recover(self, start: int) -> None:
+        """Take up the fragments the pack holds from ``start`` on (added after the state was last
+        written, just before a kill)."""
+        for offset, fragment in self.pack.scan(start):
+            if fragment.attacker != self.attacker:
+                continue
+            x, o = status_masks(fragment.root)
+            key = class_key(self.geometry, x, o)
+            found = (1 if fragment.proven else -1, fragment.root, fragment.entries, offset)
+            node = self.nodes.get(key)
+            if node is None:
+                self.known[key] = found
+            elif not node.value:
+                node.value, node.root, node.entries, node.offset = found
+
+    # -- the certificate ---------------------------------------------------------------------------
+
+    def assemble(self, target: int) -> tuple[list[MoveEntry], list[Section]]:
+        """The certificate of the settled root (``target`` its value): the moves of the strategy's
+        side in the top of the tree, and the fragments of the leaves the strategy reaches."""
+        values = self.values()
+        if values[self.root] != target:
+            raise AssertionError("the root does not have the value to certify")
+        size = self.geometry.size
+        top: list[MoveEntry] = []
+        sections: list[Section] = []
+        done: set[int] = set()
+        stack = [self.root]
+        while stack:
+            key = stack.pop()
+            if key in done:
+                continue
+            done.add(key)
+            node = self.nodes[key]
+            if node.value:
+                if node.value != target:
+                    raise AssertionError("a settled strategy reaches a position of the other value")
+                if node.root is not None:
+                    sections.append(Section(node.root, self.pack.path, node.offset, node.entries))
+                continue
+            assert node.children is not None, "an open leaf in a settled tree"
+            side_to_move = self.attacker_to_move(node) == (target == 1)
+            if side_to_move:
+                move, child = next((m, c) for m, c in node.children if values[c] == target)
+                top.append(MoveEntry(status_string(node.x, node.o, size), move))
+                stack.append(child)
+            else:
+                for _, child in node.children:
+                    if values[child] != target:
+                        raise AssertionError("a reply escapes a settled strategy")
+                    stack.append(child)
+        return top, sections
+
+    # -- the state file ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        nodes = []
+        for key, node in self.nodes.items():
+            children = (
+                None
+                if node.children is None
+                else [[move, f"{child:x}"] for move, child in node.children]
+            )
+            nodes.append(
+                [
+                    f"{key:x}",
+                    f"{node.x:x}",
+                    f"{node.o:x}",
+                    node.value,
+                    node.root,
+                    node.entries,
+                    node.offset,
+                    node.nodes,
+                    node.jobs,
+                    children,
+                ]
+            )
+        return {
+            "pack": self.pack.size(),
+            "nodes": nodes,
+            "searched": self.searched,
+            "cpu": round(self.cpu, 3),
+            "wall": round(self.wall, 3),
+            "jobs": self.jobs,
+            "searches": self.searches,
+            "statistics": self.statistics,
+        }
+
+    @classmethod
+    def from_dict(
+        cls, geometry: Geometry, attacker: Question, folder: Path, data: dict[str, Any]
+    ) -> Tree:
+        tree = cls(geometry, attacker, folder)
+        tree.nodes = {}
+        size = tree.pack.size()
+        for key, x, o, value, root, entries, offset, nodes, jobs, children in data["nodes"]:
+            node = Node(
+                int(x, 16),
+                int(o, 16),
+                None if children is None else [(move, int(child, 16)) for move, child in children],
+                value,
+                root,
+                entries,
+                offset,
+                nodes,
+                jobs,
+            )
+            if root is not None and offset + 12 > size:  # a fragment lost with the pack's tail
+                node.value, node.root, node.entries, node.offset = 0, None, 0, -1
+            tree.nodes[int(key, 16)] = node
+        if tree.root not in tree.nodes:
+            raise ValueError("the tree has no root")
+        tree.searched = int(data["searched"])
+        tree.cpu = float(data["cpu"])
+        tree.wall = float(data["wall"])
+        tree.jobs = int(data["jobs"])
+        tree.searches = int(data.get("searches", tree.jobs))
+        tree.statistics = {str(k): int(v) for k, v in data["statistics"].items()}
+        return tree
+
+    def first_moves(self, values: dict[int, int]) -> dict[str, list[int]]:
+        """The root's moves (one per class) by what is known of them, as :class:`SearchSummary` has it."""
+        out: dict[str, list[int]] = {"win": [], "no win": [], "open": []}
+        children = self.nodes[self.root].children or []
+        for move, child in children:
+            value = values[child]
+            out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
+        return out
+
+
+def _status(job: Job, size: int) -> str:
+    return status_string(job.x, job.o, size)
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+
+StatusReporter = Callable[[str], None]
+
+
+class ProofRun:
+    """One board's proof run in a folder: opened (created, or loaded to continue), driven by
+    :meth:`prove`, and closed. Use :func:`run_proof`."""
+
+    def __init__(self, geometry: Geometry, folder: Path, options: RunOptions) -> None:
+        self.geometry = geometry
+        self.folder = folder
+        self.options = options
+        self.state_dir = folder / "run"
+        self.trees: dict[str, Tree] = {}
+        self.state: dict[str, Any] = {}
+        self.running: dict[int, tuple[str, int, float]] = {}
+        self.tickets = 0
+        self.executor: JobExecutor | None = None
+        self.last_save = 0.0
+        self.save_cost = 0.0
+        self.session: dict[str, Any] = {}
+        self.resumed = False
+        # The question being worked on, and when its run time was last added up.
+        self.working: Tree | None = None
+        self.since = 0.0
+
+    # -- the folder --------------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Create the run's folder, or load the run it holds; refuse a folder of anything else."""
+        folder = self.folder
+        state_file = self.state_dir / "state.json"
+        if folder.exists() and not folder.is_dir():
+            raise OxoError(f"--proof {str(folder)!r} is a file; give a new or empty folder")
+        if state_file.exists():
+            self.state = load_state(folder)
+            board = f"{'x'.join(map(str, self.state['dims']))} (k={self.state['k']})"
+            if (
+                tuple(self.state["dims"]) != self.geometry.shape
+                or self.state["k"] != self.geometry.k
+            ):
+                raise OxoError(
+                    f"--proof folder {str(folder)!r} holds a proof run of {board}, not of "
+                    f"{self.geometry.spec_shape} (k={self.geometry.k}): give another folder"
+                )
+            self.resumed = True
+        elif folder.exists() and any(path.name != "run" for path in folder.iterdir()):
+            raise OxoError(
+                f"--proof folder {str(folder)!r} holds other files and no proof run: give a new or "
+                "empty folder, or the folder of an earlier run of this board to continue it"
+            )
+        else:
+            try:
+                self.state_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise OxoError(
+                    f"cannot create the folder {str(folder)!r}: {error.strerror}"
+                ) from None
+            self.state = {
+                "format": RUN_FORMAT,
+                "board": self.geometry.spec_shape,
+                "dims": list(self.geometry.shape),
+                "k": self.geometry.k,
+                "created": time.time(),
+                "questions": {},
+                "sessions": [],
+                "samples": [],
+                "running": [],
+                "done": None,
+            }
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self._lock()
+        try:
+            for attacker, data in self.state["questions"].items():
+                try:
+                    tree = Tree.from_dict(self.geometry, attacker, self.state_dir, data)
+                except (KeyError, TypeError, ValueError) as error:
+                    raise OxoError(
+                        f"the proof run's state {self.state_dir / 'state.json'} is damaged "
+                        f"({error!r}): give a new folder"
+                    ) from None
+                self.trees[attacker] = tree
+                tree.recover(int(data.get("pack", 0)))
+            self.save(force=True)
+        except BaseException:
+            (self.state_dir / "lock").unlink(missing_ok=True)
+            raise
+
+    def _lock(self) -> None:
+        """Take the folder: the lock file names this process. It is made whole aside and linked
+        into place, so that no other run ever reads half of it."""
+        lock = self.state_dir / "lock"
+        me = {"pid": os.getpid(), "host": socket.gethostname(), "started": time.time()}
+        mine = self.state_dir / f".lock.{os.getpid()}"
+        mine.write_text(json.dumps(me), encoding="utf-8")
+        try:
+            for _ in range(2):
+                try:
+                    os.link(mine, lock)
+                    return
+                except FileExistsError:
+                    holder = running_process(self.folder)
+                    if holder is not None:
+                        raise OptionError(
+                            f"a proof run is going on in {str(self.folder)!r} (process {holder}); "
+                            "'oxo solve BOARD --proof DIR --status' shows how far it is (if no run "
+                            f"is going on, delete {lock})"
+                        ) from None
+                    lock.unlink(missing_ok=True)  # left by a run that was killed
+            raise OptionError(f"cannot take the lock {lock}")
+        finally:
+            mine.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Stop the workers, write the state and let go of the folder."""
+        self._stop_workers()
+        try:
+            self.save(force=True)
+        finally:
+            for tree in self.trees.values():
+                tree.pack.close()
+            (self.state_dir / "lock").unlink(missing_ok=True)
+
+    def save(self, force: bool = False) -> None:
+        """Write the state atomically: at once when ``force``, else at most every few seconds (and
+        less often when writing it takes long, so that it never costs more than a twentieth)."""
+        now = time.perf_counter()
+        if not force and now - self.last_save < max(self.options.save_every, 20 * self.save_cost):
+            return
+        state = self.state
+        self._add_wall()
+        for tree in self.trees.values():
+            tree.pack.sync()  # the state names records of the packs: they go to disk first
+        state["questions"] = {name: tree.to_dict() for name, tree in self.trees.items()}
+        state["running"] = [
+            [attacker, f"{key:x}", since] for attacker, key, since in self.running.values()
+        ]
+        state["saved"] = time.time()
+        if self.session:
+            self.session["seconds"] = round(time.time() - self.session["started"], 3)
+            searched = sum(tree.searched for tree in self.trees.values())
+            self.session["nodes"] = searched - self.session["nodes_before"]
+            samples = state["samples"]
+            samples.append([round(time.time(), 3), searched, len(state["sessions"]) - 1])
+            del samples[:-SAMPLES]
+        write_atomic(self.state_dir / "state.json", json.dumps(state, separators=(",", ":")) + "\n")
+        self.save_cost = time.perf_counter() - now
+        self.last_save = time.perf_counter()
+
+    # -- proving -----------------------------------------------------------------------------------
+
+    def prove(self, seconds: float | None, report: StatusReporter) -> tuple[Value, float]:
+        """Continue the run for at most ``seconds`` (None: until the value is known); return the
+        value (``"unknown"`` when the time ran out first) and the seconds spent."""
+        started = time.perf_counter()
+        deadline = None if seconds is None else started + seconds
+        searched = sum(tree.searched for tree in self.trees.values())
+        self.session = {
+            "started": round(time.time(), 3),
+            "seconds": 0.0,
+            "workers": self.options.worker_count(),
+            "scheduler": self.options.scheduler,
+            "nodes_before": searched,
+            "nodes": 0,
+            "end": "running",
+        }
+        self.state["sessions"].append(self.session)
+        try:
+            done = self.state["done"]
+            if done is not None and all((self.folder / name).exists() for name in done["proofs"]):
+                value: Value = done["value"]
+            else:
+                value = self._value(deadline, report)
+                if value != "unknown":
+                    self._certify(value, report)
+            self.session["end"] = "settled" if value != "unknown" else "time"
+        except KeyboardInterrupt:
+            self.session["end"] = "interrupted"
+            raise
+        except BaseException:
+            self.session["end"] = "stopped"
+            raise
+        finally:
+            self._stop_workers()
+            self.save(force=True)
+        return value, time.perf_counter() - started
+
+    def _value(self, deadline: float | None, report: StatusReporter) -> Value:
+        x = self._settle("x", deadline, report)
+        if x == 0:
+            return "unknown"
+        if x == 1:
+            return "x"
+        o = self._settle("o", deadline, report)
+        if o == 0:
+            return "unknown"
+        return "o" if o == 1 else "draw"
+
+    def _settle(self, attacker: Question, deadline: float | None, report: StatusReporter) -> int:
+        """The value of one question's root, as far as the time allows (0 when not settled)."""
+        tree = self.trees.get(attacker)
+        if tree is None:
+            tree = self.trees[attacker] = Tree(self.geometry, attacker, self.state_dir)
+            tree.recover(0)
+        if tree.values()[tree.root]:
+            return tree.values()[tree.root]
+        self.working, self.since = tree, time.perf_counter()
+        try:
+            root = tree.nodes[tree.root]
+            probe = self.options.probe_seconds
+            if self.options.slice_seconds is not None:
+                probe = min(probe, self.options.slice_seconds)
+            if root.jobs == 0 and root.children is None and probe > 0:
+                job = self._job(tree, tree.root, deadline, probe)
+                if job is not None:
+                    report(f"can {attacker.upper()} force a line? a first search of the root here")
+                    tree.apply(tree.root, run_job(job))
+                    self.save()
+            self._split_top(tree, deadline)
+            return self._loop(tree, deadline, report)
+        finally:
+            self._add_wall()
+            self.working = None
+
+    def _add_wall(self) -> None:
+        """Add the run time since the last call to the question being worked on."""
+        now = time.perf_counter()
+        if self.working is not None:
+            self.working.wall += now - self.since
+        self.since = now
+
+    def _split_top(self, tree: Tree, deadline: float | None) -> None:
+        """Split the open leaves of the first ``split_plies`` plies (here, without a search)."""
+        level = [tree.root]
+        seen = set(level)
+        for _ in range(self.options.split_plies):
+            following = []
+            for key in level:
+                if _past(deadline):
+                    return
+                node = tree.nodes[key]
+                if node.children is None and not node.value:
+                    shape, k = self.geometry.shape, self.geometry.k
+                    tree.apply(
+                        key, run_job(Job(shape, k, tree.attacker, node.x, node.o, search=False))
+                    )
+                for _, child in node.children or []:
+                    if child not in seen:
+                        seen.add(child)
+                        following.append(child)
+            self.save()
+            if tree.values()[tree.root]:
+                return
+            level = following
+
+    def _job(
+        self, tree: Tree, key: int, deadline: float | None, seconds: float | None
+    ) -> Job | None:
+        """The job for a leaf: a slice of ``seconds`` (cut at the end of the run's time)."""
+        final = False
+        if seconds is not None and seconds == float("inf"):
+            seconds = None
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left < MIN_SLICE:
+                return None
+            if seconds is None or left < seconds:
+                seconds, final = left, True
+        node = tree.nodes[key]
+        max_nodes, table_bytes = self.limits(seconds)
+        return Job(
+            self.geometry.shape,
+            self.geometry.k,
+            tree.attacker,
+            node.x,
+            node.o,
+            seconds,
+            max_nodes,
+            final=final,
+            table_bytes=table_bytes,
+        )
+
+    def limits(self, seconds: float | None = None) -> tuple[int | None, int | None]:
+        """(positions, table bytes) a job with a slice of ``seconds`` may use, within its share of
+        ``--memory`` (one share for this process, one per worker). The compiled search (up to 64
+        cells) gets a table sized for what the slice can search, at most half its share and 1 GiB
+        (the table replaces positions when full, so it never grows; None: the search's default,
+        for a job without bounds); the plain search grows with the positions it searches, so
+        those are bounded instead."""
+        from oxo.counting.budget import MiB, default_memory_limit
+
+        memory = self.options.memory or default_memory_limit()
+        share = memory // (self.options.worker_count() + 1)
+        nodes = self.options.slice_nodes
+        if self.geometry.size <= 64:
+            bounds = [n for n in (nodes, None if seconds is None else seconds * NODES_PER_SECOND)]
+            known = [int(n) for n in bounds if n is not None]
+            if not known:
+                return nodes, None
+            wanted = 1 << max(24, (min(known) * TABLE_BYTES_PER_NODE - 1).bit_length())
+            return nodes, min(wanted, max(16 * MiB, min(share // 2, MAX_TABLE_BYTES)))
+        bound = max(1000, share // BYTES_PER_NODE)
+        return (bound if nodes is None else min(bound, nodes)), None
+
+    def _executor(self) -> JobExecutor:
+        if self.executor is None:
+            from oxo.counting.budget import default_memory_limit
+
+            workers = self.options.worker_count()
+            memory = self.options.memory or default_memory_limit()
+            self.executor = make_executor(
+                workers, self.options.scheduler, recycle_above=memory // (workers + 1)
+            )
+        return self.executor
+
+    def _stop_workers(self) -> None:
+        if self.executor is not None:
+            self.executor.close()
+            self.executor = None
+        self.running.clear()
+
+    def _loop(self, tree: Tree, deadline: float | None, report: StatusReporter) -> int:
+        """Run jobs until the root is settled or the time is up.
+
+        The tree's numbers are worked out again only when a result came in: a wait that brings
+        nothing costs nothing but the wait."""
+        values = tree.values()
+        changed = True
+        while not values[tree.root] and not _past(deadline, MIN_SLICE):
+            executor = self._executor()
+            free = executor.slots
+            if free and changed:
+                busy = {key for _, key, _ in self.running.values()}
+                for key in tree.select(busy, free, values):
+                    job = self._job(tree, key, deadline, self.options.slice_seconds)
+                    if job is None:
+                        break
+                    self.tickets += 1
+                    executor.submit(self.tickets, job)
+                    self.running[self.tickets] = (tree.attacker, key, round(time.time(), 3))
+            if changed:
+                report(self.progress_line(tree, values, deadline))
+            if not self.running:
+                if not free:  # a cluster without workers yet: wait for them
+                    time.sleep(0.25)
+                    continue
+                raise AssertionError("no job to run, yet the question is not settled")
+            arrived = executor.wait(0.25)
+            changed = bool(arrived)
+            for ticket, result in arrived:
+                _, key, _ = self.running.pop(ticket)
+                tree.apply(key, result)
+            if changed:
+                values = tree.values()
+                self._cancel_irrelevant(tree, values)
+            self.save()
+        if self.running and not values[tree.root]:
+            # The time is up: the last slices end with it; wait a little for what they found.
+            executor = self._executor()
+            until = time.perf_counter() + GRACE
+            while self.running and time.perf_counter() < until:
+                for ticket, result in executor.wait(0.25):
+                    _, key, _ = self.running.pop(ticket)
+                    tree.apply(key, result)
+            values = tree.values()
+        if self.executor is not None:  # what still runs no longer matters (or has no time left)
+            for ticket in list(self.running):
+                self.executor.cancel(ticket)
+        self.running.clear()
+        return values[tree.root]
+
+    def _cancel_irrelevant(self, tree: Tree, values: dict[int, int]) -> None:
+        if not self.running or self.executor is None:
+            return
+        relevant = tree.relevant(values)
+        for ticket, (_, key, _) in list(self.running.items()):
+            if key not in relevant:
+                self.executor.cancel(ticket)
+                del self.running[ticket]
+
+    def progress_line(self, tree: Tree, values: dict[int, int], deadline: float | None) -> str:
+        settled = sum(1 for node in tree.nodes.values() if node.value)
+        left = (
+            "" if deadline is None else f"; {max(0.0, deadline - time.perf_counter()):.0f} s left"
+        )
+        return (
+            f"can {tree.attacker.upper()} force a line? {tree.leaves(values):,} jobs open "
+            f"({len(self.running)} running), {settled:,} settled; {tree.searched:,} positions "
+            f"searched{left}"
+        )
+
+    # -- certificates ------------------------------------------------------------------------------
+
+    def _certify(self, value: Value, report: StatusReporter) -> None:
+        """Merge and check the certificates of a settled value; record them as the run's result."""
+        wanted: dict[str, list[tuple[Question, int]]] = {
+            "x": [("x", 1)],
+            "o": [("o", 1)],
+            "draw": [("x", -1), ("o", -1)],
+        }
+        needed = wanted[value]
+        proofs = []
+        checks = {}
+        for attacker, target in needed:
+            tree = self.trees[attacker]
+            defender: Side = "o" if attacker == "x" else "x"
+            side: Side = attacker if target == 1 else defender
+            guarantee: Guarantee = "win" if target == 1 else "no-loss"
+            top, sections = tree.assemble(target)
+            name = certificate_name(self.geometry, side, guarantee)
+            report(f"writing {name}: {len(sections):,} sections")
+            merge_certificate(self.folder / name, self.geometry, side, guarantee, top, sections)
+
+            say = _throttled(report)
+
+            def progress(
+                read: int, total: int, checked: int, name: str = name, say: StatusReporter = say
+            ) -> None:
+                share = f"{100 * read / total:.0f}% of the entries, " if total else ""
+                say(f"checking {name}: {share}{checked:,} positions checked")
+
+            check = verify_certificate(self.folder / name, on_progress=progress)
+            if not check.valid:
+                raise AssertionError(f"the certificate {name} fails its own check: {check}")
+            proofs.append(name)
+            checks[name] = {**check.to_dict(), "attacker": attacker}
+        self.state["done"] = {"value": value, "proofs": proofs, "checks": checks}
+        self.save(force=True)
+
+    # -- the answer --------------------------------------------------------------------------------
+
+    def result(self, value: Value, seconds: float, limit: float | None) -> ProofResult:
+        done = self.state["done"] or {}
+        checks = done.get("checks", {})
+        searches = []
+        for attacker in ("x", "o"):
+            tree = self.trees.get(attacker)
+            if tree is None:
+                continue
+            values = tree.values()
+            root = values[tree.root]
+            entries = None
+            for check in checks.values():
+                if check["attacker"] == attacker:
+                    entries = check["entries"]
+            searches.append(
+                SearchSummary(
+                    attacker,
+                    None if root == 0 else root == 1,
+                    tree.searched,
+                    tree.wall,
+                    entries,
+                    dict(tree.statistics),
+                    tree.first_moves(values) if root == 0 else None,
+                )
+            )
+        status = run_status(self.folder)
+        return ProofResult(
+            self.geometry,
+            value,
+            tuple(searches),
+            seconds,
+            tuple(str(self.folder / name) for name in done.get("proofs", [])),
+            limit,
+            run={**status.to_dict(), "resumed": self.resumed},
+        )
+
+
+def _throttled(report: StatusReporter, interval: float = 0.2) -> StatusReporter:
+    """``report``, passing on at most one line every ``interval`` seconds."""
+    last = -interval
+
+    def say(text: str) -> None:
+        nonlocal last
+        if time.monotonic() - last >= interval:
+            last = time.monotonic()
+            report(text)
+
+    return say
+
+
+def _past(deadline: float | None, margin: float = 0.0) -> bool:
+    return deadline is not None and time.perf_counter() > deadline - margin
+
+
+def run_proof(
+    geometry: Geometry,
+    folder: str | os.PathLike[str],
+    *,
+    seconds: float | None = None,
+    options: RunOptions | None = None,
+    on_status: StatusReporter | None = None,
+) -> ProofResult:
+    """Prove the value of ``geometry``'s empty board in a run kept in ``folder`` (a new or empty
+    folder, or one holding a run of the same board, which continues), for at most ``seconds``.
+
+    The value is ``"unknown"`` when the time runs out first: the folder keeps everything, and the
+    same call continues. Ctrl-C stops every worker and leaves the folder to continue from."""
+    from oxo.counting.budget import MemoryGuard, default_memory_limit
+
+    options = options or RunOptions()
+    run = ProofRun(geometry, Path(folder), options)
+    run.open()
+    report = on_status or (lambda text: None)
+    limit = options.memory or default_memory_limit()
+    with _guard(MemoryGuard, limit, options):
+        try:
+            value, spent = run.prove(seconds, report)
+        finally:
+            run.close()
+    return run.result(value, spent, seconds)
+
+
+@contextmanager
+def _guard(guard: Any, limit: int, options: RunOptions) -> Iterator[None]:
+    """The memory guard over this process and its local workers (not over a remote cluster's)."""
+    if options.scheduler not in (None, "local"):
+        yield
+        return
+    with guard(
+        limit,
+        what="the proof run",
+        advice="the run's folder keeps what it found; run again with more --memory, fewer "
+        "--workers or a smaller --slice",
+    ):
+        yield
+
+
+# -- status ----------------------------------------------------------------------------------------
+
+
+def load_state(folder: str | os.PathLike[str]) -> dict[str, Any]:
+    """The state of the run in ``folder``; raises :class:`OxoError` when there is none."""
+    path = Path(folder) / "run" / "state.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise OxoError(f"no proof run in {str(folder)!r} (no {path})") from None
+    except (OSError, ValueError) as error:
+        raise OxoError(f"the proof run's state {path} cannot be read: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
+        raise OxoError(f"{path} is not the state of an oxo proof run")
+    return data
+
+
+def running_process(folder: str | os.PathLike[str]) -> int | None:
+    """The process id of the run going on in ``folder`` on this machine, or None."""
+    try:
+        holder = json.loads((Path(folder) / "run" / "lock").read_text(encoding="utf-8"))
+        pid = int(holder["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if holder.get("host") != socket.gethostname():
+        return pid  # another machine's run: assume it is alive
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        return pid
+    return pid
+
+
+@dataclass(frozen=True)
+class QuestionStatus:
+    """How far one question of a run is: its answer, the root's moves and the jobs."""
+
+    attacker: str
+    value: int
+    first_moves: dict[str, list[int]]
+    settled_jobs: int
+    proved: int
+    disproved: int
+    split: int
+    open_jobs: int
+    running: int
+    positions: int
+    cpu: float
+    wall: float
+    jobs: int
+
+    def to_dict(self) -> dict[str, object]:
+        answer = {1: "wins", -1: "cannot win", 0: "unknown"}[self.value]
+        return {
+            "question": f"can {self.attacker} force a line?",
+            "answer": answer,
+            "first_moves": {
+                f"{self.attacker} wins after": self.first_moves["win"],
+                f"{self.attacker} does not win after": self.first_moves["no win"],
+                "open": self.first_moves["open"],
+            },
+            "jobs_run": self.jobs,
+            "settled": self.settled_jobs,
+            "proved": self.proved,
+            "disproved": self.disproved,
+            "split": self.split,
+            "open": self.open_jobs,
+            "running": self.running,
+            "positions": self.positions,
+            "cpu_seconds": round(self.cpu, 1),
+            "wall_seconds": round(self.wall, 1),
+        }
+
+
+@dataclass(frozen=True)
+class RunStatus:
+    """What a run's folder says: the board, each question, the rate, an estimate, the certificates."""
+
+    folder: str
+    board: str
+    k: int
+    active: int | None
+    questions: tuple[QuestionStatus, ...]
+    value: str | None
+    proofs: tuple[str, ...]
+    sessions: int
+    rate: float | None
+    estimate: float | None
+    workers: int
+    checks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "folder": self.folder,
+            "board": self.board,
+            "k": self.k,
+            "running_now": self.active is not None,
+            "process": self.active,
+            "value": self.value,
+            "proofs": list(self.proofs),
+            "sessions": self.sessions,
+            "positions_per_second": None if self.rate is None else round(self.rate, 1),
+            "estimate_seconds": None if self.estimate is None else round(self.estimate, 1),
+            "workers": self.workers,
+            "questions": [question.to_dict() for question in self.questions],
+        }
+
+    def lines(self) -> list[str]:
+        """The status in words, a line each."""
+        from oxo.counting.budget import format_seconds
+
+        going = (
+            f"going on now (process {self.active})" if self.active is not None else "not running"
+        )
+        out = [f"{self.board} board, k={self.k}: the proof run in {self.folder}, {going}"]
+        if self.value is not None:
+            words = {"x": "X wins", "o": "O wins", "draw": "draw"}[self.value]
+            out.append(f"value: {words} with best play")
+        for q in self.questions:
+            side = q.attacker.upper()
+            answer = {1: "yes", -1: "no", 0: "not settled yet"}[q.value]
+            out.append(f"can {side} force a line? {answer}")
+            moves = q.first_moves
+            if any(moves.values()):
+
+                def cells(found: list[int]) -> str:
+                    return ", ".join(map(str, found)) if found else "none"
+
+                out.append(
+                    f"  X's first moves (one of each set of mirror images): {side} wins after "
+                    f"{cells(moves['win'])}; does not win after {cells(moves['no win'])}; open: "
+                    f"{cells(moves['open'])}"
+                )
+            out.append(
+                f"  jobs: {q.jobs:,} run; {q.settled_jobs:,} positions settled ({q.proved:,} "
+                f"proved, {q.disproved:,} disproved), {q.split:,} split; {q.open_jobs:,} open, "
+                f"{q.running:,} running"
+            )
+            out.append(
+                f"  {q.positions:,} positions searched in {format_seconds(q.cpu)} of worker time "
+                f"({format_seconds(q.wall)} of run time)"
+            )
+        if self.rate is not None:
+            out.append(f"rate: {self.rate:,.0f} positions per second lately")
+        if self.estimate is not None:
+            out.append(
+                f"estimate: at least {format_seconds(self.estimate)} more on {self.workers} "
+                "workers (the open jobs at the mean cost of a job so far; a job that does not "
+                "settle splits into more, so this is a lower bound)"
+            )
+        for name in self.proofs:
+            check = self.checks.get(name, {})
+            size = (
+                f" ({check.get('positions_checked', 0):,} positions checked, "
+                f"{check.get('strategy_moves', 0):,} moves of {str(check.get('side', '')).upper()}, "
+                f"{check.get('entries', 0):,} entries)"
+                if check
+                else ""
+            )
+            out.append(f"certificate: {Path(self.folder) / name}{size}")
+        out.append(f"sessions: {self.sessions}")
+        return out
+
+
+def run_status(folder: str | os.PathLike[str]) -> RunStatus:
+    """How far the run in ``folder`` is (it may be going on: the state is read as last written)."""
+    state = load_state(folder)
+    dims = tuple(state["dims"])
+    geometry = Geometry(dims, state["k"])
+    state_dir = Path(folder) / "run"
+    active = running_process(folder)
+    running: dict[str, int] = {}
+    for attacker, _, _ in state.get("running", []) if active is not None else []:
+        running[attacker] = running.get(attacker, 0) + 1
+    questions = []
+    open_total = 0
+    cpu_total = 0.0
+    searches = 0
+    for attacker, data in state["questions"].items():
+        tree = Tree.from_dict(geometry, attacker, state_dir, data)
+        values = tree.values()
+        settled = [node for node in tree.nodes.values() if node.value]
+        open_jobs = tree.leaves(values)
+        questions.append(
+            QuestionStatus(
+                attacker,
+                values[tree.root],
+                tree.first_moves(values),
+                len(settled),
+                sum(1 for node in settled if node.value > 0),
+                sum(1 for node in settled if node.value < 0),
+                sum(1 for node in tree.nodes.values() if node.children is not None),
+                open_jobs,
+                running.get(attacker, 0),
+                tree.searched,
+                tree.cpu,
+                tree.wall,
+                tree.jobs,
+            )
+        )
+        if not values[tree.root]:
+            open_total += open_jobs
+        cpu_total += tree.cpu
+        searches += tree.searches
+    sessions = state.get("sessions", [])
+    workers = int(sessions[-1]["workers"]) if sessions else 1
+    rate = _rate(state.get("samples", []))
+    done = state.get("done") or {}
+    estimate = None
+    if open_total and searches:
+        estimate = open_total * (cpu_total / searches) / max(1, workers)
+    return RunStatus(
+        str(folder),
+        "x".join(map(str, dims)),
+        int(state["k"]),
+        active,
+        tuple(questions),
+        done.get("value"),
+        tuple(done.get("proofs", [])),
+        len(sessions),
+        rate,
+        estimate,
+        workers,
+        dict(done.get("checks", {})),
+    )
+
+
+def _rate(samples: list[list[float]]) -> float | None:
+    """Positions per second over the last ten minutes of the latest session's samples."""
+    if len(samples) < 2:
+        return None
+    session = samples[-1][2]
+    recent = [s for s in samples if s[2] == session and s[0] >= samples[-1][0] - 600]
+    if len(recent) < 2 or recent[-1][0] <= recent[0][0]:
+        return None
+    return (recent[-1][1] - recent[0][1]) / (recent[-1][0] - recent[0][0])

@@ -1,0 +1,177 @@
+"""Reading a settled search back out as a strategy: the entries of a certificate.
+
+Both searches (the compiled :class:`oxo.proofs.dfpn.ProofSearch` and the slow
+:class:`oxo.proofs.reference.ReferenceSearch`) settle positions and keep what they learnt in a
+table; :class:`StrategyReader` walks from the root through the settled positions and writes down the
+strategy side's move wherever it is to move and every reply of the other side, with pairings and
+wins by threats written out where they settled a position (see :mod:`oxo.proofs.certificate`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oxo.proofs.threats import Plan
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a certificate: a position (X and O masks, in the orientation met) and either the
+    move of the strategy's side, or a pairing for it."""
+
+    x: int
+    o: int
+    move: int | None = None
+    pairing: tuple[tuple[int, int], ...] | None = None
+
+
+class StrategyReader:
+    """What a search must offer for its strategy to be read (``expand``, ``value_of``, ``key``,
+    ``threat_plan``, ``pairing``, ``attacker_is_x``), and the reading itself."""
+
+    attacker_is_x: bool
+    #: Positions searched so far.
+    nodes: int
+
+    def solve(self, x: int = 0, o: int = 0) -> bool | None:
+        """True when the attacker can force a line from (x, o), False when it cannot, None when the
+        search's budget ran out first."""
+        raise NotImplementedError
+
+    def statistics(self) -> dict[str, int]:
+        """What the search did, by name (positions searched, table entries, ...)."""
+        raise NotImplementedError
+
+    def expand(self, x: int, o: int, key: int | None = None) -> tuple[int, list[int]]:
+        """``(1, [])`` proven (``2``: by threats), ``(-1, [])`` disproven (``-2``: by a pairing), or
+        ``(0, moves)``: the moves worth searching."""
+        raise NotImplementedError
+
+    def value_of(self, x: int, o: int) -> int:
+        """1 proven, -1 disproven, 0 unknown."""
+        raise NotImplementedError
+
+    def key(self, x: int, o: int) -> int:
+        """The key of the position's class under the symmetries the search uses."""
+        raise NotImplementedError
+
+    def class_key(self, x: int, o: int) -> int:
+        """The key of the position's class under the board's own symmetries, those a certificate's
+        checker uses (a search may know more, such as Qubic's inside-out symmetry)."""
+        return self.key(x, o)
+
+    def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
+        """The attacker's win by threats as (x, o, plan) in some orientation of the position."""
+        raise NotImplementedError
+
+    def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
+        """The defender's pairing in (x, o), in that orientation."""
+        raise NotImplementedError
+
+    def settle(self, x: int, o: int) -> int:
+        """The value of a position the strategy needs (1 or -1), searching again if the table no
+        longer holds it. The reference keeps everything, so it never needs to."""
+        return self.value_of(x, o)
+
+    def first_moves(self, x: int = 0, o: int = 0) -> dict[str, list[int]]:
+        """The moves from (x, o), one per class of mirror images, by what the search knows of them for
+        the attacker: ``"win"`` (the attacker wins after it), ``"no win"`` and ``"open"``."""
+        out: dict[str, list[int]] = {"win": [], "no win": [], "open": []}
+        status, moves = self.expand(x, o)
+        if status:
+            return out
+        x_to_move = x.bit_count() == o.bit_count()
+        seen = set()
+        for move in moves:
+            bit = 1 << move
+            cx, co = (x | bit, o) if x_to_move else (x, o | bit)
+            ckey = self.class_key(cx, co)
+            if ckey in seen:
+                continue
+            seen.add(ckey)
+            value = self.value_of(cx, co)
+            out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
+        return out
+
+    def strategy(self, x: int = 0, o: int = 0) -> list[Entry]:
+        """The certificate entries of the settled root: the attacker's winning strategy when proven, the
+        defender's drawing (no-loss) strategy when disproven."""
+        root = self.value_of(x, o)
+        if root == 0:
+            raise ValueError("the position is not settled: run solve() first")
+        proving = root > 0
+        side_is_x = self.attacker_is_x if proving else not self.attacker_is_x
+        entries: list[Entry] = []
+        done: set[int] = set()
+        stack = [(x, o)]
+        target = 1 if proving else -1
+        while stack:
+            x, o = stack.pop()
+            key = self.class_key(x, o)
+            if key in done:
+                continue
+            done.add(key)
+            status, moves = self.expand(x, o)
+            if status:
+                if (status > 0) != proving:
+                    raise AssertionError("a settled strategy reached a position of the wrong value")
+                if status == 2:
+                    entries.extend(self._threat_entries(x, o))
+                if status == -2:
+                    # The defender draws by pairing from here: record the pairs so that a checker
+                    # can confirm them.
+                    pairs = self.pairing(x, o)
+                    assert pairs is not None, "a pairing found once is found again"
+                    entries.append(Entry(x, o, pairing=pairs))
+                continue
+            x_to_move = x.bit_count() == o.bit_count()
+            side_to_move = x_to_move == side_is_x
+            children = []
+            for move in moves:
+                bit = 1 << move
+                children.append((move, (x | bit, o) if x_to_move else (x, o | bit)))
+            if side_to_move:
+                for move, (cx, co) in children:
+                    if self.value_of(cx, co) == target:
+                        entries.append(Entry(x, o, move=move))
+                        stack.append((cx, co))
+                        break
+                else:
+                    # The table may have let the deciding child go: settle the children again.
+                    for move, (cx, co) in children:
+                        if self.settle(cx, co) == target:
+                            entries.append(Entry(x, o, move=move))
+                            stack.append((cx, co))
+                            break
+                    else:
+                        raise AssertionError("no move keeps a settled value")
+            else:
+                for _, (cx, co) in children:
+                    value = self.value_of(cx, co)
+                    if value == 0:
+                        value = self.settle(cx, co)
+                    if value != target:
+                        raise AssertionError("a reply escapes a settled strategy")
+                    stack.append((cx, co))
+        return entries
+
+    def _threat_entries(self, x: int, o: int) -> list[Entry]:
+        """The attacker's moves along its win by threats, played out against every defender reply that
+        does not lose at once (after the others the attacker completes a line, which needs no entry)."""
+        found = self.threat_plan(x, o)
+        assert found is not None, "a threat win found once is found again"
+        cx, co, plan = found
+        entries: list[Entry] = []
+        stack = [(cx, co, plan)]
+        while stack:
+            x, o, plan = stack.pop()
+            entries.append(Entry(x, o, move=plan.move))
+            if self.attacker_is_x:
+                x |= 1 << plan.move
+            else:
+                o |= 1 << plan.move
+            for reply, after in plan.replies:
+                stack.append(
+                    (x, o | 1 << reply, after) if self.attacker_is_x else (x | 1 << reply, o, after)
+                )
+        return entries

@@ -1,0 +1,451 @@
+"""The jobs of a split proof run, and where they run: here, on local processes, or on a Dask cluster.
+
+A job asks one question of one position: can ``attacker`` force a line from (x, o)? It runs the
+proof search (:class:`oxo.proofs.dfpn.ProofSearch`) for at most a *slice* (seconds and positions);
+when the position is settled it sends back the strategy's certificate entries as a fragment
+(:mod:`oxo.proofs.merge`); when it is not, it sends back the position's children (one per class of
+mirror images) with whatever the search settled about them, their fragments included, so that the
+run splits the job one ply deeper and loses at most the slice. Jobs and results are plain
+picklable values: the same function runs in a local worker process or on a Dask worker, and only
+results travel back (the workers need not share the run's folder).
+
+The executors here schedule nothing themselves: the run (:mod:`oxo.proofs.runs`) submits a job
+whenever one of their :attr:`~JobExecutor.slots` is free and collects results as they come.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import traceback
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol
+
+from oxo.errors import OptionError, OutOfReachError
+from oxo.geometry import Geometry, mask_cells
+from oxo.proofs.certificate import Side
+from oxo.proofs.dfpn import ProofSearch, make_search
+from oxo.proofs.merge import encode_fragment
+from oxo.proofs.strategy import StrategyReader
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
+
+@dataclass(frozen=True)
+class Job:
+    """One question for a worker: can ``attacker`` force a line from (x, o) (bit c = cell c)?
+
+    ``seconds`` and ``max_nodes`` bound the search (None: no bound), ``table_bytes`` the memory of
+    its table (None: the search's default); ``search`` False only splits (the children and what is
+    known of them at once, no search); ``final`` marks a slice cut short by the end of the run's
+    time, which is not split when it does not settle (its children would be split for lack of
+    time, not because the position is hard)."""
+
+    dims: tuple[int, ...]
+    k: int
+    attacker: Side
+    x: int
+    o: int
+    seconds: float | None = None
+    max_nodes: int | None = None
+    search: bool = True
+    final: bool = False
+    table_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class Child:
+    """One child of a split position: the move (a cell, in the parent's orientation), the child's
+    marks, its value for the attacker (1 proven, -1 disproven, 0 open) and, when settled with
+    entries, its fragment."""
+
+    move: int
+    x: int
+    o: int
+    value: int
+    fragment: bytes | None = None
+    entries: int = 0
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What a job found: ``value`` 1 (the attacker forces a line), -1 (it cannot) or 0 (not settled
+    within the slice); the fragment when settled; the children when split (None otherwise); and
+    what it cost (positions searched, the search's statistics, CPU and wall seconds)."""
+
+    job: Job
+    value: int
+    fragment: bytes | None
+    entries: int
+    nodes: int
+    statistics: dict[str, int] = field(default_factory=dict)
+    cpu: float = 0.0
+    wall: float = 0.0
+    children: tuple[Child, ...] | None = None
+
+
+@lru_cache(maxsize=8)
+def geometry_of(dims: tuple[int, ...], k: int) -> Geometry:
+    """The board of a job (built once per process)."""
+    return Geometry(dims, k)
+
+
+def class_key(geometry: Geometry, x: int, o: int) -> int:
+    """The class of a position under the board's symmetries: its least image (X first, then O) as
+    one number ``X << cells | O``, the same for every orientation."""
+    best = min((s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries)
+    return best[0] << geometry.size | best[1]
+
+
+def run_job(job: Job) -> JobResult:
+    """Run one job (in whatever process calls it) and return its result."""
+    started, cpu = time.perf_counter(), time.process_time()
+    geometry = geometry_of(job.dims, job.k)
+    search: StrategyReader
+    if job.table_bytes is not None and geometry.size <= 64:
+        search = ProofSearch(
+            geometry,
+            job.attacker,
+            seconds=job.seconds,
+            max_nodes=job.max_nodes,
+            table_bytes=job.table_bytes,
+        )
+    else:
+        search = make_search(geometry, job.attacker, seconds=job.seconds, max_nodes=job.max_nodes)
+    if job.search:
+        answer = search.solve(job.x, job.o)
+        value = 0 if answer is None else 1 if answer else -1
+    else:
+        value = search.value_of(job.x, job.o)
+    fragment = None
+    entries = 0
+    children: tuple[Child, ...] | None = None
+    if value:
+        strategy = search.strategy(job.x, job.o)
+        fragment = encode_fragment(geometry, job.attacker, job.x, job.o, value > 0, strategy)
+        entries = len(strategy)
+    elif not job.final:
+        children = _children(search, geometry, job)
+    statistics = search.statistics()
+    return JobResult(
+        job,
+        value,
+        fragment,
+        entries,
+        statistics.get("nodes", 0),
+        statistics,
+        time.process_time() - cpu,
+        time.perf_counter() - started,
+        children,
+    )
+
+
+def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Child, ...]:
+    """Every move from the job's position, one per class of mirror images, with what ``search``
+    knows of the child (settled in its table, or settled at once) and the child's entries; the
+    most promising first, in the search's own order of moves (the run tries the first first)."""
+    x_to_move = job.x.bit_count() == job.o.bit_count()
+
+    def child(move: int) -> tuple[int, int]:
+        bit = 1 << move
+        return (job.x | bit, job.o) if x_to_move else (job.x, job.o | bit)
+
+    known = search.first_moves(job.x, job.o)
+    rank: dict[int, int] = {}
+    for move in [*known["win"], *known["open"], *known["no win"]]:
+        rank.setdefault(class_key(geometry, *child(move)), len(rank))
+    found: dict[int, int] = {}
+    for move in mask_cells(geometry.full_mask & ~(job.x | job.o)):
+        found.setdefault(class_key(geometry, *child(move)), move)
+    out = []
+    for _, move in sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))):
+        cx, co = child(move)
+        value = search.value_of(cx, co)
+        fragment = None
+        entries = 0
+        if value:
+            try:
+                strategy = search.strategy(cx, co)
+            except (AssertionError, ValueError):  # the search no longer holds the child's proof
+                value = 0
+            else:
+                entries = len(strategy)
+                if entries:
+                    fragment = encode_fragment(geometry, job.attacker, cx, co, value > 0, strategy)
+        out.append(Child(move, cx, co, value, fragment, entries))
+    return tuple(out)
+
+
+# -- where jobs run --------------------------------------------------------------------------------
+
+
+#: A worker died in the middle of a job (one of the kinds of error of :mod:`oxo.errors`).
+WorkerLostError = OutOfReachError
+
+
+class JobExecutor(Protocol):
+    """Runs jobs somewhere: :meth:`submit` a job under a ticket when :attr:`slots` allow, then
+    :meth:`wait` for results; :meth:`cancel` gives up a job; :meth:`close` stops every worker."""
+
+    @property
+    def slots(self) -> int: ...
+
+    def submit(self, ticket: int, job: Job) -> None: ...
+
+    def wait(self, timeout: float) -> list[tuple[int, JobResult]]: ...
+
+    def cancel(self, ticket: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SerialExecutor:
+    """Jobs one at a time in this process (Ctrl-C interrupts the job at once)."""
+
+    slots = 1
+
+    def __init__(self) -> None:
+        self._queue: list[tuple[int, Job]] = []
+
+    def submit(self, ticket: int, job: Job) -> None:
+        self._queue.append((ticket, job))
+
+    def wait(self, timeout: float) -> list[tuple[int, JobResult]]:
+        if not self._queue:
+            time.sleep(min(timeout, 0.01))
+            return []
+        ticket, job = self._queue.pop(0)
+        return [(ticket, run_job(job))]
+
+    def cancel(self, ticket: int) -> None:
+        self._queue = [(t, job) for t, job in self._queue if t != ticket]
+
+    def close(self) -> None:
+        self._queue.clear()
+
+
+def _worker_loop(connection: Connection, parent: int) -> None:
+    """A local worker: run the jobs that arrive on ``connection`` until it closes."""
+    from oxo.counting.executors import worker_setup
+
+    worker_setup(parent)
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: Any = run_job(job)
+        except BaseException:  # sent back whole: the run stops with it
+            answer = traceback.format_exc()
+        connection.send(answer)
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    connection: Connection
+    ticket: int | None = None
+
+
+class ProcessExecutor:
+    """Jobs on ``workers`` local processes (forked from this one, so the library is loaded once).
+
+    A worker ignores Ctrl-C (this process stops them all) and dies with this process. A worker
+    whose memory passes ``recycle_above`` bytes after a job is replaced by a fresh one, so that the
+    memory a big job's table held goes back to the system."""
+
+    def __init__(self, workers: int, recycle_above: int | None = None) -> None:
+        import multiprocessing
+
+        methods = multiprocessing.get_all_start_methods()
+        self._context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._recycle_above = recycle_above
+        self._workers = [self._start() for _ in range(max(1, workers))]
+
+    def _start(self) -> _Worker:
+        import signal
+
+        mine, theirs = self._context.Pipe()
+        process = self._context.Process(
+            target=_worker_loop, args=(theirs, os.getpid()), daemon=True
+        )
+        # Ctrl-C blocked while forking: the worker cannot be hit before it ignores Ctrl-C.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        theirs.close()
+        return _Worker(process, mine)
+
+    @property
+    def slots(self) -> int:
+        return sum(1 for worker in self._workers if worker.ticket is None)
+
+    def submit(self, ticket: int, job: Job) -> None:
+        worker = next(worker for worker in self._workers if worker.ticket is None)
+        worker.connection.send(job)
+        worker.ticket = ticket
+
+    def wait(self, timeout: float) -> list[tuple[int, JobResult]]:
+        from multiprocessing.connection import wait
+
+        busy = [worker for worker in self._workers if worker.ticket is not None]
+        if not busy:
+            time.sleep(min(timeout, 0.01))
+            return []
+        ready = wait([worker.connection for worker in busy], timeout)
+        done = []
+        for worker in busy:
+            if worker.connection not in ready:
+                continue
+            ticket = worker.ticket
+            assert ticket is not None
+            try:
+                answer = worker.connection.recv()
+            except (EOFError, OSError):
+                code = worker.process.exitcode
+                self._replace(worker)
+                raise WorkerLostError(
+                    f"a worker process stopped in the middle of a job (exit status {code}; killed, "
+                    "perhaps by the system for lack of memory): run again with fewer --workers, a "
+                    "smaller --slice or less --memory; the run continues from its folder"
+                ) from None
+            worker.ticket = None
+            if not isinstance(answer, JobResult):
+                raise RuntimeError(f"a proof job failed in its worker:\n{answer}")
+            done.append((ticket, answer))
+            if self._recycle_above is not None:
+                from oxo.counting.budget import tree_memory
+
+                pid = worker.process.pid
+                if pid is not None and tree_memory(pid) > self._recycle_above:
+                    self._replace(worker)
+        return done
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.process.kill()
+        worker.process.join()
+        worker.connection.close()
+        fresh = self._start()
+        worker.process, worker.connection, worker.ticket = fresh.process, fresh.connection, None
+
+    def cancel(self, ticket: int) -> None:
+        for worker in self._workers:
+            if worker.ticket == ticket:
+                self._replace(worker)
+
+    def close(self) -> None:
+        for worker in self._workers:
+            worker.process.kill()
+        for worker in self._workers:
+            worker.process.join()
+            worker.connection.close()
+
+
+class DaskExecutor:
+    """Jobs on a Dask cluster: the scheduler at ``address`` (``tcp://host:8786``), or with
+    ``address`` ``"local"`` a cluster of ``workers`` local processes started here. Results travel
+    back to this process; the workers need oxo installed, not the run's folder."""
+
+    def __init__(self, address: str, workers: int) -> None:
+        import importlib
+
+        try:  # Dask is optional and untyped: reached through Any
+            distributed: Any = importlib.import_module("dask.distributed")
+        except ImportError as missing:
+            raise OptionError("--scheduler needs Dask: pip install 'oxo[cluster]'") from missing
+        self._distributed = distributed
+        self._cluster: Any = None
+        self._client: Any = None
+        try:
+            if address == "local":
+                # Its worker processes ignore Ctrl-C (see dask_setup below): one Ctrl-C, which the
+                # terminal sends to every process of the command, is for this process, which
+                # stops them.
+                self._cluster = distributed.LocalCluster(
+                    n_workers=max(1, workers),
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,  # not a warning for each cancelled job
+                    preload=[__name__],
+                )
+                self._client = distributed.Client(self._cluster)
+            else:
+                self._client = distributed.Client(address, timeout=30)
+        except OSError as error:
+            if self._cluster is not None:
+                self._cluster.close()
+            raise OptionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        self._futures: dict[int, Any] = {}
+
+    @property
+    def slots(self) -> int:
+        threads = sum(self._client.nthreads().values())
+        return max(0, int(threads) - len(self._futures))
+
+    def submit(self, ticket: int, job: Job) -> None:
+        self._futures[ticket] = self._client.submit(
+            run_job, job, pure=False, key=f"oxo-proof-job-{os.getpid()}-{ticket}"
+        )
+
+    def wait(self, timeout: float) -> list[tuple[int, JobResult]]:
+        if not self._futures:
+            time.sleep(min(timeout, 0.01))
+            return []
+        try:
+            self._distributed.wait(
+                list(self._futures.values()), timeout=timeout, return_when="FIRST_COMPLETED"
+            )
+        except TimeoutError:
+            return []
+        done = []
+        for ticket, future in list(self._futures.items()):
+            if future.done():
+                del self._futures[ticket]
+                result = future.result()
+                assert isinstance(result, JobResult)
+                done.append((ticket, result))
+        return done
+
+    def cancel(self, ticket: int) -> None:
+        future = self._futures.pop(ticket, None)
+        if future is not None:
+            future.cancel()
+
+    def close(self) -> None:
+        for future in self._futures.values():
+            future.cancel()
+        self._futures.clear()
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def dask_setup(worker: object) -> None:
+    """Run by each worker of a Dask cluster started for a run (Dask's preload hook): leave Ctrl-C to
+    the run, which stops the cluster itself."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread of the worker's process: nothing to do
+        pass
+
+
+def make_executor(
+    workers: int, scheduler: str | None, recycle_above: int | None = None
+) -> JobExecutor:
+    """The executor for ``workers`` local workers (1: this process), or the Dask cluster at
+    ``scheduler`` (``"local"`` for one started here)."""
+    if scheduler:
+        return DaskExecutor(scheduler, workers)
+    if workers <= 1:
+        return SerialExecutor()
+    return ProcessExecutor(workers, recycle_above)

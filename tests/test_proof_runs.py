@@ -1,0 +1,619 @@
+"""Proof runs (:mod:`oxo.proofs.runs`): split into jobs, spread over workers, stopped and continued,
+merged into certificates that oxo's checker and a checker without oxo (tools/check_strategy.py)
+both accept; and the sectioned certificate format itself, against both checkers."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from oxo.cli import main
+from oxo.errors import CertificateFileError, OptionError, OxoError
+from oxo.geometry import Geometry
+from oxo.proofs.certificate import status_string, verify_certificate
+from oxo.proofs.merge import FragmentPack, decode_fragment, encode_fragment
+from oxo.proofs.runs import ProofRun, RunOptions, Tree, load_state, run_status
+from oxo.proofs.solver import ProofResult, prove_board
+from oxo.proofs.workers import Job, class_key, run_job
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOL = ROOT / "tools" / "check_strategy.py"
+
+
+def split(**changes: object) -> RunOptions:
+    """Options that split even a small board into many jobs, run here one at a time (the same
+    jobs in the same order every time: a job's slice is a number of positions, not seconds)."""
+    settings: dict[str, object] = {
+        "workers": 1,
+        "probe_seconds": 0,
+        "slice_nodes": 30,
+        "split_plies": 2,
+    }
+    settings.update(changes)
+    return RunOptions(**settings)  # type: ignore[arg-type]  # the fields' own types
+
+
+def tool(path: str | Path, *args: str) -> int:
+    """The exit status of the checker that does not import oxo."""
+    done = subprocess.run(
+        [sys.executable, str(TOOL), str(path), *args], capture_output=True, text=True
+    )
+    assert done.returncode in (0, 1, 2), done.stderr
+    return done.returncode
+
+
+def oxo_verify(path: str | Path, *args: str) -> int:
+    return main(["verify", str(path), *args])
+
+
+def expected_value(spec: str) -> str:
+    """The value by one search in memory, no split (tests/test_proofs.py checks that search against
+    the per-ply tables on every board up to 16 cells)."""
+    return prove_board(Geometry.parse(spec), seconds=None).value
+
+
+def sections_of(path: str | Path) -> list[list[object]] | None:
+    with gzip.open(path, "rt") as handle:
+        return json.loads(handle.readline()).get("sections")
+
+
+# -- a split run gives the value, and certificates both checkers accept ------------------------------
+
+
+@pytest.fixture(scope="module")
+def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> ProofResult:
+    """6x5 (k=4), an X win, proved by a split run."""
+    folder = tmp_path_factory.mktemp("six_by_five") / "p"
+    options = split(slice_nodes=200)
+    return prove_board(Geometry.parse("6x5,k=4"), seconds=None, proof_dir=folder, run=options)
+
+
+@pytest.mark.parametrize(
+    ("spec", "changes"),
+    [
+        ("4x4", {}),
+        ("3x3x3", {"split_plies": 1}),
+        ("4x5,k=4", {}),
+        ("6x5,k=4", None),  # the module's run
+        pytest.param("5x5,k=4", {"slice_nodes": 1000}, marks=pytest.mark.slow),
+    ],
+)
+def test_a_split_run_gives_the_value_and_certificates_both_checkers_accept(
+    spec: str, changes: dict[str, object] | None, tmp_path: Path, six_by_five: ProofResult
+) -> None:
+    geometry = Geometry.parse(spec)
+    if changes is None:
+        result = six_by_five
+    else:
+        result = prove_board(geometry, seconds=None, proof_dir=tmp_path / "p", run=split(**changes))
+    assert result.value == expected_value(spec)
+    assert result.run is not None
+    first = result.run["questions"][0]  # type: ignore[index]  # a list of dicts
+    assert first["split"] > 0 and first["open"] == 0  # it was split, and nothing is left open
+    assert len(result.proofs) == (2 if result.value == "draw" else 1)
+    for path in result.proofs:
+        check = verify_certificate(path)
+        assert check.valid, str(check)
+        assert check.guarantee == ("no-loss" if result.value == "draw" else "win")
+        assert verify_certificate(path, whole=True).valid
+        assert tool(path) == 0 and tool(path, "--whole") == 0
+
+
+def test_a_win_comes_from_one_winning_move_and_leaves_the_rest_unproved(
+    six_by_five: ProofResult,
+) -> None:
+    """An OR node is settled by one child proven: 6x5 (k=4) is proved without settling every
+    first move of X (the run stops as soon as the root is known)."""
+    result = six_by_five
+    assert result.value == "x"
+    assert result.run is not None
+    moves = result.run["questions"][0]["first_moves"]  # type: ignore[index]  # a list of dicts
+    assert len(moves["x wins after"]) >= 1 and moves["open"]
+    check = verify_certificate(result.proofs[0])
+    assert check.valid and check.sections >= 1 and check.strategy_moves > 0
+
+
+def test_local_worker_processes(tmp_path: Path) -> None:
+    from oxo.counting.budget import descendants
+
+    before = set(descendants())  # others' helpers (a resource tracker, say) may live on
+    result = prove_board(
+        Geometry.parse("4x5,k=4"), seconds=None, proof_dir=tmp_path / "p", run=split(workers=2)
+    )
+    assert result.value == "draw"
+    assert all(verify_certificate(path).valid for path in result.proofs)
+    assert [pid for pid in descendants() if pid not in before and alive(pid)] == []
+
+
+def test_a_dask_cluster(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        options = split(scheduler=cluster.scheduler_address, workers=2)
+        result = prove_board(
+            Geometry.parse("4x5,k=4"), seconds=None, proof_dir=tmp_path / "p", run=options
+        )
+    assert result.value == "draw"
+    for path in result.proofs:
+        assert verify_certificate(path).valid and tool(path) == 0
+
+
+# -- stopping and continuing -----------------------------------------------------------------------
+
+
+class Stop(Exception):
+    pass
+
+
+def test_ctrl_c_leaves_a_folder_that_continues(tmp_path: Path) -> None:
+    """Ctrl-C in the middle (here: raised from the progress report, as the signal would be) stops
+    the run with its state written and the folder unlocked; the same call then finishes it."""
+    folder = tmp_path / "p"
+    geometry = Geometry.parse("4x5,k=4")
+    calls = []
+
+    def interrupt(text: str) -> None:
+        calls.append(text)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        prove_board(geometry, seconds=None, proof_dir=folder, run=split(), on_status=interrupt)
+    assert not (folder / "run" / "lock").exists()
+    state = load_state(folder)
+    assert state["sessions"][-1]["end"] == "interrupted" and state["done"] is None
+    status = run_status(folder)
+    assert status.active is None and status.value is None
+    jobs_before = status.questions[0].jobs
+    assert jobs_before > 0
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split())
+    assert result.value == "draw" and result.run is not None and result.run["resumed"]
+    assert result.run["sessions"] == 2
+    assert run_status(folder).questions[0].jobs > jobs_before  # the first session's jobs are kept
+    assert all(verify_certificate(path).valid for path in result.proofs)
+
+
+def test_a_kill_loses_at_most_what_was_running(tmp_path: Path) -> None:
+    """A kill leaves the folder as it was at that moment: the state as last written (here never
+    written after the start) and the fragments appended since. The run continues from a copy taken
+    half way, takes the fragments up again, and runs fewer jobs than a run from scratch."""
+    geometry = Geometry.parse("4x5,k=4")
+    options = split(save_every=1e9)  # the state is written at the start and at the end only
+    reports: list[str] = []
+    fresh = prove_board(
+        geometry, seconds=None, proof_dir=tmp_path / "fresh", run=options, on_status=reports.append
+    )
+    fresh_jobs = sum(question.jobs for question in run_status(tmp_path / "fresh").questions)
+    folder = tmp_path / "p"
+    killed = tmp_path / "killed"
+    calls = []
+
+    def copy_half_way(text: str) -> None:
+        calls.append(text)
+        if len(calls) == len(reports) // 2:
+            shutil.copytree(folder, killed)
+
+    assert prove_board(
+        geometry, seconds=None, proof_dir=folder, run=options, on_status=copy_half_way
+    )
+    (killed / "run" / "lock").unlink()  # its process is gone (a stale lock is tested below)
+    assert load_state(killed)["questions"] == {}  # nothing but the start was written
+    assert (killed / "run" / "fragments-x.pack").stat().st_size > 0
+    resumed = prove_board(geometry, seconds=None, proof_dir=killed, run=options)
+    assert resumed.value == fresh.value == "draw"
+    assert all(verify_certificate(path).valid for path in resumed.proofs)
+    resumed_jobs = sum(question.jobs for question in run_status(killed).questions)
+    assert resumed_jobs < fresh_jobs
+
+
+def test_a_fragment_cut_short_by_a_kill_is_dropped(tmp_path: Path) -> None:
+    pack = FragmentPack(tmp_path / "f.pack")
+    geometry = Geometry.parse("3x3")
+    datas = [encode_fragment(geometry, "x", 1 << cell, 0, False, []) for cell in range(3)]
+    offsets = [pack.append(data) for data in datas]
+    pack.sync()
+    assert [pack.read(offset) for offset in offsets] == datas
+    fragment, entries = decode_fragment(datas[1])
+    assert fragment.root == status_string(2, 0, 9) and not fragment.proven and list(entries) == []
+    with open(pack.path, "r+b") as handle:  # the third record loses its end
+        handle.truncate(offsets[2] + 20)
+    assert [offset for offset, _ in pack.scan(0)] == offsets[:2]
+    assert pack.size() == offsets[2] and not pack.holds(offsets[2])
+    with pytest.raises(CertificateFileError):
+        decode_fragment(b"not gzip")
+    pack.close()
+
+
+def test_the_time_limit_stops_and_the_same_call_continues(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = str(tmp_path / "p")
+    args = ["solve", "4x5", "--k", "4", "--proof", folder, "--workers", "1"]
+    assert main([*args, "--time", "0.001"]) == 3
+    out = capsys.readouterr().out
+    assert "value unknown" in out and "run the same command again to continue" in out
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == "draw" and data["run"]["resumed"] and data["run"]["sessions"] == 2
+
+
+def test_the_folder_is_locked_while_a_run_goes_on(tmp_path: Path) -> None:
+    geometry = Geometry.parse("4x5,k=4")
+    folder = tmp_path / "p"
+    prove_board(geometry, seconds=0.001, proof_dir=folder, run=split())
+    lock = folder / "run" / "lock"
+    lock.write_text(json.dumps({"pid": os.getpid(), "host": os.uname().nodename}))
+    with pytest.raises(OptionError, match="a proof run is going on"):
+        prove_board(geometry, seconds=None, proof_dir=folder, run=split())
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    lock.write_text(json.dumps({"pid": gone.pid, "host": os.uname().nodename}))
+    assert prove_board(geometry, seconds=None, proof_dir=folder, run=split()).value == "draw"
+    assert not lock.exists()
+
+
+def test_folders_of_something_else_are_refused(tmp_path: Path) -> None:
+    geometry = Geometry.parse("4x5,k=4")
+    prove_board(geometry, seconds=0.001, proof_dir=tmp_path / "p", run=split())
+    with pytest.raises(OxoError, match=r"holds a proof run of 4x5 \(k=4\), not of 5x4"):
+        prove_board(Geometry.parse("5x4,k=4"), proof_dir=tmp_path / "p", run=split())
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OxoError, match="is a file"):
+        prove_board(geometry, proof_dir=tmp_path / "file", run=split())
+    broken = tmp_path / "broken"
+    (broken / "run").mkdir(parents=True)
+    (broken / "run" / "state.json").write_text("{not json")
+    with pytest.raises(OxoError, match="cannot be read"):
+        prove_board(geometry, proof_dir=broken, run=split())
+
+
+def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = str(tmp_path / "p")
+    assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status"]) == 2
+    assert "no proof run" in capsys.readouterr().err
+    assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status"]) == 0
+    out = capsys.readouterr().out
+    assert "not running" in out and "value: draw" in out and "certificate:" in out
+    assert "positions searched" in out and "moves of O" in out
+    assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == "draw" and data["running_now"] is False
+    assert [q["answer"] for q in data["questions"]] == ["cannot win", "cannot win"]
+    assert main(["solve", "5x4", "--k", "4", "--proof", folder, "--status"]) == 2
+    assert main(["solve", "4x5", "--k", "4", "--workers", "2"]) == 2
+    assert "--workers applies to proof runs" in capsys.readouterr().err
+
+
+def test_a_job_keeps_within_its_share_of_memory() -> None:
+    """A share for this process and one per worker: the compiled search (up to 64 cells) gets a
+    table of half a share, the plain one (beyond) a number of positions that fits in a share."""
+    options = RunOptions(workers=3, memory=2**30)
+    run = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), options)
+    assert run.limits(60.0) == (None, 2**30 // 4 // 2)  # a minute's table is bigger than that
+    assert run.limits(1.0) == (None, 2**24)  # what a second can search fits in 16 MiB
+    assert run.limits(None) == (None, None)  # no bound: the search's own table
+    small = ProofRun(Geometry.parse("4x5,k=4"), Path("u"), split(memory=2**30))
+    assert small.limits(60.0) == (30, 2**24)
+    big = ProofRun(Geometry.parse("9x9,k=5"), Path("unused"), options)
+    assert big.limits(60.0) == (2**30 // 4 // 400, None)
+    job = run_job(Job((4, 5), 4, "x", 1, 2, max_nodes=50, table_bytes=2**24))
+    assert job.nodes <= 50 + 4096  # the compiled search looks at its budget between slices
+
+
+# -- the tree --------------------------------------------------------------------------------------
+
+
+def test_one_move_settles_an_or_node_and_one_reply_an_and_node(tmp_path: Path) -> None:
+    geometry = Geometry.parse("3x3")
+    tree = Tree(geometry, "x", tmp_path)  # X to move at the root: an OR node for X
+    root = tree.nodes[tree.root]
+    assert root.children is None
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    assert root.children is not None and len(root.children) == 3  # corner, side, centre
+    first, second = tree.select(set(), 2, tree.values())
+    assert first != second and {first, second} <= {child for _, child in root.children}
+    assert tree.select({first, second}, 5, tree.values()) != []
+    tree.nodes[second].value = 1
+    values = tree.values()
+    assert values[tree.root] == 1 and tree.relevant(values) == set()
+    assert tree.select(set(), 1, values) == []
+    defending = Tree(geometry, "o", tmp_path)  # X to move at the root: an AND node for O
+    defending.apply(
+        defending.root, run_job(Job(geometry.shape, geometry.k, "o", 0, 0, search=False))
+    )
+    children = [child for _, child in defending.nodes[defending.root].children or []]
+    for child in children:  # as if nothing were known of X's three first moves yet
+        defending.nodes[child].value = 0
+    defending.nodes[children[0]].value = 1
+    assert defending.values()[defending.root] == 0  # O must win after every X move
+    defending.nodes[children[1]].value = -1
+    assert defending.values()[defending.root] == -1
+
+
+def test_children_are_one_per_class(tmp_path: Path) -> None:
+    geometry = Geometry.parse("4x4")
+    result = run_job(Job(geometry.shape, geometry.k, "x", 1 << 5, 0, search=False))
+    assert result.children is not None
+    keys = [class_key(geometry, child.x, child.o) for child in result.children]
+    assert len(keys) == len(set(keys))
+    every = {class_key(geometry, 1 << 5, 1 << cell) for cell in range(16) if cell != 5}
+    assert set(keys) == every
+
+
+# -- certificates in sections, against both checkers -----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sectioned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """O's no-loss certificate of 4x5 (k=4) from a split run: section 0 and bigger sections."""
+    from oxo.proofs.merge import merge_certificate
+
+    folder = tmp_path_factory.mktemp("sectioned") / "p"
+    geometry = Geometry.parse("4x5,k=4")
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split())
+    assert result.value == "draw"
+    # Merged again with every fragment of more than 1 entry a section of its own (the run puts
+    # fragments of up to 16 entries into section 0), so that there are sections of every size.
+    tree = Tree.from_dict(geometry, "x", folder / "run", load_state(folder)["questions"]["x"])
+    top, parts = tree.assemble(-1)
+    path = folder / "sectioned-o-no-loss.jsonl.gz"
+    merge_certificate(path, geometry, "o", "no-loss", top, parts, inline_up_to=1)
+    sections = sections_of(path)
+    assert sections is not None and len(sections) >= 3
+    return path
+
+
+def rewrite(source: Path, target: Path, change) -> Path:  # type: ignore[no-untyped-def]  # a test helper
+    with gzip.open(source, "rt") as handle:
+        lines = [json.loads(line) for line in handle]
+    lines = change(lines)
+    with gzip.open(target, "wt") as handle:
+        for line in lines:
+            handle.write(json.dumps(line) + "\n")
+    return target
+
+
+def verdicts(path: Path) -> list[int]:
+    """oxo verify and the checker without oxo, each a section at a time and whole."""
+    return [oxo_verify(path), oxo_verify(path, "--whole"), tool(path), tool(path, "--whole")]
+
+
+def test_both_checkers_accept_a_sectioned_certificate(
+    sectioned: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert verdicts(sectioned) == [0, 0, 0, 0]
+    reads = []
+    check = verify_certificate(sectioned, on_progress=lambda r, t, c: reads.append((r, t, c)))
+    assert check.valid and check.sections == len(sections_of(sectioned) or [])
+    assert reads and reads[-1][0] == reads[-1][1] == check.entries
+    assert main(["verify", str(sectioned), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert data["sections"] == check.sections and data["strategy_moves"] == check.strategy_moves
+
+
+def test_both_checkers_refuse_a_section_emptied(sectioned: Path, tmp_path: Path) -> None:
+    def empty_the_biggest(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+        sections = lines[0]["sections"]
+        assert isinstance(sections, list)
+        sizes = [count for _, count in sections]
+        big = max(range(1, len(sizes)), key=lambda i: sizes[i])
+        start = 1 + sum(sizes[:big])
+        sections[big][1] = 0
+        return lines[:start] + lines[start + sizes[big] :]
+
+    assert verdicts(rewrite(sectioned, tmp_path / "c.gz", empty_the_biggest)) == [1, 1, 1, 1]
+
+
+def test_both_checkers_refuse_a_broken_move_or_pairing(sectioned: Path, tmp_path: Path) -> None:
+    def occupied_moves(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+        for line in lines[1:]:
+            if "move" in line:
+                position = str(line["position"])
+                line["move"] = next(i for i, c in enumerate(position) if c != "0")
+        return lines
+
+    assert verdicts(rewrite(sectioned, tmp_path / "m.gz", occupied_moves)) == [1, 1, 1, 1]
+
+    def bad_pairings(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+        found = False
+        for line in lines[1:]:
+            if "pairing" in line:
+                position = str(line["position"])
+                taken = next(i for i, c in enumerate(position) if c != "0")
+                line["pairing"] = [[taken, pair[1]] for pair in line["pairing"]]  # type: ignore[attr-defined]  # a list
+                found = True
+        assert found
+        return lines
+
+    assert verdicts(rewrite(sectioned, tmp_path / "p.gz", bad_pairings)) == [1, 1, 1, 1]
+
+
+def test_both_checkers_refuse_sections_that_do_not_add_up(sectioned: Path, tmp_path: Path) -> None:
+    def one_more(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+        sections = lines[0]["sections"]
+        assert isinstance(sections, list)
+        sections[-1][1] += 1
+        return lines
+
+    broken = rewrite(sectioned, tmp_path / "n.gz", one_more)
+    assert [oxo_verify(broken), tool(broken)] == [2, 2]
+    # Read whole, the counts do not matter: every entry goes into one table.
+    assert [oxo_verify(broken, "--whole"), tool(broken, "--whole")] == [0, 0]
+
+    def bad_root(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+        lines[0]["sections"][1][0] = "0" * 19  # type: ignore[index]  # a list of lists
+        return lines
+
+    broken = rewrite(sectioned, tmp_path / "r.gz", bad_root)
+    assert [oxo_verify(broken), tool(broken)] == [2, 2]
+    assert [oxo_verify(broken, "--whole"), tool(broken, "--whole")] == [2, 2]
+
+
+@pytest.mark.parametrize("spec", ["3x3", "3x3x3", "4x4,k=3", "4x4"])
+def test_both_checkers_agree_on_plain_certificates(spec: str, tmp_path: Path) -> None:
+    result = prove_board(Geometry.parse(spec), seconds=None, proof_dir=tmp_path / "p")
+    for path in map(Path, result.proofs):
+        assert sections_of(path) is None
+        assert [oxo_verify(path), tool(path)] == [0, 0]
+
+        def drop_the_first_move(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+            return [lines[0], *lines[2:]]
+
+        broken = rewrite(path, tmp_path / "b.gz", drop_the_first_move)
+        assert oxo_verify(broken) == tool(broken)
+
+        def truncated(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+            return [{"format": "oxo-strategy/1"}]
+
+        broken = rewrite(path, tmp_path / "t.gz", truncated)
+        assert [oxo_verify(broken), tool(broken)] == [2, 2]
+
+
+def test_the_checker_without_oxo_imports_nothing_of_oxo() -> None:
+    source = TOOL.read_text(encoding="utf-8")
+    assert not re.search(r"^\s*(import|from)\s+oxo\b", source, re.MULTILINE)
+    code = (
+        f"import runpy, sys; sys.argv = ['x', '--help']\n"
+        f"try:\n    runpy.run_path({str(TOOL)!r}, run_name='__main__')\nexcept SystemExit: pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('oxo')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+# -- the real thing: signals to a run on the command line -------------------------------------------
+
+
+OXO = [sys.executable, "-c", "import sys; from oxo.cli import run; sys.argv[0] = 'oxo'; run()"]
+
+
+def _oxo(args: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*OXO, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie, dead but not yet reaped by its new parent, does not)."""
+    for _ in range(20):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        if state in ("Z", "X"):
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def _wait_for_jobs(folder: Path, at_least: int, process: subprocess.Popen[str]) -> None:
+    """Until the run's state shows ``at_least`` jobs done and both workers running (or the run
+    ends)."""
+    from oxo.counting.budget import descendants
+
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            state = load_state(folder)
+        except OxoError:
+            state = {}
+        done = sum(q.get("jobs", 0) for q in state.get("questions", {}).values())
+        if done >= at_least and len(descendants(process.pid)) == 2 and process.poll() is None:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the run ended (or hung) before it could be stopped")
+
+
+def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
+    """One SIGINT (Ctrl-C) to a run on 2 worker processes: exit status 130, a line saying where
+    the run is kept, no worker left, the folder unlocked with its state readable."""
+    from oxo.counting.budget import descendants
+
+    folder = tmp_path / "p"  # 8x4 takes over a minute in slices: long enough to stop it
+    args = ["solve", "8x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "1"]
+    run = _oxo(args)
+    _wait_for_jobs(folder, 3, run)
+    workers = descendants(run.pid)
+    assert len(workers) == 2
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "interrupted" in err and "the same command continues it" in err
+    assert "Traceback" not in err
+    assert not (folder / "run" / "lock").exists()
+    assert not any(alive(pid) for pid in workers)
+    state = load_state(folder)
+    assert state["sessions"][-1]["end"] == "interrupted"
+    assert run_status(folder).questions[0].jobs >= 3
+
+
+@pytest.mark.slow
+def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> None:
+    """8x4 (k=4) on 2 worker processes with slices of 3 seconds (about a minute in all), killed
+    (SIGKILL) in the middle: the workers die with it, and the same command continues the run to the value of the
+    uninterrupted proof, with certificates both checkers accept."""
+    from oxo.counting.budget import descendants
+
+    folder = tmp_path / "p"
+    args = ["solve", "8x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "3"]
+    first = _oxo(args)
+    _wait_for_jobs(folder, 2, first)
+    status = subprocess.run([*OXO, *args, "--status"], capture_output=True, text=True)
+    assert status.returncode == 0 and f"going on now (process {first.pid})" in status.stdout
+    workers = descendants(first.pid)
+    first.kill()
+    first.wait()
+    time.sleep(0.5)  # the workers die with it (the kernel ends them)
+    assert not any(alive(pid) for pid in workers)
+    killed = run_status(folder)
+    jobs = sum(q.jobs for q in killed.questions)
+    assert jobs >= 1 and killed.active is None
+    left = sum(q.open_jobs + q.running for q in killed.questions)
+    second = _oxo(args)
+    out, err = second.communicate(timeout=900)
+    assert second.returncode == 0, err
+    assert "draw with best play" in out and "continued here" in out and "2 session(s)" in out
+    if left:  # the kill came before the last job's answer was saved: the rest was done now
+        assert sum(q.jobs for q in run_status(folder).questions) > jobs
+    for path in sorted(folder.glob("*.jsonl.gz")):
+        assert verify_certificate(path).valid and tool(path) == 0
+
+
+@pytest.mark.parametrize("inline_up_to", [0, 1, 10**9])
+def test_any_split_into_sections_checks_alike(
+    sectioned: Path, tmp_path: Path, inline_up_to: int
+) -> None:
+    """The run's tree merged again with every fragment a section of its own, with the small ones
+    in section 0, or all in section 0 (a plain file): each accepted by both checkers."""
+    from oxo.proofs.merge import merge_certificate
+
+    folder = sectioned.parent
+    geometry = Geometry.parse("4x5,k=4")
+    state = load_state(folder)
+    tree = Tree.from_dict(geometry, "x", folder / "run", state["questions"]["x"])
+    top, sections = tree.assemble(-1)
+    path = tmp_path / "again.jsonl.gz"
+    count = merge_certificate(path, geometry, "o", "no-loss", top, sections, inline_up_to)
+    assert count == len(top) + sum(section.entries for section in sections)
+    found = sections_of(path)
+    big = [section for section in sections if section.entries > inline_up_to]
+    if big:
+        assert found is not None and len(found) == 1 + len(big)
+    else:
+        assert found is None  # everything in one piece: a plain certificate
+    assert [oxo_verify(path), tool(path)] == [0, 0]

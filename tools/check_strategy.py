@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""Check an oxo-strategy/1 certificate without oxo: the Python standard library only.
+
+    python3 tools/check_strategy.py FILE [--whole] [--json]
+
+Written from the format's description (the top of src/oxo/proofs/certificate.py and
+docs/proofs.md), not from oxo's checker, so that a certificate accepted by both is accepted by two
+programs that share no code. The certificate claims that one side ("side") wins ("win") or never
+loses ("no-loss") an m x n (or l x m x n) board with k in a row, whatever the opponent does; this
+program plays the side's moves from the certificate and every opponent reply, from the empty board.
+
+A file whose header lists "sections" is checked a section at a time, holding one section's entries
+in memory (--whole reads every entry into one table instead). Exit status: 0 the certificate
+holds, 1 it does not (the first failing position is printed), 2 the file is not a well-formed
+certificate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import itertools
+import json
+import sys
+import zlib
+
+FORMAT = "oxo-strategy/1"
+
+
+class Malformed(Exception):
+    """The file is not a well-formed certificate."""
+
+
+# -- the board -------------------------------------------------------------------------------------
+
+
+class Board:
+    """Cells in reading order (first coordinate slowest), lines of k cells, symmetries of the box."""
+
+    def __init__(self, dims: list[int], k: int) -> None:
+        self.dims = dims
+        self.k = k
+        self.coords = list(itertools.product(*(range(d) for d in dims)))
+        self.size = len(self.coords)
+        self.index = {c: i for i, c in enumerate(self.coords)}
+        self.full = (1 << self.size) - 1
+        self.lines = self._lines()
+        self.through = [[m for m in self.lines if m >> cell & 1] for cell in range(self.size)]
+        self.perms = self._perms()
+        # For each symmetry, per byte of a mask: the image of that byte's cells, as a mask.
+        self.tables = []
+        for perm in self.perms:
+            per_byte = []
+            for start in range(0, self.size, 8):
+                table = []
+                for byte in range(256):
+                    image = 0
+                    for bit in range(8):
+                        if byte >> bit & 1 and start + bit < self.size:
+                            image |= 1 << perm[start + bit]
+                    table.append(image)
+                per_byte.append(table)
+            self.tables.append(per_byte)
+
+    def _lines(self) -> list[int]:
+        found: list[int] = []
+        steps = [
+            s
+            for s in itertools.product((-1, 0, 1), repeat=len(self.dims))
+            if any(s) and next(v for v in s if v) > 0
+        ]
+        for step in steps:
+            for start in self.coords:
+                cells = []
+                for i in range(self.k):
+                    c = tuple(a + i * b for a, b in zip(start, step))
+                    if c not in self.index:
+                        break
+                    cells.append(self.index[c])
+                else:
+                    mask = sum(1 << c for c in cells)
+                    if mask not in found:
+                        found.append(mask)
+        return found
+
+    def _perms(self) -> list[list[int]]:
+        """Every map that permutes axes of equal length and mirrors any of them, as cell maps."""
+        n = len(self.dims)
+        out = []
+        for axes in itertools.permutations(range(n)):
+            if any(self.dims[a] != self.dims[i] for i, a in enumerate(axes)):
+                continue
+            for flips in itertools.product((False, True), repeat=n):
+                perm = []
+                for c in self.coords:
+                    image = tuple(
+                        self.dims[i] - 1 - c[axes[i]] if flips[i] else c[axes[i]] for i in range(n)
+                    )
+                    perm.append(self.index[image])
+                if perm not in out:
+                    out.append(perm)
+        return out
+
+    def image(self, s: int, mask: int) -> int:
+        out = 0
+        for table in self.tables[s]:
+            out |= table[mask & 255]
+            mask >>= 8
+        return out
+
+    def canon(self, x: int, o: int) -> tuple[tuple[int, int], int]:
+        """The least (X image, O image) over the symmetries, and a symmetry giving it."""
+        best = None
+        which = 0
+        for s in range(len(self.perms)):
+            pair = (self.image(s, x), self.image(s, o))
+            if best is None or pair < best:
+                best, which = pair, s
+        assert best is not None
+        return best, which
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+def read_lines(path: str):
+    """(line number, parsed JSON) of every non-blank line."""
+    number = 0
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for number, text in enumerate(handle, start=1):
+                if not text.strip():
+                    continue
+                try:
+                    yield number, json.loads(text)
+                except json.JSONDecodeError as error:
+                    raise Malformed(f"line {number}: not JSON ({error.msg})") from None
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
+        raise Malformed(f"cannot read the gzip data (after line {number}): {error}") from None
+
+
+def is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def parse_header(data: object):
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Malformed(f"line 1 is not an {FORMAT} header")
+    for key in ("board", "dims", "k", "side", "guarantee"):
+        if key not in data:
+            raise Malformed(f"the header lacks {key}")
+    dims, k = data["dims"], data["k"]
+    if (
+        not isinstance(dims, list)
+        or len(dims) not in (2, 3)
+        or not all(is_int(d) and d >= 1 for d in dims)
+    ):
+        raise Malformed(f"bad dims {dims!r}")
+    if data["board"] != "x".join(map(str, dims)):
+        raise Malformed(f"board {data['board']!r} does not match dims {dims}")
+    if not is_int(k) or k < 1 or k > max(dims):
+        raise Malformed(f"bad k {k!r}")
+    if data["side"] not in ("x", "o") or data["guarantee"] not in ("win", "no-loss"):
+        raise Malformed("side must be x or o, guarantee win or no-loss")
+    return data
+
+
+def position(board: Board, text: object, where: str) -> tuple[int, int]:
+    if not isinstance(text, str) or len(text) != board.size or set(text) - set("012"):
+        raise Malformed(f"{where}: bad position {text!r}")
+    x = sum(1 << i for i, ch in enumerate(text) if ch == "1")
+    o = sum(1 << i for i, ch in enumerate(text) if ch == "2")
+    if bin(x).count("1") - bin(o).count("1") not in (0, 1):
+        raise Malformed(f"{where}: impossible mark counts in {text}")
+    return x, o
+
+
+def cell(board: Board, value: object, where: str) -> int:
+    if not is_int(value) or not 0 <= value < board.size:
+        raise Malformed(f"{where}: {value!r} is not a cell")
+    return value
+
+
+class Strategy:
+    """The entries of (part of) a certificate, by class: moves, and pairings."""
+
+    def __init__(self, board: Board, side: str, no_loss: bool) -> None:
+        self.board, self.side, self.no_loss = board, side, no_loss
+        self.moves: dict[tuple[int, int], set[int]] = {}
+        self.pairings: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+
+    def add(self, data: object, where: str) -> None:
+        board = self.board
+        if not isinstance(data, dict):
+            raise Malformed(f"{where}: an entry must be a JSON object")
+        keys = set(data)
+        if keys not in ({"position", "move"}, {"position", "pairing"}):
+            raise Malformed(f"{where}: unexpected keys {sorted(keys)}")
+        x, o = position(board, data["position"], where)
+        mover = "x" if bin(x).count("1") == bin(o).count("1") else "o"
+        key, s = board.canon(x, o)
+        perm = board.perms[s]
+        if "move" in keys:
+            if mover != self.side:
+                raise Malformed(f"{where}: a move entry where the opponent is to move")
+            self.moves.setdefault(key, set()).add(perm[cell(board, data["move"], where)])
+            return
+        if not self.no_loss:
+            raise Malformed(f"{where}: a pairing in a win certificate")
+        if mover == self.side:
+            raise Malformed(f"{where}: a pairing where the side is to move")
+        pairs = data["pairing"]
+        if not isinstance(pairs, list):
+            raise Malformed(f"{where}: a pairing is a list of pairs")
+        mapped = []
+        for pair in pairs:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise Malformed(f"{where}: {pair!r} is not a pair")
+            a, b = (perm[cell(board, c, where)] for c in pair)
+            mapped.append((a, b))
+        self.pairings.setdefault(key, []).append(mapped)
+
+
+# -- the walk --------------------------------------------------------------------------------------
+
+
+class Walker:
+    """Plays the strategy against every reply. ``ends``: classes answered elsewhere (sections)."""
+
+    def __init__(self, strategy: Strategy, ends: set[tuple[int, int]] | None = None) -> None:
+        self.s = strategy
+        self.b = strategy.board
+        self.side_is_x = strategy.side == "x"
+        self.ends = ends or set()
+        self.met: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
+        self.done: dict[tuple[int, int], str | None] = {}
+        self.path: list[int] = []
+        self.played = 0
+
+    def start(self, x: int, o: int) -> str | None:
+        key, _ = self.b.canon(x, o)
+        if key in self.ends:
+            self.met.setdefault(key, (x, o, list(self.path)))
+            return None
+        mine, theirs = (x, o) if self.side_is_x else (o, x)
+        if any(theirs & m == m for m in self.b.lines):
+            return self.why("the opponent already has a line", x, o)
+        if any(mine & m == m for m in self.b.lines):
+            return None
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 6 * self.b.size + 500))
+        try:
+            return self.node(x, o, None)
+        finally:
+            sys.setrecursionlimit(old)
+
+    def why(self, reason: str, x: int, o: int) -> str:
+        text = "".join(
+            "1" if x >> i & 1 else "2" if o >> i & 1 else "0" for i in range(self.b.size)
+        )
+        return f"{reason} at position {text} (moves from the empty board: {' '.join(map(str, self.path)) or 'none'})"
+
+    def node(self, x: int, o: int, last: int | None) -> str | None:
+        key, s = self.b.canon(x, o)
+        if key in self.done:
+            return self.done[key]
+        if last is not None and key in self.ends:
+            self.met.setdefault(key, (x, o, list(self.path)))
+            return None
+        self.done[key] = answer = self.judge(x, o, last, key, s)
+        return answer
+
+    def judge(self, x: int, o: int, last: int | None, key: tuple[int, int], s: int) -> str | None:
+        b = self.b
+        mine, theirs = (x, o) if self.side_is_x else (o, x)
+        if last is not None:
+            for m in b.through[last]:
+                if theirs & m == m:
+                    return self.why("the opponent completes a line", x, o)
+                if mine & m == m:
+                    return None
+        taken = x | o
+        if taken == b.full:
+            return (
+                None
+                if self.s.no_loss
+                else self.why("a full board without a line of the side", x, o)
+            )
+        if self.s.no_loss and all(m & mine for m in b.lines):
+            return None
+        to_move_x = bin(x).count("1") == bin(o).count("1")
+        if to_move_x == self.side_is_x:
+            for m in b.lines:
+                if not m & theirs:
+                    rest = m & ~mine
+                    if rest and not rest & (rest - 1):
+                        return None
+            choices = self.s.moves.get(key)
+            if not choices:
+                return self.why("no move for this position", x, o)
+            self.played += 1
+            back = {v: i for i, v in enumerate(b.perms[s])}
+            first = None
+            for canonical in sorted(choices):
+                move = back[canonical]
+                if taken >> move & 1:
+                    problem = self.why(f"move {move} is not empty", x, o)
+                else:
+                    problem = self.step(x, o, move)
+                if problem is None:
+                    return None
+                first = first or problem
+            return first
+        back = {v: i for i, v in enumerate(b.perms[s])}
+        bad_pairing = None
+        for pairing in self.s.pairings.get(key, []):
+            pairs = [(back[a], back[c]) for a, c in pairing]
+            problem = self.pairing_problem(pairs, mine, taken)
+            if problem is None:
+                return None
+            bad_pairing = bad_pairing or self.why(f"bad pairing ({problem})", x, o)
+        for reply in range(b.size):
+            if not taken >> reply & 1:
+                problem = self.step(x, o, reply)
+                if problem is not None:
+                    return bad_pairing or problem
+        return None
+
+    def pairing_problem(self, pairs: list[tuple[int, int]], mine: int, taken: int) -> str | None:
+        used = 0
+        masks = []
+        for a, c in pairs:
+            both = 1 << a | 1 << c
+            if a == c or both & taken or both & used:
+                return f"pair ({a}, {c}) is not two free cells of their own"
+            used |= both
+            masks.append(both)
+        for m in self.b.lines:
+            if not m & mine and not any(m & p == p for p in masks):
+                return "a line of the opponent holds no whole pair"
+        return None
+
+    def step(self, x: int, o: int, move: int) -> str | None:
+        self.path.append(move)
+        try:
+            if bin(x).count("1") == bin(o).count("1"):
+                return self.node(x | 1 << move, o, move)
+            return self.node(x, o | 1 << move, move)
+        finally:
+            self.path.pop()
+
+
+# -- the check -------------------------------------------------------------------------------------
+
+
+def check(path: str, whole: bool = False) -> dict[str, object]:
+    lines = read_lines(path)
+    first = next(lines, None)
+    if first is None:
+        raise Malformed("the file is empty")
+    header = parse_header(first[1])
+    board = Board(header["dims"], header["k"])
+    side, no_loss = header["side"], header["guarantee"] == "no-loss"
+    sections = header.get("sections")
+    roots = []
+    if sections is not None:  # checked in either reading: a header that has them has them right
+        if (
+            not isinstance(sections, list)
+            or not sections
+            or not all(
+                isinstance(item, list) and len(item) == 2 and is_int(item[1]) and item[1] >= 0
+                for item in sections
+            )
+        ):
+            raise Malformed("sections must be a list of [root, count] pairs")
+        if sections[0][0] is not None:
+            raise Malformed("section 0 must have the root null")
+        for number, (root, _) in enumerate(sections[1:], start=1):
+            roots.append(board.canon(*position(board, root, f"section {number}"))[0])
+    report: dict[str, object] = {
+        "board": header["board"],
+        "k": header["k"],
+        "side": side,
+        "guarantee": header["guarantee"],
+    }
+    if sections is None or whole:
+        strategy = Strategy(board, side, no_loss)
+        count = 0
+        for number, data in lines:
+            strategy.add(data, f"line {number}")
+            count += 1
+        walker = Walker(strategy)
+        failure = walker.start(0, 0)
+        report.update(entries=count, positions=len(walker.done), moves=walker.played, sections=0)
+        report["failure"] = failure
+        return report
+    top = Walker(Strategy(board, side, no_loss), set(roots))
+    failure = None
+    count = positions = moves = 0
+    for number, (_, size) in enumerate(sections):
+        strategy = top.s if number == 0 else Strategy(board, side, no_loss)
+        wanted = number == 0 or roots[number - 1] in top.met
+        for _ in range(size):
+            item = next(lines, None)
+            if item is None:
+                raise Malformed("the file ends before the sections' entries do")
+            count += 1
+            if wanted:
+                strategy.add(item[1], f"line {item[0]}")
+            else:
+                Strategy(board, side, no_loss).add(item[1], f"line {item[0]}")  # well-formed still
+        if not wanted or failure is not None:
+            continue
+        if number == 0:
+            walker = top
+            failure = top.start(0, 0)
+        else:
+            x, o, way = top.met[roots[number - 1]]
+            walker = Walker(strategy)
+            walker.path = list(way)
+            failure = walker.start(x, o)
+        positions += len(walker.done)
+        moves += walker.played
+    if next(lines, None) is not None:
+        raise Malformed("more entries than the sections hold")
+    report.update(entries=count, positions=positions, moves=moves, sections=len(sections))
+    report["failure"] = failure
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Check an oxo-strategy/1 certificate (no oxo needed)."
+    )
+    parser.add_argument("file")
+    parser.add_argument(
+        "--whole", action="store_true", help="read every entry into one table, sections or not"
+    )
+    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    args = parser.parse_args(argv)
+    try:
+        report = check(args.file, args.whole)
+    except Malformed as error:
+        if args.json:
+            print(json.dumps({"valid": None, "error": str(error)}))
+        else:
+            print(f"not a certificate: {args.file}: {error}", file=sys.stderr)
+        return 2
+    valid = report["failure"] is None
+    report["valid"] = valid
+    if args.json:
+        print(json.dumps(report))
+    elif valid:
+        claim = "wins" if report["guarantee"] == "win" else "does not lose"
+        print(
+            f"valid: {str(report['side']).upper()} {claim} on {report['board']} (k={report['k']}); "
+            f"{report['positions']} positions, {report['moves']} moves of {str(report['side']).upper()}, "
+            f"{report['entries']} entries"
+        )
+    else:
+        print(f"invalid: {report['failure']}")
+    return 0 if valid else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
