@@ -34,6 +34,9 @@ from oxo.gravity.board import GravityBoard
 #: Transposition table words by default (8 bytes each: 64 MiB).
 DEFAULT_TABLE = 1 << 23
 
+#: Transposition table words of ``oxo solve`` on boards of at most 42 cells (32 MiB).
+SOLVE_TABLE = 1 << 22
+
 #: Bits of a table word that keep ``key // buckets``.
 _TAG_BITS = 43
 
@@ -125,12 +128,13 @@ def prime_at_least(n: int) -> int:
 
 
 def default_table_words(board: GravityBoard) -> int:
-    """Table words for solving ``board`` from its empty position: the default (64 MiB) up to 42
-    cells (Connect Four: 792 million positions with it, 762 million with 128 MiB, about 708 million
-    with the 1 GiB used before; a peak of 217 MiB instead of 1.2 GiB); beyond, 128 M words (1 GiB), or what a quarter of the memory now
-    free holds if less."""
+    """Table words for solving ``board`` from its empty position: ``SOLVE_TABLE`` (32 MiB) up to
+    42 cells, which keeps ``oxo solve`` on Connect Four under 256 MiB even while numba compiles
+    (the table's size buys little there: 139 million positions with 64 MiB, 142 million with
+    32 MiB, 148 million with 16 MiB); beyond, 128 M words (1 GiB), or what a quarter of the memory
+    now free holds if less."""
     if board.size <= 42:
-        return DEFAULT_TABLE
+        return SOLVE_TABLE
     try:
         free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError):
