@@ -21,6 +21,7 @@ from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.pairing import find_pairing as reference_pairing
 from oxo.proofs.pairing import is_pairing
 from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.search import make_search
 from oxo.proofs.solver import write_strategy
 from oxo.proofs.threats import Plan
 
@@ -204,7 +205,7 @@ def test_out_of_budget_is_unknown() -> None:
 
 
 def test_boards_beyond_64_cells_use_the_reference() -> None:
-    search = dfpn.make_search(Geometry.parse("9x9,k=5"), "x", max_nodes=50)
+    search = make_search(Geometry.parse("9x9,k=5"), "x", max_nodes=50)
     assert isinstance(search, ReferenceSearch)
     with pytest.raises(ValueError, match="64 cells"):
         ProofSearch(Geometry.parse("9x9,k=5"), "x")
@@ -310,3 +311,35 @@ def test_zones_hold_with_every_other_cell_given_to_the_attacker(
             s_to_move = (px.bit_count() == po.bit_count()) == (attacker == "x")
             filled = s | (free & ~zone)
             assert not _attacker_forces_a_line(lines, filled, d, zone, s_to_move, memo)
+
+
+def test_the_worked_zone_example_of_docs_proofs() -> None:
+    """docs/proofs.md's worked example prints what the page says it prints: on 4x5 (k=4) with X
+    on 15, 16 and O on 3, 4, O holds, the zone leaves out cells 9 and 14 only, and zones spare
+    the search some positions."""
+    board = Geometry.parse("4x5,k=4")
+    x, o = 1 << 15 | 1 << 16, 1 << 3 | 1 << 4
+    search = ProofSearch(board, "x")
+    assert search.solve(x, o) is False
+    zone = search.zone_of(x, o)
+    assert zone is not None
+    empty = board.full_mask & ~(x | o)
+    assert [c for c in range(board.size) if (empty & ~zone) >> c & 1] == [9, 14]
+    stats = search.statistics()
+    assert stats["zone_cutoffs"] == 6 and stats["nodes"] == 280
+    plain = ProofSearch(board, "x", zones=False)
+    assert plain.solve(x, o) is False
+    assert plain.statistics()["nodes"] == 325 and plain.statistics()["zone_cutoffs"] == 0
+    text = (Path(__file__).resolve().parent.parent / "docs" / "proofs.md").read_text()
+    assert "`[9, 14]`" in text and "280 positions, against 325" in text
+
+
+def test_a_table_that_may_grow_replaces_almost_nothing() -> None:
+    """While the table may still grow it stays at most a third full, so a position finds a free
+    slot among its probes nearly always: replacements are a tiny fraction of the stores (a table
+    whose slots are badly spread replaces positions long before it is full)."""
+    search = ProofSearch(Geometry.parse("7x4,k=4"), "x", max_nodes=300_000)
+    search.solve()
+    stats = search.statistics()
+    assert stats["table_entries"] > 100_000
+    assert stats["table_replacements"] < stats["table_entries"] // 100

@@ -53,9 +53,9 @@ MAX_DEFENCES = 4
 #: the memory free when the search starts. The pages are taken as the table fills, so a small proof
 #: costs little; a large one thrashes when its table is too small (9x4 with k = 4 needs about 7
 #: million positions kept: it is settled in a minute with a table of 1 GiB and not in 40 minutes
-#: with 256 MiB).
-DEFAULT_TABLE_BYTES = 1 << 30
-#: Slots of a new table (it doubles when half full, up to the memory it is given).
+#: with 256 MiB; 10x4 keeps over 13 million).
+DEFAULT_TABLE_BYTES = 4 << 30
+#: Slots of a new table (it doubles when a third full, up to the memory it is given).
 FIRST_SLOTS = 1 << 16
 #: Positions searched between two looks at the clock.
 SLICE = 4096
@@ -417,24 +417,3 @@ class ProofSearch(StrategyReader):
             "table_replacements": int(s[kernel.ST_REPLACED]),
             "zone_cutoffs": int(s[kernel.ST_ZONE_CUTS]),
         }
-
-
-def make_search(
-    geometry: Geometry,
-    attacker: str,
-    *,
-    seconds: float | None = None,
-    max_nodes: int | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
-) -> StrategyReader:
-    """The proof search for a board: compiled up to 64 cells, the plain reference search beyond
-    (where only small proofs, such as a win in a few moves, are within reach anyway)."""
-    if geometry.size <= 64:
-        return ProofSearch(
-            geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
-        )
-    from oxo.proofs.reference import ReferenceSearch
-
-    return ReferenceSearch(
-        geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
-    )

@@ -742,7 +742,7 @@ class Table:
 def table_find(tkey, key):
     """The slot holding ``key``, or -1."""
     mask = tkey.shape[0] - 1
-    i = np.int64((key >> ONE) & np.uint64(mask))
+    i = np.int64(key & np.uint64(mask))
     for _ in range(PROBES):
         k = tkey[i]
         if k == key:
@@ -758,7 +758,7 @@ def table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags,
     """Keep (pn, dn, flags, work, zone) for ``key``, replacing the least useful entry of its slots
     when they are all taken."""
     mask = tkey.shape[0] - 1
-    i = np.int64((key >> ONE) & np.uint64(mask))
+    i = np.int64(key & np.uint64(mask))
     victim = i
     victim_score = np.int64(1) << 62
     if work > 0xFFFFFFFF:

@@ -26,10 +26,10 @@ from oxo.proofs.certificate import (
     verify_certificate,
     write_certificate,
 )
-from oxo.proofs.dfpn import make_search
 from oxo.proofs.merge import certificate_lines
 from oxo.proofs.results import METHOD, ProofResult, SearchSummary, Value, certificate_name
 from oxo.proofs.runs import RunOptions, run_proof
+from oxo.proofs.search import make_search
 from oxo.proofs.strategy import Entry
 
 __all__ = [

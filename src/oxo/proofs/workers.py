@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry, mask_cells
 from oxo.proofs.certificate import Side
-from oxo.proofs.dfpn import ProofSearch, make_search
 from oxo.proofs.merge import encode_fragment
+from oxo.proofs.search import QUICK_NODES, make_search
 from oxo.proofs.strategy import StrategyReader
 
 if TYPE_CHECKING:
@@ -105,17 +105,15 @@ def run_job(job: Job) -> JobResult:
     """Run one job (in whatever process calls it) and return its result."""
     started, cpu = time.perf_counter(), time.process_time()
     geometry = geometry_of(job.dims, job.k)
-    search: StrategyReader
-    if job.table_bytes is not None and geometry.size <= 64:
-        search = ProofSearch(
-            geometry,
-            job.attacker,
-            seconds=job.seconds,
-            max_nodes=job.max_nodes,
-            table_bytes=job.table_bytes,
-        )
-    else:
-        search = make_search(geometry, job.attacker, seconds=job.seconds, max_nodes=job.max_nodes)
+    search = make_search(
+        geometry,
+        job.attacker,
+        seconds=job.seconds,
+        max_nodes=job.max_nodes,
+        position=(job.x, job.o),
+        table_bytes=job.table_bytes,
+        quick_nodes=QUICK_NODES if job.search else 0,  # a job that only lists moves settles none
+    )
     if job.search:
         answer = search.solve(job.x, job.o)
         value = 0 if answer is None else 1 if answer else -1

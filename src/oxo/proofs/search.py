@@ -1,0 +1,56 @@
+"""Which proof search a question gets.
+
+The compiled search (:mod:`oxo.proofs.dfpn`) is the fast one, but loading it (numba and its machine
+code) costs about half a second and 150 MB, more than a whole proof of a small board takes. So a
+question first goes to the plain search (:mod:`oxo.proofs.reference`) for a few hundred positions;
+only what that does not settle loads the compiled one. Boards over 64 cells keep the plain search
+(only small proofs, such as a win in a few moves, are within reach there anyway). Both searches
+write the same kind of strategy, so the certificates do not depend on which one answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from oxo.geometry import Geometry
+from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.strategy import StrategyReader
+
+#: Positions the plain search gets before the compiled one is loaded.
+QUICK_NODES = 600
+
+
+def make_search(
+    geometry: Geometry,
+    attacker: str,
+    *,
+    seconds: float | None = None,
+    max_nodes: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    position: tuple[int, int] = (0, 0),
+    quick_nodes: int = QUICK_NODES,
+    table_bytes: int | None = None,
+) -> StrategyReader:
+    """The proof search for "``attacker`` can force a line from ``position``" (X's and O's cells as
+    bit masks) on ``geometry``; ``table_bytes`` bounds the compiled search's table. The search returned may have settled the question already; its
+    ``solve(*position)`` then answers at once."""
+    if geometry.size > 64:
+        return ReferenceSearch(
+            geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
+        )
+    # (A smaller budget of positions goes to the compiled search whole: the plain one counts its
+    # positions only every 64, the compiled one exactly.)
+    if quick_nodes > 0 and (max_nodes is None or max_nodes >= quick_nodes):
+        quick = ReferenceSearch(geometry, attacker, seconds=seconds, max_nodes=quick_nodes)
+        if quick.solve(*position) is not None:
+            return quick
+    from oxo.proofs.dfpn import ProofSearch  # loads numba: only for the proofs that need it
+
+    return ProofSearch(
+        geometry,
+        attacker,
+        seconds=seconds,
+        max_nodes=max_nodes,
+        on_progress=on_progress,
+        table_bytes=table_bytes,
+    )

@@ -1,0 +1,52 @@
+"""Which proof search a question gets (oxo.proofs.search): the plain one for small proofs, without
+loading numba; the compiled one beyond."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from oxo.geometry import Geometry
+from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.search import QUICK_NODES, make_search
+
+
+def test_a_small_proof_is_settled_by_the_plain_search() -> None:
+    search = make_search(Geometry.parse("3x3"), "x")
+    assert isinstance(search, ReferenceSearch)
+    assert search.solve() is False  # settled already: answers at once
+    assert 0 < search.nodes <= QUICK_NODES
+
+
+def test_a_position_is_searched_not_the_empty_board() -> None:
+    """On 3x3, X on the centre and a corner against O on an edge: X wins; from the empty board X
+    does not, so the quick search must have looked at the position it was given."""
+    x, o = 1 << 4 | 1 << 0, 1 << 1
+    search = make_search(Geometry.parse("3x3"), "x", position=(x, o))
+    assert search.solve(x, o) is True
+
+
+def test_a_big_proof_goes_to_the_compiled_search() -> None:
+    search = make_search(Geometry.parse("7x7,k=5"), "x", max_nodes=2_000)
+    assert isinstance(search, ProofSearch)
+    assert search.solve() is None and search.nodes <= 2_000
+
+
+def test_a_node_budget_under_the_quick_one_goes_to_the_compiled_search() -> None:
+    """The compiled search keeps a budget of positions exactly (the plain one looks every 64)."""
+    search = make_search(Geometry.parse("4x4"), "x", max_nodes=5)
+    assert isinstance(search, ProofSearch)
+    assert search.solve() is None and search.nodes <= 5
+
+
+def test_proving_a_small_board_does_not_load_numba() -> None:
+    code = (
+        "import sys\n"
+        "from oxo.geometry import Geometry\n"
+        "from oxo.proofs.solver import prove_board\n"
+        "assert prove_board(Geometry.parse('4x4'), seconds=60).value == 'draw'\n"
+        "print('numba' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
