@@ -16,7 +16,7 @@ from oxo.gravity import bitboard, search
 from oxo.gravity import solver as core
 from oxo.gravity import table as tt
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.reference import minimax
+from oxo.gravity.reference import _layers, minimax
 from oxo.gravity.solver import GravitySolver, prime_at_least
 
 C4 = GravityBoard(6, 7, 4)
@@ -199,3 +199,69 @@ def test_every_first_move_of_connect_four_has_its_published_value() -> None:
     start = GravityState(C4)
     outcomes = {col + 1: solver.solve(start.play(col), weak=True).outcome for col in range(7)}
     assert outcomes == {1: "o", 2: "o", 3: "draw", 4: "x", 5: "draw", 6: "o", 7: "o"}
+
+
+@pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x5,k=4", "5x4,k=4", "4x4,k=4", "5x5,k=4"])
+def test_follow_up_bounds_never_exceed_the_true_score(spec: str) -> None:
+    """Allis's claimeven as a static bound (``search._follow_up``): wherever it gives one, plain
+    minimax's score of the side to move is no higher; on boards with an even and an odd number of
+    rows, and positions of every kind: columns with an even number of empty cells only, or odd
+    ones too, bounds of a draw and of a loss (so that the check has something to check)."""
+    board = GravityBoard.parse(spec)
+    params = GravitySolver(board, 1 << 10)._arrays[0]
+    claim_rows = bitboard._claim_rows(params)
+    scratch = np.zeros((2, board.k), dtype=np.int64)
+    rng = random.Random(29)
+    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    kinds = {(odd, loss): 0 for odd in (False, True) for loss in (False, True)}
+    for _ in range(1500):
+        state = random_state(board, rng.randint(0, board.size - 1), rng)
+        if state.winning_moves():
+            continue  # the search never asks there: the side to move wins at once
+        mine = state.x if state.to_move == "x" else state.o
+        threats = bitboard._winning_cells(mine ^ state.mask, state.mask, params, scratch)
+        bound = search._follow_up(mine, state.mask, threats, claim_rows, params)
+        if bound == search._NO_BOUND:
+            continue
+        outcome, end = minimax(state, memo)
+        score = 0 if outcome == "draw" else (board.size + 2 - end) // 2
+        if outcome not in ("draw", state.to_move):
+            score = -score
+        assert score <= bound, (state.to_rows(), score, bound)
+        odd = any(
+            bin(state.mask & board.column_mask(c)).count("1") % 2 != board.rows % 2
+            for c in range(board.cols)
+        )
+        kinds[odd, bound < 0] += 1
+    for side in (False, True):  # without and with odd columns; draw and loss bounds
+        assert kinds[side, False] + kinds[side, True] >= 3, kinds
+        assert kinds[False, side] + kinds[True, side] >= 3, kinds
+
+
+@pytest.mark.parametrize("spec", ["4x3,k=3", "3x4,k=3", "4x4,k=3"])
+def test_follow_up_bounds_hold_on_every_position_of_small_boards(spec: str) -> None:
+    """The same check on every reachable position of boards small enough to walk whole, so that
+    no kind of position is left to chance (random positions missed a bound that gave the side to
+    move too few of the cells of the columns with an odd number of empty cells)."""
+    board = GravityBoard.parse(spec)
+    params = GravitySolver(board, 1 << 10)._arrays[0]
+    claim_rows = bitboard._claim_rows(params)
+    scratch = np.zeros((2, board.k), dtype=np.int64)
+    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    checked = 0
+    for layer in _layers(board):
+        for state in layer:
+            if state.is_over or state.winning_moves():
+                continue
+            mine = state.x if state.to_move == "x" else state.o
+            threats = bitboard._winning_cells(mine ^ state.mask, state.mask, params, scratch)
+            bound = search._follow_up(mine, state.mask, threats, claim_rows, params)
+            if bound == search._NO_BOUND:
+                continue
+            outcome, end = minimax(state, memo)
+            score = 0 if outcome == "draw" else (board.size + 2 - end) // 2
+            if outcome not in ("draw", state.to_move):
+                score = -score
+            assert score <= bound, (state.to_rows(), score, bound)
+            checked += 1
+    assert checked >= 100

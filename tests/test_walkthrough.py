@@ -107,8 +107,8 @@ def test_the_readme_shows_commands() -> None:
     assert len(commands) >= 8
 
 
-#: README commands that take a few seconds (self-play, the 6x6 count) or minutes (solving Connect
-#: Four): run with the slow tests.
+#: README commands that take a few seconds (self-play, the 6x6 count) or most of a minute (solving
+#: Connect Four): run with the slow tests.
 HEAVY = ("selfplay", "6x6")
 HEAVY_COMMANDS = (["solve", "6x7", "--k", "4", "--gravity"],)
 

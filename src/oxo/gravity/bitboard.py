@@ -8,8 +8,14 @@ the column's top always empty, so that the playable cells are ``(mask + bottom) 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from oxo.gravity.board import GravityBoard
 
@@ -76,15 +82,58 @@ def _winning_cells(pos: int, mask: int, params: np.ndarray, scratch: np.ndarray)
 
 
 @njit(cache=True, nogil=True)
+def _claim_rows(params: np.ndarray) -> int:
+    """The cells on the rows where a column's lowest empty cell is when the column has an even
+    number of empty cells (the spare row above the top included): the rows the side to move gets
+    when its opponent answers each mark on top of it (Allis's claimeven)."""
+    rows = 0
+    for r in range(params[_ROWS], -1, -2):
+        rows |= params[_BOTTOM] << r
+    return rows
+
+
+@njit(cache=True, nogil=True)
+def _has_line(b: int, params: np.ndarray) -> bool:
+    """Whether the cells of ``b`` (on the board, none in the spare row) hold ``k`` in a row."""
+    k = params[_K]
+    stride = params[_STRIDE]
+    for direction in range(4):
+        step = 1 if direction == 0 else stride + direction - 2
+        if k == 4:
+            run = b & (b >> step)
+            if run & (run >> (2 * step)):
+                return True
+        else:
+            run = b
+            for i in range(1, k):
+                run &= b >> (i * step)
+            if run:
+                return True
+    return False
+
+
+@intrinsic
+def _ctpop_intrinsic(typingctx: Any, x: Any) -> Any:
+    """LLVM's population count of a 64-bit word (one instruction where the processor has one)."""
+    signature = types.int64(types.int64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        kind = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        return builder.call(
+            cgutils.get_or_insert_function(builder.module, kind, "llvm.ctpop.i64"), args
+        )
+
+    return signature, codegen
+
+
+#: The intrinsic as compiled code calls it (the cast only tells the type checker so).
+_ctpop = cast(Callable[[int], int], _ctpop_intrinsic)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _popcount(x: int) -> int:
-    """Marks in ``x`` (a non-negative word), without a loop."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 127
+    """Marks in ``x`` (a non-negative word)."""
+    return _ctpop(x)
 
 
 @njit(cache=True, nogil=True)

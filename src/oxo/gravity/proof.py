@@ -30,7 +30,13 @@ from oxo.gravity.certificate import is_gravity_certificate as is_gravity_certifi
 from oxo.gravity.certificate import read_gravity_certificate as read_gravity_certificate
 from oxo.gravity.certificate import verify_gravity_certificate as verify_gravity_certificate
 from oxo.gravity.parallel import SharedSolvers
-from oxo.gravity.solver import GravitySolver, _half, _question, _SearchStopped, _stopped_message
+from oxo.gravity.solver import (
+    GravitySolver,
+    _question,
+    _SearchStopped,
+    _stopped_message,
+    next_probe,
+)
 from oxo.gravity.values import GravityValue, value_from_score
 
 
@@ -132,7 +138,7 @@ def exact_score(
     seconds: float | None = None,
 ) -> int:
     """The exact score of the side to move, by null-window searches raced on every worker (the
-    bisection of :meth:`GravitySolver.score`, probing near zero first); past ``seconds``,
+    order of :func:`oxo.gravity.solver.next_probe`); past ``seconds``,
     :class:`oxo.errors.OutOfReachError` says what was known."""
     deadline = None if seconds is None else time.perf_counter() + seconds
     cells, ply = state.board.size, state.ply
@@ -140,11 +146,7 @@ def exact_score(
         return (cells + 1 - ply) // 2
     low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
     while low < high:
-        med = low + (high - low) // 2
-        if med <= 0 and _half(low) < med:
-            med = _half(low)
-        elif med >= 0 and _half(high) > med:
-            med = _half(high)
+        med = next_probe(low, high)
         try:
             r = solvers.window(state, med, deadline)
         except TimeoutError:

@@ -22,6 +22,7 @@ from oxo.gravity.bitboard import (
     _BOTTOM,
     _BUCKETS,
     _CELLS,
+    _COLMASK,
     _COLS,
     _ETC_PLY,
     _FULL,
@@ -30,12 +31,14 @@ from oxo.gravity.bitboard import (
     _SPLIT_PLY,
     _STRIDE,
     _bit_length,
+    _claim_rows,
     _column_of,
+    _has_line,
     _popcount,
     _winning_cells,
 )
 from oxo.gravity.ordering import _skew_moves
-from oxo.gravity.table import _probe, _store, _table_key
+from oxo.gravity.table import _prefetch, _probe, _store, _table_key
 
 #: Slots of ``counter``: nodes searched, a stop request (set by another thread), and whether the
 #: search stopped on that request (then its result means nothing).
@@ -46,30 +49,33 @@ _F_POS, _F_MASK, _F_ALPHA, _F_BETA, _F_KEY, _F_START, _F_INDEX, _F_FLIP = range(
 
 #: What :func:`_etc_cut` answers when no child gives a cut-off (no score is this low).
 _NO_CUT = -1000
+#: What :func:`_follow_up` answers when it knows no bound (no score is this high).
+_NO_BOUND = 1000
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _settle(
     pos: int, mask: int, ply: int, params: np.ndarray, scratch: np.ndarray
-) -> tuple[int, int, bool]:
-    """``(moves, value, known)``: the moves worth searching (one bit per column: the forced reply to
-    an opponent's threat if there is one, never the cell under an opponent's winning cell), or the
-    value when it is known at once (two threats, no safe move, or a full board next)."""
+) -> tuple[int, int, bool, int]:
+    """``(moves, value, known, threats)``: the moves worth searching (one bit per column: the forced
+    reply to an opponent's threat if there is one, never the cell under an opponent's winning cell),
+    or the value when it is known at once (two threats, no safe move, or a full board next); and
+    the opponent's winning cells."""
     cells = params[_CELLS]
     full = params[_FULL]
     possible = (mask + params[_BOTTOM]) & full
     opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
     forced = possible & opponent_win
     if forced & (forced - 1):
-        return 0, -((cells - ply) // 2), True  # two threats at once: the opponent wins next
+        return 0, -((cells - ply) // 2), True, opponent_win  # two threats: the opponent wins next
     if forced:
         possible = forced
     nxt = possible & ~(opponent_win >> 1)  # never play under an opponent's winning cell
     if nxt == 0:
-        return 0, -((cells - ply) // 2), True
+        return 0, -((cells - ply) // 2), True, opponent_win
     if ply >= cells - 2:
-        return nxt, 0, True
-    return nxt, 0, False
+        return nxt, 0, True, opponent_win
+    return nxt, 0, False, opponent_win
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -90,12 +96,82 @@ def _narrow(alpha: int, beta: int, ply: int, cells: int) -> tuple[int, int, int,
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _follow_up(pos: int, mask: int, threats: int, claim_rows: int, params: np.ndarray) -> int:
+    """An upper bound on the score of the side to move from a strategy of the opponent that
+    generalises Allis's claimeven, or ``_NO_BOUND``.
+
+    The opponent answers every mark in the same column, on top of it. A column with an even number
+    of empty cells thus gives the opponent every other cell from the second up and the side to
+    move the rest. A column with an odd number is *stopped* by the opponent's lowest winning cell
+    (``threats``) among the cells it would get there, if it has one: the side to move never plays
+    under it (the opponent would win at once). When the side to move fills one of the other odd
+    columns (the *open* ones), the opponent plays the lowest empty cell of another open column,
+    which then has an even number: the strategy works when the open columns are even in number.
+    There the side to move may get the lowest cell and every cell of its claimeven rows, the
+    opponent surely gets the other cells above the lowest.
+
+    If the marks of the side to move and the cells it may get hold no line, it never wins. With a
+    stopped column it must in the end play under the stop and loses, at the latest when every cell
+    but those above the stops is filled; without one it scores at most 0, and at most -1 if the
+    opponent's marks and the cells it surely gets hold a line."""
+    cells = params[_CELLS]
+    full = params[_FULL]
+    bottom = params[_BOTTOM]
+    empty = full & ~mask
+    odd = (mask + bottom) & ~claim_rows  # the lowest empty cells of the odd columns
+    mine = empty & claim_rows
+    last = cells  # when the opponent wins at the latest, with a stopped column
+    if odd:
+        # Column by column without a loop: subtractions borrow only inside a column, as each
+        # column's spare bit (``spare``) is above everything else in it.
+        spare = bottom << params[_ROWS]
+        cut = (spare - odd) & full  # the empty cells of the odd columns
+        mine &= ~cut
+        targets = threats & claim_rows & cut | spare
+        stops = targets & ~(targets - bottom) & full  # the lowest of each odd column, if any
+        count = _popcount(odd)
+        found = _popcount(stops)
+        if (count - found) & 1:
+            return _NO_BOUND  # an odd number of open columns
+        if found == count:
+            below = stops - odd  # from the lowest empty cell up to the stop, in each column
+            mine |= below & ~claim_rows
+            last -= _popcount(cut) - _popcount(below | stops)  # the cells above the stops
+        elif found == 0:
+            mine |= cut & (claim_rows | odd)
+        else:
+            stride = params[_STRIDE]
+            column = params[_COLMASK]
+            for c in range(params[_COLS]):
+                part = cut & (column << (c * stride))
+                stop = stops & part
+                if stop == 0:
+                    mine |= part & (claim_rows | odd)
+                elif part:
+                    below = (stop - 1) & part
+                    mine |= below & ~claim_rows
+                    last -= _popcount(part & ~below) - 1
+        if _has_line(pos | mine, params):
+            return _NO_BOUND
+        if found:
+            return -((cells + 2 - last) // 2)
+        if _has_line((pos ^ mask) | (empty & ~claim_rows & ~odd), params):
+            return -1
+        return 0
+    if _has_line(pos | mine, params):
+        return _NO_BOUND
+    if _has_line((pos ^ mask) | (empty & ~mine), params):
+        return -1
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _look_up(
-    pos: int, mask: int, ply: int, alpha: int, beta: int, params: np.ndarray, table: np.ndarray
+    pos: int, mask: int, key: int, alpha: int, beta: int, params: np.ndarray, table: np.ndarray
 ) -> tuple[int, int, int, int, int, int, bool]:
-    """``(key, flip, hint, alpha, beta, value, known)``: the position's key (``flip``: 1 when it is
-    its mirror image's), the table's best column (-1: none) and the window narrowed by its bound."""
-    key = _table_key(pos, mask, ply, params)
+    """``(key, flip, hint, alpha, beta, value, known)``: the position's table key (given, with
+    ``flip`` 1 when it is its mirror image's), the table's best column (-1: none) and the window
+    narrowed by its bound."""
     flip = 1 if key != pos + mask else 0
     hint = -1
     word = _probe(table, key, params[_BUCKETS])
@@ -118,9 +194,6 @@ def _look_up(
 
 @njit(cache=True, nogil=True, inline="always")
 def _etc_cut(
-    pos: int,
-    mask: int,
-    ply: int,
     beta: int,
     key: int,
     flip: int,
@@ -129,14 +202,15 @@ def _etc_cut(
     count: int,
     params: np.ndarray,
     table: np.ndarray,
+    scratch: np.ndarray,
 ) -> int:
     """The value of a cut-off by a child the table already knows to be good enough (enhanced
     transposition cut-off, saving the search of the others; the cut-off is stored), or ``_NO_CUT``."""
     buckets = params[_BUCKETS]
     stride = params[_STRIDE]
+    keys = scratch[2]  # the children's keys, in the order of ``moves[depth]``
     for j in range(count):
-        child = mask | moves[depth, j]
-        word = _probe(table, _table_key(pos ^ mask, child, ply + 1, params), buckets)
+        word = _probe(table, keys[j], buckets)
         if word != 0 and not word & 1:
             bound = 64 - ((word >> 1) & 127)  # the child's upper bound, negated
             if bound >= beta:
@@ -173,12 +247,16 @@ def _negamax(
     stride = params[_STRIDE]
     cols = params[_COLS]
     buckets = params[_BUCKETS]
+    bottom = params[_BOTTOM]
+    full = params[_FULL]
     odd_rows = (
         0  # the first, third, ... rows from the bottom (where the first player's threats count)
     )
     for r in range(0, params[_ROWS], 2):
         odd_rows |= params[_BOTTOM] << r
     even_rows = params[_FULL] & ~odd_rows
+    claim_rows = _claim_rows(params)
+    keys = scratch[2]
     root = ply
     depth = 0
     counter[_C_STOPPED] = 0
@@ -191,15 +269,23 @@ def _negamax(
         if (nodes & 4095) == 0 and counter[_C_STOP]:
             counter[_C_STOPPED] = 1
             return 0
-        nxt, value, known = _settle(pos, mask, ply, params, scratch)
-        key = 0
+        key = _table_key(pos, mask, ply, params)
+        _prefetch(table, key, buckets)  # its bucket is needed below, unless the node ends first
+        nxt, value, known, opponent_win = _settle(pos, mask, ply, params, scratch)
         flip = 0
         count = 0
         if not known:
             alpha, beta, value, known = _narrow(alpha, beta, ply, cells)
         if not known:
+            bound = _follow_up(pos, mask, opponent_win, claim_rows, params)
+            if bound <= alpha:
+                value = bound
+                known = True
+            elif bound < beta:
+                beta = bound
+        if not known:
             key, flip, hint, alpha, beta, value, known = _look_up(
-                pos, mask, ply, alpha, beta, params, table
+                pos, mask, key, alpha, beta, params, table
             )
             if not known:
                 parity = odd_rows if (ply & 1) == 0 else even_rows
@@ -213,22 +299,37 @@ def _negamax(
                     col = order[i]
                     move = nxt & (column << (col * stride))
                     if move:
+                        child = _table_key(pos ^ mask, mask | move, ply + 1, params)
+                        _prefetch(table, child, buckets)  # needed soon, by the ETC or the child
                         threats = _winning_cells(pos | move, mask | move, params, scratch)
-                        score = 2 * _popcount(threats) + _popcount(threats & parity)
+                        if not known:
+                            bound = -_follow_up(
+                                pos ^ mask, mask | move, threats, claim_rows, params
+                            )
+                            if bound >= beta:
+                                value = bound
+                                known = True
+                        threats &= ~(opponent_win << 1)  # not above an opponent's: useless
+                        above = (((mask | move) + bottom) & full) << 1
+                        score = (
+                            2 * _popcount(threats)
+                            + _popcount(threats & parity)
+                            + _popcount(threats & above)
+                        )
                         if col == hint:
                             score = 1000
                         j = count
                         while j > 0 and scores[depth, j - 1] > score:
                             moves[depth, j] = moves[depth, j - 1]
                             scores[depth, j] = scores[depth, j - 1]
+                            keys[j] = keys[j - 1]
                             j -= 1
                         moves[depth, j] = move
                         scores[depth, j] = score
+                        keys[j] = child
                         count += 1
-                if ply <= params[_ETC_PLY]:
-                    cut = _etc_cut(
-                        pos, mask, ply, beta, key, flip, moves, depth, count, params, table
-                    )
+                if not known and ply <= params[_ETC_PLY]:
+                    cut = _etc_cut(beta, key, flip, moves, depth, count, params, table, scratch)
                     if cut != _NO_CUT:
                         value = cut
                         known = True
