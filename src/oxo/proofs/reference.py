@@ -244,7 +244,9 @@ class ReferenceSearch(StrategyReader):
         try:
             hashes = self.hashes(x, o)
             key = min(hashes)
-            self._mid(x, o, hashes, key, INF, INF)
+            pn, dn = self.table.get(key, (1, 1))
+            if pn and dn:  # not settled yet (a settled one answers at once, whatever the clock)
+                self._mid(x, o, hashes, key, INF, INF)
         except _SearchTimeout:
             return None
         finally:

@@ -2,8 +2,10 @@
 
 The compiled search (:mod:`oxo.proofs.dfpn`) is the fast one, but loading it (numba and its machine
 code) costs about half a second and 150 MB, more than a whole proof of a small board takes. So a
-question first goes to the plain search (:mod:`oxo.proofs.reference`) for a few hundred positions;
-only what that does not settle loads the compiled one. Boards over 64 cells keep the plain search
+question first goes to the plain search (:mod:`oxo.proofs.reference`) for at most what loading the
+compiled one would cost (:data:`QUICK_SECONDS`); only what that does not settle loads the compiled
+one. Which search answered depends on the machine's speed, never the value: both write the same kind
+of strategy and the certificates are checked alike. Boards over 64 cells keep the plain search
 (only small proofs, such as a win in a few moves, are within reach there anyway). Both searches
 write the same kind of strategy, so the certificates do not depend on which one answered.
 """
@@ -16,7 +18,10 @@ from oxo.geometry import Geometry
 from oxo.proofs.reference import ReferenceSearch
 from oxo.proofs.strategy import StrategyReader
 
-#: Positions the plain search gets before the compiled one is loaded.
+#: Seconds the plain search gets before the compiled one is loaded (about what loading it costs).
+QUICK_SECONDS = 0.4
+#: A budget of positions under this goes to the compiled search whole: the plain search counts its
+#: positions only every 64, the compiled one exactly.
 QUICK_NODES = 600
 
 
@@ -38,10 +43,9 @@ def make_search(
         return ReferenceSearch(
             geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
         )
-    # (A smaller budget of positions goes to the compiled search whole: the plain one counts its
-    # positions only every 64, the compiled one exactly.)
     if quick_nodes > 0 and (max_nodes is None or max_nodes >= quick_nodes):
-        quick = ReferenceSearch(geometry, attacker, seconds=seconds, max_nodes=quick_nodes)
+        quick_seconds = QUICK_SECONDS if seconds is None else min(seconds, QUICK_SECONDS)
+        quick = ReferenceSearch(geometry, attacker, seconds=quick_seconds, max_nodes=max_nodes)
         if quick.solve(*position) is not None:
             return quick
     from oxo.proofs.dfpn import ProofSearch  # loads numba: only for the proofs that need it
