@@ -93,8 +93,12 @@ def run_board(spec: str, limit: float, env: dict[str, str] | None = None) -> dic
     return data
 
 
+#: The values in words.
+WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", "unknown": "unknown"}
+
+
 def table(rows: list[dict[str, object]]) -> list[str]:
-    words = {"x": "X wins", "o": "O wins", "draw": "draw", "unknown": "unknown"}
+    words = WORDS
     out = [
         "| board | k | oxo's value | published | nodes | seconds | peak MiB | certificates (entries, bytes) |",
         "| --- | ---: | --- | --- | ---: | ---: | ---: | --- |",
@@ -191,7 +195,7 @@ def _unsettled(rows: list[dict[str, object]]) -> str:
         return "Every board above is settled."
     parts = [
         f"{_name(row)} ({float(row.get('wall_seconds', 0)):,.0f} s, {int(row['nodes']):,} positions "  # type: ignore[call-overload]
-        f"without a proof; published: {row['published']})"
+        f"without a proof; published: {WORDS[str(row['published'])]})"
         for row in open_rows
     ]
     return (
