@@ -218,16 +218,9 @@ def test_follow_up_bounds_never_exceed_the_true_score(spec: str) -> None:
         state = random_state(board, rng.randint(0, board.size - 1), rng)
         if state.winning_moves():
             continue  # the search never asks there: the side to move wins at once
-        mine = state.x if state.to_move == "x" else state.o
-        threats = bitboard._winning_cells(mine ^ state.mask, state.mask, params, scratch)
-        bound = search._follow_up(mine, state.mask, threats, claim_rows, params)
-        if bound == search._NO_BOUND:
+        bound = _check_follow_up(state, board, params, claim_rows, scratch, memo)
+        if bound is None:
             continue
-        outcome, end = minimax(state, memo)
-        score = 0 if outcome == "draw" else (board.size + 2 - end) // 2
-        if outcome not in ("draw", state.to_move):
-            score = -score
-        assert score <= bound, (state.to_rows(), score, bound)
         odd = any(
             bin(state.mask & board.column_mask(c)).count("1") % 2 != board.rows % 2
             for c in range(board.cols)
@@ -236,6 +229,29 @@ def test_follow_up_bounds_never_exceed_the_true_score(spec: str) -> None:
     for side in (False, True):  # without and with odd columns; draw and loss bounds
         assert kinds[side, False] + kinds[side, True] >= 3, kinds
         assert kinds[False, side] + kinds[True, side] >= 3, kinds
+
+
+def _check_follow_up(
+    state: GravityState,
+    board: GravityBoard,
+    params: np.ndarray,
+    claim_rows: np.ndarray,
+    scratch: np.ndarray,
+    memo: dict[GravityState, tuple[Outcome, int]],
+) -> int | None:
+    """The follow-up bound of ``state`` checked against plain minimax (the score never exceeds
+    it); None where the bound says nothing."""
+    mine = state.x if state.to_move == "x" else state.o
+    threats = bitboard._winning_cells(mine ^ state.mask, state.mask, params, scratch)
+    bound = search._follow_up(mine, state.mask, threats, claim_rows, params)
+    if bound == search._NO_BOUND:
+        return None
+    outcome, end = minimax(state, memo)
+    score = 0 if outcome == "draw" else (board.size + 2 - end) // 2
+    if outcome not in ("draw", state.to_move):
+        score = -score
+    assert score <= bound, (state.to_rows(), score, bound)
+    return int(bound)
 
 
 @pytest.mark.parametrize("spec", ["4x3,k=3", "3x4,k=3", "4x4,k=3"])
@@ -253,15 +269,6 @@ def test_follow_up_bounds_hold_on_every_position_of_small_boards(spec: str) -> N
         for state in layer:
             if state.is_over or state.winning_moves():
                 continue
-            mine = state.x if state.to_move == "x" else state.o
-            threats = bitboard._winning_cells(mine ^ state.mask, state.mask, params, scratch)
-            bound = search._follow_up(mine, state.mask, threats, claim_rows, params)
-            if bound == search._NO_BOUND:
-                continue
-            outcome, end = minimax(state, memo)
-            score = 0 if outcome == "draw" else (board.size + 2 - end) // 2
-            if outcome not in ("draw", state.to_move):
-                score = -score
-            assert score <= bound, (state.to_rows(), score, bound)
-            checked += 1
+            if _check_follow_up(state, board, params, claim_rows, scratch, memo) is not None:
+                checked += 1
     assert checked >= 100
