@@ -6,12 +6,12 @@ question first goes to the plain search (:mod:`oxo.proofs.reference`) for at mos
 compiled one would cost (:data:`QUICK_SECONDS`); only what that does not settle loads the compiled
 one. Which search answered depends on the machine's speed, never the value: both write the same kind
 of strategy and the certificates are checked alike. Boards over 64 cells keep the plain search
-(only small proofs, such as a win in a few moves, are within reach there anyway). Both searches
-write the same kind of strategy, so the certificates do not depend on which one answered.
+(only small proofs, such as a win in a few moves, are within reach there anyway).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from oxo.geometry import Geometry
@@ -37,17 +37,21 @@ def make_search(
     table_bytes: int | None = None,
 ) -> StrategyReader:
     """The proof search for "``attacker`` can force a line from ``position``" (X's and O's cells as
-    bit masks) on ``geometry``; ``table_bytes`` bounds the compiled search's table. The search returned may have settled the question already; its
+    bit masks) on ``geometry``, within ``seconds`` in all; ``table_bytes`` bounds the compiled
+    search's table. The search returned may have settled the question already; its
     ``solve(*position)`` then answers at once."""
     if geometry.size > 64:
         return ReferenceSearch(
             geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
         )
     if quick_nodes > 0 and (max_nodes is None or max_nodes >= quick_nodes):
+        started = time.perf_counter()
         quick_seconds = QUICK_SECONDS if seconds is None else min(seconds, QUICK_SECONDS)
         quick = ReferenceSearch(geometry, attacker, seconds=quick_seconds, max_nodes=max_nodes)
         if quick.solve(*position) is not None:
             return quick
+        if seconds is not None:  # the time the quick search took is the compiled one's less
+            seconds = max(0.0, seconds - (time.perf_counter() - started))
     from oxo.proofs.dfpn import ProofSearch  # loads numba: only for the proofs that need it
 
     return ProofSearch(
