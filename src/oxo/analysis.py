@@ -28,6 +28,7 @@ import numpy as np
 from oxo.errors import PositionError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Player, Position
+from oxo.records import Record
 from oxo.space import StateSpace, build_space, check_playable
 
 # -- lines of one position ---------------------------------------------------------------------------
@@ -243,21 +244,13 @@ SEED_EXAMPLES: tuple[tuple[str, str, str, int | None], ...] = (
 
 
 @dataclass(frozen=True)
-class DeadEndRow:
+class DeadEndRow(Record):
     """Reachable positions still in play (no winner, board not full) with so many dead lines and empty cells."""
 
     dead_lines: int
     empty: int
     winnable: int
     unwinnable: int
-
-    def to_dict(self) -> dict[str, int]:
-        return {
-            "dead_lines": self.dead_lines,
-            "empty": self.empty,
-            "winnable": self.winnable,
-            "unwinnable": self.unwinnable,
-        }
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import numpy as np
 from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry, burnside_average, mask_cells, symmetry_cycles
 from oxo.position import Player, Position
+from oxo.records import Record
 
 Owners = Literal["none", "x", "o", "both"]
 OWNERS: tuple[str, ...] = ("none", "x", "o", "both")
@@ -32,21 +33,13 @@ CHUNK_BITS = 20
 
 
 @dataclass(frozen=True)
-class AlignmentRow:
+class AlignmentRow(Record):
     """Full boards with a given number of alignments and owners, and their number up to symmetry."""
 
     alignments: int
     owners: Owners
     boards: int
     classes: int
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "alignments": self.alignments,
-            "owners": self.owners,
-            "boards": self.boards,
-            "classes": self.classes,
-        }
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from oxo.counting.budget import Estimate
 from oxo.errors import MoveError, OptionError, OutOfReachError
 from oxo.geometry import Geometry, Symmetry
 from oxo.position import Position
+from oxo.records import record
 
 Numbering = Literal["id", "keypad"]
 NUMBERINGS: tuple[str, ...] = ("id", "keypad")
@@ -260,12 +261,7 @@ class OutcomeCount:
         )
 
     def to_dict(self) -> dict[str, int]:
-        return {
-            "games": self.total,
-            "x_wins": self.x_wins,
-            "o_wins": self.o_wins,
-            "draws": self.draws,
-        }
+        return {"games": self.total, **record(self)}
 
 
 @dataclass(frozen=True)

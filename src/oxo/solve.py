@@ -23,6 +23,7 @@ import numpy as np
 from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry, burnside_average, completing_cells
 from oxo.position import Player, Position
+from oxo.records import Record
 from oxo.space import MAX_EMPTY, StateSpace, build_space, check_playable, permute_masks
 
 Outcome = Literal["x", "o", "draw"]
@@ -68,7 +69,7 @@ def value_score(value: Value, ply: int, size: int) -> int:
 
 
 @dataclass(frozen=True)
-class PlyValues:
+class PlyValues(Record):
     """How many reachable positions after ``ply`` marks are won for X, won for O or drawn with best play
     (positions already won included), how many end the game, and how many symmetry classes of each."""
 
@@ -85,19 +86,6 @@ class PlyValues:
     @property
     def positions(self) -> int:
         return self.x + self.o + self.draw
-
-    def to_dict(self) -> dict[str, int | None]:
-        return {
-            "ply": self.ply,
-            "x": self.x,
-            "o": self.o,
-            "draw": self.draw,
-            "x_classes": self.x_classes,
-            "o_classes": self.o_classes,
-            "draw_classes": self.draw_classes,
-            "terminal": self.terminal,
-            "terminal_classes": self.terminal_classes,
-        }
 
 
 @dataclass(frozen=True)

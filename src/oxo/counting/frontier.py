@@ -34,6 +34,7 @@ import numpy as np
 from oxo.counting.executors import Executor, run_shards
 from oxo.errors import OptionError
 from oxo.geometry import Geometry
+from oxo.records import Record
 
 #: Bytes per stored class (X cells, O cells, stabilizer size) and per child while sorting.
 ENTRY_BYTES = 8 + 8 + 2
@@ -49,7 +50,7 @@ FrontierError = OptionError
 
 
 @dataclass(frozen=True)
-class FrontierPly:
+class FrontierPly(Record):
     """One complete ply of a frontier count."""
 
     ply: int
@@ -58,16 +59,6 @@ class FrontierPly:
     finished_positions: int
     finished_classes: int
     shards: int
-
-    def to_dict(self) -> dict[str, int]:
-        return {
-            "ply": self.ply,
-            "positions": self.positions,
-            "classes": self.classes,
-            "finished_positions": self.finished_positions,
-            "finished_classes": self.finished_classes,
-            "shards": self.shards,
-        }
 
 
 # -- the kernel: canonical forms of children ------------------------------------------------------

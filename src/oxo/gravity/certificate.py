@@ -51,6 +51,7 @@ from oxo.game import Outcome
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.solver import GravitySolver
 from oxo.gravity.values import finished_score
+from oxo.records import Record
 
 #: The format named in a certificate's header.
 FORMAT = "oxo-gravity-strategy/1"
@@ -219,7 +220,7 @@ def read_gravity_certificate(path: str | os.PathLike[str]) -> GravityCertificate
 
 
 @dataclass(frozen=True)
-class GravityVerifyResult:
+class GravityVerifyResult(Record):
     """What the checker found: valid or not (and where it failed), the positions walked, the leaves
     reached and how many of them were solved again (and held)."""
 
@@ -242,17 +243,6 @@ class GravityVerifyResult:
         if trusted:
             text += f"; {trusted:,} left to the solver run that wrote it: --leaves all checks them"
         return text + ")"
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "claim": self.claim,
-            "valid": self.valid,
-            "positions": self.positions,
-            "leaves": self.leaves,
-            "leaves_checked": self.leaves_checked,
-            "reason": self.reason,
-            "failed_at": self.failed_at,
-        }
 
 
 def verify_gravity_certificate(

@@ -37,6 +37,7 @@ from oxo.game import Outcome, Player
 from oxo.geometry import mask_cells
 from oxo.mega.notation import format_move, format_record, parse_move, parse_record
 from oxo.ninegrids import FULL, GRID_CELLS, NAMES, WINS, Token
+from oxo.records import record
 
 if TYPE_CHECKING:
     from oxo.mega.search import CompiledSearch
@@ -125,14 +126,12 @@ class MegaSummary:
     moves: int
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "to_move": self.to_move,
-            "winner": self.winner,
-            "legal": sorted(format_move(m) for m in self.legal),
-            "covered": {str(grid): owner for grid, owner in self.covered},
-            "string": self.string.to_dict(),
-            "moves": self.moves,
-        }
+        return record(
+            self,
+            legal=sorted(format_move(m) for m in self.legal),
+            covered={str(grid): owner for grid, owner in self.covered},
+            string=self.string.to_dict(),
+        )
 
 
 class MegaState:

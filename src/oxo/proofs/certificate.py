@@ -90,6 +90,7 @@ from oxo.errors import (
 )
 from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, Symmetry, mask_cells
+from oxo.records import Record
 
 FORMAT = "oxo-strategy/1"
 SIDES = ("x", "o")
@@ -219,14 +220,11 @@ class StrategyHeader:
 
 
 @dataclass(frozen=True, slots=True)
-class MoveEntry:
+class MoveEntry(Record):
     """``side`` plays ``move`` in ``position`` (a status string, ``side`` to move)."""
 
     position: str
     move: int
-
-    def to_dict(self) -> dict[str, object]:
-        return {"position": self.position, "move": self.move}
 
 
 @dataclass(frozen=True, slots=True)

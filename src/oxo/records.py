@@ -1,0 +1,32 @@
+"""Results as JSON-ready dicts: the fields of a frozen dataclass by name, in the order declared.
+
+Results are small frozen dataclasses with ``to_dict()`` for ``--json`` (docs/architecture.md); where
+that dict is the fields themselves, :class:`Record` gives it, and :func:`record` builds it with a few
+values changed, so a class lists its fields once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+
+def record(value: DataclassInstance, /, **changes: Any) -> dict[str, Any]:
+    """The fields of the dataclass ``value`` by name, in the order they are declared, each value as it
+    is (unlike :func:`dataclasses.asdict`, nothing is copied or turned into a dict); a keyword gives
+    that field another value in its place, or adds a key at the end."""
+    result = {field.name: getattr(value, field.name) for field in fields(value)}
+    result.update(changes)
+    return result
+
+
+class Record:
+    """A base for frozen result dataclasses whose JSON form is every field, by name, in order."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return record(cast("DataclassInstance", self))
