@@ -21,13 +21,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 from oxo.errors import BoardSpecError, PositionError, UnknownGameError, UnsupportedError
 from oxo.game import GameState
 
 if TYPE_CHECKING:
     from oxo.engines import Engine, ExactSolver
+    from oxo.engines.base import Budget
     from oxo.geometry import Geometry
     from oxo.gravity.board import GravityBoard
 
@@ -132,17 +133,11 @@ class Game:
         self,
         level: str,
         state: GameState,
-        *,
-        seconds: float | None = None,
-        iterations: int | None = None,
-        depth: int | None = None,
-        seed: int | None = None,
+        **limits: Unpack[Budget],
     ) -> Engine:
         """The computer player of ``level`` on this game (:func:`oxo.engines.make_engine`, handed the
         game's :meth:`exact_solver`, unless the game brings its own levels)."""
-        return self._engine_maker()(
-            level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
-        )
+        return self._engine_maker()(level, state, **limits)
 
     def _engine_maker(self) -> Callable[..., Engine]:
         """What builds the game's engines from a level, a state and the thinking budget."""

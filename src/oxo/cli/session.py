@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import click
 
@@ -24,6 +24,7 @@ from oxo.registry import Game
 
 if TYPE_CHECKING:
     from oxo.engines import Engine
+    from oxo.engines.base import Budget
     from oxo.game import GameState
 
 #: Words that stop the game, show the help, list the legal moves, take moves back, print the rules.
@@ -487,31 +488,24 @@ def play(
     game: Game,
     kinds: Sequence[str],
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-    depth: int | None = None,
-    seed: int | None = None,
     keypad: str | None = None,
     save: str | None = None,
+    **limits: Unpack[Budget],
 ) -> GameState:
     """A game of ``game`` in the terminal between people and computer levels (``kinds``: ``"human"``
     or a level for X, then for O): the computer players made, then :func:`terminal_game`. On the games of
     nine grids each computer gets its own seed (``seed`` and ``seed + 1``) and thinks 1 s per move
     unless told otherwise."""
     nine_grids = game.family in ("mega", "uttt")
-    if nine_grids and seconds is None and iterations is None:
+    if nine_grids and limits.get("seconds") is None and limits.get("iterations") is None:
         from oxo.engines import DEFAULT_SECONDS
 
-        seconds = DEFAULT_SECONDS
+        limits["seconds"] = DEFAULT_SECONDS
+    seed = limits.get("seed")
     start = game.start()
     engines: list[Engine | None] = []
     for side, kind in enumerate(kinds):
-        own_seed = seed + side if seed is not None and nine_grids else seed
-        engines.append(
-            None
-            if kind == "human"
-            else game.make_engine(
-                kind, start, seconds=seconds, iterations=iterations, depth=depth, seed=own_seed
-            )
-        )
+        if seed is not None and nine_grids:
+            limits["seed"] = seed + side
+        engines.append(None if kind == "human" else game.make_engine(kind, start, **limits))
     return terminal_game(view_of(game, keypad=keypad), kinds, engines, save=save)

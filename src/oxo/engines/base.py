@@ -7,7 +7,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from oxo.errors import MoveError
 from oxo.game import GameState, Outcome, other
@@ -62,6 +62,17 @@ class Advice:
     nodes: int = 0
     seconds: float = 0.0
     note: str = ""
+
+
+class Budget(TypedDict, total=False):
+    """How a computer player thinks, as every maker of engines takes it (each key may be left out or
+    ``None``): ``seconds`` per move, or a fixed number of tree-search ``iterations`` or alpha-beta
+    ``depth`` instead, and the ``seed`` of its random choices."""
+
+    seconds: float | None
+    iterations: int | None
+    depth: int | None
+    seed: int | None
 
 
 #: A tactics search: the state and the seconds it may take; ``None`` when it found nothing.

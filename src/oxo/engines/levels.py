@@ -20,9 +20,10 @@ for ``--help``, and ``docs/levels.md`` has the tables.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Unpack
 
 from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
-from oxo.engines.base import Engine, SearchReport, Tactics
+from oxo.engines.base import Budget, Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import PERFECT_LIMIT, ExactSolver, PerfectEngine, in_reach
 from oxo.engines.mcts import MCTSEngine
@@ -74,12 +75,9 @@ def make_engine(
     level: str,
     state: GameState,
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-    depth: int | None = None,
-    seed: int | None = None,
     solver: ExactSolver | None = None,
     tactics: Tactics | None = None,
+    **limits: Unpack[Budget],
 ) -> Engine:
     """The engine that plays ``level`` on the game of ``state`` (the position it starts from).
 
@@ -94,6 +92,8 @@ def make_engine(
     the exact solver cannot reach ``state``.
     """
     level = normalize_level(level)
+    seconds, iterations = limits.get("seconds"), limits.get("iterations")
+    depth, seed = limits.get("depth"), limits.get("seed")
     if seconds is not None and not seconds > 0:
         raise OptionError(f"thinking time must be positive seconds, got {seconds}")
     if iterations is not None and iterations < 1:

@@ -6,8 +6,9 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Unpack
 
-from oxo.engines.base import Engine
+from oxo.engines.base import Budget, Engine
 from oxo.engines.levels import make_engine, normalize_level
 from oxo.errors import OxoError
 from oxo.game import GameState
@@ -73,21 +74,16 @@ def side_engines(
     x: str,
     o: str,
     *,
-    seconds: float | None,
-    iterations: int | None,
-    depth: int | None,
-    seed: int | None,
     make: EngineMaker = make_engine,
+    **limits: Unpack[Budget],
 ) -> tuple[Engine, Engine]:
     """The engines of both sides (each with its own seed drawn from ``seed``), built by ``make``."""
+    seed = limits.pop("seed", None)
     seeds = random.Random(seed)
     x_seed, o_seed = (
         (None, None) if seed is None else (seeds.getrandbits(63), seeds.getrandbits(63))
     )
-    return (
-        make(x, start, seconds=seconds, iterations=iterations, depth=depth, seed=x_seed),
-        make(o, start, seconds=seconds, iterations=iterations, depth=depth, seed=o_seed),
-    )
+    return make(x, start, seed=x_seed, **limits), make(o, start, seed=o_seed, **limits)
 
 
 def selfplay(
@@ -96,13 +92,10 @@ def selfplay(
     o: str,
     games: int,
     *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-    depth: int | None = None,
-    seed: int | None = None,
     progress: ProgressSink = SILENT,
     on_game: Callable[[GameState], None] | None = None,
     make: EngineMaker = make_engine,
+    **limits: Unpack[Budget],
 ) -> SelfPlayStats:
     """Play ``games`` games from ``start`` between the levels ``x`` and ``o`` and count the outcomes.
 
@@ -112,9 +105,7 @@ def selfplay(
     if games < 1:
         raise OxoError(f"the number of games must be at least 1, got {games}")
     x, o = normalize_level(x), normalize_level(o)
-    engines = side_engines(
-        start, x, o, seconds=seconds, iterations=iterations, depth=depth, seed=seed, make=make
-    )
+    engines = side_engines(start, x, o, make=make, **limits)
     started = time.perf_counter()
     counts = {"x": 0, "o": 0, "draw": 0}
     total = 0
@@ -134,5 +125,5 @@ def selfplay(
         time.perf_counter() - started,
         x,
         o,
-        seed,
+        limits.get("seed"),
     )

@@ -8,9 +8,10 @@ from __future__ import annotations
 import random
 import time
 from functools import partial
+from typing import Unpack
 
 from oxo.engines import make_engine
-from oxo.engines.base import Engine, SearchReport
+from oxo.engines.base import Budget, Engine, SearchReport
 from oxo.errors import OutOfReachError
 from oxo.game import GameState, Outcome, other
 from oxo.gravity.board import GravityState
@@ -128,25 +129,15 @@ def gravity_solution(state: GameState, limit: int = 16) -> ExactSolution | None:
 def make_gravity_engine(
     level: str,
     state: GravityState,
-    *,
-    seconds: float | None = None,
-    iterations: int | None = None,
-    depth: int | None = None,
-    seed: int | None = None,
+    **limits: Unpack[Budget],
 ) -> Engine:
     """The engine of ``level`` on a gravity board: ``perfect`` is the solver (``seconds`` per move,
     60 by default, else out of reach), ``best`` the solver for half the thinking time and ``hard``
     for the rest when it does not finish; other levels as on every game."""
+    seconds, seed = limits.pop("seconds", None), limits.get("seed")
     if level == "perfect":
         return SolverEngine(seconds or PERFECT_SECONDS, None, seed)
-    shared = partial(
-        make_engine,
-        state=state,
-        iterations=iterations,
-        depth=depth,
-        seed=seed,
-        solver=gravity_solution,
-    )
+    shared = partial(make_engine, state=state, solver=gravity_solution, **limits)
     if level == "best":
         budget = seconds or 1.0
         hard = shared("hard", seconds=budget / 2)
