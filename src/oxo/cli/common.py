@@ -99,6 +99,18 @@ def echo_outcomes(stats: Any) -> None:
         click.echo(f"{label:<8} {count:>8,}  {stats.share(outcome):7.2%}")
 
 
+def echo_selfplay(stats: Any, as_json: bool, of: str = "", how: str = "", after: str = "") -> None:
+    """A self-play run's statistics (``oxo selfplay``, ``oxo mega selfplay``, ``oxo uttt selfplay``):
+    its JSON, or a line naming the game (``of``), the sides and the time (after ``how``), the outcome
+    lines and the mean length (and ``after``)."""
+    if as_json:
+        echo_json(stats.to_dict())
+        return
+    click.echo(f"{stats.games} games{of}, x: {stats.x}, o: {stats.o} ({how}{stats.seconds:.2f} s)")
+    echo_outcomes(stats)
+    click.echo(f"mean length {stats.mean_moves:.2f} moves{after}")
+
+
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``1 dead line``, ``2 dead lines``: a count with its noun, thousands separated (for tables and text)."""
     return f"{count:,} {word if count == 1 else words or word + 's'}"

@@ -8,8 +8,7 @@ import click
 
 from oxo.cli import OxoGroup, grids
 from oxo.cli.common import (
-    echo_json,
-    echo_outcomes,
+    echo_selfplay,
     json_option,
     quiet_option,
     save_option,
@@ -102,17 +101,7 @@ def play(
 
     Example: oxo mega play --x human --o hard --time 2
     """
-    from oxo.cli import session
-    from oxo.registry import find_game
-
-    session.play(
-        find_game("mega"),
-        (x_kind, o_kind),
-        seconds=seconds,
-        iterations=iterations,
-        seed=seed,
-        save=save,
-    )
+    grids.play("mega", (x_kind, o_kind), save, seconds=seconds, iterations=iterations, seed=seed)
 
 
 @mega.command()
@@ -162,15 +151,11 @@ def selfplay(
             engine=engine,
             progress=bar,
         )
-    if as_json:
-        echo_json(stats.to_dict())
-        return
-    click.echo(
-        f"{stats.games} games, x: {stats.x}, o: {stats.o} ({stats.engine} engine, {stats.seconds:.2f} s)"
-    )
-    echo_outcomes(stats)
-    click.echo(
-        f"mean length {stats.mean_moves:.2f} moves; games with an abnormal string {stats.abnormal_share:.2%}"
+    echo_selfplay(
+        stats,
+        as_json,
+        how=f"{stats.engine} engine, ",
+        after=f"; games with an abnormal string {stats.abnormal_share:.2%}",
     )
 
 

@@ -10,7 +10,7 @@ from oxo import api
 from oxo.cli.common import (
     board_option,
     echo_json,
-    echo_outcomes,
+    echo_selfplay,
     game_of_text,
     json_option,
     k_option,
@@ -374,12 +374,7 @@ def selfplay(
                 progress=bar,
                 make=make,
             )
-    if as_json:
-        echo_json(stats.to_dict())
-        return
-    click.echo(f"{stats.games} games of {game}, x: {stats.x}, o: {stats.o} ({stats.seconds:.2f} s)")
-    echo_outcomes(stats)
-    click.echo(f"mean length {stats.mean_moves:.2f} moves")
+    echo_selfplay(stats, as_json, of=f" of {game}")
 
 
 COMMANDS = [play, move, selfplay]

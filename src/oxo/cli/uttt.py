@@ -6,8 +6,7 @@ import click
 
 from oxo.cli import OxoGroup, grids
 from oxo.cli.common import (
-    echo_json,
-    echo_outcomes,
+    echo_selfplay,
     json_option,
     quiet_option,
     save_option,
@@ -98,17 +97,7 @@ def play(
 
     Example: oxo uttt play --x human --o hard --time 2
     """
-    from oxo.cli import session
-    from oxo.registry import find_game
-
-    session.play(
-        find_game("uttt"),
-        (x_kind, o_kind),
-        seconds=seconds,
-        iterations=iterations,
-        seed=seed,
-        save=save,
-    )
+    grids.play("uttt", (x_kind, o_kind), save, seconds=seconds, iterations=iterations, seed=seed)
 
 
 @uttt.command()
@@ -152,14 +141,7 @@ def selfplay(
             seed=seed,
             progress=bar,
         )
-    if as_json:
-        echo_json(stats.to_dict())
-        return
-    click.echo(
-        f"{stats.games} games of ultimate tic-tac-toe, x: {stats.x}, o: {stats.o} ({stats.seconds:.2f} s)"
-    )
-    echo_outcomes(stats)
-    click.echo(f"mean length {stats.mean_moves:.2f} moves")
+    echo_selfplay(stats, as_json, of=" of ultimate tic-tac-toe")
 
 
 COMMANDS = [uttt]
