@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Unpack
 
 import click
 
@@ -16,6 +16,9 @@ from oxo.cli.common import (
     sides_options,
 )
 from oxo.progress import progress_bar
+
+if TYPE_CHECKING:
+    from oxo.engines.base import Budget
 
 #: Who may play a side: a person, or the computer at a level (``mcts`` is the old name of ``hard``).
 PLAYERS = ("human", "random", "easy", "medium", "hard", "best", "mcts")
@@ -82,14 +85,7 @@ _budget_options = search_budget_options(
 @sides_options(PLAYERS, "human", "hard", "Who plays X (moves first).", "Who plays O.")
 @_budget_options
 @save_option
-def play(
-    x_kind: str,
-    o_kind: str,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int | None,
-    save: str | None,
-) -> None:
+def play(x_kind: str, o_kind: str, save: str | None, **limits: Unpack[Budget]) -> None:
     """Play a game in the terminal: human or a computer level on each side.
 
     Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
@@ -101,7 +97,7 @@ def play(
 
     Example: oxo mega play --x human --o hard --time 2
     """
-    grids.play("mega", (x_kind, o_kind), save, seconds=seconds, iterations=iterations, seed=seed)
+    grids.play("mega", (x_kind, o_kind), save, **limits)
 
 
 @mega.command()

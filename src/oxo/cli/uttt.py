@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Unpack
+
 import click
 
 from oxo.cli import OxoGroup, grids
@@ -15,6 +17,9 @@ from oxo.cli.common import (
 )
 from oxo.engines import LEVELS
 from oxo.progress import progress_bar
+
+if TYPE_CHECKING:
+    from oxo.engines.base import Budget
 
 #: Who may play a side: a person, or the computer at a level.
 PLAYERS = ("human", *LEVELS)
@@ -78,14 +83,7 @@ _budget_options = search_budget_options(
 )
 @_budget_options
 @save_option
-def play(
-    x_kind: str,
-    o_kind: str,
-    seconds: float | None,
-    iterations: int | None,
-    seed: int | None,
-    save: str | None,
-) -> None:
+def play(x_kind: str, o_kind: str, save: str | None, **limits: Unpack[Budget]) -> None:
     """Play a game in the terminal: a person or a computer level on each side.
 
     Type moves as GC (grid, then cell). Other inputs: 'moves' lists the legal moves, 'undo'
@@ -97,7 +95,7 @@ def play(
 
     Example: oxo uttt play --x human --o hard --time 2
     """
-    grids.play("uttt", (x_kind, o_kind), save, seconds=seconds, iterations=iterations, seed=seed)
+    grids.play("uttt", (x_kind, o_kind), save, **limits)
 
 
 @uttt.command()
