@@ -46,7 +46,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from oxo.engines.base import Advice
 from oxo.errors import MoveError, PositionError
@@ -739,6 +739,42 @@ def _sides(position: Position, attacker: Player | None) -> tuple[Player, int, in
     return side, own, other
 
 
+def _search(
+    position: Position,
+    attacker: Player | None,
+    kind: Kind,
+    max_moves: int | None,
+    **budget: Any,
+) -> Tactics:
+    """One search for the attacker's win (``kind``: by continuous fours, or by fours and threats)
+    within ``max_moves`` attacker moves (None: no bound), reported however it ends: found, searched
+    to the end, or out of budget (``budget``: the :class:`_Search`'s nodes, seconds, threat moves)."""
+    side, own, other = _sides(position, attacker)
+    started = time.perf_counter()
+    search = _Search(position.geometry, own, other, **budget)
+    depth = float("inf") if max_moves is None else max_moves
+    proof: Proof | None = None
+    exhausted = True
+    try:
+        if kind == "vcf":
+            line = search.vcf(depth)
+            proof = None if line is None else line_proof(line)
+        else:
+            proof = search.prove(depth)
+    except _OutOfBudget:
+        exhausted = False
+    return Tactics(
+        position,
+        side,
+        kind,
+        proof,
+        search.nodes,
+        time.perf_counter() - started,
+        exhausted,
+        max_moves,
+    )
+
+
 def find_vcf(
     position: Position,
     attacker: Player | None = None,
@@ -750,27 +786,7 @@ def find_vcf(
     """The attacker's (default: the side to move's) win by continuous fours, searched to the end
     unless ``nodes`` or ``seconds`` run out; ``max_moves`` bounds the attacker's moves (the last one
     completing a line)."""
-    side, own, other = _sides(position, attacker)
-    started = time.perf_counter()
-    search = _Search(position.geometry, own, other, nodes=nodes, seconds=seconds)
-    depth = float("inf") if max_moves is None else max_moves
-    proof: Proof | None = None
-    exhausted = True
-    try:
-        line = search.vcf(depth)
-        proof = None if line is None else line_proof(line)
-    except _OutOfBudget:
-        exhausted = False
-    return Tactics(
-        position,
-        side,
-        "vcf",
-        proof,
-        search.nodes,
-        time.perf_counter() - started,
-        exhausted,
-        max_moves,
-    )
+    return _search(position, attacker, "vcf", max_moves, nodes=nodes, seconds=seconds)
 
 
 def find_vct(
@@ -785,26 +801,14 @@ def find_vct(
     """The attacker's (default: the side to move's) win by fours and threats within ``max_moves``
     attacker moves (None: as deep as the budget allows), shortest first; a threat is a move after
     which the attacker would win by fours in ``threat_moves`` moves if the defender passed."""
-    side, own, other = _sides(position, attacker)
-    started = time.perf_counter()
-    search = _Search(
-        position.geometry, own, other, nodes=nodes, seconds=seconds, threat_moves=threat_moves
-    )
-    proof: Proof | None = None
-    exhausted = True
-    try:
-        proof = search.prove(float("inf") if max_moves is None else max_moves)
-    except _OutOfBudget:
-        exhausted = False
-    return Tactics(
+    return _search(
         position,
-        side,
+        attacker,
         "vct",
-        proof,
-        search.nodes,
-        time.perf_counter() - started,
-        exhausted,
         max_moves,
+        nodes=nodes,
+        seconds=seconds,
+        threat_moves=threat_moves,
     )
 
 

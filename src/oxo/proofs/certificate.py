@@ -644,20 +644,7 @@ def _verify_sections(
         raise CertificateFileError(
             f"{source}: line {extra[0]}: more entries than the header's sections promise ({total})"
         )
-    return VerifyResult(
-        valid=failure is None,
-        side=header.side,
-        guarantee=header.guarantee,
-        board=header.board,
-        k=header.k,
-        positions_checked=checked,
-        entries=read,
-        failure=None if failure is None else failure.reason,
-        failure_position=None if failure is None else failure.position,
-        failure_path=None if failure is None else failure.path,
-        strategy_moves=moves,
-        sections=len(header.sections),
-    )
+    return _verdict(header, failure, checked, read, moves, len(header.sections))
 
 
 @dataclass
@@ -665,6 +652,31 @@ class _Failure:
     reason: str
     position: str
     path: tuple[int, ...]
+
+
+def _verdict(
+    header: StrategyHeader,
+    failure: _Failure | None,
+    positions_checked: int,
+    entries: int,
+    strategy_moves: int,
+    sections: int = 0,
+) -> VerifyResult:
+    """The checker's verdict on a certificate with ``header``: valid when no position failed."""
+    return VerifyResult(
+        valid=failure is None,
+        side=header.side,
+        guarantee=header.guarantee,
+        board=header.board,
+        k=header.k,
+        positions_checked=positions_checked,
+        entries=entries,
+        failure=None if failure is None else failure.reason,
+        failure_position=None if failure is None else failure.position,
+        failure_path=None if failure is None else failure.path,
+        strategy_moves=strategy_moves,
+        sections=sections,
+    )
 
 
 class _Checker:
@@ -758,20 +770,7 @@ class _Checker:
             sys.setrecursionlimit(limit)
 
     def result(self, failure: _Failure | None) -> VerifyResult:
-        header = self.header
-        return VerifyResult(
-            valid=failure is None,
-            side=header.side,
-            guarantee=header.guarantee,
-            board=header.board,
-            k=header.k,
-            positions_checked=len(self.memo),
-            entries=self.entries,
-            failure=None if failure is None else failure.reason,
-            failure_position=None if failure is None else failure.position,
-            failure_path=None if failure is None else failure.path,
-            strategy_moves=self.strategy_moves,
-        )
+        return _verdict(self.header, failure, len(self.memo), self.entries, self.strategy_moves)
 
     def fail(self, reason: str, x: int, o: int) -> _Failure:
         return _Failure(reason, status_string(x, o, self.size), tuple(self.path))
