@@ -10,15 +10,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import Any
 
 import click
 
 from oxo.cli.common import console, echo_json
 from oxo.ninegrids import format_move
-
-if TYPE_CHECKING:
-    from oxo.engines.base import Budget
 
 
 def show_board(render: ModuleType, state: Any, *, highlight: bool = True) -> None:
@@ -27,15 +24,6 @@ def show_board(render: ModuleType, state: Any, *, highlight: bool = True) -> Non
         console().print(render.board_rich(state, highlight=highlight))
     else:
         click.echo(render.board_text(state, highlight=highlight))
-
-
-def play(name: str, kinds: tuple[str, str], save: str | None, **limits: Unpack[Budget]) -> None:
-    """``oxo mega play`` and ``oxo uttt play``: a game of ``name`` in the terminal between people and
-    computer levels (``kinds``), as on every game (:func:`oxo.cli.session.play`)."""
-    from oxo.cli import session
-    from oxo.registry import find_game
-
-    session.play(find_game(name), kinds, save=save, **limits)
 
 
 def replay(game: Any, render: ModuleType, record: Sequence[str], as_json: bool) -> None:

@@ -97,7 +97,10 @@ def play(x_kind: str, o_kind: str, save: str | None, **limits: Unpack[Budget]) -
 
     Example: oxo mega play --x human --o hard --time 2
     """
-    grids.play("mega", (x_kind, o_kind), save, **limits)
+    from oxo.cli import session
+    from oxo.registry import find_game
+
+    session.play(find_game("mega"), (x_kind, o_kind), save=save, **limits)
 
 
 @mega.command()

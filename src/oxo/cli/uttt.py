@@ -95,7 +95,10 @@ def play(x_kind: str, o_kind: str, save: str | None, **limits: Unpack[Budget]) -
 
     Example: oxo uttt play --x human --o hard --time 2
     """
-    grids.play("uttt", (x_kind, o_kind), save, **limits)
+    from oxo.cli import session
+    from oxo.registry import find_game
+
+    session.play(find_game("uttt"), (x_kind, o_kind), save=save, **limits)
 
 
 @uttt.command()
