@@ -343,3 +343,51 @@ def test_a_table_that_may_grow_replaces_almost_nothing() -> None:
     stats = search.statistics()
     assert stats["table_entries"] > 100_000
     assert stats["table_replacements"] < stats["table_entries"] // 100
+
+
+def test_replacement_spares_work_over_cheap_settled_positions() -> None:
+    """When a key's probes are all taken, the entry replaced is the one that cost least to find: a
+    position settled at once (work 1) goes before an unsettled one with much work below it. (A
+    policy that kept every settled position let two positions of the search push each other out
+    for ever next to a cluster of settled ones.)"""
+    table = kernel.Table(1024)
+    stats = np.zeros(kernel.STATS, np.int64)
+    home = 5
+    keys = [np.uint64(home | (j << 10)) for j in range(1, 10)]
+    arrays = (table.key, table.pn, table.dn, table.flags, table.work, table.zone, stats)
+    kernel.table_store(*arrays, keys[0], 3, 4, np.uint8(0), 1000, kernel.ZERO)
+    for key in keys[1 : kernel.PROBES]:
+        kernel.table_store(*arrays, key, 0, kernel.INF, np.uint8(0), 1, kernel.ZERO)
+    kernel.table_store(*arrays, keys[kernel.PROBES], 5, 5, np.uint8(0), 1, kernel.ZERO)
+    assert stats[kernel.ST_REPLACED] == 1
+    assert kernel.table_find(table.key, keys[0]) >= 0
+    assert kernel.table_find(table.key, keys[kernel.PROBES]) >= 0
+    kept = sum(kernel.table_find(table.key, key) >= 0 for key in keys[1 : kernel.PROBES])
+    assert kept == kernel.PROBES - 2
+
+
+def test_a_small_table_does_not_keep_the_search_going_round() -> None:
+    """5x5 with k = 4 in a table of 4,096 slots: the search settles it (the full-size table is swept
+    of its cheapest half when it replaces too much) and the strategy read back passes the checker.
+    Before, the search kept re-searching the same few positions for millions of steps."""
+    geometry = Geometry.parse("5x5,k=4")
+    search = ProofSearch(
+        geometry, "x", table_bytes=4096 * kernel.Table.bytes_per_slot(), max_nodes=1_000_000
+    )
+    assert search.solve() is False
+    assert search.statistics()["table_sweeps"] > 0
+    entries = search.strategy()
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_strategy(Path(folder), geometry, "o", "no-loss", entries)
+        assert verify_certificate(path).valid
+
+
+def test_a_table_that_replaces_too_much_grows() -> None:
+    """4x10 with k = 4 fills a few clusters of slots early: the table grows on the replacements,
+    not only when a third full, so the positions found are kept (before, the table stayed at
+    39,369 entries while the search went on for millions of positions)."""
+    search = ProofSearch(Geometry.parse("4x10,k=4"), "x", max_nodes=300_000)
+    search.solve()
+    stats = search.statistics()
+    assert stats["table_entries"] > 100_000
+    assert stats["table_replacements"] < stats["nodes"] // 2

@@ -313,6 +313,17 @@ def test_a_job_keeps_within_its_share_of_memory() -> None:
     assert job.nodes <= 50 + 4096  # the compiled search looks at its budget between slices
 
 
+def test_a_worker_that_loaded_the_compiled_search_skips_the_plain_one() -> None:
+    """The plain search's head start only saves loading numba: in a process that has loaded the
+    compiled search already (this one has, as a worker has after its first big job), a job goes to
+    the compiled search at once (only it counts table sweeps)."""
+    import oxo.proofs.dfpn  # noqa: F401
+
+    result = run_job(Job((3, 3), 3, "x", 0, 0))
+    assert result.value == -1
+    assert "table_sweeps" in result.statistics
+
+
 # -- the tree --------------------------------------------------------------------------------------
 
 

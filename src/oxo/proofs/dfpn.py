@@ -112,7 +112,7 @@ def default_table_bytes() -> int:
 class ProofSearch(StrategyReader):
     """df-pn for "``attacker`` ('x' or 'o') can force a complete line" from a position of ``geometry``
     (at most 64 cells), compiled. ``table_bytes`` bounds the transposition table (positions are
-    replaced when it is full, the settled ones last)."""
+    replaced when it is full, those of least work first)."""
 
     def __init__(
         self,
@@ -175,6 +175,7 @@ class ProofSearch(StrategyReader):
             10, (table_bytes // kernel.Table.bytes_per_slot()).bit_length() - 1
         )
         self.table = kernel.Table(min(self.max_slots, FIRST_SLOTS))
+        self._replaced_before = 0
         self.frames = kernel.Frames(size, len(perms))
         self.threats = kernel.ThreatScratch(threat_budget, threes, deep_threes, MAX_DEFENCES)
         self.pairings = kernel.PairScratch(len(geometry.lines), geometry.k)
@@ -321,21 +322,53 @@ class ProofSearch(StrategyReader):
         )
 
     def _grow(self) -> None:
-        """Double the table while it is more than a third full and may still grow."""
-        old = self.table
-        slots = len(old.key)
+        """Double the table while it is more than a third full and may still grow, or when it
+        replaced more positions than it has slots since it last grew: a cluster of full slots
+        makes the search forget what it is working on long before the table is full. A table that
+        may not grow any more is swept (:meth:`_sweep`) once it has replaced a quarter as many
+        positions as it has slots."""
+        slots = len(self.table.key)
         entries = int(self.stats[kernel.ST_ENTRIES])
-        if entries * 3 <= slots or slots >= self.max_slots:
+        replaced = int(self.stats[kernel.ST_REPLACED]) - self._replaced_before
+        if slots >= self.max_slots:
+            if replaced > slots // 4:
+                self._replaced_before += replaced
+                self._sweep()
             return
+        if entries * 3 <= slots and replaced <= slots:
+            return
+        self._replaced_before += replaced
+        slots *= 2
         while entries * 3 > slots and slots < self.max_slots:
             slots *= 2
-        new = kernel.Table(slots)
+        self._move_into(kernel.Table(slots), self.table)
+
+    def _move_into(
+        self, new: kernel.Table, old: kernel.Table, keep: np.ndarray | None = None
+    ) -> None:
+        """Store the entries of ``old`` (those of ``keep``, a mask of slots, when given) in ``new``."""
+        arrays = (old.key, old.pn, old.dn, old.flags, old.work, old.zone)
+        if keep is not None:
+            arrays = tuple(a[keep] for a in arrays)  # copies: ``new`` may be ``old`` emptied
+            old.key[:] = 0
         kernel.table_rehash(
-            *(old.key, old.pn, old.dn, old.flags, old.work, old.zone),
-            *(new.key, new.pn, new.dn, new.flags, new.work, new.zone),
-            self.stats,
+            *arrays, *(new.key, new.pn, new.dn, new.flags, new.work, new.zone), self.stats
         )
         self.table = new
+
+    def _sweep(self) -> None:
+        """Drop the half of the table that cost least to find (settled positions count twice their
+        work, as the replacement weighs them), once the full-size table replaces too much: a
+        table that only ever replaces one slot at a time can keep the search going round between a
+        few positions that push each other out (dropping the positions of least work is a common remedy in df-pn solvers)."""
+        t = self.table
+        used = t.key != 0
+        score = t.work.astype(np.int64) * np.where((t.pn == 0) | (t.dn == 0), 2, 1)
+        if not used.any():
+            return
+        median = np.median(score[used])
+        self.stats[kernel.ST_SWEPT] += 1
+        self._move_into(t, t, used & (score > median))
 
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
         """True when the attacker can force a line from (x, o), False when it cannot, None when the
@@ -350,9 +383,9 @@ class ProofSearch(StrategyReader):
                     return None
             settled = self._run(budget) == 0
             self.nodes = int(self.stats[kernel.ST_NODES])
-            self._grow()
-            if settled:
+            if settled:  # read the value before the table may grow or be swept
                 break
+            self._grow()
             if deadline is not None and time.perf_counter() > deadline:
                 return None
             if self.on_progress is not None:
@@ -402,8 +435,9 @@ class ProofSearch(StrategyReader):
         """What the search did: positions searched, positions in the table, children found already in
         the table (reached before by another order of moves), moves skipped as mirror images of a move
         already listed, pairing searches and pairings found, threat searches and wins found by
-        threats, table entries replaced when it was full, and the attacker's moves left unsearched
-        because they lie outside the relevance zone of a disproof."""
+        threats, table entries replaced when it was full, the attacker's moves left unsearched
+        because they lie outside the relevance zone of a disproof, and the times a full table was
+        swept."""
         s = self.stats
         return {
             "nodes": int(s[kernel.ST_NODES]),
@@ -416,4 +450,5 @@ class ProofSearch(StrategyReader):
             "threat_wins": int(s[kernel.ST_THREAT_FOUND]),
             "table_replacements": int(s[kernel.ST_REPLACED]),
             "zone_cutoffs": int(s[kernel.ST_ZONE_CUTS]),
+            "table_sweeps": int(s[kernel.ST_SWEPT]),
         }

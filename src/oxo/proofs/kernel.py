@@ -53,7 +53,8 @@ ST_THREAT_FOUND = 6
 ST_ENTRIES = 7
 ST_REPLACED = 8
 ST_ZONE_CUTS = 9
-STATS = 10
+ST_SWEPT = 10
+STATS = 11
 
 # Expand's answers.
 PROVEN = 1
@@ -719,8 +720,9 @@ PROBES = 8
 
 class Table:
     """The transposition table: ``capacity`` slots (a power of two) of key, proof and disproof
-    numbers, flags and the work spent below the position (which decides what is replaced when the
-    table is full: unsettled positions of little work first, settled ones last)."""
+    numbers, flags and the work spent below the position over all its visits (which decides what
+    is replaced when a key's probes are all taken: the least work, a settled position counting
+    twice its work)."""
 
     def __init__(self, capacity: int) -> None:
         if capacity & (capacity - 1) or capacity < 1024:
@@ -775,9 +777,11 @@ def table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags,
             twork[i] = work
             tzone[i] = zone
             return
+        # The least work is replaced first; a settled position counts as twice its work (it is
+        # final, but one settled at once by expand costs no more than one expand to settle again).
         score = np.int64(twork[i])
         if tpn[i] == 0 or tdn[i] == 0:
-            score += np.int64(1) << 40
+            score *= 2
         if score < victim_score:
             victim_score = score
             victim = i
@@ -1019,9 +1023,10 @@ def run(
         if fphase[depth] == 0:
             stats[ST_NODES] += 1
             spent += 1
-            fstart[depth] = stats[ST_NODES]
             slot = table_find(tkey, key)
             flags = np.uint8(0) if slot < 0 else tflags[slot]
+            # The work below a position adds up over its visits (what the replacement weighs).
+            fstart[depth] = stats[ST_NODES] - (0 if slot < 0 else np.int64(twork[slot]))
             _, sym = class_key(fhash[depth])
             fsym[depth] = sym
             status, nmoves, newflags, zone = expand(
