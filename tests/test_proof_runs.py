@@ -354,6 +354,32 @@ def test_one_move_settles_an_or_node_and_one_reply_an_and_node(tmp_path: Path) -
     assert defending.values()[defending.root] == -1
 
 
+def test_the_next_job_follows_the_numbers_a_search_left(tmp_path: Path) -> None:
+    """A job that does not settle its position hands each child the proof and disproof numbers its
+    search left for it: the run's next job goes where proving is cheapest (an OR node's least
+    proof number), not to the first child listed, and the numbers survive the state file."""
+    geometry = Geometry.parse("5x5,k=4")
+    result = run_job(Job(geometry.shape, geometry.k, "x", 0, 0, max_nodes=3000))
+    assert result.value == 0 and result.children is not None
+    numbers = {(child.x, child.o): (child.pn, child.dn) for child in result.children}
+    assert len(set(numbers.values())) > 1  # the search ranked its first moves
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, result)
+    (pick,) = tree.select(set(), 1, tree.values())
+    node = tree.nodes[pick]
+    assert (node.pn, node.dn) == numbers[node.x, node.o]
+    assert node.pn == min(pn for pn, _ in numbers.values())
+    again = Tree.from_dict(geometry, "x", tmp_path, json.loads(json.dumps(tree.to_dict())))
+    assert {(n.pn, n.dn) for n in again.nodes.values()} == {
+        (n.pn, n.dn) for n in tree.nodes.values()
+    }
+    old = tree.to_dict()
+    old["nodes"] = [row[:10] for row in old["nodes"]]  # type: ignore[index]  # a state of before
+    assert {(n.pn, n.dn) for n in Tree.from_dict(geometry, "x", tmp_path, old).nodes.values()} == {
+        (1, 1)
+    }
+
+
 def test_children_are_one_per_class(tmp_path: Path) -> None:
     geometry = Geometry.parse("4x4")
     result = run_job(Job(geometry.shape, geometry.k, "x", 1 << 5, 0, search=False))

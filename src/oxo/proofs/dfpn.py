@@ -400,6 +400,12 @@ class ProofSearch(StrategyReader):
         pn, dn = int(self.table.pn[slot]), int(self.table.dn[slot])
         return 1 if pn == 0 else -1 if dn == 0 else 0
 
+    def numbers_of(self, x: int, o: int) -> tuple[int, int]:
+        slot = kernel.table_find(self.table.key, np.uint64(self.key(x, o)))
+        if slot < 0:
+            return 1, 1
+        return int(self.table.pn[slot]), int(self.table.dn[slot])
+
     def value_of(self, x: int, o: int) -> int:
         """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
         value = self._table_value(x, o)

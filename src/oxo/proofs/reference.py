@@ -331,6 +331,9 @@ class ReferenceSearch(StrategyReader):
             table[key] = (pn, dn)
             self._mid(cx, co, chashes, ckey, child_thpn, child_thdn)
 
+    def numbers_of(self, x: int, o: int) -> tuple[int, int]:
+        return self.table.get(self.key(x, o), (1, 1))
+
     def statistics(self) -> dict[str, int]:
         """What the search did: positions searched, positions in the table, children found already in
         the table (reached before by another order of moves), moves skipped as mirror images of a move

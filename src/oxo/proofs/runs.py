@@ -128,8 +128,9 @@ class Node:
 
     ``children`` (move in this orientation, child's class) once split; ``value`` 1 / -1 when a job
     settled the position itself (an internal node's value follows from its children); ``root`` the
-    position of the fragment holding its strategy (a status string; None without entries) and
-    ``offset`` where the fragment is in the question's pack."""
+    position of the fragment holding its strategy (a status string; None without entries),
+    ``offset`` where the fragment is in the question's pack, and for an open leaf the proof and
+    disproof numbers the search of its parent's job left for it (1, 1 when it never looked)."""
 
     x: int
     o: int
@@ -140,6 +141,8 @@ class Node:
     offset: int = -1
     nodes: int = 0
     jobs: int = 0
+    pn: int = 1
+    dn: int = 1
 
 
 INF = 1 << 60
@@ -194,7 +197,8 @@ class Tree:
 
     def select(self, busy: set[int], count: int, values: dict[int, int]) -> list[int]:
         """Up to ``count`` open leaves to run next, none of them in ``busy``: each the leaf that most
-        cheaply settles the root, as proof-number search picks it (every open leaf counts one)."""
+        cheaply settles the root, as proof-number search picks it (an open leaf counts as the proof
+        and disproof numbers its parent's search left for it, one and one when it never looked)."""
         picks: list[int] = []
         for _ in range(count):
             numbers = self._numbers(values, busy | set(picks))
@@ -230,7 +234,7 @@ class Tree:
             elif values[key] == -1:
                 result = (INF, 0, False)
             elif node.children is None:
-                result = (1, 1, key not in busy)
+                result = (min(node.pn, INF), min(node.dn, INF), key not in busy)
             else:
                 found = [numbers(child) for _, child in node.children]
                 free = any(f[2] for f in found)
@@ -296,7 +300,7 @@ class Tree:
         for child in result.children:
             child_key = class_key(self.geometry, child.x, child.o)
             if child_key not in self.nodes:
-                self.nodes[child_key] = Node(child.x, child.o)
+                self.nodes[child_key] = Node(child.x, child.o, pn=child.pn, dn=child.dn)
                 if child_key in self.known:
                     fresh = self.nodes[child_key]
                     fresh.value, fresh.root, fresh.entries, fresh.offset = self.known.pop(child_key)
@@ -381,6 +385,8 @@ class Tree:
                     node.nodes,
                     node.jobs,
                     children,
+                    node.pn,
+                    node.dn,
                 ]
             )
         return {
@@ -401,7 +407,11 @@ class Tree:
         tree = cls(geometry, attacker, folder)
         tree.nodes = {}
         size = tree.pack.size()
-        for key, x, o, value, root, entries, offset, nodes, jobs, children in data["nodes"]:
+        for row in data["nodes"]:
+            key, x, o, value, root, entries, offset, nodes, jobs, children = row[:10]
+            pn, dn = (
+                row[10:12] if len(row) >= 12 else (1, 1)
+            )  # states written before they were kept
             node = Node(
                 int(x, 16),
                 int(o, 16),
@@ -412,6 +422,8 @@ class Tree:
                 offset,
                 nodes,
                 jobs,
+                pn,
+                dn,
             )
             if root is not None and offset + 12 > size:  # a fragment lost with the pack's tail
                 node.value, node.root, node.entries, node.offset = 0, None, 0, -1

@@ -68,6 +68,10 @@ class StrategyReader:
         """The defender's pairing in (x, o), in that orientation."""
         raise NotImplementedError
 
+    def numbers_of(self, x: int, o: int) -> tuple[int, int]:
+        """(proof number, disproof number) the search left for (x, o): (1, 1) when it never looked."""
+        raise NotImplementedError
+
     def settle(self, x: int, o: int) -> int:
         """The value of a position the strategy needs (1 or -1), searching again if the table no
         longer holds it. The reference keeps everything, so it never needs to."""

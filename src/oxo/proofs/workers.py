@@ -61,8 +61,10 @@ class Job:
 @dataclass(frozen=True)
 class Child:
     """One child of a split position: the move (a cell, in the parent's orientation), the child's
-    marks, its value for the attacker (1 proven, -1 disproven, 0 open) and, when settled with
-    entries, its fragment."""
+    marks, its value for the attacker (1 proven, -1 disproven, 0 open), when settled with entries
+    its fragment, and when open the proof and disproof numbers the search left for it (how many
+    positions at least must still be settled to prove or disprove it; the run picks its next job
+    by them)."""
 
     move: int
     x: int
@@ -70,6 +72,8 @@ class Child:
     value: int
     fragment: bytes | None = None
     entries: int = 0
+    pn: int = 1
+    dn: int = 1
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,8 @@ def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Chi
                 entries = len(strategy)
                 if entries:
                     fragment = encode_fragment(geometry, job.attacker, cx, co, value > 0, strategy)
-        out.append(Child(move, cx, co, value, fragment, entries))
+        pn, dn = (1, 1) if value else search.numbers_of(cx, co)
+        out.append(Child(move, cx, co, value, fragment, entries, max(1, pn), max(1, dn)))
     return tuple(out)
 
 
