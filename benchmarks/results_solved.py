@@ -46,6 +46,7 @@ BOARDS: list[tuple[str, str, str, float, bool]] = [
     ("9x4,k=4", "x", "m,n,k results [1]; Charatsidis 2017 [4]", 600, False),
     ("4x9,k=4", "x", "m,n,k results [1]; Charatsidis 2017 [4]", 600, False),
     ("10x4,k=4", "x", "m,n,k results [1]; Charatsidis 2017 [4]", 1800, False),
+    ("4x10,k=4", "x", "m,n,k results [1]; Charatsidis 2017 [4]", 1800, False),
     (
         "7x7,k=5",
         "draw",
