@@ -201,7 +201,19 @@ def test_every_first_move_of_connect_four_has_its_published_value() -> None:
     assert outcomes == {1: "o", 2: "o", 3: "draw", 4: "x", 5: "draw", 6: "o", 7: "o"}
 
 
-@pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x5,k=4", "5x4,k=4", "4x4,k=4", "5x5,k=4"])
+@pytest.mark.parametrize(
+    "spec",
+    # 4x5, 5x4 and 5x5 with k=4 (3 to 11 s of CPU each, minimax's walk below the positions) with
+    # the heavy boards; the fast part keeps even and odd rows, k=3 and k=4
+    [
+        "4x4,k=3",
+        "3x4,k=3",
+        pytest.param("4x5,k=4", marks=pytest.mark.slow),
+        pytest.param("5x4,k=4", marks=pytest.mark.slow),
+        "4x4,k=4",
+        pytest.param("5x5,k=4", marks=pytest.mark.slow),
+    ],
+)
 def test_follow_up_bounds_never_exceed_the_true_score(spec: str) -> None:
     """Allis's claimeven as a static bound (``search._follow_up``): wherever it gives one, plain
     minimax's score of the side to move is no higher; on boards with an even and an odd number of

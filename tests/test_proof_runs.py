@@ -601,13 +601,16 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> None:
-    """8x4 (k=4) on 2 worker processes with slices of 3 seconds (about a minute in all), killed
-    (SIGKILL) in the middle: the workers die with it, and the same command continues the run to the value of the
-    uninterrupted proof, with certificates both checkers accept."""
+    """7x4 (k=4) on 2 worker processes with slices of 1 second (about 50 jobs, 15 to 20 s of CPU
+    in all), killed (SIGKILL) in the middle: the workers die with it, and the same command
+    continues the run to the value of the uninterrupted proof, with certificates both checkers
+    accept. (A slice is wall time: on a busy machine each does less and the run splits deeper, so
+    a bigger board, 8x4 with slices of 3 s, took a minute alone but over 13 minutes in a shared
+    suite run.)"""
     from oxo.counting.budget import descendants
 
     folder = tmp_path / "p"
-    args = ["solve", "8x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "3"]
+    args = ["solve", "7x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "1"]
     first = _oxo(args)
     _wait_for_jobs(folder, 2, first)
     status = subprocess.run([*OXO, *args, "--status"], capture_output=True, text=True)
