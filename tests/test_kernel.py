@@ -183,13 +183,27 @@ def test_search_goes_on_where_it_stopped(monkeypatch: pytest.MonkeyPatch) -> Non
     assert sliced.statistics() == whole.statistics()
 
 
-def test_a_full_table_still_gives_a_checked_strategy() -> None:
-    """With a table barely big enough for the proof, entries are replaced, the value is still found and
-    the strategy read back (settling again what the table let go) passes the checker."""
+@pytest.mark.parametrize(
+    ("slots", "counter", "max_nodes"),
+    [
+        # barely big enough for the proof: entries are replaced
+        (32768, "table_replacements", None),
+        # far too small: the table is swept of its cheaper half again and again; before, the
+        # search kept re-searching the same few positions for millions of steps
+        (4096, "table_sweeps", 1_000_000),
+    ],
+)
+def test_a_full_table_still_gives_a_checked_strategy(
+    slots: int, counter: str, max_nodes: int | None
+) -> None:
+    """5x5 with k = 4 in a small table: the value is still found and the strategy read back
+    (settling again what the table let go) passes the checker."""
     geometry = Geometry.parse("5x5,k=4")
-    search = ProofSearch(geometry, "x", table_bytes=32768 * kernel.Table.bytes_per_slot())
+    search = ProofSearch(
+        geometry, "x", table_bytes=slots * kernel.Table.bytes_per_slot(), max_nodes=max_nodes
+    )
     assert search.solve() is False
-    assert search.statistics()["table_replacements"] > 0
+    assert search.statistics()[counter] > 0
     entries = search.strategy()
     with tempfile.TemporaryDirectory() as folder:
         path = write_strategy(Path(folder), geometry, "o", "no-loss", entries)
@@ -364,22 +378,6 @@ def test_replacement_spares_work_over_cheap_settled_positions() -> None:
     assert kernel.table_find(table.key, keys[kernel.PROBES]) >= 0
     kept = sum(kernel.table_find(table.key, key) >= 0 for key in keys[1 : kernel.PROBES])
     assert kept == kernel.PROBES - 2
-
-
-def test_a_small_table_does_not_keep_the_search_going_round() -> None:
-    """5x5 with k = 4 in a table of 4,096 slots: the search settles it (the full-size table is swept
-    of its cheapest half when it replaces too much) and the strategy read back passes the checker.
-    Before, the search kept re-searching the same few positions for millions of steps."""
-    geometry = Geometry.parse("5x5,k=4")
-    search = ProofSearch(
-        geometry, "x", table_bytes=4096 * kernel.Table.bytes_per_slot(), max_nodes=1_000_000
-    )
-    assert search.solve() is False
-    assert search.statistics()["table_sweeps"] > 0
-    entries = search.strategy()
-    with tempfile.TemporaryDirectory() as folder:
-        path = write_strategy(Path(folder), geometry, "o", "no-loss", entries)
-        assert verify_certificate(path).valid
 
 
 def test_a_table_that_replaces_too_much_grows() -> None:
