@@ -229,7 +229,10 @@ def enter(self):
 base._AcquireFutures.__enter__ = enter
 
 def shard():
-    time.sleep(0.05)
+    # Long enough that the shards cannot all be done before the third wait, even when a busy
+    # machine holds this process back for a second or two after the submits (it printed
+    # 'finished' once on a loaded machine with 0.05 s).
+    time.sleep(0.25)
     return np.zeros(1)
 
 try:
