@@ -357,15 +357,16 @@ class ProofSearch(StrategyReader):
         self.table = new
 
     def _sweep(self) -> None:
-        """Drop the half of the table that cost least to find (settled positions count twice their
-        work, as the replacement weighs them), once the full-size table replaces too much: a
-        table that only ever replaces one slot at a time can keep the search going round between a
-        few positions that push each other out (dropping the positions of least work is a common remedy in df-pn solvers)."""
+        """Drop the half of the table that cost least to find (weighed as the replacement weighs
+        them), once the full-size table replaces too much: a table that only ever replaces one slot
+        at a time can keep the search going round between a few positions that push each other out
+        (dropping the positions of least work is a common remedy in df-pn solvers)."""
         t = self.table
         used = t.key != 0
-        score = t.work.astype(np.int64) * np.where((t.pn == 0) | (t.dn == 0), 2, 1)
         if not used.any():
             return
+        settled = (t.pn == 0) | (t.dn == 0)
+        score = t.work.astype(np.int64) * np.where(settled, kernel.SETTLED_WEIGHT, 1)
         median = np.median(score[used])
         self.stats[kernel.ST_SWEPT] += 1
         self._move_into(t, t, used & (score > median))
@@ -394,10 +395,7 @@ class ProofSearch(StrategyReader):
         return None if value == 0 else value > 0
 
     def _table_value(self, x: int, o: int) -> int:
-        slot = kernel.table_find(self.table.key, np.uint64(self.key(x, o)))
-        if slot < 0:
-            return 0
-        pn, dn = int(self.table.pn[slot]), int(self.table.dn[slot])
+        pn, dn = self.numbers_of(x, o)
         return 1 if pn == 0 else -1 if dn == 0 else 0
 
     def numbers_of(self, x: int, o: int) -> tuple[int, int]:

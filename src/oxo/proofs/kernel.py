@@ -716,6 +716,9 @@ def threat_search(lines, thr, thrn, full, s0, d0, ts):
 
 #: Slots looked at for one key (linear probing); the least useful of them is replaced when all are taken.
 PROBES = 8
+#: A settled position weighs this many times its work when entries are replaced or swept (it is
+#: final, but one settled at once by expand costs no more than one expand to settle again).
+SETTLED_WEIGHT = 2
 
 
 class Table:
@@ -777,11 +780,9 @@ def table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags,
             twork[i] = work
             tzone[i] = zone
             return
-        # The least work is replaced first; a settled position counts as twice its work (it is
-        # final, but one settled at once by expand costs no more than one expand to settle again).
-        score = np.int64(twork[i])
+        score = np.int64(twork[i])  # the least work is replaced first
         if tpn[i] == 0 or tdn[i] == 0:
-            score *= 2
+            score *= SETTLED_WEIGHT
         if score < victim_score:
             victim_score = score
             victim = i

@@ -234,7 +234,7 @@ class Tree:
             elif values[key] == -1:
                 result = (INF, 0, False)
             elif node.children is None:
-                result = (min(node.pn, INF), min(node.dn, INF), key not in busy)
+                result = (node.pn, node.dn, key not in busy)
             else:
                 found = [numbers(child) for _, child in node.children]
                 free = any(f[2] for f in found)
@@ -409,9 +409,8 @@ class Tree:
         size = tree.pack.size()
         for row in data["nodes"]:
             key, x, o, value, root, entries, offset, nodes, jobs, children = row[:10]
-            pn, dn = (
-                row[10:12] if len(row) >= 12 else (1, 1)
-            )  # states written before they were kept
+            # A state written before the numbers were kept has 10 fields a node.
+            pn, dn = row[10:12] if len(row) >= 12 else (1, 1)
             node = Node(
                 int(x, 16),
                 int(o, 16),

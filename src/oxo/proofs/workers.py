@@ -182,7 +182,7 @@ def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Chi
                 if entries:
                     fragment = encode_fragment(geometry, job.attacker, cx, co, value > 0, strategy)
         pn, dn = (1, 1) if value else search.numbers_of(cx, co)
-        out.append(Child(move, cx, co, value, fragment, entries, max(1, pn), max(1, dn)))
+        out.append(Child(move, cx, co, value, fragment, entries, pn, dn))
     return tuple(out)
 
 
