@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from oxo.geometry import Geometry
+from oxo.proofs.orient import Transposed, transposition, wide
 from oxo.proofs.reference import ReferenceSearch
 from oxo.proofs.strategy import StrategyReader
 
@@ -39,7 +40,22 @@ def make_search(
     """The proof search for "``attacker`` can force a line from ``position``" (X's and O's cells as
     bit masks) on ``geometry``, within ``seconds`` in all; ``table_bytes`` bounds the compiled
     search's table. The search returned may have settled the question already; its
-    ``solve(*position)`` then answers at once."""
+    ``solve(*position)`` then answers at once. A tall board is searched on its side
+    (:mod:`oxo.proofs.orient`), and read in its own orientation."""
+    turned = wide(geometry)
+    if turned is not None:
+        turn = transposition(geometry)
+        inner = make_search(
+            turned,
+            attacker,
+            seconds=seconds,
+            max_nodes=max_nodes,
+            on_progress=on_progress,
+            position=(turn.apply_mask(position[0]), turn.apply_mask(position[1])),
+            quick_nodes=quick_nodes,
+            table_bytes=table_bytes,
+        )
+        return Transposed(inner, turn)
     if geometry.size > 64:
         return ReferenceSearch(
             geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
