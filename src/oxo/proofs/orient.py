@@ -5,13 +5,14 @@ the board a quarter-turn and reflecting it (transposing: row r, column c goes to
 carries lines onto lines. Yet the search is not indifferent to which of the two it is given: where
 moves score alike it tries them in the order of the cells' numbers (row by row), and a win that a
 search finds quickly when it reads along the long side it may find late when it reads across.
-Measured on this machine (docs/performance.md), the wide orientation (no more rows than columns)
-was the quicker on every k=4 board tried, up to 8 times on 10 by 4.
+On the k=4 boards of docs/solved.md the wide orientation (no more rows than columns) was as quick
+or quicker, and by far on 9 by 4 and 10 by 4 (``benchmarks/bench_orientation.py`` measures both
+ways; figures in docs/performance.md).
 
 So :func:`oxo.proofs.search.make_search` gives a tall board's question to a search of the wide
-board and wraps it in :class:`Transposed`, which maps positions in and moves out: everything read from it (values,
-moves, pairings, wins by threats, the certificate's entries) is in the board's own orientation,
-and the certificate names the board as asked.
+board and wraps it in :class:`Transposed`, which maps positions in and moves out: everything read
+from it (values, moves, pairings, wins by threats, the certificate's entries) is in the board's own
+orientation, and the certificate names the board as asked.
 """
 
 from __future__ import annotations
