@@ -1,6 +1,6 @@
 """Benchmark: a tall board searched upright against the same board searched on its side.
 
-Run:  python benchmarks/bench_orientation.py                   (7x4, 8x4 and 9x4 with k = 4, about 5 min)
+Run:  python benchmarks/bench_orientation.py                   (6x5, 7x4, 8x4 and 9x4 with k = 4, about 5 min)
       python benchmarks/bench_orientation.py --board 10x4,k=4 --limit 1800
 
 A board with more rows than columns is the same game as its transpose, and oxo searches it on its
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import machine, measure  # noqa: E402
 
-BOARDS = ["7x4,k=4", "8x4,k=4", "9x4,k=4"]
+BOARDS = ["6x5,k=4", "7x4,k=4", "8x4,k=4", "9x4,k=4"]
 
 SETUP = """
 import time
