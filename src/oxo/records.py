@@ -2,7 +2,8 @@
 
 Results are small frozen dataclasses with ``to_dict()`` for ``--json`` (docs/architecture.md); where
 that dict is the fields themselves, :class:`Record` gives it, and :func:`record` builds it with a few
-values changed, so a class lists its fields once.
+values changed, so a class lists its fields once; :func:`attributes` gives some attributes (fields or
+properties) by name in an order of its own, for a dict whose keys are partly the names themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ def record(value: DataclassInstance, /, **changes: Any) -> dict[str, Any]:
     result = {field.name: getattr(value, field.name) for field in fields(value)}
     result.update(changes)
     return result
+
+
+def attributes(value: object, names: str, /) -> dict[str, Any]:
+    """The attributes of ``value`` (fields or properties) named in ``names``, separated by spaces as
+    :func:`collections.namedtuple` takes them, by name in that order, each value as it is: a JSON
+    layout whose keys are attribute names writes each name once."""
+    return {name: getattr(value, name) for name in names.split()}
 
 
 class Record:

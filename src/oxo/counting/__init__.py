@@ -139,8 +139,7 @@ class CountTable(PlyTotals):
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "plies": [row.to_dict() for row in self.plies],
             "total": {"positions": self.total_positions, "classes": self.total_classes},
             "method": self.method,

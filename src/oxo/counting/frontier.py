@@ -34,7 +34,7 @@ import numpy as np
 from oxo.counting.executors import Executor, run_shards
 from oxo.errors import OptionError
 from oxo.geometry import Geometry
-from oxo.records import Record
+from oxo.records import Record, attributes
 
 #: Bytes per stored class (X cells, O cells, stabilizer size) and per child while sorting.
 ENTRY_BYTES = 8 + 8 + 2
@@ -513,8 +513,7 @@ class PlyEstimate:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "ply": self.ply,
-            "classes_at_most": self.classes_at_most,
+            **attributes(self, "ply classes_at_most"),
             "seconds": round(self.seconds, 1),
             "disk_bytes": self.disk,
         }

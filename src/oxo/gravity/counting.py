@@ -29,6 +29,7 @@ from oxo.counting.budget import Estimate, MiB
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
 from oxo.gravity.solver import supports
+from oxo.records import attributes
 
 #: Without a last ply, the command line counts every ply only on gravity boards of at most this
 #: many cells (5x4 takes seconds; 5x5 with k=4 already holds hundreds of millions of positions).
@@ -92,8 +93,7 @@ class GravityPlyEstimate:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "ply": self.ply,
-            "positions_at_most": self.positions_at_most,
+            **attributes(self, "ply positions_at_most"),
             "seconds": round(self.seconds, 1),
             "memory_bytes": self.memory,
         }
