@@ -31,6 +31,15 @@ def parse_position(text: str, board: str | None = None, k: int | None = None) ->
     return position
 
 
+def classic_position(text: str, board: str | None, k: int | None, game: Game | None) -> Position:
+    """The classic position a command's POSITION argument gives: the empty board of the ``game`` the
+    text names (see :func:`game_of_text`) when no ``--board`` is given, else the position written
+    cell by cell (on ``--board`` when given)."""
+    if game is not None and board is None:
+        return Position.empty(parse_board(game.name))
+    return parse_position(text, board, k)
+
+
 def game_of_text(
     text: str, board: str | None = None, k: int | None = None, gravity: bool = False
 ) -> Game | None:
@@ -117,54 +126,97 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 
 def search_budget_options(
-    time_help: str, iterations_help: str
+    time_help: str,
+    iterations_help: str,
+    seed_help: str = "Seed of the computer players (reproducible with --iterations).",
+    depth_help: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--time SECONDS``, ``--iterations N`` and ``--seed N`` of the computer players of the games
-    of nine grids (each game words its own ``--time`` and ``--iterations``)."""
+    """``--time SECONDS``, ``--iterations N`` and ``--seed N`` of the computer players (each command
+    words its own), with ``--depth N`` before ``--seed`` when ``depth_help`` is given (the engines
+    of every board; the games of nine grids search no fixed depth)."""
 
     def add(function: Callable[..., Any]) -> Callable[..., Any]:
-        function = click.option(
-            "--seed",
-            type=int,
-            default=None,
-            help="Seed of the computer players (reproducible with --iterations).",
-        )(function)
+        function = click.option("--seed", type=int, default=None, help=seed_help)(function)
+        if depth_help is not None:
+            function = click.option(
+                "--depth", type=click.IntRange(min=1), default=None, help=depth_help
+            )(function)
         function = click.option(
             "--iterations",
             type=click.IntRange(min=1),
             default=None,
             help=iterations_help,
         )(function)
-        return click.option(
-            "--time",
-            "seconds",
-            type=click.FloatRange(min=0, min_open=True),
-            default=None,
-            metavar="SECONDS",
-            help=time_help,
-        )(function)
+        return seconds_option(time_help)(function)
 
     return add
 
 
 def sides_options(
-    choices: Sequence[str], x_default: str, o_default: str, x_help: str, o_help: str
+    choices: Sequence[str],
+    x_default: str,
+    o_default: str,
+    x_help: str,
+    o_help: str,
+    what: str = "kind",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--x`` and ``--o``: who plays each side (``x_kind``, ``o_kind``), one of ``choices``."""
+    """``--x`` and ``--o``: who plays each side (``x_kind``, ``o_kind``; ``x_level``, ``o_level``
+    with ``what="level"``), one of ``choices``."""
 
     def add(function: Callable[..., Any]) -> Callable[..., Any]:
         for flag, default, words in (("--o", o_default, o_help), ("--x", x_default, x_help)):
-            function = click.option(
-                flag,
-                f"{flag[2]}_kind",
-                type=click.Choice(choices),
-                default=default,
-                show_default=True,
-                help=words,
-            )(function)
+            function = choice_option(flag, choices, default, words, name=f"{flag[2]}_{what}")(
+                function
+            )
         return function
 
     return add
+
+
+def seconds_option(
+    words: str, default: float | None = None, *, flag: str = "--time", name: str = "seconds"
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A time in seconds, more than 0 (``--time`` into ``seconds`` unless named otherwise), its
+    default shown when it has one."""
+    return click.option(
+        flag,
+        name,
+        type=click.FloatRange(min=0, min_open=True),
+        default=default,
+        show_default=default is not None,
+        metavar="SECONDS",
+        help=words,
+    )
+
+
+def folder_option(
+    flag: str, name: str, words: str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A folder (``DIR``; it need not exist yet), none by default."""
+    return click.option(
+        flag, name, type=click.Path(file_okay=False), default=None, metavar="DIR", help=words
+    )
+
+
+def choice_option(
+    flag: str,
+    choices: Sequence[str],
+    default: str,
+    words: str,
+    *,
+    name: str | None = None,
+    case_sensitive: bool = True,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An option taking one of ``choices`` (its parameter ``name``, by default the flag's own), its
+    default shown in the help: the shape of every ``--method``, ``--level`` and ``--as``."""
+    return click.option(
+        flag,
+        *([name] if name else []),
+        type=click.Choice(choices, case_sensitive=case_sensitive),
+        default=default,
+        show_default=True,
+        help=words,
+    )
 
 
 def svg_option(words: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

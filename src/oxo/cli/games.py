@@ -6,6 +6,7 @@ import click
 
 from oxo.cli.common import (
     board_option,
+    choice_option,
     console,
     echo_json,
     json_option,
@@ -26,12 +27,11 @@ from oxo.progress import progress_bar
     default=None,
     help="Count universal games (default: on boards of at most 16 cells).",
 )
-@click.option(
+@choice_option(
     "--method",
-    type=click.Choice(["auto", "lines", "pairs"]),
-    default="auto",
-    show_default=True,
-    help="lines: inclusion-exclusion over sets of lines (boards with few lines, any size: n x n "
+    ["auto", "lines", "pairs"],
+    "auto",
+    "lines: inclusion-exclusion over sets of lines (boards with few lines, any size: n x n "
     "with k = n up to 10x10); pairs: over sets of cells (boards up to 27 cells, e.g. 5x5 k=4); "
     "auto: lines when the board has at most 22 lines, else pairs.",
 )
@@ -200,8 +200,7 @@ def notation_views(board: str, k: int | None, as_json: bool) -> None:
     if as_json:
         echo_json(
             {
-                "board": geometry.spec_shape,
-                "k": geometry.k,
+                **geometry.board_keys(),
                 "views": [view.to_dict() for view in found],
                 "seed_ambiguities": None if ambiguity is None else ambiguity.to_dict(),
             }
@@ -301,8 +300,7 @@ def notation_game(
     outcome = game.outcome
     status = {"x": "X wins", "o": "O wins", "draw": "draw", None: "unfinished"}[outcome]
     data = {
-        "board": geometry.spec_shape,
-        "k": geometry.k,
+        **geometry.board_keys(),
         "moves": list(game.moves),
         "game": game.to_text(),
         "canonical": game.canonical.to_text(),

@@ -7,18 +7,18 @@ import click
 from oxo import api
 from oxo.cli.common import (
     board_option,
+    choice_option,
+    classic_position,
     console,
     echo_json,
     game_of_text,
     json_option,
     k_option,
     parse_board,
-    parse_position,
     quiet_option,
 )
 from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
 from oxo.counting.budget import MemoryGuard
-from oxo.position import Position
 from oxo.progress import progress_bar
 from oxo.terminal import (
     METHODS,
@@ -54,11 +54,7 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
     game = game_of_text(position, board, k)
     if game is not None:
         game.require("legality")
-    verdict = api.check(
-        Position.empty(parse_board(game.name))
-        if game is not None and board is None
-        else parse_position(position, board, k)
-    )
+    verdict = api.check(classic_position(position, board, k, game))
     if as_json:
         echo_json(verdict.to_dict())
     else:
@@ -86,12 +82,11 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
     metavar="P",
     help="Only these plies: 7, 0-7 or 5,7,9 (default: all).",
 )
-@click.option(
+@choice_option(
     "--method",
-    type=click.Choice(METHODS),
-    default="auto",
-    show_default=True,
-    help="pairs: pair counter, every ply; csp: constraint search, per ply; search: walk the game tree (slow reference).",
+    METHODS,
+    "auto",
+    "pairs: pair counter, every ply; csp: constraint search, per ply; search: walk the game tree (slow reference).",
 )
 @click.option(
     "--list",
