@@ -75,10 +75,7 @@ class GravityCounts(PerPlyCounts):
             "k": self.board.k,
             "gravity": True,
             "classes_up_to": "left-right mirror",
-            "plies": [row.to_dict() for row in self.plies],
-            "total": self.totals_dict(),
-            "method": "gravity",
-            "complete": self.complete,
+            **self.plies_dict("gravity"),
         }
 
 
