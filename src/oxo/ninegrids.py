@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from oxo.errors import MoveSyntaxError
@@ -98,6 +98,34 @@ def parse_record(record: str | Iterable[str | int]) -> list[int]:
 def format_record(moves: Iterable[int]) -> str:
     """A record: the moves in ``GC`` notation separated by spaces."""
     return " ".join(format_move(move) for move in moves)
+
+
+class RecordedState:
+    """What a state of either game on nine grids shares as a game written down by its record (the
+    moves played, ``_moves``): the record in ``GC`` notation, the number of moves, and how it shows
+    itself: ``Class.replay(record)`` as its repr, its text drawing in IPython."""
+
+    __slots__ = ()
+    _moves: Sequence[int]
+
+    @property
+    def record(self) -> str:
+        """The game so far in ``GC`` notation."""
+        return format_record(self._moves)
+
+    @property
+    def move_count(self) -> int:
+        return len(self._moves)
+
+    def text(self) -> str:
+        """The board as plain text (each game draws its own)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.replay({self.record!r})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.text())
 
 
 Token = tuple[str, str]
