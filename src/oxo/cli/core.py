@@ -29,6 +29,7 @@ from oxo.cli.limits import (
     REFUSE_AFTER_SECONDS,
     check_estimate,
     clean_stop,
+    estimated_work,
     memory_limit,
     memory_option,
     yes_option,
@@ -603,29 +604,28 @@ def _count_one(geometry: Geometry, method: str, run: _ClassicCount) -> CountTabl
     import os
 
     from oxo.counting import choose_method, estimate_count
-    from oxo.counting.budget import MemoryGuard
 
     used = choose_method(geometry, method)
     cores = run.shards["workers"] or os.cpu_count() or 1
     if used == "frontier":
         return _count_by_plies(geometry, method == "auto", run, cores)
-    check_estimate(
+    from oxo.counting import count_positions
+
+    with estimated_work(
         f"counting {geometry.spec} by the {used} method",
         estimate_count(geometry, used, workers=cores),
         run.limit,
         yes=run.yes,
         smaller=f"use --method frontier --plies N to count the first N plies of {geometry.spec}",
-    )
-    from oxo.counting import count_positions
-
-    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=run.quiet) as bar:
-        with MemoryGuard(run.limit):
-            return count_positions(
-                geometry,
-                used,  # type: ignore[arg-type]  # one of METHODS: choose_method checked it
-                **run.shards,
-                on_progress=bar,
-            )
+        label=f"counting {geometry.spec}",
+        quiet=run.quiet,
+    ) as bar:
+        return count_positions(
+            geometry,
+            used,  # type: ignore[arg-type]  # one of METHODS: choose_method checked it
+            **run.shards,
+            on_progress=bar,
+        )
 
 
 #: What the table's note calls the two methods of a count ply by ply.

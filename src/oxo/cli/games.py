@@ -15,8 +15,7 @@ from oxo.cli.common import (
     parse_position,
     quiet_option,
 )
-from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
-from oxo.progress import progress_bar
+from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
 
 
 @click.command()
@@ -59,24 +58,23 @@ def games(
 
     Example: oxo games 3x3;  oxo games 7x7 --json
     """
-    from oxo.counting.budget import MemoryGuard
     from oxo.games import count_games, estimate_games
 
     geometry = parse_board(board, k)
     limit = memory_limit(memory_text)
-    with clean_stop():
-        check_estimate(
+    with (
+        clean_stop(),
+        estimated_work(
             f"counting the games of {geometry.spec}",
             estimate_games(geometry, method),
             limit,
             yes=yes,
             smaller="count positions per move instead with 'oxo count'",
-        )
-        with (
-            progress_bar(f"counting games of {geometry.spec}", quiet=quiet) as bar,
-            MemoryGuard(limit),
-        ):
-            result = count_games(geometry, universal=universal, method=method, on_progress=bar)
+            label=f"counting games of {geometry.spec}",
+            quiet=quiet,
+        ) as bar,
+    ):
+        result = count_games(geometry, universal=universal, method=method, on_progress=bar)
     if as_json:
         echo_json(result.to_dict())
         return

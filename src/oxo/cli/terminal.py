@@ -17,9 +17,7 @@ from oxo.cli.common import (
     parse_board,
     quiet_option,
 )
-from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
-from oxo.counting.budget import MemoryGuard
-from oxo.progress import progress_bar
+from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
 from oxo.terminal import (
     METHODS,
     TerminalTable,
@@ -139,19 +137,19 @@ def terminal(
             shown += 1
         return
     memory = memory_limit(memory_text)
-    with clean_stop():
-        check_estimate(
+    with (
+        clean_stop(),
+        estimated_work(
             f"counting the terminal positions of {geometry.spec}",
             estimate_terminal(geometry, method, plies),
             memory,
             yes=yes,
             smaller="give --ply to count some plies with the constraint search",
-        )
-        with (
-            progress_bar(f"terminal positions of {geometry.spec}", quiet=quiet) as bar,
-            MemoryGuard(memory),
-        ):
-            table = count_terminal(geometry, method, plies=plies, on_progress=bar)  # type: ignore[arg-type]  # click.Choice(METHODS) checked the method
+            label=f"terminal positions of {geometry.spec}",
+            quiet=quiet,
+        ) as bar,
+    ):
+        table = count_terminal(geometry, method, plies=plies, on_progress=bar)  # type: ignore[arg-type]  # click.Choice(METHODS) checked the method
     if as_json:
         echo_json(table.to_dict())
         return
