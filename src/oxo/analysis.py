@@ -28,7 +28,7 @@ import numpy as np
 from oxo.errors import PositionError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Player, Position
-from oxo.records import Record, attributes
+from oxo.records import Record, record
 from oxo.space import StateSpace, build_space, check_playable
 
 # -- lines of one position ---------------------------------------------------------------------------
@@ -265,13 +265,7 @@ class QuestionAnswer:
     example: str | None
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "question": self.number,
-            "text": self.question,
-            **attributes(self, "seed_answer answer"),
-            "positions": self.count,
-            "example": self.example,
-        }
+        return record(self, {"number": "question", "question": "text", "count": "positions"})
 
 
 @dataclass(frozen=True)

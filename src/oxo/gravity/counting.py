@@ -29,7 +29,7 @@ from oxo.counting.budget import Estimate, MiB
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
 from oxo.gravity.solver import supports
-from oxo.records import attributes
+from oxo.records import record
 
 #: Without a last ply, the command line counts every ply only on gravity boards of at most this
 #: many cells (5x4 takes seconds; 5x5 with k=4 already holds hundreds of millions of positions).
@@ -89,11 +89,7 @@ class GravityPlyEstimate:
     memory: int
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            **attributes(self, "ply positions_at_most"),
-            "seconds": round(self.seconds, 1),
-            "memory_bytes": self.memory,
-        }
+        return record(self, {"memory": "memory_bytes"}, seconds=round(self.seconds, 1))
 
 
 def _check_supported(board: GravityBoard) -> None:

@@ -27,6 +27,7 @@ from oxo.errors import IllegalMoveError
 from oxo.game import Outcome, Player
 from oxo.geometry import mask_cells
 from oxo.ninegrids import GRID_CELLS, NAMES, WINS, RecordedState, Token
+from oxo.records import record
 from oxo.uttt.notation import format_move, parse_move, parse_record
 
 if TYPE_CHECKING:
@@ -69,15 +70,13 @@ class UtttSummary:
     moves: int
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "to_move": self.to_move,
-            "winner": self.winner,
-            "legal": [format_move(m) for m in self.legal],
-            "won": {str(grid): owner for grid, owner in self.won},
-            "drawn": list(self.drawn),
-            "grid": self.target,
-            "moves": self.moves,
-        }
+        return record(
+            self,
+            {"target": "grid"},
+            legal=[format_move(m) for m in self.legal],
+            won={str(grid): owner for grid, owner in self.won},
+            drawn=list(self.drawn),
+        )
 
 
 class UtttState(RecordedState):
