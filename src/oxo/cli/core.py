@@ -10,20 +10,7 @@ from typing import TYPE_CHECKING, TypedDict
 import click
 
 from oxo import api
-from oxo.cli.common import (
-    board_option,
-    choice_option,
-    classic_position,
-    console,
-    echo_json,
-    folder_option,
-    game_of_text,
-    json_option,
-    k_option,
-    parse_board,
-    quiet_option,
-    svg_option,
-)
+from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
 from oxo.cli.limits import (
     ASK_AFTER_SECONDS,
     REFUSE_AFTER_SECONDS,
@@ -33,6 +20,15 @@ from oxo.cli.limits import (
     memory_limit,
     memory_option,
     yes_option,
+)
+from oxo.cli.options import (
+    board_option,
+    choice_option,
+    folder_option,
+    json_option,
+    k_option,
+    quiet_option,
+    svg_option,
 )
 from oxo.counting import METHODS, CountTable, PlyCount
 from oxo.counting.executors import EXECUTORS, Executor

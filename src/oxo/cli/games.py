@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import (
-    board_option,
-    choice_option,
-    console,
-    echo_json,
-    json_option,
-    k_option,
-    parse_board,
-    parse_position,
-    quiet_option,
-)
+from oxo.cli.common import console, echo_json, parse_board, parse_position
 from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
+from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
 
 
 @click.command()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import choice_option, echo_json, json_option, k_option, parse_board, svg_option
+from oxo.cli.common import echo_json, parse_board
+from oxo.cli.options import choice_option, json_option, k_option, svg_option
 from oxo.errors import OxoError
 from oxo.fileio import write_atomic
 from oxo.game import Player

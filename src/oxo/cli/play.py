@@ -7,13 +7,10 @@ from typing import TYPE_CHECKING, Any, Unpack
 import click
 
 from oxo import api
-from oxo.cli.common import (
+from oxo.cli.common import classic_position, echo_json, echo_selfplay, game_of_text
+from oxo.cli.options import (
     board_option,
     choice_option,
-    classic_position,
-    echo_json,
-    echo_selfplay,
-    game_of_text,
     json_option,
     k_option,
     quiet_option,

@@ -17,21 +17,16 @@ from oxo.analysis import (
     seed_rule_unwinnable,
     winnability,
 )
-from oxo.cli.common import (
+from oxo.cli.common import console, echo_json, game_of_text, parse_board, parse_position, plural
+from oxo.cli.limits import memory_limit, memory_option
+from oxo.cli.options import (
     board_option,
-    console,
-    echo_json,
     folder_option,
-    game_of_text,
     json_option,
     k_option,
-    parse_board,
-    parse_position,
-    plural,
     quiet_option,
     seconds_option,
 )
-from oxo.cli.limits import memory_limit, memory_option
 from oxo.errors import OptionError
 from oxo.geometry import Geometry
 from oxo.position import Position

@@ -5,19 +5,9 @@ from __future__ import annotations
 import click
 
 from oxo import api
-from oxo.cli.common import (
-    board_option,
-    choice_option,
-    classic_position,
-    console,
-    echo_json,
-    game_of_text,
-    json_option,
-    k_option,
-    parse_board,
-    quiet_option,
-)
+from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
 from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
+from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
 from oxo.terminal import (
     METHODS,
     TerminalTable,
