@@ -137,8 +137,11 @@ def test_a_command_loads_only_its_own_topic() -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    # oxo.cli.limits holds the options of long commands, shared like oxo.cli.common.
-    assert result.stdout.splitlines()[-1] == "['oxo.cli.common', 'oxo.cli.core', 'oxo.cli.limits']"
+    # oxo.cli.limits holds the options of long commands, shared like oxo.cli.common and
+    # oxo.cli.options.
+    assert result.stdout.splitlines()[-1] == (
+        "['oxo.cli.common', 'oxo.cli.core', 'oxo.cli.limits', 'oxo.cli.options']"
+    )
 
 
 # -- files written by the command line ------------------------------------------------------------

@@ -247,3 +247,8 @@ def test_completing_cells_matches_a_cell_by_cell_check(spec: str) -> None:
                 if any(line >> cell & 1 and line & after == line for line in geometry.lines):
                     slow |= 1 << cell
         assert completing_cells(geometry.lines, own, other) == slow
+
+
+def test_board_keys_name_the_shape_and_k_first() -> None:
+    assert list(Geometry.parse("4x4,k=3").board_keys().items()) == [("board", "4x4"), ("k", 3)]
+    assert Geometry.parse("3x3x3").board_keys() == {"board": "3x3x3", "k": 3}

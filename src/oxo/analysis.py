@@ -28,7 +28,7 @@ import numpy as np
 from oxo.errors import PositionError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Player, Position
-from oxo.records import Record
+from oxo.records import Record, record
 from oxo.space import StateSpace, build_space, check_playable
 
 # -- lines of one position ---------------------------------------------------------------------------
@@ -265,14 +265,7 @@ class QuestionAnswer:
     example: str | None
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "question": self.number,
-            "text": self.question,
-            "seed_answer": self.seed_answer,
-            "answer": self.answer,
-            "positions": self.count,
-            "example": self.example,
-        }
+        return record(self, {"number": "question", "question": "text", "count": "positions"})
 
 
 @dataclass(frozen=True)
@@ -305,8 +298,7 @@ class DeadEndReport:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "lines": self.line_count,
             "positions_in_play": self.positions,
             "unwinnable_in_play": self.unwinnable,

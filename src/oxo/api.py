@@ -449,8 +449,7 @@ class MoveResult:
         """The keys of ``oxo move --json``."""
         geometry = self.position.geometry
         return {
-            "board": geometry.spec_shape,
-            "k": geometry.k,
+            **geometry.board_keys(),
             "position": self.position.to_status_string(),
             "level": self.level,
             "move": self.move,

@@ -74,6 +74,48 @@ def below(s: np.ndarray, n: int) -> int:
     return (next32(s) * n) >> 32
 
 
+# -- the cells of nine grids ------------------------------------------------------------------------
+# Both games keep X's marks of grid g (9 bits) in slot g of their state and O's in slot 9 + g.
+
+
+@njit(cache=True)
+def list_free_cells(st: np.ndarray, grids: int, avoid: int, out: np.ndarray) -> int:
+    """Write the moves ``9*g + c`` of the empty cells ``c`` of the grids ``g`` in the 9-bit mask
+    ``grids``, leaving out the cells in the 9-bit mask ``avoid``, into ``out``, ascending; return
+    how many (how both games list their legal moves)."""
+    n = 0
+    for g in range(9):
+        if grids >> g & 1:
+            free = ~(st[g] | st[9 + g] | avoid) & 511
+            for c in range(9):
+                if free >> c & 1:
+                    out[n] = 9 * g + c
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def draw_free_cell(st: np.ndarray, rng: np.ndarray, grids: int, avoid: int) -> int:
+    """A move ``9*g + c`` drawn uniformly among the empty cells ``c`` of the grids ``g`` in the
+    9-bit mask ``grids``, leaving out the cells in the 9-bit mask ``avoid`` (one draw from ``rng``:
+    the r-th such cell, counting grid by grid); -1, drawing nothing, when there is none."""
+    n = 0
+    for g in range(9):
+        if grids >> g & 1:
+            n += POP[~(st[g] | st[9 + g] | avoid) & 511]
+    if n == 0:
+        return -1
+    r = below(rng, n)
+    for g in range(9):
+        if grids >> g & 1:
+            free = ~(st[g] | st[9 + g] | avoid) & 511
+            k = POP[free]
+            if r < k:
+                return 9 * g + SELECT[free, r]
+            r -= k
+    return -1  # unreachable: r < n
+
+
 # -- the Monte Carlo tree search both games run ------------------------------------------------------
 
 #: Status codes every kernel's state uses (the slot holding them is the game's own).

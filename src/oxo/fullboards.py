@@ -59,8 +59,7 @@ class FullBoardCount:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "full_boards": self.full_boards,
             "full_board_classes": self.full_board_classes,
             "by_alignments": [row.to_dict() for row in self.rows],
@@ -174,8 +173,7 @@ class FullBoardGames:
     def to_dict(self) -> dict[str, object]:
         board = self.board
         return {
-            "board": board.geometry.spec_shape,
-            "k": board.geometry.k,
+            **board.geometry.board_keys(),
             "position": board.to_status_string(),
             "alignments": len(board.x_lines) + len(board.o_lines),
             "owners": owners_of(len(board.x_lines), len(board.o_lines)),

@@ -308,8 +308,7 @@ class GameCount:
     def to_dict(self) -> dict[str, object]:
         games, universal = self.games, self.universal
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "games": games.total,
             "x_wins": games.x_wins,
             "o_wins": games.o_wins,

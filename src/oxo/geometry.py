@@ -139,6 +139,11 @@ class Geometry:
         """The shape alone, as in ``4x4``."""
         return "x".join(str(side) for side in self.shape)
 
+    def board_keys(self) -> dict[str, object]:
+        """The board as the first keys of a ``--json`` result: its shape and k (``{"board": "4x4",
+        "k": 3}``), so that every result names its board alike."""
+        return {"board": self.spec_shape, "k": self.k}
+
     @property
     def default_k(self) -> int:
         return min(self.shape)

@@ -178,8 +178,7 @@ class Legality:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.position.geometry.spec_shape,
-            "k": self.position.geometry.k,
+            **self.position.geometry.board_keys(),
             "position": self.position.to_status_string(),
             "legal": self.legal,
             "status": self.status,

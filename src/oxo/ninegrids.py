@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from oxo.errors import MoveSyntaxError
@@ -98,6 +98,34 @@ def parse_record(record: str | Iterable[str | int]) -> list[int]:
 def format_record(moves: Iterable[int]) -> str:
     """A record: the moves in ``GC`` notation separated by spaces."""
     return " ".join(format_move(move) for move in moves)
+
+
+class RecordedState:
+    """What a state of either game on nine grids shares as a game written down by its record (the
+    moves played, ``_moves``): the record in ``GC`` notation, the number of moves, and how it shows
+    itself: ``Class.replay(record)`` as its repr, its text drawing in IPython."""
+
+    __slots__ = ()
+    _moves: Sequence[int]
+
+    @property
+    def record(self) -> str:
+        """The game so far in ``GC`` notation."""
+        return format_record(self._moves)
+
+    @property
+    def move_count(self) -> int:
+        return len(self._moves)
+
+    def text(self) -> str:
+        """The board as plain text (each game draws its own)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.replay({self.record!r})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.text())
 
 
 Token = tuple[str, str]
@@ -228,12 +256,13 @@ MoveStats = tuple[int, int, float, int]
 
 
 class CompiledSearch:
-    """UCT with random playouts in a game's compiled code (``kernel``); one instance serves a whole
-    game (its random stream and tree arrays are reused from move to move). The tree lives in flat
-    arrays that grow up to :data:`MAX_NODES`; past that the search keeps simulating from its leaves
-    without growing. With an iteration budget a seeded game repeats move for move.
+    """UCT with random playouts in a game's compiled code (the kernel a game's subclass imports in
+    :meth:`_kernel`); one instance serves a whole game (its random stream and tree arrays are
+    reused from move to move). The tree lives in flat arrays that grow up to :data:`MAX_NODES`;
+    past that the search keeps simulating from its leaves without growing. With an iteration
+    budget a seeded game repeats move for move.
 
-    ``options`` choose the compiled search the kernel builds (``kernel.tree_search(**options)``;
+    ``exploration`` is the UCT constant (``None``: 0.7); ``options`` choose the compiled search the kernel builds (``kernel.tree_search(**options)``;
     none: its plain ``mcts_iterations``); ``fpu`` is the first-play urgency (the score an unvisited
     child gets; negative: every child is tried once first); with ``reuse`` the part of the last
     tree below the new position is kept when the new position follows the last one searched.
@@ -241,9 +270,8 @@ class CompiledSearch:
 
     def __init__(
         self,
-        kernel: CompiledKernel,
         seed: int | None = None,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         expand_after: int = 2,
         *,
         fpu: float = -1.0,
@@ -252,6 +280,7 @@ class CompiledSearch:
     ) -> None:
         from oxo.compiled import search_params
 
+        kernel = self._kernel()
         if options and not hasattr(kernel, "tree_search"):
             from oxo.errors import OptionError
 
@@ -263,7 +292,7 @@ class CompiledSearch:
         )
         kernel.warm_up(**options)  # (a kernel without options takes none: checked above)
         self._compiled = kernel
-        self.exploration = float(exploration)
+        self.exploration = 0.7 if exploration is None else float(exploration)
         self.expand_after = int(expand_after)
         self.fpu = float(fpu)
         self.reuse = bool(reuse)
@@ -275,6 +304,11 @@ class CompiledSearch:
         self._used = 0
         #: Simulations of the last search that came from the tree kept from the search before.
         self.reused = 0
+
+    @staticmethod
+    def _kernel() -> CompiledKernel:
+        """The game's compiled kernel (imported when a search is first made)."""
+        raise NotImplementedError
 
     def _tree(self, nodes: int) -> tuple[np.ndarray, ...]:
         from oxo.compiled import tree_arrays

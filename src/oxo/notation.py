@@ -32,6 +32,7 @@ from oxo.errors import MoveError
 from oxo.games import Game
 from oxo.geometry import Geometry
 from oxo.position import Player, Position
+from oxo.records import attributes
 
 #: The symmetry seed 000 gives each kind of cell to look at the board with, in order of preference:
 #: a kind of cell takes the first of these that fixes one of its cells, and its least such cell.
@@ -90,9 +91,7 @@ class View:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "cell_class": self.cell_class,
-            "cell": self.cell,
-            "symmetry": self.symmetry,
+            **attributes(self, "cell_class cell symmetry"),
             "group": list(self.group),
             "letters": [{"letter": letter, "cells": list(cells)} for letter, cells in self.classes],
         }
@@ -340,9 +339,7 @@ class SeedAmbiguity:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "positions": self.positions,
-            "ambiguous": self.ambiguous,
-            "moves": self.moves,
+            **attributes(self, "positions ambiguous moves"),
             "example": None if self.example is None else self.example.to_status_string(),
         }
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 from oxo.errors import BoardSpecError, PositionError, UnknownGameError, UnsupportedError
 from oxo.game import GameState
+from oxo.records import attributes
 
 if TYPE_CHECKING:
     from oxo.engines import Engine, ExactSolver
@@ -173,21 +174,7 @@ class Game:
 
     def abilities(self) -> dict[str, bool]:
         """Each ability of :data:`ABILITIES` and whether the game has it."""
-        return {
-            "engine": self.engine,
-            "selfplay": self.selfplay,
-            "moves": self.moves,
-            "counter": self.counter,
-            "solver": self.solver,
-            "prover": self.prover,
-            "analyzer": self.analyzer,
-            "strategy_map": self.strategy_map,
-            "describer": self.describer,
-            "legality": self.legality,
-            "svg": self.svg,
-            "rl_encoding": self.rl_encoding,
-            "rules": self.rules,
-        }
+        return {ability: getattr(self, ability) for ability in ABILITIES}
 
     def supports(self, ability: str) -> bool:
         """Whether the game has ``ability`` (a key of :data:`ABILITIES`; KeyError for another)."""
@@ -225,9 +212,7 @@ class Game:
     def to_dict(self) -> dict[str, Any]:
         """The descriptor as JSON-ready data: names, description and abilities."""
         return {
-            "name": self.name,
-            "title": self.title,
-            "family": self.family,
+            **attributes(self, "name title family"),
             "aliases": list(self.aliases),
             "description": self.description,
             "moves": self.move_help,

@@ -45,8 +45,7 @@ class PositionReport:
         """The keys of ``oxo show --json``."""
         position = self.position
         return {
-            "board": position.geometry.spec_shape,
-            "k": position.geometry.k,
+            **position.geometry.board_keys(),
             "position": position.to_status_string(),
             "letters": position.to_letters(rows=True),
             "ply": position.ply,
@@ -199,8 +198,7 @@ class Analysis:
         position = self.position
         geometry = position.geometry
         return {
-            "board": geometry.spec_shape,
-            "k": geometry.k,
+            **geometry.board_keys(),
             "position": position.to_status_string(),
             "ply": position.ply,
             "turn": position.to_move,

@@ -98,8 +98,7 @@ class SolveTable:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "value": self.value.outcome,
             "plies_to_end": self.value.plies,
             "plies": [row.to_dict() for row in self.plies],

@@ -94,8 +94,7 @@ class StrategyMap:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "side": self.side,
             "value": self.value.outcome,
             "first_move": self.root.move,

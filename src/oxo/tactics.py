@@ -321,7 +321,17 @@ class _Search:
     # -- the board, move by move ------------------------------------------------------------------
 
     def play(self, cell: int, side: int) -> None:
-        code, bucket, step = self.code, self.bucket, self.step[side]
+        self._recode(cell, self.step[side])
+        self.stones[side] |= 1 << cell
+
+    def unplay(self, cell: int, side: int) -> None:
+        self._recode(cell, -self.step[side])
+        self.stones[side] ^= 1 << cell
+
+    def _recode(self, cell: int, step: int) -> None:
+        """Add ``step`` to the code of every line through ``cell`` (a stone placed, or taken back
+        with the step negated), moving each line to the bucket of its new code."""
+        code, bucket = self.code, self.bucket
         for index in self.through[cell]:
             value = code[index]
             lines = bucket[value]
@@ -332,21 +342,6 @@ class _Search:
             lines = bucket[value]
             if lines is not None:
                 lines.add(index)
-        self.stones[side] |= 1 << cell
-
-    def unplay(self, cell: int, side: int) -> None:
-        code, bucket, step = self.code, self.bucket, self.step[side]
-        for index in self.through[cell]:
-            value = code[index]
-            lines = bucket[value]
-            if lines is not None:
-                lines.discard(index)
-            value -= step
-            code[index] = value
-            lines = bucket[value]
-            if lines is not None:
-                lines.add(index)
-        self.stones[side] ^= 1 << cell
 
     def empty(self) -> int:
         return self.full & ~(self.stones[0] | self.stones[1])

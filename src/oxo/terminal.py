@@ -86,8 +86,7 @@ class TerminalTable(PlyTotals):
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "plies": [row.to_dict() for row in self.plies],
             "total": self.total,
         }

@@ -1,10 +1,10 @@
-"""Helpers shared by the CLI's topic modules: parsing boards and positions, printing tables and JSON."""
+"""Helpers shared by the CLI's topic modules: parsing boards and positions, printing tables and JSON
+(the options they share are in :mod:`oxo.cli.options`)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -31,6 +31,15 @@ def parse_position(text: str, board: str | None = None, k: int | None = None) ->
     return position
 
 
+def classic_position(text: str, board: str | None, k: int | None, game: Game | None) -> Position:
+    """The classic position a command's POSITION argument gives: the empty board of the ``game`` the
+    text names (see :func:`game_of_text`) when no ``--board`` is given, else the position written
+    cell by cell (on ``--board`` when given)."""
+    if game is not None and board is None:
+        return Position.empty(parse_board(game.name))
+    return parse_position(text, board, k)
+
+
 def game_of_text(
     text: str, board: str | None = None, k: int | None = None, gravity: bool = False
 ) -> Game | None:
@@ -42,37 +51,6 @@ def game_of_text(
     if find_game_or_none(text) is None:
         return None
     return find_game(text, k, gravity)
-
-
-def k_option(function):
-    """``--k K``: how many marks in a row win (default: the board's shortest side)."""
-    return click.option(
-        "--k",
-        "k",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Marks in a row needed to win (default: shortest side).",
-    )(function)
-
-
-def json_option(function):
-    return click.option(
-        "--json", "as_json", is_flag=True, help="Print JSON for scripts instead of a table."
-    )(function)
-
-
-def quiet_option(function):
-    return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(function)
-
-
-def board_option(function):
-    return click.option(
-        "--board",
-        "-b",
-        default=None,
-        metavar="BOARD",
-        help="Board of the position, e.g. 3x5 (default: guessed from the text).",
-    )(function)
 
 
 def echo_json(data: Any) -> None:
@@ -114,76 +92,3 @@ def echo_selfplay(stats: Any, as_json: bool, of: str = "", how: str = "", after:
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``1 dead line``, ``2 dead lines``: a count with its noun, thousands separated (for tables and text)."""
     return f"{count:,} {word if count == 1 else words or word + 's'}"
-
-
-def search_budget_options(
-    time_help: str, iterations_help: str
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--time SECONDS``, ``--iterations N`` and ``--seed N`` of the computer players of the games
-    of nine grids (each game words its own ``--time`` and ``--iterations``)."""
-
-    def add(function: Callable[..., Any]) -> Callable[..., Any]:
-        function = click.option(
-            "--seed",
-            type=int,
-            default=None,
-            help="Seed of the computer players (reproducible with --iterations).",
-        )(function)
-        function = click.option(
-            "--iterations",
-            type=click.IntRange(min=1),
-            default=None,
-            help=iterations_help,
-        )(function)
-        return click.option(
-            "--time",
-            "seconds",
-            type=click.FloatRange(min=0, min_open=True),
-            default=None,
-            metavar="SECONDS",
-            help=time_help,
-        )(function)
-
-    return add
-
-
-def sides_options(
-    choices: Sequence[str], x_default: str, o_default: str, x_help: str, o_help: str
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--x`` and ``--o``: who plays each side (``x_kind``, ``o_kind``), one of ``choices``."""
-
-    def add(function: Callable[..., Any]) -> Callable[..., Any]:
-        for flag, default, words in (("--o", o_default, o_help), ("--x", x_default, x_help)):
-            function = click.option(
-                flag,
-                f"{flag[2]}_kind",
-                type=click.Choice(choices),
-                default=default,
-                show_default=True,
-                help=words,
-            )(function)
-        return function
-
-    return add
-
-
-def svg_option(words: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--svg FILE`` (``svg_path``): also draw the answer as an SVG image, each command saying what."""
-    return click.option(
-        "--svg",
-        "svg_path",
-        type=click.Path(dir_okay=False, writable=True),
-        default=None,
-        metavar="FILE",
-        help=words,
-    )
-
-
-def save_option(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``--save FILE``: where a terminal game writes its record at the end."""
-    return click.option(
-        "--save",
-        type=click.Path(dir_okay=False, writable=True),
-        default=None,
-        help="Write the game record to this file at the end.",
-    )(function)

@@ -4,36 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 import click
 
 from oxo import api
-from oxo.cli.common import (
-    board_option,
-    console,
-    echo_json,
-    game_of_text,
-    json_option,
-    k_option,
-    parse_board,
-    parse_position,
-    quiet_option,
-    svg_option,
-)
+from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
 from oxo.cli.limits import (
     ASK_AFTER_SECONDS,
     REFUSE_AFTER_SECONDS,
     check_estimate,
     clean_stop,
+    estimated_work,
     memory_limit,
     memory_option,
     yes_option,
 )
+from oxo.cli.options import (
+    board_option,
+    choice_option,
+    folder_option,
+    json_option,
+    k_option,
+    quiet_option,
+    svg_option,
+)
 from oxo.counting import METHODS, CountTable, PlyCount
-from oxo.counting.executors import EXECUTORS
+from oxo.counting.executors import EXECUTORS, Executor
 from oxo.geometry import Geometry
-from oxo.position import Position
 from oxo.progress import progress_bar
 from oxo.registry import Game
 
@@ -53,24 +52,22 @@ UTTT = "uttt"
 @click.command()
 @click.argument("boards", nargs=-1, required=True, metavar="BOARD [BOARD...]")
 @k_option
-@click.option(
+@choice_option(
     "--method",
-    type=click.Choice(METHODS),
-    default="auto",
-    show_default=True,
-    help="lines: inclusion-exclusion over lines (boards with few lines, e.g. 7x7); pairs: subset sums over "
+    METHODS,
+    "auto",
+    "lines: inclusion-exclusion over lines (boards with few lines, e.g. 7x7); pairs: subset sums over "
     "cells (boards up to ~27 cells); frontier: keep each ply's positions on disk within --memory "
     "(bigger boards such as 4x4x4, as far as time allows; stop and run again to continue); search: "
     "walk the game tree (slow reference); auto: lines when the board has at most 16 lines, pairs up "
     "to 27 cells, else the first plies by inclusion-exclusion over the small sets of lines that fit "
     "in a player's marks while that is quick, and frontier beyond.",
 )
-@click.option(
+@choice_option(
     "--executor",
-    type=click.Choice(EXECUTORS),
-    default="auto",
-    show_default=True,
-    help="Where the parts of a big count run: here (serial), on all local cores (processes), or on "
+    EXECUTORS,
+    "auto",
+    "Where the parts of a big count run: here (serial), on all local cores (processes), or on "
     "a Dask cluster (dask; needs pip install 'oxo[cluster]').",
 )
 @click.option(
@@ -96,12 +93,10 @@ UTTT = "uttt"
     help="Stop after ply N (frontier method, gravity boards and uttt; default: until every game "
     "has ended, which gravity boards of more than 20 cells and uttt leave to --plies).",
 )
-@click.option(
+@folder_option(
     "--folder",
-    type=click.Path(file_okay=False),
-    default=None,
-    metavar="DIR",
-    help="Frontier method and uttt on disk: where the plies are kept (default: oxo-count-BOARD "
+    "folder",
+    "Frontier method and uttt on disk: where the plies are kept (default: oxo-count-BOARD "
     "in the current folder). Running the same count again continues from the last complete ply.",
 )
 @click.option(
@@ -117,7 +112,7 @@ def count(
     boards: tuple[str, ...],
     k: int | None,
     method: str,
-    executor: str,
+    executor: Executor,  # one of EXECUTORS: click.Choice checked it
     workers: int | None,
     scheduler: str | None,
     memory_text: str | None,
@@ -175,21 +170,9 @@ def count(
                 elif not isinstance(board, Geometry):
                     tables.append(_count_gravity(board, limit, max_ply, yes, quiet, rows))
                 else:
-                    tables.append(
-                        _count_one(
-                            board,
-                            method,
-                            executor,
-                            workers,
-                            scheduler,
-                            limit,
-                            max_ply,
-                            folder,
-                            yes,
-                            quiet,
-                            rows,
-                        )
-                    )
+                    shards = _Shards(executor=executor, workers=workers, scheduler=scheduler)
+                    run = _ClassicCount(shards, limit, max_ply, folder, yes, quiet, rows)
+                    tables.append(_count_one(board, method, run))
             except (KeyboardInterrupt, MemoryLimitError, OutOfReachError, click.exceptions.Exit):
                 # A stopped count shows the plies it finished before the one line saying why
                 # (Ctrl-C, the memory limit, or work ahead that needs --yes or was declined).
@@ -588,52 +571,57 @@ def _count_gravity(
             return count_positions(board, last, on_ply, on_progress=bar, on_row=rows.append)
 
 
-def _count_one(
-    geometry, method, executor, workers, scheduler, limit, max_ply, folder, yes, quiet, rows
-) -> CountTable:
+class _Shards(TypedDict):
+    """``--executor``, ``--workers`` and ``--scheduler``: where the parts of a count run."""
+
+    executor: Executor
+    workers: int | None
+    scheduler: str | None
+
+
+@dataclass(frozen=True)
+class _ClassicCount:
+    """What ``oxo count`` was given for a classic board's count, handed down as one: ``shards``
+    where its parts run (handed to the counters as it is), and ``rows`` the plies of a count ply
+    by ply, added as they come (a stopped count shows them)."""
+
+    shards: _Shards
+    limit: int
+    max_ply: int | None
+    folder: str | None
+    yes: bool
+    quiet: bool
+    rows: list[PlyCount]
+
+
+def _count_one(geometry: Geometry, method: str, run: _ClassicCount) -> CountTable:
     """One board's count: estimate, ask or refuse, then count within the memory limit. The plies
     of a count beyond the formulas are added to ``rows`` as they come (a stopped count shows them)."""
     import os
 
     from oxo.counting import choose_method, estimate_count
-    from oxo.counting.budget import MemoryGuard
 
     used = choose_method(geometry, method)
-    cores = workers or os.cpu_count() or 1
+    cores = run.shards["workers"] or os.cpu_count() or 1
     if used == "frontier":
-        return _count_by_plies(
-            geometry,
-            method == "auto",
-            executor,
-            workers,
-            scheduler,
-            limit,
-            max_ply,
-            folder,
-            yes,
-            quiet,
-            rows,
-            cores,
-        )
-    check_estimate(
-        f"counting {geometry.spec} by the {used} method",
-        estimate_count(geometry, used, workers=cores),
-        limit,
-        yes=yes,
-        smaller=f"use --method frontier --plies N to count the first N plies of {geometry.spec}",
-    )
+        return _count_by_plies(geometry, method == "auto", run, cores)
     from oxo.counting import count_positions
 
-    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
-        with MemoryGuard(limit):
-            return count_positions(
-                geometry,
-                used,  # type: ignore[arg-type]  # one of METHODS: choose_method checked it
-                executor=executor,
-                workers=workers,
-                scheduler=scheduler,
-                on_progress=bar,
-            )
+    with estimated_work(
+        f"counting {geometry.spec} by the {used} method",
+        estimate_count(geometry, used, workers=cores),
+        run.limit,
+        yes=run.yes,
+        smaller=f"use --method frontier --plies N to count the first N plies of {geometry.spec}",
+        label=f"counting {geometry.spec}",
+        quiet=run.quiet,
+    ) as bar:
+        return count_positions(
+            geometry,
+            used,  # type: ignore[arg-type]  # one of METHODS: choose_method checked it
+            **run.shards,
+            on_progress=bar,
+        )
 
 
 #: What the table's note calls the two methods of a count ply by ply.
@@ -649,20 +637,7 @@ PLY_METHOD_WORDS = {
 SPARSE_AT_MOST_SECONDS = 3600.0
 
 
-def _count_by_plies(
-    geometry,
-    sparse,
-    executor,
-    workers,
-    scheduler,
-    limit,
-    max_ply,
-    folder,
-    yes,
-    quiet,
-    rows,
-    cores,
-) -> CountTable:
+def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores: int) -> CountTable:
     """A board beyond the formulas, ply by ply: the first plies by inclusion-exclusion over small
     sets of lines where that is quick (``sparse``: --method auto), the frontier count beyond.
 
@@ -674,22 +649,22 @@ def _count_by_plies(
     from oxo.counting.budget import Estimate, MemoryGuard, MiB, format_bytes, format_seconds
     from oxo.counting.frontier import estimate_frontier
 
-    last = geometry.size if max_ply is None else min(max_ply, geometry.size)
+    last = geometry.size if run.max_ply is None else min(run.max_ply, geometry.size)
     plies = estimate_frontier(geometry, last, workers=cores)
     frontier_seconds = sum(p.seconds for p in plies)
     if len(plies) < last:  # the estimate stopped at a ply beyond a year: out of reach
         frontier_seconds = max(frontier_seconds, 2 * REFUSE_AFTER_SECONDS)
-    long_frontier = frontier_seconds > (REFUSE_AFTER_SECONDS if yes else ASK_AFTER_SECONDS)
+    long_frontier = frontier_seconds > (REFUSE_AFTER_SECONDS if run.yes else ASK_AFTER_SECONDS)
     # The sparse method is tried as long as it is faster than the frontier count, up to an hour
     # (without --plies on a long count, only what it gives within a minute matters).
     within = min(frontier_seconds, SPARSE_AT_MOST_SECONDS)
-    if max_ply is None and long_frontier:
+    if run.max_ply is None and long_frontier:
         within = ASK_AFTER_SECONDS
     plan = plan_plies(geometry, last, within=max(ASK_AFTER_SECONDS, within)) if sparse else None
     known = plan.sparse_last if plan is not None else -1
-    if plan is not None and plan.frontier and max_ply is None and long_frontier and known >= 0:
+    if plan is not None and plan.frontier and run.max_ply is None and long_frontier and known >= 0:
         # The whole game is long or out of reach: answer with the plies that come at once.
-        found = _count_sparse_plies(geometry, known, plan.estimates, quiet, rows)
+        found = _count_sparse_plies(geometry, known, plan.estimates, run.quiet, run.rows)
         minute, seconds = plan.within(ASK_AFTER_SECONDS)
         more = f"--plies {minute} takes about {format_seconds(seconds)}; " if minute > known else ""
         return CountTable(
@@ -708,11 +683,11 @@ def _count_by_plies(
         check_estimate(
             f"counting {geometry.spec} up to ply {last}",
             Estimate(plan.sparse_seconds, 200 * MiB, note="inclusion-exclusion over sets of lines"),
-            limit,
-            yes=yes,
+            run.limit,
+            yes=run.yes,
             smaller="give a smaller --plies N",
         )
-        found = _count_sparse_plies(geometry, last, plan.estimates, quiet, rows)
+        found = _count_sparse_plies(geometry, last, plan.estimates, run.quiet, run.rows)
         ended = found[-1].positions == 0
         if ended:
             found += [
@@ -743,28 +718,28 @@ def _count_by_plies(
         f"counting {geometry.spec} up to ply {last} by the frontier method",
         Estimate(
             frontier_seconds + (plan.sparse_seconds if plan else 0.0),
-            limit,
+            run.limit,
             max((p.disk for p in plies), default=0),
             note="upper bounds; memory stays within --memory",
         ),
-        limit,
-        yes=yes,
+        run.limit,
+        yes=run.yes,
         smaller=f"give --plies N to stop after ply N ({quick})",
         details=details,
     )
     sparse_rows = (
-        _count_sparse_plies(geometry, known, plan.estimates, quiet, rows)
+        _count_sparse_plies(geometry, known, plan.estimates, run.quiet, run.rows)
         if plan is not None and known >= 0
         else []
     )
-    where = Path(folder or f"oxo-count-{geometry.spec_shape}-k{geometry.k}").resolve()
-    if not quiet:
+    where = Path(run.folder or f"oxo-count-{geometry.spec_shape}-k{geometry.k}").resolve()
+    if not run.quiet:
         _note(
             f"{geometry.spec}: the frontier count keeps its plies in {where}; run the same "
             "command to continue a stopped count, and remove the folder when done",
             err=True,
         )
-    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=run.quiet) as bar:
 
         def on_ply(row: PlyCount) -> None:
             if row.ply < len(sparse_rows):
@@ -778,18 +753,16 @@ def _count_by_plies(
             row = PlyCount(
                 row.ply, row.positions, row.classes, method="frontier" if sparse_rows else None
             )
-            rows.append(row)
+            run.rows.append(row)
             bar.note(_ply_line(geometry, row))
 
-        with MemoryGuard(limit):
+        with MemoryGuard(run.limit):
             table = count_by_frontier(
                 geometry,
                 str(where),
-                max_ply=max_ply,
-                memory=limit,
-                executor=executor,
-                workers=workers,
-                scheduler=scheduler,
+                max_ply=run.max_ply,
+                memory=run.limit,
+                **run.shards,
                 on_ply=on_ply,
                 on_progress=bar,
             )
@@ -874,11 +847,7 @@ def show(
     if game is not None and game.family != "board":
         _show_game(game, position if board is not None else None, as_json, svg_path)
         return
-    pos = (
-        Position.empty(parse_board(game.name))
-        if game is not None and board is None
-        else parse_position(position, board, k)
-    )
+    pos = classic_position(position, board, k, game)
     if svg_path is not None:
         from oxo.errors import OxoError
         from oxo.fileio import write_atomic
@@ -946,8 +915,7 @@ def classes(board: str, k: int | None, as_json: bool) -> None:
     """
     geometry = parse_board(board, k)
     data = {
-        "board": geometry.spec_shape,
-        "k": geometry.k,
+        **geometry.board_keys(),
         "symmetries": [symmetry.name for symmetry in geometry.symmetries],
         "cell_classes": [{"name": c.name, "cells": list(c.cells)} for c in geometry.cell_classes],
         "line_classes": [

@@ -4,18 +4,9 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import (
-    board_option,
-    console,
-    echo_json,
-    json_option,
-    k_option,
-    parse_board,
-    parse_position,
-    quiet_option,
-)
-from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
-from oxo.progress import progress_bar
+from oxo.cli.common import console, echo_json, parse_board, parse_position
+from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
+from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
 
 
 @click.command()
@@ -26,12 +17,11 @@ from oxo.progress import progress_bar
     default=None,
     help="Count universal games (default: on boards of at most 16 cells).",
 )
-@click.option(
+@choice_option(
     "--method",
-    type=click.Choice(["auto", "lines", "pairs"]),
-    default="auto",
-    show_default=True,
-    help="lines: inclusion-exclusion over sets of lines (boards with few lines, any size: n x n "
+    ["auto", "lines", "pairs"],
+    "auto",
+    "lines: inclusion-exclusion over sets of lines (boards with few lines, any size: n x n "
     "with k = n up to 10x10); pairs: over sets of cells (boards up to 27 cells, e.g. 5x5 k=4); "
     "auto: lines when the board has at most 22 lines, else pairs.",
 )
@@ -59,24 +49,23 @@ def games(
 
     Example: oxo games 3x3;  oxo games 7x7 --json
     """
-    from oxo.counting.budget import MemoryGuard
     from oxo.games import count_games, estimate_games
 
     geometry = parse_board(board, k)
     limit = memory_limit(memory_text)
-    with clean_stop():
-        check_estimate(
+    with (
+        clean_stop(),
+        estimated_work(
             f"counting the games of {geometry.spec}",
             estimate_games(geometry, method),
             limit,
             yes=yes,
             smaller="count positions per move instead with 'oxo count'",
-        )
-        with (
-            progress_bar(f"counting games of {geometry.spec}", quiet=quiet) as bar,
-            MemoryGuard(limit),
-        ):
-            result = count_games(geometry, universal=universal, method=method, on_progress=bar)
+            label=f"counting games of {geometry.spec}",
+            quiet=quiet,
+        ) as bar,
+    ):
+        result = count_games(geometry, universal=universal, method=method, on_progress=bar)
     if as_json:
         echo_json(result.to_dict())
         return
@@ -200,8 +189,7 @@ def notation_views(board: str, k: int | None, as_json: bool) -> None:
     if as_json:
         echo_json(
             {
-                "board": geometry.spec_shape,
-                "k": geometry.k,
+                **geometry.board_keys(),
                 "views": [view.to_dict() for view in found],
                 "seed_ambiguities": None if ambiguity is None else ambiguity.to_dict(),
             }
@@ -301,8 +289,7 @@ def notation_game(
     outcome = game.outcome
     status = {"x": "X wins", "o": "O wins", "draw": "draw", None: "unfinished"}[outcome]
     data = {
-        "board": geometry.spec_shape,
-        "k": geometry.k,
+        **geometry.board_keys(),
         "moves": list(game.moves),
         "game": game.to_text(),
         "canonical": game.canonical.to_text(),

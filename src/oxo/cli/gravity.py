@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Unpack
 
 import click
 
@@ -17,6 +18,9 @@ from oxo.errors import MoveError
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.progress import progress_status
 from oxo.registry import find_game
+
+if TYPE_CHECKING:
+    from oxo.engines.base import Budget
 
 #: Time limit of ``oxo analyze --gravity`` (``oxo solve`` has ``--time``).
 ANALYZE_SECONDS = 120.0
@@ -43,21 +47,15 @@ def move_command(
     board: str | None,
     k: int | None,
     level: str,
-    *,
-    seconds: float | None,
-    iterations: int | None,
-    depth: int | None,
-    seed: int | None,
     as_json: bool,
+    **budget: Unpack[Budget],
 ) -> None:
     """The computer's column in a gravity position, and the value when proven."""
     state = parse_gravity_position(position, board, k)
     if state.is_over:
         ended = "draw" if state.winner is None else f"{state.winner.upper()} has won"
         raise MoveError(f"the game is over ({ended}): there is no move")
-    engine = find_game(state.board.spec).make_engine(
-        level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
-    )
+    engine = find_game(state.board.spec).make_engine(level, state, **budget)
     col = engine.choose(state)
     report = engine.last
     assert report is not None

@@ -16,6 +16,7 @@ from oxo.counting.budget import (
     parse_memory,
 )
 from oxo.errors import OutOfReachError
+from oxo.progress import ProgressSink, progress_bar
 
 #: Work predicted to take longer than this asks first (or needs --yes).
 ASK_AFTER_SECONDS = 60.0
@@ -88,6 +89,27 @@ def check_estimate(
         f"{what} is estimated to take {estimate.describe()}; run again with --yes to start it, "
         f"or {smaller}"
     )
+
+
+@contextmanager
+def estimated_work(
+    what: str,
+    estimate: Estimate,
+    limit: int,
+    *,
+    yes: bool,
+    smaller: str,
+    label: str,
+    quiet: bool,
+) -> Iterator[ProgressSink]:
+    """Work that starts only once its ``estimate`` passes :func:`check_estimate` (``what`` and
+    ``smaller`` worded as there), then runs under a progress bar ``label`` within the memory
+    ``limit`` (a count that comes to pass it stops)."""
+    from oxo.counting.budget import MemoryGuard
+
+    check_estimate(what, estimate, limit, yes=yes, smaller=smaller)
+    with progress_bar(label, quiet=quiet) as bar, MemoryGuard(limit):
+        yield bar
 
 
 @contextmanager

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import echo_json, json_option, k_option, parse_board, svg_option
+from oxo.cli.common import echo_json, parse_board
+from oxo.cli.options import choice_option, json_option, k_option, svg_option
 from oxo.errors import OxoError
 from oxo.fileio import write_atomic
 from oxo.game import Player
@@ -15,13 +16,13 @@ from oxo.strategy_map import DEFAULT_MAX_POSITIONS, StrategyMap, strategy_map
 
 @click.command(name="map")
 @click.argument("board")
-@click.option(
+@choice_option(
     "--as",
-    "side",
-    type=click.Choice(["x", "o"], case_sensitive=False),
-    default="x",
-    show_default=True,
-    help="The side whose strategy is mapped.",
+    ["x", "o"],
+    "x",
+    "The side whose strategy is mapped.",
+    name="side",
+    case_sensitive=False,
 )
 @k_option
 @svg_option("Also draw the map as nested grids in an SVG file.")

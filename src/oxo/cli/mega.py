@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Literal, Unpack
 import click
 
 from oxo.cli import OxoGroup, grids
-from oxo.cli.common import (
-    echo_selfplay,
+from oxo.cli.common import echo_selfplay
+from oxo.cli.options import (
     json_option,
     quiet_option,
     save_option,

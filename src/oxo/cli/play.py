@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import click
 
 from oxo import api
-from oxo.cli.common import (
+from oxo.cli.common import classic_position, echo_json, echo_selfplay, game_of_text
+from oxo.cli.options import (
     board_option,
-    echo_json,
-    echo_selfplay,
-    game_of_text,
+    choice_option,
     json_option,
     k_option,
-    parse_board,
-    parse_position,
     quiet_option,
+    search_budget_options,
+    sides_options,
 )
 from oxo.engines import DEFAULT_LEVEL, LEVELS, Engine
 from oxo.engines.rating import strength_text
 from oxo.errors import MoveError
 from oxo.game import GameState
-from oxo.position import Position
 from oxo.progress import progress_bar
 from oxo.registry import Game, find_game
+
+if TYPE_CHECKING:
+    from oxo.engines.base import Budget
 
 _LEVEL_HELP = (
     "The computer's strength: random, easy (wins and blocks in one), medium, hard (searches for --time), "
@@ -32,44 +33,15 @@ _LEVEL_HELP = (
 )
 
 
-def level_option(function):
-    return click.option(
-        "--level",
-        type=click.Choice(LEVELS),
-        default=DEFAULT_LEVEL,
-        show_default=True,
-        help=_LEVEL_HELP,
-    )(function)
+level_option = choice_option("--level", LEVELS, DEFAULT_LEVEL, _LEVEL_HELP)
 
-
-def budget_options(function):
-    function = click.option(
-        "--seed",
-        type=int,
-        default=None,
-        help="Seed of the computer's random choices (to replay a game).",
-    )(function)
-    function = click.option(
-        "--depth",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Plies an alpha-beta search looks ahead (instead of a time limit).",
-    )(function)
-    function = click.option(
-        "--iterations",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Simulations per move of a tree search (instead of a time limit).",
-    )(function)
-    function = click.option(
-        "--time",
-        "seconds",
-        type=click.FloatRange(min=0, min_open=True),
-        default=None,
-        metavar="SECONDS",
-        help="Thinking time per move of hard and best (medium gets a tenth); 1 s unless the command says otherwise.",
-    )(function)
-    return function
+budget_options = search_budget_options(
+    time_help="Thinking time per move of hard and best (medium gets a tenth); 1 s unless the "
+    "command says otherwise.",
+    iterations_help="Simulations per move of a tree search (instead of a time limit).",
+    seed_help="Seed of the computer's random choices (to replay a game).",
+    depth_help="Plies an alpha-beta search looks ahead (instead of a time limit).",
+)
 
 
 def gravity_option(function):
@@ -86,14 +58,7 @@ def gravity_option(function):
 @click.command(epilog=strength_text())
 @click.argument("board", default="3x3")
 @k_option
-@click.option(
-    "--as",
-    "side",
-    type=click.Choice(["x", "o"]),
-    default="x",
-    show_default=True,
-    help="Your side (X moves first).",
-)
+@choice_option("--as", ["x", "o"], "x", "Your side (X moves first).", name="side")
 @level_option
 @budget_options
 @click.option(
@@ -184,6 +149,7 @@ def move(
 
     Example: oxo move x...o.... --level perfect
     """
+    budget: Budget = {"seconds": seconds, "iterations": iterations, "depth": depth, "seed": seed}
     game = game_of_text(position, board, k, gravity)
     if gravity or (game is not None and game.family == "gravity"):
         from oxo.cli.gravity import move_command
@@ -192,41 +158,13 @@ def move(
             position, board, k = (
                 (game.name, None, None) if board is None else (position, game.name, None)
             )
-        move_command(
-            position,
-            board,
-            k,
-            level,
-            seconds=seconds,
-            iterations=iterations,
-            depth=depth,
-            seed=seed,
-            as_json=as_json,
-        )
+        move_command(position, board, k, level, as_json, **budget)
         return
     if game is not None and game.family != "board":
         game.require("moves")
-        _move_of_game(
-            game,
-            position if board is not None else None,
-            level,
-            seconds,
-            iterations,
-            depth,
-            seed,
-            as_json,
-        )
+        _move_of_game(game, position if board is not None else None, level, as_json, **budget)
         return
-    chosen = api.move(
-        Position.empty(parse_board(game.name))
-        if game is not None and board is None
-        else parse_position(position, board, k),
-        level,
-        seconds=seconds,
-        iterations=iterations,
-        depth=depth,
-        seed=seed,
-    )
+    chosen = api.move(classic_position(position, board, k, game), level, **budget)
     cell, report = chosen.move, chosen.report
     if as_json:
         echo_json(chosen.to_dict())
@@ -243,23 +181,14 @@ def move(
 
 
 def _move_of_game(
-    game: Game,
-    text: str | None,
-    level: str,
-    seconds: float | None,
-    iterations: int | None,
-    depth: int | None,
-    seed: int | None,
-    as_json: bool,
+    game: Game, text: str | None, level: str, as_json: bool, **budget: Unpack[Budget]
 ) -> None:
     """The computer's move on a game of nine grids: its empty board, or the position a record
     (``--board mega`` with the moves as POSITION) reaches."""
     state = game.start() if text is None else game.parse_position(text)
     if state.is_over:
         raise MoveError(f"the game is over ({state.outcome}): there is no move")
-    engine = game.make_engine(
-        level, state, seconds=seconds, iterations=iterations, depth=depth, seed=seed
-    )
+    engine = game.make_engine(level, state, **budget)
     chosen = engine.choose(state)
     report = engine.last
     assert report is not None
@@ -286,22 +215,7 @@ def _move_of_game(
 @click.command(epilog=strength_text())
 @click.argument("game")
 @k_option
-@click.option(
-    "--x",
-    "x_level",
-    type=click.Choice(LEVELS),
-    default="hard",
-    show_default=True,
-    help="Level of X (moves first).",
-)
-@click.option(
-    "--o",
-    "o_level",
-    type=click.Choice(LEVELS),
-    default="random",
-    show_default=True,
-    help="Level of O.",
-)
+@sides_options(LEVELS, "hard", "random", "Level of X (moves first).", "Level of O.", what="level")
 @click.option(
     "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Number of games."
 )

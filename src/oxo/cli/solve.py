@@ -17,19 +17,16 @@ from oxo.analysis import (
     seed_rule_unwinnable,
     winnability,
 )
-from oxo.cli.common import (
+from oxo.cli.common import console, echo_json, game_of_text, parse_board, parse_position, plural
+from oxo.cli.limits import memory_limit, memory_option
+from oxo.cli.options import (
     board_option,
-    console,
-    echo_json,
-    game_of_text,
+    folder_option,
     json_option,
     k_option,
-    parse_board,
-    parse_position,
-    plural,
     quiet_option,
+    seconds_option,
 )
-from oxo.cli.limits import memory_limit, memory_option
 from oxo.errors import OptionError
 from oxo.geometry import Geometry
 from oxo.position import Position
@@ -251,22 +248,11 @@ def _print_deadends(report: DeadEndReport) -> None:
 @click.command(name="solve")
 @click.argument("board")
 @k_option
-@click.option(
-    "--time",
-    "seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=600.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Time limit of the proof on boards over 16 cells.",
-)
-@click.option(
+@seconds_option("Time limit of the proof on boards over 16 cells.", 600.0)
+@folder_option(
     "--proof",
     "proof_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    metavar="DIR",
-    help="Write certificates (strategies anyone can check with 'oxo verify') into this folder: "
+    "Write certificates (strategies anyone can check with 'oxo verify') into this folder: "
     "a new or empty one, or the folder of an earlier run of the same board, which continues.",
 )
 @click.option(
@@ -290,15 +276,12 @@ def _print_deadends(report: DeadEndReport) -> None:
     help="With --proof: run the jobs on the Dask cluster at ADDRESS (tcp://host:8786; 'local' "
     "starts one here). Results come back to this process: the workers need not see DIR.",
 )
-@click.option(
-    "--slice",
-    "slice_seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="With --proof: the longest a job searches; a job that does not settle its position in "
+@seconds_option(
+    "With --proof: the longest a job searches; a job that does not settle its position in "
     "that time is split into the positions after each move (a stop loses at most a slice).",
+    60.0,
+    flag="--slice",
+    name="slice_seconds",
 )
 @click.option(
     "--split",
@@ -582,15 +565,10 @@ def _describe(value: Value, ply: int) -> str:
     help="A gravity position: the columns played from 1 (4453, Connect Four unless --board says "
     "otherwise) or rows top first with '/'; gives each column's exact value and distance.",
 )
-@click.option(
-    "--time",
-    "seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    metavar="SECONDS",
-    help="Gravity positions: time limit of the exact values (default 120); past it, the columns "
+@seconds_option(
+    "Gravity positions: time limit of the exact values (default 120); past it, the columns "
     "solved so far are reported with exit status 3. Gomoku boards (k=5) beyond the exact solver: "
-    "time for the forced-win search (default 3).",
+    "time for the forced-win search (default 3)."
 )
 def analyze(
     position: str,

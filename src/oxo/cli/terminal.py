@@ -5,21 +5,9 @@ from __future__ import annotations
 import click
 
 from oxo import api
-from oxo.cli.common import (
-    board_option,
-    console,
-    echo_json,
-    game_of_text,
-    json_option,
-    k_option,
-    parse_board,
-    parse_position,
-    quiet_option,
-)
-from oxo.cli.limits import check_estimate, clean_stop, memory_limit, memory_option, yes_option
-from oxo.counting.budget import MemoryGuard
-from oxo.position import Position
-from oxo.progress import progress_bar
+from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
+from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
+from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
 from oxo.terminal import (
     METHODS,
     TerminalTable,
@@ -54,11 +42,7 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
     game = game_of_text(position, board, k)
     if game is not None:
         game.require("legality")
-    verdict = api.check(
-        Position.empty(parse_board(game.name))
-        if game is not None and board is None
-        else parse_position(position, board, k)
-    )
+    verdict = api.check(classic_position(position, board, k, game))
     if as_json:
         echo_json(verdict.to_dict())
     else:
@@ -86,12 +70,11 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
     metavar="P",
     help="Only these plies: 7, 0-7 or 5,7,9 (default: all).",
 )
-@click.option(
+@choice_option(
     "--method",
-    type=click.Choice(METHODS),
-    default="auto",
-    show_default=True,
-    help="pairs: pair counter, every ply; csp: constraint search, per ply; search: walk the game tree (slow reference).",
+    METHODS,
+    "auto",
+    "pairs: pair counter, every ply; csp: constraint search, per ply; search: walk the game tree (slow reference).",
 )
 @click.option(
     "--list",
@@ -144,19 +127,19 @@ def terminal(
             shown += 1
         return
     memory = memory_limit(memory_text)
-    with clean_stop():
-        check_estimate(
+    with (
+        clean_stop(),
+        estimated_work(
             f"counting the terminal positions of {geometry.spec}",
             estimate_terminal(geometry, method, plies),
             memory,
             yes=yes,
             smaller="give --ply to count some plies with the constraint search",
-        )
-        with (
-            progress_bar(f"terminal positions of {geometry.spec}", quiet=quiet) as bar,
-            MemoryGuard(memory),
-        ):
-            table = count_terminal(geometry, method, plies=plies, on_progress=bar)  # type: ignore[arg-type]  # click.Choice(METHODS) checked the method
+            label=f"terminal positions of {geometry.spec}",
+            quiet=quiet,
+        ) as bar,
+    ):
+        table = count_terminal(geometry, method, plies=plies, on_progress=bar)  # type: ignore[arg-type]  # click.Choice(METHODS) checked the method
     if as_json:
         echo_json(table.to_dict())
         return

@@ -6,7 +6,8 @@ import time
 
 import click
 
-from oxo.cli.common import echo_json, json_option
+from oxo.cli.common import echo_json
+from oxo.cli.options import json_option
 from oxo.counting.budget import format_seconds
 from oxo.progress import progress_status
 

@@ -99,6 +99,8 @@ class PerPlyCounts:
     positions: tuple[int, ...]
     classes: tuple[int, ...]
     finished: tuple[int, ...]
+    #: False when the count stopped before the end of the game.
+    complete: bool
 
     @property
     def plies(self) -> tuple[PlyCount, ...]:
@@ -116,12 +118,19 @@ class PerPlyCounts:
     def total_classes(self) -> int:
         return sum(self.classes)
 
-    def totals_dict(self) -> dict[str, int]:
-        """The ``total`` of ``--json``: positions, classes and finished positions of every ply."""
+    def plies_dict(self, method: str) -> dict[str, object]:
+        """The keys that end the ``--json`` of every such count: each ply's row, the ``total``
+        (positions, classes and finished positions of every ply), the ``method`` and whether the
+        count is ``complete``."""
         return {
-            "positions": self.total,
-            "classes": self.total_classes,
-            "finished": sum(self.finished),
+            "plies": [row.to_dict() for row in self.plies],
+            "total": {
+                "positions": self.total,
+                "classes": self.total_classes,
+                "finished": sum(self.finished),
+            },
+            "method": method,
+            "complete": self.complete,
         }
 
 
@@ -139,8 +148,7 @@ class CountTable(PlyTotals):
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "plies": [row.to_dict() for row in self.plies],
             "total": {"positions": self.total_positions, "classes": self.total_classes},
             "method": self.method,

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 
 from oxo.errors import OptionError, OutOfReachError
+from oxo.records import record
 
 GiB = 1 << 30
 MiB = 1 << 20
@@ -200,9 +201,6 @@ class Estimate:
         return f"{text} ({self.note})" if self.note else text
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "seconds": round(self.seconds, 1),
-            "memory_bytes": self.memory,
-            "disk_bytes": self.disk,
-            "note": self.note,
-        }
+        return record(
+            self, {"memory": "memory_bytes", "disk": "disk_bytes"}, seconds=round(self.seconds, 1)
+        )

@@ -34,7 +34,7 @@ import numpy as np
 from oxo.counting.executors import Executor, run_shards
 from oxo.errors import OptionError
 from oxo.geometry import Geometry
-from oxo.records import Record
+from oxo.records import Record, record
 
 #: Bytes per stored class (X cells, O cells, stabilizer size) and per child while sorting.
 ENTRY_BYTES = 8 + 8 + 2
@@ -512,12 +512,7 @@ class PlyEstimate:
     disk: int
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "ply": self.ply,
-            "classes_at_most": self.classes_at_most,
-            "seconds": round(self.seconds, 1),
-            "disk_bytes": self.disk,
-        }
+        return record(self, {"disk": "disk_bytes"}, seconds=round(self.seconds, 1))
 
 
 def estimate_frontier(geometry: Geometry, max_ply: int, *, workers: int = 2) -> list[PlyEstimate]:

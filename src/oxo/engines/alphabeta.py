@@ -106,11 +106,11 @@ class AlphaBetaEngine:
             budget = TACTICS_SECONDS if self.seconds is None else self.seconds * TACTICS_SHARE
             advice = self._tactics(state, budget)
             if advice is not None and advice.move is not None:
-                self.last = SearchReport(
+                self.last = SearchReport.of_move(
                     self.name,
+                    state,
                     advice.move,
-                    state.format_move(advice.move),
-                    clock.elapsed,
+                    clock,
                     nodes=advice.nodes,
                     value=advice.value,
                 )
@@ -145,11 +145,11 @@ class AlphaBetaEngine:
             if abs(best_score) < PROVEN
             else None
         )
-        self.last = SearchReport(
+        self.last = SearchReport.of_move(
             self.name,
+            state,
             best_move,
-            state.format_move(best_move),
-            clock.elapsed,
+            clock,
             nodes=self._nodes,
             depth=reached,
             value=value,

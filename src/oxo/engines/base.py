@@ -31,6 +31,25 @@ class SearchReport:
     value: Outcome | None = None
     expectation: float | None = None
 
+    @classmethod
+    def of_move(
+        cls,
+        engine: str,
+        state: GameState,
+        move: int,
+        clock: Clock,
+        *,
+        nodes: int = 0,
+        depth: int | None = None,
+        value: Outcome | None = None,
+        expectation: float | None = None,
+    ) -> SearchReport:
+        """The report of ``move`` chosen in ``state`` by ``engine``: the move written as the game
+        writes it, the time read off the search's ``clock``, and what the search found."""
+        return cls(
+            engine, move, state.format_move(move), clock.elapsed, nodes, depth, value, expectation
+        )
+
     def to_dict(self) -> dict[str, object]:
         expectation = (
             None
@@ -140,11 +159,11 @@ def win_at_once(
     wins = state.winning_moves()
     if not wins:
         return None
-    return SearchReport(
+    return SearchReport.of_move(
         name,
+        state,
         wins[0],
-        state.format_move(wins[0]),
-        clock.elapsed,
+        clock,
         nodes=1,
         depth=depth,
         value=state.to_move,

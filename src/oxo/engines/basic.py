@@ -27,9 +27,7 @@ class RandomEngine:
         legal_or_raise(state)
         moves = self.candidates(state)
         move = moves[int(self._rng.random() * len(moves))]
-        self.last = SearchReport(
-            self.name, move, state.format_move(move), clock.elapsed, nodes=len(moves)
-        )
+        self.last = SearchReport.of_move(self.name, state, move, clock, nodes=len(moves))
         return move
 
 

@@ -53,9 +53,7 @@ def proven_move(
     """One of the solution's best moves in ``state`` (ties broken by ``rng``), reported with its value."""
     best = solution.best_moves(state)
     move: int = best[int(rng.random() * len(best))]
-    return SearchReport(
-        name, move, state.format_move(move), clock.elapsed, value=solution.value(state).outcome
-    )
+    return SearchReport.of_move(name, state, move, clock, value=solution.value(state).outcome)
 
 
 def in_reach(state: GameState, solver: ExactSolver | None, limit: int = PERFECT_LIMIT) -> bool:

@@ -153,11 +153,11 @@ class MCTSEngine:
         safe = safe_moves(state, tactical)
         if len(safe) == 1:
             move = safe[0]
-            self.last = SearchReport(
+            self.last = SearchReport.of_move(
                 self.name,
+                state,
                 move,
-                state.format_move(move),
-                clock.elapsed,
+                clock,
                 nodes=1,
                 expectation=float("nan"),
             )
@@ -181,11 +181,11 @@ class MCTSEngine:
             mover = state.to_move
             assert mover is not None  # a searched position is not over
             proven = {1: other(mover), 2: "draw", 3: mover}[proof]
-        self.last = SearchReport(
+        self.last = SearchReport.of_move(
             self.name,
+            state,
             move,
-            state.format_move(move),
-            clock.elapsed,
+            clock,
             nodes=simulations,
             value=proven,
             expectation=value / max(1, visits),
@@ -211,11 +211,11 @@ class MCTSEngine:
             value = child.mover
         elif root.proven != 0 and root.mover is not None:
             value = root.mover if root.proven == 1 else other(root.mover)
-        self.last = SearchReport(
+        self.last = SearchReport.of_move(
             self.name,
+            state,
             move,
-            state.format_move(move),
-            clock.elapsed,
+            clock,
             nodes=done,
             value=value,
             expectation=child.value / child.visits if child.visits else float("nan"),

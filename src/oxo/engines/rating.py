@@ -22,6 +22,8 @@ from importlib import resources
 
 import numpy as np
 
+from oxo.records import attributes
+
 #: Elo points per unit of the natural log-odds of the expected score.
 ELO_PER_NAT = 400 / math.log(10)
 #: Imaginary draws added to every pair that played (see the module docstring).
@@ -55,10 +57,7 @@ class Ratings:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "anchor": self.anchor,
-            "anchor_elo": self.anchor_elo,
-            "games": self.games,
-            "prior_draws": self.prior_draws,
+            **attributes(self, "anchor anchor_elo games prior_draws"),
             "elo": {name: round(value, 1) for name, value in self.elo.items()},
             "error": {name: round(value, 1) for name, value in self.error.items()},
         }

@@ -13,6 +13,7 @@ from oxo.engines.levels import make_engine, normalize_level
 from oxo.errors import OxoError
 from oxo.game import GameState
 from oxo.progress import SILENT, ProgressSink
+from oxo.records import attributes
 
 #: Builds a level's engine: :func:`oxo.engines.make_engine`, or a game's own (its descriptor's
 #: ``make_engine`` in :mod:`oxo.registry`: gravity boards' perfect and best use the exact solver).
@@ -44,18 +45,11 @@ class SelfPlayStats:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "games": self.games,
-            "x_wins": self.x_wins,
-            "o_wins": self.o_wins,
-            "draws": self.draws,
-            "x_share": round(self.share("x"), 6),
-            "o_share": round(self.share("o"), 6),
-            "draw_share": round(self.share("draw"), 6),
+            **attributes(self, "games x_wins o_wins draws"),
+            **{f"{outcome}_share": round(self.share(outcome), 6) for outcome in ("x", "o", "draw")},
             "mean_moves": round(self.mean_moves, 4),
             "seconds": round(self.seconds, 3),
-            "x": self.x,
-            "o": self.o,
-            "seed": self.seed,
+            **attributes(self, "x o seed"),
         }
 
 

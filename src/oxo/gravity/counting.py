@@ -29,6 +29,7 @@ from oxo.counting.budget import Estimate, MiB
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
 from oxo.gravity.solver import supports
+from oxo.records import record
 
 #: Without a last ply, the command line counts every ply only on gravity boards of at most this
 #: many cells (5x4 takes seconds; 5x5 with k=4 already holds hundreds of millions of positions).
@@ -74,10 +75,7 @@ class GravityCounts(PerPlyCounts):
             "k": self.board.k,
             "gravity": True,
             "classes_up_to": "left-right mirror",
-            "plies": [row.to_dict() for row in self.plies],
-            "total": self.totals_dict(),
-            "method": "gravity",
-            "complete": self.complete,
+            **self.plies_dict("gravity"),
         }
 
 
@@ -91,12 +89,7 @@ class GravityPlyEstimate:
     memory: int
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "ply": self.ply,
-            "positions_at_most": self.positions_at_most,
-            "seconds": round(self.seconds, 1),
-            "memory_bytes": self.memory,
-        }
+        return record(self, {"memory": "memory_bytes"}, seconds=round(self.seconds, 1))
 
 
 def _check_supported(board: GravityBoard) -> None:

@@ -27,8 +27,7 @@ from numba import njit
 from oxo.compiled import DRAWN as _DRAWN
 from oxo.compiled import PLAYING as _PLAYING
 from oxo.compiled import POP as _POP
-from oxo.compiled import SELECT as _SELECT
-from oxo.compiled import below, make_tree_search, warm_up_search
+from oxo.compiled import draw_free_cell, list_free_cells, make_tree_search, warm_up_search
 from oxo.compiled import make_rng as make_rng  # the search driver and self-play seed it here
 from oxo.compiled import next32 as next32  # re-exported for the tests' uncompiled reference
 from oxo.ninegrids import WINS
@@ -94,23 +93,9 @@ def legal_moves(st: np.ndarray, out: np.ndarray) -> int:
     if st[STATUS] != PLAYING:
         return 0
     open_grids = ~(st[COV] | st[COV + 1] | st[PLAYED]) & 511
-    used = st[USED]
-    n = 0
-    for g in range(9):
-        if open_grids >> g & 1:
-            free = ~(st[g] | st[9 + g] | used) & 511
-            for c in range(9):
-                if free >> c & 1:
-                    out[n] = 9 * g + c
-                    n += 1
+    n = list_free_cells(st, open_grids, st[USED], out)
     if n == 0:  # rule 8: ignore rule 6, keep rule 5
-        for g in range(9):
-            if open_grids >> g & 1:
-                free = ~(st[g] | st[9 + g]) & 511
-                for c in range(9):
-                    if free >> c & 1:
-                        out[n] = 9 * g + c
-                        n += 1
+        n = list_free_cells(st, open_grids, 0, out)
     return n
 
 
@@ -150,27 +135,10 @@ def random_move(st: np.ndarray, rng: np.ndarray) -> int:
     if st[STATUS] != PLAYING:
         return -1
     open_grids = ~(st[COV] | st[COV + 1] | st[PLAYED]) & 511
-    used = st[USED]
-    n = 0
-    for g in range(9):
-        if open_grids >> g & 1:
-            n += _POP[~(st[g] | st[9 + g] | used) & 511]
-    if n == 0:  # rule 8
-        used = 0
-        for g in range(9):
-            if open_grids >> g & 1:
-                n += _POP[~(st[g] | st[9 + g]) & 511]
-        if n == 0:
-            return -1
-    r = below(rng, n)
-    for g in range(9):
-        if open_grids >> g & 1:
-            free = ~(st[g] | st[9 + g] | used) & 511
-            k = _POP[free]
-            if r < k:
-                return 9 * g + _SELECT[free, r]
-            r -= k
-    return -1  # unreachable
+    move = draw_free_cell(st, rng, open_grids, st[USED])
+    if move < 0:  # rule 8: ignore rule 6, keep rule 5
+        move = draw_free_cell(st, rng, open_grids, 0)
+    return move
 
 
 @njit(cache=True)

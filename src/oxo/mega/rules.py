@@ -35,8 +35,8 @@ from oxo import ninegrids
 from oxo.errors import IllegalMoveError, MoveError
 from oxo.game import Outcome, Player
 from oxo.geometry import mask_cells
-from oxo.mega.notation import format_move, format_record, parse_move, parse_record
-from oxo.ninegrids import FULL, GRID_CELLS, NAMES, WINS, Token
+from oxo.mega.notation import format_move, parse_move, parse_record
+from oxo.ninegrids import FULL, GRID_CELLS, NAMES, WINS, RecordedState, Token
 from oxo.records import record
 
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ class MegaSummary:
         )
 
 
-class MegaState:
+class MegaState(RecordedState):
     """A game of mega tic-tac-toe in progress: legal moves, why a move is illegal, play and take back.
 
     Moves are given as ``GC`` text or as indices 0..80 (see :mod:`oxo.mega.notation`). It implements
@@ -207,15 +207,6 @@ class MegaState:
     def moves(self) -> tuple[int, ...]:
         """Move indices played so far."""
         return tuple(self._moves)
-
-    @property
-    def record(self) -> str:
-        """The game record in ``GC`` notation."""
-        return format_record(self._moves)
-
-    @property
-    def move_count(self) -> int:
-        return len(self._moves)
 
     @property
     def player(self) -> int:
@@ -574,14 +565,8 @@ class MegaState:
             tuple(self._abnormal_strings),
         )
 
-    def __repr__(self) -> str:
-        return f"MegaState.replay({self.record!r})"
-
     def _repr_svg_(self) -> str:
         """The board as SVG, for notebooks (see :func:`oxo.render.svg.mega_svg`)."""
         from oxo.render.svg import mega_svg
 
         return mega_svg(self)
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(self.text())

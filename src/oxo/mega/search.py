@@ -8,10 +8,13 @@ stream is xoshiro128+ seeded once, so with an iteration budget a seeded game rep
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from oxo import ninegrids
 from oxo.ninegrids import CHUNK, MAX_NODES
+
+if TYPE_CHECKING:
+    from oxo.ninegrids import CompiledKernel
 
 __all__ = ["CHUNK", "MAX_NODES", "CompiledSearch"]
 
@@ -19,15 +22,8 @@ __all__ = ["CHUNK", "MAX_NODES", "CompiledSearch"]
 class CompiledSearch(ninegrids.CompiledSearch):
     """The shared driver (:class:`oxo.ninegrids.CompiledSearch`) over mega tic-tac-toe's compiled kernel."""
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        exploration: float | None = None,
-        expand_after: int = 2,
-        **options: Any,
-    ) -> None:
+    @staticmethod
+    def _kernel() -> CompiledKernel:
         from oxo.mega import compiled
 
-        super().__init__(
-            compiled, seed, 0.7 if exploration is None else exploration, expand_after, **options
-        )
+        return compiled

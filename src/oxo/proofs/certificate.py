@@ -90,7 +90,7 @@ from oxo.errors import (
 )
 from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, Symmetry, mask_cells
-from oxo.records import Record
+from oxo.records import Record, attributes
 
 FORMAT = "oxo-strategy/1"
 SIDES = ("x", "o")
@@ -296,17 +296,11 @@ class VerifyResult:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "valid": self.valid,
-            "board": self.board,
-            "k": self.k,
-            "side": self.side,
-            "guarantee": self.guarantee,
-            "positions_checked": self.positions_checked,
-            "entries": self.entries,
-            "strategy_moves": self.strategy_moves,
-            "sections": self.sections,
-            "failure": self.failure,
-            "failure_position": self.failure_position,
+            **attributes(
+                self,
+                "valid board k side guarantee positions_checked entries strategy_moves sections "
+                "failure failure_position",
+            ),
             "failure_path": None if self.failure_path is None else list(self.failure_path),
         }
 

@@ -69,8 +69,7 @@ class ProofResult:
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
-            "board": self.geometry.spec_shape,
-            "k": self.geometry.k,
+            **self.geometry.board_keys(),
             "value": self.value,
             "method": METHOD,
             "nodes": self.nodes,

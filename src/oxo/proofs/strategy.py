@@ -9,6 +9,7 @@ wins by threats written out where they settled a position (see :mod:`oxo.proofs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from oxo.proofs.threats import Plan
@@ -135,20 +136,15 @@ class StrategyReader:
                 bit = 1 << move
                 children.append((move, (x | bit, o) if x_to_move else (x, o | bit)))
             if side_to_move:
-                for move, (cx, co) in children:
-                    if self.value_of(cx, co) == target:
-                        entries.append(Entry(x, o, move=move))
-                        stack.append((cx, co))
-                        break
-                else:
-                    # The table may have let the deciding child go: settle the children again.
-                    for move, (cx, co) in children:
-                        if self.settle(cx, co) == target:
-                            entries.append(Entry(x, o, move=move))
-                            stack.append((cx, co))
-                            break
-                    else:
-                        raise AssertionError("no move keeps a settled value")
+                # The table may have let the deciding child go: then settle the children again.
+                kept = _keeping(children, target, self.value_of) or _keeping(
+                    children, target, self.settle
+                )
+                if kept is None:
+                    raise AssertionError("no move keeps a settled value")
+                move, child = kept
+                entries.append(Entry(x, o, move=move))
+                stack.append(child)
             else:
                 for _, (cx, co) in children:
                     value = self.value_of(cx, co)
@@ -179,3 +175,11 @@ class StrategyReader:
                     (x, o | 1 << reply, after) if self.attacker_is_x else (x | 1 << reply, o, after)
                 )
         return entries
+
+
+def _keeping(
+    children: list[tuple[int, tuple[int, int]]], target: int, value: Callable[[int, int], int]
+) -> tuple[int, tuple[int, int]] | None:
+    """The first ``(move, (x, o))`` of ``children`` whose position has the value ``target`` as
+    ``value`` reads it (the table's, or settled again), or None when no move keeps it."""
+    return next(((move, child) for move, child in children if value(*child) == target), None)

@@ -24,7 +24,7 @@ from oxo.compiled import DRAWN as _DRAWN
 from oxo.compiled import PLAYING as _PLAYING
 from oxo.compiled import POP as _POP
 from oxo.compiled import SELECT as _SELECT
-from oxo.compiled import below, make_tree_search, warm_up_search
+from oxo.compiled import below, draw_free_cell, list_free_cells, make_tree_search, warm_up_search
 from oxo.compiled import make_rng as make_rng  # the search driver and self-play seed it here
 from oxo.compiled import next32 as next32  # re-exported for the tests' uncompiled reference
 from oxo.ninegrids import WINS
@@ -64,20 +64,19 @@ def state_from(state: Any) -> np.ndarray:
 
 
 @njit(cache=True)
+def _playable_grids(st: np.ndarray) -> int:
+    """The grids (a 9-bit mask) the side to move may play in: the one it is sent to, else every
+    open grid."""
+    t = st[TARGET]
+    return 1 << t if t >= 0 else ~st[CLOSED] & 511
+
+
+@njit(cache=True)
 def legal_moves(st: np.ndarray, out: np.ndarray) -> int:
     """Write the legal moves (0..80, ascending) into ``out`` and return how many (0: game over)."""
     if st[STATUS] != PLAYING:
         return 0
-    n = 0
-    t = st[TARGET]
-    for g in range(9):
-        if (t < 0 and not (st[CLOSED] >> g) & 1) or g == t:
-            free = ~(st[g] | st[9 + g]) & 511
-            for c in range(9):
-                if free >> c & 1:
-                    out[n] = 9 * g + c
-                    n += 1
-    return n
+    return list_free_cells(st, _playable_grids(st), 0, out)
 
 
 @njit(cache=True)
@@ -110,24 +109,7 @@ def random_move(st: np.ndarray, rng: np.ndarray) -> int:
     """A legal move drawn uniformly (count the empty cells per grid, pick the r-th); -1 if none."""
     if st[STATUS] != PLAYING:
         return -1
-    t = st[TARGET]
-    if t >= 0:
-        free = ~(st[t] | st[9 + t]) & 511
-        return 9 * t + _SELECT[free, below(rng, _POP[free])]
-    closed = st[CLOSED]
-    n = 0
-    for g in range(9):
-        if not (closed >> g) & 1:
-            n += _POP[~(st[g] | st[9 + g]) & 511]
-    r = below(rng, n)
-    for g in range(9):
-        if not (closed >> g) & 1:
-            free = ~(st[g] | st[9 + g]) & 511
-            k = _POP[free]
-            if r < k:
-                return 9 * g + _SELECT[free, r]
-            r -= k
-    return -1  # unreachable: an open grid has an empty cell
+    return draw_free_cell(st, rng, _playable_grids(st), 0)
 
 
 @njit(cache=True)
@@ -218,30 +200,9 @@ def careful_move(st: np.ndarray, rng: np.ndarray) -> int:
     bad = losing_grids(st)
     if bad == 0:
         return random_move(st, rng)
-    avoid = bad | st[CLOSED]
-    t = st[TARGET]
-    if t >= 0:
-        free = ~(st[t] | st[9 + t]) & 511
-        good = free & ~avoid
-        if good == 0:
-            good = free
-        return 9 * t + _SELECT[good, below(rng, _POP[good])]
-    closed = st[CLOSED]
-    n = 0
-    for g in range(9):
-        if not (closed >> g) & 1:
-            n += _POP[~(st[g] | st[9 + g] | avoid) & 511]
-    if n == 0:
-        return random_move(st, rng)
-    r = below(rng, n)
-    for g in range(9):
-        if not (closed >> g) & 1:
-            free = ~(st[g] | st[9 + g] | avoid) & 511
-            k = _POP[free]
-            if r < k:
-                return 9 * g + _SELECT[free, r]
-            r -= k
-    return -1  # unreachable
+    # A cell c sends the opponent to grid c: leave out the cells naming a bad or a closed grid.
+    move = draw_free_cell(st, rng, _playable_grids(st), bad | st[CLOSED])
+    return move if move >= 0 else random_move(st, rng)
 
 
 @njit(cache=True)

@@ -75,10 +75,7 @@ class UtttCounts(PerPlyCounts):
             "board": "uttt",
             "game": "ultimate tic-tac-toe",
             "classes_up_to": "the 8 rotations and reflections of the square",
-            "plies": [row.to_dict() for row in self.plies],
-            "total": self.totals_dict(),
-            "method": "uttt",
-            "complete": self.complete,
+            **self.plies_dict("uttt"),
         }
 
 

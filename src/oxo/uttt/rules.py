@@ -26,8 +26,9 @@ from oxo import ninegrids
 from oxo.errors import IllegalMoveError
 from oxo.game import Outcome, Player
 from oxo.geometry import mask_cells
-from oxo.ninegrids import GRID_CELLS, NAMES, WINS, Token
-from oxo.uttt.notation import format_move, format_record, parse_move, parse_record
+from oxo.ninegrids import GRID_CELLS, NAMES, WINS, RecordedState, Token
+from oxo.records import record
+from oxo.uttt.notation import format_move, parse_move, parse_record
 
 if TYPE_CHECKING:
     from oxo.uttt.search import CompiledSearch
@@ -69,18 +70,16 @@ class UtttSummary:
     moves: int
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "to_move": self.to_move,
-            "winner": self.winner,
-            "legal": [format_move(m) for m in self.legal],
-            "won": {str(grid): owner for grid, owner in self.won},
-            "drawn": list(self.drawn),
-            "grid": self.target,
-            "moves": self.moves,
-        }
+        return record(
+            self,
+            {"target": "grid"},
+            legal=[format_move(m) for m in self.legal],
+            won={str(grid): owner for grid, owner in self.won},
+            drawn=list(self.drawn),
+        )
 
 
-class UtttState:
+class UtttState(RecordedState):
     """A position of ultimate tic-tac-toe: an immutable value implementing :class:`oxo.game.GameState`.
 
     Moves are indices 0..80 (``9*g + c``) or ``GC`` text; :meth:`play` returns a new state. The
@@ -139,17 +138,8 @@ class UtttState:
         return self._moves
 
     @property
-    def move_count(self) -> int:
-        return len(self._moves)
-
-    @property
     def last_move(self) -> int | None:
         return self._moves[-1] if self._moves else None
-
-    @property
-    def record(self) -> str:
-        """The game so far in ``GC`` notation."""
-        return format_record(self._moves)
 
     @property
     def x_marks(self) -> int:
@@ -360,14 +350,8 @@ class UtttState:
     def __hash__(self) -> int:
         return hash((self._marks, self._target))
 
-    def __repr__(self) -> str:
-        return f"UtttState.replay({self.record!r})"
-
     def _repr_svg_(self) -> str:
         """The board as SVG, for notebooks (see :func:`oxo.uttt.svg.uttt_svg`)."""
         from oxo.uttt.svg import uttt_svg
 
         return uttt_svg(self)
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(self.text())

@@ -11,10 +11,13 @@ random stream is seeded once, so with an iteration budget a seeded game repeats 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oxo import ninegrids
 from oxo.ninegrids import CHUNK, MAX_NODES
+
+if TYPE_CHECKING:
+    from oxo.ninegrids import CompiledKernel
 
 __all__ = ["CHUNK", "HARD", "MAX_NODES", "PLAIN", "CompiledSearch"]
 
@@ -73,7 +76,6 @@ class CompiledSearch(ninegrids.CompiledSearch):
         if kernel == {"solver": False, "decisive": False, "playout": "random"}:
             kernel = {}
         super().__init__(
-            compiled,
             seed,
             settings["exploration"],
             expand_after,
@@ -81,3 +83,9 @@ class CompiledSearch(ninegrids.CompiledSearch):
             reuse=settings["reuse"],
             **kernel,
         )
+
+    @staticmethod
+    def _kernel() -> CompiledKernel:
+        from oxo.uttt import compiled
+
+        return compiled

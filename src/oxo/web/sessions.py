@@ -65,8 +65,7 @@ def _board(label: str, board: str, k: int | None = None) -> dict[str, Any]:
         "id": geometry.spec,
         "label": label,
         "kind": "classic",
-        "board": geometry.spec_shape,
-        "k": geometry.k,
+        **geometry.board_keys(),
     }
 
 
