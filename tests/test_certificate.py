@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oxo.errors import (
     CertificateEntryError,
@@ -25,7 +27,7 @@ from oxo.errors import (
     CertificateSyntaxError,
     OxoError,
 )
-from oxo.geometry import Geometry
+from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
 from oxo.proofs.certificate import (
     Certificate,
@@ -750,3 +752,37 @@ def test_verify_through_main(
     assert "not a gzip file" in capsys.readouterr().err
     assert main(["verify", str(tmp_path / "missing.gz")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    spec=st.sampled_from(["3x3", "4x4", "5x5,k=4", "4x5,k=3", "3x3x3"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_pairing_check_agrees_with_its_definition(spec: str, seed: int) -> None:
+    """The checker's pairing test (sets of lines as bits) against the plain reading of the rule:
+    every line with no mark of the side holds both cells of some pair."""
+    from oxo.proofs.certificate import _Checker
+
+    geometry = Geometry.parse(spec)
+    rng = random.Random(seed)
+    cells = list(geometry.cells)
+    rng.shuffle(cells)
+    own = sum(1 << cell for cell in cells[: rng.randint(0, geometry.size // 2)])
+    free = cells[own.bit_count() :]
+    pairing = tuple(
+        (free[i], free[i + 1]) for i in range(0, rng.randint(len(free) // 4, len(free) // 2) * 2, 2)
+    )
+    checker = _Checker(StrategyHeader(geometry.shape, geometry.k, "o", "no-loss"))
+    problem = checker.pairing_problem(own, own, pairing)
+    masks = [1 << a | 1 << b for a, b in pairing]
+    open_lines = [
+        line
+        for line in geometry.lines
+        if not line & own and not any(line & pair == pair for pair in masks)
+    ]
+    if not open_lines:
+        assert problem is None
+    else:
+        first = "-".join(map(str, mask_cells(open_lines[0])))
+        assert problem is not None and f"the line {first} holds" in problem

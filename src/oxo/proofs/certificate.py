@@ -511,12 +511,15 @@ def _checked_pairing(
             f"{where}: a pairing is a list of pairs of cells, got {pairing!r}"
         )
     pairs = []
+    size = header.geometry.size
     for pair in pairing:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise CertificateEntryError(
                 f"{where}: a pairing is a list of pairs of cells; {pair!r} is not a pair"
             )
-        a, b = (_checked_cell(cell, header, where, "pairing cell") for cell in pair)
+        a, b = pair
+        if type(a) is not int or type(b) is not int or not (0 <= a < size and 0 <= b < size):
+            a, b = (_checked_cell(cell, header, where, "pairing cell") for cell in pair)
         pairs.append((a, b))
     to_move = "x" if x.bit_count() == o.bit_count() else "o"
     if to_move == header.side:
@@ -686,6 +689,12 @@ class _Checker:
         self.size = geometry.size
         self.full = geometry.full_mask
         self.lines = geometry.lines
+        # Line i is bit i of a set of lines: the lines through each cell, so that a pairing is
+        # checked with a few ORs (the lines through both cells of a pair hold the whole pair).
+        self.line_sets = [
+            sum(1 << i for i, line in enumerate(self.lines) if line >> cell & 1)
+            for cell in range(geometry.size)
+        ]
         self.lines_through = geometry.lines_through
         self.symmetries: tuple[Symmetry, ...] = geometry.symmetries
         self.side_is_x = header.side == "x"
@@ -865,7 +874,6 @@ class _Checker:
     ) -> str | None:
         """Why the pairs do not guarantee that the opponent makes no line, or None when they do."""
         used = 0
-        masks = []
         for a, b in pairing:
             if a == b:
                 return f"the pair ({a}, {b}) names one cell twice"
@@ -875,10 +883,15 @@ class _Checker:
                 if used >> cell & 1:
                     return f"cell {cell} is in more than one pair"
                 used |= 1 << cell
-            masks.append(1 << a | 1 << b)
-        side = self.header.side.upper()
-        for line in self.lines:
-            if not line & own and not any(line & pair == pair for pair in masks):
-                cells = "-".join(map(str, mask_cells(line)))
-                return f"the line {cells} holds no mark of {side} and no whole pair"
+        through = self.line_sets
+        covered = 0  # the lines that hold a mark of the side or a whole pair
+        for cell in mask_cells(own):
+            covered |= through[cell]
+        for a, b in pairing:
+            covered |= through[a] & through[b]
+        uncovered = ~covered & ((1 << len(self.lines)) - 1)
+        if uncovered:
+            line = self.lines[(uncovered & -uncovered).bit_length() - 1]
+            cells = "-".join(map(str, mask_cells(line)))
+            return f"the line {cells} holds no mark of {self.header.side.upper()} and no whole pair"
         return None
