@@ -135,6 +135,33 @@ def test_local_worker_processes(tmp_path: Path) -> None:
     assert [pid for pid in descendants() if pid not in before and alive(pid)] == []
 
 
+def test_beside_the_split_jobs_one_worker_searches_the_whole_root(tmp_path: Path) -> None:
+    """With two workers, one searches the empty board unsplit (RunOptions.root_search): on 6x5
+    (k=4) it settles X's win in a few thousand positions, long before jobs of one position each
+    could, and its strategy is the certificate, which both checkers accept."""
+    folder = tmp_path / "p"
+    options = split(workers=2, slice_nodes=1)
+    result = prove_board(Geometry.parse("6x5,k=4"), seconds=None, proof_dir=folder, run=options)
+    assert result.value == "x"
+    assert all(verify_certificate(path).valid and tool(path) == 0 for path in result.proofs)
+    state = json.loads((folder / "run" / "state.json").read_text())
+    root = next(node for node in state["questions"]["x"]["nodes"] if node[1:3] == ["0", "0"])
+    value, fragment_root, jobs, children = root[3], root[4], root[8], root[9]
+    assert value == 1 and fragment_root == "0" * 30  # settled by its own search: its fragment
+    assert jobs == 2 and children  # split (a job that only lists the moves), then searched whole
+    # Without it, the same run settles the root through its split jobs.
+    plain = prove_board(
+        Geometry.parse("6x5,k=4"),
+        seconds=None,
+        proof_dir=tmp_path / "q",
+        run=split(workers=2, slice_nodes=200, root_search=False),
+    )
+    assert plain.value == "x"
+    state = json.loads((tmp_path / "q" / "run" / "state.json").read_text())
+    root = next(node for node in state["questions"]["x"]["nodes"] if node[1:3] == ["0", "0"])
+    assert root[4] is None and root[8] == 1  # split only
+
+
 def test_a_dask_cluster(tmp_path: Path) -> None:
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(

@@ -293,6 +293,14 @@ def _print_deadends(report: DeadEndReport) -> None:
     help="With --proof: split the opening into jobs to this many moves before the workers start "
     "(one job per position up to symmetry).",
 )
+@click.option(
+    "--root-search/--no-root-search",
+    default=True,
+    show_default=True,
+    help="With --proof and 2 workers or more: one worker searches the empty board whole, without "
+    "splitting, for the rest of --time, beside the split jobs (one long search keeps all it "
+    "learns; its work is kept only if it settles the question).",
+)
 @memory_option
 @json_option
 @quiet_option
@@ -311,6 +319,7 @@ def solve_command(
     scheduler: str | None,
     slice_seconds: float,
     split_plies: int,
+    root_search: bool,
     memory_text: str | None,
     as_json: bool,
     quiet: bool,
@@ -373,7 +382,9 @@ def solve_command(
                 bar.advance(fraction - state["done"])
                 state["done"] = fraction
 
-            options = _run_options(workers, scheduler, slice_seconds, split_plies, memory_text)
+            options = _run_options(
+                workers, scheduler, slice_seconds, split_plies, root_search, memory_text
+            )
             with _kept_on_stop(proof_dir):
                 solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
         if as_json:
@@ -392,7 +403,9 @@ def solve_command(
                 f"settled or scored; {elapsed:.0f} s of at most {seconds:.0f} s"
             )
 
-        options = _run_options(workers, scheduler, slice_seconds, split_plies, memory_text)
+        options = _run_options(
+            workers, scheduler, slice_seconds, split_plies, root_search, memory_text
+        )
         with _kept_on_stop(proof_dir):
             solved = api.solve(
                 geometry,
@@ -416,6 +429,7 @@ def _run_options(
     scheduler: str | None,
     slice_seconds: float,
     split_plies: int,
+    root_search: bool,
     memory_text: str | None,
 ) -> RunOptions:
     return RunOptions(
@@ -423,6 +437,7 @@ def _run_options(
         scheduler=scheduler,
         slice_seconds=slice_seconds,
         split_plies=split_plies,
+        root_search=root_search,
         memory=None if memory_text is None else memory_limit(memory_text),
     )
 

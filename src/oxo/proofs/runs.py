@@ -46,7 +46,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -72,6 +72,8 @@ RUN_FORMAT = "oxo-proof-run/1"
 BYTES_PER_NODE = 400
 #: The largest table a job of the compiled search gets, in bytes.
 MAX_TABLE_BYTES = 1 << 30
+#: The most bytes of table the whole search of the root gets (RunOptions.root_search).
+MAX_ROOT_TABLE_BYTES = 1 << 32
 #: Positions per second the compiled search reaches at most (about 190,000 per CPU second measured
 #: on 5x5 and 7x4 with k=4; a generous bound), and table bytes per position: a job's table is sized
 #: for what its slice can search, since a big table costs time to set up even for a small job.
@@ -98,7 +100,11 @@ class RunOptions:
     for at most ``probe_seconds`` (0: none); then the tree is split to ``split_plies`` plies.
     ``memory`` bounds this process and its local workers (default: half the available memory, at
     most 8 GiB): each job's positions are bounded to its share. The state is written at most every
-    ``save_every`` seconds (and at every stop)."""
+    ``save_every`` seconds (and at every stop). With ``root_search`` and two workers or more, one
+    worker searches the whole root, unsplit, for the rest of the run's time, beside the split jobs:
+    one search keeps everything it learns in one table, where split jobs start afresh, so a board
+    that one long search settles (10x4 with k = 4) is not lost to the split; but its work is kept
+    only when it settles the question (a stop loses it), where the split jobs' is kept as it comes."""
 
     workers: int | None = None
     scheduler: str | None = None
@@ -108,6 +114,7 @@ class RunOptions:
     split_plies: int = 2
     memory: int | None = None
     save_every: float = 5.0
+    root_search: bool = True
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -442,7 +449,9 @@ class Tree:
         out: dict[str, list[int]] = {"win": [], "no win": [], "open": []}
         children = self.nodes[self.root].children or []
         for move, child in children:
-            value = values[child]
+            # A root settled by its own whole search (RunOptions.root_search) leaves its children
+            # out of ``values``: what the split jobs found of them is read from the nodes.
+            value = values.get(child, self.nodes[child].value)
             out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
         return out
 
@@ -470,6 +479,8 @@ class ProofRun:
         self.state: dict[str, Any] = {}
         self.running: dict[int, tuple[str, int, float]] = {}
         self.tickets = 0
+        # The questions whose whole root search was started in this session (RunOptions.root_search).
+        self.root_searches: set[str] = set()
         self.executor: JobExecutor | None = None
         self.last_save = 0.0
         self.save_cost = 0.0
@@ -784,6 +795,15 @@ class ProofRun:
         while not values[tree.root] and not _past(deadline, MIN_SLICE):
             executor = self._executor()
             free = executor.slots
+            if free and self._wants_root_search(tree):
+                job = self._root_job(tree, deadline)
+                self.root_searches.add(tree.attacker)
+                if job is not None:
+                    self.tickets += 1
+                    executor.submit(self.tickets, job)
+                    self.running[self.tickets] = (tree.attacker, tree.root, round(time.time(), 3))
+                    free -= 1
+                    changed = True
             if free and changed:
                 busy = {key for _, key, _ in self.running.values()}
                 for key in tree.select(busy, free, values):
@@ -823,6 +843,31 @@ class ProofRun:
                 self.executor.cancel(ticket)
         self.running.clear()
         return values[tree.root]
+
+    def _wants_root_search(self, tree: Tree) -> bool:
+        """Whether to start the whole search of the root beside the split jobs now: once per
+        question and run, with two workers or more, once the root is split."""
+        return (
+            self.options.root_search
+            and self.options.worker_count() >= 2
+            and tree.attacker not in self.root_searches
+            and tree.nodes[tree.root].children is not None
+        )
+
+    def _root_job(self, tree: Tree, deadline: float | None) -> Job | None:
+        """The whole search of the root: no slice, no split, until the end of the run's time."""
+        job = self._job(tree, tree.root, deadline, None)
+        if job is None:
+            return None
+        if self.geometry.size > 64:  # the plain search: its positions are bounded by its share
+            return replace(job, final=True)
+        # The compiled search: its work is not bounded, its table is, to most of its share.
+        from oxo.counting.budget import default_memory_limit
+
+        memory = self.options.memory or default_memory_limit()
+        share = memory // (self.options.worker_count() + 1)
+        table_bytes = min(MAX_ROOT_TABLE_BYTES, max(16 << 20, share * 3 // 4))
+        return replace(job, max_nodes=None, table_bytes=table_bytes, final=True)
 
     def _cancel_irrelevant(self, tree: Tree, values: dict[int, int]) -> None:
         if not self.running or self.executor is None:
