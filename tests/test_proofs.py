@@ -162,10 +162,10 @@ def test_cli_solve_writes_checked_certificates(
 
 
 def test_cli_solve_out_of_reach_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "15x15", "--k", "5", "--time", "1"]) == 3
+    assert main(["solve", "15x15", "--k", "5", "--time", "0.5"]) == 3
     out = capsys.readouterr().out
     assert "value unknown" in out and "what to try" in out and "X's first moves" in out
-    assert main(["solve", "15x15", "--k", "5", "--time", "1", "--json"]) == 3
+    assert main(["solve", "15x15", "--k", "5", "--time", "0.5", "--json"]) == 3
     data = json.loads(capsys.readouterr().out)
     assert data["value"] == "unknown"
     first = data["searches"][0]["first_moves"]
