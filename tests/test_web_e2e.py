@@ -484,7 +484,9 @@ def test_the_computer_can_be_stopped(page, server_url: str) -> None:
     page.select_option("#play-board", "15x15,k=5")
     page.select_option("#play-x", "hard")
     page.select_option("#play-o", "human")
-    page.fill("#play-seconds", "8")
+    # the game's thinking time: 4 s to cancel in (Go below resumes with the game's own time; the
+    # box is read for a new game only, so the 0.2 typed below changes nothing)
+    page.fill("#play-seconds", "4")
     page.click("#play-new")
     page.wait_for_selector("#play-thinking:not([hidden])")
     # reading the game meanwhile answers at once, with the thinking flag
