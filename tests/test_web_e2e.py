@@ -12,11 +12,6 @@ Screenshots go to each test's temporary folder. Skipped, with the reason, when c
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,48 +41,20 @@ pytest.importorskip("uvicorn", reason="uvicorn is not installed")
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.mega import MegaState  # noqa: E402
 from oxo.position import Position  # noqa: E402
-from oxo.web import bind, make_server, url_of  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    sock = bind("127.0.0.1", 0)
-    server = make_server(sock)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield url_of(sock)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+def server_url(e2e_server_url: str) -> str:
+    """The server (``conftest.py``: one for the browser test files of a test process)."""
+    return e2e_server_url
 
 
 @pytest.fixture(scope="module")
-def browser_context() -> Iterator[object]:
-    profile = tempfile.mkdtemp(prefix="oxo-chromium-")
-    with playwright_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            profile,
-            executable_path=str(CHROMIUM),
-            args=ARGS,
-            headless=True,
-            viewport={"width": 1200, "height": 900},
-            # the page's Content-Security-Policy forbids eval; Playwright's waits need it
-            bypass_csp=True,
-        )
-        try:
-            yield context
-        finally:
-            context.close()
-    shutil.rmtree(profile, ignore_errors=True)
+def browser_context(e2e_browser_context: object) -> object:
+    """The browser (``conftest.py``: one for the browser test files of a test process)."""
+    return e2e_browser_context
 
 
 @pytest.fixture
