@@ -50,7 +50,19 @@ def test_wide_and_square_boards_and_cubes_are_searched_as_they_are() -> None:
         assert not isinstance(make_search(Geometry.parse(spec), "x", max_nodes=50), Transposed)
 
 
-TALL = ["3x2", "4x2", "4x3", "5x2", "5x3", "7x2", "5x3,k=3", "6x2,k=2", "5x4,k=4", "6x5,k=4", "8x5,k=5"]
+TALL = [
+    "3x2",
+    "4x2",
+    "4x3",
+    "5x2",
+    "5x3",
+    "7x2",
+    "5x3,k=3",
+    "6x2,k=2",
+    "5x4,k=4",
+    "6x5,k=4",
+    "8x5,k=5",
+]
 
 
 def value_searched_upright(geometry: Geometry) -> str:
