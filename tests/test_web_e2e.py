@@ -12,9 +12,12 @@ Screenshots go to each test's temporary folder. Skipped, with the reason, when c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+import e2e_session
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -46,15 +49,43 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
-def server_url(e2e_server_url: str) -> str:
-    """The server (``conftest.py``: one for the browser test files of a test process)."""
-    return e2e_server_url
+def server_url() -> str:
+    """The server, one for the browser test files while a test process runs them in a row
+    (``e2e_session``)."""
+    return e2e_session.e2e_server_url()
+
+
+def _launch(profile: str) -> tuple[object, Callable[[], None]]:
+    manager = playwright_api.sync_playwright()
+    playwright = manager.__enter__()
+    try:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1200, "height": 900},
+            # the page's Content-Security-Policy forbids eval; Playwright's waits need it
+            bypass_csp=True,
+        )
+    except BaseException:
+        manager.__exit__(None, None, None)
+        raise
+
+    def close() -> None:
+        try:
+            context.close()
+        finally:
+            manager.__exit__(None, None, None)
+
+    return context, close
 
 
 @pytest.fixture(scope="module")
-def browser_context(e2e_browser_context: object) -> object:
-    """The browser (``conftest.py``: one for the browser test files of a test process)."""
-    return e2e_browser_context
+def browser_context() -> object:
+    """The browser, one for the browser test files while a test process runs them in a row
+    (``e2e_session``; each test opens its own page)."""
+    return e2e_session.e2e_browser_context(_launch)
 
 
 @pytest.fixture
