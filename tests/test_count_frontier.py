@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -120,14 +121,20 @@ def test_processes_and_dask_give_the_same_count(tmp_path: Path) -> None:
     assert here == local == on_dask
 
 
-def test_dask_scheduler_address(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def dask_scheduler() -> Iterator[str]:
+    """The address of a local Dask cluster (one worker process), started once for this file's tests."""
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        rows = count_frontier(
-            Geometry.parse("3x3"), tmp_path, executor="dask", scheduler=cluster.scheduler_address
-        )
+        yield cluster.scheduler_address
+
+
+def test_dask_scheduler_address(tmp_path: Path, dask_scheduler: str) -> None:
+    rows = count_frontier(
+        Geometry.parse("3x3"), tmp_path, executor="dask", scheduler=dask_scheduler
+    )
     assert sum(row.positions for row in rows) == 5478
 
 
@@ -210,15 +217,11 @@ def test_memory_limit_refuses_before_starting(capsys: pytest.CaptureFixture[str]
 
 
 def test_count_command_on_a_dask_cluster(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], dask_scheduler: str
 ) -> None:
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
-        args = ["count", "3x3", "--method", "frontier", "--executor", "dask"]
-        args += ["--scheduler", cluster.scheduler_address, "--folder", str(tmp_path), "--json"]
-        assert main([*args, "--quiet"]) == 0
+    args = ["count", "3x3", "--method", "frontier", "--executor", "dask"]
+    args += ["--scheduler", dask_scheduler, "--folder", str(tmp_path), "--json"]
+    assert main([*args, "--quiet"]) == 0
     data = json.loads(capsys.readouterr().out)["boards"][0]
     assert data["total"] == {"positions": 5478, "classes": 765} and data["complete"] is True
 

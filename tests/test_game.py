@@ -41,7 +41,11 @@ def test_start_of_every_game(spec: str) -> None:
         assert state.parse_move(state.format_move(move)) == move
 
 
-@pytest.mark.parametrize("spec", GAMES)
+@pytest.mark.parametrize(
+    "spec",
+    # 15x15's playouts (5 CPU s: 200-move games, 30 moves checked at each) run with the slow tests
+    [pytest.param(spec, marks=pytest.mark.slow) if spec == "15x15,k=5" else spec for spec in GAMES],
+)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_playouts_keep_the_contract(spec: str, seed: int) -> None:

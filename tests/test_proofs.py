@@ -3,6 +3,7 @@ with every certificate checked by the independent checker; the boards the field 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from pathlib import Path
@@ -18,7 +19,7 @@ from oxo.proofs.certificate import verify_certificate
 from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.pairing import find_pairing, is_pairing
 from oxo.proofs.solver import prove_board
-from oxo.solve import solve
+from oxo.solve import Solution, solve
 
 SMALL_BOARDS = [
     pytest.param(
@@ -45,8 +46,15 @@ SMALL_BOARDS = [
 ]
 
 
+@functools.cache
+def solved(geometry: Geometry) -> Solution:
+    """The per-ply solver's table of a whole board, made once for the tests that read it (4x4's
+    takes 2 s)."""
+    return solve(geometry)
+
+
 def exact_value(geometry: Geometry) -> str:
-    return solve(geometry).value().outcome
+    return solved(geometry).value().outcome
 
 
 @pytest.mark.parametrize(("shape", "k"), SMALL_BOARDS)
@@ -162,10 +170,10 @@ def test_cli_solve_writes_checked_certificates(
 
 
 def test_cli_solve_out_of_reach_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "15x15", "--k", "5", "--time", "1"]) == 3
+    assert main(["solve", "15x15", "--k", "5", "--time", "0.5"]) == 3
     out = capsys.readouterr().out
     assert "value unknown" in out and "what to try" in out and "X's first moves" in out
-    assert main(["solve", "15x15", "--k", "5", "--time", "1", "--json"]) == 3
+    assert main(["solve", "15x15", "--k", "5", "--time", "0.5", "--json"]) == 3
     data = json.loads(capsys.readouterr().out)
     assert data["value"] == "unknown"
     first = data["searches"][0]["first_moves"]
@@ -202,7 +210,7 @@ def test_first_moves_are_one_per_class_and_agree_with_the_exact_values(
     }
     assert sum(len(moves) for moves in known.values()) == len(classes)
     if geometry.size <= 16:
-        table = solve(geometry)
+        table = solved(geometry)
         for move in known["win"]:
             assert table.value(Position(geometry, 1 << move, 0)).outcome == "x"
         for move in known["no win"]:

@@ -12,14 +12,12 @@ Screenshots go to each test's temporary folder. Skipped, with the reason, when c
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+import e2e_session
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -46,34 +44,21 @@ pytest.importorskip("uvicorn", reason="uvicorn is not installed")
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.mega import MegaState  # noqa: E402
 from oxo.position import Position  # noqa: E402
-from oxo.web import bind, make_server, url_of  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    sock = bind("127.0.0.1", 0)
-    server = make_server(sock)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
+def server_url() -> str:
+    """The server, one for the browser test files while a test process runs them in a row
+    (``e2e_session``)."""
+    return e2e_session.e2e_server_url()
+
+
+def _launch(profile: str) -> tuple[object, Callable[[], None]]:
+    manager = playwright_api.sync_playwright()
+    playwright = manager.__enter__()
     try:
-        yield url_of(sock)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser_context() -> Iterator[object]:
-    profile = tempfile.mkdtemp(prefix="oxo-chromium-")
-    with playwright_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             profile,
             executable_path=str(CHROMIUM),
@@ -83,11 +68,24 @@ def browser_context() -> Iterator[object]:
             # the page's Content-Security-Policy forbids eval; Playwright's waits need it
             bypass_csp=True,
         )
+    except BaseException:
+        manager.__exit__(None, None, None)
+        raise
+
+    def close() -> None:
         try:
-            yield context
-        finally:
             context.close()
-    shutil.rmtree(profile, ignore_errors=True)
+        finally:
+            manager.__exit__(None, None, None)
+
+    return context, close
+
+
+@pytest.fixture(scope="module")
+def browser_context() -> object:
+    """The browser, one for the browser test files while a test process runs them in a row
+    (``e2e_session``; each test opens its own page)."""
+    return e2e_session.e2e_browser_context(_launch)
 
 
 @pytest.fixture
@@ -484,7 +482,9 @@ def test_the_computer_can_be_stopped(page, server_url: str) -> None:
     page.select_option("#play-board", "15x15,k=5")
     page.select_option("#play-x", "hard")
     page.select_option("#play-o", "human")
-    page.fill("#play-seconds", "8")
+    # the game's thinking time: 4 s to cancel in (Go below resumes with the game's own time; the
+    # box is read for a new game only, so the 0.2 typed below changes nothing)
+    page.fill("#play-seconds", "4")
     page.click("#play-new")
     page.wait_for_selector("#play-thinking:not([hidden])")
     # reading the game meanwhile answers at once, with the thinking flag

@@ -1,0 +1,22 @@
+"""Hooks for the whole suite."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import pytest
+
+from e2e_session import BROWSER_FILES, close_browser_tests, is_open
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, None, None]:
+    """After a test's own teardown: close the browser tests' server and browser (``e2e_session``)
+    when the next test of this process is not a browser test, or there is none."""
+    try:
+        return (yield)
+    finally:
+        if is_open() and (nextitem is None or nextitem.path.name not in BROWSER_FILES):
+            close_browser_tests()

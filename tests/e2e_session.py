@@ -1,0 +1,87 @@
+"""The browser tests' server and browser, shared by the browser test files (``conftest.py`` closes them).
+
+The four browser test files (``BROWSER_FILES``) use one ``oxo serve`` server and one headless
+chromium while a test process runs their tests one after another, instead of one of each per file:
+a start costs the page's two worker processes, and a browser. Both are closed as soon as the next
+test of the process is not in one of these files (and started again if one comes later), so no
+other test runs beside them: Playwright's sync API holds an event loop in the test process's main
+thread (``asyncio.run`` fails while it is open), and the memory guard of an in-process count weighs
+every process below the test process.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+BROWSER_FILES = frozenset(
+    {"test_web_e2e.py", "test_web_page_e2e.py", "test_uttt_web_e2e.py", "test_web_map.py"}
+)
+
+#: What is open now: "url" and "stop" (the server), "context" and "close" (the browser).
+_OPEN: dict[str, Any] = {}
+
+
+def e2e_server_url() -> str:
+    """The address of ``oxo serve``'s server, in a background thread on a free port of 127.0.0.1
+    (started at the first call since the last :func:`close_browser_tests`)."""
+    if "url" not in _OPEN:
+        from oxo.web import bind, make_server, url_of
+
+        sock = bind("127.0.0.1", 0)
+        server = make_server(sock)
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+
+        def stop() -> None:
+            server.should_exit = True
+            thread.join(timeout=10)
+            sock.close()
+
+        _OPEN["url"], _OPEN["stop"] = url_of(sock), stop
+    url: str = _OPEN["url"]
+    return url
+
+
+def e2e_browser_context(launch: Callable[[str], Any]) -> Any:
+    """The browser context made by ``launch(profile folder)`` (a Playwright persistent context and
+    the function that closes it all), made at the first call since the last
+    :func:`close_browser_tests`."""
+    if "context" not in _OPEN:
+        profile = tempfile.mkdtemp(prefix="oxo-chromium-")
+        context, close = launch(profile)
+
+        def close_all() -> None:
+            try:
+                close()
+            finally:
+                shutil.rmtree(profile, ignore_errors=True)
+
+        _OPEN["context"], _OPEN["close"] = context, close_all
+    return _OPEN["context"]
+
+
+def close_browser_tests() -> None:
+    """Close the browser, then stop the server (whichever is open)."""
+    close, stop = _OPEN.pop("close", None), _OPEN.pop("stop", None)
+    _OPEN.clear()
+    try:
+        if close is not None:
+            close()
+    finally:
+        if stop is not None:
+            stop()
+
+
+def is_open() -> bool:
+    """Whether the server or the browser is open."""
+    return bool(_OPEN)
