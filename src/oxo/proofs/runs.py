@@ -447,11 +447,11 @@ class Tree:
     def first_moves(self, values: dict[int, int]) -> dict[str, list[int]]:
         """The root's moves (one per class) by what is known of them, as :class:`SearchSummary` has it."""
         out: dict[str, list[int]] = {"win": [], "no win": [], "open": []}
-        children = self.nodes[self.root].children or []
-        for move, child in children:
-            # A root settled by its own whole search (RunOptions.root_search) leaves its children
-            # out of ``values``: what the split jobs found of them is read from the nodes.
-            value = values.get(child, self.nodes[child].value)
+        root = self.nodes[self.root]
+        if root.value:  # settled by a search of the whole root: its moves are in the certificate
+            return out
+        for move, child in root.children or []:
+            value = values[child]
             out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
         return out
 
