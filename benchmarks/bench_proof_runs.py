@@ -42,8 +42,10 @@ if {mode!r} == "search":
     proof = prove_board(geometry, seconds=None, proof_dir=tempfile.mkdtemp() + "/run",
                         run=RunOptions.one_search())
 else:
+    # Split jobs only: the rate of the split is what is compared (a whole search of the root
+    # beside them, RunOptions.root_search, would settle this board alone).
     options = RunOptions(workers={workers}, scheduler={scheduler!r}, slice_seconds={slice},
-                         split_plies={split})
+                         split_plies={split}, root_search=False)
     proof = prove_board(geometry, seconds=None, proof_dir=tempfile.mkdtemp() + "/run",
                         run=options)
 result = {{"value": proof.value, "nodes": proof.nodes, "cpu": cpu() - began,
