@@ -19,9 +19,6 @@ __all__ = ["browser_context", "page", "server_url"]  # fixtures used by the test
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-# Slow: a whole game played out by clicks, with the computer's thinking waited for (the fast part
-# keeps the page's other games and both widths).
-@pytest.mark.slow
 def test_a_game_played_by_clicking(page, server_url: str, tmp_path: Path) -> None:
     open_tab(page, server_url, "play")
     new_game(page, "uttt", "human", "human")

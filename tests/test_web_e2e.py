@@ -234,9 +234,6 @@ def test_gomoku_fits_a_phone_and_the_computer_answers(
 # -- mega ---------------------------------------------------------------------------------------------
 
 
-# Slow: a whole game played out by clicks, with the computer's thinking waited for (the fast part
-# keeps the page's other games and both widths).
-@pytest.mark.slow
 def test_mega_game_played_by_clicking(page, server_url: str, tmp_path: Path) -> None:
     open_tab(page, server_url, "play")
     new_game(page, "mega", "human", "human")
@@ -480,8 +477,6 @@ def test_explorer_opens_from_the_game(page, server_url: str) -> None:
     page.wait_for_function("Explore.data && Explore.data.position === '100020000'")
 
 
-# Slow: it waits out the computer's thinking twice (about 14 s of a worker's time).
-@pytest.mark.slow
 def test_the_computer_can_be_stopped(page, server_url: str) -> None:
     open_tab(page, server_url, "play")
     page.select_option("#play-board", "15x15,k=5")

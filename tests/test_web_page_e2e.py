@@ -161,8 +161,7 @@ def test_a_connect_four_game_put_away_is_rebuilt(page, server_url: str) -> None:
     assert page.evaluate("Play.state.id") != first
 
 
-# The desktop width is slow (it waits for busy workers); the phone width stays in the fast part.
-@pytest.mark.parametrize("width", [pytest.param(1280, marks=pytest.mark.slow), 390])
+@pytest.mark.parametrize("width", [1280, 390])
 def test_a_move_waiting_for_a_free_worker_says_so(
     page, server_url: str, tmp_path: Path, width: int
 ) -> None:
