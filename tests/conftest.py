@@ -9,6 +9,14 @@ import pytest
 from e2e_session import BROWSER_FILES, close_browser_tests, is_open
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that drives a real browser (Playwright's ``page``) belongs to the slow part: a
+    browser and the page's server cost more than most boards (CI runs the slow part too)."""
+    for item in items:
+        if "page" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(
     item: pytest.Item, nextitem: pytest.Item | None
