@@ -1067,7 +1067,9 @@ class _Line:
                 if not line & blocked:
                     attacker |= cell
             attacker &= empty
-            if answer is None or not attacker:
+            if answer is None:  # the line's last move: a win when it leaves two cells to complete
+                return bool(attacker & (attacker - 1))  # (the defender blocks one, as in full)
+            if not attacker:
                 return False
             if not attacker & (attacker - 1) and attacker != 1 << answer:
                 return False  # one cell to complete, and the line answers elsewhere
