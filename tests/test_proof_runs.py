@@ -637,7 +637,12 @@ def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> 
     from oxo.counting.budget import descendants
 
     folder = tmp_path / "p"
-    args = ["solve", "7x4", "--k", "4", "--proof", str(folder), "--workers", "2", "--slice", "1"]
+    # The split alone (--no-root-search): a whole search of the root beside it settles 7x4 in a
+    # few seconds, before the kill could come.
+    args = [
+        *("solve", "7x4", "--k", "4", "--proof", str(folder)),
+        *("--workers", "2", "--slice", "1", "--no-root-search"),
+    ]
     first = _oxo(args)
     _wait_for_jobs(folder, 2, first)
     status = subprocess.run([*OXO, *args, "--status"], capture_output=True, text=True)
