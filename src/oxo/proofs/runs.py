@@ -746,6 +746,13 @@ class ProofRun:
             table_bytes=table_bytes,
         )
 
+    def _share(self) -> int:
+        """Bytes of ``--memory`` for one process: this one, or one of its local workers."""
+        from oxo.counting.budget import default_memory_limit
+
+        memory = self.options.memory or default_memory_limit()
+        return memory // (self.options.worker_count() + 1)
+
     def limits(self, seconds: float | None = None) -> tuple[int | None, int | None]:
         """(positions, table bytes) a job with a slice of ``seconds`` may use, within its share of
         ``--memory`` (one share for this process, one per worker). The compiled search (up to 64
@@ -753,10 +760,9 @@ class ProofRun:
         (the table replaces positions when full, so it never grows; None: the search's default,
         for a job without bounds); the plain search grows with the positions it searches, so
         those are bounded instead."""
-        from oxo.counting.budget import MiB, default_memory_limit
+        from oxo.counting.budget import MiB
 
-        memory = self.options.memory or default_memory_limit()
-        share = memory // (self.options.worker_count() + 1)
+        share = self._share()
         nodes = self.options.slice_nodes
         if self.geometry.size <= 64:
             bounds = [n for n in (nodes, None if seconds is None else seconds * NODES_PER_SECOND)]
@@ -862,11 +868,7 @@ class ProofRun:
         if self.geometry.size > 64:  # the plain search: its positions are bounded by its share
             return replace(job, final=True)
         # The compiled search: its work is not bounded, its table is, to most of its share.
-        from oxo.counting.budget import default_memory_limit
-
-        memory = self.options.memory or default_memory_limit()
-        share = memory // (self.options.worker_count() + 1)
-        table_bytes = min(MAX_ROOT_TABLE_BYTES, max(16 << 20, share * 3 // 4))
+        table_bytes = min(MAX_ROOT_TABLE_BYTES, max(16 << 20, self._share() * 3 // 4))
         return replace(job, max_nodes=None, table_bytes=table_bytes, final=True)
 
     def _cancel_irrelevant(self, tree: Tree, values: dict[int, int]) -> None:
