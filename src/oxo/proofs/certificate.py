@@ -511,16 +511,17 @@ def _checked_pairing(
             f"{where}: a pairing is a list of pairs of cells, got {pairing!r}"
         )
     pairs = []
-    size = header.geometry.size
     for pair in pairing:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise CertificateEntryError(
                 f"{where}: a pairing is a list of pairs of cells; {pair!r} is not a pair"
             )
-        a, b = pair
-        if type(a) is not int or type(b) is not int or not (0 <= a < size and 0 <= b < size):
-            a, b = (_checked_cell(cell, header, where, "pairing cell") for cell in pair)
-        pairs.append((a, b))
+        pairs.append(
+            (
+                _checked_cell(pair[0], header, where, "pairing cell"),
+                _checked_cell(pair[1], header, where, "pairing cell"),
+            )
+        )
     to_move = "x" if x.bit_count() == o.bit_count() else "o"
     if to_move == header.side:
         raise CertificateEntryError(
