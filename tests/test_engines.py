@@ -27,6 +27,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.registry import game_of, new_game
 from oxo.solve import reference_value, solution_within, solve
+from positions import random_position
 
 
 def make_engine(level: str, state: GameState, **options: Any) -> Engine:
@@ -41,20 +42,6 @@ def describe_level(level: str, state: GameState) -> str:
 
 def PerfectEngine(seed: int) -> engines.PerfectEngine:  # noqa: N802  # the engine, with its solver
     return engines.PerfectEngine(seed, solver=solution_within)
-
-
-def random_position(spec: str, plies: int, seed: int) -> Position:
-    """A position of a game still going after up to ``plies`` random moves."""
-    rng = random.Random(seed)
-    position = new_game(spec)
-    assert isinstance(position, Position)
-    for _ in range(plies):
-        moves = position.legal_moves
-        child = position.play(rng.choice(moves))
-        if child.is_over:
-            break
-        position = child
-    return position
 
 
 def keeps_value(position: Position, move: int) -> bool:

@@ -20,6 +20,7 @@ from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.pairing import find_pairing, is_pairing
 from oxo.proofs.solver import prove_board
 from oxo.solve import Solution, solve
+from positions import random_position
 
 SMALL_BOARDS = [
     pytest.param(
@@ -78,15 +79,7 @@ def test_values_match_the_per_ply_solver_and_certificates_check(
     plies=st.integers(1, 8),
 )
 def test_search_from_any_position_matches_minimax(seed: int, spec: str, plies: int) -> None:
-    import random
-
-    rng = random.Random(seed)
-    position = Position.empty(Geometry.parse(spec))
-    for _ in range(plies):
-        child = position.play(rng.choice(position.legal_moves))
-        if child.is_terminal:
-            break
-        position = child
+    position = random_position(spec, plies, seed)
     truth = (
         solve(position).value(position).outcome
     )  # the per-ply solver, itself checked against minimax

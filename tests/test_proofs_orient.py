@@ -5,7 +5,6 @@ independent checker (tools/check_strategy.py, which does not import oxo)."""
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -15,13 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oxo.geometry import Geometry
-from oxo.position import Position
 from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.orient import Transposed, transposition, wide
 from oxo.proofs.reference import ReferenceSearch
 from oxo.proofs.search import make_search
 from oxo.proofs.solver import prove_board
 from oxo.solve import solve
+from positions import random_position
 
 CHECKER = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
 
@@ -102,13 +101,7 @@ def test_a_tall_board_keeps_its_value_and_its_certificates_check(spec: str, tmp_
 def test_a_tall_board_searched_on_its_side_answers_as_the_board_itself(
     seed: int, spec: str, plies: int
 ) -> None:
-    rng = random.Random(seed)
-    position = Position.empty(Geometry.parse(spec))
-    for _ in range(plies):
-        child = position.play(rng.choice(position.legal_moves))
-        if child.is_terminal:
-            break
-        position = child
+    position = random_position(spec, plies, seed)
     for attacker in ("x", "o"):
         turned = make_search(position.geometry, attacker, position=(position.x, position.o))
         assert isinstance(turned, Transposed)

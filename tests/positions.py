@@ -1,0 +1,21 @@
+"""Positions for the tests: a game still going after random moves."""
+
+from __future__ import annotations
+
+import random
+
+from oxo.geometry import Geometry
+from oxo.position import Position
+
+
+def random_position(spec: str, plies: int, seed: int) -> Position:
+    """A position of a game still going after up to ``plies`` random moves (the walk stops before
+    a move that would end the game)."""
+    rng = random.Random(seed)
+    position = Position.empty(Geometry.parse(spec))
+    for _ in range(plies):
+        child = position.play(rng.choice(position.legal_moves))
+        if child.is_over:
+            break
+        position = child
+    return position
