@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import threading
-import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
+
+from servers import running_server
 
 BROWSER_FILES = frozenset(
     {"test_web_e2e.py", "test_web_page_e2e.py", "test_uttt_web_e2e.py", "test_web_map.py"}
@@ -30,24 +31,9 @@ def e2e_server_url() -> str:
     """The address of ``oxo serve``'s server, in a background thread on a free port of 127.0.0.1
     (started at the first call since the last :func:`close_browser_tests`)."""
     if "url" not in _OPEN:
-        from oxo.web import bind, make_server, url_of
-
-        sock = bind("127.0.0.1", 0)
-        server = make_server(sock)
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.05)
-
-        def stop() -> None:
-            server.should_exit = True
-            thread.join(timeout=10)
-            sock.close()
-
-        _OPEN["url"], _OPEN["stop"] = url_of(sock), stop
+        stack = ExitStack()
+        _OPEN["url"], _ = stack.enter_context(running_server())
+        _OPEN["stop"] = stack.close
     url: str = _OPEN["url"]
     return url
 

@@ -11,20 +11,20 @@ from __future__ import annotations
 import http.client
 import json
 import random
-import threading
-import time
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from servers import running_server
+
 pytest.importorskip("starlette")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from oxo.web import bind, create_app, make_server, url_of  # noqa: E402
+from oxo.web import create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -133,21 +133,9 @@ def test_text_that_is_not_utf8_is_named(client: TestClient, bad: bytes) -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, int]]:
-    sock = bind("127.0.0.1", 0)
-    uvicorn_server = make_server(sock)
-    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uvicorn_server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
-        time.sleep(0.05)
-    host, port = url_of(sock).removeprefix("http://").rstrip("/").rsplit(":", 1)
-    try:
+    with running_server() as (url, _):
+        host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
         yield host, int(port)
-    finally:
-        uvicorn_server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
 
 
 def ask(

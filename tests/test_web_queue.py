@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from servers import running_server
+
 pytest.importorskip("uvicorn")
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.position import Position  # noqa: E402
-from oxo.web import bind, make_server, url_of  # noqa: E402
 from oxo.web.thinking import Task, Thinkers, expected_seconds  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -112,20 +113,8 @@ def test_no_worker_idles_while_a_search_waits() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    sock = bind("127.0.0.1", 0)
-    uvicorn_server = make_server(sock)
-    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uvicorn_server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
-        time.sleep(0.05)
-    try:
-        yield url_of(sock).rstrip("/")
-    finally:
-        uvicorn_server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
+    with running_server() as (url, _):
+        yield url.rstrip("/")
 
 
 def call(base: str, path: str, body: object = None) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from servers import running_server
+
 pytest.importorskip("starlette")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -31,7 +33,7 @@ from oxo.geometry import Geometry  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.solve import reference_value  # noqa: E402
 from oxo.web import app as web_app  # noqa: E402
-from oxo.web import bind, create_app, make_server, url_of  # noqa: E402
+from oxo.web import create_app  # noqa: E402
 from oxo.web.app import HostRule, host_name  # noqa: E402
 from oxo.web.sessions import Game, GameNotFound, GameStore  # noqa: E402
 
@@ -372,20 +374,8 @@ def test_the_page_lists_the_levels_in_the_library_words(client: TestClient) -> N
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, Any]]:
-    sock = bind("127.0.0.1", 0)
-    uvicorn_server = make_server(sock)
-    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uvicorn_server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
-        time.sleep(0.05)
-    try:
-        yield url_of(sock).rstrip("/"), uvicorn_server
-    finally:
-        uvicorn_server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
+    with running_server() as (url, uvicorn_server):
+        yield url.rstrip("/"), uvicorn_server
 
 
 def call(

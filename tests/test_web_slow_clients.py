@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from servers import running_server
+
 pytest.importorskip("uvicorn")
-from oxo.web import bind, make_server, protocol, url_of  # noqa: E402
+from oxo.web import protocol  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -30,21 +32,9 @@ CLIENT_SECONDS = 10.0
 
 @pytest.fixture
 def server() -> Iterator[tuple[str, int, Any]]:
-    sock = bind("127.0.0.1", 0)
-    uvicorn_server = make_server(sock)
-    thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uvicorn_server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
-        time.sleep(0.05)
-    host, port = url_of(sock).removeprefix("http://").rstrip("/").rsplit(":", 1)
-    try:
+    with running_server() as (url, uvicorn_server):
+        host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
         yield host, int(port), uvicorn_server
-    finally:
-        uvicorn_server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
 
 
 #: How slow clients begin: a request line, then headers a byte at a time; or whole headers, then
