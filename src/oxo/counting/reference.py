@@ -22,9 +22,14 @@ def count_by_search(geometry: Geometry, max_ply: int | None = None) -> tuple[lis
     last = geometry.size if max_ply is None else min(max_ply, geometry.size)
     for ply in range(last + 1):
         positions.append(len(level))
-        classes.append(
-            len({min((s.apply_mask(x), s.apply_mask(o)) for s in symmetries) for x, o in level})
-        )
+        # A class is counted at the first of its positions met; its images are then set aside.
+        seen: set[tuple[int, int]] = set()
+        count = 0
+        for x, o in level:
+            if (x, o) not in seen:
+                count += 1
+                seen.update((s.apply_mask(x), s.apply_mask(o)) for s in symmetries)
+        classes.append(count)
         if ply == last:
             break
         x_to_move = ply % 2 == 0

@@ -23,6 +23,7 @@ the two walks to the same figures.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -327,17 +328,25 @@ def children_of(state: UtttState) -> list[tuple[int, int, int]]:
     return [(int(a), int(b), int(c)) for a, b, c in rows[:written]]
 
 
+@functools.cache
+def _cells_moved(perm: tuple[int, ...]) -> tuple[int, ...]:
+    """Where a symmetry of the grid (``perm``, on the nine cells) takes each of the 81 cells."""
+    return tuple(9 * perm[g] + perm[c] for g in range(9) for c in range(9))
+
+
 def _images(key: tuple[tuple[int, int], int]) -> list[tuple[tuple[int, int], int]]:
     """A position's eight images under the symmetries, each written as the rules' state key."""
     (x, o), target = key
     out = []
     for perm in _PERM.tolist():
+        # Where each of the 81 cells goes: grid g's cell c to grid perm[g]'s cell perm[c].
+        cell_to = _cells_moved(tuple(perm))
         moved = [0, 0]
         for side, marks in enumerate((x, o)):
-            for bit in range(81):
-                if marks >> bit & 1:
-                    g, c = divmod(bit, 9)
-                    moved[side] |= 1 << (9 * perm[g] + perm[c])
+            while marks:
+                low = marks & -marks
+                moved[side] |= 1 << cell_to[low.bit_length() - 1]
+                marks ^= low
         out.append(((moved[0], moved[1]), perm[target] if target >= 0 else -1))
     return out
 
