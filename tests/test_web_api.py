@@ -7,6 +7,7 @@ cubes, gomoku and mega tic-tac-toe, each side a person or the computer at any le
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
@@ -72,9 +73,15 @@ def entry(outcome: str, plies: int) -> dict[str, object]:
     }
 
 
+@functools.cache
+def negamax_memo(geometry: Geometry) -> dict[tuple[int, int], int]:
+    """One memo of the slow negamax per board, shared by the moves of every position checked."""
+    return {}
+
+
 def for_mover(position: Position, cell: int) -> tuple[str, int]:
     """Win / draw / loss of a move for the player to move, and plies to the end, by the slow negamax."""
-    value = reference_value(position.play(cell))
+    value = reference_value(position.play(cell), negamax_memo(position.geometry))
     outcome = (
         "draw" if value.winner is None else "win" if value.winner == position.to_move else "loss"
     )
