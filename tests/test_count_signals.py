@@ -80,10 +80,11 @@ def test_one_ctrl_c_stops_every_process(args: list[str], tmp_path: Path) -> None
         assert process.poll() is None, "the work ended before it could be interrupted"
         group = os.getpgid(process.pid)
         os.killpg(group, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
-        deadline = time.monotonic() + 2.0
+        # At once on an idle machine; the margin is for a busy one (a process left behind stays).
+        deadline = time.monotonic() + 10.0
         while time.monotonic() < deadline and group_members(group):
             time.sleep(0.02)
-        assert group_members(group) == [], "processes of the count outlived Ctrl-C by 2 s"
+        assert group_members(group) == [], "processes of the count outlived Ctrl-C by 10 s"
         _, err = process.communicate(timeout=5)
         assert process.returncode == 130
         assert err.strip() == "oxo: interrupted", err
@@ -111,7 +112,7 @@ def test_workers_die_with_their_parent() -> None:
         workers = children_of(process.pid)
         process.kill()  # no chance to clean up: the kernel must end the workers
         process.wait()
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + 10.0  # at once on an idle machine; margin for a busy one
         alive = workers
         while time.monotonic() < deadline and alive:
             alive = [pid for pid in workers if _alive(pid)]
