@@ -2,8 +2,8 @@
 starting them (``kernel.INIT_*``), counted in positions searched (deterministic, unlike time on a
 shared machine) and CPU seconds.
 
-Run:  python benchmarks/bench_pn_init.py                       (boards and sub-problems, modes 0 1 2)
-      python benchmarks/bench_pn_init.py --modes 0 2 --only qubic --budget 2000000
+Run:  python benchmarks/bench_pn_init.py                       (boards and sub-problems, modes 0 and 1)
+      python benchmarks/bench_pn_init.py --modes 0 1 --only qubic --budget 2000000
       python benchmarks/bench_pn_init.py --big                 (adds 9x4 with k = 4, about a minute)
 
 Two kinds of cases:
@@ -82,7 +82,7 @@ def search(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--modes", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--modes", type=int, nargs="+", default=[0, 1])
     parser.add_argument("--budget", type=int, default=500_000)
     parser.add_argument("--only", choices=["boards", "qubic", "8x8", "sub"], default=None)
     parser.add_argument("--big", action="store_true", help="add 9x4 with k = 4")
@@ -117,13 +117,11 @@ def main() -> None:
     print()
     for mode in args.modes:
         mine = [r for r in rows if r["mode"] == mode]
-        subs = [r for r in mine if not str(r["case"]).split()[0].endswith(("x", "o"))]
         settled = sum(1 for r in mine if r["value"] is not None)
-        boards = [r for r in mine if str(r["case"]).endswith((" x", " o"))]
+        boards = sum(int(str(r["nodes"])) for r in mine if str(r["case"]).endswith((" x", " o")))
+        cpu = sum(float(str(r["cpu"])) for r in mine)
         print(
-            f"mode {mode}: settled {settled} of {len(mine)} cases; boards' positions "
-            f"{sum(int(str(r['nodes'])) for r in boards):,}, cpu {sum(float(str(r['cpu'])) for r in mine):.1f} s"
-            + ("" if subs else "")
+            f"mode {mode}: settled {settled} of {len(mine)}; boards' positions {boards:,}; cpu {cpu:.1f} s"
         )
     settled_by_all = [
         name

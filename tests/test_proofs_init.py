@@ -20,13 +20,7 @@ from oxo.proofs.solver import write_strategy
 from oxo.solve import solve
 from positions import random_position
 
-MODES = [
-    kernel.INIT_ONE,
-    kernel.INIT_THREATS,
-    kernel.INIT_MOBILITY,
-    kernel.INIT_PN_MOBILITY,
-    kernel.INIT_PN_FORCED,
-]
+MODES = [kernel.INIT_ONE, kernel.INIT_MOBILITY]
 SMALL = 1 << 20
 
 
@@ -76,8 +70,6 @@ def test_a_forcing_move_starts_cheapest_to_prove() -> None:
     empty = np.uint64(geometry.full_mask) & ~(s | d)
     moves = np.array([1, 8, 5] + [0] * 61, np.int64)
     out = np.zeros((64, 2), np.int64)
-    kernel.initial_numbers(
-        lines, search.thr, search.thrn, s, d, empty, True, kernel.INIT_PN_MOBILITY, moves, 3, out
-    )
+    kernel.initial_numbers(lines, search.thr, search.thrn, s, d, empty, moves, 3, out)
     # X on 1 threatens 2 (one reply), X on 8 threatens nothing (the diagonal holds O), nor X on 5.
     assert out[:3].tolist() == [[1, 1], [6, 1], [6, 1]]

@@ -931,87 +931,35 @@ def expand(
 
 # -- initial proof and disproof numbers ------------------------------------------------------------
 
-#: Ways a fresh position's numbers start (``options[5]``): 1 and 1 whatever the board shows, or
-#: from the lines of both sides after the move (see :func:`initial_numbers`).
+#: Ways a fresh position's numbers start (``options[5]``): 1 and 1 whatever the board shows, or the
+#: proof number from the defender's mobility (see :func:`initial_numbers`).
 INIT_ONE = 0
-INIT_THREATS = 1
-INIT_MOBILITY = 2
-INIT_PN_MOBILITY = 3
-INIT_PN_FORCED = 4
+INIT_MOBILITY = 1
 
 
 @njit(cache=True)
-def initial_numbers(lines, thr, thrn, s, d, empty, attacker_moves, mode, cmoves, count, out):
-    """The proof and disproof numbers the ``count`` children (moves ``cmoves``) of a position start
-    from, written to ``out[i] = (pn, dn)``, by ``mode`` (INIT_*). They only steer the search (df-pn+
-    and Allis's mobility initialization): a child's true numbers replace them once it is visited.
+def initial_numbers(lines, thr, thrn, s, d, empty, cmoves, count, out):
+    """The proof and disproof numbers the ``count`` children (moves ``cmoves``) of a position with the
+    attacker to move start from, written to ``out[i] = (pn, dn)`` (Allis's mobility, for the proof
+    number only): the defender's moves after the attacker's, 1 when the move makes a threat (the
+    defender must block it, or has lost), otherwise every empty cell. The disproof number stays 1:
+    giving it the attacker's mobility too made the draws' disproofs several times longer.
 
-    The features of a child are counted from those of the position, changed along the lines through
-    the move: of the lines still open to each side, how many hold all but one (threats) and all but
-    two of its cells (threes)."""
+    These only steer the search towards the attacker's forcing moves before it has looked at them;
+    a child's own numbers replace them once it is visited. (Neither side has a threat here: expand
+    settles that position or lists the block alone.)"""
     k = popcount(lines[0])
-    a_cnt = np.zeros(k + 2, np.int64)  # lines open to the attacker, by its marks
-    b_cnt = np.zeros(k + 2, np.int64)  # lines open to the defender, by its marks
-    for i in range(lines.shape[0]):
-        line = lines[i]
-        a = popcount(line & s)
-        b = popcount(line & d)
-        if b == 0:
-            a_cnt[a] += 1
-        if a == 0:
-            b_cnt[b] += 1
-    moves_left = popcount(empty) - 1
-    ac = np.empty(k + 2, np.int64)
-    bc = np.empty(k + 2, np.int64)
+    moves_left = max(1, popcount(empty) - 1)
     for j in range(count):
         move = cmoves[j]
-        ac[:] = a_cnt
-        bc[:] = b_cnt
+        pn = moves_left
         for t in range(thrn[move]):
             line = lines[thr[move, t]]
-            a = popcount(line & s)
-            b = popcount(line & d)
-            if attacker_moves:
-                if b == 0:
-                    ac[a] -= 1
-                    ac[a + 1] += 1
-                if a == 0:
-                    bc[b] -= 1
-            else:
-                if a == 0:
-                    bc[b] -= 1
-                    bc[b + 1] += 1
-                if b == 0:
-                    ac[a] -= 1
-        # The side to move in the child is the one that did not move.
-        a_threats = ac[k - 1] if k >= 2 else 0
-        b_threats = bc[k - 1] if k >= 2 else 0
-        a_threes = ac[k - 2] if k >= 3 else 0
-        b_threes = bc[k - 2] if k >= 3 else 0
-        pn = 1
-        dn = 1
-        if mode == INIT_THREATS:
-            # Pressure of a side: a threat counts four threes. The attacker's pressure makes the
-            # child cheaper to prove and dearer to disprove, the defender's the other way round.
-            pa = 4 * a_threats + a_threes
-            pb = 4 * b_threats + b_threes
-            pn = max(1, min(8, 2 + pb - pa))
-            dn = max(1, min(8, 2 + pa - pb))
-        else:
-            # The moves of the side to move in the child: one when it must block a single threat.
-            if attacker_moves:
-                forced = a_threats == 1 and b_threats == 0
-            else:
-                forced = b_threats == 1 and a_threats == 0
-            n = 1 if forced else max(1, moves_left)
-            if mode == INIT_PN_FORCED:
-                n = 1 if forced else 2
-            if attacker_moves:
-                pn = n  # the defender is to move: every move of its must be refuted
-            elif mode == INIT_MOBILITY:
-                dn = n  # the attacker is to move: every move of its must fail
+            if line & d == ZERO and popcount(line & s) == k - 2:
+                pn = 1
+                break
         out[j, 0] = pn
-        out[j, 1] = dn
+        out[j, 1] = 1
 
 
 # -- df-pn -----------------------------------------------------------------------------------------
@@ -1170,15 +1118,14 @@ def run(
                 count += 1
             fcount[depth] = count
             fphase[depth] = 1
-            if options[5] != INIT_ONE:
+            if options[5] == INIT_MOBILITY and or_node:
                 if attacker_is_x:
                     sa, da = x, o
                 else:
                     sa, da = o, x
                 initial_numbers(
-                    lines, thr, thrn, sa, da, full & ~(x | o), or_node, options[5],
-                    fcmove[depth], count, fcinit[depth],
-                )  # fmt: skip
+                    lines, thr, thrn, sa, da, full & ~(x | o), fcmove[depth], count, fcinit[depth]
+                )
         count = fcount[depth]
         # The zone R of the attacker's disproven moves, when some are (see above).
         region = ZERO
@@ -1214,8 +1161,10 @@ def run(
         for index in range(count):
             slot = table_find(tkey, fckey[depth, index])
             if slot < 0:
-                cpn = fcinit[depth, index, 0] if options[5] != INIT_ONE else np.int64(1)
-                cdn = fcinit[depth, index, 1] if options[5] != INIT_ONE else np.int64(1)
+                # A fresh position: 1 and 1, or the numbers it starts from (see above).
+                steered = options[5] != INIT_ONE and or_node
+                cpn = fcinit[depth, index, 0] if steered else np.int64(1)
+                cdn = fcinit[depth, index, 1] if steered else np.int64(1)
             else:
                 cpn = np.int64(tpn[slot])
                 cdn = np.int64(tdn[slot])
