@@ -62,6 +62,8 @@ SLICE = 4096
 #: The 1+epsilon trick (Pawlewicz and Lew): a child's threshold is the second best value times
 #: 1 + EPSILON / 1000, so the search switches between siblings less often.
 EPSILON = 250
+#: How a fresh position's proof and disproof numbers start (``kernel.INIT_*``): 1 and 1.
+PN_INIT = kernel.INIT_ONE
 
 
 def search_symmetries(geometry: Geometry) -> list[tuple[int, ...]]:
@@ -130,6 +132,7 @@ class ProofSearch(StrategyReader):
         deep_threes: bool = False,
         pairing_budget: int = PAIRING_BUDGET,
         zones: bool = True,
+        pn_init: int = PN_INIT,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> None:
         if geometry.size > 64:
@@ -164,7 +167,8 @@ class ProofSearch(StrategyReader):
             dtype=np.uint64,
         )
         self.options = np.array(
-            [int(threats), int(pairings), pairing_budget, epsilon, int(zones)], dtype=np.int64
+            [int(threats), int(pairings), pairing_budget, epsilon, int(zones), pn_init],
+            dtype=np.int64,
         )
         self.weights = kernel.WEIGHTS
         if table_bytes is None:
@@ -314,6 +318,7 @@ class ProofSearch(StrategyReader):
                 *frames,
                 *more,
                 f.child_zone_ok,
+                f.child_init,
                 self.stats,
                 budget,
                 self._ps,

@@ -929,6 +929,39 @@ def expand(
     return 0, ordered(lines, thr, thrn, s, d, empty, moves, weights), flags, ZERO
 
 
+# -- initial proof and disproof numbers ------------------------------------------------------------
+
+#: Ways a fresh position's numbers start (``options[5]``): 1 and 1 whatever the board shows, or the
+#: proof number from the defender's mobility (see :func:`initial_numbers`).
+INIT_ONE = 0
+INIT_MOBILITY = 1
+
+
+@njit(cache=True)
+def initial_numbers(lines, thr, thrn, s, d, empty, cmoves, count, out):
+    """The proof and disproof numbers the ``count`` children (moves ``cmoves``) of a position with the
+    attacker to move start from, written to ``out[i] = (pn, dn)`` (Allis's mobility, for the proof
+    number only): the defender's moves after the attacker's, 1 when the move makes a threat (the
+    defender must block it, or has lost), otherwise every empty cell. The disproof number stays 1:
+    giving it the attacker's mobility too made the draws' disproofs several times longer.
+
+    These only steer the search towards the attacker's forcing moves before it has looked at them;
+    a child's own numbers replace them once it is visited. (Neither side has a threat here: expand
+    settles that position or lists the block alone.)"""
+    k = popcount(lines[0])
+    moves_left = max(1, popcount(empty) - 1)
+    for j in range(count):
+        move = cmoves[j]
+        pn = moves_left
+        for t in range(thrn[move]):
+            line = lines[thr[move, t]]
+            if line & d == ZERO and popcount(line & s) == k - 2:
+                pn = 1
+                break
+        out[j, 0] = pn
+        out[j, 1] = 1
+
+
 # -- df-pn -----------------------------------------------------------------------------------------
 
 
@@ -954,6 +987,8 @@ class Frames:
         self.child_sym = np.zeros((depth, 64), np.int64)
         self.child_zone = np.zeros((depth, 64), np.uint64)
         self.child_zone_ok = np.zeros((depth, 64), np.uint8)
+        #: The proof and disproof numbers a child starts from while it is not in the table.
+        self.child_init = np.ones((depth, 64, 2), np.int64)
         #: [depth of the top frame (-1: nothing to do), ...]
         self.state = np.full(4, -1, np.int64)
 
@@ -992,13 +1027,13 @@ def run(
     lines, thr, thrn, full, perms, inverse, zob, attacker_is_x, options, weights,
     tkey, tpn, tdn, tflags, twork, tzone,
     fx, fo, fkey, fhash, fthpn, fthdn, fphase, fcount, fcmove, fckey, fstart, fstate,
-    fsym, fforced, fcsym, fczone, fczok,
+    fsym, fforced, fcsym, fczone, fczok, fcinit,
     stats, budget, ps, ts,
 ):  # fmt: skip
     """Run df-pn from the frames' state for at most ``budget`` positions. Returns 0 when the root
     (frame 0) is settled or back under its thresholds, 1 when the budget ran out (call again to go
     on). ``options``: [use threats, use pairings, pairing budget, epsilon in thousandths, use
-    relevance zones].
+    relevance zones, how fresh positions' numbers start (INIT_*)].
 
     Relevance zones (for the defender's side): a disproven position keeps a zone, empty cells such
     that the defender still holds with every other empty cell given to the attacker. Where the
@@ -1083,6 +1118,14 @@ def run(
                 count += 1
             fcount[depth] = count
             fphase[depth] = 1
+            if options[5] == INIT_MOBILITY and or_node:
+                if attacker_is_x:
+                    sa, da = x, o
+                else:
+                    sa, da = o, x
+                initial_numbers(
+                    lines, thr, thrn, sa, da, full & ~(x | o), fcmove[depth], count, fcinit[depth]
+                )
         count = fcount[depth]
         # The zone R of the attacker's disproven moves, when some are (see above).
         region = ZERO
@@ -1118,8 +1161,10 @@ def run(
         for index in range(count):
             slot = table_find(tkey, fckey[depth, index])
             if slot < 0:
-                cpn = np.int64(1)
-                cdn = np.int64(1)
+                # A fresh position: 1 and 1, or the numbers it starts from (see above).
+                steered = options[5] != INIT_ONE and or_node
+                cpn = fcinit[depth, index, 0] if steered else np.int64(1)
+                cdn = fcinit[depth, index, 1] if steered else np.int64(1)
             else:
                 cpn = np.int64(tpn[slot])
                 cdn = np.int64(tdn[slot])

@@ -1,0 +1,75 @@
+"""Initial proof and disproof numbers (``kernel.INIT_*``) only steer the search: every way of starting
+a fresh position's numbers gives the values of the exact per-ply solver, and certificates that
+check; and they do steer it (the searches differ), so the comparison is not between one search."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oxo.geometry import Geometry
+from oxo.proofs import kernel
+from oxo.proofs.certificate import verify_certificate
+from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.solver import write_strategy
+from oxo.solve import solve
+from positions import random_position
+
+MODES = [kernel.INIT_ONE, kernel.INIT_MOBILITY]
+SMALL = 1 << 20
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    spec=st.sampled_from(["3x3", "4x4,k=3", "3x4", "4x4"]),
+    plies=st.integers(0, 7),
+)
+def test_every_start_gives_the_exact_values(seed: int, spec: str, plies: int) -> None:
+    position = random_position(spec, plies, seed)
+    truth = solve(position).value(position).outcome
+    for attacker in ("x", "o"):
+        for mode in MODES:
+            search = ProofSearch(position.geometry, attacker, table_bytes=SMALL, pn_init=mode)
+            assert search.solve(position.x, position.o) == (truth == attacker), (mode, attacker)
+
+
+@pytest.mark.parametrize("mode", MODES[1:])
+@pytest.mark.parametrize(
+    ("spec", "attacker", "value"), [("4x5,k=4", "x", False), ("3x3x3", "x", True)]
+)
+def test_certificates_check_and_the_search_is_steered(
+    mode: int, spec: str, attacker: str, value: bool
+) -> None:
+    geometry = Geometry.parse(spec)
+    plain = ProofSearch(geometry, attacker, table_bytes=SMALL, threats=False)
+    steered = ProofSearch(geometry, attacker, table_bytes=SMALL, threats=False, pn_init=mode)
+    assert plain.solve() is value and steered.solve() is value
+    side = attacker if value else "o" if attacker == "x" else "x"
+    with tempfile.TemporaryDirectory() as folder:
+        path = write_strategy(
+            Path(folder), geometry, side, "win" if value else "no-loss", steered.strategy()
+        )
+        assert verify_certificate(path).valid
+    if spec == "4x5,k=4":  # a search long enough for the start to show
+        assert steered.nodes != plain.nodes
+
+
+def test_a_forcing_move_starts_cheapest_to_prove() -> None:
+    """The attacker's move that makes a threat leaves the defender one move: with the mobility
+    start its child's proof number is 1, the others' the number of empty cells left."""
+    geometry = Geometry.parse("3x3")
+    lines = np.array(geometry.lines, dtype=np.uint64)
+    search = ProofSearch(geometry, "x", table_bytes=SMALL)
+    s, d = np.uint64(0b000_000_001), np.uint64(0b000_010_000)  # X on 0, O on 4
+    empty = np.uint64(geometry.full_mask) & ~(s | d)
+    moves = np.array([1, 8, 5] + [0] * 61, np.int64)
+    out = np.zeros((64, 2), np.int64)
+    kernel.initial_numbers(lines, search.thr, search.thrn, s, d, empty, moves, 3, out)
+    # X on 1 threatens 2 (one reply), X on 8 threatens nothing (the diagonal holds O), nor X on 5.
+    assert out[:3].tolist() == [[1, 1], [6, 1], [6, 1]]
