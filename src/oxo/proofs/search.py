@@ -68,7 +68,8 @@ def make_search(
             return quick
         if seconds is not None:  # the time the quick search took is the compiled one's less
             seconds = max(0.0, seconds - (time.perf_counter() - started))
-    from oxo.proofs.dfpn import ProofSearch  # loads numba: only for the proofs that need it
+    from oxo.proofs import kernel  # loads numba: only for the proofs that need it
+    from oxo.proofs.dfpn import ProofSearch
 
     return ProofSearch(
         geometry,
@@ -77,4 +78,8 @@ def make_search(
         max_nodes=max_nodes,
         on_progress=on_progress,
         table_bytes=table_bytes,
+        # On cubes a fresh position's proof number starts from the defender's mobility: it halved
+        # the positions of Qubic's positions four and six plies deep (benchmarks/bench_pn_init.py)
+        # where it made flat boards' proofs up to 2.5 times longer.
+        pn_init=kernel.INIT_MOBILITY if len(geometry.shape) == 3 else kernel.INIT_ONE,
     )
