@@ -24,7 +24,7 @@ MODES = [kernel.INIT_ONE, kernel.INIT_MOBILITY]
 SMALL = 1 << 20
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     spec=st.sampled_from(["3x3", "4x4,k=3", "3x4", "4x4"]),
