@@ -62,6 +62,7 @@ def wait_for_workers(process: subprocess.Popen[str], count: int, seconds: float 
     raise AssertionError("the workers did not start")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [

@@ -348,6 +348,7 @@ def test_the_worked_zone_example_of_docs_proofs() -> None:
     assert "`[9, 14]`" in text and "280 positions, against 325" in text
 
 
+@pytest.mark.slow
 def test_a_table_that_may_grow_replaces_almost_nothing() -> None:
     """While the table may still grow it stays at most a third full, so a position finds a free
     slot among its probes nearly always: replacements are a tiny fraction of the stores (a table

@@ -211,6 +211,7 @@ def test_ctrl_c_leaves_a_folder_that_continues(tmp_path: Path) -> None:
     assert all(verify_certificate(path).valid for path in result.proofs)
 
 
+@pytest.mark.slow
 def test_a_kill_loses_at_most_what_was_running(tmp_path: Path) -> None:
     """A kill leaves the folder as it was at that moment: the state as last written (here never
     written after the start) and the fragments appended since. The run continues from a copy taken
@@ -603,6 +604,7 @@ def _wait_for_jobs(folder: Path, at_least: int, process: subprocess.Popen[str]) 
     raise AssertionError("the run ended (or hung) before it could be stopped")
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
     """One SIGINT (Ctrl-C) to a run on 2 worker processes: exit status 130, a line saying where
     the run is kept, no worker left, the folder unlocked with its state readable."""

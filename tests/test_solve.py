@@ -39,7 +39,15 @@ A317576 = {
     4: [0, 0, 0, 0, 0, 0, 0, 280, 642, 4942, 6770, 20286, 16042, 20998, 7970, 3774, 1059],
 }
 
-REFERENCE_BOARDS = ["3x3", "3x3,k=2", "2x4", "3x4", "2x3", "1x4,k=2", "2x2"]
+REFERENCE_BOARDS = [
+    "3x3",
+    "3x3,k=2",
+    "2x4",
+    pytest.param("3x4", marks=pytest.mark.slow),
+    "2x3",
+    "1x4,k=2",
+    "2x2",
+]
 
 
 def all_positions(space):  # type: ignore[no-untyped-def]

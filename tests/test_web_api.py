@@ -218,6 +218,7 @@ def test_3x3_game_with_values_matches_negamax(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}").json()["moves"] == game["moves"]
 
 
+@pytest.mark.slow
 def test_perfect_players_draw_and_others_finish(client: TestClient) -> None:
     for x, o in (("perfect", "perfect"), ("random", "hard"), ("easy", "medium"), ("best", "best")):
         game = new(client, board="3x3", players={"x": x, "o": o}, seconds=0.05, seed=3)
@@ -318,6 +319,7 @@ def perfect_reaches(start: GameState) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_every_offered_board_at_every_level(client: TestClient) -> None:
     boards = client.get("/api/info").json()["boards"]
     assert [b["id"] for b in boards] == [

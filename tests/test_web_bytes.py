@@ -83,6 +83,7 @@ BYTES = st.binary(max_size=40) | st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=200,
     deadline=None,

@@ -145,6 +145,7 @@ def test_boards_beyond_the_solver_are_out_of_reach(client: TestClient) -> None:
     assert str(MAX_EMPTY) in message and "5x5" in message
 
 
+@pytest.mark.slow
 def test_maps_too_large_to_draw_on_the_page_say_how_to_draw_them(client: TestClient) -> None:
     expected = strategy_map(Geometry.parse("3x4"), "o")
     assert expected.boards > MAX_MAP_BOARDS  # the premise, from the library
