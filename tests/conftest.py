@@ -11,10 +11,15 @@ from e2e_session import BROWSER_FILES, close_browser_tests, is_open
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives a real browser (Playwright's ``page``) belongs to the slow part: a
-    browser and the page's server cost more than most boards (CI runs the slow part too)."""
+    browser and the page's server cost more than most boards (CI runs the slow part too). The
+    slow part runs first."""
     for item in items:
         if "page" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    # The slow tests first (each file's in its order): with several workers the long ones then
+    # start early and the short ones fill in at the end, instead of one worker finishing a long
+    # test while the others wait.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.hookimpl(wrapper=True)
