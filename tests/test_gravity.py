@@ -10,7 +10,7 @@ import pytest
 from oxo.errors import BoardSpecError, MoveError, OutOfReachError, PositionError
 from oxo.game import GameState, Outcome
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.reference import minimax
+from oxo.gravity.reference import Memo, minimax
 from oxo.gravity.solver import GravitySolver, solve, supports, value_from_score
 from oxo.registry import new_game
 
@@ -128,11 +128,49 @@ def test_board_specs() -> None:
 # -- the solver against plain minimax ----------------------------------------------------------------
 
 
+def _minimax_of_states(
+    state: GravityState, memo: dict[GravityState, tuple[Outcome, int]]
+) -> tuple[Outcome, int]:
+    """Plain minimax through the game states' own rules (``play``, ``is_over``, ``outcome``): what
+    ``oxo.gravity.reference.minimax`` computes on the bitboards, for the test below."""
+    if state.is_over:
+        assert state.outcome is not None
+        return state.outcome, state.ply
+    if state not in memo:
+        values = [_minimax_of_states(state.play(col), memo) for col in state.legal_moves]
+        # The mover's order: wins (sooner better) > draws > losses (later better).
+        memo[state] = max(
+            values,
+            key=lambda v: (
+                2_000 - v[1] if v[0] == state.to_move else 1_000 if v[0] == "draw" else v[1]
+            ),
+        )
+    return memo[state]
+
+
+@pytest.mark.parametrize("spec", ["3x3,k=3", "2x5,k=3", "3x4,k=3", "4x3,k=3", "3x4,k=4"])
+def test_the_reference_minimax_follows_the_rules_of_the_game_states(spec: str) -> None:
+    """The yardstick below plays on the two bitboards with the rules spelled out (cheaper than a
+    game state per position): on every reachable position of these boards it gives what plain
+    minimax through ``GravityState.play`` and ``outcome`` gives."""
+    from oxo.gravity.reference import _layers
+
+    board = GravityBoard.parse(spec)
+    memo: Memo = {}
+    theirs: dict[GravityState, tuple[Outcome, int]] = {}
+    outcomes = set()
+    for layer in _layers(board):
+        for state in layer:
+            assert minimax(state, memo) == _minimax_of_states(state, theirs), state.to_rows()
+            outcomes.add(minimax(state, memo)[0])
+    assert outcomes == {"x", "o", "draw"}
+
+
 def _check_against_minimax(board: GravityBoard, games: int, seed: int) -> int:
     """Solve every position of random games (and each column of each) with both; the count checked."""
     solver = GravitySolver(board, 1 << 16 | 1)
     rng = random.Random(seed)
-    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    memo: Memo = {}
     checked = 0
     for _ in range(games):
         state = GravityState(board)

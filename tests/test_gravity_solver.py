@@ -11,22 +11,21 @@ import pytest
 from tests.test_gravity import random_state
 
 from oxo.errors import OutOfReachError
-from oxo.game import Outcome
 from oxo.gravity import bitboard, search
 from oxo.gravity import solver as core
 from oxo.gravity import table as tt
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.reference import _layers, minimax
+from oxo.gravity.reference import Memo, _layers, minimax
 from oxo.gravity.solver import GravitySolver, prime_at_least
 
 C4 = GravityBoard(6, 7, 4)
 
 #: Minimax's answers per board, shared by this module's tests (on 4x4,k=4 the whole walk costs
 #: seconds; each test asking again would walk it again).
-_ANSWERS: dict[GravityBoard, dict[GravityState, tuple[Outcome, int]]] = {}
+_ANSWERS: dict[GravityBoard, Memo] = {}
 
 
-def answers(board: GravityBoard) -> dict[GravityState, tuple[Outcome, int]]:
+def answers(board: GravityBoard) -> Memo:
     """The memo of :func:`minimax` on ``board``, kept for the session."""
     return _ANSWERS.setdefault(board, {})
 
@@ -224,7 +223,7 @@ def test_follow_up_bounds_never_exceed_the_true_score(spec: str) -> None:
     claim_rows = bitboard._claim_rows(params)
     scratch = np.zeros((2, board.k), dtype=np.int64)
     rng = random.Random(29)
-    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    memo: Memo = {}
     kinds = {(odd, loss): 0 for odd in (False, True) for loss in (False, True)}
     for _ in range(1500):
         state = random_state(board, rng.randint(0, board.size - 1), rng)
@@ -249,7 +248,7 @@ def _check_follow_up(
     params: np.ndarray,
     claim_rows: np.ndarray,
     scratch: np.ndarray,
-    memo: dict[GravityState, tuple[Outcome, int]],
+    memo: Memo,
 ) -> int | None:
     """The follow-up bound of ``state`` checked against plain minimax (the score never exceeds
     it); None where the bound says nothing."""
@@ -275,7 +274,7 @@ def test_follow_up_bounds_hold_on_every_position_of_small_boards(spec: str) -> N
     params = GravitySolver(board, 1 << 10)._arrays[0]
     claim_rows = bitboard._claim_rows(params)
     scratch = np.zeros((2, board.k), dtype=np.int64)
-    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    memo: Memo = {}
     checked = 0
     for layer in _layers(board):
         for state in layer:
