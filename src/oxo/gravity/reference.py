@@ -26,7 +26,10 @@ def minimax(state: GravityState, memo: Memo | None = None) -> tuple[Outcome, int
     board = state.board
     # Each column's cells and its bottom cell.
     columns = tuple((board.column_mask(c), board.bit(0, c)) for c in range(board.cols))
-    return _minimax(board, columns, state.x, state.o, {} if memo is None else memo)
+    memo = {} if memo is None else memo
+    if state.key in memo:
+        return memo[state.key]
+    return _minimax(board, columns, state.x, state.o, memo)
 
 
 def _minimax(
@@ -37,12 +40,11 @@ def _minimax(
     memo: Memo,
 ) -> tuple[Outcome, int]:
     """:func:`minimax` of the unfinished position where X holds the cells ``x`` and O the cells
-    ``o``, on the two bitboards themselves (a :class:`GravityState` per position cost four times as
-    much): the rules of :meth:`GravityState.play` and :attr:`GravityState.outcome` spelled out, a
-    mark lands on the lowest empty cell of its column, the mover wins with k in a row, the game is
-    drawn when the board is full."""
-    if (x, o) in memo:
-        return memo[(x, o)]
+    ``o`` (not in ``memo`` yet), on the two bitboards themselves (a :class:`GravityState` per
+    position cost four times as much): the rules of :meth:`GravityState.play` and
+    :attr:`GravityState.outcome` spelled out, a mark lands on the lowest empty cell of its column,
+    the mover wins with k in a row, the game is drawn when the board is full. ``memo`` keeps only
+    positions where the game goes on: a move to one of them needs no look for a line."""
     mask = x | o
     ply = mask.bit_count()
     mover: Player = "x" if ply % 2 == 0 else "o"
@@ -53,7 +55,9 @@ def _minimax(
             continue
         after_x, after_o = (x | cell, o) if mover == "x" else (x, o | cell)
         outcome: Outcome
-        if board.has_line(after_x if mover == "x" else after_o):
+        if (after_x, after_o) in memo:  # met before: a position where the game goes on
+            outcome, end = memo[(after_x, after_o)]
+        elif board.has_line(after_x if mover == "x" else after_o):
             outcome, end = mover, ply + 1
         elif mask | cell == board.full:
             outcome, end = "draw", ply + 1
@@ -69,7 +73,7 @@ def _minimax(
         if best is None or rank > best[0]:
             best = (rank, outcome, end)
     assert best is not None
-    memo[(x, o)] = (best[1], best[2])
+    memo[(x, o)] = (best[1], best[2])  # only positions where the game goes on
     return best[1], best[2]
 
 
