@@ -381,7 +381,7 @@ def walk_on_bitboards(board: GravityBoard, classes: bool) -> tuple[list[int], li
 
 @pytest.mark.parametrize(
     "spec",
-    # 4x4,k=4's walk (8 s of CPU) with the heavy boards; the k=3 boards walk the same code
+    # 4x4,k=4's walk (4 s of CPU) with the heavy boards; the k=3 boards walk the same code
     ["4x4,k=3", pytest.param("4x4,k=4", marks=pytest.mark.slow), "3x4,k=3", "4x3,k=3"]
     + ["2x3,k=2", "3x5,k=3"],
 )

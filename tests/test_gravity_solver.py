@@ -21,8 +21,8 @@ from oxo.gravity.solver import GravitySolver, prime_at_least
 
 C4 = GravityBoard(6, 7, 4)
 
-#: Minimax's answers per board, shared by this module's tests (on 4x4,k=4 the whole walk costs
-#: seconds; each test asking again would walk it again).
+#: Minimax's answers per board, shared by this module's tests (on 4x4,k=4 the whole walk costs half
+#: a second; each test asking again would walk it again).
 _ANSWERS: dict[GravityBoard, Memo] = {}
 
 
@@ -127,7 +127,7 @@ def test_progress_reports_say_what_is_searched(monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.parametrize(
     "spec",
-    # 4x5,k=3's walk (300,000 positions) alone takes 7 s: with the heavy boards
+    # 4x5,k=3's walk (300,000 positions) alone takes about a second: with the heavy boards
     ["4x4,k=3", "3x4,k=3", pytest.param("4x5,k=3", marks=pytest.mark.slow), "4x4,k=4"],
 )
 def test_bounds_for_either_player_agree_with_minimax(spec: str) -> None:
@@ -194,7 +194,7 @@ def test_every_first_move_of_connect_four_has_its_published_value() -> None:
     beside it draw; the other four lose. Who wins is all this asks of each column, so the solver
     asks only that, in null-window searches (``holds``, one table shared by the seven): the winner
     scores at least 1, a draw is a score of at least 0 and at most 0 (the weak solve asked the
-    centre "does O win?" before "does O avoid losing?", an eighth of the nodes for nothing). When
+    centre "does O win?" before "does O avoid losing?", 8 % of the nodes for nothing). When
     the centre's win comes (ply 41) the shipped certificates prove, checked by test_gravity_proof,
     and ``oxo solve`` finds (test_walkthrough). The full analysis, distances included, took eight
     minutes of CPU."""
@@ -212,7 +212,7 @@ def test_every_first_move_of_connect_four_has_its_published_value() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    # 4x5, 5x4 and 5x5 with k=4 (3 to 11 s of CPU each, minimax's walk below the positions) with
+    # 4x5, 5x4 and 5x5 with k=4 (1 to 2 s of CPU each, minimax's walk below the positions) with
     # the heavy boards; the fast part keeps even and odd rows, k=3 and k=4
     [
         "4x4,k=3",
