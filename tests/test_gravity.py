@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from oxo.errors import BoardSpecError, MoveError, OutOfReachError, PositionError
 from oxo.game import GameState, Outcome
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.reference import minimax
+from oxo.gravity.reference import Memo, minimax
 from oxo.gravity.solver import GravitySolver, solve, supports, value_from_score
 from oxo.registry import new_game
 
@@ -128,11 +129,49 @@ def test_board_specs() -> None:
 # -- the solver against plain minimax ----------------------------------------------------------------
 
 
+def _minimax_of_states(
+    state: GravityState, memo: dict[GravityState, tuple[Outcome, int]]
+) -> tuple[Outcome, int]:
+    """Plain minimax through the game states' own rules (``play``, ``is_over``, ``outcome``): what
+    ``oxo.gravity.reference.minimax`` computes on the bitboards, for the test below."""
+    if state.is_over:
+        assert state.outcome is not None
+        return state.outcome, state.ply
+    if state not in memo:
+        values = [_minimax_of_states(state.play(col), memo) for col in state.legal_moves]
+        # The mover's order: wins (sooner better) > draws > losses (later better).
+        memo[state] = max(
+            values,
+            key=lambda v: (
+                2_000 - v[1] if v[0] == state.to_move else 1_000 if v[0] == "draw" else v[1]
+            ),
+        )
+    return memo[state]
+
+
+@pytest.mark.parametrize("spec", ["3x3,k=3", "2x5,k=3", "3x4,k=3", "4x3,k=3", "3x4,k=4"])
+def test_the_reference_minimax_follows_the_rules_of_the_game_states(spec: str) -> None:
+    """The yardstick below plays on the two bitboards with the rules spelled out (cheaper than a
+    game state per position): on every reachable position of these boards it gives what plain
+    minimax through ``GravityState.play`` and ``outcome`` gives."""
+    from oxo.gravity.reference import _layers
+
+    board = GravityBoard.parse(spec)
+    memo: Memo = {}
+    theirs: dict[GravityState, tuple[Outcome, int]] = {}
+    outcomes = set()
+    for layer in _layers(board):
+        for state in layer:
+            assert minimax(state, memo) == _minimax_of_states(state, theirs), state.to_rows()
+            outcomes.add(minimax(state, memo)[0])
+    assert outcomes == {"x", "o", "draw"}
+
+
 def _check_against_minimax(board: GravityBoard, games: int, seed: int) -> int:
     """Solve every position of random games (and each column of each) with both; the count checked."""
     solver = GravitySolver(board, 1 << 16 | 1)
     rng = random.Random(seed)
-    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    memo: Memo = {}
     checked = 0
     for _ in range(games):
         state = GravityState(board)
@@ -289,55 +328,60 @@ A212693 = (
 
 def walk_on_bitboards(board: GravityBoard, classes: bool) -> tuple[list[int], list[int]]:
     """Positions per ply of every game and, with ``classes``, their classes up to the left-right
-    mirror: a plain walk like ``oxo.gravity.reference``'s, on pairs of integers (the next mover's
-    marks, the other side's) instead of game states, several times faster; finished positions are
-    counted at their ply and not continued. Held to the reference walk on the small boards below."""
+    mirror: a plain walk like ``oxo.gravity.reference``'s, a ply at a time, on arrays of pairs of
+    bitboards (the next mover's marks, the other side's; one 64-bit word a pair) instead of sets of
+    game states, a hundred times faster; finished positions are counted at their ply and not
+    continued. Held to the reference walk on the small boards below."""
     rows, cols, k = board.rows, board.cols, board.k
     height = rows + 1  # a spare bit above each column keeps lines and carries inside it
+    bits = height * cols
+    assert 2 * bits <= 64, "a pair of bitboards in one word"
+    u = np.uint64
     column = (1 << rows) - 1
-    full = sum(column << (c * height) for c in range(cols))
-    bottoms = sum(1 << (c * height) for c in range(cols))
+    full = u(sum(column << (c * height) for c in range(cols)))
     steps = (1, height, height + 1, height - 1)  # up, across and the two diagonals
 
-    def won(marks: int) -> bool:
-        for step in steps:  # k in a row along step: AND with shifted copies, doubling the run
-            found, run = marks, 1
-            while run < k and found:
-                more = min(run, k - run)
-                found &= found >> (step * more)
-                run += more
-            if found:
-                return True
-        return False
+    def won(marks: np.ndarray) -> np.ndarray:
+        found = np.zeros(marks.shape, dtype=bool)
+        for step in steps:  # k in a row along step: marks AND-ed with k - 1 shifted copies
+            run = marks.copy()
+            for i in range(1, k):
+                run &= marks >> u(i * step)
+            found |= run != 0
+        return found
 
-    def mirror(marks: int) -> int:
-        return sum(
-            ((marks >> (c * height)) & column) << ((cols - 1 - c) * height) for c in range(cols)
-        )
+    def mirror(marks: np.ndarray) -> np.ndarray:
+        flipped = np.zeros_like(marks)
+        for c in range(cols):
+            flipped |= ((marks >> u(c * height)) & u(column)) << u((cols - 1 - c) * height)
+        return flipped
 
-    live = {(0, 0)}
+    mover, other = np.zeros(1, dtype=u), np.zeros(1, dtype=u)  # the empty board
     positions, mirrored = [1], [1]
-    while live:
-        children = set()
-        for mine, theirs in live:
-            occupied = mine | theirs
-            free = (occupied + bottoms) & ~occupied & full  # each column's lowest free cell
-            while free:
-                cell = free & -free
-                free ^= cell
-                children.add((theirs, mine | cell))
-        if not children:
+    while mover.size:
+        occupied = mover | other
+        children = []
+        for c in range(cols):  # each column's lowest free cell, where it has one
+            cell = (occupied + u(1 << (c * height))) & u(column << (c * height))
+            playable = cell != 0
+            # the child: the other side moves next, the mover's marks gain the cell
+            children.append(other[playable] << u(bits) | (mover[playable] | cell[playable]))
+        pairs = np.unique(np.concatenate(children))
+        if not pairs.size:
             break
-        positions.append(len(children))
-        if classes:
-            mirrored.append(len({min(p, (mirror(p[0]), mirror(p[1]))) for p in children}))
-        live = {p for p in children if not won(p[1]) and p[0] | p[1] != full}
+        positions.append(int(pairs.size))
+        mover, other = pairs >> u(bits), pairs & u((1 << bits) - 1)
+        if classes:  # a class is counted once, by the smaller of a pair and its mirror image's
+            images = mirror(mover) << u(bits) | mirror(other)
+            mirrored.append(int(np.unique(np.minimum(pairs, images)).size))
+        going_on = ~won(other) & (mover | other != full)
+        mover, other = mover[going_on], other[going_on]
     return positions, mirrored
 
 
 @pytest.mark.parametrize(
     "spec",
-    # 4x4,k=4's walk (8 s of CPU) with the heavy boards; the k=3 boards walk the same code
+    # 4x4,k=4's walk (4 s of CPU) with the heavy boards; the k=3 boards walk the same code
     ["4x4,k=3", pytest.param("4x4,k=4", marks=pytest.mark.slow), "3x4,k=3", "4x3,k=3"]
     + ["2x3,k=2", "3x5,k=3"],
 )
@@ -347,8 +391,10 @@ def test_counts_match_a_walk_of_every_game(spec: str) -> None:
 
     board = GravityBoard.parse(spec)
     counts = count_positions(board)
+    # classes first: that walk keeps the positions per ply too (asked first, positions alone walked
+    # once without the classes, then again with them)
+    assert counts.classes == tuple(mirror_classes_per_ply(board))
     assert counts.complete and counts.positions == tuple(positions_per_ply(board))
-    assert counts.classes == tuple(mirror_classes_per_ply(board))  # from the same walk
     assert counts.total == sum(counts.positions) and counts.finished[-1] <= counts.positions[-1]
     # the bitboard walk that the larger boards below are held to gives the reference walk's counts
     assert walk_on_bitboards(board, classes=True) == (
@@ -361,7 +407,7 @@ def test_counts_match_a_walk_of_every_game(spec: str) -> None:
 @pytest.mark.parametrize("spec", ["5x4,k=4", "4x5,k=4", "5x4,k=3"])
 def test_counts_match_a_walk_of_every_game_on_larger_boards(spec: str) -> None:
     """The reference walk over game states takes minutes here (97 CPU s on 4x5,k=4); the bitboard
-    walk, held to it on the smaller boards above, walks every game the same way in seconds."""
+    walk, held to it on the smaller boards above, walks every game the same way in a few seconds."""
     from oxo.gravity.counting import count_positions
 
     board = GravityBoard.parse(spec)

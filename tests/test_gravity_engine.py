@@ -8,9 +8,9 @@ import random
 from tests.test_gravity import random_state
 
 from oxo.game import Outcome, other
-from oxo.gravity.board import GravityBoard, GravityState
+from oxo.gravity.board import GravityBoard
 from oxo.gravity.engine import SolverEngine, _settled_column, make_gravity_engine
-from oxo.gravity.reference import minimax
+from oxo.gravity.reference import Memo, minimax
 from oxo.gravity.solver import GravitySolver
 
 C4 = GravityBoard(6, 7, 4)
@@ -25,7 +25,7 @@ def _rank(mover: Outcome, outcome: Outcome, end: int) -> int:
 
 def test_settled_columns_are_best_by_minimax() -> None:
     board = GravityBoard(4, 4, 3)
-    memo: dict[GravityState, tuple[Outcome, int]] = {}
+    memo: Memo = {}
     rng = random.Random(11)
     settled = {"win": 0, "block": 0}
     for _ in range(300):
@@ -70,7 +70,7 @@ def test_a_win_in_one_needs_no_time_to_search() -> None:
 def test_one_best_column_is_best_by_minimax() -> None:
     """``best_column`` (the level best's question) proves one column that keeps the exact value."""
     for board, seed in ((GravityBoard(4, 4, 3), 3), (GravityBoard(3, 5, 3), 4)):
-        memo: dict[GravityState, tuple[Outcome, int]] = {}
+        memo: Memo = {}
         solver = GravitySolver(board, 1 << 12)
         rng = random.Random(seed)
         for _ in range(60):

@@ -1,37 +1,68 @@
 """Slow, obviously correct versions of the gravity algorithms, the yardsticks of the tests: plain
-minimax over :class:`~oxo.gravity.board.GravityState` (no pruning, no bitboard tricks) and a walk
-of every reachable position. Small boards only."""
+minimax (no pruning, no move ordering, no tricks: every column of every position, each position
+once) on the two bitboards of a :class:`~oxo.gravity.board.GravityState`, and a walk of every
+reachable position over game states. Small boards only."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from oxo.game import Outcome
+from oxo.game import Outcome, Player
 from oxo.gravity.board import GravityBoard, GravityState
 
+#: Answers of :func:`minimax` kept from one call to the next, keyed by position (the marks of X and
+#: of O, ``GravityState.key``).
+Memo = dict[tuple[int, int], tuple[Outcome, int]]
 
-def minimax(
-    state: GravityState, memo: dict[GravityState, tuple[Outcome, int]] | None = None
-) -> tuple[Outcome, int]:
+
+def minimax(state: GravityState, memo: Memo | None = None) -> tuple[Outcome, int]:
     """The outcome with best play and the ply at which the game ends: each side takes the quickest
     win, else a draw, else the slowest loss (a draw ends on the full board). ``memo`` may carry the
     answers from one call to the next on the same board."""
-    return _minimax(state, {} if memo is None else memo)
-
-
-def _minimax(
-    state: GravityState, memo: dict[GravityState, tuple[Outcome, int]]
-) -> tuple[Outcome, int]:
-    if state in memo:
-        return memo[state]
     if state.is_over:
         outcome = state.outcome
         assert outcome is not None
         return outcome, state.ply
-    mover = state.to_move
+    board = state.board
+    # Each column's cells and its bottom cell.
+    columns = tuple((board.column_mask(c), board.bit(0, c)) for c in range(board.cols))
+    memo = {} if memo is None else memo
+    if state.key in memo:
+        return memo[state.key]
+    return _minimax(board, columns, state.x, state.o, memo)
+
+
+def _minimax(
+    board: GravityBoard,
+    columns: tuple[tuple[int, int], ...],
+    x: int,
+    o: int,
+    memo: Memo,
+) -> tuple[Outcome, int]:
+    """:func:`minimax` of the unfinished position where X holds the cells ``x`` and O the cells
+    ``o`` (not in ``memo`` yet), on the two bitboards themselves (a :class:`GravityState` per
+    position cost four times as much): the rules of :meth:`GravityState.play` and
+    :attr:`GravityState.outcome` spelled out, a mark lands on the lowest empty cell of its column,
+    the mover wins with k in a row, the game is drawn when the board is full. ``memo`` keeps only
+    positions where the game goes on: a move to one of them needs no look for a line."""
+    mask = x | o
+    ply = mask.bit_count()
+    mover: Player = "x" if ply % 2 == 0 else "o"
     best: tuple[int, Outcome, int] | None = None
-    for col in state.legal_moves:
-        outcome, end = _minimax(state.play(col), memo)
+    for column, bottom in columns:
+        cell = (mask + bottom) & column  # the lowest empty cell of the column; 0 if it is full
+        if not cell:
+            continue
+        after_x, after_o = (x | cell, o) if mover == "x" else (x, o | cell)
+        outcome: Outcome
+        if (after_x, after_o) in memo:  # met before: a position where the game goes on
+            outcome, end = memo[(after_x, after_o)]
+        elif board.has_line(after_x if mover == "x" else after_o):
+            outcome, end = mover, ply + 1
+        elif mask | cell == board.full:
+            outcome, end = "draw", ply + 1
+        else:
+            outcome, end = _minimax(board, columns, after_x, after_o, memo)
         # Rank for the mover: wins (sooner better) > draws > losses (later better).
         if outcome == mover:
             rank = 2_000 - end
@@ -42,7 +73,7 @@ def _minimax(
         if best is None or rank > best[0]:
             best = (rank, outcome, end)
     assert best is not None
-    memo[state] = (best[1], best[2])
+    memo[(x, o)] = (best[1], best[2])  # only positions where the game goes on
     return best[1], best[2]
 
 
