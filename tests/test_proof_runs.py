@@ -640,10 +640,11 @@ def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> 
 
     folder = tmp_path / "p"
     # The split alone (--no-root-search): a whole search of the root beside it settles 7x4 in a
-    # few seconds, before the kill could come.
+    # few seconds, before the kill could come. The state is written every half second: the run
+    # takes about 7 s on an idle machine, where the default of 5 s gave one save before its end.
     args = [
         *("solve", "7x4", "--k", "4", "--proof", str(folder)),
-        *("--workers", "2", "--slice", "1", "--no-root-search"),
+        *("--workers", "2", "--slice", "1", "--no-root-search", "--save-every", "0.5"),
     ]
     first = _oxo(args)
     _wait_for_jobs(folder, 2, first)

@@ -283,6 +283,13 @@ def _print_deadends(report: DeadEndReport) -> None:
     flag="--slice",
     name="slice_seconds",
 )
+@seconds_option(
+    "With --proof: write the run's state to DIR at most this often (and at every stop); a kill "
+    "loses at most the jobs that were running and the answers that came since.",
+    5.0,
+    flag="--save-every",
+    name="save_every",
+)
 @click.option(
     "--split",
     "split_plies",
@@ -318,6 +325,7 @@ def solve_command(
     workers: int | None,
     scheduler: str | None,
     slice_seconds: float,
+    save_every: float,
     split_plies: int,
     root_search: bool,
     memory_text: str | None,
@@ -383,7 +391,7 @@ def solve_command(
                 state["done"] = fraction
 
             options = _run_options(
-                workers, scheduler, slice_seconds, split_plies, root_search, memory_text
+                workers, scheduler, slice_seconds, save_every, split_plies, root_search, memory_text
             )
             with _kept_on_stop(proof_dir):
                 solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
@@ -404,7 +412,7 @@ def solve_command(
             )
 
         options = _run_options(
-            workers, scheduler, slice_seconds, split_plies, root_search, memory_text
+            workers, scheduler, slice_seconds, save_every, split_plies, root_search, memory_text
         )
         with _kept_on_stop(proof_dir):
             solved = api.solve(
@@ -428,6 +436,7 @@ def _run_options(
     workers: int | None,
     scheduler: str | None,
     slice_seconds: float,
+    save_every: float,
     split_plies: int,
     root_search: bool,
     memory_text: str | None,
@@ -436,6 +445,7 @@ def _run_options(
         workers=workers,
         scheduler=scheduler,
         slice_seconds=slice_seconds,
+        save_every=save_every,
         split_plies=split_plies,
         root_search=root_search,
         memory=None if memory_text is None else memory_limit(memory_text),
