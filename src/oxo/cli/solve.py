@@ -382,6 +382,15 @@ def solve_command(
         solve_gravity(game.name, None, seconds, as_json, proof_dir, quiet)
         return
     geometry = parse_board(game.name)
+    options = RunOptions(
+        workers=workers,
+        scheduler=scheduler,
+        memory=None if memory_text is None else memory_limit(memory_text),
+        slice_seconds=slice_seconds,
+        save_every=save_every,
+        split_plies=split_plies,
+        root_search=root_search,
+    )
     if geometry.size <= MAX_EMPTY:
         with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
             state = {"done": 0.0}
@@ -390,9 +399,6 @@ def solve_command(
                 bar.advance(fraction - state["done"])
                 state["done"] = fraction
 
-            options = _run_options(
-                workers, scheduler, slice_seconds, save_every, split_plies, root_search, memory_text
-            )
             with _kept_on_stop(proof_dir):
                 solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
         if as_json:
@@ -411,9 +417,6 @@ def solve_command(
                 f"settled or scored; {elapsed:.0f} s of at most {seconds:.0f} s"
             )
 
-        options = _run_options(
-            workers, scheduler, slice_seconds, save_every, split_plies, root_search, memory_text
-        )
         with _kept_on_stop(proof_dir):
             solved = api.solve(
                 geometry,
@@ -430,26 +433,6 @@ def solve_command(
         _print_proof(solved.proof)
     if not solved.known:
         raise click.exceptions.Exit(3)
-
-
-def _run_options(
-    workers: int | None,
-    scheduler: str | None,
-    slice_seconds: float,
-    save_every: float,
-    split_plies: int,
-    root_search: bool,
-    memory_text: str | None,
-) -> RunOptions:
-    return RunOptions(
-        workers=workers,
-        scheduler=scheduler,
-        slice_seconds=slice_seconds,
-        save_every=save_every,
-        split_plies=split_plies,
-        root_search=root_search,
-        memory=None if memory_text is None else memory_limit(memory_text),
-    )
 
 
 @contextmanager
