@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from oxo.cli import main
+from oxo.counting.reference import count_classes
 from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry
 from oxo.legality import check_position
@@ -77,17 +78,6 @@ def full_enumeration(geometry: Geometry) -> dict[tuple[int, str], set[tuple[int,
     return found
 
 
-def classes(geometry: Geometry, positions: set[tuple[int, int]]) -> int:
-    """Symmetry classes among ``positions``: one at each position not yet an image of one counted."""
-    seen: set[tuple[int, int]] = set()
-    count = 0
-    for x, o in positions:
-        if (x, o) not in seen:
-            count += 1
-            seen.update((s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries)
-    return count
-
-
 def test_3x3_published_figures() -> None:
     # 958 terminal positions (626 X wins, 316 O wins, 16 draws) and 138 up to symmetry.
     table = count_terminal(Geometry.parse("3x3"))
@@ -135,7 +125,9 @@ def test_full_enumeration_agrees_on_big_small_boards(spec: str) -> None:
             positions = listed.get((row.ply, outcome), set())
             assert getattr(row, key) == len(positions)
             if spec != "4x4,k=3":  # class counts by canonical forms cost a minute there
-                assert getattr(row, f"{key}_classes") == classes(geometry, positions)
+                assert getattr(row, f"{key}_classes") == count_classes(
+                    positions, geometry.symmetries
+                )
 
 
 @pytest.mark.parametrize("spec", ["3x3", "2x4", "3x3,k=2", "2x2x2", "3x4"])
@@ -229,7 +221,7 @@ def test_3x3x3_classes_by_canonical_forms() -> None:
             if t.winner == outcome
         }
         assert len(positions) == row.positions
-        assert classes(geometry, positions) == row.classes
+        assert count_classes(positions, geometry.symmetries) == row.classes
 
 
 def test_table_dict_and_plies() -> None:

@@ -5,7 +5,9 @@ Kept deliberately simple so that it is obviously right; the fast counter is test
 
 from __future__ import annotations
 
-from oxo.geometry import Geometry
+from collections.abc import Iterable, Sequence
+
+from oxo.geometry import Geometry, Symmetry
 
 
 def count_by_search(geometry: Geometry, max_ply: int | None = None) -> tuple[list[int], list[int]]:
@@ -22,14 +24,7 @@ def count_by_search(geometry: Geometry, max_ply: int | None = None) -> tuple[lis
     last = geometry.size if max_ply is None else min(max_ply, geometry.size)
     for ply in range(last + 1):
         positions.append(len(level))
-        # A class is counted at the first of its positions met; its images are then set aside.
-        seen: set[tuple[int, int]] = set()
-        count = 0
-        for x, o in level:
-            if (x, o) not in seen:
-                count += 1
-                seen.update((s.apply_mask(x), s.apply_mask(o)) for s in symmetries)
-        classes.append(count)
+        classes.append(count_classes(level, symmetries))
         if ply == last:
             break
         x_to_move = ply % 2 == 0
@@ -44,3 +39,15 @@ def count_by_search(geometry: Geometry, max_ply: int | None = None) -> tuple[lis
                 following.add((x | bit, o) if x_to_move else (x, o | bit))
         level = following
     return positions, classes
+
+
+def count_classes(positions: Iterable[tuple[int, int]], symmetries: Sequence[Symmetry]) -> int:
+    """Symmetry classes among ``positions`` (X's and O's cells as masks), a set closed under the
+    symmetries: one at the first of its positions met, whose images are then set aside."""
+    seen: set[tuple[int, int]] = set()
+    count = 0
+    for x, o in positions:
+        if (x, o) not in seen:
+            count += 1
+            seen.update((s.apply_mask(x), s.apply_mask(o)) for s in symmetries)
+    return count
