@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from oxo.cli import main
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.proofs import kernel
 from oxo.proofs.certificate import verify_certificate
 from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.pairing import find_pairing, is_pairing
@@ -74,16 +75,17 @@ def test_values_match_the_per_ply_solver_and_certificates_check(
 @given(
     seed=st.integers(0, 2**32 - 1),
     spec=st.sampled_from(["3x3", "4x4,k=3", "3x4", "4x4"]),
-    plies=st.integers(1, 8),
+    plies=st.integers(0, 8),
 )
 def test_search_from_any_position_matches_minimax(seed: int, spec: str, plies: int) -> None:
+    """Either start of a fresh position's proof numbers (``kernel.INIT_*``, which only steer the
+    search) gives the value of the per-ply solver, itself checked against minimax."""
     position = random_position(spec, plies, seed)
-    truth = (
-        solve(position).value(position).outcome
-    )  # the per-ply solver, itself checked against minimax
+    truth = solve(position).value(position).outcome
     for attacker in ("x", "o"):
-        search = ProofSearch(position.geometry, attacker)
-        assert search.solve(position.x, position.o) == (truth == attacker)
+        for start in (kernel.INIT_ONE, kernel.INIT_MOBILITY):
+            search = ProofSearch(position.geometry, attacker, pn_init=start)
+            assert search.solve(position.x, position.o) == (truth == attacker), (start, attacker)
 
 
 def brute_force_pairing(lines: tuple[int, ...], defender: int, attacker: int, full: int) -> bool:

@@ -1,6 +1,7 @@
 """Initial proof and disproof numbers (``kernel.INIT_*``) only steer the search: every way of starting
-a fresh position's numbers gives the values of the exact per-ply solver, and certificates that
-check; and they do steer it (the searches differ), so the comparison is not between one search."""
+a fresh position's numbers gives certificates that check (and the values of the exact per-ply
+solver: ``test_proofs.test_search_from_any_position_matches_minimax``); and they do steer it (the
+searches differ), so the comparison is not between one search."""
 
 from __future__ import annotations
 
@@ -9,34 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from oxo.geometry import Geometry
 from oxo.proofs import kernel
 from oxo.proofs.certificate import verify_certificate
 from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.solver import write_strategy
-from oxo.solve import solve
-from positions import random_position
 
 MODES = [kernel.INIT_ONE, kernel.INIT_MOBILITY]
 SMALL = 1 << 20
-
-
-@settings(max_examples=12, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    spec=st.sampled_from(["3x3", "4x4,k=3", "3x4", "4x4"]),
-    plies=st.integers(0, 7),
-)
-def test_every_start_gives_the_exact_values(seed: int, spec: str, plies: int) -> None:
-    position = random_position(spec, plies, seed)
-    truth = solve(position).value(position).outcome
-    for attacker in ("x", "o"):
-        for mode in MODES:
-            search = ProofSearch(position.geometry, attacker, table_bytes=SMALL, pn_init=mode)
-            assert search.solve(position.x, position.o) == (truth == attacker), (mode, attacker)
 
 
 @pytest.mark.parametrize("mode", MODES[1:])
