@@ -329,18 +329,20 @@ def children_of(state: UtttState) -> list[tuple[int, int, int]]:
 
 
 @functools.cache
-def _cells_moved(perm: tuple[int, ...]) -> tuple[int, ...]:
-    """Where a symmetry of the grid (``perm``, on the nine cells) takes each of the 81 cells."""
-    return tuple(9 * perm[g] + perm[c] for g in range(9) for c in range(9))
+def _symmetries() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Each symmetry of the grid: where it takes the nine cells (and grids), and where it takes
+    each of the 81 cells (grid g's cell c to grid perm[g]'s cell perm[c])."""
+    return tuple(
+        (tuple(perm), tuple(9 * perm[g] + perm[c] for g in range(9) for c in range(9)))
+        for perm in _PERM.tolist()
+    )
 
 
 def _images(key: tuple[tuple[int, int], int]) -> list[tuple[tuple[int, int], int]]:
     """A position's eight images under the symmetries, each written as the rules' state key."""
     (x, o), target = key
     out = []
-    for perm in _PERM.tolist():
-        # Where each of the 81 cells goes: grid g's cell c to grid perm[g]'s cell perm[c].
-        cell_to = _cells_moved(tuple(perm))
+    for perm, cell_to in _symmetries():
         moved = [0, 0]
         for side, marks in enumerate((x, o)):
             while marks:
