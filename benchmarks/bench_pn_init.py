@@ -5,6 +5,7 @@ shared machine) and CPU seconds.
 Run:  python benchmarks/bench_pn_init.py                       (boards and sub-problems, modes 0 and 1)
       python benchmarks/bench_pn_init.py --modes 0 1 --only qubic --budget 2000000
       python benchmarks/bench_pn_init.py --big                 (adds 9x4 with k = 4, about a minute)
+      python benchmarks/bench_pn_init.py --only qubic --modes 1 --threat-budget 2000
 
 Two kinds of cases:
 
@@ -28,7 +29,7 @@ import time
 
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.dfpn import THREAT_BUDGET, ProofSearch
 from oxo.proofs.orient import wide
 
 TABLE_BYTES = 1 << 30
@@ -70,10 +71,21 @@ def sub_problems() -> list[tuple[str, Position]]:
 
 
 def search(
-    geometry: Geometry, attacker: str, x: int, o: int, mode: int, budget: int | None
+    geometry: Geometry,
+    attacker: str,
+    x: int,
+    o: int,
+    mode: int,
+    budget: int | None,
+    threat_budget: int = THREAT_BUDGET,
 ) -> dict[str, object]:
     engine = ProofSearch(
-        geometry, attacker, max_nodes=budget, table_bytes=TABLE_BYTES, pn_init=mode
+        geometry,
+        attacker,
+        max_nodes=budget,
+        table_bytes=TABLE_BYTES,
+        pn_init=mode,
+        threat_budget=threat_budget,
     )
     started = time.process_time()
     value = engine.solve(x, o)
@@ -86,6 +98,12 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=500_000)
     parser.add_argument("--only", choices=["boards", "qubic", "8x8", "sub"], default=None)
     parser.add_argument("--big", action="store_true", help="add 9x4 with k = 4")
+    parser.add_argument(
+        "--threat-budget",
+        type=int,
+        default=THREAT_BUDGET,
+        help=f"positions one threat search may visit (default {THREAT_BUDGET}, as on flat boards)",
+    )
     parser.add_argument("--json", help="write the rows to this file too")
     args = parser.parse_args()
     rows: list[dict[str, object]] = []
@@ -109,7 +127,7 @@ def main() -> None:
     for name, geometry, attacker, x, o, budget in cases:
         cells = []
         for mode in args.modes:
-            r = search(geometry, attacker, x, o, mode, budget)
+            r = search(geometry, attacker, x, o, mode, budget, args.threat_budget)
             rows.append({"case": name, "mode": mode, **r})
             value = "?" if r["value"] is None else "yes" if r["value"] else "no"
             cells.append(f"{value:>5} {r['nodes']:>10,} {r['cpu']:>7.1f}")

@@ -17,7 +17,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.proofs import kernel
 from oxo.proofs.certificate import verify_certificate
-from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.dfpn import CUBE_THREAT_BUDGET, THREAT_BUDGET, ProofSearch
 from oxo.proofs.pairing import find_pairing, is_pairing
 from oxo.proofs.solver import prove_board
 from oxo.solve import Solution, solve
@@ -79,13 +79,19 @@ def test_values_match_the_per_ply_solver_and_certificates_check(
 )
 def test_search_from_any_position_matches_minimax(seed: int, spec: str, plies: int) -> None:
     """Either start of a fresh position's proof numbers (``kernel.INIT_*``, which only steer the
-    search) gives the value of the per-ply solver, itself checked against minimax."""
+    search), with the threat budget of flat boards or of cubes, gives the value of the per-ply
+    solver, itself checked against minimax."""
     position = random_position(spec, plies, seed)
     truth = solve(position).value(position).outcome
     for attacker in ("x", "o"):
-        for start in (kernel.INIT_ONE, kernel.INIT_MOBILITY):
-            search = ProofSearch(position.geometry, attacker, pn_init=start)
-            assert search.solve(position.x, position.o) == (truth == attacker), (start, attacker)
+        for start, budget in (
+            (kernel.INIT_ONE, THREAT_BUDGET),
+            (kernel.INIT_MOBILITY, THREAT_BUDGET),
+            (kernel.INIT_MOBILITY, CUBE_THREAT_BUDGET),
+        ):
+            search = ProofSearch(position.geometry, attacker, pn_init=start, threat_budget=budget)
+            found = search.solve(position.x, position.o)
+            assert found == (truth == attacker), (start, budget, attacker)
 
 
 def brute_force_pairing(lines: tuple[int, ...], defender: int, attacker: int, full: int) -> bool:

@@ -47,6 +47,11 @@ __all__ = ["Entry", "ProofSearch", "DEFAULT_TABLE_BYTES"]
 PAIRING_BUDGET = 60
 #: Positions (and moves tried) one threat search may visit before it gives up.
 THREAT_BUDGET = 20
+#: The same on cubes, whose forced wins run longer: on Qubic's positions four and six plies deep it
+#: halved the positions and processor time of the proofs that settle within 500,000 positions, and
+#: settled 3 of 6 harder ones within 5 million where 20 settled 2 (benchmarks/bench_pn_init.py
+#: --only qubic --threat-budget N).
+CUBE_THREAT_BUDGET = 2000
 #: The most defences a three may leave and still be searched on.
 MAX_DEFENCES = 4
 #: Memory for the transposition table when none is given: at most this, and at most a quarter of

@@ -69,8 +69,9 @@ def make_search(
         if seconds is not None:  # the time the quick search took is the compiled one's less
             seconds = max(0.0, seconds - (time.perf_counter() - started))
     from oxo.proofs import kernel  # loads numba: only for the proofs that need it
-    from oxo.proofs.dfpn import ProofSearch
+    from oxo.proofs.dfpn import CUBE_THREAT_BUDGET, THREAT_BUDGET, ProofSearch
 
+    cube = len(geometry.shape) == 3
     return ProofSearch(
         geometry,
         attacker,
@@ -80,6 +81,8 @@ def make_search(
         table_bytes=table_bytes,
         # On cubes a fresh position's proof number starts from the defender's mobility: it halved
         # the positions of Qubic's positions four and six plies deep (benchmarks/bench_pn_init.py)
-        # where it made flat boards' proofs up to 2.5 times longer.
-        pn_init=kernel.INIT_MOBILITY if len(geometry.shape) == 3 else kernel.INIT_ONE,
+        # where it made flat boards' proofs up to 2.5 times longer. Cubes' threat searches get a
+        # larger budget too (see CUBE_THREAT_BUDGET).
+        pn_init=kernel.INIT_MOBILITY if cube else kernel.INIT_ONE,
+        threat_budget=CUBE_THREAT_BUDGET if cube else THREAT_BUDGET,
     )
