@@ -16,6 +16,7 @@ from oxo.proofs import kernel
 from oxo.proofs.certificate import verify_certificate
 from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.solver import write_strategy
+from oxo.proofs.workers import Job, run_job
 
 MODES = [kernel.INIT_ONE, kernel.INIT_MOBILITY]
 SMALL = 1 << 20
@@ -55,3 +56,26 @@ def test_a_forcing_move_starts_cheapest_to_prove() -> None:
     kernel.initial_numbers(lines, search.thr, search.thrn, s, d, empty, moves, 3, out)
     # X on 1 threatens 2 (one reply), X on 8 threatens nothing (the diagonal holds O), nor X on 5.
     assert out[:3].tolist() == [[1, 1], [6, 1], [6, 1]]
+
+
+def test_a_position_never_searched_reports_the_numbers_it_starts_from() -> None:
+    """A split run ranks the children its job's search never reached by the numbers the search
+    would start them from: with the mobility start, a quiet move of the attacker leaves the
+    defender every empty cell (not 1, which would make it look the cheapest to prove), a threat
+    one; with 1 and 1, and where the attacker is to move, 1 and 1."""
+    geometry = Geometry.parse("4x4x4")
+    steered = ProofSearch(geometry, "x", table_bytes=SMALL, pn_init=kernel.INIT_MOBILITY)
+    plain = ProofSearch(geometry, "x", table_bytes=SMALL)
+    quiet = (1 << 0, 0)  # X on a corner, O to move
+    threat = (0b111, 1 << 16 | 1 << 17)  # X threatens cell 3
+    x_to_move = (1 << 0, 1 << 5)
+    assert steered.numbers_of(*quiet) == (63, 1)
+    assert steered.numbers_of(*threat) == (1, 1)
+    assert steered.numbers_of(*x_to_move) == (1, 1)
+    assert plain.numbers_of(*quiet) == (1, 1)
+    # A job split after a few positions: X's first moves the search never reached come back with
+    # the defender's mobility, the one it reached with what it found.
+    result = run_job(Job((4, 4, 4), 4, "x", 0, 0, max_nodes=3, table_bytes=SMALL))
+    assert result.value == 0 and result.children is not None
+    numbers = [(child.pn, child.dn) for child in result.children]
+    assert (63, 1) in numbers and len(numbers) == 4

@@ -411,8 +411,24 @@ class ProofSearch(StrategyReader):
     def numbers_of(self, x: int, o: int) -> tuple[int, int]:
         slot = kernel.table_find(self.table.key, np.uint64(self.key(x, o)))
         if slot < 0:
-            return 1, 1
+            return self.start_numbers(x, o)
         return int(self.table.pn[slot]), int(self.table.dn[slot])
+
+    def start_numbers(self, x: int, o: int) -> tuple[int, int]:
+        """The proof and disproof numbers (x, o) starts from before the search looks at it: 1 and 1,
+        or with ``pn_init=kernel.INIT_MOBILITY``, after a move of the attacker (the defender to
+        move), the defender's mobility as :func:`oxo.proofs.kernel.initial_numbers` has it (1 when
+        the attacker threatens a line, otherwise the empty cells). A split run ranks the children
+        the search never reached by these: 1 and 1 would make them look the cheapest to prove."""
+        if self.options[5] != kernel.INIT_MOBILITY:
+            return 1, 1
+        x_to_move = x.bit_count() == o.bit_count()
+        if x_to_move != self.attacker_is_x:  # the defender to move
+            s, d = (x, o) if self.attacker_is_x else (o, x)
+            threats = kernel.scan(self.lines, np.uint64(s), np.uint64(d))[1]
+            empty = (self.full & ~(x | o)).bit_count()
+            return (1 if threats else max(1, empty)), 1
+        return 1, 1
 
     def value_of(self, x: int, o: int) -> int:
         """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""

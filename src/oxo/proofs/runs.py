@@ -137,7 +137,8 @@ class Node:
     settled the position itself (an internal node's value follows from its children); ``root`` the
     position of the fragment holding its strategy (a status string; None without entries),
     ``offset`` where the fragment is in the question's pack, and for an open leaf the proof and
-    disproof numbers the search of its parent's job left for it (1, 1 when it never looked)."""
+    disproof numbers the search of its parent's job left for it (when it never looked, those the
+    search starts such a position from: :meth:`oxo.proofs.dfpn.ProofSearch.start_numbers`)."""
 
     x: int
     o: int
@@ -205,7 +206,7 @@ class Tree:
     def select(self, busy: set[int], count: int, values: dict[int, int]) -> list[int]:
         """Up to ``count`` open leaves to run next, none of them in ``busy``: each the leaf that most
         cheaply settles the root, as proof-number search picks it (an open leaf counts as the proof
-        and disproof numbers its parent's search left for it, one and one when it never looked)."""
+        and disproof numbers its parent's search left for it, or would have started it from)."""
         picks: list[int] = []
         for _ in range(count):
             numbers = self._numbers(values, busy | set(picks))

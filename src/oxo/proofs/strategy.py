@@ -70,7 +70,8 @@ class StrategyReader:
         raise NotImplementedError
 
     def numbers_of(self, x: int, o: int) -> tuple[int, int]:
-        """(proof number, disproof number) the search left for (x, o): (1, 1) when it never looked."""
+        """(proof number, disproof number) the search left for (x, o); when it never looked, those
+        the position starts from (1, 1 unless the search starts them from what the board shows)."""
         raise NotImplementedError
 
     def settle(self, x: int, o: int) -> int:
