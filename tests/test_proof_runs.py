@@ -204,6 +204,15 @@ def test_ctrl_c_leaves_a_folder_that_continues(tmp_path: Path) -> None:
     assert status.active is None and status.value is None
     jobs_before = status.questions[0].jobs
     assert jobs_before > 0
+    # How far the opening is: the replies to each of X's first moves the run split, every one of
+    # them proved, disproved or open, and an open one has at least one job left below it.
+    replies = status.questions[0].replies
+    assert replies and {r.move for r in replies} <= set(status.questions[0].first_moves["open"])
+    for r in replies:
+        assert r.win + r.no_win + r.open > 0 and r.open_jobs >= r.open
+    text = "\n".join(status.lines())
+    assert f"replies to X on {replies[0].move}: X wins after {replies[0].win}," in text
+    assert status.to_dict()["questions"][0]["replies"][0]["first_move"] == replies[0].move  # type: ignore[index]
     result = prove_board(geometry, seconds=None, proof_dir=folder, run=split())
     assert result.value == "draw" and result.run is not None and result.run["resumed"]
     assert result.run["sessions"] == 2

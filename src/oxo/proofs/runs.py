@@ -456,6 +456,52 @@ class Tree:
             out["win" if value > 0 else "no win" if value < 0 else "open"].append(move)
         return out
 
+    def replies(self, values: dict[int, int]) -> list[Replies]:
+        """For each of the root's moves that the run split and has not settled, what is known of
+        the replies to it (how far the opening is proved below that move)."""
+        root = self.nodes[self.root]
+        out = []
+        for move, child in root.children or []:
+            node = self.nodes[child]
+            if values[child] or node.children is None:
+                continue
+            counts = {1: 0, -1: 0, 0: 0}
+            for _, reply in node.children:
+                counts[values[reply]] += 1
+            out.append(
+                Replies(move, counts[1], counts[-1], counts[0], self._leaves_below(child, values))
+            )
+        return out
+
+    def _leaves_below(self, top: int, values: dict[int, int]) -> int:
+        """Open leaves reached from ``top`` through open nodes (the jobs left under it)."""
+        seen: set[int] = set()
+        stack = [top]
+        leaves = 0
+        while stack:
+            key = stack.pop()
+            if key in seen or values[key]:
+                continue
+            seen.add(key)
+            children = self.nodes[key].children
+            if children is None:
+                leaves += 1
+            else:
+                stack.extend(child for _, child in children)
+        return leaves
+
+
+@dataclass(frozen=True)
+class Replies:
+    """The replies to one of the root's moves: how many (one of each set of mirror images) the
+    attacker is proved to win after, proved not to, and still open, and the open jobs below."""
+
+    move: int
+    win: int
+    no_win: int
+    open: int
+    open_jobs: int
+
 
 def _status(job: Job, size: int) -> str:
     return status_string(job.x, job.o, size)
@@ -1081,6 +1127,7 @@ class QuestionStatus:
     cpu: float
     wall: float
     jobs: int
+    replies: tuple[Replies, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         answer = {1: "wins", -1: "cannot win", 0: "unknown"}[self.value]
@@ -1102,6 +1149,16 @@ class QuestionStatus:
             "positions": self.positions,
             "cpu_seconds": round(self.cpu, 1),
             "wall_seconds": round(self.wall, 1),
+            "replies": [
+                {
+                    "first_move": r.move,
+                    f"{self.attacker} wins after": r.win,
+                    f"{self.attacker} does not win after": r.no_win,
+                    "open": r.open,
+                    "open_jobs_below": r.open_jobs,
+                }
+                for r in self.replies
+            ],
         }
 
 
@@ -1163,6 +1220,13 @@ class RunStatus:
                     f"  X's first moves (one of each set of mirror images): {side} wins after "
                     f"{cells(moves['win'])}; does not win after {cells(moves['no win'])}; open: "
                     f"{cells(moves['open'])}"
+                )
+            for r in q.replies:
+                total = r.win + r.no_win + r.open
+                out.append(
+                    f"    O's {total} replies to X on {r.move}: {side} wins after {r.win:,}, "
+                    f"does not win after {r.no_win:,}, {r.open:,} open ({r.open_jobs:,} open jobs "
+                    "below)"
                 )
             out.append(
                 f"  jobs: {q.jobs:,} run; {q.settled_jobs:,} positions settled ({q.proved:,} "
@@ -1229,6 +1293,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
                 tree.cpu,
                 tree.wall,
                 tree.jobs,
+                tuple(tree.replies(values)) if not values[tree.root] else (),
             )
         )
         if not values[tree.root]:
