@@ -267,6 +267,25 @@ def test_5x5_human_against_hard(client: TestClient) -> None:
     assert len(game["moves"]) == 6 and game["svg"].count('<rect class="cell') == 25
 
 
+def test_a_computer_move_may_change_the_thinking_time(client: TestClient) -> None:
+    """``POST /ai`` with ``{"seconds": S}`` (the page's Go after a stopped search, the time box
+    changed meanwhile) thinks for S from this move on; a time out of bounds is refused, naming
+    the field, and changes nothing."""
+    game = new(client, board="5x5", k=4, players={"x": "human", "o": "hard"}, seconds=0.2, seed=5)
+    game = move(client, game, 12)
+    refused = client.post(f"/api/games/{game['id']}/ai", json={"seconds": 99})
+    assert bad(refused).startswith("seconds (the computer's time per move) is between")
+    response = client.post(f"/api/games/{game['id']}/ai", json={"seconds": 0.1})
+    assert response.status_code == 200, response.text
+    game = response.json()
+    assert game["seconds"] == 0.1 and game["last_search"]["budget"] == 0.1
+    game = ai(client, move(client, game, game["legal"][0]))  # the later moves keep it
+    assert game["seconds"] == 0.1 and game["last_search"]["budget"] == 0.1
+    assert "seconds: expected" in bad(
+        client.post(f"/api/games/{game['id']}/ai", json={"seconds": "soon"})
+    )
+
+
 def test_3x3x3_game(client: TestClient) -> None:
     game = new(
         client, kind="classic", board="3x3x3", players={"x": "human", "o": "hard"}, seconds=0.1

@@ -482,8 +482,7 @@ def test_the_computer_can_be_stopped(page, server_url: str) -> None:
     page.select_option("#play-board", "15x15,k=5")
     page.select_option("#play-x", "hard")
     page.select_option("#play-o", "human")
-    # the game's thinking time: 4 s to cancel in (Go below resumes with the game's own time; the
-    # box is read for a new game only, so the 0.2 typed below changes nothing)
+    # the game's thinking time: 4 s to cancel in
     page.fill("#play-seconds", "4")
     page.click("#play-new")
     page.wait_for_selector("#play-thinking:not([hidden])")
@@ -493,9 +492,17 @@ def test_the_computer_can_be_stopped(page, server_url: str) -> None:
     page.click("#play-cancel")
     page.wait_for_selector("#play-paused:not([hidden])")
     assert page.is_hidden("#play-thinking") and page.evaluate("Play.state.moves") == []
+    # a thinking time out of bounds is refused, and the button stays to try again
+    page.fill("#play-seconds", "99")
+    page.click("#play-go")
+    page.wait_for_selector("#play-paused:not([hidden])")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "between" in page.inner_text("#error") and page.evaluate("Play.state.moves") == []
+    # the thinking time typed while the search was stopped applies from this move on
     page.fill("#play-seconds", "0.2")
     page.click("#play-go")
     page.wait_for_function("Play.state.moves.length === 1", timeout=30_000)
+    assert page.evaluate("[Play.state.seconds, Play.state.last_search.budget]") == [0.2, 0.2]
     idle(page)
 
 

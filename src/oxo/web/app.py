@@ -47,6 +47,7 @@ from oxo.web import explore as explorer
 from oxo.web import schemas, sessions
 from oxo.web.maps import map_answer
 from oxo.web.schemas import (
+    ComputerMove,
     CountQuery,
     ExploreQuery,
     GameQuery,
@@ -522,7 +523,10 @@ def create_app(
     async def game_ai(request: Request) -> Response:
         game = games.get(request.path_params["game_id"])
         query = _query(request, GameQuery)
-        await _body(request, Nothing)
+        data = await _body(request, ComputerMove)
+        seconds = None if data.seconds is None else check_seconds(data.seconds)
+        if seconds is not None and not game.is_thinking:  # a running search keeps its time
+            game.seconds = seconds
         if not game.is_thinking:
             task = game.task()
             game.thinking = asyncio.ensure_future(think(game, task))

@@ -52,7 +52,14 @@ class PlayMove(Struct, forbid_unknown_fields=True):
 
 
 class Nothing(Struct, forbid_unknown_fields=True):
-    """Bodies of ``/ai``, ``/undo`` and ``/cancel``: an empty object (or no body)."""
+    """Bodies of ``/undo`` and ``/cancel``: an empty object (or no body)."""
+
+
+class ComputerMove(Struct, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/ai``: an empty object (or no body), or a new thinking time for this
+    move and the later ones."""
+
+    seconds: float | None = None
 
 
 class GameQuery(Struct, forbid_unknown_fields=True):

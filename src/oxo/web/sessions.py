@@ -408,7 +408,7 @@ class Game:
             return
         level = self.players[task.side]
         budget = (
-            {"hard": self.seconds, "medium": self.seconds / 10}.get(report["engine"])
+            {"hard": task.seconds, "medium": task.seconds / 10}.get(report["engine"])
             if report
             else None
         )

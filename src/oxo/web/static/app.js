@@ -463,7 +463,8 @@ const Play = {
     }
   },
 
-  async computer() {
+  // The computer's move; `seconds`, when given, is a new thinking time for it and the later ones.
+  async computer(seconds) {
     const state = Play.state;
     if (!state || !(state.computer_to_move || state.thinking) || state.over || Play.thinking || Play.paused) return;
     Play.thinking = true;
@@ -499,7 +500,7 @@ const Play = {
     const first = setTimeout(ask, 200);
     $("play-thinking").hidden = false;
     try {
-      const answer = await Play.call("POST", "ai", null, state);
+      const answer = await Play.call("POST", "ai", seconds === undefined ? null : { seconds }, state);
       if (Play.state && Play.state.id === answer.id && Play.generation === generation) {
         if (answer.cancelled) Play.paused = true;
         Play.thinking = false;
@@ -625,7 +626,18 @@ $("play-undo").addEventListener("click", async () => {
 });
 $("play-hint").addEventListener("click", () => { showError(null); Play.hint().catch(showError); });
 $("play-cancel").addEventListener("click", () => { showError(null); Play.stop().catch(showError); });
-$("play-go").addEventListener("click", () => { showError(null); Play.paused = false; $("play-paused").hidden = true; Play.computer().catch(showError); });
+$("play-go").addEventListener("click", () => {
+  showError(null);
+  Play.paused = false;
+  $("play-paused").hidden = true;
+  // A thinking time changed while the search was stopped applies from this move on.
+  const seconds = Number($("play-seconds").value);
+  Play.computer(Play.state && seconds !== Play.state.seconds ? seconds : undefined).catch((error) => {
+    Play.paused = true;  // the button stays, to try again (with a thinking time the server takes)
+    $("play-paused").hidden = false;
+    showError(error);
+  });
+});
 $("play-again").addEventListener("click", () => {
   const state = Play.state;
   if (!state) return;
