@@ -256,10 +256,11 @@ class Tree:
         numbers(self.root)
         return memo
 
-    def relevant(self, values: dict[int, int]) -> set[int]:
-        """The nodes whose value still matters: reached from the root through open nodes only."""
+    def relevant(self, values: dict[int, int], top: int | None = None) -> set[int]:
+        """The nodes whose value still matters: reached from the root (or from ``top``) through
+        open nodes only."""
         seen: set[int] = set()
-        stack = [self.root]
+        stack = [self.root if top is None else top]
         while stack:
             key = stack.pop()
             if key in seen or values[key]:
@@ -270,9 +271,10 @@ class Tree:
                 stack.extend(child for _, child in children)
         return seen
 
-    def leaves(self, values: dict[int, int]) -> int:
-        """Open leaves that still matter (the jobs left to run, running ones included)."""
-        return sum(1 for key in self.relevant(values) if self.nodes[key].children is None)
+    def leaves(self, values: dict[int, int], top: int | None = None) -> int:
+        """Open leaves that still matter (the jobs left to run, running ones included), below the
+        root or below ``top``."""
+        return sum(1 for key in self.relevant(values, top) if self.nodes[key].children is None)
 
     # -- results -----------------------------------------------------------------------------------
 
@@ -468,27 +470,8 @@ class Tree:
             counts = {1: 0, -1: 0, 0: 0}
             for _, reply in node.children:
                 counts[values[reply]] += 1
-            out.append(
-                Replies(move, counts[1], counts[-1], counts[0], self._leaves_below(child, values))
-            )
+            out.append(Replies(move, counts[1], counts[-1], counts[0], self.leaves(values, child)))
         return out
-
-    def _leaves_below(self, top: int, values: dict[int, int]) -> int:
-        """Open leaves reached from ``top`` through open nodes (the jobs left under it)."""
-        seen: set[int] = set()
-        stack = [top]
-        leaves = 0
-        while stack:
-            key = stack.pop()
-            if key in seen or values[key]:
-                continue
-            seen.add(key)
-            children = self.nodes[key].children
-            if children is None:
-                leaves += 1
-            else:
-                stack.extend(child for _, child in children)
-        return leaves
 
 
 @dataclass(frozen=True)
