@@ -21,7 +21,7 @@ from oxo.cli import main
 from oxo.errors import CertificateFileError, OptionError, OxoError
 from oxo.geometry import Geometry
 from oxo.proofs.certificate import status_string, verify_certificate
-from oxo.proofs.merge import FragmentPack, decode_fragment, encode_fragment
+from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
 from oxo.proofs.runs import ProofRun, RunOptions, Tree, load_state, run_status
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.workers import Job, class_key, run_job
@@ -269,6 +269,30 @@ def test_a_fragment_cut_short_by_a_kill_is_dropped(tmp_path: Path) -> None:
     assert pack.size() == offsets[2] and not pack.holds(offsets[2])
     with pytest.raises(CertificateFileError):
         decode_fragment(b"not gzip")
+    pack.close()
+
+
+def test_a_pack_goes_on_in_a_new_chunk_when_one_is_full(tmp_path: Path) -> None:
+    geometry = Geometry.parse("3x3")
+    datas = [encode_fragment(geometry, "x", 1 << cell, 0, True, []) for cell in range(7)]
+    pack = FragmentPack(tmp_path / "f.pack", chunk_bytes=2 * (12 + len(datas[0])))
+    offsets = [pack.append(data) for data in datas]
+    pack.sync()
+    assert [path.name for path in pack.chunks()] == ["f.pack", "f.1.pack", "f.2.pack", "f.3.pack"]
+    assert [offset >> CHUNK_SHIFT for offset in offsets] == [0, 0, 1, 1, 2, 2, 3]
+    assert offsets[:2] == [0, 12 + len(datas[0])]  # the first chunk's offsets are file offsets
+    again = FragmentPack(tmp_path / "f.pack")  # a reader needs no chunk size
+    assert [again.read(offset) for offset in offsets] == datas
+    assert [offset for offset, _ in again.scan(0)] == offsets
+    assert [offset for offset, _ in again.scan(offsets[3])] == offsets[3:]
+    assert again.size() > offsets[-1] and not again.holds(again.size())
+    with open(pack.chunk_path(2), "r+b") as handle:  # a kill cut the third chunk's second record
+        handle.truncate(12 + len(datas[0]) + 5)
+    assert [offset for offset, _ in pack.scan(offsets[2])] == offsets[2:5]
+    assert len(pack.chunks()) == 3 and pack.size() == offsets[5]  # the later chunk went with it
+    assert pack.append(datas[5]) == offsets[5]
+    with pytest.raises(CertificateFileError, match="f.7.pack"):
+        pack.read(7 << CHUNK_SHIFT)
     pack.close()
 
 

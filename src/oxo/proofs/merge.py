@@ -17,7 +17,8 @@ sectioned ``oxo-strategy/1`` file: section 0 the top and the small fragments, th
 bigger fragment, its root the fragment's root. Entries are copied as they are read: the
 certificate is never whole in memory, and neither is any fragment but the one being copied.
 
-The fragments of one question of a run live in one file, a :class:`FragmentPack`.
+The fragments of one question of a run live in a :class:`FragmentPack` (a few files of at most
+about 32 MB each).
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ from oxo.proofs.certificate import (
 from oxo.proofs.strategy import Entry
 
 FRAGMENT = "oxo-proof-run/1"
+
+#: An offset into a :class:`FragmentPack` holds its chunk's number from this bit up.
+CHUNK_SHIFT = 40
+CHUNK_MASK = (1 << CHUNK_SHIFT) - 1
 
 
 @dataclass(frozen=True)
@@ -114,53 +119,95 @@ def decode_fragment(data: bytes) -> tuple[Fragment, Iterator[dict[str, object]]]
 
 
 class FragmentPack:
-    """The fragments of one question of a run, appended one after another to one file.
+    """The fragments of one question of a run, appended one after another to a few files.
 
     Each record is the four bytes ``oxof``, the length of the fragment's bytes (8 bytes, big-endian)
     and those bytes; a record is found again by its offset. Appending never rewrites what is there,
-    so a kill loses at most the record being written, which :meth:`scan` drops (it ends the file at
+    so a kill loses at most the record being written, which :meth:`scan` drops (it ends the pack at
     the last whole record). :meth:`sync` makes what was appended durable; the run does it before
-    each write of its state, which names records by their offsets."""
+    each write of its state, which names records by their offsets.
+
+    The records go to *chunks*: ``fragments-x.pack`` first, then ``fragments-x.1.pack``,
+    ``fragments-x.2.pack``, ... A new chunk starts when the last one holds ``chunk_bytes`` or more,
+    so a long run's pack never becomes one file too big to keep in a repository, and a chunk once
+    full never changes again. An offset names the chunk in its bits from :data:`CHUNK_SHIFT` up
+    and the place in the chunk below them; offsets of the first chunk are plain file offsets."""
 
     MAGIC = b"oxof"
+    #: A chunk is full when it holds this many bytes (it may exceed it by its last record).
+    CHUNK_BYTES = 32 << 20
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, chunk_bytes: int = CHUNK_BYTES) -> None:
         self.path = path
+        self.chunk_bytes = chunk_bytes
         self._handle: io.BufferedRandom | None = None
+        self._handle_chunk = -1
 
-    def _open(self) -> io.BufferedRandom:
+    def chunk_path(self, chunk: int) -> Path:
+        """The file of chunk number ``chunk``."""
+        if chunk == 0:
+            return self.path
+        return self.path.with_name(f"{self.path.stem}.{chunk}{self.path.suffix}")
+
+    def chunks(self) -> list[Path]:
+        """The pack's chunk files that exist, in order."""
+        found: list[Path] = []
+        while self.chunk_path(len(found)).exists():
+            found.append(self.chunk_path(len(found)))
+        return found
+
+    def _last(self) -> tuple[int, int]:
+        """The last chunk's number and size (chunk 0, size 0, when there is none)."""
+        chunks = self.chunks()
+        if not chunks:
+            return 0, 0
+        return len(chunks) - 1, chunks[-1].stat().st_size
+
+    def _open(self, chunk: int) -> io.BufferedRandom:
+        if self._handle_chunk != chunk:
+            self.close()
         if self._handle is None:
-            self.path.touch(exist_ok=True)
-            self._handle = open(self.path, "r+b")  # noqa: SIM115  # kept open for the run
+            path = self.chunk_path(chunk)
+            path.touch(exist_ok=True)
+            self._handle = open(path, "r+b")  # noqa: SIM115  # kept open for the run
+            self._handle_chunk = chunk
         return self._handle
 
     def size(self) -> int:
-        """The bytes in the file (0 when there is none)."""
-        try:
-            return self.path.stat().st_size
-        except FileNotFoundError:
-            return 0
+        """The offset just after the last record (0 when the pack is empty)."""
+        chunk, size = self._last()
+        return (chunk << CHUNK_SHIFT) | size
 
     def append(self, data: bytes) -> int:
         """Add one fragment's bytes at the end; return the record's offset."""
-        handle = self._open()
-        offset = handle.seek(0, os.SEEK_END)
+        chunk, size = self._last()
+        if size >= self.chunk_bytes:
+            if self._handle is not None and self._handle_chunk == chunk:
+                self.sync()  # a full chunk is durable before the next one starts
+            chunk += 1
+        handle = self._open(chunk)
+        local = handle.seek(0, os.SEEK_END)
         handle.write(self.MAGIC + len(data).to_bytes(8, "big") + data)
         handle.flush()
-        return offset
+        return (chunk << CHUNK_SHIFT) | local
 
     def read(self, offset: int) -> bytes:
         """The fragment's bytes of the record at ``offset``."""
-        with open(self.path, "rb") as handle:
-            handle.seek(offset)
-            head = handle.read(12)
-            if len(head) < 12 or head[:4] != self.MAGIC:
-                raise CertificateFileError(f"{self.path}: no fragment at offset {offset}")
-            length = int.from_bytes(head[4:], "big")
-            data = handle.read(length)
-            if len(data) < length:
-                raise CertificateFileError(f"{self.path}: the fragment at {offset} is cut short")
-            return data
+        path = self.chunk_path(offset >> CHUNK_SHIFT)
+        local = offset & CHUNK_MASK
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(local)
+                head = handle.read(12)
+                if len(head) < 12 or head[:4] != self.MAGIC:
+                    raise CertificateFileError(f"{path}: no fragment at offset {local}")
+                length = int.from_bytes(head[4:], "big")
+                data = handle.read(length)
+        except FileNotFoundError:
+            raise CertificateFileError(f"{path}: no such file (a part of the pack)") from None
+        if len(data) < length:
+            raise CertificateFileError(f"{path}: the fragment at {local} is cut short")
+        return data
 
     def holds(self, offset: int) -> bool:
         """Whether a whole record starts at ``offset``."""
@@ -171,31 +218,36 @@ class FragmentPack:
         return True
 
     def scan(self, start: int) -> Iterator[tuple[int, Fragment]]:
-        """(offset, line 1) of every whole record from ``start`` on; the file is cut after the
-        last whole one (a record cut short by a kill is dropped)."""
-        if not self.path.exists():
-            return
-        offset = start
-        with open(self.path, "rb") as handle:
-            while True:
-                handle.seek(offset)
-                head = handle.read(12)
-                if len(head) < 12 or head[:4] != self.MAGIC:
-                    break
-                length = int.from_bytes(head[4:], "big")
-                data = handle.read(length)
-                if len(data) < length:
-                    break
-                try:
-                    fragment, _ = decode_fragment(data)
-                except CertificateFileError:
-                    break
-                yield offset, fragment
-                offset += 12 + length
-        if offset < self.size():
-            writer = self._open()
-            writer.truncate(offset)
-            writer.flush()
+        """(offset, line 1) of every whole record from ``start`` on; the pack is cut after the
+        last whole one (a record cut short by a kill is dropped, and any chunk after it)."""
+        chunks = self.chunks()
+        chunk, local = start >> CHUNK_SHIFT, start & CHUNK_MASK
+        while chunk < len(chunks):
+            path = chunks[chunk]
+            with open(path, "rb") as handle:
+                while True:
+                    handle.seek(local)
+                    head = handle.read(12)
+                    if len(head) < 12 or head[:4] != self.MAGIC:
+                        break
+                    length = int.from_bytes(head[4:], "big")
+                    data = handle.read(length)
+                    if len(data) < length:
+                        break
+                    try:
+                        fragment, _ = decode_fragment(data)
+                    except CertificateFileError:
+                        break
+                    yield (chunk << CHUNK_SHIFT) | local, fragment
+                    local += 12 + length
+            if local < path.stat().st_size:
+                writer = self._open(chunk)
+                writer.truncate(local)
+                writer.flush()
+                for later in chunks[chunk + 1 :]:
+                    later.unlink()
+                return
+            chunk, local = chunk + 1, 0
 
     def sync(self) -> None:
         """Make every record appended so far durable (fsync)."""
@@ -207,6 +259,7 @@ class FragmentPack:
         if self._handle is not None:
             self._handle.close()
             self._handle = None
+            self._handle_chunk = -1
 
 
 @dataclass(frozen=True)

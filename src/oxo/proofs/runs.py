@@ -30,7 +30,8 @@ back: workers need not share the folder.
 
 **The folder.** ``DIR/run/state.json`` holds the tree (every node, its position, its children and
 value, what was spent on it), written atomically every few seconds and at every stop;
-``DIR/run/fragments-x.pack`` (and ``-o``) holds the fragments of the settled jobs, appended as soon
+``DIR/run/fragments-x.pack`` (and ``-o``; a long run adds ``fragments-x.1.pack`` and so on, about
+32 MB each) holds the fragments of the settled jobs, appended as soon
 as each result arrives and made durable before each write of the state (a run that finds
 fragments its state does not know yet takes them up again). So a kill loses the slices that were
 running and at most the last few seconds of splits. When the root's value is known, the
