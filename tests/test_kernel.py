@@ -237,25 +237,6 @@ def test_status_strings_of_certificates(seed: int, plies: int) -> None:
     assert status_string(x, o, geometry.size) == expected
 
 
-def test_search_symmetries_carry_lines_onto_lines() -> None:
-    """Qubic's 192 (and 4x4's 32) permutations are a group of line automorphisms that contains the
-    board's own symmetries first; boards whose lines are shorter than a side get their own only."""
-    expected = {"4x4x4": 192, "4x4": 32, "5x5,k=5": 32, "3x3x3": 48, "7x7,k=5": 8, "3x3": 8}
-    for spec, size in expected.items():
-        geometry = Geometry.parse(spec)
-        perms = dfpn.search_symmetries(geometry)
-        assert len(perms) == len(set(perms)) == size
-        assert perms[: len(geometry.symmetries)] == [s.perm for s in geometry.symmetries]
-        lines = set(geometry.lines)
-        for perm in perms:
-            images = {
-                sum(1 << perm[c] for c in range(geometry.size) if line >> c & 1) for line in lines
-            }
-            assert images == lines
-        composed = {tuple(a[b[c]] for c in range(geometry.size)) for a in perms for b in perms}
-        assert composed == set(perms)  # closed: a group
-
-
 def _attacker_forces_a_line(
     lines: tuple[int, ...], s: int, d: int, empty: int, s_to_move: bool, memo: dict
 ) -> bool:

@@ -20,9 +20,9 @@ import pytest
 from oxo.cli import main
 from oxo.errors import CertificateFileError, OptionError, OxoError
 from oxo.geometry import Geometry
-from oxo.proofs.certificate import status_string, verify_certificate
+from oxo.proofs.certificate import status_masks, status_string, verify_certificate
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
-from oxo.proofs.runs import ProofRun, RunOptions, Tree, load_state, run_status
+from oxo.proofs.runs import Node, ProofRun, RunOptions, Tree, load_state, run_status
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.workers import Job, class_key, run_job
 
@@ -449,6 +449,59 @@ def test_children_are_one_per_class(tmp_path: Path) -> None:
     assert len(keys) == len(set(keys))
     every = {class_key(geometry, 1 << 5, 1 << cell) for cell in range(16) if cell != 5}
     assert set(keys) == every
+
+
+def test_the_tree_keeps_one_node_for_positions_only_the_search_treats_alike(
+    tmp_path: Path,
+) -> None:
+    """On 4x4 (k=4) the search's symmetries carry a corner onto an inner cell, which the board's
+    own do not: the run's tree has two first moves of X, not three, and O's certificate answers X's
+    inner cell with the strategy found after a corner, carried over, which both checkers accept."""
+    geometry = Geometry.parse("4x4")
+    folder = tmp_path / "p"
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split())
+    assert result.value == "draw"
+    tree = Tree.from_dict(geometry, "x", folder / "run", load_state(folder)["questions"]["x"])
+    firsts = tree.nodes[tree.root].children
+    assert firsts is not None and len(firsts) == 2
+    assert len({class_key(geometry, 1 << cell, 0) for cell in range(16)}) == 3
+    top, sections = tree.assemble(-1)
+    assert any(section.perm is not None for section in sections)
+    for section in sections:
+        x, o = status_masks(section.root)
+        assert tree.classes.key(x, o) in tree.nodes
+    for path in result.proofs:
+        assert verify_certificate(path).valid and tool(path) == 0 and tool(path, "--whole") == 0
+
+
+def test_a_state_keyed_by_the_boards_own_symmetries_is_keyed_again(tmp_path: Path) -> None:
+    """A state written before the tree knew the search's symmetries: its nodes of one class become
+    one (the split one is kept, whichever was met first), and children lists name each class once."""
+    geometry = Geometry.parse("4x4")
+    tree = Tree(geometry, "x", tmp_path)
+    own = tree.classes.rigid_key
+    corner, inner, edge = 0, 5, 1
+    tree.nodes = {
+        own(0, 0): Node(
+            0, 0, [(corner, own(1, 0)), (inner, own(1 << inner, 0)), (edge, own(1 << edge, 0))]
+        ),
+        own(1, 0): Node(1, 0, nodes=10, jobs=1),
+        own(1 << inner, 0): Node(
+            1 << inner, 0, [(0, own(1 << inner, 1)), (3, own(1 << inner, 1 << 3))], nodes=30
+        ),
+        own(1 << inner, 1): Node(1 << inner, 1),
+        own(1 << inner, 1 << 3): Node(1 << inner, 1 << 3),
+        own(1 << edge, 0): Node(1 << edge, 0),
+    }
+    data = tree.to_dict()
+    del data["symmetries"]  # as the state of an older run has it
+    again = Tree.from_dict(geometry, "x", tmp_path, data)
+    children = again.nodes[again.root].children
+    assert children is not None and [move for move, _ in children] == [corner, edge]
+    merged = again.nodes[children[0][1]]
+    assert (merged.x, merged.children is not None) == (1 << inner, True)
+    assert len(again.nodes) == 5 and again.root == again.classes.key(0, 0)
+    assert Tree.from_dict(geometry, "x", tmp_path, tree.to_dict()).nodes.keys() == tree.nodes.keys()
 
 
 # -- certificates in sections, against both checkers -----------------------------------------------

@@ -29,7 +29,6 @@ out of the table by :meth:`ProofSearch.strategy` as entries of a certificate
 
 from __future__ import annotations
 
-import itertools
 import random
 import time
 from collections.abc import Callable
@@ -39,6 +38,7 @@ import numpy as np
 from oxo.geometry import Geometry
 from oxo.proofs import kernel
 from oxo.proofs.strategy import Entry, StrategyReader
+from oxo.proofs.symmetry import search_symmetries
 from oxo.proofs.threats import Plan
 
 __all__ = ["Entry", "ProofSearch", "DEFAULT_TABLE_BYTES"]
@@ -69,44 +69,6 @@ SLICE = 4096
 EPSILON = 250
 #: How a fresh position's proof and disproof numbers start (``kernel.INIT_*``): 1 and 1.
 PN_INIT = kernel.INIT_ONE
-
-
-def search_symmetries(geometry: Geometry) -> list[tuple[int, ...]]:
-    """The cell permutations the search treats as the same position: the board's symmetries (first,
-    the identity first of all) and, on boxes whose lines run from side to side (n x n with k = n,
-    Qubic's 4x4x4), the permutations that map the lines onto lines without being rigid motions:
-    one permutation of 0..n-1 applied to every coordinate at once (on Qubic it swaps the inner and
-    outer layers, a symmetry Qubic's players know; it makes 192 of the 48). Certificates keep to
-    the board's own symmetries."""
-    perms = [symmetry.perm for symmetry in geometry.symmetries]
-    shape = geometry.shape
-    n = shape[0]
-    if not (all(side == n for side in shape) and geometry.k == n and 3 <= n <= 6):
-        return perms
-    lines = set(geometry.lines)
-
-    def image(perm: tuple[int, ...], mask: int) -> int:
-        out = 0
-        for cell in range(len(perm)):
-            if mask >> cell & 1:
-                out |= 1 << perm[cell]
-        return out
-
-    group = list(perms)
-    seen = set(group)
-    for sigma in itertools.permutations(range(n)):
-        uniform = tuple(
-            geometry.cell_at(tuple(sigma[c] for c in geometry.coords(cell)))
-            for cell in geometry.cells
-        )
-        if uniform in seen or {image(uniform, line) for line in lines} != lines:
-            continue
-        for perm in list(group):
-            composed = tuple(uniform[perm[cell]] for cell in geometry.cells)
-            if composed not in seen:
-                seen.add(composed)
-                group.append(composed)
-    return group
 
 
 def default_table_bytes() -> int:

@@ -271,6 +271,24 @@ class Section:
     pack: Path
     offset: int
     entries: int
+    #: A permutation of the cells the fragment's entries are carried over by (``perm[c]`` the image
+    #: of cell c; it maps lines onto lines), when the position that needs them is an image of the
+    #: fragment's root that the board's own symmetries do not give; ``root`` is then that image.
+    perm: tuple[int, ...] | None = None
+
+
+def carried(line: dict[str, object], perm: Sequence[int]) -> dict[str, object]:
+    """A certificate entry (its JSON object) carried over by the cell permutation ``perm``."""
+    position = str(line["position"])
+    image = ["0"] * len(position)
+    for cell, mark in enumerate(position):
+        image[perm[cell]] = mark
+    out: dict[str, object] = {**line, "position": "".join(image)}
+    if "move" in line:
+        out["move"] = perm[int(line["move"])]  # type: ignore[call-overload]
+    if "pairing" in line:
+        out["pairing"] = [[perm[a], perm[b]] for a, b in line["pairing"]]  # type: ignore[attr-defined]
+    return out
 
 
 #: Fragments of at most this many entries are copied into section 0 rather than given a section
@@ -313,5 +331,5 @@ def merge_certificate(
             pack = packs.setdefault(section.pack, FragmentPack(section.pack))
             _, lines = decode_fragment(pack.read(section.offset))
             for line in lines:
-                writer.write(line)
+                writer.write(line if section.perm is None else carried(line, section.perm))
     return writer.count

@@ -64,7 +64,8 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
-from oxo.proofs.workers import Job, JobExecutor, JobResult, class_key, make_executor, run_job
+from oxo.proofs.symmetry import Classes
+from oxo.proofs.workers import Job, JobExecutor, JobResult, make_executor, run_job
 
 RUN_FORMAT = "oxo-proof-run/1"
 #: Memory the plain search (boards of more than 64 cells) takes per position searched, in bytes:
@@ -132,7 +133,8 @@ class RunOptions:
 
 @dataclass
 class Node:
-    """A class of positions in the top of a question's tree, in the orientation first met.
+    """A class of positions in the top of a question's tree (under the symmetries the search uses,
+    :class:`oxo.proofs.symmetry.Classes`), in the orientation first met.
 
     ``children`` (move in this orientation, child's class) once split; ``value`` 1 / -1 when a job
     settled the position itself (an internal node's value follows from its children); ``root`` the
@@ -164,7 +166,8 @@ class Tree:
         self.geometry = geometry
         self.attacker: Question = attacker
         self.pack = FragmentPack(folder / f"fragments-{attacker}.pack")
-        self.root = class_key(geometry, 0, 0)
+        self.classes = Classes(geometry)
+        self.root = self.classes.key(0, 0)
         self.nodes: dict[int, Node] = {self.root: Node(0, 0)}
         # Fragments found in the pack for classes not in the tree yet: class -> (value, root,
         # entries, offset).
@@ -308,8 +311,9 @@ class Tree:
         if result.children is None or node.children is not None:
             return
         children = []
+        listed: set[int] = set()
         for child in result.children:
-            child_key = class_key(self.geometry, child.x, child.o)
+            child_key = self.classes.key(child.x, child.o)
             if child_key not in self.nodes:
                 self.nodes[child_key] = Node(child.x, child.o, pn=child.pn, dn=child.dn)
                 if child_key in self.known:
@@ -318,7 +322,9 @@ class Tree:
             if child.value:
                 root = status_string(child.x, child.o, size)
                 self.settle(child_key, child.value, child.fragment, child.entries, root)
-            children.append((child.move, child_key))
+            if child_key not in listed:  # the job lists one child of each set of mirror images
+                listed.add(child_key)
+                children.append((child.move, child_key))
         node.children = children
 
     def recover(self, start: int) -> None:
@@ -328,7 +334,7 @@ class Tree:
             if fragment.attacker != self.attacker:
                 continue
             x, o = status_masks(fragment.root)
-            key = class_key(self.geometry, x, o)
+            key = self.classes.key(x, o)
             found = (1 if fragment.proven else -1, fragment.root, fragment.entries, offset)
             node = self.nodes.get(key)
             if node is None:
@@ -340,39 +346,65 @@ class Tree:
 
     def assemble(self, target: int) -> tuple[list[MoveEntry], list[Section]]:
         """The certificate of the settled root (``target`` its value): the moves of the strategy's
-        side in the top of the tree, and the fragments of the leaves the strategy reaches."""
+        side in the top of the tree, and the fragments of the leaves the strategy reaches.
+
+        It walks the positions of the game from the empty board, as the checker will: a node of the
+        tree stands for every position of its class, and the checker knows only the board's own
+        symmetries. So each position reached gets its entry in its own orientation, and a fragment
+        whose root the board's symmetries do not carry onto the position reached is copied carried
+        over by a symmetry of the search (:attr:`Section.perm`)."""
         values = self.values()
         if values[self.root] != target:
             raise AssertionError("the root does not have the value to certify")
         size = self.geometry.size
+        classes = self.classes
         top: list[MoveEntry] = []
         sections: list[Section] = []
         done: set[int] = set()
-        stack = [self.root]
+        stack = [(0, 0)]
         while stack:
-            key = stack.pop()
-            if key in done:
+            x, o = stack.pop()
+            seen = classes.rigid_key(x, o)
+            if seen in done:
                 continue
-            done.add(key)
-            node = self.nodes[key]
+            done.add(seen)
+            node = self.nodes[classes.key(x, o)]
             if node.value:
                 if node.value != target:
                     raise AssertionError("a settled strategy reaches a position of the other value")
                 if node.root is not None:
-                    sections.append(Section(node.root, self.pack.path, node.offset, node.entries))
+                    sections.append(self._section(node, x, o))
                 continue
             assert node.children is not None, "an open leaf in a settled tree"
-            side_to_move = self.attacker_to_move(node) == (target == 1)
-            if side_to_move:
-                move, child = next((m, c) for m, c in node.children if values[c] == target)
-                top.append(MoveEntry(status_string(node.x, node.o, size), move))
-                stack.append(child)
+            x_to_move = x.bit_count() == o.bit_count()
+
+            def child(
+                move: int, x: int = x, o: int = o, x_to_move: bool = x_to_move
+            ) -> tuple[int, int]:
+                return (x | 1 << move, o) if x_to_move else (x, o | 1 << move)
+
+            empty = [cell for cell in range(size) if not (x | o) >> cell & 1]
+            if self.attacker_to_move(node) == (target == 1):
+                chosen = next(c for _, c in node.children if values[c] == target)
+                move = next(m for m in empty if classes.key(*child(m)) == chosen)
+                top.append(MoveEntry(status_string(x, o, size), move))
+                stack.append(child(move))
             else:
-                for _, child in node.children:
-                    if values[child] != target:
+                for move in empty:
+                    if values[classes.key(*child(move))] != target:
                         raise AssertionError("a reply escapes a settled strategy")
-                    stack.append(child)
+                    stack.append(child(move))
         return top, sections
+
+    def _section(self, node: Node, x: int, o: int) -> Section:
+        """The section of a settled node's fragment for the position (x, o) of its class."""
+        assert node.root is not None
+        rx, ro = status_masks(node.root)
+        if self.classes.rigid_key(rx, ro) == self.classes.rigid_key(x, o):
+            return Section(node.root, self.pack.path, node.offset, node.entries)
+        perm = self.classes.carrying((rx, ro), (x, o))
+        root = status_string(x, o, self.geometry.size)
+        return Section(root, self.pack.path, node.offset, node.entries, perm)
 
     # -- the state file ----------------------------------------------------------------------------
 
@@ -402,6 +434,7 @@ class Tree:
             )
         return {
             "pack": self.pack.size(),
+            "symmetries": len(self.classes),
             "nodes": nodes,
             "searched": self.searched,
             "cpu": round(self.cpu, 3),
@@ -438,6 +471,8 @@ class Tree:
             if root is not None and offset + 12 > size:  # a fragment lost with the pack's tail
                 node.value, node.root, node.entries, node.offset = 0, None, 0, -1
             tree.nodes[int(key, 16)] = node
+        if int(data.get("symmetries", tree.classes.rigid)) != len(tree.classes):
+            tree.rekey()
         if tree.root not in tree.nodes:
             raise ValueError("the tree has no root")
         tree.searched = int(data["searched"])
@@ -447,6 +482,34 @@ class Tree:
         tree.searches = int(data.get("searches", tree.jobs))
         tree.statistics = {str(k): int(v) for k, v in data["statistics"].items()}
         return tree
+
+    def rekey(self) -> None:
+        """Key the nodes by the classes of the search's symmetries, for a state written when the
+        tree knew only the board's own. Nodes of one class become one: the settled one, or else the
+        one split, or else the one searched most; the others' subtrees are no longer reached."""
+        old = self.nodes
+        new_key = {key: self.classes.key(node.x, node.o) for key, node in old.items()}
+
+        def rank(key: int) -> tuple[bool, bool, int]:
+            node = old[key]
+            return node.value != 0, node.children is not None, node.nodes
+
+        chosen: dict[int, int] = {}
+        for key in old:
+            kept = chosen.get(new_key[key])
+            if kept is None or rank(key) > rank(kept):
+                chosen[new_key[key]] = key
+        self.nodes = {}
+        for key, kept in chosen.items():
+            node = old[kept]
+            if node.children is not None:
+                children, listed = [], set()
+                for move, child in node.children:
+                    if new_key[child] not in listed:
+                        listed.add(new_key[child])
+                        children.append((move, new_key[child]))
+                node.children = children
+            self.nodes[key] = node
 
     def first_moves(self, values: dict[int, int]) -> dict[str, list[int]]:
         """The root's moves (one per class) by what is known of them, as :class:`SearchSummary` has it."""
@@ -477,7 +540,7 @@ class Tree:
 
 @dataclass(frozen=True)
 class Replies:
-    """The replies to one of the root's moves: how many (one of each set of mirror images) the
+    """The replies to one of the root's moves: how many (one of each set alike by symmetry) the
     attacker is proved to win after, proved not to, and still open, and the open jobs below."""
 
     move: int
@@ -1201,7 +1264,7 @@ class RunStatus:
                     return ", ".join(map(str, found)) if found else "none"
 
                 out.append(
-                    f"  X's first moves (one of each set of mirror images): {side} wins after "
+                    f"  X's first moves (one of each set alike by symmetry): {side} wins after "
                     f"{cells(moves['win'])}; does not win after {cells(moves['no win'])}; open: "
                     f"{cells(moves['open'])}"
                 )

@@ -1,0 +1,92 @@
+"""The symmetries a proof treats as one: the board's own and, on some boards, more.
+
+A certificate's checker knows only the board's own symmetries (rotations and reflections). A
+search may know more: on a box whose lines run from side to side (n x n, or n x n x n, with k = n,
+such as Qubic's 4x4x4), one permutation of the coordinates' values 0..n-1 applied to every
+coordinate at once can carry every line onto a line without being a rigid motion (on Qubic it
+swaps the inner and the outer layers; it makes 192 symmetries of the 48). Positions such a
+permutation carries onto each other have the same value, so a search and a split run keep one of
+them, and a certificate gets the strategy of the other carried over (:class:`Classes`).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from oxo.geometry import Geometry, Symmetry
+
+
+def search_symmetries(geometry: Geometry) -> list[tuple[int, ...]]:
+    """The cell permutations a search treats as the same position: the board's symmetries first
+    (the identity first of all), then, on the boxes above, the permutations that map the lines onto
+    lines without being rigid motions."""
+    perms = [symmetry.perm for symmetry in geometry.symmetries]
+    shape = geometry.shape
+    n = shape[0]
+    if not (all(side == n for side in shape) and geometry.k == n and 3 <= n <= 6):
+        return perms
+    lines = set(geometry.lines)
+
+    def image(perm: tuple[int, ...], mask: int) -> int:
+        out = 0
+        for cell in range(len(perm)):
+            if mask >> cell & 1:
+                out |= 1 << perm[cell]
+        return out
+
+    group = list(perms)
+    seen = set(group)
+    for sigma in itertools.permutations(range(n)):
+        uniform = tuple(
+            geometry.cell_at(tuple(sigma[c] for c in geometry.coords(cell)))
+            for cell in geometry.cells
+        )
+        if uniform in seen or {image(uniform, line) for line in lines} != lines:
+            continue
+        for perm in list(group):
+            composed = tuple(uniform[perm[cell]] for cell in geometry.cells)
+            if composed not in seen:
+                seen.add(composed)
+                group.append(composed)
+    return group
+
+
+class Classes:
+    """Classes of positions under the symmetries a search uses (:func:`search_symmetries`).
+
+    :meth:`key` is the class's key, ``X << cells | O`` of its least image; on a board with no more
+    symmetries than its own it is the key of the board's own classes."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        self.symmetries = [
+            Symmetry(f"s{index}", perm) for index, perm in enumerate(search_symmetries(geometry))
+        ]
+        #: How many of them are the board's own (they come first).
+        self.rigid = len(geometry.symmetries)
+
+    def __len__(self) -> int:
+        return len(self.symmetries)
+
+    @property
+    def beyond_rigid(self) -> bool:
+        """Whether the search knows symmetries a certificate's checker does not."""
+        return len(self.symmetries) > self.rigid
+
+    def key(self, x: int, o: int) -> int:
+        """The key of the class of the position (x, o)."""
+        best = min((s.apply_mask(x), s.apply_mask(o)) for s in self.symmetries)
+        return best[0] << self.geometry.size | best[1]
+
+    def rigid_key(self, x: int, o: int) -> int:
+        """The key of the position's class under the board's own symmetries (a checker's)."""
+        best = min((s.apply_mask(x), s.apply_mask(o)) for s in self.symmetries[: self.rigid])
+        return best[0] << self.geometry.size | best[1]
+
+    def carrying(self, source: tuple[int, int], target: tuple[int, int]) -> tuple[int, ...]:
+        """A permutation of the cells that carries the position ``source`` onto ``target`` (both
+        (x, o)); ValueError when none does."""
+        for symmetry in self.symmetries:
+            if (symmetry.apply_mask(source[0]), symmetry.apply_mask(source[1])) == target:
+                return symmetry.perm
+        raise ValueError("the positions are not in one class")
