@@ -30,6 +30,7 @@ from oxo.proofs.certificate import Side
 from oxo.proofs.merge import encode_fragment
 from oxo.proofs.search import QUICK_NODES, make_search
 from oxo.proofs.strategy import StrategyReader
+from oxo.proofs.symmetry import Classes
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -99,11 +100,10 @@ def geometry_of(dims: tuple[int, ...], k: int) -> Geometry:
     return Geometry(dims, k)
 
 
-def class_key(geometry: Geometry, x: int, o: int) -> int:
-    """The class of a position under the board's symmetries: its least image (X first, then O) as
-    one number ``X << cells | O``, the same for every orientation."""
-    best = min((s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries)
-    return best[0] << geometry.size | best[1]
+@lru_cache(maxsize=8)
+def classes_of(geometry: Geometry) -> Classes:
+    """The classes of positions of a board under its search's symmetries (built once per process)."""
+    return Classes(geometry)
 
 
 def run_job(job: Job) -> JobResult:
@@ -150,7 +150,8 @@ def run_job(job: Job) -> JobResult:
 
 
 def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Child, ...]:
-    """Every move from the job's position, one per class of mirror images, with what ``search``
+    """Every move from the job's position, one per class of positions the search treats alike
+    (:class:`oxo.proofs.symmetry.Classes`: mirror images, and on Qubic more), with what ``search``
     knows of the child (settled in its table, or settled at once) and the child's entries; the
     most promising first, in the search's own order of moves (the run tries the first first)."""
     x_to_move = job.x.bit_count() == job.o.bit_count()
@@ -159,13 +160,14 @@ def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Chi
         bit = 1 << move
         return (job.x | bit, job.o) if x_to_move else (job.x, job.o | bit)
 
+    classes = classes_of(geometry)
     known = search.first_moves(job.x, job.o)
     rank: dict[int, int] = {}
     for move in [*known["win"], *known["open"], *known["no win"]]:
-        rank.setdefault(class_key(geometry, *child(move)), len(rank))
+        rank.setdefault(classes.key(*child(move)), len(rank))
     found: dict[int, int] = {}
     for move in mask_cells(geometry.full_mask & ~(job.x | job.o)):
-        found.setdefault(class_key(geometry, *child(move)), move)
+        found.setdefault(classes.key(*child(move)), move)
     out = []
     for _, move in sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))):
         cx, co = child(move)
