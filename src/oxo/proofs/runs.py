@@ -322,7 +322,7 @@ class Tree:
             if child.value:
                 root = status_string(child.x, child.o, size)
                 self.settle(child_key, child.value, child.fragment, child.entries, root)
-            if child_key not in listed:  # the job lists one child of each set of mirror images
+            if child_key not in listed:  # each class once, whatever the job listed
                 listed.add(child_key)
                 children.append((child.move, child_key))
         node.children = children
