@@ -305,6 +305,13 @@ def test_the_time_limit_stops_and_the_same_call_continues(
     assert main([*args, "--time", "0.001"]) == 3
     out = capsys.readouterr().out
     assert "value unknown" in out and "run the same command again to continue" in out
+    assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    first = status["questions"][0]
+    assert first["answer"] == "unknown" and first["fewest_to_prove"] >= 1
+    assert 1 <= min(first["fewest_to_prove"], first["fewest_to_disprove"]) <= first["open"]
+    if status["estimate_seconds"] is not None:
+        assert status["estimate_seconds"] <= status["estimate_all_open_seconds"]
     assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["value"] == "draw" and data["run"]["resumed"] and data["run"]["sessions"] == 2
@@ -414,6 +421,31 @@ def test_one_move_settles_an_or_node_and_one_reply_an_and_node(tmp_path: Path) -
     assert defending.values()[defending.root] == 0  # O must win after every X move
     defending.nodes[children[1]].value = -1
     assert defending.values()[defending.root] == -1
+
+
+def test_the_fewest_jobs_left_count_one_move_where_the_attacker_moves_and_every_reply(
+    tmp_path: Path,
+) -> None:
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    assert tree.fewest_leaves(tree.values()) == (1, 1)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    firsts = {tree.nodes[c].x.bit_length() - 1: c for _, c in tree.nodes[tree.root].children or []}
+    assert len(firsts) == 6  # one first move of each set of mirror images
+    assert tree.fewest_leaves(tree.values()) == (1, 6)  # one first move proves, all six disprove
+    centre = tree.nodes[firsts[12]]
+    tree.apply(firsts[12], run_job(Job(geometry.shape, geometry.k, "x", centre.x, 0, search=False)))
+    replies = [child for _, child in centre.children or []]
+    assert len(replies) == 5 and not any(tree.values()[reply] for reply in replies)
+    assert tree.fewest_leaves(tree.values()) == (1, 6)  # another first move is one job from a proof
+    for cell, child in firsts.items():
+        if cell != 12:
+            tree.nodes[child].value = -1
+    assert tree.fewest_leaves(tree.values()) == (5, 1)  # every reply to the centre, or one
+    tree.nodes[replies[0]].value = tree.nodes[replies[1]].value = 1
+    assert tree.fewest_leaves(tree.values()) == (3, 1)
+    tree.nodes[replies[2]].value = -1
+    assert tree.fewest_leaves(tree.values()) == (0, 0)  # the root is known: no first move wins
 
 
 def test_the_next_job_follows_the_numbers_a_search_left(tmp_path: Path) -> None:

@@ -232,8 +232,11 @@ class Tree:
                     return picks
         return picks
 
-    def _numbers(self, values: dict[int, int], busy: set[int]) -> dict[int, tuple[int, int, bool]]:
-        """(proof number, disproof number, holds a leaf to run) of every node."""
+    def _numbers(
+        self, values: dict[int, int], busy: set[int], unit: bool = False
+    ) -> dict[int, tuple[int, int, bool]]:
+        """(proof number, disproof number, holds a leaf to run) of every node; with ``unit`` every
+        open leaf counts 1 and 1, not the numbers its parent's search left."""
         memo: dict[int, tuple[int, int, bool]] = {}
 
         def numbers(key: int) -> tuple[int, int, bool]:
@@ -246,7 +249,7 @@ class Tree:
             elif values[key] == -1:
                 result = (INF, 0, False)
             elif node.children is None:
-                result = (node.pn, node.dn, key not in busy)
+                result = (1, 1, True) if unit else (node.pn, node.dn, key not in busy)
             else:
                 found = [numbers(child) for _, child in node.children]
                 free = any(f[2] for f in found)
@@ -274,6 +277,16 @@ class Tree:
             if children is not None:
                 stack.extend(child for _, child in children)
         return seen
+
+    def fewest_leaves(self, values: dict[int, int]) -> tuple[int, int]:
+        """The fewest open leaves (running ones included) whose values would prove the root, and the
+        fewest that would disprove it: the proof and disproof numbers with every open leaf counted 1
+        (one child of an OR node, every child of an AND node, for a proof). Each needs a job at
+        least, so these bound the jobs still to run from below (0 and 0 once the root is known)."""
+        if values[self.root]:
+            return 0, 0
+        pn, dn, _ = self._numbers(values, set(), unit=True)[self.root]
+        return pn, dn
 
     def leaves(self, values: dict[int, int], top: int | None = None) -> int:
         """Open leaves that still matter (the jobs left to run, running ones included), below the
@@ -1175,6 +1188,15 @@ class QuestionStatus:
     wall: float
     jobs: int
     replies: tuple[Replies, ...] = ()
+    #: The fewest open jobs whose values would prove the answer, and disprove it
+    #: (:meth:`Tree.fewest_leaves`).
+    fewest_to_prove: int = 0
+    fewest_to_disprove: int = 0
+
+    @property
+    def fewest_jobs(self) -> int:
+        """The fewest jobs still to settle before the question is answered."""
+        return min(self.fewest_to_prove, self.fewest_to_disprove)
 
     def to_dict(self) -> dict[str, object]:
         answer = {1: "wins", -1: "cannot win", 0: "unknown"}[self.value]
@@ -1192,6 +1214,8 @@ class QuestionStatus:
             "disproved": self.disproved,
             "split": self.split,
             "open": self.open_jobs,
+            "fewest_to_prove": self.fewest_to_prove,
+            "fewest_to_disprove": self.fewest_to_disprove,
             "running": self.running,
             "positions": self.positions,
             "cpu_seconds": round(self.cpu, 1),
@@ -1225,6 +1249,8 @@ class RunStatus:
     estimate: float | None
     workers: int
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The time all the open jobs would take at the same cost (``estimate`` is for the fewest).
+    estimate_all: float | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -1238,6 +1264,9 @@ class RunStatus:
             "sessions": self.sessions,
             "positions_per_second": None if self.rate is None else round(self.rate, 1),
             "estimate_seconds": None if self.estimate is None else round(self.estimate, 1),
+            "estimate_all_open_seconds": (
+                None if self.estimate_all is None else round(self.estimate_all, 1)
+            ),
             "workers": self.workers,
             "questions": [question.to_dict() for question in self.questions],
         }
@@ -1280,6 +1309,12 @@ class RunStatus:
                 f"proved, {q.disproved:,} disproved), {q.split:,} split; {q.open_jobs:,} open, "
                 f"{q.running:,} running"
             )
+            if not q.value:
+                out.append(
+                    f"  still to settle: at least {q.fewest_to_prove:,} open jobs to prove that "
+                    f"{side} can (one move wherever {side} is to move, every reply of the other "
+                    f"side), {q.fewest_to_disprove:,} to prove that it cannot"
+                )
             out.append(
                 f"  {q.positions:,} positions searched in {format_seconds(q.cpu)} of worker time "
                 f"({format_seconds(q.wall)} of run time)"
@@ -1287,10 +1322,15 @@ class RunStatus:
         if self.rate is not None:
             out.append(f"rate: {self.rate:,.0f} positions per second lately")
         if self.estimate is not None:
+            every = (
+                ""
+                if self.estimate_all is None
+                else f"; {format_seconds(self.estimate_all)} to run every open job"
+            )
             out.append(
                 f"estimate: at least {format_seconds(self.estimate)} more on {self.workers} "
-                "workers (the open jobs at the mean cost of a job so far; a job that does not "
-                "settle splits into more, so this is a lower bound)"
+                "workers (the fewest jobs that can settle it, at the mean cost of a job so far"
+                f"{every}; a job that does not settle splits into more)"
             )
         for name in self.proofs:
             check = self.checks.get(name, {})
@@ -1318,6 +1358,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         running[attacker] = running.get(attacker, 0) + 1
     questions = []
     open_total = 0
+    fewest_total = 0
     cpu_total = 0.0
     searches = 0
     for attacker, data in state["questions"].items():
@@ -1325,6 +1366,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         values = tree.values()
         settled = [node for node in tree.nodes.values() if node.value]
         open_jobs = tree.leaves(values)
+        to_prove, to_disprove = tree.fewest_leaves(values)
         questions.append(
             QuestionStatus(
                 attacker,
@@ -1341,19 +1383,23 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
                 tree.wall,
                 tree.jobs,
                 tuple(tree.replies(values)) if not values[tree.root] else (),
+                to_prove,
+                to_disprove,
             )
         )
         if not values[tree.root]:
             open_total += open_jobs
+            fewest_total += min(to_prove, to_disprove)
         cpu_total += tree.cpu
         searches += tree.searches
     sessions = state.get("sessions", [])
     workers = int(sessions[-1]["workers"]) if sessions else 1
     rate = _rate(state.get("samples", []))
     done = state.get("done") or {}
-    estimate = None
+    estimate = estimate_all = None
     if open_total and searches:
-        estimate = open_total * (cpu_total / searches) / max(1, workers)
+        per_job = (cpu_total / searches) / max(1, workers)
+        estimate, estimate_all = fewest_total * per_job, open_total * per_job
     return RunStatus(
         str(folder),
         "x".join(map(str, dims)),
@@ -1367,6 +1413,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         estimate,
         workers,
         dict(done.get("checks", {})),
+        estimate_all,
     )
 
 
