@@ -78,4 +78,6 @@ def test_a_position_never_searched_reports_the_numbers_it_starts_from() -> None:
     result = run_job(Job((4, 4, 4), 4, "x", 0, 0, max_nodes=3, table_bytes=SMALL))
     assert result.value == 0 and result.children is not None
     numbers = [(child.pn, child.dn) for child in result.children]
-    assert len(numbers) == 4 and (63, 1) in numbers and any(n != (63, 1) for n in numbers)
+    # One first move of each class the search's 192 symmetries make: a corner (an inner cell
+    # alike) and an edge (a face cell alike).
+    assert len(numbers) == 2 and (63, 1) in numbers and any(n != (63, 1) for n in numbers)

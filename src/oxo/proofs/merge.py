@@ -284,10 +284,12 @@ def carried(line: dict[str, object], perm: Sequence[int]) -> dict[str, object]:
     for cell, mark in enumerate(position):
         image[perm[cell]] = mark
     out: dict[str, object] = {**line, "position": "".join(image)}
-    if "move" in line:
-        out["move"] = perm[int(line["move"])]  # type: ignore[call-overload]
-    if "pairing" in line:
-        out["pairing"] = [[perm[a], perm[b]] for a, b in line["pairing"]]  # type: ignore[attr-defined]
+    move = line.get("move")
+    if isinstance(move, int):
+        out["move"] = perm[move]
+    pairing = line.get("pairing")
+    if isinstance(pairing, list):
+        out["pairing"] = [[perm[a], perm[b]] for a, b in pairing]
     return out
 
 
