@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 from oxo.errors import OptionError, OxoError
 from oxo.fileio import write_atomic
-from oxo.geometry import Geometry
+from oxo.geometry import Geometry, mask_cells
 from oxo.proofs.certificate import (
     Guarantee,
     MoveEntry,
@@ -64,8 +64,7 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
-from oxo.proofs.symmetry import Classes
-from oxo.proofs.workers import Job, JobExecutor, JobResult, make_executor, run_job
+from oxo.proofs.workers import Job, JobExecutor, JobResult, classes_of, make_executor, run_job
 
 RUN_FORMAT = "oxo-proof-run/1"
 #: Memory the plain search (boards of more than 64 cells) takes per position searched, in bytes:
@@ -166,7 +165,7 @@ class Tree:
         self.geometry = geometry
         self.attacker: Question = attacker
         self.pack = FragmentPack(folder / f"fragments-{attacker}.pack")
-        self.classes = Classes(geometry)
+        self.classes = classes_of(geometry)
         self.root = self.classes.key(0, 0)
         self.nodes: dict[int, Node] = {self.root: Node(0, 0)}
         # Fragments found in the pack for classes not in the tree yet: class -> (value, root,
@@ -324,7 +323,6 @@ class Tree:
         if result.children is None or node.children is not None:
             return
         children = []
-        listed: set[int] = set()
         for child in result.children:
             child_key = self.classes.key(child.x, child.o)
             if child_key not in self.nodes:
@@ -335,10 +333,8 @@ class Tree:
             if child.value:
                 root = status_string(child.x, child.o, size)
                 self.settle(child_key, child.value, child.fragment, child.entries, root)
-            if child_key not in listed:  # each class once, whatever the job listed
-                listed.add(child_key)
-                children.append((child.move, child_key))
-        node.children = children
+            children.append((child.move, child_key))
+        node.children = _each_class_once(children)
 
     def recover(self, start: int) -> None:
         """Take up the fragments the pack holds from ``start`` on (added after the state was last
@@ -374,14 +370,14 @@ class Tree:
         top: list[MoveEntry] = []
         sections: list[Section] = []
         done: set[int] = set()
-        stack = [(0, 0)]
+        stack = [(0, 0, self.root)]  # a position and its class's key
         while stack:
-            x, o = stack.pop()
+            x, o, key = stack.pop()
             seen = classes.rigid_key(x, o)
             if seen in done:
                 continue
             done.add(seen)
-            node = self.nodes[classes.key(x, o)]
+            node = self.nodes[key]
             if node.value:
                 if node.value != target:
                     raise AssertionError("a settled strategy reaches a position of the other value")
@@ -396,17 +392,18 @@ class Tree:
             ) -> tuple[int, int]:
                 return (x | 1 << move, o) if x_to_move else (x, o | 1 << move)
 
-            empty = [cell for cell in range(size) if not (x | o) >> cell & 1]
+            empty = mask_cells(self.geometry.full_mask & ~(x | o))
             if self.attacker_to_move(node) == (target == 1):
                 chosen = next(c for _, c in node.children if values[c] == target)
                 move = next(m for m in empty if classes.key(*child(m)) == chosen)
                 top.append(MoveEntry(status_string(x, o, size), move))
-                stack.append(child(move))
+                stack.append((*child(move), chosen))
             else:
                 for move in empty:
-                    if values[classes.key(*child(move))] != target:
+                    reply = classes.key(*child(move))
+                    if values[reply] != target:
                         raise AssertionError("a reply escapes a settled strategy")
-                    stack.append(child(move))
+                    stack.append((*child(move), reply))
         return top, sections
 
     def _section(self, node: Node, x: int, o: int) -> Section:
@@ -516,12 +513,9 @@ class Tree:
         for key, kept in chosen.items():
             node = old[kept]
             if node.children is not None:
-                children, listed = [], set()
-                for move, child in node.children:
-                    if new_key[child] not in listed:
-                        listed.add(new_key[child])
-                        children.append((move, new_key[child]))
-                node.children = children
+                node.children = _each_class_once(
+                    [(move, new_key[child]) for move, child in node.children]
+                )
             self.nodes[key] = node
 
     def first_moves(self, values: dict[int, int]) -> dict[str, list[int]]:
@@ -549,6 +543,15 @@ class Tree:
                 counts[values[reply]] += 1
             out.append(Replies(move, counts[1], counts[-1], counts[0], self.leaves(values, child)))
         return out
+
+
+def _each_class_once(children: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(move, class) pairs with each class once, at its first move: moves the board's own
+    symmetries tell apart may lead to one class of the search's."""
+    first: dict[int, int] = {}
+    for move, key in children:
+        first.setdefault(key, move)
+    return [(move, key) for key, move in first.items()]
 
 
 @dataclass(frozen=True)
@@ -1192,11 +1195,6 @@ class QuestionStatus:
     #: (:meth:`Tree.fewest_leaves`).
     fewest_to_prove: int = 0
     fewest_to_disprove: int = 0
-
-    @property
-    def fewest_jobs(self) -> int:
-        """The fewest jobs still to settle before the question is answered."""
-        return min(self.fewest_to_prove, self.fewest_to_disprove)
 
     def to_dict(self) -> dict[str, object]:
         answer = {1: "wins", -1: "cannot win", 0: "unknown"}[self.value]

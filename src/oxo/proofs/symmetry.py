@@ -68,19 +68,16 @@ class Classes:
     def __len__(self) -> int:
         return len(self.symmetries)
 
-    @property
-    def beyond_rigid(self) -> bool:
-        """Whether the search knows symmetries a certificate's checker does not."""
-        return len(self.symmetries) > self.rigid
-
     def key(self, x: int, o: int) -> int:
         """The key of the class of the position (x, o)."""
-        best = min((s.apply_mask(x), s.apply_mask(o)) for s in self.symmetries)
-        return best[0] << self.geometry.size | best[1]
+        return self._least(x, o, self.symmetries)
 
     def rigid_key(self, x: int, o: int) -> int:
         """The key of the position's class under the board's own symmetries (a checker's)."""
-        best = min((s.apply_mask(x), s.apply_mask(o)) for s in self.symmetries[: self.rigid])
+        return self._least(x, o, self.symmetries[: self.rigid])
+
+    def _least(self, x: int, o: int, symmetries: list[Symmetry]) -> int:
+        best = min((s.apply_mask(x), s.apply_mask(o)) for s in symmetries)
         return best[0] << self.geometry.size | best[1]
 
     def carrying(self, source: tuple[int, int], target: tuple[int, int]) -> tuple[int, ...]:
