@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from oxo.errors import BoardSpecError, OxoError
-from oxo.geometry import Geometry, completing_cells
+from oxo.geometry import Geometry, completing_cells, play
 
 BOARDS = ["1x1", "2x2", "3x3", "4x4", "4x4,k=3", "3x5", "3x4", "2x5,k=2", "3x3x3", "2x2x2", "4x4x4"]
 
@@ -252,3 +252,9 @@ def test_completing_cells_matches_a_cell_by_cell_check(spec: str) -> None:
 def test_board_keys_name_the_shape_and_k_first() -> None:
     assert list(Geometry.parse("4x4,k=3").board_keys().items()) == [("board", "4x4"), ("k", 3)]
     assert Geometry.parse("3x3x3").board_keys() == {"board": "3x3x3", "k": 3}
+
+
+def test_play_marks_the_cell_for_the_side_to_move() -> None:
+    assert play(0, 0, 4) == (1 << 4, 0)  # X moves first
+    assert play(1 << 4, 0, 0) == (1 << 4, 1)  # then O
+    assert play(1 << 4, 1, 8) == (1 << 4 | 1 << 8, 1)

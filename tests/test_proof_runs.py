@@ -25,7 +25,7 @@ from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_
 from oxo.proofs.runs import Node, ProofRun, RunOptions, Tree, load_state, run_status
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.symmetry import Classes
-from oxo.proofs.workers import Job, run_job
+from oxo.proofs.workers import Job, JobResult, run_job
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "check_strategy.py"
@@ -357,9 +357,13 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "not running" in out and "value: draw" in out and "certificate:" in out
     assert "positions searched" in out and "moves of O" in out
+    assert "by depth (moves on the board): 0: 1 searched (1 settled)" in out
     assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["value"] == "draw" and data["running_now"] is False
+    assert data["questions"][0]["depths"] == [
+        {"moves": 0, "searched": 1, "settled_by_search": 1, "split_at_once": 0}
+    ]
     assert [q["answer"] for q in data["questions"]] == ["cannot win", "cannot win"]
     assert main(["solve", "5x4", "--k", "4", "--proof", folder, "--status"]) == 2
     assert main(["solve", "4x5", "--k", "4", "--workers", "2"]) == 2
@@ -815,3 +819,45 @@ def test_any_split_into_sections_checks_alike(
     else:
         assert found is None  # everything in one piece: a plain certificate
     assert [oxo_verify(path), tool(path)] == [0, 0]
+
+
+def test_a_job_where_the_defender_moves_is_split_early_when_it_proves_no_reply() -> None:
+    """5x6 (k = 4), O to move. After X on 0 and 2, O on 1, X's search proves none of O's replies
+    within a quarter of its 2,000 positions: the job stops there and splits into the same children
+    as the whole slice would. After X on 0 and 7 it has proved one: the search goes on with its
+    table to the end of the slice. Where X is to move the job searches its whole slice."""
+    shape, k = (5, 6), 4
+
+    def job(x: int, o: int, early: float | None) -> JobResult:
+        return run_job(Job(shape, k, "x", x, o, seconds=600, max_nodes=2000, early=early))
+
+    stopped, whole = job(0b101, 0b10, 0.25), job(0b101, 0b10, None)
+    assert stopped.value == whole.value == 0
+    assert stopped.nodes == 500 and whole.nodes == 2000
+    assert stopped.statistics["early splits"] == 1 and "early splits" not in whole.statistics
+    assert stopped.children is not None and whole.children is not None
+    assert {(c.x, c.o) for c in stopped.children} == {(c.x, c.o) for c in whole.children}
+    going_on = job(0b10000001, 0b10, 0.25)
+    assert going_on.nodes == 2000 and "early splits" not in going_on.statistics
+    x_to_move = job(0b101, 0b1000010, 0.25)
+    assert x_to_move.nodes == job(0b101, 0b1000010, None).nodes
+    assert "early splits" not in x_to_move.statistics
+
+
+def test_what_the_jobs_of_each_depth_did_is_counted_as_results_come_and_again_on_loading(
+    tmp_path: Path,
+) -> None:
+    geometry = Geometry.parse("5x5,k=4")
+    shape, k = geometry.shape, geometry.k
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(shape, k, "x", 0, 0, search=False)))
+    for _ in range(12):  # searched jobs, a few positions each: some settle, the others split
+        (key,) = tree.select(set(), 1, tree.values())
+        node = tree.nodes[key]
+        tree.apply(key, run_job(Job(shape, k, "x", node.x, node.o, max_nodes=300)))
+    figures = tree.depths()
+    assert figures[0].moves == 0 and figures[0].split_at_once == 1 and figures[0].searched == 0
+    assert sum(f.searched for f in figures) == 12
+    assert any(f.settled for f in figures) and any(f.searched > f.settled for f in figures)
+    loaded = Tree.from_dict(geometry, "x", tmp_path, json.loads(json.dumps(tree.to_dict())))
+    assert loaded.depths() == figures

@@ -6,8 +6,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from oxo.geometry import Geometry
 from oxo.proofs.dfpn import ProofSearch
+from oxo.proofs.orient import Transposed
 from oxo.proofs.reference import ReferenceSearch
 from oxo.proofs.search import QUICK_NODES, make_search
 
@@ -50,3 +53,28 @@ def test_proving_a_small_board_does_not_load_numba() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("kind", ["compiled", "plain", "tall board"])
+def test_solve_until_goes_on_from_where_it_stopped(kind: str) -> None:
+    """A call with a small budget stops unsettled; the next call starts from what the first left in
+    the table, and the search's own bounds are as they were. 4x5 (k = 4): X cannot win; on its side
+    (5x4) the search runs on the transposed board."""
+    spec = "5x4,k=4" if kind == "tall board" else "4x5,k=4"
+    geometry = Geometry.parse(spec)
+    fresh = ReferenceSearch if kind == "plain" else ProofSearch
+    search = (
+        make_search(geometry, "x", seconds=600, max_nodes=10**6, quick_nodes=0)
+        if kind == "tall board"
+        else fresh(geometry, "x", seconds=600, max_nodes=10**6)
+    )
+    assert kind != "tall board" or isinstance(search, Transposed)
+    assert search.solve_until(0, 0, None, 100) is None
+    stopped = search.nodes
+    assert 100 <= stopped < 100 + 4096  # the compiled search looks at its budget between slices
+    assert search.solve_until(0, 0, None, None) is False
+    whole = fresh(Geometry.parse("4x5,k=4"), "x")
+    assert whole.solve() is False
+    assert search.nodes - stopped < whole.nodes  # the second call did not start again from nothing
+    inner = search.inner if isinstance(search, Transposed) else search
+    assert inner.max_nodes == 10**6

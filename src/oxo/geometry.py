@@ -351,6 +351,13 @@ def completing_cells(lines: Iterable[int], own: int, other: int) -> int:
     return cells
 
 
+def play(x: int, o: int, cell: int) -> tuple[int, int]:
+    """The position (X's cells, O's cells as bitmasks) after the side to move marks ``cell``: X
+    when both have as many marks, O otherwise."""
+    bit = 1 << cell
+    return (x | bit, o) if x.bit_count() == o.bit_count() else (x, o | bit)
+
+
 def mask_cells(mask: int) -> tuple[int, ...]:
     """The cell IDs in a bitmask, in increasing order."""
     cells = []

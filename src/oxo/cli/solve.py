@@ -308,6 +308,13 @@ def _print_deadends(report: DeadEndReport) -> None:
     "splitting, for the rest of --time, beside the split jobs (one long search keeps all it "
     "learns; its work is kept only if it settles the question).",
 )
+@click.option(
+    "--early-split/--no-early-split",
+    default=True,
+    show_default=True,
+    help="With --proof: a job where the defender is to move is split after a quarter of --slice "
+    "when its search has proved none of the defender's moves by then.",
+)
 @memory_option
 @json_option
 @quiet_option
@@ -328,6 +335,7 @@ def solve_command(
     save_every: float,
     split_plies: int,
     root_search: bool,
+    early_split: bool,
     memory_text: str | None,
     as_json: bool,
     quiet: bool,
@@ -390,6 +398,7 @@ def solve_command(
         save_every=save_every,
         split_plies=split_plies,
         root_search=root_search,
+        early_split=RunOptions().early_split if early_split else 0.0,
     )
     if geometry.size <= MAX_EMPTY:
         with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:

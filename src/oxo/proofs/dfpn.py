@@ -366,6 +366,16 @@ class ProofSearch(StrategyReader):
         value = self._table_value(x, o)
         return None if value == 0 else value > 0
 
+    def solve_until(
+        self, x: int, o: int, seconds: float | None, max_nodes: int | None
+    ) -> bool | None:
+        saved = self.seconds, self.max_nodes
+        self.seconds, self.max_nodes = seconds, max_nodes
+        try:
+            return self.solve(x, o)
+        finally:
+            self.seconds, self.max_nodes = saved
+
     def _table_value(self, x: int, o: int) -> int:
         pn, dn = self.numbers_of(x, o)
         return 1 if pn == 0 else -1 if dn == 0 else 0
@@ -405,12 +415,7 @@ class ProofSearch(StrategyReader):
         value = self.value_of(x, o)
         if value:
             return value
-        saved = self.seconds, self.max_nodes
-        self.seconds, self.max_nodes = None, None
-        try:
-            result = self.solve(x, o)
-        finally:
-            self.seconds, self.max_nodes = saved
+        result = self.solve_until(x, o, None, None)
         return 0 if result is None else 1 if result else -1
 
     def zone_of(self, x: int, o: int) -> int | None:

@@ -30,6 +30,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from oxo.errors import CertificateFileError
 from oxo.geometry import Geometry
@@ -197,17 +198,24 @@ class FragmentPack:
         local = offset & CHUNK_MASK
         try:
             with open(path, "rb") as handle:
-                handle.seek(local)
-                head = handle.read(12)
-                if len(head) < 12 or head[:4] != self.MAGIC:
-                    raise CertificateFileError(f"{path}: no fragment at offset {local}")
-                length = int.from_bytes(head[4:], "big")
-                data = handle.read(length)
+                data = self._record(handle, local)
         except FileNotFoundError:
             raise CertificateFileError(f"{path}: no such file (a part of the pack)") from None
-        if len(data) < length:
-            raise CertificateFileError(f"{path}: the fragment at {local} is cut short")
+        if data is None:
+            raise CertificateFileError(f"{path}: no whole fragment at offset {local}")
         return data
+
+    @classmethod
+    def _record(cls, handle: BinaryIO, local: int) -> bytes | None:
+        """The fragment's bytes of the record at ``local`` in a chunk, or None when no whole
+        record starts there (the end of the chunk, or a record cut short)."""
+        handle.seek(local)
+        head = handle.read(12)
+        if len(head) < 12 or head[:4] != cls.MAGIC:
+            return None
+        length = int.from_bytes(head[4:], "big")
+        data = handle.read(length)
+        return data if len(data) == length else None
 
     def holds(self, offset: int) -> bool:
         """Whether a whole record starts at ``offset``."""
@@ -225,21 +233,13 @@ class FragmentPack:
         while chunk < len(chunks):
             path = chunks[chunk]
             with open(path, "rb") as handle:
-                while True:
-                    handle.seek(local)
-                    head = handle.read(12)
-                    if len(head) < 12 or head[:4] != self.MAGIC:
-                        break
-                    length = int.from_bytes(head[4:], "big")
-                    data = handle.read(length)
-                    if len(data) < length:
-                        break
+                while (data := self._record(handle, local)) is not None:
                     try:
                         fragment, _ = decode_fragment(data)
                     except CertificateFileError:
                         break
                     yield (chunk << CHUNK_SHIFT) | local, fragment
-                    local += 12 + length
+                    local += 12 + len(data)
             if local < path.stat().st_size:
                 writer = self._open(chunk)
                 writer.truncate(local)

@@ -68,6 +68,13 @@ class Transposed(StrategyReader):
         self.nodes = self.inner.nodes
         return answer
 
+    def solve_until(
+        self, x: int, o: int, seconds: float | None, max_nodes: int | None
+    ) -> bool | None:
+        answer = self.inner.solve_until(*self._pos(x, o), seconds, max_nodes)
+        self.nodes = self.inner.nodes
+        return answer
+
     def statistics(self) -> dict[str, int]:
         return self.inner.statistics()
 

@@ -258,6 +258,17 @@ class ReferenceSearch(StrategyReader):
             return False
         return None
 
+    def solve_until(
+        self, x: int, o: int, seconds: float | None, max_nodes: int | None
+    ) -> bool | None:
+        saved = self.deadline, self.max_nodes
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.max_nodes = max_nodes
+        try:
+            return self.solve(x, o)
+        finally:
+            self.deadline, self.max_nodes = saved
+
     def _mid(self, x: int, o: int, hashes: list[int], key: int, thpn: int, thdn: int) -> None:
         self.nodes += 1
         if self.nodes & 63 == 0:

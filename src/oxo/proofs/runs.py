@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 from oxo.errors import OptionError, OxoError
 from oxo.fileio import write_atomic
-from oxo.geometry import Geometry, mask_cells
+from oxo.geometry import Geometry, mask_cells, play
 from oxo.proofs.certificate import (
     Guarantee,
     MoveEntry,
@@ -64,7 +64,15 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
-from oxo.proofs.workers import Job, JobExecutor, JobResult, classes_of, make_executor, run_job
+from oxo.proofs.workers import (
+    EARLY_SPLIT,
+    Job,
+    JobExecutor,
+    JobResult,
+    classes_of,
+    make_executor,
+    run_job,
+)
 
 RUN_FORMAT = "oxo-proof-run/1"
 #: Memory the plain search (boards of more than 64 cells) takes per position searched, in bytes:
@@ -105,7 +113,9 @@ class RunOptions:
     worker searches the whole root, unsplit, for the rest of the run's time, beside the split jobs:
     one search keeps everything it learns in one table, where split jobs start afresh, so a board
     that one long search settles (10x4 with k = 4) is not lost to the split; but its work is kept
-    only when it settles the question (a stop loses it), where the split jobs' is kept as it comes."""
+    only when it settles the question (a stop loses it), where the split jobs' is kept as it comes.
+    A job where the defender is to move that has proved none of the defender's moves after the
+    ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`)."""
 
     workers: int | None = None
     scheduler: str | None = None
@@ -116,6 +126,7 @@ class RunOptions:
     memory: int | None = None
     save_every: float = 5.0
     root_search: bool = True
+    early_split: float = EARLY_SPLIT
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -177,6 +188,9 @@ class Tree:
         self.jobs = 0
         self.searches = 0  # the jobs that searched (splits alone do not)
         self.statistics: dict[str, int] = {}
+        # Per depth (moves on the board): leaves searched and settled by their search, searched and
+        # split, split without a search (kept up from the nodes: Tree.depths).
+        self.by_depth: dict[int, list[int]] = {}
 
     # -- values ------------------------------------------------------------------------------------
 
@@ -307,6 +321,13 @@ class Tree:
     def apply(self, key: int, result: JobResult) -> None:
         """Take in a job's result: settle its node, or split it into its children."""
         node = self.nodes[key]
+        self._count(node, -1)
+        try:
+            self._apply(key, node, result)
+        finally:
+            self._count(node, 1)
+
+    def _apply(self, key: int, node: Node, result: JobResult) -> None:
         node.jobs += 1
         node.nodes += result.nodes
         self.jobs += 1
@@ -332,9 +353,44 @@ class Tree:
                     fresh.value, fresh.root, fresh.entries, fresh.offset = self.known.pop(child_key)
             if child.value:
                 root = status_string(child.x, child.o, size)
+                settled = self.nodes[child_key]
+                self._count(settled, -1)  # a leaf searched before may be settled here
                 self.settle(child_key, child.value, child.fragment, child.entries, root)
+                self._count(settled, 1)
             children.append((child.move, child_key))
         node.children = _each_class_once(children)
+
+    # -- what the jobs of each depth do -------------------------------------------------------------
+
+    @staticmethod
+    def _kind(node: Node) -> int | None:
+        """What became of a leaf's jobs: 0 settled by its own search, 1 searched and then split,
+        2 split without a search, None none of these (never run, or settled by its parent's)."""
+        if node.nodes == 0:
+            return 2 if node.children is not None and node.jobs else None
+        if node.children is not None:
+            return 1
+        return 0 if node.value else None
+
+    def _count(self, node: Node, step: int) -> None:
+        kind = self._kind(node)
+        if kind is not None:
+            depth = (node.x | node.o).bit_count()
+            self.by_depth.setdefault(depth, [0, 0, 0])[kind] += step
+
+    def count_depths(self) -> None:
+        """Count, per depth, what became of the leaves' jobs, from the nodes (after a load)."""
+        self.by_depth = {}
+        for node in self.nodes.values():
+            self._count(node, 1)
+
+    def depths(self) -> list[DepthFigures]:
+        """What the jobs of each depth did, the shallowest first (depths where jobs ran only)."""
+        return [
+            DepthFigures(depth, settled + split, settled, at_once)
+            for depth, (settled, split, at_once) in sorted(self.by_depth.items())
+            if settled or split or at_once
+        ]
 
     def recover(self, start: int) -> None:
         """Take up the fragments the pack holds from ``start`` on (added after the state was last
@@ -385,25 +441,20 @@ class Tree:
                     sections.append(self._section(node, x, o))
                 continue
             assert node.children is not None, "an open leaf in a settled tree"
-            x_to_move = x.bit_count() == o.bit_count()
-
-            def child(
-                move: int, x: int = x, o: int = o, x_to_move: bool = x_to_move
-            ) -> tuple[int, int]:
-                return (x | 1 << move, o) if x_to_move else (x, o | 1 << move)
-
-            empty = mask_cells(self.geometry.full_mask & ~(x | o))
+            after = [
+                (move, play(x, o, move)) for move in mask_cells(self.geometry.full_mask & ~(x | o))
+            ]
             if self.attacker_to_move(node) == (target == 1):
                 chosen = next(c for _, c in node.children if values[c] == target)
-                move = next(m for m in empty if classes.key(*child(m)) == chosen)
+                move, position = next(a for a in after if classes.key(*a[1]) == chosen)
                 top.append(MoveEntry(status_string(x, o, size), move))
-                stack.append((*child(move), chosen))
+                stack.append((*position, chosen))
             else:
-                for move in empty:
-                    reply = classes.key(*child(move))
+                for _, position in after:
+                    reply = classes.key(*position)
                     if values[reply] != target:
                         raise AssertionError("a reply escapes a settled strategy")
-                    stack.append((*child(move), reply))
+                    stack.append((*position, reply))
         return top, sections
 
     def _section(self, node: Node, x: int, o: int) -> Section:
@@ -483,6 +534,7 @@ class Tree:
             tree.nodes[int(key, 16)] = node
         if int(data.get("symmetries", tree.classes.rigid)) != len(tree.classes):
             tree.rekey()
+        tree.count_depths()
         if tree.root not in tree.nodes:
             raise ValueError("the tree has no root")
         tree.searched = int(data["searched"])
@@ -552,6 +604,18 @@ def _each_class_once(children: list[tuple[int, int]]) -> list[tuple[int, int]]:
     for move, key in children:
         first.setdefault(key, move)
     return [(move, key) for key, move in first.items()]
+
+
+@dataclass(frozen=True)
+class DepthFigures:
+    """What the jobs of one depth of the tree (``moves`` on the board) did: leaves ``searched``,
+    of which ``settled`` by their own search (the others split), and leaves ``split_at_once``
+    without a search (:meth:`Tree.hopeless`)."""
+
+    moves: int
+    searched: int
+    settled: int
+    split_at_once: int
 
 
 @dataclass(frozen=True)
@@ -816,10 +880,7 @@ class ProofRun:
                     return
                 node = tree.nodes[key]
                 if node.children is None and not node.value:
-                    shape, k = self.geometry.shape, self.geometry.k
-                    tree.apply(
-                        key, run_job(Job(shape, k, tree.attacker, node.x, node.o, search=False))
-                    )
+                    self._split(tree, key)
                 for _, child in node.children or []:
                     if child not in seen:
                         seen.add(child)
@@ -828,6 +889,12 @@ class ProofRun:
             if tree.values()[tree.root]:
                 return
             level = following
+
+    def _split(self, tree: Tree, key: int) -> None:
+        """Split a leaf here, without a search (its children and what is known of them at once)."""
+        node = tree.nodes[key]
+        shape, k = self.geometry.shape, self.geometry.k
+        tree.apply(key, run_job(Job(shape, k, tree.attacker, node.x, node.o, search=False)))
 
     def _job(
         self, tree: Tree, key: int, deadline: float | None, seconds: float | None
@@ -854,6 +921,7 @@ class ProofRun:
             max_nodes,
             final=final,
             table_bytes=table_bytes,
+            early=self.options.early_split or None,
         )
 
     def _share(self) -> int:
@@ -1195,6 +1263,8 @@ class QuestionStatus:
     #: (:meth:`Tree.fewest_leaves`).
     fewest_to_prove: int = 0
     fewest_to_disprove: int = 0
+    #: What the jobs of each depth did (:meth:`Tree.depths`).
+    depths: tuple[DepthFigures, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         answer = {1: "wins", -1: "cannot win", 0: "unknown"}[self.value]
@@ -1218,6 +1288,15 @@ class QuestionStatus:
             "positions": self.positions,
             "cpu_seconds": round(self.cpu, 1),
             "wall_seconds": round(self.wall, 1),
+            "depths": [
+                {
+                    "moves": d.moves,
+                    "searched": d.searched,
+                    "settled_by_search": d.settled,
+                    "split_at_once": d.split_at_once,
+                }
+                for d in self.depths
+            ],
             "replies": [
                 {
                     "first_move": r.move,
@@ -1307,6 +1386,22 @@ class RunStatus:
                 f"proved, {q.disproved:,} disproved), {q.split:,} split; {q.open_jobs:,} open, "
                 f"{q.running:,} running"
             )
+            if q.depths:
+                out.append(
+                    "  by depth (moves on the board): "
+                    + "; ".join(
+                        f"{d.moves}: "
+                        + ", ".join(
+                            part
+                            for part, count in (
+                                (f"{d.searched:,} searched ({d.settled:,} settled)", d.searched),
+                                (f"{d.split_at_once:,} split at once", d.split_at_once),
+                            )
+                            if count
+                        )
+                        for d in q.depths
+                    )
+                )
             if not q.value:
                 out.append(
                     f"  still to settle: at least {q.fewest_to_prove:,} open jobs to prove that "
@@ -1383,6 +1478,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
                 tuple(tree.replies(values)) if not values[tree.root] else (),
                 to_prove,
                 to_disprove,
+                tuple(tree.depths()),
             )
         )
         if not values[tree.root]:

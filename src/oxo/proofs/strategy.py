@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from oxo.geometry import play
 from oxo.proofs.threats import Plan
 
 
@@ -37,6 +38,14 @@ class StrategyReader:
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
         """True when the attacker can force a line from (x, o), False when it cannot, None when the
         search's budget ran out first."""
+        raise NotImplementedError
+
+    def solve_until(
+        self, x: int, o: int, seconds: float | None, max_nodes: int | None
+    ) -> bool | None:
+        """:meth:`solve` within these bounds (None: none) instead of the search's own; ``max_nodes``
+        counts every position the search has searched, calls before included. What a call learns
+        stays in the table, so a later call goes on from where it stopped."""
         raise NotImplementedError
 
     def statistics(self) -> dict[str, int]:
@@ -86,11 +95,9 @@ class StrategyReader:
         status, moves = self.expand(x, o)
         if status:
             return out
-        x_to_move = x.bit_count() == o.bit_count()
         seen = set()
         for move in moves:
-            bit = 1 << move
-            cx, co = (x | bit, o) if x_to_move else (x, o | bit)
+            cx, co = play(x, o, move)
             ckey = self.class_key(cx, co)
             if ckey in seen:
                 continue
@@ -130,12 +137,8 @@ class StrategyReader:
                     assert pairs is not None, "a pairing found once is found again"
                     entries.append(Entry(x, o, pairing=pairs))
                 continue
-            x_to_move = x.bit_count() == o.bit_count()
-            side_to_move = x_to_move == side_is_x
-            children = []
-            for move in moves:
-                bit = 1 << move
-                children.append((move, (x | bit, o) if x_to_move else (x, o | bit)))
+            side_to_move = (x.bit_count() == o.bit_count()) == side_is_x
+            children = [(move, play(x, o, move)) for move in moves]
             if side_to_move:
                 # The table may have let the deciding child go: then settle the children again.
                 kept = _keeping(children, target, self.value_of) or _keeping(

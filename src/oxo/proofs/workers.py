@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from oxo.errors import OptionError, OutOfReachError
-from oxo.geometry import Geometry, mask_cells
+from oxo.geometry import Geometry, mask_cells, play
 from oxo.proofs.certificate import Side
 from oxo.proofs.merge import encode_fragment
 from oxo.proofs.search import QUICK_NODES, make_search
@@ -45,7 +45,10 @@ class Job:
     its table (None: the search's default); ``search`` False only splits (the children and what is
     known of them at once, no search); ``final`` marks a slice cut short by the end of the run's
     time, which is not split when it does not settle (its children would be split for lack of
-    time, not because the position is hard)."""
+    time, not because the position is hard). With ``early`` (a part of the slice, such as 0.25),
+    a job where the defender is to move stops after that part of its slice and is split when its
+    search has proved none of the defender's moves by then: such a search seldom proves many by
+    the end, and its children would each be a job all the same."""
 
     dims: tuple[int, ...]
     k: int
@@ -57,6 +60,14 @@ class Job:
     search: bool = True
     final: bool = False
     table_bytes: int | None = None
+    early: float | None = None
+
+
+#: The part of its slice after which a job where the defender is to move is split when its search
+#: has proved none of the defender's moves yet (Job.early). Measured on Qubic, three moves in, with
+#: slices of 120 s: the searches that went on to prove 13, 26 and 46 of O's replies had proved 7 to
+#: 10 after 30 s, those that proved 0 to 3 had proved none (docs/big-proofs.md).
+EARLY_SPLIT = 0.25
 
 
 @dataclass(frozen=True)
@@ -121,8 +132,9 @@ def run_job(job: Job) -> JobResult:
         # an earlier job has nothing to save by trying the plain one first.
         quick_nodes=QUICK_NODES if job.search and "oxo.proofs.dfpn" not in sys.modules else 0,
     )
+    early = False
     if job.search:
-        answer = search.solve(job.x, job.o)
+        answer, early = _solve(search, job, started)
         value = 0 if answer is None else 1 if answer else -1
     else:
         value = search.value_of(job.x, job.o)
@@ -136,6 +148,8 @@ def run_job(job: Job) -> JobResult:
     elif not job.final:
         children = _children(search, geometry, job)
     statistics = search.statistics()
+    if job.search and early:
+        statistics["early splits"] = 1
     return JobResult(
         job,
         value,
@@ -149,16 +163,42 @@ def run_job(job: Job) -> JobResult:
     )
 
 
+def _solve(search: StrategyReader, job: Job, started: float) -> tuple[bool | None, bool]:
+    """The job's search (``started`` when the job began): the whole slice, or first its ``early``
+    part (see :class:`Job`), going on from there only when it proved a move of the defender. The
+    answer, and whether the search stopped early."""
+    attacker_to_move = (job.x.bit_count() == job.o.bit_count()) == (job.attacker == "x")
+    bounded = job.seconds is not None or job.max_nodes is not None
+    if not job.early or job.final or attacker_to_move or not bounded:
+        return search.solve(job.x, job.o), False
+
+    def seconds_left() -> float | None:
+        if job.seconds is None:
+            return None
+        return max(0.0, job.seconds - (time.perf_counter() - started))
+
+    first = seconds_left()
+    answer = search.solve_until(
+        job.x,
+        job.o,
+        None if first is None else first * job.early,
+        None if job.max_nodes is None else max(1, int(job.max_nodes * job.early)),
+    )
+    if answer is not None:
+        return answer, False
+    if not search.first_moves(job.x, job.o)["win"]:
+        return None, True
+    return search.solve_until(job.x, job.o, seconds_left(), job.max_nodes), False
+
+
 def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Child, ...]:
     """Every move from the job's position, one per class of positions the search treats alike
     (:class:`oxo.proofs.symmetry.Classes`: mirror images, and on Qubic more), with what ``search``
     knows of the child (settled in its table, or settled at once) and the child's entries; the
     most promising first, in the search's own order of moves (the run tries the first first)."""
-    x_to_move = job.x.bit_count() == job.o.bit_count()
 
     def child(move: int) -> tuple[int, int]:
-        bit = 1 << move
-        return (job.x | bit, job.o) if x_to_move else (job.x, job.o | bit)
+        return play(job.x, job.o, move)
 
     classes = classes_of(geometry)
     known = search.first_moves(job.x, job.o)
