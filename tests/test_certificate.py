@@ -238,7 +238,8 @@ def test_3x3_draw_is_two_no_loss_certificates(tmp_path: Path) -> None:
             "3x3",
             3,
         )
-        assert result.entries == len(entries) and result.positions_checked > len(entries) // 2
+        assert result.entries == len(entries)
+        assert result.positions_checked >= result.strategy_moves > 0
         assert result.failure is None and result.failure_position is None
         assert str(result).startswith(f"valid: {side.upper()} does not lose")
     # A drawn board has no win certificate: X's drawing strategy claimed as a win fails.

@@ -5,6 +5,7 @@ both accept; and the sectioned certificate format itself, against both checkers.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -364,6 +365,13 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert data["questions"][0]["depths"] == [
         {"moves": 0, "searched": 1, "settled_by_search": 1, "split_at_once": 0}
     ]
+    for name, facts in data["certificates"].items():  # the digests the run recorded: the files'
+        raw = (tmp_path / "p" / name).read_bytes()
+        assert facts["bytes"] == len(raw) and facts["sha256"] == hashlib.sha256(raw).hexdigest()
+        text = gzip.decompress(raw)
+        assert facts["sha256_uncompressed"] == hashlib.sha256(text).hexdigest()
+        assert facts["sha256"] in out
+    assert len(data["certificates"]) == 2
     assert [q["answer"] for q in data["questions"]] == ["cannot win", "cannot win"]
     assert main(["solve", "5x4", "--k", "4", "--proof", folder, "--status"]) == 2
     assert main(["solve", "4x5", "--k", "4", "--workers", "2"]) == 2

@@ -261,40 +261,52 @@ class Walker:
         return f"{reason} at position {text} (moves from the empty board: {' '.join(map(str, self.path)) or 'none'})"
 
     def node(self, x: int, o: int, last: int | None) -> str | None:
+        over, answer = self.at_once(x, o, last)
+        if over:  # decided by the board alone: no need to look the position up
+            return answer
         key, s = self.b.canon(x, o)
         if key in self.done:
             return self.done[key]
         if last is not None and key in self.ends:
             self.met.setdefault(key, (x, o, list(self.path)))
             return None
-        self.done[key] = answer = self.judge(x, o, last, key, s)
+        self.done[key] = answer = self.judge(x, o, key, s)
         return answer
 
-    def judge(self, x: int, o: int, last: int | None, key: tuple[int, int], s: int) -> str | None:
+    def at_once(self, x: int, o: int, last: int | None) -> tuple[bool, str | None]:
+        """(True, verdict) when the board alone decides the position: a line completed by the last
+        move, a full board, no line left to the opponent (no-loss), or a line the side completes
+        with its move; (False, None) when the strategy must be followed."""
         b = self.b
         mine, theirs = (x, o) if self.side_is_x else (o, x)
         if last is not None:
             for m in b.through[last]:
                 if theirs & m == m:
-                    return self.why("the opponent completes a line", x, o)
+                    return True, self.why("the opponent completes a line", x, o)
                 if mine & m == m:
-                    return None
-        taken = x | o
-        if taken == b.full:
-            return (
-                None
-                if self.s.no_loss
-                else self.why("a full board without a line of the side", x, o)
-            )
+                    return True, None
+        if x | o == b.full:
+            if self.s.no_loss:
+                return True, None
+            return True, self.why("a full board without a line of the side", x, o)
         if self.s.no_loss and all(m & mine for m in b.lines):
-            return None
+            return True, None
         to_move_x = bin(x).count("1") == bin(o).count("1")
         if to_move_x == self.side_is_x:
             for m in b.lines:
                 if not m & theirs:
                     rest = m & ~mine
                     if rest and not rest & (rest - 1):
-                        return None
+                        return True, None
+        return False, None
+
+    def judge(self, x: int, o: int, key: tuple[int, int], s: int) -> str | None:
+        """The verdict on a position the board alone does not decide."""
+        b = self.b
+        mine = x if self.side_is_x else o
+        taken = x | o
+        to_move_x = bin(x).count("1") == bin(o).count("1")
+        if to_move_x == self.side_is_x:
             choices = self.s.moves.get(key)
             if not choices:
                 return self.why("no move for this position", x, o)

@@ -54,3 +54,23 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
     with atomic_writer(path) as handle:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def digests(path: str | os.PathLike[str]) -> dict[str, object]:
+    """The size and SHA-256 of a file, and for a gzip file the SHA-256 of what it holds too (which
+    does not depend on the compressor's version, where the file's own digest may)."""
+    import gzip
+    import hashlib
+
+    whole = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            whole.update(block)
+    out: dict[str, object] = {"bytes": os.path.getsize(path), "sha256": whole.hexdigest()}
+    if str(path).endswith(".gz"):
+        inner = hashlib.sha256()
+        with gzip.open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                inner.update(block)
+        out["sha256_uncompressed"] = inner.hexdigest()
+    return out

@@ -765,6 +765,9 @@ class _Checker:
                 return self.fail(f"{self.header.opponent.upper()} completes the line {cells}", x, o)
         if any(own & line == line for line in self.lines):
             return None
+        over, verdict = self.at_once(x, o, -1)
+        if over:
+            return verdict
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 4 * self.size + 1000))  # three frames per ply
         try:
@@ -781,6 +784,9 @@ class _Checker:
 
     def check(self, x: int, o: int, last: int) -> _Failure | None:
         """None when the position (reached by the move ``last``) is accepted, else why not."""
+        over, verdict = self.at_once(x, o, last)
+        if over:  # decided by the board alone: no need to look the position up
+            return verdict
         key, symmetry = self.canonical(x, o)
         if key in self.memo:
             return self.memo[key]
@@ -795,38 +801,44 @@ class _Checker:
             self.tick(len(self.memo))
         return result
 
-    def evaluate(self, x: int, o: int, last: int, key: int, symmetry: Symmetry) -> _Failure | None:
+    def at_once(self, x: int, o: int, last: int) -> tuple[bool, _Failure | None]:
+        """(True, verdict) when the board alone decides the position (reached by the move ``last``):
+        a line the last move completed, a full board, no line left to the opponent (no-loss), or a
+        line the side completes with its move; (False, None) when the strategy must be followed."""
         own, other = (x, o) if self.side_is_x else (o, x)
-        side, opponent = self.header.side.upper(), self.header.opponent.upper()
         # Game over? Only the last move can have completed a line (its parent was still in play).
         if last >= 0:
             for line in self.lines_through[last]:
                 if other & line == line:
-                    return self.fail(
-                        f"{opponent} completes the line {'-'.join(map(str, mask_cells(line)))}",
-                        x,
-                        o,
-                    )
+                    opponent = self.header.opponent.upper()
+                    cells = "-".join(map(str, mask_cells(line)))
+                    return True, self.fail(f"{opponent} completes the line {cells}", x, o)
                 if own & line == line:
-                    return None
-        occupied = x | o
-        if occupied == self.full:
-            return (
-                None
-                if self.no_loss
-                else self.fail(
-                    f"the board is full without a line of {side} (a draw, not a win)", x, o
-                )
+                    return True, None
+        if x | o == self.full:
+            if self.no_loss:
+                return True, None
+            side = self.header.side.upper()
+            return True, self.fail(
+                f"the board is full without a line of {side} (a draw, not a win)", x, o
             )
         if self.no_loss and all(line & own for line in self.lines):
-            return None  # every line holds a mark of side: the opponent can make no line
-        side_to_move = (x.bit_count() == o.bit_count()) == self.side_is_x
-        if side_to_move:
+            return True, None  # every line holds a mark of side: the opponent can make no line
+        if (x.bit_count() == o.bit_count()) == self.side_is_x:
             for line in self.lines:
                 if not line & other:
                     rest = line & ~own
                     if rest and rest & (rest - 1) == 0:
-                        return None  # side completes this line at once
+                        return True, None  # side completes this line at once
+        return False, None
+
+    def evaluate(self, x: int, o: int, last: int, key: int, symmetry: Symmetry) -> _Failure | None:
+        """The verdict on a position the board alone does not decide (:meth:`at_once`)."""
+        own = x if self.side_is_x else o
+        side = self.header.side.upper()
+        occupied = x | o
+        side_to_move = (x.bit_count() == o.bit_count()) == self.side_is_x
+        if side_to_move:
             known = self.moves.get(key)
             if known is None:
                 return self.fail(

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from oxo.errors import OptionError, OxoError
-from oxo.fileio import write_atomic
+from oxo.fileio import digests, write_atomic
 from oxo.geometry import Geometry, mask_cells, play
 from oxo.proofs.certificate import (
     Guarantee,
@@ -1103,7 +1103,7 @@ class ProofRun:
             if not check.valid:
                 raise AssertionError(f"the certificate {name} fails its own check: {check}")
             proofs.append(name)
-            checks[name] = {**check.to_dict(), "attacker": attacker}
+            checks[name] = {**check.to_dict(), "attacker": attacker, **digests(self.folder / name)}
         self.state["done"] = {"value": value, "proofs": proofs, "checks": checks}
         self.save(force=True)
 
@@ -1345,6 +1345,7 @@ class RunStatus:
                 None if self.estimate_all is None else round(self.estimate_all, 1)
             ),
             "workers": self.workers,
+            "certificates": {name: self.checks.get(name, {}) for name in self.proofs},
             "questions": [question.to_dict() for question in self.questions],
         }
 
@@ -1404,7 +1405,8 @@ class RunStatus:
                 )
             if not q.value:
                 out.append(
-                    f"  still to settle: at least {q.fewest_to_prove:,} open jobs to prove that "
+                    f"  still to settle: at least {q.fewest_to_prove:,} open "
+                    f"{'job' if q.fewest_to_prove == 1 else 'jobs'} to prove that "
                     f"{side} can (one move wherever {side} is to move, every reply of the other "
                     f"side), {q.fewest_to_disprove:,} to prove that it cannot"
                 )
@@ -1435,6 +1437,11 @@ class RunStatus:
                 else ""
             )
             out.append(f"certificate: {Path(self.folder) / name}{size}")
+            if "sha256" in check:
+                out.append(
+                    f"  {int(check['bytes']):,} bytes, SHA-256 {check['sha256']} (of the text it "
+                    f"holds: {check.get('sha256_uncompressed', '?')})"
+                )
         out.append(f"sessions: {self.sessions}")
         return out
 
