@@ -40,7 +40,7 @@ found = run_job(job)
 replies = None if found.children is None else sum(1 for c in found.children if c.value == 1)
 result = {{"value": found.value, "nodes": found.nodes, "cpu": found.cpu, "replies": replies,
            "children": None if found.children is None else len(found.children),
-           "early": found.statistics.get("early splits", 0)}}
+           "early": found.statistics.get("early_splits", 0)}}
 """
 
 

@@ -168,7 +168,7 @@ def page(rows: list[dict[str, object]], host: str, note: str = "") -> str:
         "   about 2.5 s and 8×8 in 17.4 hours, with relevance zones.",
         "",
     ]
-    return "\n".join(lines) + _gravity_section()
+    return "\n".join(lines) + _kept_sections()
 
 
 def _limits(rows: list[dict[str, object]]) -> str:
@@ -202,18 +202,22 @@ def _unsettled(rows: list[dict[str, object]]) -> str:
     return (
         "Not settled within the limit: "
         + "; ".join(parts)
-        + ". `oxo solve BOARD --proof DIR` keeps a run in DIR that continues where it stopped."
+        + ". `oxo solve BOARD --proof DIR` keeps a run in DIR that continues where it stopped "
+        "(the boards proved by long runs are in their own section below)."
     )
 
 
-def _gravity_section() -> str:
-    """The gravity boards' section of the page as it stands (written by bench_connect4.py)."""
+def _kept_sections() -> str:
+    """The sections of the page other scripts write, as they stand: the boards proved by long runs
+    (results_runs.py) and the gravity boards (bench_connect4.py)."""
     path = ROOT / "docs" / "solved.md"
     old = path.read_text() if path.exists() else ""
-    start, end = "<!-- gravity -->", "<!-- /gravity -->"
-    if start not in old:
-        return ""
-    return "\n" + old[old.index(start) : old.index(end) + len(end)] + "\n"
+    out = ""
+    for name in ("runs", "gravity"):
+        start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
+        if start in old:
+            out += "\n" + old[old.index(start) : old.index(end) + len(end)] + "\n"
+    return out
 
 
 def _update(rows: list[dict[str, object]], host: str, output: str, json_path: str) -> None:

@@ -842,14 +842,14 @@ def test_a_job_where_the_defender_moves_is_split_early_when_it_proves_no_reply()
     stopped, whole = job(0b101, 0b10, 0.25), job(0b101, 0b10, None)
     assert stopped.value == whole.value == 0
     assert stopped.nodes == 500 and whole.nodes == 2000
-    assert stopped.statistics["early splits"] == 1 and "early splits" not in whole.statistics
+    assert stopped.statistics["early_splits"] == 1 and "early_splits" not in whole.statistics
     assert stopped.children is not None and whole.children is not None
     assert {(c.x, c.o) for c in stopped.children} == {(c.x, c.o) for c in whole.children}
     going_on = job(0b10000001, 0b10, 0.25)
-    assert going_on.nodes == 2000 and "early splits" not in going_on.statistics
+    assert going_on.nodes == 2000 and "early_splits" not in going_on.statistics
     x_to_move = job(0b101, 0b1000010, 0.25)
     assert x_to_move.nodes == job(0b101, 0b1000010, None).nodes
-    assert "early splits" not in x_to_move.statistics
+    assert "early_splits" not in x_to_move.statistics
 
 
 def test_what_the_jobs_of_each_depth_did_is_counted_as_results_come_and_again_on_loading(

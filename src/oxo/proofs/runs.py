@@ -610,7 +610,7 @@ def _each_class_once(children: list[tuple[int, int]]) -> list[tuple[int, int]]:
 class DepthFigures:
     """What the jobs of one depth of the tree (``moves`` on the board) did: leaves ``searched``,
     of which ``settled`` by their own search (the others split), and leaves ``split_at_once``
-    without a search (:meth:`Tree.hopeless`)."""
+    without a search (the first plies, RunOptions.split_plies)."""
 
     moves: int
     searched: int

@@ -149,7 +149,7 @@ def run_job(job: Job) -> JobResult:
         children = _children(search, geometry, job)
     statistics = search.statistics()
     if job.search and early:
-        statistics["early splits"] = 1
+        statistics["early_splits"] = 1
     return JobResult(
         job,
         value,

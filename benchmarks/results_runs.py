@@ -1,0 +1,125 @@
+"""The boards proved (or being proved) by long proof runs: the section of docs/solved.md written from
+the runs kept in results/runs/.
+
+Run:  python benchmarks/results_runs.py            (print the section)
+      python benchmarks/results_runs.py --write    (and put it between the markers of docs/solved.md)
+
+Every figure comes from the runs' own state (``oxo solve BOARD --proof DIR --status`` reads the
+same): the value, the sessions, the run and worker time, the positions searched, the jobs, and for a
+finished run each certificate as the run's own check reported it (entries, positions checked, moves
+of the side) with its size and SHA-256 as the run recorded them when it wrote the certificate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = ROOT / "results" / "runs"
+DOC = ROOT / "docs" / "solved.md"
+MARKERS = ("<!-- runs -->", "<!-- /runs -->")
+#: What the field published for the boards kept in results/runs/ (the sources are the page's list).
+PUBLISHED = {
+    ("4x4x4", 4): "X wins (Patashnik 1980; Allis & Schoo 1992 [3])",
+    ("8x8", 5): "draw (Hsu et al. 2020, 17.4 hours [5])",
+}
+WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
+
+
+def section() -> str:
+    from oxo.counting.budget import format_seconds
+    from oxo.proofs.runs import run_status
+
+    rows = []
+    notes = []
+    for folder in sorted(path.parent.parent for path in RUNS.glob("*/run/state.json")):
+        status = run_status(folder)
+        where = folder.relative_to(ROOT)
+        cpu = sum(q.cpu for q in status.questions)
+        wall = sum(q.wall for q in status.questions)
+        positions = sum(q.positions for q in status.questions)
+        jobs = sum(q.jobs for q in status.questions)
+        published = PUBLISHED.get((status.board, status.k), "")
+        rows.append(
+            f"| {status.board} | {status.k} | {WORDS[status.value]} | {published} | "
+            f"{status.sessions} | {format_seconds(wall)} | {format_seconds(cpu)} | "
+            f"{positions:,} | {jobs:,} | `{where}` |"
+        )
+        for name in status.proofs:
+            check = status.checks.get(name, {})
+            facts = [
+                f"{int(check.get('entries', 0)):,} entries",
+                f"{int(check.get('positions_checked', 0)):,} positions checked",
+                f"{int(check.get('strategy_moves', 0)):,} moves of "
+                f"{str(check.get('side', '?')).upper()}",
+            ]
+            if "sha256" in check:
+                facts.append(f"{int(check['bytes']):,} bytes, SHA-256 `{check['sha256']}`")
+                facts.append(f"SHA-256 of the text it holds `{check['sha256_uncompressed']}`")
+            notes.append(f"- {status.board} (k = {status.k}): `{name}`: " + "; ".join(facts) + ".")
+        if status.value is None:
+            for q in status.questions:
+                if not q.value:
+                    notes.append(
+                        f"- {status.board} (k = {status.k}), can {q.attacker.upper()} force a "
+                        f"line? open: {q.open_jobs:,} open jobs, at least "
+                        f"{q.fewest_to_prove:,} of them to prove it and "
+                        f"{q.fewest_to_disprove:,} to disprove it."
+                    )
+    lines = [
+        MARKERS[0],
+        "## Boards proved by long runs",
+        "",
+        "Boards beyond the limits above are proved by proof runs that last hours, stop and go on "
+        "across sessions, and end in a certificate merged from the jobs' pieces (docs/proofs.md, "
+        "docs/big-proofs.md). Their state is kept in `results/runs/`; written by "
+        "`python benchmarks/results_runs.py --write` from that state. Run time is the time the runs "
+        "took; worker time adds up the time of every worker process (two on this machine).",
+        "",
+        "| board | k | value | published | sessions | run time | worker time | positions | jobs "
+        "| kept in |",
+        "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        *rows,
+        "",
+        "Certificates and what is still open:",
+        "",
+        *notes,
+        "",
+        "A certificate too big for the repository is rebuilt from the kept run, byte for byte: copy "
+        "the folder and run the same command on it, which merges the certificate again from the "
+        "run's pieces and checks it (`cp -r results/runs/4x4x4 q && oxo solve 4x4x4 --proof q`), then "
+        "check it without oxo (`python3 tools/check_strategy.py q/4x4x4-k4-x-win.jsonl.gz`) and "
+        "compare its SHA-256 with the one above (the text's SHA-256 does not depend on the gzip "
+        "library; the file's may).",
+        MARKERS[1],
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--write", action="store_true", help="write the section into docs/solved.md"
+    )
+    args = parser.parse_args()
+    text = section()
+    print(text)
+    if args.write:
+        from oxo.fileio import write_atomic
+
+        page = DOC.read_text()
+        start, end = MARKERS
+        if start in page:
+            page = page[: page.index(start)] + text + page[page.index(end) + len(end) :]
+        else:
+            gravity = "<!-- gravity -->"
+            at = page.index(gravity) if gravity in page else len(page)
+            page = page[:at] + text + "\n\n" + page[at:]
+        write_atomic(DOC, page)
+        print(f"written to {DOC.relative_to(ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
