@@ -1,0 +1,94 @@
+"""The certificate checkers: oxo's (``oxo verify``) and the one without oxo (tools/check_strategy.py),
+against the checker without oxo of an earlier commit.
+
+Run:  python benchmarks/bench_check.py                      (10x4 with k = 4's shipped certificate)
+      python benchmarks/bench_check.py FILE --baseline 6697292
+      python benchmarks/bench_check.py FILE --no-baseline
+
+Each checker runs in a fresh process on the same file; the table gives the wall time, the peak
+memory, the verdict and the positions it checked, and the ratio of the earlier checker's time to
+each one's (above 1 is faster). The positions differ between commits when what counts as checked
+changed (since 2026-11-27 a position the board alone decides is not looked up, so not counted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _measure import commit, machine, measure  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ROOT / "results" / "certificates" / "10x4-k4-x-win.jsonl.gz"
+
+OXO = """
+from oxo.proofs.certificate import verify_certificate
+check = verify_certificate({path!r})
+result = {{"valid": check.valid, "positions": check.positions_checked}}
+"""
+
+TOOL = """
+import importlib.util
+spec = importlib.util.spec_from_file_location("checker", {tool!r})
+checker = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(checker)
+report = checker.check({path!r})
+result = {{"valid": report["failure"] is None, "positions": report["positions"]}}
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", default=str(DEFAULT), help="a certificate")
+    parser.add_argument(
+        "--baseline", default="6697292", help="the commit whose checker without oxo to compare"
+    )
+    parser.add_argument("--no-baseline", action="store_true", help="only this commit's checkers")
+    args = parser.parse_args()
+    path = str(Path(args.file).resolve())
+    print(f"checking {path} ({os.path.getsize(path):,} bytes)")
+    print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        if not args.no_baseline:
+            old = Path(scratch) / "check_strategy_old.py"
+            source = subprocess.run(
+                ["git", "show", f"{args.baseline}:tools/check_strategy.py"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            old.write_text(source)
+            rows.append(
+                measure(
+                    TOOL.format(tool=str(old), path=path),
+                    label=f"checker without oxo at {args.baseline}",
+                )
+            )
+        tool = str(ROOT / "tools" / "check_strategy.py")
+        rows.append(measure(TOOL.format(tool=tool, path=path), label="checker without oxo, now"))
+        rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
+    base = rows[0]["seconds"]
+    print(
+        f"{'checker':<40} {'wall s':>9} {'peak MiB':>9} {'valid':>6} {'positions':>12} {'ratio':>6}"
+    )
+    for row in rows:
+        result = row["result"]
+        print(
+            f"{row['label']:<40} {row['seconds']:>9.1f} {row['peak_mib']:>9.0f} "  # type: ignore[str-format]
+            f"{str(result['valid']):>6} {result['positions']:>12,} "  # type: ignore[index]
+            f"{base / row['seconds']:>6.2f}"  # type: ignore[operator]
+        )
+    if len({row["result"]["valid"] for row in rows}) != 1:  # type: ignore[index]
+        raise SystemExit("the checkers disagree")
+
+
+if __name__ == "__main__":
+    main()
