@@ -4,6 +4,7 @@ move stops after a quarter of its slice when its search has proved none of the d
 Run:  python benchmarks/bench_early_split.py                   (8 Qubic positions, slices of 120 s)
       python benchmarks/bench_early_split.py --from-run results/runs/4x4x4   (8 the run split)
       python benchmarks/bench_early_split.py --cases 4 --slice 60 --board 8x8,k=5
+      python benchmarks/bench_early_split.py --small-runs  (whole runs of small boards, both ways)
 
 The positions are three moves in (X, O, X; O to move), the depth where the Qubic run's jobs almost
 never settle: X on a corner (or beside the centre on a flat board), then a seeded random move of O
@@ -78,6 +79,44 @@ def from_run(folder: str, cases: int) -> list[tuple[int, int]]:
     return [found[i * (len(found) - 1) // step][1:] for i in range(cases)]
 
 
+RUN = """
+import tempfile
+from oxo.geometry import Geometry
+from oxo.proofs.runs import RunOptions
+from oxo.proofs.solver import prove_board
+options = RunOptions(workers=1, probe_seconds=0, slice_nodes={nodes}, split_plies=2,
+                     early_split={early})
+proof = prove_board(Geometry.parse({spec!r}), seconds=None, proof_dir=tempfile.mkdtemp() + "/p",
+                    run=options)
+result = {{"value": proof.value, "nodes": proof.nodes, "jobs": sum(q["jobs_run"] for q in
+          proof.run["questions"])}}
+"""
+#: Whole runs of the tests' small boards, with slices of a few hundred or thousand positions.
+RUNS = [("6x5,k=4", 200), ("6x5,k=4", 2000), ("5x5,k=4", 200), ("5x5,k=4", 2000), ("4x5,k=4", 200)]
+
+
+def small_runs(early: float) -> None:
+    """Whole split runs of small boards with and without the early split: positions and jobs."""
+    print(
+        f"{'board':<10} {'slice':>6} {'value':>6} {'positions':>10} {'jobs':>6} {'wall s':>7}  "
+        f"{'early: positions':>16} {'jobs':>6} {'wall s':>7} {'ratio':>6}"
+    )
+    for spec, nodes in RUNS:
+        found = [
+            measure(RUN.format(spec=spec, nodes=nodes, early=part), label=f"{spec} {part}")
+            for part in (0.0, early)
+        ]
+        (whole, cut) = found
+        w, e = whole["result"], cut["result"]
+        if w["value"] != e["value"]:  # type: ignore[index]
+            raise SystemExit(f"{spec}: the runs disagree on the value")
+        print(
+            f"{spec:<10} {nodes:>6} {w['value']:>6} {w['nodes']:>10,} {w['jobs']:>6} "  # type: ignore[index]
+            f"{whole['seconds']:>7.1f}  {e['nodes']:>16,} {e['jobs']:>6} {cut['seconds']:>7.1f} "  # type: ignore[index]
+            f"{e['nodes'] / max(1, w['nodes']):>6.2f}"  # type: ignore[index,operator]
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="4x4x4", help="the board (default 4x4x4, Qubic)")
@@ -89,9 +128,19 @@ def main() -> None:
         help="take the positions from a proof run of the board: ones it searched and split, "
         "from those whose split proved the fewest replies to those whose split proved the most",
     )
+    parser.add_argument(
+        "--small-runs",
+        action="store_true",
+        help="instead: whole runs of small boards (slices of a few hundred positions), with and "
+        "without the early split",
+    )
     args = parser.parse_args()
     geometry = Geometry.parse(args.board)
     early = RunOptions().early_split
+    if args.small_runs:
+        print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
+        small_runs(early)
+        return
     print(
         f"early split on {args.board}: {args.cases} positions three moves in, slices of "
         f"{args.slice:g} s, split after {early:g} of a slice when no reply is proved"
