@@ -13,7 +13,8 @@ with the whole slice, and with the early split. For each: positions searched, CP
 memory, and how many of O's replies the search proved (the children that come back settled when
 the job splits; all of them when it settles the position). The early split saves the positions
 of the jobs it stops; what it costs is the replies the whole slice would have proved there, each
-of which becomes a job of its own. Two positions run at a time (this machine has two cores).
+of which becomes a job of its own. Two searches run at a time (``--parallel``; this machine has two
+cores).
 """
 
 from __future__ import annotations
@@ -129,6 +130,9 @@ def main() -> None:
         "from those whose split proved the fewest replies to those whose split proved the most",
     )
     parser.add_argument(
+        "--parallel", type=int, default=2, help="searches at a time (default 2, one per core)"
+    )
+    parser.add_argument(
         "--small-runs",
         action="store_true",
         help="instead: whole runs of small boards (slices of a few hundred positions), with and "
@@ -158,7 +162,7 @@ def main() -> None:
         from_run(args.from_run, args.cases) if args.from_run else positions(args.board, args.cases)
     )
     work = [(x, o, part) for x, o in chosen for part in (None, early)]
-    with ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(args.parallel) as pool:
         reports = list(pool.map(run, work))
     print(
         f"{'X / O (hex masks)':<28} {'whole slice: positions':>22} {'replies':>8} "

@@ -76,7 +76,7 @@ def section() -> str:
         "across sessions, and end in a certificate merged from the jobs' pieces (docs/proofs.md, "
         "docs/big-proofs.md). Their state is kept in `results/runs/`; written by "
         "`python benchmarks/results_runs.py --write` from that state. Run time is the time the runs "
-        "took; worker time adds up the time of every worker process (two on this machine).",
+        "took; worker time adds up the time of every worker process (two on this machine); every start of the run's command is a session, restarts and the writing of a certificate included.",
         "",
         "| board | k | value | published | sessions | run time | worker time | positions | jobs "
         "| kept in |",
