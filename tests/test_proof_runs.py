@@ -372,6 +372,15 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert facts["sha256_uncompressed"] == hashlib.sha256(text).hexdigest()
         assert facts["sha256"] in out
     assert len(data["certificates"]) == 2
+    assert "rate:" not in out and "not in the folder" not in out
+    name = next(iter(data["certificates"]))
+    kept = (tmp_path / "p" / name).read_bytes()
+    (tmp_path / "p" / name).unlink()
+    assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status"]) == 0
+    assert "not in the folder now" in capsys.readouterr().out
+    assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "p" / name).read_bytes() == kept  # written again, byte for byte
     assert [q["answer"] for q in data["questions"]] == ["cannot win", "cannot win"]
     assert main(["solve", "5x4", "--k", "4", "--proof", folder, "--status"]) == 2
     assert main(["solve", "4x5", "--k", "4", "--workers", "2"]) == 2

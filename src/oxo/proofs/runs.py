@@ -1414,7 +1414,7 @@ class RunStatus:
                 f"  {q.positions:,} positions searched in {format_seconds(q.cpu)} of worker time "
                 f"({format_seconds(q.wall)} of run time)"
             )
-        if self.rate is not None:
+        if self.rate is not None and self.value is None:
             out.append(f"rate: {self.rate:,.0f} positions per second lately")
         if self.estimate is not None:
             every = (
@@ -1441,6 +1441,11 @@ class RunStatus:
                 out.append(
                     f"  {int(check['bytes']):,} bytes, SHA-256 {check['sha256']} (of the text it "
                     f"holds: {check.get('sha256_uncompressed', '?')})"
+                )
+            if not (Path(self.folder) / name).exists():
+                out.append(
+                    "  not in the folder now: running the run's command again on the folder "
+                    "writes it again, the same, and checks it"
                 )
         out.append(f"sessions: {self.sessions}")
         return out

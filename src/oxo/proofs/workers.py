@@ -64,9 +64,10 @@ class Job:
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
-#: has proved none of the defender's moves yet (Job.early). Measured on Qubic, three moves in, with
-#: slices of 120 s: the searches that went on to prove 13, 26 and 46 of O's replies had proved 7 to
-#: 10 after 30 s, those that proved 0 to 3 had proved none (docs/big-proofs.md).
+#: has proved none of the defender's moves yet (Job.early). Measured on 8 Qubic positions three
+#: moves in, slices of 120 s (benchmarks/bench_early_split.py, docs/performance.md): the 6 it stopped
+#: would have proved 0 to 10 of O's replies with the whole slice; the 2 it let go on proved 30 of 37
+#: and all; half the positions in all.
 EARLY_SPLIT = 0.25
 
 
