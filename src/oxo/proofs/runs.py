@@ -188,9 +188,6 @@ class Tree:
         self.jobs = 0
         self.searches = 0  # the jobs that searched (splits alone do not)
         self.statistics: dict[str, int] = {}
-        # Per depth (moves on the board): leaves searched and settled by their search, searched and
-        # split, split without a search (kept up from the nodes: Tree.depths).
-        self.by_depth: dict[int, list[int]] = {}
 
     # -- values ------------------------------------------------------------------------------------
 
@@ -321,13 +318,6 @@ class Tree:
     def apply(self, key: int, result: JobResult) -> None:
         """Take in a job's result: settle its node, or split it into its children."""
         node = self.nodes[key]
-        self._count(node, -1)
-        try:
-            self._apply(key, node, result)
-        finally:
-            self._count(node, 1)
-
-    def _apply(self, key: int, node: Node, result: JobResult) -> None:
         node.jobs += 1
         node.nodes += result.nodes
         self.jobs += 1
@@ -353,10 +343,7 @@ class Tree:
                     fresh.value, fresh.root, fresh.entries, fresh.offset = self.known.pop(child_key)
             if child.value:
                 root = status_string(child.x, child.o, size)
-                settled = self.nodes[child_key]
-                self._count(settled, -1)  # a leaf searched before may be settled here
                 self.settle(child_key, child.value, child.fragment, child.entries, root)
-                self._count(settled, 1)
             children.append((child.move, child_key))
         node.children = _each_class_once(children)
 
@@ -372,24 +359,17 @@ class Tree:
             return 1
         return 0 if node.value else None
 
-    def _count(self, node: Node, step: int) -> None:
-        kind = self._kind(node)
-        if kind is not None:
-            depth = (node.x | node.o).bit_count()
-            self.by_depth.setdefault(depth, [0, 0, 0])[kind] += step
-
-    def count_depths(self) -> None:
-        """Count, per depth, what became of the leaves' jobs, from the nodes (after a load)."""
-        self.by_depth = {}
-        for node in self.nodes.values():
-            self._count(node, 1)
-
     def depths(self) -> list[DepthFigures]:
-        """What the jobs of each depth did, the shallowest first (depths where jobs ran only)."""
+        """What the jobs of each depth did, counted from the nodes, the shallowest first (depths
+        where jobs ran only)."""
+        counts: dict[int, list[int]] = {}
+        for node in self.nodes.values():
+            kind = self._kind(node)
+            if kind is not None:
+                counts.setdefault((node.x | node.o).bit_count(), [0, 0, 0])[kind] += 1
         return [
             DepthFigures(depth, settled + split, settled, at_once)
-            for depth, (settled, split, at_once) in sorted(self.by_depth.items())
-            if settled or split or at_once
+            for depth, (settled, split, at_once) in sorted(counts.items())
         ]
 
     def recover(self, start: int) -> None:
@@ -534,7 +514,6 @@ class Tree:
             tree.nodes[int(key, 16)] = node
         if int(data.get("symmetries", tree.classes.rigid)) != len(tree.classes):
             tree.rekey()
-        tree.count_depths()
         if tree.root not in tree.nodes:
             raise ValueError("the tree has no root")
         tree.searched = int(data["searched"])
@@ -616,6 +595,16 @@ class DepthFigures:
     searched: int
     settled: int
     split_at_once: int
+
+
+def _depth_words(figures: DepthFigures) -> str:
+    """One depth's figures for the status: ``3: 204 searched (4 settled), 2 split at once``."""
+    parts = []
+    if figures.searched:
+        parts.append(f"{figures.searched:,} searched ({figures.settled:,} settled)")
+    if figures.split_at_once:
+        parts.append(f"{figures.split_at_once:,} split at once")
+    return f"{figures.moves}: " + ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -1389,19 +1378,7 @@ class RunStatus:
             )
             if q.depths:
                 out.append(
-                    "  by depth (moves on the board): "
-                    + "; ".join(
-                        f"{d.moves}: "
-                        + ", ".join(
-                            part
-                            for part, count in (
-                                (f"{d.searched:,} searched ({d.settled:,} settled)", d.searched),
-                                (f"{d.split_at_once:,} split at once", d.split_at_once),
-                            )
-                            if count
-                        )
-                        for d in q.depths
-                    )
+                    "  by depth (moves on the board): " + "; ".join(map(_depth_words, q.depths))
                 )
             if not q.value:
                 out.append(
