@@ -62,15 +62,12 @@ def digests(path: str | os.PathLike[str]) -> dict[str, object]:
     import gzip
     import hashlib
 
-    whole = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            whole.update(block)
-    out: dict[str, object] = {"bytes": os.path.getsize(path), "sha256": whole.hexdigest()}
+        out: dict[str, object] = {
+            "bytes": os.path.getsize(path),
+            "sha256": hashlib.file_digest(handle, "sha256").hexdigest(),
+        }
     if str(path).endswith(".gz"):
-        inner = hashlib.sha256()
-        with gzip.open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                inner.update(block)
-        out["sha256_uncompressed"] = inner.hexdigest()
+        with gzip.open(path, "rb") as inner:
+            out["sha256_uncompressed"] = hashlib.file_digest(inner, "sha256").hexdigest()
     return out
