@@ -108,3 +108,35 @@ def print_rows(rows: list[dict[str, object]]) -> None:
         print(
             f"{row['label']:<52} {row['seconds']:>9.3f} {row['peak_mib']:>9.0f} {row.get('worker_peak_mib', 0):>10.0f}"
         )
+
+
+def replace_section(
+    path: Path,
+    markers: tuple[str, str],
+    block: str,
+    *,
+    required: bool = True,
+    insert_before: str | None = None,
+) -> None:
+    """Put ``block`` (which starts with ``markers[0]`` and ends with ``markers[1]``) in place of the
+    page's marked section, and write the page atomically; re-read just before, since other scripts
+    write other sections of the same page.
+
+    A page without the section is an error when ``required``; otherwise the block goes before the
+    first ``insert_before`` (when the page has it) or at the end."""
+    from oxo.fileio import write_atomic
+
+    start, end = markers
+    if not (block.startswith(start) and block.endswith(end)):
+        raise ValueError(f"the block must run from {start} to {end}")
+    page = path.read_text()
+    if start in page and end in page:
+        page = page[: page.index(start)] + block + page[page.index(end) + len(end) :]
+    elif required:
+        raise SystemExit(f"{path} has no {start} ... {end} section")
+    elif insert_before is not None and insert_before in page:
+        at = page.index(insert_before)
+        page = page[:at] + block + "\n\n" + page[at:]
+    else:
+        page = page.rstrip("\n") + "\n\n" + block + "\n"
+    write_atomic(path, page)

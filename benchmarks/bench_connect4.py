@@ -43,7 +43,7 @@ from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.solver import GravitySolver
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _measure import commit, machine  # noqa: E402
+from _measure import commit, machine, replace_section  # noqa: E402
 
 BANDS = ((14, 17), (18, 21), (22, 25), (26, 29), (30, 41))
 
@@ -209,8 +209,6 @@ SECTION = ("<!-- gravity -->", "<!-- /gravity -->")
 
 def solved_section() -> None:
     """Rewrite the gravity section of docs/solved.md from the recorded proof run."""
-    from oxo.fileio import write_atomic
-
     record = json.loads(RECORD.read_text())
     leaves = ", ".join(
         f"{check['claim']}: {check['leaves']:,} leaves" for check in record["checks"]
@@ -238,18 +236,10 @@ def solved_section() -> None:
             f"Run on {record['started'][:10]} with `{record['command']}` (commit {record['commit'][:10]},",
             f"{record['machine']}); the record is `results/solve-6x7-k4-gravity.json`.",
             SECTION[1],
-            "",
         ]
     )
     page = ROOT / "docs" / "solved.md"
-    old = page.read_text()
-    if SECTION[0] in old:
-        start = old.index(SECTION[0])
-        end = old.index(SECTION[1]) + len(SECTION[1]) + 1
-        new = old[:start] + text + old[end:]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    write_atomic(page, new)
+    replace_section(page, SECTION, text, required=False)
     print(f"wrote the gravity section of {page}")
 
 

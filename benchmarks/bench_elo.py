@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _measure import commit, machine  # noqa: E402
+from _measure import commit, machine, replace_section  # noqa: E402
 from oxo.engines.rating import Game, fit_elo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -233,12 +233,7 @@ def publish(record: dict[str, Any]) -> None:
         ],
     }
     write_atomic(RATINGS, json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
-    page = DOC.read_text()
-    if MARKERS[0] not in page or MARKERS[1] not in page:
-        raise SystemExit(f"{DOC} has no {MARKERS[0]} ... {MARKERS[1]} section")
-    start = page.index(MARKERS[0])
-    end = page.index(MARKERS[1]) + len(MARKERS[1])
-    write_atomic(DOC, page[:start] + docs_tables(record) + page[end:])
+    replace_section(DOC, MARKERS, docs_tables(record))
     print(f"wrote {RATINGS} and the tables of {DOC}")
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import commit, machine, measure  # noqa: E402
+from _measure import commit, machine, measure, replace_section  # noqa: E402
 from oxo.fileio import write_atomic  # noqa: E402
 
 BOARDS = ["3x3", "4x4", "4x4,k=3", "4x5,k=4", "5x5", "5x5,k=4", "3x3x3", "6x6", "7x7"]
@@ -121,14 +121,9 @@ def save(name: str, record: dict[str, object]) -> Path:
     return path
 
 
-def replace_section(name: str, text: str) -> None:
-    content = RESULTS.read_text()
+def write_named_section(name: str, text: str) -> None:
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
-    if begin not in content:
-        content = content.rstrip("\n") + f"\n\n{begin}\n{end}\n"
-    head, rest = content.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    write_atomic(RESULTS, f"{head}{begin}\n{text}\n{end}{tail}")
+    replace_section(RESULTS, (begin, end), f"{begin}\n{text}\n{end}", required=False)
 
 
 def games_section(records: list[dict[str, object]]) -> str:
@@ -285,13 +280,13 @@ def main() -> None:
                 same = frontier[row["ply"]] == (row["positions"], row["classes"])
                 check = "equal" if same else "DIFFERENT"
             out.append(f"| {row['ply']} | {row['positions']:,} | {row['classes']:,} | {check} |")
-        replace_section("sparse", "\n".join(out))
+        write_named_section("sparse", "\n".join(out))
         return
     if args.sections_only:
         import json
 
         saved = [json.loads(path.read_text()) for path in sorted(DATA.glob("count-*.json"))]
-        replace_section("frontier", frontier_section(saved))
+        write_named_section("frontier", frontier_section(saved))
         return
     if args.games or args.frontier:
         if args.games:
@@ -301,7 +296,7 @@ def main() -> None:
                 print(f"{spec}: {record['seconds']} s, {record['peak_mib']} MiB", flush=True)
                 save(f"games-{spec}", record)
                 records.append(record)
-            replace_section("games", games_section(records))
+            write_named_section("games", games_section(records))
         if args.frontier:
             for item in args.frontier:
                 spec, plies = item.rsplit(":", 1)
@@ -315,7 +310,7 @@ def main() -> None:
             import json
 
             records = [json.loads(path.read_text()) for path in sorted(DATA.glob("count-*.json"))]
-            replace_section("frontier", frontier_section(records))
+            write_named_section("frontier", frontier_section(records))
         return
     boards = args.boards or (QUICK if args.quick else BOARDS)
     rows = []
@@ -326,11 +321,8 @@ def main() -> None:
             flush=True,
         )
         rows.append((spec, report))
-    text = RESULTS.read_text()
     begin, end = "<!-- counting:begin -->", "<!-- counting:end -->"
-    head, rest = text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    write_atomic(RESULTS, f"{head}{begin}\n{section(rows)}\n{end}{tail}")
+    replace_section(RESULTS, (begin, end), f"{begin}\n{section(rows)}\n{end}")
 
 
 if __name__ == "__main__":

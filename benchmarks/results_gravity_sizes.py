@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _measure import commit, machine, measure  # noqa: E402
+from _measure import commit, machine, measure, replace_section  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "results" / "gravity-sizes.json"
@@ -231,14 +231,7 @@ def docs_table(run: dict[str, object]) -> str:
 
 
 def write_docs(run: dict[str, object]) -> None:
-    from oxo.fileio import write_atomic
-
-    page = DOC.read_text()
-    if MARKERS[0] not in page or MARKERS[1] not in page:
-        raise SystemExit(f"{DOC} has no {MARKERS[0]} ... {MARKERS[1]} section")
-    start = page.index(MARKERS[0])
-    end = page.index(MARKERS[1]) + len(MARKERS[1])
-    write_atomic(DOC, page[:start] + docs_table(run) + page[end:])
+    replace_section(DOC, MARKERS, docs_table(run))
     print(f"wrote the table of sizes in {DOC}")
 
 

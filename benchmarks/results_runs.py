@@ -16,6 +16,9 @@ import argparse
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _measure import replace_section  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = ROOT / "results" / "runs"
 DOC = ROOT / "docs" / "solved.md"
@@ -107,17 +110,7 @@ def main() -> None:
     text = section()
     print(text)
     if args.write:
-        from oxo.fileio import write_atomic
-
-        page = DOC.read_text()
-        start, end = MARKERS
-        if start in page:
-            page = page[: page.index(start)] + text + page[page.index(end) + len(end) :]
-        else:
-            gravity = "<!-- gravity -->"
-            at = page.index(gravity) if gravity in page else len(page)
-            page = page[:at] + text + "\n\n" + page[at:]
-        write_atomic(DOC, page)
+        replace_section(DOC, MARKERS, text, required=False, insert_before="<!-- gravity -->")
         print(f"written to {DOC.relative_to(ROOT)}", file=sys.stderr)
 
 

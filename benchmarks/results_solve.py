@@ -18,9 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import machine  # noqa: E402
+from _measure import machine, replace_section  # noqa: E402
 from oxo.analysis import deadend_report, winnability  # noqa: E402
-from oxo.fileio import write_atomic  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.solve import SolveTable, forced_win_value, solve  # noqa: E402
@@ -145,12 +144,7 @@ def main() -> None:
     args = parser.parse_args()
     text = section()
     path = Path(args.output)
-    current = path.read_text()  # re-read just before writing: other sections change too
-    if BEGIN not in current or END not in current:
-        raise SystemExit(f"{path} has no {BEGIN} ... {END} section")
-    head, rest = current.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    write_atomic(path, head + text + tail)
+    replace_section(path, (BEGIN, END), text)
     print(f"wrote the solve section of {path}", file=sys.stderr)
 
 
