@@ -122,6 +122,8 @@ def save(name: str, record: dict[str, object]) -> Path:
 
 
 def write_named_section(name: str, text: str) -> None:
+    """Put ``text`` between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` of docs/results.md
+    (the pair is added at the end of the page when it has none)."""
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     replace_section(RESULTS, (begin, end), f"{begin}\n{text}\n{end}", required=False)
 
@@ -321,8 +323,7 @@ def main() -> None:
             flush=True,
         )
         rows.append((spec, report))
-    begin, end = "<!-- counting:begin -->", "<!-- counting:end -->"
-    replace_section(RESULTS, (begin, end), f"{begin}\n{section(rows)}\n{end}")
+    write_named_section("counting", section(rows))
 
 
 if __name__ == "__main__":
