@@ -861,6 +861,69 @@ def test_a_job_where_the_defender_moves_is_split_early_when_it_proves_no_reply()
     assert "early_splits" not in x_to_move.statistics
 
 
+def test_an_attacker_job_is_split_early_when_asked_and_none_of_its_moves_is_disproved() -> None:
+    """5x6 (k = 4), X to move. With ``early_attacker`` (which the run sets at barren depths), the
+    job after X on 16 and 26, O on 10 and 11 disproves none of X's moves within a quarter of its
+    2,000 positions and stops there, with the children the whole slice gives; after X on 12 and 24,
+    O on 21 and 25 it has disproved one and goes on to the end of the slice."""
+    shape, k = (5, 6), 4
+
+    def job(x: int, o: int, early: float | None = None, attacker: bool = False) -> JobResult:
+        return run_job(Job(shape, k, "x", x, o, 600, 2000, early=early, early_attacker=attacker))
+
+    x, o = 1 << 16 | 1 << 26, 1 << 10 | 1 << 11
+    stopped = job(x, o, 0.25, attacker=True)
+    whole = job(x, o)
+    assert job(x, o, 0.25).nodes == whole.nodes == 2000  # not asked: the whole slice
+    assert stopped.value == whole.value == 0 and stopped.nodes == 500
+    assert stopped.statistics["early_splits"] == 1
+    assert stopped.children is not None and whole.children is not None
+    assert {(c.x, c.o) for c in stopped.children} == {(c.x, c.o) for c in whole.children}
+    going_on = job(1 << 12 | 1 << 24, 1 << 21 | 1 << 25, 0.25, attacker=True)
+    assert going_on.nodes == 2000 and "early_splits" not in going_on.statistics
+    assert going_on.children is not None and any(c.value == -1 for c in going_on.children)
+
+
+def test_a_depth_whose_searches_do_not_settle_gets_early_splits_where_the_attacker_moves(
+    tmp_path: Path,
+) -> None:
+    """6x6 (k = 5), searches of 30 positions two moves in (X to move): once 20 have run and none
+    settled, that depth is barren and the run's next jobs there may stop early; one settled search
+    in 21 keeps it barren, two in 22 do not (fewer than one in 20 must settle). Jobs three moves in
+    (O to move) are early as before, and depths with no searches are not barren."""
+    geometry = Geometry.parse("6x6,k=5")
+    shape, k = geometry.shape, geometry.k
+    run = ProofRun(geometry, tmp_path, RunOptions(workers=1, slice_nodes=30, split_plies=1))
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(shape, k, "x", 0, 0, search=False)))
+    for key in list(tree.nodes):
+        if key != tree.root:
+            tree.apply(key, run_job(Job(shape, k, "x", tree.nodes[key].x, 0, search=False)))
+    results = {}
+    for key, node in tree.nodes.items():
+        if (node.x | node.o).bit_count() == 2:
+            results[key] = run_job(Job(shape, k, "x", node.x, node.o, max_nodes=30))
+    open_ = [key for key, result in results.items() if not result.value]
+    settled = [key for key, result in results.items() if result.value]
+    assert len(open_) >= 21 and len(settled) >= 2
+    for key in open_[:20]:
+        assert not tree.barren(2)
+        job = run._job(tree, key, None, 60.0)
+        assert job is not None and job.early and not job.early_attacker
+        tree.apply(key, results[key])
+    assert tree.barren(2)
+    job = run._job(tree, open_[20], None, 60.0)
+    assert job is not None and job.early and job.early_attacker
+    three_in = next(key for key, n in tree.nodes.items() if (n.x | n.o).bit_count() == 3)
+    job = run._job(tree, three_in, None, 60.0)
+    assert job is not None and job.early and not job.early_attacker
+    assert not tree.barren(3) and not tree.barren(1)
+    tree.apply(settled[0], results[settled[0]])
+    assert tree.barren(2)
+    tree.apply(settled[1], results[settled[1]])
+    assert not tree.barren(2)
+
+
 def test_what_the_jobs_of_each_depth_did_is_counted_as_results_come_and_again_on_loading(
     tmp_path: Path,
 ) -> None:

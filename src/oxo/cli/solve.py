@@ -313,7 +313,9 @@ def _print_deadends(report: DeadEndReport) -> None:
     default=True,
     show_default=True,
     help="With --proof: a job where the defender is to move is split after a quarter of --slice "
-    "when its search has proved none of the defender's moves by then.",
+    "when its search has proved none of the defender's moves by then; so is a job where the "
+    "attacker is to move that has disproved none of its moves, at a depth where fewer than one "
+    "job in 20 settled.",
 )
 @memory_option
 @json_option

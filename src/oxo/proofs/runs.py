@@ -94,6 +94,12 @@ MIN_SLICE = 0.5
 GRACE = 10.0
 #: Progress samples kept in the state (for the rate shown by the status).
 SAMPLES = 400
+#: A depth of the tree is barren (Tree.barren: its jobs where the attacker is to move are split
+#: early too) once this many of its leaves were searched and fewer than one in BARREN_SHARE settled.
+#: The 8x8 (k = 5) run searched 100 leaves two moves in (X to move) for 120 s each, and not one
+#: settled or disproved any of X's moves; on Qubic 86 % of the leaves four moves in settled.
+BARREN_SEARCHED = 20
+BARREN_SHARE = 20
 
 Question = Literal["x", "o"]
 
@@ -115,7 +121,9 @@ class RunOptions:
     that one long search settles (10x4 with k = 4) is not lost to the split; but its work is kept
     only when it settles the question (a stop loses it), where the split jobs' is kept as it comes.
     A job where the defender is to move that has proved none of the defender's moves after the
-    ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`)."""
+    ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`); so is a job
+    where the attacker is to move that has disproved none of the attacker's moves by then, at a
+    depth whose searches almost never settle (:meth:`Tree.barren`)."""
 
     workers: int | None = None
     scheduler: str | None = None
@@ -371,6 +379,18 @@ class Tree:
             DepthFigures(depth, settled + split, settled, at_once)
             for depth, (settled, split, at_once) in sorted(counts.items())
         ]
+
+    def barren(self, moves: int) -> bool:
+        """Whether the searches of leaves with ``moves`` on the board almost never settle their
+        position: at least :data:`BARREN_SEARCHED` of them ran, and fewer than one in
+        :data:`BARREN_SHARE` settled (on 8x8 with k = 5, none of the first 100 two moves in did)."""
+        for figures in self.depths():
+            if figures.moves == moves:
+                return (
+                    figures.searched >= BARREN_SEARCHED
+                    and figures.settled * BARREN_SHARE < figures.searched
+                )
+        return False
 
     def recover(self, start: int) -> None:
         """Take up the fragments the pack holds from ``start`` on (added after the state was last
@@ -900,6 +920,7 @@ class ProofRun:
                 seconds, final = left, True
         node = tree.nodes[key]
         max_nodes, table_bytes = self.limits(seconds)
+        early = self.options.early_split or None
         return Job(
             self.geometry.shape,
             self.geometry.k,
@@ -910,7 +931,10 @@ class ProofRun:
             max_nodes,
             final=final,
             table_bytes=table_bytes,
-            early=self.options.early_split or None,
+            early=early,
+            early_attacker=early is not None
+            and tree.attacker_to_move(node)
+            and tree.barren((node.x | node.o).bit_count()),
         )
 
     def _share(self) -> int:

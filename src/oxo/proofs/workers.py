@@ -48,7 +48,9 @@ class Job:
     time, not because the position is hard). With ``early`` (a part of the slice, such as 0.25),
     a job where the defender is to move stops after that part of its slice and is split when its
     search has proved none of the defender's moves by then: such a search seldom proves many by
-    the end, and its children would each be a job all the same."""
+    the end, and its children would each be a job all the same. With ``early_attacker`` too, so
+    does a job where the attacker is to move whose search has disproved none of the attacker's
+    moves by then (the run asks for it at depths where searches almost never settle)."""
 
     dims: tuple[int, ...]
     k: int
@@ -61,6 +63,7 @@ class Job:
     final: bool = False
     table_bytes: int | None = None
     early: float | None = None
+    early_attacker: bool = False
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -166,11 +169,12 @@ def run_job(job: Job) -> JobResult:
 
 def _solve(search: StrategyReader, job: Job, started: float) -> tuple[bool | None, bool]:
     """The job's search (``started`` when the job began): the whole slice, or first its ``early``
-    part (see :class:`Job`), going on from there only when it proved a move of the defender. The
-    answer, and whether the search stopped early."""
+    part (see :class:`Job`), going on from there only when it settled a move of the side to move
+    (proved one of the defender's, disproved one of the attacker's). The answer, and whether the
+    search stopped early."""
     attacker_to_move = (job.x.bit_count() == job.o.bit_count()) == (job.attacker == "x")
     bounded = job.seconds is not None or job.max_nodes is not None
-    if not job.early or job.final or attacker_to_move or not bounded:
+    if not job.early or job.final or not bounded or (attacker_to_move and not job.early_attacker):
         return search.solve(job.x, job.o), False
 
     def seconds_left() -> float | None:
@@ -187,7 +191,7 @@ def _solve(search: StrategyReader, job: Job, started: float) -> tuple[bool | Non
     )
     if answer is not None:
         return answer, False
-    if not search.first_moves(job.x, job.o)["win"]:
+    if not search.first_moves(job.x, job.o)["no win" if attacker_to_move else "win"]:
         return None, True
     return search.solve_until(job.x, job.o, seconds_left(), job.max_nodes), False
 
