@@ -9,7 +9,7 @@ opponent must block) when one wins. This script sorts the moves of a certificate
 way, so that its size compares with his. It reads the certificate as a stream and counts each
 position where the strategy's side is to move once, up to the search's symmetries of the board (on
 Qubic its 192: the 48 rotations and reflections and the maps that send lines to lines without being
-rigid motions, which Patashnik used too), in the first of these kinds that applies:
+rigid motions), in the first of these kinds that applies:
 
 - ``win``: the certificate's move completes a line;
 - ``block``: the opponent has a line one mark short, and the move takes its empty cell;
@@ -18,7 +18,8 @@ rigid motions, which Patashnik used too), in the first of these kinds that appli
 - ``stored``: none of these, the moves a rule does not give: Patashnik's "strategic" moves.
 
 Classes are told apart by 64-bit hashes (the search's table keys), so two classes could in principle
-share one; at ten million classes the chance is about one in a hundred thousand.
+share one; at ten million classes the chance is under one in a hundred thousand. Boards of at most
+64 cells (the compiled search's).
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ def sort_moves(path: Path, budget: int, every: float = 30.0) -> dict[str, object
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         header = StrategyHeader.from_dict(json.loads(handle.readline()))
         geometry = header.geometry
+        if geometry.size > 64:
+            raise SystemExit(
+                f"{path}: a board of {geometry.size} cells; this count takes at most 64"
+            )
         side = header.side
         search = ProofSearch(
             geometry, side, threes=False, threat_budget=budget, table_bytes=1 << 20
