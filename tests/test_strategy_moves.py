@@ -5,6 +5,7 @@ kinds by looking at every line, wins by threats by the threat search written in 
 from __future__ import annotations
 
 import gzip
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -24,8 +25,6 @@ SHIPPED = (
 
 def recount(path: Path, budget: int) -> tuple[int, Counter[str]]:
     """The same figures as ``sort_moves``, the slow way (on a flat board: its own symmetries)."""
-    import json
-
     with gzip.open(path, "rt") as handle:
         header = StrategyHeader.from_dict(json.loads(handle.readline()))
         entries = [json.loads(line) for line in handle if line.strip()]
@@ -34,6 +33,17 @@ def recount(path: Path, budget: int) -> tuple[int, Counter[str]]:
     threats = ThreatSearch(
         geometry.lines, geometry.lines_through, geometry.full_mask, threes=False, budget=budget
     )
+
+    def short_one(mine: int, theirs: int) -> set[int]:
+        return {
+            cell
+            for line in lines
+            if not any(theirs >> c & 1 for c in line)
+            and sum(mine >> c & 1 for c in line) == len(line) - 1
+            for cell in line
+            if not mine >> cell & 1
+        }
+
     seen = set()
     kinds: Counter[str] = Counter()
     for entry in entries:
@@ -43,17 +53,6 @@ def recount(path: Path, budget: int) -> tuple[int, Counter[str]]:
             continue
         seen.add(key)
         own, other = (x, o) if header.side == "x" else (o, x)
-
-        def short_one(mine: int, theirs: int) -> set[int]:
-            return {
-                cell
-                for line in lines
-                if not any(theirs >> c & 1 for c in line)
-                and sum(mine >> c & 1 for c in line) == len(line) - 1
-                for cell in line
-                if not mine >> cell & 1
-            }
-
         if entry["move"] in short_one(own, other):
             kinds["win"] += 1
         elif short_one(other, own):
