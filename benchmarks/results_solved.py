@@ -163,7 +163,7 @@ def page(rows: list[dict[str, object]], host: str, note: str = "") -> str:
         "   P. N. A. Schoo, *Qubic solved again* (1992), with proof-number search.",
         "4. K. Charatsidis, *Solving m,n,k-games*, Maastricht University (2017): 9×4 and 10×4 with k = 4",
         "   are first-player wins (alpha-beta with a pairing algorithm and threat-search heuristics).",
-        "5. C.-H. Hsu, H.-J. Ko, P.-H. Chen, T.-H. Wei, J.-C. Hsueh and I-C. Wu, *On solving the",
+        "5. W.-Y. Hsu, C.-L. Ko, J.-C. Chen, T.-H. Wei, C.-H. Hsueh and I-C. Wu, *On solving the",
         "   7,7,5-game and the 8,8,5-game*, Theoretical Computer Science 815 (2020): both draws, 7×7 in",
         "   about 2.5 s and 8×8 in 17.4 hours, with relevance zones.",
         "",
