@@ -23,6 +23,7 @@ from oxo.errors import CertificateFileError, OptionError, OxoError
 from oxo.geometry import Geometry
 from oxo.proofs.certificate import status_masks, status_string, verify_certificate
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
+from oxo.proofs.results import certificate_name
 from oxo.proofs.runs import Node, ProofRun, RunOptions, Tree, load_state, run_status
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.symmetry import Classes
@@ -316,6 +317,42 @@ def test_the_time_limit_stops_and_the_same_call_continues(
     assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["value"] == "draw" and data["run"]["resumed"] and data["run"]["sessions"] == 2
+
+
+def test_o_question_first_writes_x_no_loss_certificate_at_once_and_keeps_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With O's question first, its "no" is certified before X's question is taken up (here X's
+    is made to stay open); continuing gives the draw and keeps the certificate as written."""
+    geometry = Geometry.parse("4x5,k=4")
+    folder = tmp_path / "p"
+    settle = ProofRun._settle
+
+    def o_only(run: ProofRun, attacker: str, *args: object) -> int:
+        return settle(run, attacker, *args) if attacker == "o" else 0  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ProofRun, "_settle", o_only)
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(first_question="o"))
+    name = certificate_name(geometry, "x", "no-loss")
+    assert result.value == "unknown" and [Path(p).name for p in result.proofs] == [name]
+    check = verify_certificate(folder / name)
+    assert check.valid and (check.side, check.guarantee) == ("x", "no-loss")
+    assert tool(folder / name) == 0
+    status = run_status(folder)
+    assert status.value is None and status.proofs == (name,)
+    assert [(q.attacker, q.value) for q in status.questions] == [("o", -1)]
+    assert main(["solve", "4x5", "--k", "4", "--proof", str(folder), "--status"]) == 0
+    assert f"certificate: {folder / name}" in capsys.readouterr().out
+    written = (folder / name).stat().st_mtime_ns, (folder / name).read_bytes()
+    monkeypatch.undo()
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(first_question="o"))
+    assert result.value == "draw" == expected_value("4x5,k=4")
+    assert sorted(Path(p).name for p in result.proofs) == sorted(
+        [name, certificate_name(geometry, "o", "no-loss")]
+    )
+    assert ((folder / name).stat().st_mtime_ns, (folder / name).read_bytes()) == written
+    assert main(["solve", "4x5", "--k", "4", "--first-question", "o"]) == 2
+    assert "--first-question applies to proof runs" in capsys.readouterr().err
 
 
 def test_the_folder_is_locked_while_a_run_goes_on(tmp_path: Path) -> None:

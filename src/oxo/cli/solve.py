@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Literal
 
 import click
 
@@ -317,6 +318,15 @@ def _print_deadends(report: DeadEndReport) -> None:
     "attacker is to move that has disproved none of its moves, at a depth where fewer than one "
     "job in 20 settled.",
 )
+@click.option(
+    "--first-question",
+    type=click.Choice(["x", "o"]),
+    default="x",
+    show_default=True,
+    help="With --proof: the question the run settles first: can X force a line? (x) or can O? "
+    "(o). A draw needs both; the first one answered no has its certificate (the other side "
+    "cannot lose) written at once, before the second is taken up.",
+)
 @memory_option
 @json_option
 @quiet_option
@@ -338,6 +348,7 @@ def solve_command(
     split_plies: int,
     root_search: bool,
     early_split: bool,
+    first_question: Literal["x", "o"],
     memory_text: str | None,
     as_json: bool,
     quiet: bool,
@@ -375,6 +386,7 @@ def solve_command(
         ("--workers", workers is not None),
         ("--scheduler", scheduler is not None),
         ("--memory", memory_text is not None),
+        ("--first-question", first_question != "x"),
     ]
     given = [name for name, on in run_flags if on]
     if given and (proof_dir is None or game.family == "gravity"):
@@ -401,6 +413,7 @@ def solve_command(
         split_plies=split_plies,
         root_search=root_search,
         early_split=RunOptions().early_split if early_split else 0.0,
+        first_question=first_question,
     )
     if geometry.size <= MAX_EMPTY:
         with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:

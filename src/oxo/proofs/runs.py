@@ -123,7 +123,9 @@ class RunOptions:
     A job where the defender is to move that has proved none of the defender's moves after the
     ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`); so is a job
     where the attacker is to move that has disproved none of the attacker's moves by then, at a
-    depth whose searches almost never settle (:meth:`Tree.barren`)."""
+    depth whose searches almost never settle (:meth:`Tree.barren`). ``first_question`` is the
+    attacker of the question settled first ("x": can X force a line?); a draw needs both answered,
+    and the first one answered "no" gives the other side's no-loss certificate at once."""
 
     workers: int | None = None
     scheduler: str | None = None
@@ -135,6 +137,7 @@ class RunOptions:
     save_every: float = 5.0
     root_search: bool = True
     early_split: float = EARLY_SPLIT
+    first_question: Question = "x"
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -835,15 +838,22 @@ class ProofRun:
         return value, time.perf_counter() - started
 
     def _value(self, deadline: float | None, report: StatusReporter) -> Value:
-        x = self._settle("x", deadline, report)
-        if x == 0:
+        """Settle the two questions in turn: a side that can force a line wins (it wins whatever
+        the other does, so the other question is not needed); when neither can, it is a draw. The
+        first question answered "no" has its certificate (the other side's no-loss) written at
+        once: a result on its own, kept while the second question is open."""
+        first: Question = self.options.first_question
+        second: Question = "o" if first == "x" else "x"
+        answer = self._settle(first, deadline, report)
+        if answer == 0:
             return "unknown"
-        if x == 1:
-            return "x"
-        o = self._settle("o", deadline, report)
-        if o == 0:
+        if answer == 1:
+            return first
+        self._certificate(first, -1, report)
+        answer = self._settle(second, deadline, report)
+        if answer == 0:
             return "unknown"
-        return "o" if o == 1 else "draw"
+        return second if answer == 1 else "draw"
 
     def _settle(self, attacker: Question, deadline: float | None, report: StatusReporter) -> int:
         """The value of one question's root, as far as the time allows (0 when not settled)."""
@@ -1091,40 +1101,51 @@ class ProofRun:
             "o": [("o", 1)],
             "draw": [("x", -1), ("o", -1)],
         }
-        needed = wanted[value]
         proofs = []
         checks = {}
-        for attacker, target in needed:
-            tree = self.trees[attacker]
-            defender: Side = "o" if attacker == "x" else "x"
-            side: Side = attacker if target == 1 else defender
-            guarantee: Guarantee = "win" if target == 1 else "no-loss"
-            top, sections = tree.assemble(target)
-            name = certificate_name(self.geometry, side, guarantee)
-            report(f"writing {name}: {len(sections):,} sections")
-            merge_certificate(self.folder / name, self.geometry, side, guarantee, top, sections)
-
-            say = _throttled(report)
-
-            def progress(
-                read: int, total: int, checked: int, name: str = name, say: StatusReporter = say
-            ) -> None:
-                share = f"{100 * read / total:.0f}% of the entries, " if total else ""
-                say(f"checking {name}: {share}{checked:,} positions checked")
-
-            check = verify_certificate(self.folder / name, on_progress=progress)
-            if not check.valid:
-                raise AssertionError(f"the certificate {name} fails its own check: {check}")
+        for attacker, target in wanted[value]:
+            name, check = self._certificate(attacker, target, report)
             proofs.append(name)
-            checks[name] = {**check.to_dict(), "attacker": attacker, **digests(self.folder / name)}
+            checks[name] = check
         self.state["done"] = {"value": value, "proofs": proofs, "checks": checks}
         self.save(force=True)
+
+    def _certificate(
+        self, attacker: Question, target: int, report: StatusReporter
+    ) -> tuple[str, dict[str, Any]]:
+        """Merge and check the certificate of one settled question (``target`` 1: the attacker's
+        win, -1: the defender's no-loss) unless it is in the folder already, written and checked
+        by this run; record it; return its name and its check."""
+        defender: Side = "o" if attacker == "x" else "x"
+        side: Side = attacker if target == 1 else defender
+        guarantee: Guarantee = "win" if target == 1 else "no-loss"
+        name = certificate_name(self.geometry, side, guarantee)
+        written: dict[str, dict[str, Any]] = self.state.setdefault("certified", {})
+        kept = written.get(name)
+        if kept is not None and (self.folder / name).exists():
+            if digests(self.folder / name).get("sha256") == kept.get("sha256"):
+                return name, kept
+        top, sections = self.trees[attacker].assemble(target)
+        report(f"writing {name}: {len(sections):,} sections")
+        merge_certificate(self.folder / name, self.geometry, side, guarantee, top, sections)
+        say = _throttled(report)
+
+        def progress(read: int, total: int, checked: int) -> None:
+            share = f"{100 * read / total:.0f}% of the entries, " if total else ""
+            say(f"checking {name}: {share}{checked:,} positions checked")
+
+        check = verify_certificate(self.folder / name, on_progress=progress)
+        if not check.valid:
+            raise AssertionError(f"the certificate {name} fails its own check: {check}")
+        written[name] = {**check.to_dict(), "attacker": attacker, **digests(self.folder / name)}
+        self.save(force=True)
+        return name, written[name]
 
     # -- the answer --------------------------------------------------------------------------------
 
     def result(self, value: Value, seconds: float, limit: float | None) -> ProofResult:
         done = self.state["done"] or {}
-        checks = done.get("checks", {})
+        checks = done.get("checks") or self.state.get("certified", {})
         searches = []
         for attacker in ("x", "o"):
             tree = self.trees.get(attacker)
@@ -1153,7 +1174,7 @@ class ProofRun:
             value,
             tuple(searches),
             seconds,
-            tuple(str(self.folder / name) for name in done.get("proofs", [])),
+            tuple(str(self.folder / name) for name in done.get("proofs", checks)),
             limit,
             run={**status.to_dict(), "resumed": self.resumed},
         )
@@ -1503,6 +1524,8 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     workers = int(sessions[-1]["workers"]) if sessions else 1
     rate = _rate(state.get("samples", []))
     done = state.get("done") or {}
+    # Before the value is known, the certificate of a question answered "no" (written at once).
+    checks = done.get("checks") or state.get("certified", {})
     estimate = estimate_all = None
     if open_total and searches:
         per_job = (cpu_total / searches) / max(1, workers)
@@ -1514,12 +1537,12 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         active,
         tuple(questions),
         done.get("value"),
-        tuple(done.get("proofs", [])),
+        tuple(done.get("proofs", checks)),
         len(sessions),
         rate,
         estimate,
         workers,
-        dict(done.get("checks", {})),
+        dict(checks),
         estimate_all,
     )
 
