@@ -45,8 +45,15 @@ def section() -> str:
         positions = sum(q.positions for q in status.questions)
         jobs = sum(q.jobs for q in status.questions)
         published = PUBLISHED.get((status.board, status.k), "")
+        value = WORDS[status.value]
+        if status.value is None:  # a question answered "no" already: the other side cannot lose
+            value += "".join(
+                f"; {'O' if q.attacker == 'x' else 'X'} cannot lose"
+                for q in status.questions
+                if q.value == -1
+            )
         rows.append(
-            f"| {status.board} | {status.k} | {WORDS[status.value]} | {published} | "
+            f"| {status.board} | {status.k} | {value} | {published} | "
             f"{status.sessions} | {format_seconds(wall)} | {format_seconds(cpu)} | "
             f"{positions:,} | {jobs:,} | `{where}` |"
         )
