@@ -53,6 +53,7 @@ from typing import Any, Literal
 
 from oxo.errors import OptionError, OxoError
 from oxo.fileio import digests, write_atomic
+from oxo.game import other
 from oxo.geometry import Geometry, mask_cells, play
 from oxo.proofs.certificate import (
     Guarantee,
@@ -843,7 +844,7 @@ class ProofRun:
         first question answered "no" has its certificate (the other side's no-loss) written at
         once: a result on its own, kept while the second question is open."""
         first: Question = self.options.first_question
-        second: Question = "o" if first == "x" else "x"
+        second: Question = other(first)
         answer = self._settle(first, deadline, report)
         if answer == 0:
             return "unknown"
@@ -1116,8 +1117,7 @@ class ProofRun:
         """Merge and check the certificate of one settled question (``target`` 1: the attacker's
         win, -1: the defender's no-loss) unless it is in the folder already, written and checked
         by this run; record it; return its name and its check."""
-        defender: Side = "o" if attacker == "x" else "x"
-        side: Side = attacker if target == 1 else defender
+        side: Side = attacker if target == 1 else other(attacker)
         guarantee: Guarantee = "win" if target == 1 else "no-loss"
         name = certificate_name(self.geometry, side, guarantee)
         written: dict[str, dict[str, Any]] = self.state.setdefault("certified", {})
@@ -1144,8 +1144,7 @@ class ProofRun:
     # -- the answer --------------------------------------------------------------------------------
 
     def result(self, value: Value, seconds: float, limit: float | None) -> ProofResult:
-        done = self.state["done"] or {}
-        checks = done.get("checks") or self.state.get("certified", {})
+        status = run_status(self.folder)  # the state as saved at the stop: its certificates too
         searches = []
         for attacker in ("x", "o"):
             tree = self.trees.get(attacker)
@@ -1154,7 +1153,7 @@ class ProofRun:
             values = tree.values()
             root = values[tree.root]
             entries = None
-            for check in checks.values():
+            for check in status.checks.values():
                 if check["attacker"] == attacker:
                     entries = check["entries"]
             searches.append(
@@ -1168,13 +1167,12 @@ class ProofRun:
                     tree.first_moves(values) if root == 0 else None,
                 )
             )
-        status = run_status(self.folder)
         return ProofResult(
             self.geometry,
             value,
             tuple(searches),
             seconds,
-            tuple(str(self.folder / name) for name in done.get("proofs", checks)),
+            tuple(str(self.folder / name) for name in status.proofs),
             limit,
             run={**status.to_dict(), "resumed": self.resumed},
         )
