@@ -33,6 +33,7 @@ WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
 
 def section() -> str:
     from oxo.counting.budget import format_seconds
+    from oxo.game import other
     from oxo.proofs.runs import run_status
 
     rows = []
@@ -48,7 +49,7 @@ def section() -> str:
         value = WORDS[status.value]
         if status.value is None:  # a question answered "no" already: the other side cannot lose
             value += "".join(
-                f"; {'O' if q.attacker == 'x' else 'X'} cannot lose"
+                f"; {other(q.attacker).upper()} cannot lose"
                 for q in status.questions
                 if q.value == -1
             )
