@@ -95,6 +95,7 @@ def test_classes(capsys: pytest.CaptureFixture[str]) -> None:
         (["show", "12a000000"], "unknown character"),
         (["classes", "three"], "bad board spec"),
         (["nonsense"], "No such command"),
+        (["check", "--", "--json"], "unknown character"),  # after "--" it is a position
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -104,6 +105,14 @@ def test_bad_input_is_one_line_and_exit_2(
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("oxo: error: ") and words in err
+
+
+def test_json_before_the_operands_marker_gives_json_errors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "check", "--json", "--", "12a000000")
+    assert code == 2 and err.startswith("oxo: error: ") and "unknown character" in err
+    assert json.loads(out)["code"] == 2
 
 
 def test_console_script_exit_status() -> None:

@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     N is the exit status, so scripts that read stdout see it.
     """
     args = sys.argv[1:] if argv is None else list(argv)
-    as_json = "--json" in args
+    options = args[: args.index("--")] if "--" in args else args  # after "--" all is operands
+    as_json = "--json" in options
     with _one_interrupt(until_exit=argv is None), _fitted(not as_json):
         return _main(args, as_json)
 
