@@ -24,7 +24,7 @@ from oxo.geometry import Geometry
 from oxo.proofs.certificate import status_masks, status_string, verify_certificate
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
 from oxo.proofs.results import certificate_name
-from oxo.proofs.runs import Node, ProofRun, RunOptions, Tree, load_state, run_status
+from oxo.proofs.runs import NEAR, Node, ProofRun, RunOptions, Tree, load_state, run_status
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.symmetry import Classes
 from oxo.proofs.workers import Job, JobResult, run_job
@@ -506,6 +506,20 @@ def test_the_fewest_jobs_left_count_one_move_where_the_attacker_moves_and_every_
     assert tree.fewest_leaves(tree.values()) == (0, 0)  # the root is known: no first move wins
 
 
+def test_numbers_near_the_least_count_as_equal_and_the_move_order_decides(tmp_path: Path) -> None:
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    first, second, *others = [c for _, c in tree.nodes[tree.root].children or []]
+    for key in others:
+        tree.nodes[key].pn = 1000
+    tree.nodes[first].pn, tree.nodes[second].pn = 125, 100  # within a quarter: the first listed
+    assert tree.select(set(), 1, tree.values()) == [first]
+    tree.nodes[first].pn = 126  # clearly more: the least
+    assert tree.select(set(), 1, tree.values()) == [second]
+    assert tree.select({second}, 1, tree.values()) == [first]  # the least among those free
+
+
 def test_the_next_job_follows_the_numbers_a_search_left(tmp_path: Path) -> None:
     """A job that does not settle its position hands each child the proof and disproof numbers its
     search left for it: the run's next job goes where proving is cheapest (an OR node's least
@@ -520,7 +534,9 @@ def test_the_next_job_follows_the_numbers_a_search_left(tmp_path: Path) -> None:
     (pick,) = tree.select(set(), 1, tree.values())
     node = tree.nodes[pick]
     assert (node.pn, node.dn) == numbers[node.x, node.o]
-    assert node.pn == min(pn for pn, _ in numbers.values())
+    least = min(pn for pn, _ in numbers.values())
+    near = [(c.x, c.o) for c in result.children if c.pn * NEAR[1] <= least * NEAR[0]]
+    assert (node.x, node.o) == near[0]  # of the near-least, the first in the search's move order
     again = Tree.from_dict(geometry, "x", tmp_path, json.loads(json.dumps(tree.to_dict())))
     assert {(n.pn, n.dn) for n in again.nodes.values()} == {
         (n.pn, n.dn) for n in tree.nodes.values()
