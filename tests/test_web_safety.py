@@ -417,6 +417,7 @@ def test_reading_a_thinking_game_answers_at_once_and_cancel_stops_it(
     server: tuple[str, Any],
 ) -> None:
     base, _ = server
+    assert call(base, "/api/info")[0] == 200  # built once (it describes every board's levels)
     status, game = call(
         base,
         "/api/games",
@@ -437,6 +438,8 @@ def test_reading_a_thinking_game_answers_at_once_and_cancel_stops_it(
         assert time.monotonic() < deadline and thinking.is_alive()
         time.sleep(0.1)
     assert seen["moves"] == [] and seen["computer_to_move"]
+    # (None: the search is not handed to the pool yet)
+    assert seen["thinking_phase"] in ("starting", "searching", None)
     # the server answers other requests meanwhile (each with a short timeout: no waiting in line)
     for path in ("/api/info", f"/api/games/{game['id']}", "/api/explore?position=x...o...."):
         assert call(base, path, timeout=2)[0] == 200

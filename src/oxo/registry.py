@@ -359,6 +359,12 @@ class GravityGame(Game):
 
         return gravity_svg(state)  # type: ignore[arg-type]  # a state of this game: a GravityState
 
+    def describe_level(self, level: str, state: GameState) -> str:
+        """Gravity boards' own words for ``perfect`` and ``best`` (the exact solver, the proof book)."""
+        from oxo.gravity.engine import describe_gravity_level
+
+        return describe_gravity_level(level, state)
+
     def _engine_maker(self) -> Callable[..., Engine]:
         """Gravity boards' own ``perfect`` and ``best`` (the exact solver); other levels shared."""
         from oxo.gravity.engine import make_gravity_engine

@@ -155,7 +155,6 @@ function showLevels(meta) {
   const limits = meta.limits;
   const lines = [
     `Thinking time per move: ${meta.seconds.min} to ${meta.seconds.max} s (default ${meta.seconds.default} s).`,
-    `perfect plays positions with at most ${limits.perfect_empty_cells} empty cells; best plays hard until then.`,
     `Move values and proven hints on boards of at most ${limits.values_cells} cells.`,
     `Boards of up to ${limits.play_cells} cells can be played; the explorer draws boards of up to ${limits.explore_cells} cells.`,
     `The server keeps up to ${limits.games} games; one without a move for ${limits.idle_minutes} minutes, or finished for ${limits.finished_minutes}, is put away (this page rebuilds it from its moves).`,
@@ -168,6 +167,51 @@ function showLevels(meta) {
     item.textContent = line;
     items.appendChild(item);
   }
+  const note = meta.strength;
+  $("levels-note").textContent = note.anchor ? `Elo points, ${note.anchor} = 0: a level 200 points above another is expected to ` +
+    `score ${Math.round(note.expected_at_200 * 100)} % against it (a draw counting half). Measured by a round robin of the levels ` +
+    `with hard thinking ${note.seconds} s a move (medium a tenth); here they think the time set above, and are stronger ` +
+    `with more. "≥" means at least (the level scored every point against those below it). A board the round robin ` +
+    `did not play has no figure, and best was not rated apart from the levels it plays as.` : "";
+}
+
+// How each level plays on the board chosen in the form, and how strong it measured there; the
+// level menus carry the same figure.
+function showBoardLevels(boardId) {
+  const board = info.boards.find((b) => b.id === boardId);
+  const body = $("levels-table").querySelector("tbody");
+  body.innerHTML = "";
+  $("levels-board").textContent = board ? `The levels on ${board.label}` : `The levels on ${boardId}`;
+  const rows = board ? board.levels : [];
+  for (const row of rows) {
+    const line = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = row.level;
+    const plays = document.createElement("td");
+    plays.textContent = row.refused ? `not from the start: ${row.refused}` : row.plays;
+    if (row.refused) plays.className = "refused";
+    const elo = document.createElement("td");
+    elo.textContent = row.strength ? row.strength.text : "—";
+    line.append(name, plays, elo);
+    body.appendChild(line);
+  }
+  $("levels-table").hidden = !rows.length;
+  const byLevel = Object.fromEntries(rows.map((row) => [row.level, row]));
+  for (const select of [$("play-x"), $("play-o")]) {
+    for (const option of select.options) {
+      option.textContent = levelLabel(option.value, board, byLevel[option.value]);
+    }
+  }
+}
+
+// "hard · Elo ≈ 550" on a board where hard was measured; "perfect (out of reach from the start)".
+function levelLabel(level, board, row) {
+  if (level === "human") return "person";
+  if (!board) return level;
+  if (!row) return `${level} (not on this game)`;
+  if (row.refused) return `${level} (out of reach from the start)`;
+  return row.strength ? `${level} · Elo ${row.strength.text}` : level;
 }
 
 // -- boards: names, focus and keys for every cell -------------------------------------------------------
@@ -230,6 +274,19 @@ function decorateBoard(container, describe, activate) {
   };
 }
 
+// "4x4, 3 in a row": a classic board in words, from its shape and k.
+function boardWords(shape, k) { return `${shape.join("x")}, ${k} in a row`; }
+
+// A game on a board the form does not list (opened from a link) gets an option of its own.
+function boardOption(state) {
+  const select = $("play-board");
+  if ([...select.options].some((option) => option.value === state.board)) return;
+  const option = document.createElement("option");
+  option.value = state.board;
+  option.textContent = state.shape ? `${boardWords(state.shape, state.k)} (from a link)` : state.board;
+  select.appendChild(option);
+}
+
 function cellKey(cell) { return cell.dataset.cell !== undefined ? `c${cell.dataset.cell}` : `m${cell.dataset.move}`; }
 
 function restoreFocus(container) {
@@ -256,9 +313,12 @@ const Play = {
   generation: 0,  // counts New games asked for: an answer about an older game is not drawn
   query() { return $("play-values").checked ? "?values=1" : ""; },
 
-  // The body that starts a game of the chosen board (an entry of /api/info's boards).
+  // The body that starts a game of the chosen board (an entry of /api/info's boards). A board the
+  // form does not list (a link naming 3x5) is asked for as it is: the server plays any classic board
+  // it can read, or answers 400 naming the board, which is shown (never another board instead).
   setup(boardId, players, seconds) {
-    const board = info.boards.find((b) => b.id === boardId) || info.boards[0];
+    const board = info.boards.find((b) => b.id === boardId);
+    if (!board) return boardId ? { kind: "classic", board: boardId, players, seconds } : { players, seconds };
     const body = { kind: board.kind, players, seconds };
     if (board.kind === "classic") Object.assign(body, { board: board.board, k: board.k });
     return body;
@@ -274,6 +334,7 @@ const Play = {
     fillSelect($("play-x"), meta.players, chosen ? chosen.players.x : "human");
     fillSelect($("play-o"), meta.players, chosen ? chosen.players.o : meta.default_level);
     Object.assign($("play-seconds"), { min: meta.seconds.min, max: meta.seconds.max, value: chosen ? chosen.seconds : meta.seconds.default });
+    showBoardLevels($("play-board").value);
     $("play-values").checked = Boolean(saved && saved.values);
     if (linked && !(saved && Play.same(saved, linked))) saved = { ...linked, id: null };
     if (saved) {
@@ -285,7 +346,12 @@ const Play = {
         if (error.status !== 404) throw error;
         // The server forgot the game (it restarted), or it came from a link: rebuild it from its moves.
         const body = { ...Play.setup(saved.board, saved.players, saved.seconds), moves: saved.moves };
-        Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
+        try {
+          Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
+        } catch (refused) {
+          Play.clear("No game: change the settings above and press New game.");
+          throw linked ? Play.linkError(linked, refused) : refused;
+        }
         return;
       }
     }
@@ -308,7 +374,18 @@ const Play = {
     const linked = Play.fromLink(params, await getInfo());
     if (Play.state && Play.same(Play.state, linked)) return;
     showError(null);
-    await Play.newGame({ ...Play.setup(linked.board, linked.players, linked.seconds), moves: linked.moves });
+    try {
+      await Play.newGame({ ...Play.setup(linked.board, linked.players, linked.seconds), moves: linked.moves });
+    } catch (error) {
+      throw Play.linkError(linked, error);
+    }
+  },
+
+  // A link the server refused, said as such (a board the page does not offer, a bad move, ...).
+  linkError(linked, error) {
+    const offered = info.boards.some((b) => b.id === linked.board);
+    const what = offered ? "The link's game" : `The link's board ${JSON.stringify(linked.board)} (not one this page offers)`;
+    return Object.assign(new Error(`${what} cannot be played: ${error.message}`), { status: error.status });
   },
 
   classic(boardId) {
@@ -357,9 +434,11 @@ const Play = {
     board._hadFocus = board.contains(document.activeElement);
     save("oxo.game", { id: state.id, board: state.board, players: state.players, seconds: state.seconds, moves: state.moves, values: $("play-values").checked });
     if (currentTab === "play") Play.share(false);
+    boardOption(state);
     $("play-board").value = state.board;
     $("play-x").value = state.players.x;
     $("play-o").value = state.players.o;
+    showBoardLevels(state.board);
     $("play-seconds").value = state.seconds;
     board.innerHTML = state.svg;
     board.dataset.kind = state.kind;
@@ -378,7 +457,7 @@ const Play = {
     $("play-search").textContent = describeSearch(state.last_search);
     $("play-moves").textContent = state.moves.length ? state.moves.join(" ") : "—";
     $("play-again").hidden = !state.over;
-    $("play-explore").hidden = state.kind !== "classic";
+    $("play-explore").hidden = !(state.kind === "classic" && state.explorable);
     $("play-hint").disabled = state.over || state.computer_to_move;
     $("play-hint-text").hidden = true;
     for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
@@ -470,27 +549,35 @@ const Play = {
     Play.thinking = true;
     const generation = Play.generation;
     const who = `${state.to_move.toUpperCase()} (${state.players[state.to_move]})`;
-    // While the two workers are busy with other moves, the search waits for one: the page asks how
-    // long (roughly) every second, and counts the thinking time from when the search began.
-    let begun = performance.now() - 1000 * (state.thinking_seconds || 0);
-    let queue = state.waiting_for_worker ? state : null;
-    const tick = () => {
-      if (queue) {
-        const ahead = queue.searches_ahead ? `, ${queue.searches_ahead} other search${queue.searches_ahead === 1 ? "" : "es"} before it` : "";
-        $("play-thinking-text").textContent = `${who} is waiting for a free worker (about ${Math.max(1, Math.round(queue.wait_seconds))} s${ahead})…`;
-        return;
+    // The server says where the move is (every second, while it is under way): waiting for one of the
+    // two workers (busy with other moves), waiting for a worker process to start (after Stop or New
+    // game, when no spare is ready), or searching. The clock counts the search only.
+    let seen = state.thinking ? state : null;
+    let begun = null;
+    const follow = (answer) => {
+      seen = answer;
+      if (answer.thinking_phase === "searching") {
+        const since = performance.now() - 1000 * (answer.search_seconds || 0);
+        begun = begun === null ? since : Math.min(begun, since);
       }
-      const seconds = ((performance.now() - begun) / 1000).toFixed(1);
-      $("play-thinking-text").textContent = `${who} is thinking… ${seconds} s`;
+    };
+    if (seen) follow(seen);
+    const tick = () => {
+      if (seen && seen.thinking_note && seen.thinking_phase !== "searching") {
+        $("play-thinking-text").textContent = `${who} ${seen.thinking_note}…`;
+      } else if (begun === null) {
+        $("play-thinking-text").textContent = `${who} is thinking…`;
+      } else {
+        $("play-thinking-text").textContent = `${who} is thinking… ${((performance.now() - begun) / 1000).toFixed(1)} s`;
+      }
     };
     let asking = false;
     const ask = async () => {
       if (asking) return;
       asking = true;
       try {
-        const seen = await api("GET", `/api/games/${state.id}`);
-        if (seen.waiting_for_worker) queue = seen;
-        else if (queue && seen.thinking) { queue = null; begun = performance.now(); }
+        const answer = await api("GET", `/api/games/${state.id}`);
+        if (answer.thinking) follow(answer);
       } catch (error) { /* the move's own answer reports any problem */ }
       finally { asking = false; tick(); }
     };
@@ -528,10 +615,24 @@ const Play = {
     await Play.call("POST", "cancel", null, state);
   },
 
+  // A person's move, sent with the number of moves this page saw: when another tab or window moved
+  // in the game meanwhile, the server refuses it (409) and the page shows the game as it stands.
   async click(move) {
     const state = Play.state;
     if (!state || state.over || state.computer_to_move || Play.thinking) return;
-    Play.show(await Play.call("POST", "move", { move }, state, "Working out the values of the moves"));
+    await Play.unlessMovedOn(state, async () =>
+      Play.show(await Play.call("POST", "move", { move, ply: state.moves.length }, state, "Working out the values of the moves")));
+  },
+
+  async unlessMovedOn(state, send) {
+    try {
+      await send();
+    } catch (error) {
+      if (error.status !== 409) throw error;
+      const fresh = await Play.call("GET", "", null, state);
+      if (Play.state === state) Play.show(fresh);
+      throw new Error("This game moved on in another tab or window: the board now shows where it stands, and nothing was played here.");
+    }
   },
 
   async hint() {
@@ -614,6 +715,7 @@ function describeSearch(search) {
   return parts.join(", ");
 }
 
+$("play-board").addEventListener("change", () => showBoardLevels($("play-board").value));
 $("play-form").addEventListener("submit", (event) => { event.preventDefault(); showError(null); Play.newGame().catch(showError); });
 $("play-undo").addEventListener("click", async () => {
   if (!Play.state) return;
@@ -621,7 +723,9 @@ $("play-undo").addEventListener("click", async () => {
   try {
     await Play.stop();
     Play.paused = false;
-    Play.show(await Play.call("POST", "undo", null, Play.state));
+    const state = Play.state;
+    await Play.unlessMovedOn(state, async () =>
+      Play.show(await Play.call("POST", "undo", { ply: state.moves.length }, state)));
   } catch (error) { showError(error); }
 });
 $("play-hint").addEventListener("click", () => { showError(null); Play.hint().catch(showError); });
@@ -765,7 +869,7 @@ const Explore = {
     if (currentTab === "explore") Explore.share(false);
     $("explore-result").hidden = false;
     MapView.boardChanged(data);
-    $("explore-status").textContent = `${data.board}, k=${data.k} — ${data.status}`;
+    $("explore-status").textContent = `${boardWords(data.shape, data.k)} — ${data.status}`;
     const board = $("explore-board-svg");
     board._hadFocus = board.contains(document.activeElement);
     board.innerHTML = data.svg;
@@ -889,7 +993,7 @@ const MapView = {
   // The explorer moved to another board: a map of the old one no longer applies.
   boardChanged(data) {
     const key = `${data.board}`;
-    $("map-caption").textContent = `${data.board}, k=${data.k}`;
+    $("map-caption").textContent = boardWords(data.shape, data.k);
     if (MapView.board && MapView.board.key !== key) MapView.clear();
   },
 
