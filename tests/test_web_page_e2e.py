@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import threading
 import urllib.parse
 from pathlib import Path
@@ -206,41 +207,125 @@ def test_a_move_waiting_for_a_free_worker_says_so(
         thread.join(timeout=60)
 
 
-# -- item 6: Connect Four by keyboard alone, the rules of ultimate tic-tac-toe -----------------------------
+# -- Connect Four by keyboard alone and by screen reader (issue 45, item 7) ----------------------------------
 
 
 def focused(page) -> dict[str, Any]:
     return page.evaluate(
         "(() => { const e = document.activeElement;"
-        " return {tag: e.tagName, move: e.dataset ? e.dataset.move : undefined,"
+        " return {tag: e.tagName, column: e.dataset ? e.dataset.column : undefined,"
         " label: e.getAttribute('aria-label'), role: e.getAttribute('role')}; })()"
     )
 
 
+def column_label(state: Any, column: int) -> str:
+    """A column's name as a screen reader hears it, from the library's state (column from 0)."""
+    marks = [
+        mark.upper()
+        for mark in (state.cell(row, column) for row in range(state.board.rows))
+        if mark in ("x", "o")
+    ]
+    contents = f"{', '.join(marks)} from the bottom" if marks else "empty"
+    if not state.is_over and column in state.legal_moves:
+        return (
+            f"column {column + 1}: {contents}, drop a mark here: it lands in row {len(marks) + 1}"
+        )
+    full = len(marks) == state.board.rows
+    return f"column {column + 1}: {contents}{', full' if full else ''}"
+
+
+def board_buttons(page) -> list[str]:
+    """The names of the board's buttons in the accessibility tree (Playwright's ARIA snapshot)."""
+    snapshot = page.locator("#play-svg").aria_snapshot()
+    return re.findall(r'button "([^"]*)"', snapshot)
+
+
+def go_to_column(page, column: int) -> None:
+    """Arrow keys from the focused column to ``column`` (from 1), checking each press moves exactly
+    one column."""
+    here = int(focused(page)["column"])
+    key, step = ("ArrowRight", 1) if column > here else ("ArrowLeft", -1)
+    while here != column:
+        page.keyboard.press(key)
+        assert int(focused(page)["column"]) == here + step, (here, key, focused(page))
+        here += step
+
+
+def hear(page) -> None:
+    """Keep every text the live region says, in order (``window.heard``)."""
+    page.evaluate(
+        "window.heard = []; new MutationObserver(() => window.heard.push("
+        "document.getElementById('play-announce').textContent))"
+        ".observe(document.getElementById('play-announce'), {childList: true, characterData: true, subtree: true})"
+    )
+
+
+def dropped(state: Any, move: int, who: str) -> str:
+    """The words of a move as the live region says them, from the library (``state`` after it)."""
+    row = sum(1 for r in range(state.board.rows) if state.cell(r, move) in ("x", "o"))
+    return f"{who} dropped a mark in column {move + 1}, row {row} from the bottom."
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_connect_four_played_with_the_keyboard_alone(page, server_url: str, width: int) -> None:
+    """The arrows skipped columns (after 4 and 1, ArrowLeft from column 4 landed on 1) and a screen
+    reader heard "6 by 7 gravity board, 4 marks" and seven buttons. Now each column, full or not,
+    is one button named with its marks, the arrows move exactly one column, Enter drops into the
+    focused column, and every move is said."""
     from oxo.registry import new_game as start
 
     page.set_viewport_size({"width": width, "height": 900})
     open_tab(page, server_url, "play")
     new_game(page, "connect4", "human", "human")
-    open_columns = page.locator("#play-svg circle[data-move]")
-    assert open_columns.count() == 7
-    for index in range(7):  # every open column is a named button
-        column = open_columns.nth(index)
-        assert column.get_attribute("role") == "button"
-        assert column.get_attribute("aria-label") == f"column {index + 1}, drop a mark here"
+    hear(page)
+    state = start("connect4")
+    assert board_buttons(page) == [column_label(state, c) for c in range(7)]
 
-    # Tab from the Hint button reaches the board (one stop: the other columns are reached by arrows)
+    # Tab from the Hint button reaches the board: one stop (the other columns are reached by arrows)
     page.focus("#play-hint")
     for _ in range(20):
         page.keyboard.press("Tab")
-        if focused(page)["role"] == "button" and focused(page)["tag"] == "circle":
+        if focused(page)["role"] == "button" and focused(page)["column"]:
             break
     else:
         raise AssertionError(f"Tab never reached a column: {focused(page)}")
 
-    # Hint: the suggested column is highlighted and named so
+    def play(column: int) -> None:
+        nonlocal state
+        go_to_column(page, column)
+        before = len(page.evaluate("Play.state.moves"))
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"Play.state.moves.length === {before + 1}")
+        idle(page)
+        mover = state.to_move
+        state = state.play(column - 1)
+        assert page.evaluate("Play.state.moves")[-1] == str(column)
+        assert (
+            page.evaluate("window.heard")
+            .pop()
+            .startswith(dropped(state, column - 1, mover.upper()))
+        )
+        assert focused(page)["column"] == str(column), "the focus left the column after a move"
+
+    play(4)
+    play(1)
+    go_to_column(page, 4)  # the issue's case: the columns now stand at other heights
+    page.keyboard.press("ArrowLeft")
+    assert focused(page)["column"] == "3"
+    for _ in range(6):  # fill column 2
+        play(2)
+    assert board_buttons(page) == [column_label(state, c) for c in range(7)]
+    assert board_buttons(page)[1].endswith("X, O, X, O, X, O from the bottom, full")
+    page.keyboard.press("ArrowRight")  # a full column is a stop too: exactly one column
+    assert focused(page)["column"] == "3"
+    page.keyboard.press("ArrowLeft")
+    assert focused(page)["column"] == "2"
+    page.keyboard.press("Enter")  # nothing drops into a full column; it is said
+    page.wait_for_function("document.getElementById('play-announce').textContent.includes('full')")
+    assert page.inner_text("#play-announce") == "Column 2 is full: choose another column."
+    assert len(page.evaluate("Play.state.moves")) == 8
+
+    # Hint: the suggested column is outlined and its button named so
     page.keyboard.press("Shift+Tab")
     while page.evaluate("document.activeElement.id") != "play-hint":
         page.keyboard.press("Shift+Tab")
@@ -248,38 +333,57 @@ def test_connect_four_played_with_the_keyboard_alone(page, server_url: str, widt
     page.wait_for_selector("#play-hint-text:not([hidden])")
     hinted = page.locator("#play-svg circle.hinted")
     assert hinted.count() == 1
-    assert hinted.get_attribute("aria-label").endswith(", suggested")
-    assert page.inner_text("#play-hint-text").startswith(
-        f"Hint: {hinted.get_attribute('data-move')}:"
-    )
+    column = hinted.get_attribute("data-move")
+    assert page.inner_text("#play-hint-text").startswith(f"Hint: {column}:")
+    assert board_buttons(page)[int(column) - 1].endswith(", suggested")
     page.keyboard.press("Tab")
-    while focused(page)["tag"] != "circle":
+    while not focused(page)["column"]:
         page.keyboard.press("Tab")
 
-    state = start("connect4")
-    pressed: list[str] = []
-    plays = 0
-    while not page.evaluate("Play.state.over"):
-        for _ in range((3 * plays + 1) % 5):  # wander right (wrapping back left at the edge)
-            before = focused(page)["move"]
-            page.keyboard.press("ArrowRight")
-            if focused(page)["move"] == before:
-                for _ in range(7):
-                    page.keyboard.press("ArrowLeft")
-        column = focused(page)["move"]
-        assert column is not None, focused(page)
-        page.keyboard.press("Enter")
-        plays += 1
-        page.wait_for_function(f"Play.state.moves.length === {plays}")
-        idle(page)
-        pressed.append(column)
-        state = state.play(state.parse_move(column))  # the library's rules, the same columns
-        assert page.evaluate("Play.state.moves") == pressed
-        if not state.is_over:
-            assert focused(page)["tag"] == "circle", "the focus left the board after a move"
-        assert plays <= 42
-    assert state.is_over and page.evaluate("Play.state.outcome") == state.outcome
+    # to the end: each turn the first open column of a fixed order, reached by arrows alone
+    order = [4, 3, 5, 6, 7, 1, 2]
+    while not state.is_over:
+        play(next(c for c in order if c - 1 in state.legal_moves))
+        assert len(state.legal_moves) <= 7
+    assert page.evaluate("Play.state.outcome") == state.outcome
+    assert board_buttons(page) == [column_label(state, c) for c in range(7)]
     assert page.locator("#play-svg circle[data-move]").count() == 0
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_computers_moves_are_said_in_connect_four(page, server_url: str, width: int) -> None:
+    """Against the computer, by keyboard: the person's move and the computer's answer are both said,
+    each in the column and row the library's rules put it, and the buttons name the marks."""
+    from oxo.registry import new_game as start
+
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, "connect4", "human", "random")
+    hear(page)
+    page.focus("#play-svg rect[tabindex='0']")
+    state = start("connect4")
+    turns = 0
+    while not state.is_over and turns < 6:
+        column = next(c for c in (4, 3, 5, 2, 6, 1, 7) if c - 1 in state.legal_moves)
+        go_to_column(page, column)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"Play.state.moves.length > {2 * turns} && !Play.thinking"
+            " && !(Play.state.computer_to_move && !Play.state.over)"
+        )
+        idle(page)
+        moves = page.evaluate("Play.state.moves")
+        heard = page.evaluate("window.heard")
+        state = state.play(column - 1)
+        assert moves[2 * turns] == str(column)
+        assert any(text.startswith(dropped(state, column - 1, "X")) for text in heard), heard
+        if not state.is_over:
+            answer = int(moves[2 * turns + 1]) - 1
+            state = state.play(answer)
+            assert heard[-1].startswith(dropped(state, answer, "O (random)")), heard
+            assert heard[-1].endswith("X to move (you).")
+        assert board_buttons(page) == [column_label(state, c) for c in range(7)]
+        turns += 1
 
 
 @pytest.mark.parametrize("width", [1280, 390])

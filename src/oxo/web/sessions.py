@@ -502,14 +502,37 @@ def _classic_fields(
 
 def _other_fields(game: registry.Game, state: GameState, moves: tuple[int, ...]) -> dict[str, Any]:
     """What any other game adds: its record, its text and its own drawing (legal cells marked
-    ``class="legal"`` with ``data-move`` are clickable on the page)."""
+    ``class="legal"`` with ``data-move`` are clickable on the page); on gravity boards the
+    contents of each column too (:func:`_columns`)."""
     return {
         "record": " ".join(state.format_move(m) for m in moves),
         "text": state.text(),
         "values_available": False,
         "values": None,
+        **({"columns": _columns(state)} if game.family == "gravity" else {}),
         "svg": game.draw_svg(state) if game.svg else "",
     }
+
+
+def _columns(state: Any) -> list[dict[str, Any]]:
+    """Each column of a gravity board as the page names it for screen readers: ``column`` (as a
+    move is written), ``marks`` from the bottom up, ``open`` (a mark may drop there now) and
+    ``full``."""
+    board = state.board
+    legal = set(state.legal_moves) if not state.is_over else set()
+    return [
+        {
+            "column": state.format_move(col),
+            "marks": [
+                mark
+                for mark in (state.cell(row, col) for row in range(board.rows))
+                if mark in ("x", "o")
+            ],
+            "open": col in legal,
+            "full": state.drop_cell(col) == 0,
+        }
+        for col in range(board.cols)
+    ]
 
 
 def _mega_fields(state: MegaState) -> dict[str, Any]:

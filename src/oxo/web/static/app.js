@@ -223,8 +223,10 @@ function decorateBoard(container, describe, activate) {
   const svg = container.querySelector("svg");
   if (!svg) return;
   svg.setAttribute("role", "group");
-  // Cells are rects (classic, mega, ultimate) or round holes (Connect Four's open columns).
-  const cells = [...svg.querySelectorAll("rect[data-cell], rect[data-move], circle[data-move]")];
+  // Cells are rects (classic, mega, ultimate); on a gravity board (Connect Four) each whole column,
+  // full or open, is one button, so the arrows go exactly one column at a time.
+  const columns = [...svg.querySelectorAll("rect[data-column]")];
+  const cells = columns.length ? columns : [...svg.querySelectorAll("rect[data-cell], rect[data-move]")];
   let focused = null;
   for (const cell of cells) {
     const label = describe(cell);
@@ -232,11 +234,18 @@ function decorateBoard(container, describe, activate) {
     cell.setAttribute("role", "button");
     cell.setAttribute("aria-label", label);
     cell.setAttribute("tabindex", "-1");
-    if (!focused && cell.classList.contains("legal")) focused = cell;
+    if (!focused && (cell.classList.contains("legal") || cell.classList.contains("open"))) focused = cell;
   }
   const named = cells.filter((cell) => cell.hasAttribute("aria-label"));
   if (!named.length) return;
   (container._focusKey && named.find((cell) => cellKey(cell) === container._focusKey) || focused || named[0]).setAttribute("tabindex", "0");
+  const moveTo = (cell, next) => {
+    if (!next || next === cell) return;
+    cell.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+    container._focusKey = cellKey(next);
+  };
   svg.onkeydown = (event) => {
     const cell = event.target.closest("[role=button]");
     if (!cell) return;
@@ -246,13 +255,21 @@ function decorateBoard(container, describe, activate) {
       activate(cell);
       return;
     }
+    if (columns.length) {  // one column left or right, or to either end; up and down do nothing
+      const at = named.indexOf(cell);
+      const next = { ArrowLeft: named[at - 1], ArrowRight: named[at + 1], Home: named[0], End: named[named.length - 1] }[event.key];
+      if (!(event.key in { ArrowLeft: 1, ArrowRight: 1, Home: 1, End: 1, ArrowUp: 1, ArrowDown: 1 })) return;
+      event.preventDefault();
+      moveTo(cell, next);
+      return;
+    }
     const step = { ArrowRight: [0, 1], ArrowLeft: [0, -1], ArrowDown: [1, 0], ArrowUp: [-1, 0] }[event.key];
     if (!step) return;
     event.preventDefault();
     const box = cell.getBBox();
     const [dy, dx] = step;
-    // The nearest named cell in that direction, on the same row or column; else (Connect Four's open
-    // columns are at different heights) the nearest in that direction at all.
+    // The nearest named cell in that direction, on the same row or column; else the nearest in that
+    // direction at all.
     let best = null, bestDistance = Infinity, nearest = null, nearestDistance = Infinity;
     for (const other of named) {
       if (other === cell) continue;
@@ -264,13 +281,7 @@ function decorateBoard(container, describe, activate) {
       if (across <= box.height / 2 && along < bestDistance) { best = other; bestDistance = along; }
       if (along + across < nearestDistance) { nearest = other; nearestDistance = along + across; }
     }
-    best = best || nearest;
-    if (best) {
-      cell.setAttribute("tabindex", "-1");
-      best.setAttribute("tabindex", "0");
-      best.focus();
-      container._focusKey = cellKey(best);
-    }
+    moveTo(cell, best || nearest);
   };
 }
 
@@ -287,7 +298,18 @@ function boardOption(state) {
   select.appendChild(option);
 }
 
-function cellKey(cell) { return cell.dataset.cell !== undefined ? `c${cell.dataset.cell}` : `m${cell.dataset.move}`; }
+// A cell's key, kept across redraws to keep the focus on it (a column of a gravity board: its
+// column, whether its drop hole or the whole column was clicked).
+function cellKey(cell) {
+  if (cell.dataset.cell !== undefined) return `c${cell.dataset.cell}`;
+  if (cell.dataset.column !== undefined || cell.tagName.toLowerCase() === "circle") return `k${cell.dataset.column || cell.dataset.move}`;
+  return `m${cell.dataset.move}`;
+}
+
+// Said by screen readers (a live region): each move, the person's and the computer's, with the state.
+function announce(text) {
+  if (text) $("play-announce").textContent = text;
+}
 
 function restoreFocus(container) {
   if (!container._focusKey || !container._hadFocus) return;
@@ -295,13 +317,15 @@ function restoreFocus(container) {
   if (cell) cell.focus();
 }
 
-function classicCellName(shape, index, mark) {
+function classicPlace(shape, index) {
   const cols = shape[shape.length - 1], rows = shape[shape.length - 2];
   const layer = shape.length === 3 ? Math.floor(index / (rows * cols)) : null;
   const within = index % (rows * cols);
   const where = `row ${Math.floor(within / cols) + 1}, column ${(within % cols) + 1}`;
-  return (layer === null ? where : `layer ${layer + 1}, ${where}`) + `, ${mark}`;
+  return layer === null ? where : `layer ${layer + 1}, ${where}`;
 }
+
+function classicCellName(shape, index, mark) { return `${classicPlace(shape, index)}, ${mark}`; }
 
 // -- play: one game API for every board, classic and mega ---------------------------------------------
 
@@ -428,7 +452,9 @@ const Play = {
   },
 
   show(state) {
+    const before = Play.state;
     Play.state = state;
+    announce(Play.announcement(before, state));
     const mega = state.kind === "mega";
     const board = $("play-svg");
     board._hadFocus = board.contains(document.activeElement);
@@ -487,9 +513,43 @@ const Play = {
     return people[0] === state.winner ? "win" : "loss";
   },
 
+  // What a screen reader hears after a change: the move just played (one more than before) and the
+  // state of the game; nothing when the game shown did not change.
+  announcement(before, state) {
+    const moves = JSON.stringify(state.moves);
+    if (before && before.id === state.id && JSON.stringify(before.moves) === moves) return null;
+    const continues = before && JSON.stringify(before.moves) === JSON.stringify(state.moves.slice(0, before.moves.length));
+    let said = "";
+    if (continues && state.moves.length === before.moves.length + 1) said = `${Play.moveWords(state)}. `;
+    else if (before && before.id === state.id && state.moves.length < before.moves.length) said = `Taken back: ${state.moves.length} moves played now. `;
+    else if (!state.moves.length) said = "New game. ";
+    return `${said}${state.result}.`;
+  },
+
+  // The last move in words: "O (hard) dropped a mark in column 3, row 1 from the bottom".
+  moveWords(state) {
+    const index = state.moves.length - 1;
+    const move = String(state.moves[index]);
+    const side = index % 2 === 0 ? "x" : "o";
+    const who = side.toUpperCase() + (state.players[side] === "human" ? "" : ` (${state.players[side]})`);
+    if (state.columns) {
+      const column = state.columns.find((c) => c.column === move);
+      return `${who} dropped a mark in column ${move}, row ${column.marks.length} from the bottom`;
+    }
+    if (state.kind === "classic") return `${who} played ${classicPlace(state.shape, Number(move))} (cell ${move})`;
+    return `${who} played grid ${move[0]}, cell ${move[1]}`;
+  },
+
   cellName(cell) {
     const state = Play.state;
-    if (state.kind === "connect4") return `column ${cell.dataset.move}, drop a mark here`;
+    if (state.columns) {  // a gravity board: the column's marks from the bottom, and where a mark would land
+      const column = state.columns.find((c) => c.column === cell.dataset.column);
+      if (!column) return null;
+      const marks = column.marks.map((mark) => mark.toUpperCase());
+      const contents = marks.length ? `${marks.join(", ")} from the bottom` : "empty";
+      const next = column.open ? `, drop a mark here: it lands in row ${marks.length + 1}` : column.full ? ", full" : "";
+      return `column ${column.column}: ${contents}${next}`;
+    }
     if (state.kind !== "classic") {
       const move = cell.dataset.move;
       const index = state.moves.indexOf(move);
@@ -504,6 +564,11 @@ const Play = {
 
   activate(cell) {
     showError(null);
+    if (cell.dataset.column !== undefined) {  // a whole column of a gravity board
+      if (cell.classList.contains("open")) Play.click(cell.dataset.column).catch(showError);
+      else announce(Play.state.over ? `The game is over. ${Play.state.result}.` : `Column ${cell.dataset.column} is full: choose another column.`);
+      return;
+    }
     if (cell.dataset.cell !== undefined) Play.click(Number(cell.dataset.cell)).catch(showError);
     else if (cell.classList.contains("legal")) Play.click(cell.dataset.move).catch(showError);
   },
@@ -648,7 +713,9 @@ const Play = {
     const cell = $("play-svg").querySelector(selector);
     if (cell) {
       cell.classList.add("hinted");
-      cell.setAttribute("aria-label", cell.getAttribute("aria-label") + ", suggested");
+      // on a gravity board the drop hole is outlined and its column (the button) named so
+      const named = $("play-svg").querySelector(`rect[data-column='${hint.move}']`) || cell;
+      named.setAttribute("aria-label", named.getAttribute("aria-label") + ", suggested");
     }
   },
 
@@ -765,8 +832,9 @@ $("play-values").addEventListener("change", () => {
   if (Play.state) Play.call("GET", "", null, Play.state, "Working out the values of the moves").then(Play.show).catch(showError);
 });
 $("play-svg").addEventListener("click", (event) => {
-  // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text).
-  const cell = event.target.closest("[data-cell]") || event.target.closest("[data-move]");
+  // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text); a gravity
+  // board's open columns carry data-move on their drop hole and data-column on the whole column.
+  const cell = event.target.closest("[data-cell]") || event.target.closest("[data-move]") || event.target.closest("[data-column]");
   if (cell) { $("play-svg")._focusKey = cellKey(cell); Play.activate(cell); }
 });
 document.addEventListener("keydown", (event) => {
