@@ -10,6 +10,7 @@ import http.client
 import json
 import re
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -551,6 +552,10 @@ def test_a_worker_that_starts_is_said_to_start(page, server_url: str) -> None:
     pool = e2e_thinkers()
     open_tab(page, server_url, "play")
     new_game(page, "15x15,k=5", "human", "hard", seconds=5)
+    deadline = time.monotonic() + 120
+    while not pool.spare_ready():  # none starting: the one there is put away below
+        assert time.monotonic() < deadline, "the spare never started"
+        time.sleep(0.05)
     try:
         with pool._guard:
             pool._keep_spare = False

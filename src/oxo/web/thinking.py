@@ -136,6 +136,13 @@ def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker pr
         compiled.warm_up()
     except Exception:
         pass
+    try:  # and load what every task needs (the registry, the engines) before saying it is ready
+        import oxo.engines
+        import oxo.registry  # noqa: F401  # loaded, not used here
+
+        oxo.engines.make_engine("random", oxo.registry.new_game("3x3"))
+    except Exception:
+        pass
     try:  # ready: the server may send tasks now (and knows how long a start takes here)
         conn.send(("ready", None, None))
     except (BrokenPipeError, OSError):
@@ -242,6 +249,7 @@ class Thinkers:
         self._running: dict[str, int] = {}  # game id -> worker slot
         self._guard = threading.Lock()
         self._closed = False
+        self._spare_starting = False
         #: Seconds the last worker took to start here (a guess until one was measured).
         self.startup_seconds = STARTUP_GUESS
         self.startup_measured = False
@@ -362,7 +370,7 @@ class Thinkers:
 
     def _worker(self, slot: int) -> _Worker:
         """The worker of ``slot``: the one there while it lives, else the spare (already started),
-        else a new one; a new spare then starts in the background."""
+        else a new one; a new spare then starts in the background (never holding up a search)."""
         with self._guard:
             if self._closed:
                 raise ThinkingCancelled()
@@ -376,11 +384,28 @@ class Thinkers:
                         spare.stop()
                     spare = _Worker(self._started)
                 worker = self._workers[slot] = spare
-            if self._keep_spare and (self._spare is None or not self._spare.alive()):
-                if self._spare is not None:
-                    self._spare.stop()
-                self._spare = _Worker(self._started)
-            return worker
+            wanted = self._keep_spare and not self._spare_starting
+            wanted = wanted and (self._spare is None or not self._spare.alive())
+            if wanted:
+                self._spare_starting = True
+        if wanted:
+            threading.Thread(target=self._start_spare, name="oxo-spare", daemon=True).start()
+        return worker
+
+    def _start_spare(self) -> None:
+        """Start a spare worker (in its own thread: starting a process takes a moment)."""
+        spare: _Worker | None = None
+        try:
+            spare = _Worker(self._started)
+        finally:
+            with self._guard:
+                self._spare_starting = False
+                keep = spare is not None and self._keep_spare and not self._closed
+                old, self._spare = (self._spare, spare) if keep else (None, self._spare)
+            if not keep and spare is not None:
+                spare.stop()
+            if old is not None:
+                old.stop()
 
     def _refill(self, slot: int) -> None:
         """Put a worker (the spare) into a slot emptied by a cancel, off the event loop."""
