@@ -376,6 +376,9 @@ def test_keyboard_play_and_cell_names(page, server_url: str) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function("Play.state.moves.length === 1")
     assert page.evaluate("Play.state.moves") == [4]
+    # the move is said (a live region), with the state after it
+    result = page.evaluate("Play.state.result")
+    assert page.inner_text("#play-announce") == f"X played row 2, column 2 (cell 4). {result}."
     assert page.evaluate("document.activeElement.dataset.cell") == "4", "the focus stays put"
     label = page.eval_on_selector(
         "#play-svg rect[data-cell='4']", "c => c.getAttribute('aria-label')"
