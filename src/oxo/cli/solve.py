@@ -416,15 +416,17 @@ def solve_command(
         first_question=first_question,
     )
     if geometry.size <= MAX_EMPTY:
-        with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
+        with (
+            _kept_on_stop(proof_dir),
+            progress_bar("building the state space", total=1.0, quiet=quiet) as bar,
+        ):
             state = {"done": 0.0}
 
             def advance(fraction: float) -> None:
                 bar.advance(fraction - state["done"])
                 state["done"] = fraction
 
-            with _kept_on_stop(proof_dir):
-                solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
+            solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
         if as_json:
             echo_json(solved.to_dict())
             return
@@ -433,23 +435,22 @@ def solve_command(
         for path in solved.proofs:
             click.echo(f"certificate: {path}")
         return
-    with progress_status(quiet=quiet) as status:
+    with _kept_on_stop(proof_dir), progress_status(quiet=quiet) as status:
 
         def report(attacker: str, nodes: int, table: int, elapsed: float) -> None:
             status(
-                f"can {attacker.upper()} force a line? {nodes:,} positions searched, {table:,} "
-                f"settled or scored; {elapsed:.0f} s of at most {seconds:.0f} s"
+                f"can {attacker.upper()} force a line? {nodes:,} positions searched, "
+                f"{elapsed:.0f} s of at most {seconds:.0f} s"
             )
 
-        with _kept_on_stop(proof_dir):
-            solved = api.solve(
-                geometry,
-                seconds=seconds,
-                proof_dir=proof_dir,
-                on_search=report,
-                run=options,
-                on_status=status,
-            )
+        solved = api.solve(
+            geometry,
+            seconds=seconds,
+            proof_dir=proof_dir,
+            on_search=report,
+            run=options,
+            on_status=status,
+        )
     if as_json:
         echo_json(solved.to_dict())
     else:
@@ -461,11 +462,20 @@ def solve_command(
 
 @contextmanager
 def _kept_on_stop(proof_dir: str | None) -> Iterator[None]:
-    """Ctrl-C during a run: one line saying where the run is kept, then exit status 130."""
+    """Ctrl-C during a proof: one line saying what the search had settled (or where the run is
+    kept), then exit status 130. Entered outside the progress display, so the line is cleared
+    before the message is written."""
     try:
         yield
-    except KeyboardInterrupt:
-        click.echo("oxo: interrupted", err=True)
+    except KeyboardInterrupt as stop:
+        partial = getattr(stop, "partial", None)
+        if isinstance(partial, ProofResult):
+            click.echo(
+                f"oxo: interrupted after {partial.seconds:.0f} s; {partial.settled_text()}",
+                err=True,
+            )
+        else:
+            click.echo("oxo: interrupted", err=True)
         if proof_dir is not None:
             click.echo(f"the run is kept in {proof_dir}: the same command continues it", err=True)
         raise click.exceptions.Exit(130) from None
