@@ -95,6 +95,8 @@ def test_classes(capsys: pytest.CaptureFixture[str]) -> None:
         (["show", "12a000000"], "unknown character"),
         (["classes", "three"], "bad board spec"),
         (["nonsense"], "No such command"),
+        (["cout", "3x3"], "No such command 'cout'; did you mean count?"),
+        (["slove", "3x3"], "did you mean solve"),
         (["check", "--", "--json"], "unknown character"),  # after "--" it is a position
     ],
 )

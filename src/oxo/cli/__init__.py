@@ -54,6 +54,21 @@ class LazyTopicGroup(OxoGroup):
             self.load_topic(topic)
         return self.commands.get(cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's, with "did you mean count?" for ``oxo cout``: click suggests among the commands
+        loaded (from click 8.4), and here a topic loads only when one of its commands runs."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from difflib import get_close_matches
+
+            close = get_close_matches(name, self.list_commands(ctx))
+            if close:
+                guess = " or ".join(close[:2])
+                raise click.UsageError(f"No such command {name!r}; did you mean {guess}?", ctx)
+        return super().resolve_command(ctx, args)
+
     def load_topic(self, topic: str) -> None:
         import importlib
 

@@ -9,26 +9,55 @@ from typing import Any
 
 import click
 
+from oxo.errors import PositionError
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import Game, find_game, find_game_or_none, refuse_other_games
+from oxo.registry import (
+    Game,
+    board_geometry,
+    find_game,
+    find_game_or_none,
+    refuse_other_games,
+)
 
 
 def parse_board(spec: str, k: int | None = None) -> Geometry:
-    """A geometry from a board spec given on the command line (errors become exit status 2); the
-    name of another game (connect4, mega, uttt) is refused by name, saying what works on it."""
+    """A geometry from a board spec given on the command line (errors become exit status 2), or a
+    board's name (qubic, gomoku); the name of another game (connect4, mega, uttt) is refused by
+    name, saying what works on it."""
     refuse_other_games(spec, "this command")
-    return Geometry.parse(spec, k)
+    return board_geometry(spec, k)
 
 
 def parse_position(text: str, board: str | None = None, k: int | None = None) -> Position:
-    """A position from the command line; the board is guessed from the text unless given."""
+    """A position from the command line; the board is guessed from the text unless given. Digits
+    that read as a record of columns (``4453``) get a hint about ``--gravity``."""
     refuse_other_games(text, "this command")
     geometry = parse_board(board, k) if board else None
-    position = Position.from_string(text, geometry)
+    try:
+        position = Position.from_string(text, geometry)
+    except PositionError as error:
+        hint = column_record_hint(text)
+        if not hint:
+            raise
+        raise PositionError(f"{error}; {hint}") from None
     if geometry is None and k is not None:
         position = Position(parse_board(position.geometry.spec_shape, k), position.x, position.o)
     return position
+
+
+def column_record_hint(text: str) -> str:
+    """What to say when ``text`` looks like a record of columns (``4453``: digits 1-9, one over 2,
+    so not cells written with 0, 1 and 2) given to a classic position: ``--gravity`` when the
+    command takes it, else a command that does."""
+    word = text.strip()
+    if not (word.isascii() and word.isdigit()) or "0" in word or not set(word) - {"1", "2"}:
+        return ""
+    looks = f"{word} looks like a record of columns (Connect Four)"
+    context = click.get_current_context(silent=True)
+    if context is not None and any(param.name == "gravity" for param in context.command.params):
+        return f"{looks}: add --gravity"
+    return f"{looks}, which this command does not take: try 'oxo analyze {word} --gravity'"
 
 
 def classic_position(text: str, board: str | None, k: int | None, game: Game | None) -> Position:

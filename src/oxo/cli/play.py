@@ -63,7 +63,7 @@ def gravity_option(function):
 @budget_options
 @click.option(
     "--keypad",
-    type=click.Choice(["phone", "numpad"]),
+    type=click.Choice(["phone", "numpad"], case_sensitive=False),
     default=None,
     help="On 3x3, type keys 1..9: phone (1 2 3 on top) or numpad (7 8 9 on top).",
 )

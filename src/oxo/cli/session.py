@@ -141,6 +141,18 @@ class BoardView(View):
     def __init__(self, game: Game, keypad: str | None = None) -> None:
         super().__init__(game)
         self.keypad = keypad
+        #: Gomoku boards also take and show points as ``oxo analyze`` writes them (``h8``).
+        self.points = game.gomoku and len(game.geometry.shape) == 2  # type: ignore[attr-defined]  # a BoardGame has a geometry
+
+    def point(self, state: GameState, cell: int) -> str:
+        """A cell as a point (``h8``: column letter, row from the bottom), on gomoku boards."""
+        from oxo.tactics import point_name
+
+        return point_name(state.geometry, cell)  # type: ignore[attr-defined]  # a Position has a geometry
+
+    def announce(self, engine: Engine, before: GameState, move: int) -> str:
+        said = super().announce(engine, before, move)
+        return f"{said} ({self.point(before, move)})" if self.points else said
 
     def intro(self, kinds: Sequence[str]) -> str | None:
         geometry = self.game.geometry  # type: ignore[attr-defined]  # a BoardGame has a geometry
@@ -205,16 +217,29 @@ class BoardView(View):
             out.append(top)
             for start in range(first, first + rows * cols, cols):
                 marks = " ".join(".XO"[s].rjust(width) for s in statuses[start : start + cols])
-                out.append(f"{start:>{left}}  {marks}")
+                row = f"  {rows - (start - first) // cols}" if self.points else ""
+                out.append(f"{start:>{left}}  {marks}{row}")
+        if self.points:  # the letters of the points under the columns
+            letters = [self.point(state, cell)[0] for cell in range(cols)]
+            out.append(" " * (left + 2) + " ".join(letter.rjust(width) for letter in letters))
         out.append("a cell's number: the number left of its row + the one on top of its column")
+        if self.points:
+            out.append("a point: the letter under its column, the number right of its row (h8)")
         return "\n".join(line for line in out if line is not None)
 
     def read(self, state: GameState, text: str) -> GameState:
         """The cell meant by a typed move, or a :class:`MoveError` saying why it cannot be played."""
         size = self.game.size
         word = text.strip()
+        if self.points and not word.isdigit():  # a point such as h8
+            cell = self.game.parse_move(state, word)
+            if cell not in state.legal_moves:
+                raise MoveError(f"{word} (cell {cell}) is already taken")
+            return state.play(cell)
         if not (word.isascii() and word.isdigit()):
             accepted = "a key 1..9" if self.keypad else f"a cell ID 0..{size - 1}"
+            if self.points:
+                accepted += " or a point such as h8"
             raise MoveError(f"{word!r} is not a move; type {accepted}, or q to quit")
         number = int(word)
         if self.keypad == "phone":
@@ -251,6 +276,12 @@ class BoardView(View):
                 "a cell's number is the number left of its row + the one on top of its column"
                 if geometry.size > EDGE_CELLS
                 else "each empty cell shows its number"
+            )
+            + (
+                "; or a point as oxo analyze writes it: the column's letter, then the row counted "
+                "from 1 at the bottom (h8)"
+                if self.points
+                else ""
             )
         )
 

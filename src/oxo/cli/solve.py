@@ -320,7 +320,7 @@ def _print_deadends(report: DeadEndReport) -> None:
 )
 @click.option(
     "--first-question",
-    type=click.Choice(["x", "o"]),
+    type=click.Choice(["x", "o"], case_sensitive=False),
     default="x",
     show_default=True,
     help="With --proof: the question the run settles first: can X force a line? (x) or can O? "
