@@ -338,3 +338,38 @@ def test_a_record_of_columns_without_gravity_gets_a_hint(
     assert ("try 'oxo analyze 4453 --gravity'" in err) != takes_gravity
     code, out, err = run(capsys, command, "120")  # cells written with 0, 1, 2: no such hint
     assert "record of columns" not in err
+
+
+def test_perfect_keeps_the_time_it_needs_in_selfplay(capsys: pytest.CaptureFixture[str]) -> None:
+    """--time is the searching levels' time: on a gravity board perfect, given 1 ms, used to
+    stop the whole run at its first move that took longer (issue 45, item 5)."""
+    code, out, err = run(
+        capsys,
+        *("selfplay", "5x4,k=4,gravity", "--x", "perfect", "--o", "random"),
+        *("--time", "0.001", "--games", "2", "--seed", "1", "--quiet"),
+    )
+    assert code == 0, err
+    assert out.startswith("2 games of 5x4,k=4,gravity") and "not played to the end" not in out
+
+
+def test_selfplay_says_which_games_were_not_played_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from oxo.engines import selfplay as selfplay_module
+    from oxo.errors import OutOfReachError
+
+    real = selfplay_module.play_game
+    played = []
+
+    def second_out_of_reach(*args: object) -> object:
+        played.append(1)
+        if len(played) == 2:
+            raise OutOfReachError("X (perfect) stopped at move 9: not solved in time")
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(selfplay_module, "play_game", second_out_of_reach)
+    code, out, err = run(capsys, "selfplay", "3x3", "--games", "3", "--seed", "1", "--quiet")
+    assert code == 0, err
+    assert out.startswith("2 games of 3x3")
+    assert "1 more game not played to the end (not counted):" in out
+    assert "  game 2: X (perfect) stopped at move 9: not solved in time" in out
