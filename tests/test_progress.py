@@ -154,3 +154,36 @@ def test_ctrl_c_of_a_proof_says_what_it_settled_on_a_line_of_its_own() -> None:
     assert len(message) == 1 and message[0].startswith("oxo: interrupted after "), screen
     assert "can X force a line?" in " ".join(screen[screen.index(message[0]) :]), screen
     assert not any("positions searched, " in line for line in screen), screen  # status cleared
+
+
+def test_notices_reach_the_sink_set_once_each() -> None:
+    from oxo.progress import notice, notices_to
+
+    notice("nobody hears this")  # no sink: a library call stays silent
+    heard: list[str] = []
+    with notices_to(heard.append):
+        notice("compiling")
+        notice("compiling")  # said once
+        notice("loading")
+    notice("after")
+    assert heard == ["compiling", "loading"]
+
+
+def test_the_command_line_says_a_notice_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    import click
+
+    from oxo.cli import cli, main
+    from oxo.progress import notice
+
+    @cli.command(name="noticing")
+    def noticing() -> None:
+        notice("compiling the search into machine code, once")
+        click.echo("answer")
+
+    try:
+        assert main(["noticing"]) == 0
+    finally:
+        cli.commands.pop("noticing")
+    captured = capsys.readouterr()
+    assert captured.out == "answer\n"
+    assert captured.err == "oxo: compiling the search into machine code, once\n"

@@ -106,6 +106,34 @@ class _PlainLines:
         self.stream.flush()
 
 
+#: Where :func:`notice` sends its news: the sinks shells set with :func:`notices_to` (the last
+#: one hears), each with the news it heard already.
+_NOTICES: list[tuple[Callable[[str], None], set[str]]] = []
+
+
+def notice(text: str) -> None:
+    """News from deep in the library for the person waiting, that no result carries (machine code
+    being compiled, once after install, say): given once to the sink the shell set with
+    :func:`notices_to`; dropped when none was (a library call stays silent)."""
+    if _NOTICES:
+        sink, heard = _NOTICES[-1]
+        if text not in heard:
+            heard.add(text)
+            sink(text)
+
+
+@contextmanager
+def notices_to(sink: Callable[[str], None]) -> Iterator[None]:
+    """Send :func:`notice`'s news to ``sink`` inside the block, each piece once (the command line:
+    a line on stderr)."""
+    entry: tuple[Callable[[str], None], set[str]] = (sink, set())
+    _NOTICES.append(entry)
+    try:
+        yield
+    finally:
+        _NOTICES.remove(entry)
+
+
 def columns(stream: IO[str]) -> int:
     """The width of the terminal ``stream`` writes to: ``COLUMNS`` when set (as rich and the
     fitted output read it), else the terminal's own, else 80."""

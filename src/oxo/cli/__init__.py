@@ -131,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     options = args[: args.index("--")] if "--" in args else args  # after "--" all is operands
     as_json = "--json" in options
-    with _one_interrupt(until_exit=argv is None), _fitted(not as_json):
+    from oxo.progress import notices_to
+
+    def say(text: str) -> None:
+        click.echo(f"oxo: {text}", err=True)
+
+    with _one_interrupt(until_exit=argv is None), _fitted(not as_json), notices_to(say):
         return _main(args, as_json)
 
 
