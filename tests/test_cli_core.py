@@ -242,3 +242,48 @@ def test_a_cube_position_is_recognised_by_its_length(capsys: pytest.CaptureFixtu
     assert code == 0 and "board:          2x3, 2 in a row (read from the text" in out
     code, out, _ = run(capsys, "show", "x........", "--board", "3x3", "--k", "2")
     assert code == 0 and "board:          3x3, 2 in a row\n" in out
+
+
+# -- the polish of issue 45, item 6 -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("position", "said"),
+    [
+        ("x...o....", "last move: cell 4"),
+        ("xx.oo....", "last move: one of cells 3, 4 (the position does not tell which)"),
+    ],
+)
+def test_check_names_the_last_move(
+    capsys: pytest.CaptureFixture[str], position: str, said: str
+) -> None:
+    from oxo.legality import check_position
+    from oxo.position import Position
+
+    code, out, _ = run(capsys, "check", position)
+    assert code == 0 and said in out.splitlines()
+    cells = check_position(Position.from_string(position)).last_moves  # the library's answer
+    assert ("one of" in said) == (len(cells) > 1)
+
+
+def test_show_writes_complete_lines_as_cells(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "xxxx/oooo/x.../o...", "--board", "4x4")
+    assert code == 0 and "complete lines: X: cells 0, 1, 2, 3; O: cells 4, 5, 6, 7" in out
+
+
+def test_show_of_ultimate_says_where_to_play_and_what_the_board_shows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from oxo.registry import find_game
+
+    code, out, _ = run(capsys, "show", "55 51 15", "--board", "uttt")
+    state = find_game("uttt").parse_position("55 51 15")
+    assert code == 0 and state.target == 4  # type: ignore[attr-defined]  # a UtttState
+    assert "status:  O to move, in grid 5 (the last move, 15, sends O there)" in out
+    assert "last:    15, in capitals on the board" in out
+    board = out.split("\n\n")[0]
+    assert board.count("X") == 1 and "x" in board  # the last move alone in capitals
+    assert "key:     x and o are marks, the last move in capitals" in out
+    assert "a move:  two digits GC" in out and "\nmoves:" not in out
+    code, out, _ = run(capsys, "show", "uttt")
+    assert "status:  X to move\n" in out and "last:" not in out  # nothing played yet

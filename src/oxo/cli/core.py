@@ -904,9 +904,31 @@ def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None
         return
     click.echo(state.text())
     click.echo()
-    click.echo(f"game:   {game.title} ({game.description})")
-    click.echo(f"status: {status}")
-    click.echo(f"moves:  {game.move_help}")
+    click.echo(f"game:    {game.title} ({game.description})")
+    played = getattr(state, "moves", ()) if game.family in ("mega", "uttt") else ()
+    last = played[-1] if played else None
+    target = getattr(state, "target", None) if game.family == "uttt" else None
+    if mover is not None and target is not None and last is not None:  # where the last move sends
+        sent = f"the last move, {state.format_move(last)}, sends {mover.upper()} there"
+        status += f", in grid {target + 1} ({sent})"
+    elif mover is not None and game.family == "uttt" and last is not None:
+        status += ", in any grid that is neither won nor full"
+    click.echo(f"status:  {status}")
+    if game.family in ("mega", "uttt"):  # the string, won grids: the game's own words
+        import importlib
+
+        from oxo.ninegrids import LEGEND
+
+        render = importlib.import_module(f"oxo.{game.family}.render")
+        skip = ("to move:", "winner:", "draw:", "must play", "may play")
+        for line in render.status_lines(state, legal=False):
+            if not line.startswith(skip):
+                label, _, rest = line.partition(": ")
+                click.echo(f"{label + ':':<8} {rest}" if len(label) < 8 else line)
+        if last is not None:
+            click.echo(f"last:    {state.format_move(last)}, in capitals on the board")
+        click.echo(f"key:     {LEGEND}")
+    click.echo(f"a move:  {game.move_help}")
 
 
 @click.command()

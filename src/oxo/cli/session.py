@@ -416,14 +416,16 @@ def view_of(game: Game, *, keypad: str | None = None) -> View:
 
 MEGA_HELP = (
     "type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order",
-    "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above",
+    "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above;",
+    "x and o are marks, the last move in capitals (X or O); . is a cell where no move is allowed now",
     "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops",
     "'rules' prints the rules in plain words with a worked example (also: oxo mega rules)",
 )
 UTTT_HELP = (
     "type a move as two digits GC: the small grid G, then the cell C, both 1..9 in reading order;",
     "the cell you play sends your opponent to that grid. On the board a digit is a cell where",
-    "you may play (its cell number); the grid number is on the frame above",
+    "you may play (its cell number); the grid number is on the frame above; x and o are marks,",
+    "the last move in capitals (X or O); . is a cell where no move is allowed now",
     "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops",
     "'rules' prints the rules in plain words (also: oxo uttt rules)",
 )

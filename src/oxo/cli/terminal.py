@@ -51,13 +51,20 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
         if verdict.legal:
             click.echo(_STATUS_TEXT[verdict.status or "x_to_move"])
             if verdict.last_moves:
-                click.echo(f"last move:  one of cells {', '.join(map(str, verdict.last_moves))}")
+                click.echo(f"last move: {_last_move_words(verdict.last_moves)}")
         else:
             click.echo("illegal:")
             for reason in verdict.reasons:
                 click.echo(f"  - {reason.message} [{reason.code}]")
     if not verdict.legal:
         raise click.exceptions.Exit(1)
+
+
+def _last_move_words(cells: tuple[int, ...]) -> str:
+    """``cell 4``, or ``one of cells 0, 8`` when the position does not tell which."""
+    if len(cells) == 1:
+        return f"cell {cells[0]}"
+    return f"one of cells {', '.join(map(str, cells))} (the position does not tell which)"
 
 
 @click.command()
