@@ -32,7 +32,8 @@ def test_count_table(capsys: pytest.CaptureFixture[str]) -> None:
         "2x2",
         "classes",
     ]
-    assert lines[-1].split() == ["total", "5,478", "765", "29", "6"]  # separators in tables
+    # the plies the total sums (each board's own: 3x3's 0-9, 2x2's 0-4), separators in tables
+    assert lines[-1].split() == ["total", "(plies", "0-9)", "5,478", "765", "29", "6"]
     assert lines[2].split() == ["1", "9", "3", "4", "1"]
 
 

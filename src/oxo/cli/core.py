@@ -824,7 +824,7 @@ def _count_table(tables: list[CountTable | GravityCounts | UtttCounts]):
             else:
                 cells += ["", ""]
         table.add_row(*cells)
-    totals = ["total"]
+    totals = [f"total (plies 0-{longest - 1})"]
     for result in tables:
         positions = result.total_positions if isinstance(result, CountTable) else result.total
         totals += [f"{positions:,}", f"{result.total_classes:,}"]

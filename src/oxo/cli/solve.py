@@ -578,7 +578,7 @@ def _print_solve(table: SolveTable) -> None:
         )
     grid.add_section()
     grid.add_row(
-        "total",
+        f"total (plies 0-{table.plies[-1].ply})",
         *(
             f"{sum(getattr(row, name) for row in table.plies):,}"
             for name in ("x", "o", "draw", "x_classes", "o_classes", "draw_classes")

@@ -203,7 +203,7 @@ def _terminal_table(result: TerminalTable):
     total = result.total
     table.add_section()
     table.add_row(
-        "total",
+        f"total (plies {result.plies[0].ply}-{result.plies[-1].ply})",
         *map(
             "{:,}".format,
             (
