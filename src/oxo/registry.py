@@ -328,6 +328,7 @@ class GravityGame(Game):
     solver = True
     prover = True
     analyzer = True
+    rules = True
 
     def __init__(self, board: GravityBoard) -> None:
         self.board = board
@@ -367,6 +368,11 @@ class GravityGame(Game):
         from oxo.gravity.engine import gravity_solution
 
         return gravity_solution
+
+    def rules_text(self) -> str | None:
+        from oxo.gravity.guide import rules_text
+
+        return rules_text(self.board)
 
     @property
     def size(self) -> int:
