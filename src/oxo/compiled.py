@@ -449,12 +449,10 @@ def is_cached(*functions: Any) -> bool:
     key; when the index cannot be read that way, ``True`` (nothing is said rather than a wrong
     word)."""
     for function in functions:
-        cache = getattr(function, "_cache", None)
+        cache: Any = getattr(function, "_cache", None)  # numba's FunctionCache, when cached
         try:
-            index_key = cache._index_key  # type: ignore[union-attr]  # numba's FunctionCache
-            load_index = cache._cache_file._load_index  # type: ignore[union-attr]
-            wanted = index_key(None, function.targetctx.codegen())[1:]
-            index = load_index()
+            wanted = cache._index_key(None, function.targetctx.codegen())[1:]
+            index = cache._cache_file._load_index()
         except Exception:  # not a cached dispatcher, or another numba: say nothing
             continue
         if not any(key[1:] == wanted for key in index):
