@@ -454,67 +454,105 @@ def terminal_game(
     humans = any(engine is None for engine in engines)
     show = True
     stopped = False
-    while not history[-1].is_over:
-        state = history[-1]
-        side = _side(state)
-        engine = engines[side]
-        if show and (view.draws_every_turn or engine is None or not humans):
-            view.draw(state, legal=engine is None)
-        show = True
-        if engine is not None:
-            move = engine.choose(state)
-            history.append(state.play(move))
-            movers.append(side)
-            click.echo(view.announce(engine, state, move))
-            continue
-        click.echo(view.prompt(side), nl=False)
-        sys.stdout.flush()
-        line = stdin.readline()
-        if not line:
-            view.input_ended(state)
-            stopped = True
-            break
-        text = line.strip()
-        if not stdin.isatty():
-            click.echo(view.echo_input(text))
-        word = text.lower()
-        show = False
-        if not word:
-            continue
-        if word in QUIT:
-            click.echo(view.stopped(state))
-            stopped = True
-            break
-        if word in HELP:
-            for help_line in view.help_lines(rules is not None):
-                click.echo(help_line)
-        elif rules is not None and word in RULES:
-            click.echo(rules)
-        elif word in MOVES:
-            click.echo(" ".join(view.label(state, m) for m in state.legal_moves))
-        elif word in UNDO:
-            last = max(
-                (n for n, mover in enumerate(movers) if engines[mover] is None), default=None
-            )
-            if last is None:
-                click.echo("nothing to undo")
-            else:
-                del history[last + 1 :]
-                del movers[last:]
-                show = True
-        else:
-            try:
-                history.append(view.read(state, text))
-            except OxoError as error:
-                click.echo(view.refused(error))
-                continue
-            movers.append(side)
+    while True:
+        while not history[-1].is_over:
+            state = history[-1]
+            side = _side(state)
+            engine = engines[side]
+            if show and (view.draws_every_turn or engine is None or not humans):
+                view.draw(state, legal=engine is None)
             show = True
+            if engine is not None:
+                move = engine.choose(state)
+                history.append(state.play(move))
+                movers.append(side)
+                click.echo(view.announce(engine, state, move))
+                continue
+            click.echo(view.prompt(side), nl=False)
+            sys.stdout.flush()
+            line = stdin.readline()
+            if not line:
+                view.input_ended(state)
+                stopped = True
+                break
+            text = line.strip()
+            if not stdin.isatty():
+                click.echo(view.echo_input(text))
+            word = text.lower()
+            show = False
+            if not word:
+                continue
+            if word in QUIT:
+                click.echo(view.stopped(state))
+                stopped = True
+                break
+            if word in HELP:
+                for help_line in view.help_lines(rules is not None):
+                    click.echo(help_line)
+            elif rules is not None and word in RULES:
+                click.echo(rules)
+            elif word in MOVES:
+                click.echo(" ".join(view.label(state, m) for m in state.legal_moves))
+            elif word in UNDO:
+                if _take_back(history, movers, engines):
+                    show = True
+                else:
+                    click.echo("nothing to undo")
+            else:
+                try:
+                    history.append(view.read(state, text))
+                except OxoError as error:
+                    click.echo(view.refused(error))
+                    continue
+                movers.append(side)
+                show = True
+        if stopped:
+            break
+        view.finish(history[-1], kinds)
+        # A person at a terminal may take the end back or play again (piped input ends here, so a
+        # script's transcript is the game alone).
+        if not (humans and stdin.isatty()):
+            break
+        again = _after_the_end(stdin)
+        if again in UNDO and _take_back(history, movers, engines):
+            show = True
+            continue
+        if again in NEW:
+            history[:] = [game.start()]
+            movers.clear()
+            show = True
+            click.echo()
+            continue
+        break
     final = history[-1]
-    if not stopped:
-        view.finish(final, kinds)
     view.after(final, save)
     return final
+
+
+#: Words that start a new game once one has ended.
+NEW = ("n", "new")
+
+
+def _after_the_end(stdin: Any) -> str:
+    """What a person wants once the game has ended: ``undo``, ``new``, or anything else to stop
+    (Enter, ``q``, the end of input)."""
+    click.echo(
+        "game over: 'undo' takes back your last move, 'new' starts a new game, Enter stops: ",
+        nl=False,
+    )
+    sys.stdout.flush()
+    return stdin.readline().strip().lower()
+
+
+def _take_back(history: list[Any], movers: list[int], engines: Sequence[Engine | None]) -> bool:
+    """Take back the moves up to and including the last one a person typed (and the computer's
+    replies after it); ``False`` when a person has typed none."""
+    last = max((n for n, mover in enumerate(movers) if engines[mover] is None), default=None)
+    if last is None:
+        return False
+    del history[last + 1 :]
+    del movers[last:]
+    return True
 
 
 def play(
