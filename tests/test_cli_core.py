@@ -288,3 +288,34 @@ def test_show_of_ultimate_says_where_to_play_and_what_the_board_shows(
     assert "a move:  two digits GC" in out and "\nmoves:" not in out
     code, out, _ = run(capsys, "show", "uttt")
     assert "status:  X to move\n" in out and "last:" not in out  # nothing played yet
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "3x5", "--k", "4"],
+        ["classes", "3x3x3"],
+        ["mega", "replay", "55 19"],
+        ["uttt", "replay", ""],
+        ["show", "55", "--board", "uttt"],
+        ["check", "xxx/ooo/..."],
+    ],
+    ids=" ".join,
+)
+def test_long_lists_are_broken_in_piped_output_too(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """A report's lists (every move's value, the symmetries, the legal moves) are broken between
+    words to 80 columns in a file or a pipe too, as on a terminal (issue 45, item 6); the words
+    are those of the unbroken lines."""
+    from oxo.cli import common
+
+    code, out, _ = run(capsys, *args)
+    assert code in (0, 1) and max(map(len, out.splitlines())) <= 80, out
+    wide = common.PIPE_WIDTH
+    try:
+        common.PIPE_WIDTH = 10_000  # nothing broken: the same words, in the same order
+        code, whole, _ = run(capsys, *args)
+    finally:
+        common.PIPE_WIDTH = wide
+    assert whole.split() == out.split() and max(map(len, whole.splitlines())) > 80

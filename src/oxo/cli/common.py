@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -80,6 +81,22 @@ def game_of_text(
     if find_game_or_none(text) is None:
         return None
     return find_game(text, k, gravity)
+
+
+#: The width lists are broken to when the output is not a terminal (a file, a pipe).
+PIPE_WIDTH = 80
+
+
+def echo_lines(lines: Iterable[str]) -> None:
+    """Lines of a report (``label:   value``, lists of moves, cells or symmetries) on stdout, each
+    broken between words to :data:`PIPE_WIDTH` columns when stdout is not a terminal, as
+    :mod:`oxo.cli.fit` breaks them to a terminal's width: a long list reads the same in a file or
+    a pipe. Tables and JSON are not printed through here."""
+    from oxo.cli.fit import fit_line
+
+    piped = not sys.stdout.isatty()
+    for line in lines:
+        click.echo(fit_line(line, PIPE_WIDTH) if piped else line)
 
 
 def echo_json(data: Any) -> None:

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, TypedDict, cast
 import click
 
 from oxo import api
-from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
+from oxo.cli.common import (
+    classic_position,
+    console,
+    echo_json,
+    echo_lines,
+    game_of_text,
+    parse_board,
+)
 from oxo.cli.limits import (
     ASK_AFTER_SECONDS,
     REFUSE_AFTER_SECONDS,
@@ -873,8 +880,7 @@ def show(
     shape = "x".join(str(side) for side in pos.geometry.shape)
     read = "" if board is not None else " (read from the text; --board and --k change it)"
     click.echo(f"board:          {shape}, {pos.geometry.k} in a row{read}")
-    for line in report.text_lines():
-        click.echo(line)
+    echo_lines(report.text_lines())
 
 
 def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None) -> None:
@@ -904,7 +910,7 @@ def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None
         return
     click.echo(state.text())
     click.echo()
-    click.echo(f"game:    {game.title} ({game.description})")
+    echo_lines([f"game:    {game.title} ({game.description})"])
     played = getattr(state, "moves", ()) if game.family in ("mega", "uttt") else ()
     last = played[-1] if played else None
     target = getattr(state, "target", None) if game.family == "uttt" else None
@@ -924,11 +930,11 @@ def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None
         for line in render.status_lines(state, legal=False):
             if not line.startswith(skip):
                 label, _, rest = line.partition(": ")
-                click.echo(f"{label + ':':<8} {rest}" if len(label) < 8 else line)
+                echo_lines([f"{label + ':':<8} {rest}" if len(label) < 8 else line])
         if last is not None:
             click.echo(f"last:    {state.format_move(last)}, in capitals on the board")
-        click.echo(f"key:     {LEGEND}")
-    click.echo(f"a move:  {game.move_help}")
+        echo_lines([f"key:     {LEGEND}"])
+    echo_lines([f"a move:  {game.move_help}"])
 
 
 @click.command()
@@ -959,20 +965,24 @@ def classes(board: str, k: int | None, as_json: bool) -> None:
         f"{geometry.spec_shape} board, k={geometry.k}: {geometry.size} cells, {len(geometry.lines)} lines, "
         f"{len(geometry.symmetries)} symmetries"
     )
-    click.echo(f"symmetries: {', '.join(symmetry.name for symmetry in geometry.symmetries)}")
+    echo_lines([f"symmetries: {', '.join(symmetry.name for symmetry in geometry.symmetries)}"])
     if len(geometry.shape) == 3:
-        click.echo(
-            "  (a name says where the new x, y and z come from: (y,x,z) swaps x and y, "
-            "(-x,y,z) mirrors x; x runs along a row, y down the rows, z through the layers)"
+        echo_lines(
+            [
+                "  (a name says where the new x, y and z come from: (y,x,z) swaps x and y, "
+                "(-x,y,z) mirrors x; x runs along a row, y down the rows, z through the layers)"
+            ]
         )
     click.echo("\ncell classes:")
-    for cell_class in geometry.cell_classes:
-        click.echo(f"  {cell_class.name:<10} {' '.join(map(str, cell_class.cells))}")
+    echo_lines(
+        f"  {cell_class.name + ':':<11} {' '.join(map(str, cell_class.cells))}"
+        for cell_class in geometry.cell_classes
+    )
     click.echo("\nalignment classes:")
-    for line_class in geometry.line_classes:
-        click.echo(
-            f"  {line_class.name:<10} {' '.join(sep.join(map(str, line)) for line in line_class.lines)}"
-        )
+    echo_lines(
+        f"  {line_class.name + ':':<11} {' '.join(sep.join(map(str, line)) for line in line_class.lines)}"
+        for line_class in geometry.line_classes
+    )
 
 
 COMMANDS = [count, show, classes]

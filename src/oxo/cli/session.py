@@ -344,8 +344,9 @@ class GridsView(View):
 
         click.echo()
         show_board(self.render, state)
-        for line in self.render.status_lines(state, legal=legal):
-            click.echo(line)
+        from oxo.cli.common import echo_lines
+
+        echo_lines(self.render.status_lines(state, legal=legal))
 
     def read(self, state: GameState, text: str) -> GameState:
         return state.play(text.lower())  # type: ignore[arg-type]  # these games read GC text themselves

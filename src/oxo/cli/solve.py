@@ -18,7 +18,15 @@ from oxo.analysis import (
     seed_rule_unwinnable,
     winnability,
 )
-from oxo.cli.common import console, echo_json, game_of_text, parse_board, parse_position, plural
+from oxo.cli.common import (
+    console,
+    echo_json,
+    echo_lines,
+    game_of_text,
+    parse_board,
+    parse_position,
+    plural,
+)
 from oxo.cli.limits import memory_limit, memory_option
 from oxo.cli.options import (
     board_option,
@@ -168,8 +176,7 @@ def _deadends_of_position(
     else:
         click.echo(position.to_grid())
         click.echo()
-        for line in report.line_text():
-            click.echo(line)
+        echo_lines(report.line_text())
         verdict = "unwinnable" if rule else "winnable"
         if report.winnable is not None:
             verdict += " (right)" if rule != report.winnable else " (wrong)"
@@ -661,8 +668,7 @@ def analyze(
     else:
         click.echo(report.position.to_grid())
         click.echo()
-        for line in report.text_lines(why=False):  # an unknown value's reason: once, on stderr
-            click.echo(line)
+        echo_lines(report.text_lines(why=False))  # an unknown value's reason: once, on stderr
     if report.value is None:
         known = ""
         if report.winner is not None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import click
 
 from oxo import api
-from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
+from oxo.cli.common import (
+    classic_position,
+    console,
+    echo_json,
+    echo_lines,
+    game_of_text,
+    parse_board,
+)
 from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
 from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
 from oxo.terminal import (
@@ -54,8 +61,7 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
                 click.echo(f"last move: {_last_move_words(verdict.last_moves)}")
         else:
             click.echo("illegal:")
-            for reason in verdict.reasons:
-                click.echo(f"  - {reason.message} [{reason.code}]")
+            echo_lines(f"  - {reason.message} [{reason.code}]" for reason in verdict.reasons)
     if not verdict.legal:
         raise click.exceptions.Exit(1)
 
