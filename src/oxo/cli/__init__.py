@@ -88,7 +88,8 @@ def cli(ctx: click.Context) -> None:
     """Exact answers about tic-tac-toe and its relatives.
 
     Boards are written like 3x3, 4x4, 3x5 (k in a row to win defaults to the shortest
-    side, change it with --k) or 3x3x3 for a cube. A position is written cell by cell
+    side, change it with --k) or 3x3x3 for a cube; some have names: tictactoe,
+    qubic (4x4x4), gomoku (15x15, k=5), connect4, mega, uttt. A position is written cell by cell
     in reading order, with x, o and . (xo./.x./..o, the '/' between rows optional) or
     with digits, 0 empty, 1 the first player (x), 2 the second (o): 120000000. A ply
     is one move of one player; ply 0 is the empty board.
