@@ -14,6 +14,8 @@ from starlette.testclient import TestClient
 
 from oxo.analysis import can_win_by_lines, line_report, reference_can_win
 from oxo.cli import main
+from oxo.cli.common import PIPE_WIDTH
+from oxo.cli.fit import fit_line
 from oxo.geometry import Geometry
 from oxo.position import Position, position_status
 from oxo.reports import SideValue, analyze, describe
@@ -210,8 +212,10 @@ def test_state_sentence_is_built_once(
     code, out = _cli(capsys, "show", text, "--json")
     assert code == 0 and json.loads(out)["status"] == sentence
     code, out = _cli(capsys, "show", text)
-    assert f"status:         {sentence}\n" in out
-    assert out.endswith("\n".join(describe(position).text_lines()) + "\n")
+    assert f"{fit_line(f'status:         {sentence}', PIPE_WIDTH)}\n" in out
+    # the report's own lines, broken to 80 columns as any piped list is (oxo.cli.common.echo_lines)
+    lines = [fit_line(line, PIPE_WIDTH) for line in describe(position).text_lines()]
+    assert out.endswith("\n".join(lines) + "\n")
     data = client.get("/api/explore", params={"position": text}).json()
     assert data["status"] == sentence
 
