@@ -484,7 +484,11 @@ def _kept_on_stop(proof_dir: str | None) -> Iterator[None]:
         else:
             click.echo("oxo: interrupted", err=True)
         if proof_dir is not None:
-            click.echo(f"the run is kept in {proof_dir}: the same command continues it", err=True)
+            click.echo(
+                f"the run is kept in {proof_dir}: the same command continues it, and with "
+                "--status says what it has settled",
+                err=True,
+            )
         raise click.exceptions.Exit(130) from None
 
 
