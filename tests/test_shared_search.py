@@ -193,3 +193,22 @@ def test_the_clock_starts_after_the_compiled_search_is_built(
     monkeypatch.setattr(mcts, "Clock", Watched)
     engine.choose(MegaState())
     assert built_first == [True]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_loaded_search_is_not_said_to_compile(game: str) -> None:
+    """Once a game's search is built (compiled or loaded), numba's cache holds it under the key
+    ``is_cached`` reads, the shared search's own key included: a later run says nothing."""
+    from oxo.compiled import copy_subtree, is_cached, subtree_size
+    from oxo.mega import compiled as mega
+    from oxo.uttt import compiled as uttt
+    from oxo.uttt.search import HARD
+
+    if game == "mega":
+        mega.warm_up()
+        search = mega.mcts_iterations
+    else:
+        options = {name: HARD[name] for name in ("solver", "decisive", "playout")}
+        uttt.warm_up(**options)
+        search = uttt.tree_search(**options)
+    assert is_cached(search, copy_subtree, subtree_size)
