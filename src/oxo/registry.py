@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 from oxo.errors import BoardSpecError, PositionError, UnknownGameError, UnsupportedError
@@ -494,7 +494,9 @@ KNOWN_NAMES = (
 )
 
 
+@cache
 def _named(board: str) -> Geometry:
+    """The geometry a name of :data:`BOARD_NAMES` stands for (parsed once a process)."""
     from oxo.geometry import Geometry
 
     return Geometry.parse(board)
