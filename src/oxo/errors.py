@@ -91,6 +91,12 @@ class OutOfReachError(Exception):
     """
 
 
+class CertificateUnavailableError(OutOfReachError):
+    """A certificate of oxo's proof book cannot be played from here: its file is not on this
+    machine, or it does not match the SHA-256 the book records (truncated or altered), or its index
+    is not built yet. The message names the file, what was found and how to get it right."""
+
+
 __all__ = [
     "BoardSpecError",
     "CertificateEntryError",
@@ -98,6 +104,7 @@ __all__ = [
     "CertificateFileError",
     "CertificateHeaderError",
     "CertificateSyntaxError",
+    "CertificateUnavailableError",
     "IllegalMoveError",
     "MoveError",
     "MoveSyntaxError",
