@@ -27,6 +27,7 @@ from oxo.registry import game_of, looks_like_board, refuse_other_games
 # with it every command of the command line) stays cheap.
 if TYPE_CHECKING:
     from oxo.analysis import DeadEndReport
+    from oxo.book import BookEntry
     from oxo.counting import CountTable
     from oxo.engines.base import SearchReport
     from oxo.gravity.board import GravityBoard
@@ -264,17 +265,21 @@ def analyze(
     """Dead and open lines, winnability, value and every move's value (``oxo analyze``).
 
     A board (or its text, such as ``"5x5"``) means its empty position. Where the exact solver does
-    not reach (more than 16 empty cells), the value is None and ``out_of_reach`` says why; the lines
-    are reported all the same, and on gomoku boards (k = 5) forced wins by fours and threes are
-    searched for both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``).
+    not reach (more than 16 empty cells), the exact value is None and ``out_of_reach`` says why; the
+    lines are reported all the same, and who wins is given where oxo can prove it (``proven``):
+    from its proof book, on gomoku boards (k = 5) from forced wins by fours and threes searched for
+    both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``), on other boards of up
+    to 64 cells from a proof search within ``seconds`` (default 3).
     """
     from oxo.registry import find_game
     from oxo.reports import analyze as analyze_position
 
     pos = _position_or_empty(position)
     gomoku = find_game(pos.geometry.spec).gomoku
-    budget = (TACTICS_SECONDS if seconds is None else seconds) if gomoku else None
-    return analyze_position(pos, tactics_seconds=budget)
+    budget = TACTICS_SECONDS if seconds is None else seconds
+    if gomoku:
+        return analyze_position(pos, tactics_seconds=budget)
+    return analyze_position(pos, proof_seconds=budget)
 
 
 def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> DeadEndReport:
@@ -321,7 +326,9 @@ class Solved:
 
     ``value`` is ``"x"``, ``"o"``, ``"draw"`` or ``"unknown"`` (the proof search ran out of time).
     Boards of at most 16 cells come with ``table`` (values of every reachable position, per ply);
-    larger ones with ``proof`` (the proof search's questions and cost).
+    larger ones with ``proof`` (the proof search's questions and cost), or, when the value was
+    read from oxo's proof book, with neither: ``book`` is then the book's row (how and when it was
+    proved, its certificates). ``book`` is the row on the small boards too, where there is one.
     """
 
     board: Geometry
@@ -333,13 +340,20 @@ class Solved:
     proofs: tuple[str, ...]
     table: SolveTable | None = None
     proof: ProofResult | None = None
+    book: BookEntry | None = None
 
     @property
     def known(self) -> bool:
         return self.value != "unknown"
 
+    @property
+    def from_book(self) -> bool:
+        """Whether the value was read from oxo's proof book (nothing was searched now)."""
+        return self.table is None and self.proof is None
+
     def to_dict(self) -> dict[str, object]:
-        """The keys of ``oxo solve --json``."""
+        """The keys of ``oxo solve --json`` (and ``book``: the proof book's row, when there is one)."""
+        book = {} if self.book is None else {"book": self.book.to_dict()}
         if self.table is not None:
             return {
                 **self.table.to_dict(),
@@ -347,9 +361,22 @@ class Solved:
                 "nodes": self.nodes,
                 "seconds": round(self.seconds, 3),
                 "proofs": list(self.proofs),
+                **book,
             }
-        assert self.proof is not None
-        return self.proof.to_dict()
+        if self.proof is not None:
+            return {**self.proof.to_dict(), **book}
+        return {
+            **self.board.board_keys(),
+            "value": self.value,
+            "plies_to_end": self.plies,
+            "method": self.method,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "proofs": list(self.proofs),
+            "searches": [],
+            "from_book": True,
+            **book,
+        }
 
     def _repr_html_(self) -> str:
         from oxo.render.html import solved_html
@@ -366,20 +393,43 @@ def solve(
     on_search: Callable[[str, int, int, float], None] | None = None,
     run: RunOptions | None = None,
     on_status: Callable[[str], None] | None = None,
+    again: bool = False,
 ) -> Solved:
     """The value of a board's empty position with perfect play (``oxo solve``).
 
-    Boards of at most 16 cells are solved completely (every reachable position, per-ply table);
-    larger ones by a proof search limited to ``seconds`` (value ``"unknown"`` past it). With
-    ``proof_dir``, the strategies that prove the value are written there as certificates, by a
-    proof run kept in that folder (:mod:`oxo.proofs.runs`, with the ``run`` options, reporting to
-    ``on_status``): the same call on the same folder continues a run that was stopped.
+    Boards of at most 16 cells are solved completely (every reachable position, per-ply table).
+    A larger board that oxo has proved is answered from its proof book at once (:mod:`oxo.book`:
+    how and when it was proved, the certificates), unless ``again`` or ``proof_dir`` asks for the
+    proof itself; other boards by a proof search limited to ``seconds`` (value ``"unknown"`` past
+    it). With ``proof_dir``, the strategies that prove the value are written there as
+    certificates, by a proof run kept in that folder (:mod:`oxo.proofs.runs`, with the ``run``
+    options, reporting to ``on_status``): the same call on the same folder continues a run that
+    was stopped.
     """
+    from oxo.book import book_entry
     from oxo.proofs.solver import METHOD, prove_board
     from oxo.solve import solve as solve_space
     from oxo.space import build_space
 
     geometry = board_of(board)
+    entry = book_entry(geometry.spec)
+    if entry is not None and geometry.size > MAX_EMPTY and not again and proof_dir is None:
+        from oxo.book import find_certificate
+
+        found = [find_certificate(certificate) for certificate in entry.certificates]
+        return Solved(
+            geometry,
+            entry.value,
+            entry.ending_ply,
+            entry.method,
+            entry.positions,
+            entry.seconds,
+            tuple(
+                str(path) if path is not None else certificate.file
+                for path, certificate in zip(found, entry.certificates, strict=True)
+            ),
+            book=entry,
+        )
     if geometry.size <= MAX_EMPTY:
         started = time.perf_counter()
         space = build_space(geometry, on_progress=on_progress)
@@ -402,6 +452,7 @@ def solve(
             elapsed,
             proofs,
             table=table,
+            book=entry,
         )
     result = prove_board(
         geometry,
@@ -420,6 +471,7 @@ def solve(
         result.seconds,
         tuple(result.proofs),
         proof=result,
+        book=entry,
     )
 
 

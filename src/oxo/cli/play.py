@@ -102,6 +102,10 @@ def play(
     kinds = ("human", level) if side == "x" else (level, "human")
     if game.family in ("mega", "uttt"):  # their own players: --depth does not apply
         depth = None
+    if level == "perfect":
+        from oxo.cli.book import prepare_perfect
+
+        prepare_perfect(game, ["o" if side == "x" else "x"])
     session.play(
         game,
         kinds,
@@ -164,7 +168,13 @@ def move(
         game.require("moves")
         _move_of_game(game, position if board is not None else None, level, as_json, **budget)
         return
-    chosen = api.move(classic_position(position, board, k, game), level, **budget)
+    start = classic_position(position, board, k, game)
+    if level == "perfect" and start.to_move is not None:
+        from oxo.cli.book import prepare_perfect
+        from oxo.registry import game_of
+
+        prepare_perfect(game_of(start), [start.to_move])
+    chosen = api.move(start, level, **budget)
     cell, report = chosen.move, chosen.report
     if as_json:
         echo_json(chosen.to_dict())
@@ -250,6 +260,11 @@ def selfplay(
     named = find_game(game, k, gravity)
     named.require("selfplay")
     start: GameState = named.start()
+    perfect = [side for side, level in (("x", x_level), ("o", o_level)) if level == "perfect"]
+    if perfect:
+        from oxo.cli.book import prepare_perfect
+
+        prepare_perfect(named, perfect, quiet)
     given = seconds
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
