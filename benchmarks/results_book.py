@@ -27,8 +27,11 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "src" / "oxo" / "book" / "book.json"
@@ -40,7 +43,7 @@ MADE = ROOT / "results" / "book-certificates.json"
 #: Boards played from the certificate of the same board turned a quarter (rows and columns swapped).
 TURNED = {"4x9,k=4": "9x4,k=4", "4x10,k=4": "10x4,k=4"}
 #: Qubic's certificate is over the repository's 50 MB: it is rebuilt from the kept run.
-REBUILT = {"4x4x4-k4-x-win.jsonl.gz": "oxo book build 4x4x4"}
+REBUILT = {"4x4x4-k4-x-win.jsonl.gz": "oxo book 4x4x4 --index"}
 #: The options the long runs were proved with, where a person chose them (docs/big-proofs.md).
 CHOSEN = {
     "8x8,k=5": "the session that settled it ran with --split 1 --slice 1200 --no-early-split "
@@ -346,6 +349,71 @@ def text(data: dict) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
+DOC = ROOT / "docs" / "solved.md"
+MARKERS = ("<!-- book -->", "<!-- /book -->")
+
+
+def section(data: dict) -> str:
+    """The section of docs/solved.md on using the proofs: every certificate of the book."""
+    from oxo.book import BookCertificate
+    from oxo.book.index import estimate_seconds
+    from oxo.counting.budget import format_seconds
+
+    where = {
+        "package": "inside oxo",
+        "repository": "`results/certificates/`",
+        "gravity": "inside oxo",
+        "rebuilt": "rebuilt from `results/runs/`",
+    }
+    rows = []
+    for row in data["boards"]:
+        for item in row["certificates"]:
+            certificate = BookCertificate.from_dict(item)
+            index = (
+                format_seconds(estimate_seconds(certificate))
+                if certificate.format == "oxo-strategy/1"
+                else "none needed"
+            )
+            turned = f" ({certificate.board}'s, turned)" if certificate.turned else ""
+            rows.append(
+                f"| {row['board'].split(',')[0]} | {row['k']} | {certificate.claim} | "
+                f"`{certificate.file}`{turned} | {certificate.entries:,} | {certificate.bytes:,} | "
+                f"`{certificate.sha256[:16]}` | {where[certificate.shipped]} | {index} |"
+            )
+    lines = [
+        MARKERS[0],
+        "## Using the proofs: oxo's proof book",
+        "",
+        "Every value above is in oxo's proof book (`src/oxo/book/book.json`, written by "
+        "`python benchmarks/results_book.py --write` from the records of this page and from the "
+        "certificate files themselves). `oxo book` lists it beside the published values; `oxo book "
+        "BOARD` shows one proof in full: its sources, machine and time, the command that proves it "
+        "again from an empty folder, and each certificate with its SHA-256 and the commands that "
+        "check it (`oxo verify FILE`; without oxo, `python3 tools/check_strategy.py FILE`). `oxo "
+        "solve BOARD` answers from the book at once (`--again` proves it here instead), and `oxo "
+        "analyze` gives the value of every position a certificate covers.",
+        "",
+        "The levels `perfect` and `best` play from the certificates wherever one covers the "
+        "position for the side to move (`oxo play 8x8 --k 5 --level perfect`, `oxo move 4x4x4 "
+        "--level perfect`): the move the certificate's checker plays there, so a proved win stays "
+        "a win and a draw is never lost. A certificate is used only once its SHA-256 matches the "
+        "book's (a missing, truncated or altered file says so, and perfect plays hard instead). A "
+        "large certificate needs an index first, the moves its checker's walk plays, built once in "
+        "oxo's cache (`$OXO_CACHE`, else `~/.cache/oxo`) by `oxo book BOARD --index` or by the "
+        "first perfect move; after that a move takes well under a second. Qubic's certificate is "
+        "too big for the repository: `oxo book 4x4x4 --index` merges it again from the run kept in "
+        "`results/runs/4x4x4` (the same bytes), then indexes it. The index column below is the "
+        "estimate of that one-time build on this machine (docs/performance.md has the measured "
+        "times).",
+        "",
+        "| board | k | proves | certificate | entries | bytes | SHA-256 (start) | where | index, once |",
+        "| --- | ---: | --- | --- | ---: | ---: | --- | --- | ---: |",
+        *rows,
+        MARKERS[1],
+    ]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="write src/oxo/book/book.json")
@@ -357,10 +425,12 @@ def main() -> None:
         print("the book is up to date" if same else f"{BOOK} differs from the records")
         raise SystemExit(0 if same else 1)
     if args.write:
+        from _measure import replace_section
         from oxo.fileio import write_atomic
 
         write_atomic(BOOK, out)
-        print(f"wrote {BOOK.relative_to(ROOT)}")
+        replace_section(DOC, MARKERS, section(json.loads(out)), required=False)
+        print(f"wrote {BOOK.relative_to(ROOT)} and its section of {DOC.relative_to(ROOT)}")
         return
     print(out, end="")
 

@@ -123,7 +123,7 @@ def test_perfect_out_of_reach_is_refused_before_the_game(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("0\n"))
-    code = main(["play", "5x5", "--level", "perfect"])
+    code = main(["play", "6x6", "--level", "perfect"])  # not a board oxo has proved
     captured = capsys.readouterr()
     assert code == 3 and captured.out == ""
     assert (
@@ -183,7 +183,7 @@ def test_move_on_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
         (["move", "xxx/oo./..."], 2),  # finished
         (["move", "xxx/ooo/..."], 2),  # cannot occur
         (["move", "xq......."], 2),
-        (["move", "." * 25, "--level", "perfect"], 3),
+        (["move", "." * 36, "--level", "perfect"], 3),  # 6x6: not a board oxo has proved
         (["move", "." * 9, "--level", "genius"], 2),
     ],
 )

@@ -140,9 +140,12 @@ class Board:
         seconds: float | None = 600.0,
         proof_dir: str | Path | None = None,
         on_progress: Progress | None = None,
+        again: bool = False,
     ) -> Solved:
         """The value with perfect play (see :func:`solve`)."""
-        return solve(self, seconds=seconds, proof_dir=proof_dir, on_progress=on_progress)
+        return solve(
+            self, seconds=seconds, proof_dir=proof_dir, on_progress=on_progress, again=again
+        )
 
     def analyze(self) -> Analysis:
         """The empty board's analysis (see :func:`analyze`)."""

@@ -443,11 +443,6 @@ def solve_command(
         _print_solve(solved.table)
         for path in solved.proofs:
             click.echo(f"certificate: {path}")
-        if solved.book is not None and not solved.proofs:
-            click.echo(
-                f"certificates of this value ship with oxo: 'oxo book {_board_words(geometry)}' "
-                "names them and how to check them"
-            )
         return
     if proof_dir is None and not again:
         solved = api.solve(geometry)
@@ -470,6 +465,7 @@ def solve_command(
                 on_search=report,
                 run=options,
                 on_status=status,
+                again=True,  # the book was read above, unless asked not to
             )
     if as_json:
         echo_json(solved.to_dict())
