@@ -447,3 +447,88 @@ def test_the_cache_folder_follows_the_environment(
 def test_a_row_round_trips_through_json() -> None:
     for row in proved_boards():
         assert BookEntry.from_dict(json.loads(json.dumps(row.to_dict()))) == row
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from oxo.cli import main
+
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    "args", [["10x4", "--k", "4"], ["7x7", "--k", "5"], ["4x4x4"], ["9x4", "--k", "4"]]
+)
+def test_solve_answers_a_proved_board_from_the_book(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    code, out, _ = run(capsys, "solve", *args, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["from_book"] and data["value"] in ("x", "draw")
+    assert {"board", "k", "value", "method", "nodes", "seconds", "proofs", "searches"} <= set(data)
+    assert data["book"]["certificates"] and data["book"]["command"].endswith("--proof DIR")
+    code, out, _ = run(capsys, "solve", *args)
+    assert code == 0 and "proved by oxo" in out and "--again" in out
+    assert "oxo verify FILE" in out or "--index" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_oxo_book_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "book")
+    assert code == 0 and "4x4x4" in out and "published" in out and "6x7, gravity" in out
+    code, out, _ = run(capsys, "book", "--json")
+    assert code == 0 and len(json.loads(out)["boards"]) == len(proved_boards())
+    code, out, _ = run(capsys, "book", "4x4x4")
+    assert code == 0 and "oxo book 4x4x4 --index" in out and "b7c0241e8a97" in out
+    assert "Patashnik" in out
+    code, out, err = run(capsys, "book", "3x3", "--index")
+    assert code == 0 and "index built" in err
+    code, out, _ = run(capsys, "book", "3x3", "--json")
+    assert code == 0 and all(item["indexed"] for item in json.loads(out)["here"])
+    code, _, err = run(capsys, "book", "6x6")
+    assert code == 2 and "has not proved" in err
+
+
+def test_perfect_moves_from_the_book_on_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "move", "7x7", "--k", "5", "--level", "perfect")
+    assert code == 0 and "proof book" in out
+    code, out, _ = run(capsys, "move", "10x4", "--k", "4", "--level", "perfect", "--json")
+    assert code == 0 and json.loads(out)["value"] == "x"
+
+
+def test_perfect_on_qubic_without_its_certificate_plays_hard_and_says_how_to_get_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))  # no certificate rebuilt here
+    code, out, err = run(capsys, "move", "4x4x4", "--level", "perfect", "--time", "0.1")
+    assert code == 0 and "move:" in out
+    assert "oxo book 4x4x4 --index" in err + out
+    assert "hard (perfect falls back" in out
+
+
+def test_analyze_and_show_say_what_the_book_proves(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "analyze", "3x3x3")
+    assert code == 0 and "value:          X wins" in out and "proof book" in out
+    code, out, _ = run(capsys, "analyze", "4x4x4", "--json")
+    assert code == 0 and json.loads(out)["value"] == "x"
+    code, out, _ = run(capsys, "show", "3x3x3")
+    assert code == 0 and "proved:         X wins" in out
+
+
+def test_the_summary_a_page_needs() -> None:
+    from oxo.book.play import proof_summary
+
+    qubic = proof_summary("4x4x4")
+    assert qubic is not None and qubic["value"] == "x"
+    sides = qubic["sides"]
+    assert isinstance(sides, dict) and set(sides) == {"x"}
+    assert sides["x"]["make"] in (None, "oxo book 4x4x4 --index")
+    draw = proof_summary("8x8,k=5")
+    assert draw is not None and set(draw["sides"]) == {"x", "o"}  # type: ignore[arg-type]
+    assert proof_summary("6x6") is None

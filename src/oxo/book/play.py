@@ -520,3 +520,44 @@ def prepare(
     if find_certificate(certificate) is None and certificate.run is not None:
         rebuild_certificate(certificate, on_status)
     return load_player(entry, certificate, build=True, on_progress=on_progress)
+
+
+def proof_summary(name: str) -> dict[str, object] | None:
+    """Everything a page or a notebook needs to offer play against oxo's proof of the game named
+    ``name`` (None when oxo has not proved it): the value and where it is published, the command
+    that proves it again, and for each side with a certificate: what it proves, the file (where it
+    is here, None when absent), whether perfect plays from it now (``ready``: the file is here and
+    its index built or quick to build) and otherwise what makes it ready (``make``, with an
+    estimate). Cheap: nothing is hashed or built."""
+    entry = book_entry(name)
+    if entry is None:
+        return None
+    sides: dict[str, object] = {}
+    for here in certificates_here(entry):
+        certificate = here.certificate
+        if certificate.format not in FORMATS:
+            continue
+        quick = estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
+        ready = here.path is not None and bool(here.indexed or quick)
+        board = "x".join(map(str, entry.shape))
+        board += "" if entry.k == min(entry.shape) else f" --k {entry.k}"
+        sides[certificate.side] = {
+            "claim": certificate.claim,
+            "file": certificate.file,
+            "path": here.path,
+            "sha256": certificate.sha256,
+            "indexed": here.indexed,
+            "ready": ready,
+            "make": None if ready else f"oxo book {board} --index",
+            "make_seconds": None if ready else round(here.index_seconds, 1),
+        }
+    return {
+        "board": entry.board,
+        "value": entry.value,
+        "value_words": entry.value_words,
+        "ending_ply": entry.ending_ply,
+        "published": entry.published,
+        "source": entry.source,
+        "command": entry.command,
+        "sides": sides,
+    }

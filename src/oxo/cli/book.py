@@ -298,11 +298,13 @@ def _build(entry: BookEntry, certificate: BookCertificate, quiet: bool) -> None:
 # -- perfect play on the command line --------------------------------------------------------------
 
 
-def prepare_perfect(game: Game, sides: Iterable[str], quiet: bool = False) -> None:
-    """Before perfect play on a proved board: make sure each of ``sides`` can play from its
-    certificate. A quick index is built at once (with progress); a long one is asked for on a
-    terminal, else (and when declined) a note says how to make it, and the level falls back to
-    hard where the certificate cannot be read. Nothing here stops the command."""
+def prepare_perfect(
+    game: Game, sides: Iterable[str], quiet: bool = False, *, level: str = "perfect"
+) -> None:
+    """Before ``perfect`` (or ``best``) plays a proved board: make sure each of ``sides`` can play
+    from its certificate. A quick index is built at once (with progress); a long one is asked for
+    on a terminal at the level perfect, else (and when declined) a note says how to make it, and
+    the level plays hard where the certificate cannot be read. Nothing here stops the command."""
     from oxo.book import find_certificate
     from oxo.book.index import estimate_seconds, load_index
     from oxo.book.play import FORMATS
@@ -332,9 +334,9 @@ def prepare_perfect(game: Game, sides: Iterable[str], quiet: bool = False) -> No
         if seconds > ASK_AFTER_SECONDS:
             command = f"oxo book {_board_args(entry)} --index"
             asked = f"{what} takes about {_duration(seconds)}, once"
-            if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            if level != "perfect" or not (sys.stdin.isatty() and sys.stderr.isatty()):
                 _note(
-                    f"perfect plays hard as {side.upper()} until its certificate is indexed: "
+                    f"{level} plays hard as {side.upper()} until its certificate is indexed: "
                     f"{asked}: {command}"
                 )
                 continue

@@ -102,10 +102,10 @@ def play(
     kinds = ("human", level) if side == "x" else (level, "human")
     if game.family in ("mega", "uttt"):  # their own players: --depth does not apply
         depth = None
-    if level == "perfect":
+    if level in ("perfect", "best"):
         from oxo.cli.book import prepare_perfect
 
-        prepare_perfect(game, ["o" if side == "x" else "x"])
+        prepare_perfect(game, ["o" if side == "x" else "x"], level=level)
     session.play(
         game,
         kinds,
@@ -169,11 +169,11 @@ def move(
         _move_of_game(game, position if board is not None else None, level, as_json, **budget)
         return
     start = classic_position(position, board, k, game)
-    if level == "perfect" and start.to_move is not None:
+    if level in ("perfect", "best") and start.to_move is not None:
         from oxo.cli.book import prepare_perfect
         from oxo.registry import game_of
 
-        prepare_perfect(game_of(start), [start.to_move])
+        prepare_perfect(game_of(start), [start.to_move], level=level)
     chosen = api.move(start, level, **budget)
     cell, report = chosen.move, chosen.report
     if as_json:
@@ -260,11 +260,11 @@ def selfplay(
     named = find_game(game, k, gravity)
     named.require("selfplay")
     start: GameState = named.start()
-    perfect = [side for side, level in (("x", x_level), ("o", o_level)) if level == "perfect"]
-    if perfect:
-        from oxo.cli.book import prepare_perfect
+    from oxo.cli.book import prepare_perfect
 
-        prepare_perfect(named, perfect, quiet)
+    for side, level in (("x", x_level), ("o", o_level)):
+        if level in ("perfect", "best"):
+            prepare_perfect(named, [side], quiet, level=level)
     given = seconds
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
