@@ -532,3 +532,10 @@ def test_the_summary_a_page_needs() -> None:
     draw = proof_summary("8x8,k=5")
     assert draw is not None and set(draw["sides"]) == {"x", "o"}  # type: ignore[arg-type]
     assert proof_summary("6x6") is None
+
+
+def test_a_value_from_the_book_draws_itself_in_a_notebook() -> None:
+    import oxo
+
+    solved = oxo.solve("4x4x4")
+    assert solved.from_book and "proved by oxo" in solved._repr_html_()

@@ -384,7 +384,7 @@ class Solved:
     def _repr_html_(self) -> str:
         from oxo.render.html import solved_html
 
-        return solved_html(self.board, self.value, self.table, self.proof)
+        return solved_html(self.board, self.value, self.table, self.proof, self.book)
 
 
 def solve(

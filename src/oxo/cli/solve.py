@@ -473,6 +473,11 @@ def solve_command(
         assert solved.proof is not None
         _print_proof(solved.proof)
     if not solved.known:
+        if solved.book is not None and not as_json:
+            click.echo(
+                f"proved before: {solved.book.value_words} (oxo's proof book: 'oxo solve "
+                f"{_board_words(geometry)}' without --again says how)"
+            )
         raise click.exceptions.Exit(3)
 
 
