@@ -239,7 +239,9 @@ def _exact_value(position: Position) -> str:
     return str(solution.value(position).outcome)
 
 
-@pytest.mark.parametrize("name", ["3x3", "4x4", "3x4,k=3", "4x4,k=3"])
+@pytest.mark.parametrize(
+    "name", ["3x3", pytest.param("4x4", marks=pytest.mark.slow), "3x4,k=3", "4x4,k=3"]
+)
 def test_every_move_keeps_the_proven_value_against_every_defence(name: str) -> None:
     """The slow, obvious referee: on boards the exact solver settles whole, walk every game where
     the certified side plays the book's moves and the opponent anything; every position the side
@@ -539,3 +541,45 @@ def test_a_value_from_the_book_draws_itself_in_a_notebook() -> None:
 
     solved = oxo.solve("4x4x4")
     assert solved.from_book and "proved by oxo" in solved._repr_html_()
+
+
+# -- the slow part: the whole book against its records, bigger certificates and boards -------------
+
+
+@pytest.mark.slow
+def test_the_book_file_is_what_the_records_give() -> None:
+    """benchmarks/results_book.py writes the book from the records and the certificate files:
+    the file that ships is exactly what it gives now (nothing typed, nothing stale)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import results_book
+    finally:
+        sys.path.pop(0)
+    assert results_book.text(results_book.book()) == book.BOOK_FILE.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["7x4", "8x4", "9x4", "6x5,k=4", "4x5,k=4", "6x6,k=5", "5x5"])
+def test_the_other_shipped_certificates_pass_the_standalone_checker(name: str) -> None:
+    for certificate in entry(name).certificates:
+        path = checked_certificate(certificate)
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        verdict = json.loads(done.stdout)
+        assert verdict["valid"] is True and verdict["entries"] == certificate.entries
+
+
+@pytest.mark.slow
+def test_eight_by_eight_x_perfect_never_loses_to_hard() -> None:
+    """X's 8x8 (k=5) certificate: its index is built on the first move (about half a minute),
+    then every move of X comes from it; hard as O does not beat it."""
+    game = find_game("8x8,k=5")
+    x = game.make_engine("perfect", game.start(), seconds=0.2, seed=8)
+    o = game.make_engine("hard", game.start(), seconds=0.2, seed=8)
+    final, _ = play_game(game.start(), x, o)
+    assert final.outcome in ("x", "draw")
+    assert x.note is None, x.note  # type: ignore[attr-defined]

@@ -281,8 +281,8 @@ def analyze(
     gomoku = find_game(pos.geometry.spec).gomoku
     budget = TACTICS_SECONDS if seconds is None else seconds
     if gomoku:
-        return analyze_position(pos, tactics_seconds=budget)
-    return analyze_position(pos, proof_seconds=budget)
+        return analyze_position(pos, tactics_seconds=budget, book_build=None)
+    return analyze_position(pos, proof_seconds=budget, book_build=None)
 
 
 def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> DeadEndReport:

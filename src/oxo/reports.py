@@ -384,6 +384,7 @@ def analyze(
     max_empty: int = MAX_EMPTY,
     tactics_seconds: float | None = None,
     proof_seconds: float | None = None,
+    book_build: bool | None = False,
 ) -> Analysis:
     """Analyse a position that can occur in a game (a :class:`~oxo.errors.PositionError` otherwise).
 
@@ -395,7 +396,9 @@ def analyze(
     searched for the side to move and for its opponent within about that many seconds. Who wins
     there (``proven``) comes from oxo's proof book where a certificate covers the position, from a
     forced win found, or, with ``proof_seconds``, from a proof search of both sides' questions
-    within about that many seconds (boards of at most 64 cells).
+    within about that many seconds (boards of at most 64 cells). The book reads the certificates
+    whose index is built; ``book_build`` None builds the quick ones first (True: any), as
+    :func:`oxo.book.play.load_player` does.
     """
     check_playable(position)
     lines = line_report(position)
@@ -404,7 +407,7 @@ def analyze(
     if solution is None or position not in solution:
         if empty > max_empty:
             found, threat = _tactics(position, tactics_seconds)
-            proven = _proven(position, found, proof_seconds)
+            proven = _proven(position, found, proof_seconds, book_build)
             return Analysis(
                 position,
                 status,
@@ -449,7 +452,10 @@ def analyze(
 
 
 def _proven(
-    position: Position, found: Tactics | None, proof_seconds: float | None
+    position: Position,
+    found: Tactics | None,
+    proof_seconds: float | None,
+    book_build: bool | None = False,
 ) -> Proven | None:
     """The best answer oxo has about who wins a position beyond the exact solver: the forced win
     found, what the proof book proves, or a proof search within ``proof_seconds`` (None: none)."""
@@ -459,7 +465,7 @@ def _proven(
             f"{found.attacker.upper()} wins",
             "a forced win by fours and threes (shown above), played out against every defence",
         )
-    book = proven_value(position)
+    book = proven_value(position, build=book_build)
     if book is not None and book.outcome is not None:
         return book
     searched = _proof_search(position, proof_seconds)

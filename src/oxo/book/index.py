@@ -231,7 +231,8 @@ def build_index(
         if found is not None:
             return found
         started = time.perf_counter()
-        size = _cells_of(file)
+        header = _header_of(file)
+        size = _cells_of(header)
         if size > 64:
             raise OutOfReachError(
                 f"indexes of certificates hold boards of at most 64 cells; {certificate.board} "
@@ -262,6 +263,9 @@ def build_index(
             "moves": len(arrays["moves"]),
             "pairings": len(arrays["pairs_x"]),
             "build_seconds": round(time.perf_counter() - started, 3),
+            # The certificate's header as written: a player classes positions as its checker did
+            # (a header may name more than the board, such as the rules a format adds).
+            "header": header,
         }
         _write_folder(folder, arrays, meta)
         if on_progress is not None:
@@ -272,14 +276,20 @@ def build_index(
     return index
 
 
-def _cells_of(path: Path) -> int:
-    """The number of cells of the board a certificate file's header names."""
+def _header_of(path: Path) -> dict[str, Any]:
+    """The header line of a certificate file, as JSON."""
     import gzip
 
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        header: dict[str, Any] = json.loads(handle.readline())
+    return header
+
+
+def _cells_of(header: dict[str, Any]) -> int:
+    """The number of cells of the board a certificate's header names."""
     from oxo.proofs.certificate import StrategyHeader
 
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        return StrategyHeader.from_dict(json.loads(handle.readline())).geometry.size
+    return StrategyHeader.from_dict(header).geometry.size
 
 
 def _write_folder(folder: Path, arrays: dict[str, np.ndarray], meta: dict[str, object]) -> None:

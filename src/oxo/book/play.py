@@ -3,8 +3,12 @@
 One small class per certificate format gives the move of the certificate's side in a position of
 its board, or None where the certificate does not cover it: :class:`StrategyPlayer` for
 ``oxo-strategy/1`` (:mod:`oxo.proofs.certificate`), from its index (:mod:`oxo.book.index`). A
-second format (certificates that leave out the moves a rule gives) plugs in as another class with
-the same :meth:`~StrategyPlayer.move`, registered in :data:`FORMATS`.
+second format (certificates that leave out the moves a rule gives: win at once, block the one
+threat, a forced chain of threats) plugs in as another class with the same
+:meth:`~StrategyPlayer.move`, registered in :data:`FORMATS` under the name the book gives its
+format: its index is built by the same walk (its checker tells the recorder the stored moves it
+used; the header kept in the index classes positions as that checker did), and its ``move`` asks
+the format's rules for the rule move first and the index after.
 
 How :class:`StrategyPlayer` finds a move, side to move, in this order:
 
@@ -90,7 +94,12 @@ class StrategyPlayer:
         self.side = side
         self.guarantee = guarantee
         self.no_loss = guarantee == "no-loss"
-        header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)  # type: ignore[arg-type]  # side and guarantee: from a checked certificate
+        written = index.meta.get("header")
+        header = (
+            StrategyHeader.from_dict(written)
+            if written is not None
+            else StrategyHeader(geometry.shape, geometry.k, side, guarantee)  # type: ignore[arg-type]  # side and guarantee: from a checked certificate
+        )
         self._classify = position_class(header)
         self.size = geometry.size
         self.lines = geometry.lines

@@ -319,6 +319,8 @@ def prepare_perfect(
         if load_index(certificate) is not None:
             continue
         missing = find_certificate(certificate) is None
+        if missing and level == "analyze":
+            continue
         if missing and certificate.run is None:
             _note(
                 f"perfect plays hard as {side.upper()} here: {certificate.file} is not on this "
@@ -334,6 +336,8 @@ def prepare_perfect(
         if seconds > ASK_AFTER_SECONDS:
             command = f"oxo book {_board_args(entry)} --index"
             asked = f"{what} takes about {_duration(seconds)}, once"
+            if level == "analyze":
+                continue  # analyze answers from what is ready; it makes only what is quick
             if level != "perfect" or not (sys.stdin.isatty() and sys.stderr.isatty()):
                 _note(
                     f"{level} plays hard as {side.upper()} until its certificate is indexed: "

@@ -33,7 +33,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
 from oxo.proofs.solver import METHOD, ProofResult, RunOptions
-from oxo.registry import find_game
+from oxo.registry import find_game, game_of
 from oxo.solve import SolveTable, Value
 from oxo.space import MAX_EMPTY, build_space
 
@@ -688,6 +688,11 @@ def analyze(
             f"solver (more than {MAX_EMPTY} empty cells); this one is analysed exactly, without "
             "a time limit"
         )
+    if len(target.empty_cells) > MAX_EMPTY and target.to_move is not None:
+        from oxo.cli.book import prepare_perfect
+
+        # What the proof book needs to answer, made now with progress when it is quick.
+        prepare_perfect(game_of(target), ("x", "o"), level="analyze")
     report = api.analyze(target, seconds=seconds)
     if as_json:
         echo_json(report.to_dict())
