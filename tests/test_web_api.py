@@ -407,7 +407,7 @@ def test_perfect_is_refused_where_out_of_reach(client: TestClient) -> None:
         ]["o"]
         == "perfect"
     )
-    assert new(client, board="5x5", k=4, players={"x": "human", "o": "best"})["playing"][
+    assert new(client, board="6x6", k=4, players={"x": "human", "o": "best"})["playing"][
         "o"
     ].startswith("best: hard")
 
