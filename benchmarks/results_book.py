@@ -391,7 +391,10 @@ def section(data: dict) -> str:
         "again from an empty folder, and each certificate with its SHA-256 and the commands that "
         "check it (`oxo verify FILE`; without oxo, `python3 tools/check_strategy.py FILE`). `oxo "
         "solve BOARD` answers from the book at once (`--again` proves it here instead), and `oxo "
-        "analyze` gives the value of every position a certificate covers.",
+        "analyze` gives the value of every position a certificate covers. Each row's command, run "
+        "in an empty folder with the defaults, proves the value again: `python "
+        "benchmarks/book_reproduce.py` runs them (all but the long runs' and Connect Four's) and "
+        "compares (docs/performance.md has its last run).",
         "",
         "The levels `perfect` and `best` play from the certificates wherever one covers the "
         "position for the side to move (`oxo play 8x8 --k 5 --level perfect`, `oxo move 4x4x4 "
