@@ -536,6 +536,42 @@ def test_the_summary_a_page_needs() -> None:
     assert proof_summary("6x6") is None
 
 
+def test_the_library_api_for_a_page() -> None:
+    import oxo
+
+    boards = oxo.proved_boards()
+    names = [board["board"] for board in boards]
+    assert names == [row.board for row in proved_boards()]
+    assert {"4x4x4", "8x8,k=5", "10x4", "9x4", "7x7,k=5", "6x7,k=4,gravity"} <= set(names)
+    qubic = oxo.proof("qubic")
+    assert qubic is not None and qubic["board"] == "4x4x4" and qubic["value"] == "x"
+    assert oxo.proof("8x8", 5) == oxo.proof("8x8,k=5") and oxo.proof("6x6") is None
+    connect4 = oxo.proof("connect4")
+    assert connect4 is not None and connect4["sides"]["x"]["ready"]  # type: ignore[index]
+    assert oxo.prepare_proof("7x7", 5, side="x") == ["x"]
+    sides = oxo.proof("7x7", 5)["sides"]  # type: ignore[index]
+    assert sides["x"]["ready"] and sides["x"]["indexed"]
+    with pytest.raises(oxo.OxoError, match="oxo book"):
+        oxo.prepare_proof("6x6")
+
+
+def test_a_move_says_what_the_book_proves_where_its_search_does_not() -> None:
+    import oxo
+    from oxo.api import position_of
+
+    empty = position_of("." * 49, "7x7,k=5")
+    chosen = oxo.move(empty, "perfect")
+    assert chosen.value == "draw" and chosen.to_dict()["value"] == "draw"
+    assert chosen.value_words == "draw" and chosen.proven is not None
+    later = empty.play(chosen.move).play(next(iter(empty.play(chosen.move).legal_moves)))
+    reply = oxo.move(later, "perfect")
+    assert reply.proven is not None and "proof book" in reply.proven.by
+    # only X's certificate covers it: what is proved, not "not proven"
+    assert reply.value is None and reply.value_words == "X does not lose (who wins is not known)"
+    free = oxo.move(position_of("." * 36, "6x6,k=4"), "hard", seconds=0.05)
+    assert free.proven is None and free.value_words == "not proven"
+
+
 def test_a_value_from_the_book_draws_itself_in_a_notebook() -> None:
     import oxo
 

@@ -174,8 +174,11 @@ def test_move_on_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
     )
     data = json.loads(out)
     assert code == 0 and 0 <= data["move"] < 225 and data["value"] is None and data["k"] == 5
-    code, out, _ = run(capsys, "move", "." * 25, "--k", "4", "--level", "hard", "--time", "0.1")
+    code, out, _ = run(capsys, "move", "." * 36, "--k", "4", "--level", "hard", "--time", "0.1")
     assert code == 0 and out.startswith("move: ") and "value with best play: not proven" in out
+    # a board oxo has proved: the book's value, whatever the level's search found
+    code, out, _ = run(capsys, "move", "." * 25, "--k", "4", "--level", "hard", "--time", "0.1")
+    assert code == 0 and "value with best play: draw" in out
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ from oxo.registry import game_of, looks_like_board, refuse_other_games
 if TYPE_CHECKING:
     from oxo.analysis import DeadEndReport
     from oxo.book import BookEntry
+    from oxo.book.play import ProvenValue
     from oxo.counting import CountTable
     from oxo.engines.base import SearchReport
     from oxo.gravity.board import GravityBoard
@@ -52,6 +53,9 @@ __all__ = [
     "deadends",
     "describe",
     "move",
+    "prepare_proof",
+    "proof",
+    "proved_boards",
     "solve",
 ]
 
@@ -483,17 +487,33 @@ def solve(
 
 @dataclass(frozen=True)
 class MoveResult:
-    """The computer's move in a position, at a level, and what its search found."""
+    """The computer's move in a position, at a level, and what its search found; ``proven`` is
+    what oxo's proof book proves about the position when the search itself did not settle its
+    value (a board oxo has proved: ``"draw"`` on the empty 8x8 with k=5, or ``X does not lose``
+    where only X's certificate covers it)."""
 
     position: Position
     level: str
     move: int
     report: SearchReport
+    proven: ProvenValue | None = None
 
     @property
     def value(self) -> str | None:
         """Who wins with best play from the position (``"x"``, ``"o"``, ``"draw"``) when proven, else None."""
-        return self.report.value
+        if self.report.value is not None:
+            return self.report.value
+        return None if self.proven is None else self.proven.outcome
+
+    @property
+    def value_words(self) -> str:
+        """The value in words, or what is proved of it (``X does not lose``), or ``not proven``."""
+        words = {"x": "X wins", "o": "O wins", "draw": "draw"}
+        if self.value is not None:
+            return words[self.value]
+        if self.proven is not None:
+            return f"{self.proven.bound} (who wins is not known)"
+        return "not proven"
 
     @property
     def after(self) -> Position:
@@ -501,16 +521,19 @@ class MoveResult:
         return self.position.play(self.move)
 
     def to_dict(self) -> dict[str, object]:
-        """The keys of ``oxo move --json``."""
+        """The keys of ``oxo move --json`` (``proven`` only where the proof book adds to it)."""
         geometry = self.position.geometry
-        return {
+        out: dict[str, object] = {
             **geometry.board_keys(),
             "position": self.position.to_status_string(),
             "level": self.level,
             "move": self.move,
-            "value": self.report.value,
+            "value": self.value,
             "seconds": round(self.report.seconds, 4),
         }
+        if self.proven is not None:
+            out["proven"] = self.proven.to_dict()
+        return out
 
     def _repr_svg_(self) -> str:
         from oxo.render.svg import classic_svg
@@ -542,7 +565,79 @@ def move(
     report = engine.last
     if report is None:
         raise AssertionError("an engine reports on every move it chooses")
-    return MoveResult(pos, level, cell, report)
+    proven = None
+    if report.value is None:
+        from oxo.book.play import proven_value
+
+        proven = proven_value(pos, build=False)  # only indexes that are there: never a wait
+    return MoveResult(pos, level, cell, report, proven)
+
+
+# -- oxo's proof book, for a page: what is proved, and the level that plays the proof -------------
+
+
+def _book_name(board: Board | Geometry | str, k: int | None, gravity: bool) -> str:
+    """The game's name as the book keys it (``"8x8,k=5"``, ``"6x7,k=4,gravity"``)."""
+    if isinstance(board, str):
+        from oxo.registry import find_game
+
+        return find_game(board, k, gravity).name
+    return board_of(board, k).spec
+
+
+def proved_boards() -> list[dict[str, object]]:
+    """Every board oxo has proved, in the book's order (small boards first), each as
+    :func:`proof` gives it: for a page's menu of proved boards. Cheap: nothing is hashed or built."""
+    from oxo.book import proved_boards as rows
+    from oxo.book.play import proof_summary
+
+    return [summary for row in rows() if (summary := proof_summary(row.board)) is not None]
+
+
+def proof(
+    board: Board | Geometry | str, k: int | None = None, *, gravity: bool = False
+) -> dict[str, object] | None:
+    """What oxo has proved about ``board`` (``"qubic"``, ``"8x8"`` with ``k=5``, ``"connect4"``),
+    or None where it has proved nothing: ``value`` (``"x"``, ``"o"``, ``"draw"``) and
+    ``value_words``, ``ending_ply``, the ``published`` value and its ``source``, the ``command``
+    that proves it again, and ``sides``: per side with a certificate, what it proves (``claim``),
+    its ``file``, ``path`` here (None when absent) and ``sha256``, and whether the level
+    ``perfect`` plays from it now (``ready``) or what makes it ready (``make``, about
+    ``make_seconds``: :func:`prepare_proof`). Play it with :func:`move` at level ``"perfect"``."""
+    from oxo.book.play import proof_summary
+
+    return proof_summary(_book_name(board, k, gravity))
+
+
+def prepare_proof(
+    board: Board | Geometry | str,
+    k: int | None = None,
+    *,
+    gravity: bool = False,
+    side: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    on_status: Callable[[str], None] | None = None,
+) -> list[str]:
+    """Make what the level ``perfect`` needs to play ``board``'s proof (``side``'s certificate
+    only, if given): each certificate's file (rebuilt from its kept run where that is how it is
+    made: Qubic's), compared with the book's SHA-256, and its index in oxo's cache. Long for the
+    big ones (minutes; about an hour for Qubic), once per machine. Returns the sides now ready.
+    Raises :class:`~oxo.errors.OutOfReachError` (``CertificateUnavailableError``) when a file
+    cannot be had or does not match the book, saying why."""
+    from oxo.book import book_entry
+    from oxo.book.play import FORMATS, prepare
+
+    name = _book_name(board, k, gravity)
+    entry = book_entry(name)
+    if entry is None:
+        raise OxoError(f"oxo has proved nothing about {name}: 'oxo book' lists what it has")
+    ready: list[str] = []
+    for certificate in entry.certificates:
+        if certificate.format not in FORMATS or (side is not None and certificate.side != side):
+            continue
+        prepare(entry, certificate, on_progress=on_progress, on_status=on_status)
+        ready.append(certificate.side)
+    return ready
 
 
 __all__ += ["PositionReport", "check_space_fits", "looks_like_board", "position_of"]

@@ -155,6 +155,14 @@ class BookEntry:
         """The value in words: ``X wins``, ``O wins``, ``draw``."""
         return {"x": "X wins", "o": "O wins", "draw": "draw"}[self.value]
 
+    @property
+    def board_args(self) -> str:
+        """The board as the command line takes it: ``8x8 --k 5``, ``6x7 --k 4 --gravity``."""
+        if self.gravity:
+            return f"{self.board.split(',')[0]} --k {self.k} --gravity"
+        shape = "x".join(map(str, self.shape))
+        return shape if self.k == min(self.shape) else f"{shape} --k {self.k}"
+
     def certificate_of(self, side: str) -> BookCertificate | None:
         """The certificate that gives ``side``'s moves (None when the book has none: the losing
         side of a won board, or a board whose certificates are of another kind)."""

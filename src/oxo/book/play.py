@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from oxo.book.index import BuildProgress
 
 #: An index whose build is estimated under this many seconds is built when first needed, even
-#: without being asked (the small certificates); a longer one only when asked (``oxo book index``,
+#: without being asked (the small certificates); a longer one only when asked (``oxo book BOARD --index``,
 #: the level perfect on the command line), so that a move or a page never waits minutes unasked.
 AUTO_BUILD_SECONDS = 60.0
 
@@ -324,7 +324,7 @@ def index_missing_message(entry: BookEntry, certificate: BookCertificate) -> str
     took = f"about {minutes:.0f} min" if minutes >= 1.5 else "under 2 min"
     return (
         f"{certificate.side.upper()}'s certificate {certificate.file} needs an index, built once "
-        f"({took}): oxo book index {entry.board}"
+        f"({took}): oxo book {entry.board_args} --index"
     )
 
 
@@ -537,7 +537,8 @@ def proof_summary(name: str) -> dict[str, object] | None:
     that proves it again, and for each side with a certificate: what it proves, the file (where it
     is here, None when absent), whether perfect plays from it now (``ready``: the file is here and
     its index built or quick to build) and otherwise what makes it ready (``make``, with an
-    estimate). Cheap: nothing is hashed or built."""
+    estimate). On a gravity board (Connect Four) perfect plays the exact solver, which needs no
+    index: each side is ready. Cheap: nothing is hashed or built."""
     entry = book_entry(name)
     if entry is None:
         return None
@@ -545,11 +546,20 @@ def proof_summary(name: str) -> dict[str, object] | None:
     for here in certificates_here(entry):
         certificate = here.certificate
         if certificate.format not in FORMATS:
+            if entry.gravity:  # Connect Four: perfect plays its exact solver, always ready
+                sides[certificate.side] = {
+                    "claim": certificate.claim,
+                    "file": certificate.file,
+                    "path": here.path,
+                    "sha256": certificate.sha256,
+                    "indexed": None,
+                    "ready": True,
+                    "make": None,
+                    "make_seconds": None,
+                }
             continue
         quick = estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
         ready = here.path is not None and bool(here.indexed or quick)
-        board = "x".join(map(str, entry.shape))
-        board += "" if entry.k == min(entry.shape) else f" --k {entry.k}"
         sides[certificate.side] = {
             "claim": certificate.claim,
             "file": certificate.file,
@@ -557,7 +567,7 @@ def proof_summary(name: str) -> dict[str, object] | None:
             "sha256": certificate.sha256,
             "indexed": here.indexed,
             "ready": ready,
-            "make": None if ready else f"oxo book {board} --index",
+            "make": None if ready else f"oxo book {entry.board_args} --index",
             "make_seconds": None if ready else round(here.index_seconds, 1),
         }
     return {

@@ -212,7 +212,7 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
                 "  here:",
                 "not on this machine: "
                 + (
-                    f"'oxo book {_board_args(entry)} --index' rebuilds it from the kept run "
+                    f"'oxo book {entry.board_args} --index' rebuilds it from the kept run "
                     f"{certificate.run} (minutes) and indexes it"
                     if certificate.run is not None
                     else "it ships with oxo's source repository (results/certificates)"
@@ -224,18 +224,10 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
             else:
                 state = (
                     f"not built yet: about {_duration(here.index_seconds)}, once "
-                    f"('oxo book {_board_args(entry)} --index', or the first perfect move)"
+                    f"('oxo book {entry.board_args} --index', or the first perfect move)"
                 )
             out += wrapped("  index:", state)
     return out
-
-
-def _board_args(entry: BookEntry) -> str:
-    """The board as the command line takes it: ``8x8 --k 5``, ``connect4``."""
-    if entry.gravity:
-        return f"{entry.board.split(',')[0]} --k {entry.k} --gravity"
-    shape = "x".join(map(str, entry.shape))
-    return shape if entry.k == min(entry.shape) else f"{shape} --k {entry.k}"
 
 
 def _make_index(entry: BookEntry, side: str | None, quiet: bool) -> None:
@@ -334,7 +326,7 @@ def prepare_perfect(
             else f"indexing {certificate.file} ({side.upper()}'s certificate)"
         )
         if seconds > ASK_AFTER_SECONDS:
-            command = f"oxo book {_board_args(entry)} --index"
+            command = f"oxo book {entry.board_args} --index"
             asked = f"{what} takes about {_duration(seconds)}, once"
             if level == "analyze":
                 continue  # analyze answers from what is ready; it makes only what is quick

@@ -179,7 +179,7 @@ def move(
     if as_json:
         echo_json(chosen.to_dict())
         return
-    value = {"x": "X wins", "o": "O wins", "draw": "draw"}.get(report.value or "", "not proven")
+    value = chosen.value_words
     detail = f"{report.engine}"
     if report.depth:
         detail += f", depth {report.depth}"
