@@ -4,6 +4,7 @@ from it (time), and games of perfect against the other levels on the proved boar
 Run:  python benchmarks/bench_book.py                  (everything: about two hours with Qubic)
       python benchmarks/bench_book.py --only 10x4 --only 8x8,k=5 --games 4
       python benchmarks/bench_book.py --skip-index     (games only, with the indexes in the cache)
+      python benchmarks/bench_book.py --only 10x4 --only 8x8,k=5 --side x   (X's certificates only)
 
 Indexes: for each certificate of the chosen rows (the book's names: ``10x4``, ``8x8,k=5``,
 ``4x4x4``), in a fresh process, into the cache folder ``--cache`` (default: oxo's own, so that
@@ -164,6 +165,9 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="build indexes built already again")
     parser.add_argument("--skip-index", action="store_true", help="no index builds: games only")
     parser.add_argument("--skip-games", action="store_true", help="indexes and moves only")
+    parser.add_argument(
+        "--side", choices=("x", "o"), default=None, help="only this side's certificates and games"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     env = {} if args.cache is None else {"OXO_CACHE": str(Path(args.cache).resolve())}
@@ -173,6 +177,8 @@ def main() -> None:
     sides = {"4x4x4": ("x",), "10x4": ("x",), "8x8,k=5": ("x", "o")}
     for board in boards:
         for side in sides.get(board, ("x", "o")):
+            if args.side is not None and side != args.side:
+                continue
             if not args.skip_index:
                 row = build(board, side, env, args.rebuild)
                 out["indexes"].append(row)  # type: ignore[attr-defined]
@@ -202,6 +208,8 @@ def main() -> None:
     if not args.skip_games:
         for board, x, o in GAMES:
             if board not in boards:
+                continue
+            if args.side is not None and {"x": x, "o": o}[args.side] != "perfect":
                 continue
             row = games(board, x, o, args.games, args.hard_time, env)
             out["games"].append(row)  # type: ignore[attr-defined]

@@ -536,6 +536,29 @@ def test_the_summary_a_page_needs() -> None:
     assert proof_summary("6x6") is None
 
 
+def test_a_certificate_with_rules_plays_the_rule_move_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import types
+
+    asked: list[tuple[int, int]] = []
+
+    def rule_move(header: object, x: int, o: int) -> int | None:
+        asked.append((x, o))
+        return 8 if x == 0 else None  # a rule at the empty board only
+
+    monkeypatch.setitem(sys.modules, "oxo.proofs.rules", types.SimpleNamespace(rule_move=rule_move))
+    player = BoardBook(entry("3x3")).player("x")
+    assert isinstance(player, StrategyPlayer) and player.rules_header is None
+    empty = Position.empty(Geometry.parse("3x3"))
+    plain = player.move(empty)
+    assert player.how == "certificate" and not asked  # no rules named: never asked
+    player.rules_header = object()  # as a header naming rules is kept
+    assert player.move(empty) == 8 and player.how == "rule"
+    after = empty.play(plain).play(next(iter(empty.play(plain).legal_moves)))
+    assert player.move(after) is not None and player.how != "rule" and len(asked) == 2
+
+
 def test_the_library_api_for_a_page() -> None:
     import oxo
 

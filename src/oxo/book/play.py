@@ -2,17 +2,18 @@
 
 One small class per certificate format gives the move of the certificate's side in a position of
 its board, or None where the certificate does not cover it: :class:`StrategyPlayer` for
-``oxo-strategy/1`` (:mod:`oxo.proofs.certificate`), from its index (:mod:`oxo.book.index`). A
-second format (certificates that leave out the moves a rule gives: win at once, block the one
-threat, a forced chain of threats) plugs in as another class with the same
-:meth:`~StrategyPlayer.move`, registered in :data:`FORMATS` under the name the book gives its
-format: its index is built by the same walk (its checker tells the recorder the stored moves it
-used; the header kept in the index classes positions as that checker did), and its ``move`` asks
-the format's rules for the rule move first and the index after.
+``oxo-strategy/1`` (:mod:`oxo.proofs.certificate`), from its index (:mod:`oxo.book.index`).
+A certificate *with rules* (its header names them: win at once, block the opponent's only threat,
+a forced chain of threats; its entries leave out the moves a rule gives) is played by the same
+class: the rule's move first (``oxo.proofs.rules.rule_move``), the index after; its index is built
+by the same walk (the checker tells the recorder the stored moves it used; the header kept in the
+index classes positions as that checker did). Another format plugs in as another class with the
+same :meth:`~StrategyPlayer.move`, registered in :data:`FORMATS` under the name the book gives it.
 
 How :class:`StrategyPlayer` finds a move, side to move, in this order:
 
-1. a line it completes at once (the checker plays it too, without an entry);
+1. a line it completes at once (the checker plays it too, without an entry); with rules, then
+   the move the certificate's rules give;
 2. the index: the move the checker's walk played in the position's class;
 3. (``no-loss``) when every line holds a mark of the side, the opponent can make no line: any move
    keeps the guarantee;
@@ -63,9 +64,22 @@ ALL64 = (1 << 64) - 1
 HOW_WORDS = {
     "win at once": "a line completed at once",
     "certificate": "the certificate's move",
+    "rule": "the move a rule of the certificate gives (a block or a forced chain)",
     "pairing": "the other cell of a pair of the certificate's pairing",
     "any move": "any move: no line is left to the opponent",
 }
+
+
+def _rule_move(header: object, x: int, o: int) -> int | None:
+    """The move the rules of a certificate with rules give (``oxo.proofs.rules.rule_move``: win at
+    once, block the opponent's only threat, a forced chain of threats), None where none applies.
+    Looked up by name: only a certificate whose header names rules comes here, and only an oxo
+    that reads such headers makes one."""
+    import importlib
+
+    rules = importlib.import_module("oxo.proofs.rules")
+    cell = rules.rule_move(header, x, o)
+    return None if cell is None else int(cell)
 
 
 class CertificatePlayer(Protocol):
@@ -101,6 +115,11 @@ class StrategyPlayer:
             else StrategyHeader(geometry.shape, geometry.k, side, guarantee)  # type: ignore[arg-type]  # side and guarantee: from a checked certificate
         )
         self._classify = position_class(header)
+        #: The header, when its certificate names rules (win, block, forced chains) that give the
+        #: side's moves its entries leave out; None for a certificate without rules.
+        self.rules_header: object | None = (
+            header if getattr(getattr(header, "rules", None), "any", False) else None
+        )
         self.size = geometry.size
         self.lines = geometry.lines
         self.symmetries: tuple[Symmetry, ...] = geometry.symmetries
@@ -130,6 +149,11 @@ class StrategyPlayer:
             self.how = "win at once"
             return win
         x, o = position.x, position.o
+        if self.rules_header is not None:
+            ruled = _rule_move(self.rules_header, x, o)
+            if ruled is not None:
+                self.how = "rule"
+                return ruled
         key, symmetry = self._classify(x, o)
         found = self.index.move_of(key >> self.size, key & ((1 << self.size) - 1))
         if found is not None:
