@@ -109,7 +109,9 @@ def test_every_certificate_here_is_the_one_the_book_names() -> None:
             assert checked_certificate(certificate) == path
 
 
-@pytest.mark.parametrize("name", ["3x3", "4x4", "3x3x3", "5x5,k=4", "7x7,k=5"])
+@pytest.mark.parametrize(
+    "name", ["3x3", "4x4", "3x3x3", "5x5,k=4", pytest.param("7x7,k=5", marks=pytest.mark.slow)]
+)
 def test_a_small_shipped_certificate_passes_both_checkers(name: str) -> None:
     for certificate in entry(name).certificates:
         path = checked_certificate(certificate)
