@@ -221,6 +221,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "oxo.notation",
             "oxo.fullboards",
             "oxo.proofs",
+            "oxo.book",
             "oxo.strategy_map",
             "oxo.reports",
             "oxo.tactics",
