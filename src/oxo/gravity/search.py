@@ -101,66 +101,54 @@ def _follow_up(pos: int, mask: int, threats: int, claim_rows: int, params: np.nd
     generalises Allis's claimeven, or ``_NO_BOUND``.
 
     The opponent answers every mark in the same column, on top of it. A column with an even number
-    of empty cells thus gives the opponent every other cell from the second up and the side to
-    move the rest. A column with an odd number is *stopped* by the opponent's lowest winning cell
-    (``threats``) among the cells it would get there, if it has one: the side to move never plays
-    under it (the opponent would win at once). When the side to move fills one of the other odd
-    columns (the *open* ones), the opponent plays the lowest empty cell of another open column,
-    which then has an even number: the strategy works when the open columns are even in number.
-    There the side to move may get the lowest cell and every cell of its claimeven rows, the
-    opponent surely gets the other cells above the lowest.
+    of empty cells thus gives the opponent every other cell from the second up (the rows off
+    ``claim_rows``) and the side to move the rest; a column with an odd number gives the side to
+    move its lowest empty cell and the opponent every other cell above it (the rows of
+    ``claim_rows``). A column is *stopped* by the opponent's lowest winning cell (``threats``) among
+    the cells it would get there, if it has one: the side to move never plays directly under it
+    (the opponent would win at once), so it gets no cell above. When the side to move fills one of
+    the odd columns that are not stopped (the *open* ones), the opponent plays the lowest empty cell
+    of another open column, which then has an even number: the strategy works when the open
+    columns are even in number. There the side to move may get the lowest cell and every cell of
+    its claimeven rows, the opponent surely gets the other cells above the lowest.
 
     If the marks of the side to move and the cells it may get hold no line, it never wins. With a
-    stopped column it must in the end play under the stop and loses, at the latest when every cell
+    stopped column it must in the end play under a stop and loses, at the latest when every cell
     but those above the stops is filled; without one it scores at most 0, and at most -1 if the
-    opponent's marks and the cells it surely gets hold a line."""
+    opponent's marks and the cells it surely gets hold a line. Column by column without a loop:
+    subtractions borrow only inside a column, as each column's spare bit (``spare``) is above
+    everything else in it."""
     cells = params[_CELLS]
     full = params[_FULL]
     bottom = params[_BOTTOM]
+    spare = bottom << params[_ROWS]
     empty = full & ~mask
-    odd = (mask + bottom) & ~claim_rows  # the lowest empty cells of the odd columns
-    mine = empty & claim_rows
-    last = cells  # when the opponent wins at the latest, with a stopped column
-    if odd:
-        # Column by column without a loop: subtractions borrow only inside a column, as each
-        # column's spare bit (``spare``) is above everything else in it.
-        spare = bottom << params[_ROWS]
-        cut = (spare - odd) & full  # the empty cells of the odd columns
-        mine &= ~cut
-        targets = threats & claim_rows & cut | spare
-        stops = targets & ~(targets - bottom) & full  # the lowest of each odd column, if any
-        count = _popcount(odd)
-        found = _popcount(stops)
-        if (count - found) & 1:
-            return _NO_BOUND  # an odd number of open columns
-        if found == count:
-            below = stops - odd  # from the lowest empty cell up to the stop, in each column
-            mine |= below & ~claim_rows
-            last -= _popcount(cut) - _popcount(below | stops)  # the cells above the stops
-        elif found == 0:
-            mine |= cut & (claim_rows | odd)
-        else:
-            stride = params[_STRIDE]
-            column = params[_COLMASK]
-            for c in range(params[_COLS]):
-                part = cut & (column << (c * stride))
-                stop = stops & part
-                if stop == 0:
-                    mine |= part & (claim_rows | odd)
-                elif part:
-                    below = (stop - 1) & part
-                    mine |= below & ~claim_rows
-                    last -= _popcount(part & ~below) - 1
-        if _has_line(pos | mine, params):
-            return _NO_BOUND
-        if found:
-            return -((cells + 2 - last) // 2)
-        if _has_line((pos ^ mask) | (empty & ~claim_rows & ~odd), params):
-            return -1
-        return 0
+    lowest = (mask + bottom) & full  # the lowest empty cell of each column not full
+    odd = lowest & ~claim_rows  # ... of the columns with an odd number of empty cells
+    cut = (spare - odd) & full  # the empty cells of the odd columns
+    theirs = (cut & claim_rows) | (empty & ~cut & ~claim_rows)  # the opponent's cells
+    targets = threats & theirs | spare
+    stops = targets & ~(targets - bottom) & full  # the lowest of each column, if any
+    open_spares = (spare - stops) & spare  # the spare bits of the columns without a stop
+    if stops:
+        stopped = spare & ~open_spares
+        columns = stopped - (stopped >> params[_ROWS])  # the cells of the stopped columns
+        below = stops - (lowest & columns)  # from the lowest empty cell up to the stop
+        opened = full & ~columns
+    else:
+        columns = 0
+        below = 0
+        opened = full
+    if _popcount(odd & opened) & 1:
+        return _NO_BOUND  # an odd number of open columns
+    mine = (below & ~theirs) | (opened & ((empty & claim_rows) | odd))
     if _has_line(pos | mine, params):
         return _NO_BOUND
-    if _has_line((pos ^ mask) | (empty & ~mine), params):
+    if stops:
+        # The opponent wins at the latest when every cell but those above the stops is filled.
+        last = cells - _popcount(empty & columns) + _popcount(below | stops)
+        return -((cells + 2 - last) // 2)
+    if _has_line((pos ^ mask) | (empty & ~claim_rows & ~odd), params):
         return -1
     return 0
 
