@@ -55,27 +55,26 @@ _NO_BOUND = 1000
 
 @njit(cache=True, nogil=True, inline="always")
 def _settle(
-    pos: int, mask: int, ply: int, params: np.ndarray, scratch: np.ndarray
-) -> tuple[int, int, bool, int]:
-    """``(moves, value, known, threats)``: the moves worth searching (one bit per column: the forced
-    reply to an opponent's threat if there is one, never the cell under an opponent's winning cell),
-    or the value when it is known at once (two threats, no safe move, or a full board next); and
-    the opponent's winning cells."""
+    mask: int, ply: int, opponent_win: int, params: np.ndarray
+) -> tuple[int, int, bool]:
+    """``(moves, value, known)``: the moves worth searching (one bit per column: the forced reply to
+    an opponent's threat if there is one, never the cell under an opponent's winning cell, given
+    as ``opponent_win``), or the value when it is known at once (two threats, no safe move, or a
+    full board next)."""
     cells = params[_CELLS]
     full = params[_FULL]
     possible = (mask + params[_BOTTOM]) & full
-    opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
     forced = possible & opponent_win
     if forced & (forced - 1):
-        return 0, -((cells - ply) // 2), True, opponent_win  # two threats: the opponent wins next
+        return 0, -((cells - ply) // 2), True  # two threats: the opponent wins next
     if forced:
         possible = forced
     nxt = possible & ~(opponent_win >> 1)  # never play under an opponent's winning cell
     if nxt == 0:
-        return 0, -((cells - ply) // 2), True, opponent_win
+        return 0, -((cells - ply) // 2), True
     if ply >= cells - 2:
-        return nxt, 0, True, opponent_win
-    return nxt, 0, False, opponent_win
+        return nxt, 0, True
+    return nxt, 0, False
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -196,9 +195,8 @@ def _etc_cut(
     transposition cut-off, saving the search of the others; the cut-off is stored), or ``_NO_CUT``."""
     buckets = params[_BUCKETS]
     stride = params[_STRIDE]
-    keys = scratch[2]  # the children's keys, in the order of ``moves[depth]``
     for j in range(count):
-        word = _probe(table, keys[j], buckets)
+        word = _probe(table, scratch[2, j], buckets)  # the children's keys
         if word != 0 and not word & 1:
             bound = 64 - ((word >> 1) & 127)  # the child's upper bound, negated
             if bound >= beta:
@@ -208,7 +206,7 @@ def _etc_cut(
     return _NO_CUT
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _negamax(
     pos: int,
     mask: int,
@@ -221,6 +219,7 @@ def _negamax(
     frames: np.ndarray,
     moves: np.ndarray,
     scores: np.ndarray,
+    kids: np.ndarray,
     scratch: np.ndarray,
     counter: np.ndarray,
 ) -> int:
@@ -244,7 +243,6 @@ def _negamax(
         odd_rows |= params[_BOTTOM] << r
     even_rows = params[_FULL] & ~odd_rows
     claim_rows = _claim_rows(params)
-    keys = scratch[2]
     root = ply
     depth = 0
     counter[_C_STOPPED] = 0
@@ -259,13 +257,21 @@ def _negamax(
             return 0
         key = _table_key(pos, mask, ply, params)
         _prefetch(table, key, buckets)  # its bucket is needed below, unless the node ends first
-        nxt, value, known, opponent_win = _settle(pos, mask, ply, params, scratch)
+        if depth == 0:
+            opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
+            bound = _NO_BOUND + 1  # not computed yet
+        else:  # computed by the parent while it ordered its moves
+            index = frames[depth - 1, _F_INDEX]
+            opponent_win = kids[depth - 1, 0, index]
+            bound = kids[depth - 1, 1, index]
+        nxt, value, known = _settle(mask, ply, opponent_win, params)
         flip = 0
         count = 0
         if not known:
             alpha, beta, value, known = _narrow(alpha, beta, ply, cells)
         if not known:
-            bound = _follow_up(pos, mask, opponent_win, claim_rows, params)
+            if bound > _NO_BOUND:
+                bound = _follow_up(pos, mask, opponent_win, claim_rows, params)
             if bound <= alpha:
                 value = bound
                 known = True
@@ -290,12 +296,14 @@ def _negamax(
                         child = _table_key(pos ^ mask, mask | move, ply + 1, params)
                         _prefetch(table, child, buckets)  # needed soon, by the ETC or the child
                         threats = _winning_cells(pos | move, mask | move, params, scratch)
+                        child_threats = threats
+                        child_bound = _NO_BOUND
                         if not known:
-                            bound = -_follow_up(
+                            child_bound = _follow_up(
                                 pos ^ mask, mask | move, threats, claim_rows, params
                             )
-                            if bound >= beta:
-                                value = bound
+                            if -child_bound >= beta:
+                                value = -child_bound
                                 known = True
                         threats &= ~(opponent_win << 1)  # not above an opponent's: useless
                         above = (((mask | move) + bottom) & full) << 1
@@ -310,11 +318,15 @@ def _negamax(
                         while j > 0 and scores[depth, j - 1] > score:
                             moves[depth, j] = moves[depth, j - 1]
                             scores[depth, j] = scores[depth, j - 1]
-                            keys[j] = keys[j - 1]
+                            scratch[2, j] = scratch[2, j - 1]
+                            kids[depth, 0, j] = kids[depth, 0, j - 1]
+                            kids[depth, 1, j] = kids[depth, 1, j - 1]
                             j -= 1
                         moves[depth, j] = move
                         scores[depth, j] = score
-                        keys[j] = child
+                        scratch[2, j] = child  # the children's keys, for the ETC
+                        kids[depth, 0, j] = child_threats
+                        kids[depth, 1, j] = child_bound
                         count += 1
                 if not known and ply <= params[_ETC_PLY]:
                     cut = _etc_cut(beta, key, flip, moves, depth, count, params, table, scratch)
@@ -324,17 +336,16 @@ def _negamax(
                 if not known and ply == params[_SPLIT_PLY] and params[_SKEW] and count > 1:
                     _skew_moves(moves, depth, count, params)
         if not known:
-            frame = frames[depth]
-            frame[_F_POS] = pos
-            frame[_F_MASK] = mask
-            frame[_F_ALPHA] = alpha
-            frame[_F_BETA] = beta
-            frame[_F_KEY] = key
-            frame[_F_START] = counter[_C_NODES]
-            frame[_F_INDEX] = count - 1
-            frame[_F_FLIP] = flip
+            frames[depth, _F_POS] = pos
+            frames[depth, _F_MASK] = mask
+            frames[depth, _F_ALPHA] = alpha
+            frames[depth, _F_BETA] = beta
+            frames[depth, _F_KEY] = key
+            frames[depth, _F_START] = counter[_C_NODES]
+            frames[depth, _F_INDEX] = count - 1
+            frames[depth, _F_FLIP] = flip
             mask = mask | moves[depth, count - 1]
-            pos = pos ^ frame[_F_MASK]
+            pos = pos ^ frames[depth, _F_MASK]
             alpha, beta = -beta, -alpha
             depth += 1
             continue
@@ -343,29 +354,28 @@ def _negamax(
             if depth == 0:
                 return value
             depth -= 1
-            frame = frames[depth]
             score = -value
-            index = frame[_F_INDEX]
-            if score >= frame[_F_BETA]:
-                work = _bit_length(counter[_C_NODES] - frame[_F_START])
+            index = frames[depth, _F_INDEX]
+            if score >= frames[depth, _F_BETA]:
+                work = _bit_length(counter[_C_NODES] - frames[depth, _F_START])
                 best = _column_of(moves[depth, index], stride)
-                if frame[_F_FLIP]:
+                if frames[depth, _F_FLIP]:
                     best = cols - 1 - best
-                _store(table, frame[_F_KEY], buckets, score, 1, min(work, 63), best)
+                _store(table, frames[depth, _F_KEY], buckets, score, 1, min(work, 63), best)
                 value = score
                 continue
-            if score > frame[_F_ALPHA]:
-                frame[_F_ALPHA] = score
+            if score > frames[depth, _F_ALPHA]:
+                frames[depth, _F_ALPHA] = score
             index -= 1
             if index < 0:
-                work = _bit_length(counter[_C_NODES] - frame[_F_START])
-                value = frame[_F_ALPHA]
-                _store(table, frame[_F_KEY], buckets, value, 0, min(work, 63), -1)
+                work = _bit_length(counter[_C_NODES] - frames[depth, _F_START])
+                value = frames[depth, _F_ALPHA]
+                _store(table, frames[depth, _F_KEY], buckets, value, 0, min(work, 63), -1)
                 continue
-            frame[_F_INDEX] = index
-            pos = frame[_F_POS] ^ frame[_F_MASK]
-            mask = frame[_F_MASK] | moves[depth, index]
-            alpha = -frame[_F_BETA]
-            beta = -frame[_F_ALPHA]
+            frames[depth, _F_INDEX] = index
+            pos = frames[depth, _F_POS] ^ frames[depth, _F_MASK]
+            mask = frames[depth, _F_MASK] | moves[depth, index]
+            alpha = -frames[depth, _F_BETA]
+            beta = -frames[depth, _F_ALPHA]
             depth += 1
             break

@@ -140,6 +140,7 @@ class GravitySolver:
             np.zeros((board.size + 1, 8), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
+            np.zeros((board.size + 1, 2, board.cols), dtype=np.int64),
             np.zeros((4, max(board.k, board.cols, board.size + 1)), dtype=np.int64),
         )
 

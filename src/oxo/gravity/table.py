@@ -41,7 +41,7 @@ SOLVE_TABLE = 1 << 22
 _TAG_BITS = 43
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _table_key(pos: int, mask: int, ply: int, params: np.ndarray) -> int:
     """The table's key of a position: ``marks of the side to move + mask`` (unique), the smaller of
     the position's and its mirror image's while few marks are down (mirror images share a score)."""
@@ -85,7 +85,7 @@ def _prefetch(table: np.ndarray, key: int, buckets: int) -> None:
     _prefetch_word(table, 2 * (key % buckets))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _probe(table: np.ndarray, key: int, buckets: int) -> int:
     """The table's word for ``key`` (0 when it has none)."""
     bucket = key % buckets
@@ -99,7 +99,7 @@ def _probe(table: np.ndarray, key: int, buckets: int) -> int:
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _store(
     table: np.ndarray, key: int, buckets: int, score: int, lower: int, work: int, column: int
 ) -> None:
