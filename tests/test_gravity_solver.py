@@ -17,7 +17,7 @@ from oxo.gravity import solver as core
 from oxo.gravity import table as tt
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.reference import Memo, _layers, minimax
-from oxo.gravity.solver import GravitySolver, prime_at_least
+from oxo.gravity.solver import GravitySolver
 
 C4 = GravityBoard(6, 7, 4)
 
@@ -37,10 +37,29 @@ def _mirror_state(state: GravityState) -> GravityState:
     return GravityState.from_string(mirrored, state.board)
 
 
-def test_prime_at_least() -> None:
-    primes = [n for n in range(2, 200) if all(n % d for d in range(2, n))]
-    for n in range(0, 190):
-        assert prime_at_least(n) == min(p for p in primes if p >= max(n, 2))
+def test_bucket_bits_round_down_to_a_power_of_two() -> None:
+    assert tt.bucket_bits(1 << 22) == 21
+    assert tt.bucket_bits((1 << 22) + 5) == 21
+    assert tt.bucket_bits((1 << 22) - 1) == 20
+    assert tt.bucket_bits(10, least_bits=12) == 12
+    # Connect Four's keys have 49 bits, a word keeps 43 of the tag: 64 buckets at least.
+    assert tt.tag_room(C4) == 8
+    assert tt.tag_room(GravityBoard.parse("8x7,k=4")) == 63 - 43
+
+
+def test_keys_split_into_bucket_and_tag_and_back() -> None:
+    """A key's bucket and tag give the key back (so a word keeps only the tag), and keys that
+    differ only in their high bits spread over the buckets."""
+    rng = random.Random(5)
+    bits = 10
+    for _ in range(2000):
+        key = rng.randrange(1 << 49)
+        bucket, tag = tt._split(key, bits)
+        assert 0 <= bucket < 1 << bits and tag == key >> bits
+        low = (bucket ^ ((tag * tt._MIX) >> 28)) & ((1 << bits) - 1)
+        assert (tag << bits) | low == key
+    high_only = {tt._split(n << 30, bits)[0] for n in range(4096)}
+    assert len(high_only) > 950  # of 1,024 buckets (4,096 keys thrown at random: 1,005)
 
 
 def test_mirror_images_share_a_key() -> None:
@@ -64,20 +83,20 @@ def test_mirror_images_share_a_key() -> None:
 
 
 def test_table_words_pack_and_unpack() -> None:
-    table = np.zeros(2 * 1009, dtype=np.int64)
+    table = np.zeros(2 << 10, dtype=np.int64)
     rng = random.Random(3)
     for _ in range(500):
         key = rng.randrange(1 << 49)
         score = rng.randint(-21, 21)
         lower = rng.randint(0, 1)
         column = rng.randint(-1, 6)
-        tt._store(table, key, 1009, score, lower, rng.randint(0, 63), column)
-        word = tt._probe(table, key, 1009)
+        tt._store(table, key, 10, score, lower, rng.randint(0, 63), column)
+        word = tt._probe(table, key, 10)
         assert word != 0
         assert ((word >> 1) & 127) - 64 == score and word & 1 == lower
         assert ((word >> 16) & 15) - 1 == column
     # A key never stored is not found (its bucket may hold others).
-    assert tt._probe(np.zeros(2 * 1009, dtype=np.int64), 12345, 1009) == 0
+    assert tt._probe(np.zeros(2 << 10, dtype=np.int64), 12345, 10) == 0
 
 
 @pytest.mark.parametrize("spec", ["4x4,k=3", "3x4,k=3", "4x4,k=4"])
@@ -154,9 +173,9 @@ def test_bounds_for_either_player_agree_with_minimax(spec: str) -> None:
 
 
 def test_solvers_sharing_one_table_agree_with_minimax() -> None:
-    # 4x4,k=4: 134,000 positions in a table of 4,099 buckets, so the solvers meet in most of them
+    # 4x4,k=4: 134,000 positions in a table of 4,096 buckets, so the solvers meet in most of them
     board = GravityBoard.parse("4x4,k=4")
-    table = np.zeros(2 * prime_at_least(1 << 12), dtype=np.int64)
+    table = np.zeros(2 << 12, dtype=np.int64)
     first = GravitySolver(board, table=table)
     second = GravitySolver(board, table=table, symmetric_plies=0)
     rng = random.Random(11)

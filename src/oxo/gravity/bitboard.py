@@ -38,7 +38,7 @@ def supports(board: GravityBoard) -> bool:
     _COLS,
     _ROWS,
     _SYM_PLY,
-    _BUCKETS,
+    _BUCKET_BITS,
     _COLMASK,
     _ETC_PLY,
     _SPLIT_PLY,
@@ -169,7 +169,7 @@ def _column_of(move: int, stride: int) -> int:
 
 def board_params(
     board: GravityBoard,
-    buckets: int,
+    bucket_bits: int,
     symmetric_plies: int,
     etc_plies: int = -1,
     split_ply: int = -1,
@@ -191,7 +191,7 @@ def board_params(
             board.cols,
             board.rows,
             symmetric_plies,
-            buckets,
+            bucket_bits,
             (1 << board.stride) - 1,
             etc_plies,
             split_ply,

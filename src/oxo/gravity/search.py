@@ -20,7 +20,7 @@ from numba import njit
 
 from oxo.gravity.bitboard import (
     _BOTTOM,
-    _BUCKETS,
+    _BUCKET_BITS,
     _CELLS,
     _COLMASK,
     _COLS,
@@ -161,7 +161,7 @@ def _look_up(
     narrowed by its bound."""
     flip = 1 if key != pos + mask else 0
     hint = -1
-    word = _probe(table, key, params[_BUCKETS])
+    word = _probe(table, key, params[_BUCKET_BITS])
     if word != 0:
         bound = ((word >> 1) & 127) - 64
         hint = ((word >> 16) & 15) - 1
@@ -193,15 +193,15 @@ def _etc_cut(
 ) -> int:
     """The value of a cut-off by a child the table already knows to be good enough (enhanced
     transposition cut-off, saving the search of the others; the cut-off is stored), or ``_NO_CUT``."""
-    buckets = params[_BUCKETS]
+    bits = params[_BUCKET_BITS]
     stride = params[_STRIDE]
     for j in range(count):
-        word = _probe(table, scratch[2, j], buckets)  # the children's keys
+        word = _probe(table, scratch[2, j], bits)  # the children's keys
         if word != 0 and not word & 1:
             bound = 64 - ((word >> 1) & 127)  # the child's upper bound, negated
             if bound >= beta:
                 best = _column_of(moves[depth, j], stride)
-                _store(table, key, buckets, bound, 1, 0, params[_COLS] - 1 - best if flip else best)
+                _store(table, key, bits, bound, 1, 0, params[_COLS] - 1 - best if flip else best)
                 return bound
     return _NO_CUT
 
@@ -233,7 +233,7 @@ def _negamax(
     cells = params[_CELLS]
     stride = params[_STRIDE]
     cols = params[_COLS]
-    buckets = params[_BUCKETS]
+    bits = params[_BUCKET_BITS]
     bottom = params[_BOTTOM]
     full = params[_FULL]
     odd_rows = (
@@ -256,7 +256,7 @@ def _negamax(
             counter[_C_STOPPED] = 1
             return 0
         key = _table_key(pos, mask, ply, params)
-        _prefetch(table, key, buckets)  # its bucket is needed below, unless the node ends first
+        _prefetch(table, key, bits)  # its bucket is needed below, unless the node ends first
         if depth == 0:
             opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
             bound = _NO_BOUND + 1  # not computed yet
@@ -294,7 +294,7 @@ def _negamax(
                     move = nxt & (column << (col * stride))
                     if move:
                         child = _table_key(pos ^ mask, mask | move, ply + 1, params)
-                        _prefetch(table, child, buckets)  # needed soon, by the ETC or the child
+                        _prefetch(table, child, bits)  # needed soon, by the ETC or the child
                         threats = _winning_cells(pos | move, mask | move, params, scratch)
                         child_threats = threats
                         child_bound = _NO_BOUND
@@ -361,7 +361,7 @@ def _negamax(
                 best = _column_of(moves[depth, index], stride)
                 if frames[depth, _F_FLIP]:
                     best = cols - 1 - best
-                _store(table, frames[depth, _F_KEY], buckets, score, 1, min(work, 63), best)
+                _store(table, frames[depth, _F_KEY], bits, score, 1, min(work, 63), best)
                 value = score
                 continue
             if score > frames[depth, _F_ALPHA]:
@@ -370,7 +370,7 @@ def _negamax(
             if index < 0:
                 work = _bit_length(counter[_C_NODES] - frames[depth, _F_START])
                 value = frames[depth, _F_ALPHA]
-                _store(table, frames[depth, _F_KEY], buckets, value, 0, min(work, 63), -1)
+                _store(table, frames[depth, _F_KEY], bits, value, 0, min(work, 63), -1)
                 continue
             frames[depth, _F_INDEX] = index
             pos = frames[depth, _F_POS] ^ frames[depth, _F_MASK]

@@ -39,7 +39,7 @@ import numpy as np
 from oxo.errors import OutOfReachError, PositionError
 from oxo.game import Outcome, other
 from oxo.gravity.bitboard import (
-    _BUCKETS,
+    _BUCKET_BITS,
     MAX_BITS,
     board_params,
     supports,
@@ -48,11 +48,11 @@ from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.ordering import centre_order
 from oxo.gravity.search import _C_NODES, _C_STOP, _negamax
 from oxo.gravity.table import (
-    _TAG_BITS,
     DEFAULT_TABLE,
     _probe,
     _table_key,
-    prime_at_least,
+    bucket_bits,
+    tag_room,
 )
 from oxo.gravity.table import (
     default_table_words as default_table_words,
@@ -126,15 +126,19 @@ class GravitySolver:
                 "play it with the level hard instead"
             )
         board = self.board
-        # A word keeps ``_TAG_BITS`` bits of ``key // buckets``: enough buckets for the board's keys.
-        least = max(257, 1 << max(0, board.stride * board.cols - _TAG_BITS))
+        # A word keeps ``_TAG_BITS`` bits of the tag: enough buckets for the board's keys.
+        least = tag_room(board)
         if self.table is None:
-            self.table = np.zeros(2 * prime_at_least(max(self.table_size // 2, least)), np.int64)
-        buckets = self.table.shape[0] // 2
-        if buckets < least or self.table.dtype != np.int64:
-            raise ValueError(f"a table for {board.name} needs at least {2 * least} int64 words")
+            self.table = np.zeros(2 << bucket_bits(self.table_size, least), np.int64)
+        words = self.table.shape[0]
+        bits = bucket_bits(words, least)
+        if words != 2 << bits or self.table.dtype != np.int64:
+            raise ValueError(
+                f"a table for {board.name} is 2 ** k int64 words, and it needs at least "
+                f"{2 << least}"
+            )
         self._arrays = (
-            board_params(board, buckets, self.symmetric_plies),
+            board_params(board, bits, self.symmetric_plies),
             centre_order(board),
             self.table,
             np.zeros((board.size + 1, 8), dtype=np.int64),
@@ -242,7 +246,7 @@ class GravitySolver:
         mine = state.x if state.to_move == "x" else state.o
         params = self._arrays[0]
         key = int(_table_key(mine, state.mask, state.ply, params))
-        word = int(_probe(self._arrays[2], key, int(params[_BUCKETS])))
+        word = int(_probe(self._arrays[2], key, int(params[_BUCKET_BITS])))
         column = ((word >> 16) & 15) - 1
         if word == 0 or column < 0:
             return None
@@ -376,7 +380,7 @@ class GravitySolver:
 _SOLVERS: dict[tuple[GravityBoard, int], GravitySolver] = {}
 
 
-def solver_for(board: GravityBoard, table_size: int = 1 << 20 | 7) -> GravitySolver:
+def solver_for(board: GravityBoard, table_size: int = 1 << 20) -> GravitySolver:
     """A shared solver of ``board`` (one per board and table size in this process)."""
     key = (board, table_size)
     if key not in _SOLVERS:

@@ -1,12 +1,16 @@
 """The transposition table of the compiled Connect Four solver: what a word holds, how a position
 is keyed, and the two-entry buckets (one kept by work, one by recency).
 
-The transposition table is one array of int64 words, two per bucket (``buckets`` a prime): the
-first word keeps the entry whose subtree cost the most work, the second the latest. A word packs
-everything about one position, so that a word written by one process while another reads it is
-never seen half-written (several processes may share a table through shared memory):
+The transposition table is one array of int64 words, two per bucket (``buckets`` a power of two,
+``2 ** bits``): the first word keeps the entry whose subtree cost the most work, the second the
+latest. A key is split into its *tag*, ``key >> bits``, and its bucket, its low ``bits`` bits mixed
+with a hash of the tag (:func:`_split`): the tag and the bucket give the key back, so a word need
+keep only the tag, and no division is needed (a division by a prime took a fifth of the search's
+time). A word packs everything about one position, so that a word written by one process while
+another reads it is never seen half-written (several processes may share a table through shared
+memory):
 
-    bits 20..62  key // buckets   (the key itself is this times ``buckets`` plus the bucket)
+    bits 20..62  the tag          (``key >> bits``)
     bits 16..19  the best column found + 1 (0: none), of the position as keyed
     bits  8..13  work             (the bit length of the nodes the search below it took)
     bits  1..7   score + 64
@@ -37,8 +41,12 @@ DEFAULT_TABLE = 1 << 23
 #: Transposition table words of ``oxo solve`` on boards of at most 42 cells (32 MiB).
 SOLVE_TABLE = 1 << 22
 
-#: Bits of a table word that keep ``key // buckets``.
+#: Bits of a table word that keep the tag (``key >> bits``).
 _TAG_BITS = 43
+
+#: An odd multiplier (the golden ratio's, as in Fibonacci hashing) that mixes a tag into the bits
+#: of its bucket.
+_MIX = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -80,16 +88,27 @@ _prefetch_word = cast(Callable[[np.ndarray, int], None], _prefetch_word_intrinsi
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _prefetch(table: np.ndarray, key: int, buckets: int) -> None:
-    """Start bringing ``key``'s bucket into the processor's cache, for a :func:`_probe` soon."""
-    _prefetch_word(table, 2 * (key % buckets))
+def _split(key: int, bits: int) -> tuple[int, int]:
+    """``(bucket, tag)`` of a key: the tag is ``key >> bits``, the bucket the key's low ``bits``
+    bits mixed with a hash of the tag, so that keys differing only in their high bits (the columns
+    on the right) spread over the buckets too. The key is ``tag << bits`` plus the bucket mixed back
+    with the same hash: two keys never share both."""
+    tag = key >> bits
+    bucket = (key ^ ((tag * _MIX) >> 28)) & ((1 << bits) - 1)
+    return bucket, tag
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _probe(table: np.ndarray, key: int, buckets: int) -> int:
+def _prefetch(table: np.ndarray, key: int, bits: int) -> None:
+    """Start bringing ``key``'s bucket into the processor's cache, for a :func:`_probe` soon."""
+    bucket, _ = _split(key, bits)
+    _prefetch_word(table, 2 * bucket)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _probe(table: np.ndarray, key: int, bits: int) -> int:
     """The table's word for ``key`` (0 when it has none)."""
-    bucket = key % buckets
-    tag = key // buckets
+    bucket, tag = _split(key, bits)
     word = table[2 * bucket]
     if word != 0 and (word >> 20) == tag:
         return word
@@ -101,11 +120,10 @@ def _probe(table: np.ndarray, key: int, buckets: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def _store(
-    table: np.ndarray, key: int, buckets: int, score: int, lower: int, work: int, column: int
+    table: np.ndarray, key: int, bits: int, score: int, lower: int, work: int, column: int
 ) -> None:
     """Keep a bound on ``key``'s score (``column``: the best column found, -1 for none)."""
-    bucket = key % buckets
-    tag = key // buckets
+    bucket, tag = _split(key, bits)
     word = (tag << 20) | ((column + 1) << 16) | (work << 8) | ((score + 64) << 1) | lower
     first = table[2 * bucket]
     if first == 0 or (first >> 20) == tag or ((first >> 8) & 63) <= work:
@@ -114,17 +132,15 @@ def _store(
         table[2 * bucket + 1] = word
 
 
-def prime_at_least(n: int) -> int:
-    """The smallest prime ``>= n`` (table buckets are a prime so that keys spread evenly)."""
-    n = max(n, 2)
-    while True:
-        if n % 2 or n == 2:
-            d = 3
-            while d * d <= n and n % d:
-                d += 2
-            if n == 2 or d * d > n:
-                return n
-        n += 1
+def bucket_bits(words: int, least_bits: int = 8) -> int:
+    """The bits of the number of buckets of a table of at most ``words`` words (two words a
+    bucket), and at least ``least_bits``."""
+    return max(least_bits, (max(words, 2) // 2).bit_length() - 1)
+
+
+def tag_room(board: GravityBoard) -> int:
+    """The least bucket bits for ``board``: its keys' bits less the bits a word keeps of the tag."""
+    return max(8, board.stride * board.cols - _TAG_BITS)
 
 
 def default_table_words(board: GravityBoard) -> int:
