@@ -22,7 +22,6 @@ from oxo.gravity.bitboard import (
     _BOTTOM,
     _BUCKET_BITS,
     _CELLS,
-    _COLMASK,
     _COLS,
     _ETC_PLY,
     _FULL,
@@ -54,9 +53,7 @@ _NO_BOUND = 1000
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _settle(
-    mask: int, ply: int, opponent_win: int, params: np.ndarray
-) -> tuple[int, int, bool]:
+def _settle(mask: int, ply: int, opponent_win: int, params: np.ndarray) -> tuple[int, int, bool]:
     """``(moves, value, known)``: the moves worth searching (one bit per column: the forced reply to
     an opponent's threat if there is one, never the cell under an opponent's winning cell, given
     as ``opponent_win``), or the value when it is known at once (two threats, no safe move, or a
