@@ -253,7 +253,7 @@ def _negamax(
             counter[_C_STOPPED] = 1
             return 0
         key = _table_key(pos, mask, ply, params)
-        _prefetch(table, key, bits)  # its bucket is needed below, unless the node ends first
+        # (its bucket was prefetched by the parent, while it ordered its moves)
         if depth == 0:
             opponent_win = _winning_cells(pos ^ mask, mask, params, scratch)
             bound = _NO_BOUND + 1  # not computed yet
