@@ -114,7 +114,6 @@ def _follow_up(pos: int, mask: int, threats: int, claim_rows: int, params: np.nd
     opponent's marks and the cells it surely gets hold a line. Column by column without a loop:
     subtractions borrow only inside a column, as each column's spare bit (``spare``) is above
     everything else in it."""
-    cells = params[_CELLS]
     full = params[_FULL]
     bottom = params[_BOTTOM]
     spare = bottom << params[_ROWS]
@@ -125,8 +124,42 @@ def _follow_up(pos: int, mask: int, threats: int, claim_rows: int, params: np.nd
     theirs = (cut & claim_rows) | (empty & ~cut & ~claim_rows)  # the opponent's cells
     targets = threats & theirs | spare
     stops = targets & ~(targets - bottom) & full  # the lowest of each column, if any
-    open_spares = (spare - stops) & spare  # the spare bits of the columns without a stop
+    value = _stopped_bound(pos, mask, stops, empty, lowest, odd, theirs, claim_rows, params)
+    if value != _NO_BOUND + 1:
+        return value
+    # An odd number of open columns: the opponent may leave one of its stops in the columns with
+    # an odd number of empty cells unused (that column is then open like the others).
+    odd_stops = stops & cut
+    while odd_stops:
+        stop = odd_stops & -odd_stops
+        odd_stops ^= stop
+        value = _stopped_bound(
+            pos, mask, stops ^ stop, empty, lowest, odd, theirs, claim_rows, params
+        )
+        if value != _NO_BOUND:
+            return value
+    return _NO_BOUND
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _stopped_bound(
+    pos: int,
+    mask: int,
+    stops: int,
+    empty: int,
+    lowest: int,
+    odd: int,
+    theirs: int,
+    claim_rows: int,
+    params: np.ndarray,
+) -> int:
+    """The bound of :func:`_follow_up` with the opponent using the ``stops`` given (at most one a
+    column); ``_NO_BOUND + 1`` when the open columns are odd in number."""
+    cells = params[_CELLS]
+    full = params[_FULL]
+    spare = params[_BOTTOM] << params[_ROWS]
     if stops:
+        open_spares = (spare - stops) & spare  # the spare bits of the columns without a stop
         stopped = spare & ~open_spares
         columns = stopped - (stopped >> params[_ROWS])  # the cells of the stopped columns
         below = stops - (lowest & columns)  # from the lowest empty cell up to the stop
@@ -136,7 +169,7 @@ def _follow_up(pos: int, mask: int, threats: int, claim_rows: int, params: np.nd
         below = 0
         opened = full
     if _popcount(odd & opened) & 1:
-        return _NO_BOUND  # an odd number of open columns
+        return _NO_BOUND + 1  # an odd number of open columns
     mine = (below & ~theirs) | (opened & ((empty & claim_rows) | odd))
     if _has_line(pos | mine, params):
         return _NO_BOUND
