@@ -44,7 +44,11 @@ from oxo.gravity.table import _prefetch, _probe, _store, _table_key
 _C_NODES, _C_STOP, _C_STOPPED = range(3)
 
 #: Fields of a frame of the search's stack (one row of ``frames`` per depth).
-_F_POS, _F_MASK, _F_ALPHA, _F_BETA, _F_KEY, _F_START, _F_INDEX, _F_FLIP = range(8)
+_F_POS, _F_MASK, _F_ALPHA, _F_BETA, _F_KEY, _F_START, _F_INDEX, _F_FLIP, _F_ETC = range(9)
+
+#: Rows of ``kids[depth]``: each child's threats (its opponent's winning cells), its own
+#: follow-up bound, and its table key, in the order of ``moves[depth]``.
+_K_THREATS, _K_BOUND, _K_KEY = range(3)
 
 #: What :func:`_etc_cut` answers when no child gives a cut-off (no score is this low).
 _NO_CUT = -1000
@@ -215,18 +219,19 @@ def _etc_cut(
     key: int,
     flip: int,
     moves: np.ndarray,
+    kids: np.ndarray,
     depth: int,
     count: int,
     params: np.ndarray,
     table: np.ndarray,
-    scratch: np.ndarray,
 ) -> int:
-    """The value of a cut-off by a child the table already knows to be good enough (enhanced
-    transposition cut-off, saving the search of the others; the cut-off is stored), or ``_NO_CUT``."""
+    """The value of a cut-off by one of the first ``count`` children that the table already knows
+    to be good enough (enhanced transposition cut-off, saving the search of the others; the
+    cut-off is stored), or ``_NO_CUT``."""
     bits = params[_BUCKET_BITS]
     stride = params[_STRIDE]
     for j in range(count):
-        word = _probe(table, scratch[2, j], bits)  # the children's keys
+        word = _probe(table, kids[depth, _K_KEY, j], bits)
         if word != 0 and not word & 1:
             bound = 64 - ((word >> 1) & 127)  # the child's upper bound, negated
             if bound >= beta:
@@ -292,11 +297,12 @@ def _negamax(
             bound = _NO_BOUND + 1  # not computed yet
         else:  # computed by the parent while it ordered its moves
             index = frames[depth - 1, _F_INDEX]
-            opponent_win = kids[depth - 1, 0, index]
-            bound = kids[depth - 1, 1, index]
+            opponent_win = kids[depth - 1, _K_THREATS, index]
+            bound = kids[depth - 1, _K_BOUND, index]
         nxt, value, known = _settle(mask, ply, opponent_win, params)
         flip = 0
         count = 0
+        etc = 0
         if not known:
             alpha, beta, value, known = _narrow(alpha, beta, ply, cells)
         if not known:
@@ -348,21 +354,27 @@ def _negamax(
                         while j > 0 and scores[depth, j - 1] > score:
                             moves[depth, j] = moves[depth, j - 1]
                             scores[depth, j] = scores[depth, j - 1]
-                            scratch[2, j] = scratch[2, j - 1]
-                            kids[depth, 0, j] = kids[depth, 0, j - 1]
-                            kids[depth, 1, j] = kids[depth, 1, j - 1]
+                            kids[depth, _K_THREATS, j] = kids[depth, _K_THREATS, j - 1]
+                            kids[depth, _K_BOUND, j] = kids[depth, _K_BOUND, j - 1]
+                            kids[depth, _K_KEY, j] = kids[depth, _K_KEY, j - 1]
                             j -= 1
                         moves[depth, j] = move
                         scores[depth, j] = score
-                        scratch[2, j] = child  # the children's keys, for the ETC
-                        kids[depth, 0, j] = child_threats
-                        kids[depth, 1, j] = child_bound
+                        kids[depth, _K_THREATS, j] = child_threats
+                        kids[depth, _K_BOUND, j] = child_bound
+                        kids[depth, _K_KEY, j] = child
                         count += 1
+                # The children are looked up in the table (enhanced transposition cut-off) now,
+                # or, when the table gave a best column, only if that column does not cut off:
+                # it mostly does, and the look-ups would wait for memory.
                 if not known and ply <= params[_ETC_PLY]:
-                    cut = _etc_cut(beta, key, flip, moves, depth, count, params, table, scratch)
-                    if cut != _NO_CUT:
-                        value = cut
-                        known = True
+                    if hint >= 0:
+                        etc = 1
+                    else:
+                        cut = _etc_cut(beta, key, flip, moves, kids, depth, count, params, table)
+                        if cut != _NO_CUT:
+                            value = cut
+                            known = True
                 if not known and ply == params[_SPLIT_PLY] and params[_SKEW] and count > 1:
                     _skew_moves(moves, depth, count, params)
         if not known:
@@ -374,6 +386,7 @@ def _negamax(
             frames[depth, _F_START] = counter[_C_NODES]
             frames[depth, _F_INDEX] = count - 1
             frames[depth, _F_FLIP] = flip
+            frames[depth, _F_ETC] = etc
             mask = mask | moves[depth, count - 1]
             pos = pos ^ frames[depth, _F_MASK]
             alpha, beta = -beta, -alpha
@@ -402,6 +415,22 @@ def _negamax(
                 value = frames[depth, _F_ALPHA]
                 _store(table, frames[depth, _F_KEY], bits, value, 0, min(work, 63), -1)
                 continue
+            if frames[depth, _F_ETC]:  # the table's column did not cut off: look the rest up
+                frames[depth, _F_ETC] = 0
+                cut = _etc_cut(
+                    frames[depth, _F_BETA],
+                    frames[depth, _F_KEY],
+                    frames[depth, _F_FLIP],
+                    moves,
+                    kids,
+                    depth,
+                    index + 1,
+                    params,
+                    table,
+                )
+                if cut != _NO_CUT:
+                    value = cut  # this node's value, handed up
+                    continue
             frames[depth, _F_INDEX] = index
             pos = frames[depth, _F_POS] ^ frames[depth, _F_MASK]
             mask = frames[depth, _F_MASK] | moves[depth, index]

@@ -141,10 +141,10 @@ class GravitySolver:
             board_params(board, bits, self.symmetric_plies),
             centre_order(board),
             self.table,
-            np.zeros((board.size + 1, 8), dtype=np.int64),
+            np.zeros((board.size + 1, 9), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
-            np.zeros((board.size + 1, 2, board.cols), dtype=np.int64),
+            np.zeros((board.size + 1, 3, board.cols), dtype=np.int64),
             np.zeros((4, max(board.k, board.cols, board.size + 1)), dtype=np.int64),
         )
 
