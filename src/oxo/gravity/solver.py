@@ -32,7 +32,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -40,7 +39,6 @@ from oxo.errors import OutOfReachError, PositionError
 from oxo.game import Outcome, other
 from oxo.gravity.bitboard import (
     _BUCKET_BITS,
-    MAX_BITS,
     board_params,
     supports,
 )
@@ -48,6 +46,7 @@ from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.ordering import centre_order
 from oxo.gravity.search import _C_NODES, _C_STOP, _negamax
 from oxo.gravity.table import (
+    _COLUMN_SHIFT,
     DEFAULT_TABLE,
     _probe,
     _table_key,
@@ -66,6 +65,22 @@ from oxo.gravity.values import (
 from oxo.gravity.values import (
     finished_score as finished_score,
 )
+from oxo.gravity.wide import (
+    _LO_BITS,
+    KID_ROWS,
+    WORD_BITS,
+    _negamax_wide,
+    split_words,
+    supports_wide,
+    table_word,
+    wide_params,
+)
+
+
+def solvable(board: GravityBoard) -> bool:
+    """Whether the exact solver holds ``board``: on one 64-bit word, or on two."""
+    return supports(board) or supports_wide(board)
+
 
 #: Seconds between two looks at a search running in its thread (for its deadline).
 _POLL = 0.05
@@ -104,9 +119,13 @@ def next_probe(low: int, high: int) -> int:
 class GravitySolver:
     """The solver of one gravity board, with its transposition table (kept between questions).
 
-    ``table_size`` is the table's number of words (8 bytes each); ``table``, when given, is an array
-    of int64 to use instead (for instance one in shared memory, searched by several processes).
-    Mirror images share the table's entries while at most ``symmetric_plies`` marks are down."""
+    ``table_size`` is the table's number of words (8 bytes each; rounded down to a power of two);
+    ``table``, when given, is an array of int64 to use instead (for instance one in shared memory,
+    searched by several processes). Mirror images share the table's entries while at most
+    ``symmetric_plies`` marks are down. Boards whose bitboard (a spare bit above each column
+    included) does not fit one 64-bit word are searched by :mod:`oxo.gravity.wide`, over two
+    words; ``lo_cols`` forces that search, with that many columns in the first word (the tests
+    use it on small boards)."""
 
     board: GravityBoard
     table_size: int = DEFAULT_TABLE
@@ -114,18 +133,22 @@ class GravitySolver:
     symmetric_plies: int = 20
     table: np.ndarray | None = field(default=None, repr=False)
     on_status: Callable[[str], None] | None = field(default=None, repr=False)
+    lo_cols: int | None = field(default=None, repr=False)
     _arrays: tuple[np.ndarray, ...] = field(init=False, repr=False)
+    #: Whether the board is searched over two words (:mod:`oxo.gravity.wide`).
+    wide: bool = field(default=False, init=False, repr=False)
     #: When ``on_status`` last heard news: kept across searches, many of which are short.
     _last_report: float = field(default=0.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not supports(self.board):
+        if not solvable(self.board):
             raise OutOfReachError(
-                f"the exact gravity solver holds boards with (rows + 1) x columns <= {MAX_BITS} bits; "
-                f"{self.board.rows}x{self.board.cols} needs {self.board.stride * self.board.cols}: "
-                "play it with the level hard instead"
+                f"the exact gravity solver holds boards with (rows + 1) x columns <= "
+                f"{2 * WORD_BITS} bits; {self.board.rows}x{self.board.cols} needs "
+                f"{self.board.stride * self.board.cols}: play it with the level hard instead"
             )
         board = self.board
+        self.wide = self.lo_cols is not None or not supports(board)
         # A word keeps ``_TAG_BITS`` bits of the tag: enough buckets for the board's keys.
         least = tag_room(board)
         if self.table is None:
@@ -137,16 +160,42 @@ class GravitySolver:
                 f"a table for {board.name} is 2 ** k int64 words, and it needs at least "
                 f"{2 << least}"
             )
+        if self.wide:
+            params = wide_params(board, bits, self.symmetric_plies, lo_cols=self.lo_cols)
+            fields, kid_rows = 12, KID_ROWS
+        else:
+            params = board_params(board, bits, self.symmetric_plies)
+            fields, kid_rows = 9, 3
         self._arrays = (
-            board_params(board, bits, self.symmetric_plies),
+            params,
             centre_order(board),
             self.table,
-            np.zeros((board.size + 1, 9), dtype=np.int64),
+            np.zeros((board.size + 1, fields), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
-            np.zeros((board.size + 1, 3, board.cols), dtype=np.int64),
+            np.zeros((board.size + 1, kid_rows, board.cols), dtype=np.int64),
             np.zeros((4, max(board.k, board.cols, board.size + 1)), dtype=np.int64),
         )
+
+    def search(
+        self,
+        mine: int,
+        mask: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+        counter: np.ndarray,
+        arrays: tuple[np.ndarray, ...] | None = None,
+    ) -> int:
+        """The compiled search of one window (``mine``: the marks of the side to move), with this
+        solver's arrays or ``arrays`` (a worker's copy, :mod:`oxo.gravity.parallel`)."""
+        arrays = self._arrays if arrays is None else arrays
+        if not self.wide:
+            return int(_negamax(mine, mask, ply, alpha, beta, *arrays, counter))
+        lo_bits = int(arrays[0][_LO_BITS])
+        ml, mh = split_words(mine, lo_bits)
+        kl, kh = split_words(mask, lo_bits)
+        return int(_negamax_wide(ml, mh, kl, kh, ply, alpha, beta, *arrays, counter))
 
     def clear(self) -> None:
         """Forget the transposition table."""
@@ -202,13 +251,15 @@ class GravitySolver:
         reports it runs here; otherwise in a thread (the compiled search holds no lock), watched from
         here: a deadline or Ctrl-C stops it within a few thousand nodes, every bound it stored kept."""
         counter = np.zeros(3, dtype=np.int64)
-        args: tuple[Any, ...] = (mine, mask, ply, med, med + 1, *self._arrays, counter)
         if deadline is None and self.on_status is None:
-            result = int(_negamax(*args))
+            result = self.search(mine, mask, ply, med, med + 1, counter)
             self.nodes += int(counter[_C_NODES])
             return result
         box: list[int] = []
-        worker = threading.Thread(target=lambda: box.append(int(_negamax(*args))), daemon=True)
+        worker = threading.Thread(
+            target=lambda: box.append(self.search(mine, mask, ply, med, med + 1, counter)),
+            daemon=True,
+        )
         started = time.perf_counter()
         if self._last_report == 0.0:
             self._last_report = started
@@ -245,12 +296,24 @@ class GravitySolver:
             return None
         mine = state.x if state.to_move == "x" else state.o
         params = self._arrays[0]
-        key = int(_table_key(mine, state.mask, state.ply, params))
-        word = int(_probe(self._arrays[2], key, int(params[_BUCKET_BITS])))
-        column = ((word >> 16) & 15) - 1
+        if self.wide:
+            lo_bits = int(params[_LO_BITS])
+            word, flip = table_word(
+                *split_words(mine, lo_bits),
+                *split_words(state.mask, lo_bits),
+                state.ply,
+                params,
+                self._arrays[2],
+            )
+            word, flipped = int(word), bool(flip)
+        else:
+            key = int(_table_key(mine, state.mask, state.ply, params))
+            word = int(_probe(self._arrays[2], key, int(params[_BUCKET_BITS])))
+            flipped = key != mine + state.mask
+        column = ((word >> _COLUMN_SHIFT) & 15) - 1
         if word == 0 or column < 0:
             return None
-        return self.board.cols - 1 - column if key != mine + state.mask else column
+        return self.board.cols - 1 - column if flipped else column
 
     def holds(self, state: GravityState, player: Outcome, at_least: bool, threshold: int) -> bool:
         """Whether ``player``'s score in ``state`` is at least (or with ``at_least`` false, at most)

@@ -10,9 +10,10 @@ time). A word packs everything about one position, so that a word written by one
 another reads it is never seen half-written (several processes may share a table through shared
 memory):
 
-    bits 20..62  the tag          (``key >> bits``)
-    bits 16..19  the best column found + 1 (0: none), of the position as keyed
-    bits  8..13  work             (the bit length of the nodes the search below it took)
+    bits 17..62  the tag          (``key >> bits``, at most 46 bits)
+    bits 13..16  the best column found + 1 (0: none), of the position as keyed
+    bits  8..12  work             (the bit length of the nodes the search below it took, at
+                                  most 31)
     bits  1..7   score + 64
     bit   0      1: a lower bound, 0: an upper bound
 
@@ -41,8 +42,12 @@ DEFAULT_TABLE = 1 << 23
 #: Transposition table words of ``oxo solve`` on boards of at most 42 cells (32 MiB).
 SOLVE_TABLE = 1 << 22
 
-#: Bits of a table word that keep the tag (``key >> bits``).
-_TAG_BITS = 43
+#: Bits of a table word that keep the tag (``key >> bits``), and where they start.
+_TAG_BITS = 46
+_TAG_SHIFT = 17
+#: Where the column starts in a word (4 bits), and the largest work kept (5 bits).
+_COLUMN_SHIFT = 13
+_WORK_MAX = 31
 
 #: An odd multiplier (the golden ratio's, as in Fibonacci hashing) that mixes a tag into the bits
 #: of its bucket.
@@ -109,11 +114,17 @@ def _prefetch(table: np.ndarray, key: int, bits: int) -> None:
 def _probe(table: np.ndarray, key: int, bits: int) -> int:
     """The table's word for ``key`` (0 when it has none)."""
     bucket, tag = _split(key, bits)
+    return _probe_at(table, bucket, tag)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _probe_at(table: np.ndarray, bucket: int, tag: int) -> int:
+    """The word of ``bucket`` whose tag is ``tag`` (0 when neither is)."""
     word = table[2 * bucket]
-    if word != 0 and (word >> 20) == tag:
+    if word != 0 and (word >> _TAG_SHIFT) == tag:
         return word
     word = table[2 * bucket + 1]
-    if word != 0 and (word >> 20) == tag:
+    if word != 0 and (word >> _TAG_SHIFT) == tag:
         return word
     return 0
 
@@ -124,9 +135,24 @@ def _store(
 ) -> None:
     """Keep a bound on ``key``'s score (``column``: the best column found, -1 for none)."""
     bucket, tag = _split(key, bits)
-    word = (tag << 20) | ((column + 1) << 16) | (work << 8) | ((score + 64) << 1) | lower
+    _store_at(table, bucket, tag, score, lower, work, column)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store_at(
+    table: np.ndarray, bucket: int, tag: int, score: int, lower: int, work: int, column: int
+) -> None:
+    """:func:`_store` by bucket and tag: the first word of the bucket keeps the entry whose subtree
+    cost the most work (or the same position's), the second the latest."""
+    word = (
+        (tag << _TAG_SHIFT)
+        | ((column + 1) << _COLUMN_SHIFT)
+        | (min(work, _WORK_MAX) << 8)
+        | ((score + 64) << 1)
+        | lower
+    )
     first = table[2 * bucket]
-    if first == 0 or (first >> 20) == tag or ((first >> 8) & 63) <= work:
+    if first == 0 or (first >> _TAG_SHIFT) == tag or ((first >> 8) & _WORK_MAX) <= work:
         table[2 * bucket] = word
     else:
         table[2 * bucket + 1] = word
