@@ -147,6 +147,15 @@ class GravitySolver:
                 f"{2 * WORD_BITS} bits; {self.board.rows}x{self.board.cols} needs "
                 f"{self.board.stride * self.board.cols}: play it with the level hard instead"
             )
+        from oxo.compiled import is_cached
+
+        if not is_cached(_negamax):  # its first call compiles it: the wait is no search
+            from oxo.progress import notice
+
+            notice(
+                "compiling the exact solver of gravity boards into machine code, once after "
+                "install: it can take a minute or more; later runs load it at once"
+            )
         board = self.board
         self.wide = self.lo_cols is not None or not supports(board)
         # A word keeps ``_TAG_BITS`` bits of the tag: enough buckets for the board's keys.
