@@ -5,6 +5,7 @@ table, and the parallel start (``skew``), each checked against plain minimax or 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,6 +126,32 @@ def test_a_deadline_stops_the_search_and_keeps_the_table_true() -> None:
     # Every bound the stopped search stored is true: a later question still gets the right answer.
     state = GravityState.from_string("4455", board)
     assert solver.solve(state) == GravitySolver(board, 1 << 16).solve(state)
+
+
+def test_a_saved_table_resumes_a_stopped_question(tmp_path: Path) -> None:
+    """A question past its time limit answers nothing; a table saved and loaded into a fresh
+    solver gives the same answers as the saved solver's (minimax's) at a fraction of the
+    positions; a table saved for another board or size, or changed on disk, is refused."""
+    assert GravitySolver(C4, 1 << 16).window(GravityState(C4), 0, seconds=0.0) is None
+    board = GravityBoard.parse("4x4,k=4")
+    root = GravityState(board)
+    solver = GravitySolver(board, 1 << 14)
+    first = solver.window(root, 0)
+    assert first is not None and (first > 0) == (minimax(root, answers(board))[0] == "x")
+    path = tmp_path / "table.bin"
+    solver.save_table(path)
+    resumed = GravitySolver(board, 1 << 14)
+    resumed.load_table(path)
+    assert resumed.window(root, 0) == first and resumed.nodes < solver.nodes // 10
+    with pytest.raises(ValueError, match="written for"):
+        GravitySolver(GravityBoard.parse("4x5,k=4"), 1 << 14).load_table(path)
+    with pytest.raises(ValueError, match="written for"):
+        GravitySolver(board, 1 << 15).load_table(path)
+    data = bytearray(path.read_bytes())
+    data[8 * int(np.flatnonzero(solver._arrays[2])[0])] ^= 2
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="SHA-256"):
+        resumed.load_table(path)
 
 
 def test_a_stop_request_ends_the_compiled_search() -> None:

@@ -27,15 +27,20 @@ certificates are :mod:`oxo.gravity.proof`, :mod:`oxo.gravity.parallel`,
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from oxo.errors import OutOfReachError, PositionError
+from oxo.fileio import atomic_writer, write_atomic
 from oxo.game import Outcome, other
 from oxo.gravity.bitboard import (
     _BUCKET_BITS,
@@ -81,6 +86,9 @@ def solvable(board: GravityBoard) -> bool:
     """Whether the exact solver holds ``board``: on one 64-bit word, or on two."""
     return supports(board) or supports_wide(board)
 
+
+#: The header's format name of a transposition table saved by :meth:`GravitySolver.save_table`.
+TABLE_FORMAT = "oxo-gravity-table/1"
 
 #: Seconds between two looks at a search running in its thread (for its deadline).
 _POLL = 0.05
@@ -149,7 +157,8 @@ class GravitySolver:
             )
         from oxo.compiled import is_cached
 
-        if not is_cached(_negamax):  # its first call compiles it: the wait is no search
+        compiled = _negamax if supports(self.board) and self.lo_cols is None else _negamax_wide
+        if not is_cached(compiled):  # its first call compiles it: the wait is no search
             from oxo.progress import notice
 
             notice(
@@ -210,6 +219,45 @@ class GravitySolver:
         """Forget the transposition table."""
         self._arrays[2][:] = 0
 
+    def _table_header(self) -> dict[str, object]:
+        return {
+            "format": TABLE_FORMAT,
+            "board": self.board.name,
+            "words": int(self._arrays[2].shape[0]),
+            "symmetric_plies": self.symmetric_plies,
+        }
+
+    def save_table(self, path: str | os.PathLike[str]) -> None:
+        """Write the transposition table to ``path`` (its words, raw) and a header beside it
+        (``path`` + ``.json``: the board, the table's size, the SHA-256 of the words), each file
+        atomically: a long search stopped and started again (:meth:`load_table`) keeps every bound
+        it had stored. Call it while no search runs."""
+        table = self._arrays[2]
+        digest = hashlib.sha256(table.data.cast("B")).hexdigest()
+        with atomic_writer(path) as handle:
+            handle.write(table.data.cast("B"))
+        header = {**self._table_header(), "sha256": digest}
+        write_atomic(f"{path}.json", json.dumps(header, indent=1) + "\n")
+
+    def load_table(self, path: str | os.PathLike[str]) -> None:
+        """Read a table written by :meth:`save_table` into this solver's. Raises
+        :class:`ValueError` when it was written for another board or table size, or when its
+        words do not match the SHA-256 of its header (then this solver's table is unchanged)."""
+        header = json.loads(Path(f"{path}.json").read_text(encoding="utf-8"))
+        digest = header.pop("sha256", None)
+        if header != self._table_header():
+            raise ValueError(
+                f"the table {path} was written for {header}, not {self._table_header()}"
+            )
+        words = np.fromfile(path, dtype=np.int64)
+        if hashlib.sha256(words.data.cast("B")).hexdigest() != digest:
+            raise ValueError(f"the table {path} does not match the SHA-256 of its header")
+        if words.shape != self._arrays[2].shape:
+            raise ValueError(
+                f"the table {path} has {words.shape[0]} words, not {self._arrays[2].shape[0]}"
+            )
+        self._arrays[2][:] = words
+
     def _check(self, state: GravityState) -> None:
         if state.board != self.board:
             raise PositionError(
@@ -246,6 +294,19 @@ class GravitySolver:
             else:
                 low = r
         return low
+
+    def window(self, state: GravityState, med: int, seconds: float | None = None) -> int | None:
+        """One null-window search of ``state`` (not over): is the score of the side to move above
+        ``med``? The answer ``r`` means "at least ``r``" when ``r > med``, else "at most ``r``";
+        ``None`` when ``seconds`` ran out first (every bound the search stored is kept, so asking
+        again goes on from there)."""
+        self._check(state)
+        mine = state.x if state.to_move == "x" else state.o
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        try:
+            return self._window(mine, state.mask, state.ply, med, deadline, (med, med + 1))
+        except _SearchStopped:
+            return None
 
     def _window(
         self,
@@ -293,6 +354,7 @@ class GravitySolver:
         except BaseException:
             counter[_C_STOP] = 1  # Ctrl-C or an error here: stop the search before going on
             worker.join()
+            self.nodes += int(counter[_C_NODES])
             raise
         self.nodes += int(counter[_C_NODES])
         return box[0]
