@@ -11,9 +11,10 @@ each word alone; only the shifts across columns (rows and diagonals) carry bits 
 the other (:func:`_up` and :func:`_down`). A move is a column number; its cell is found when it is
 played.
 
-The table is :mod:`oxo.gravity.table`'s: a key of up to 126 bits is split into its tag (``key >>
-bits``, at most 43 bits, so the table needs ``2 ** (key bits - 43)`` buckets at least) and its
-bucket, its low bits mixed with a hash of the tag, as there. Scores, windows, the follow-up bound,
+The table is :mod:`oxo.gravity.table`'s: a key (``stride * cols`` bits) is split into its tag
+(``key >> bits``, at most 46 bits, so the table needs ``2 ** (key bits - 46)`` buckets at least:
+12x5's 72 bits need 2 ** 26, a table of 1 GiB) and its bucket, its low bits mixed with a hash of
+the tag, as there. Scores, windows, the follow-up bound,
 the move order and the enhanced transposition cut-off are those of the one-word search; the tests
 compare the two on boards both can hold, and this one with plain minimax on small boards split
 over the two words.
