@@ -232,6 +232,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "oxo.gravity.ordering",
             "oxo.gravity.table",
             "oxo.gravity.search",
+            "oxo.gravity.wide",
             "oxo.gravity.values",
             "oxo.gravity.solver",
             "oxo.gravity.parallel",
