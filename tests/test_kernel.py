@@ -70,7 +70,7 @@ def random_position(geometry: Geometry, rng: random.Random, plies: int) -> tuple
 def test_compiled_pairing_is_the_reference_pairing(seed: int, spec: str, plies: int) -> None:
     geometry = Geometry.parse(spec)
     x, o = random_position(geometry, random.Random(seed), plies)
-    scratch = kernel.PairScratch(len(geometry.lines), geometry.k)
+    scratch = kernel.PairScratch(geometry.lines, geometry.k)
     lines = np.array(geometry.lines, dtype=np.uint64)
     for defender, attacker in ((o, x), (x, o)):
         expected = reference_pairing(geometry.lines, defender, attacker, geometry.full_mask, 60)
