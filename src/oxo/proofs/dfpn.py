@@ -44,7 +44,7 @@ from oxo.proofs.threats import Plan
 __all__ = ["Entry", "ProofSearch", "DEFAULT_TABLE_BYTES"]
 
 #: Search steps a pairing attempt may take at one position before giving up.
-PAIRING_BUDGET = 60
+PAIRING_BUDGET = 200
 #: Positions (and moves tried) one threat search may visit before it gives up.
 THREAT_BUDGET = 20
 #: The same on cubes, whose forced wins run longer: on Qubic's positions four and six plies deep it

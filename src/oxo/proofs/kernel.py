@@ -20,6 +20,7 @@ The pieces:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -27,6 +28,23 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
+
+
+def _skip_the_blas_lookup() -> None:
+    """Load numba's array functions without looking for a BLAS. The first compiled function a
+    process loads makes numba import them, and they look for a BLAS by importing
+    ``scipy.linalg``: about a third of what loading the search costs, for functions (``np.dot`` in
+    compiled code) that nothing compiled in oxo uses. ``scipy.linalg`` stays importable."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # "import scipy.linalg" fails
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
+_skip_the_blas_lookup()
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -65,6 +66,7 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
+from oxo.proofs.search import QUICK_SECONDS
 from oxo.proofs.workers import (
     EARLY_SPLIT,
     Job,
@@ -72,6 +74,7 @@ from oxo.proofs.workers import (
     JobResult,
     classes_of,
     make_executor,
+    plain_slice,
     run_job,
 )
 
@@ -101,6 +104,12 @@ SAMPLES = 400
 #: settled or disproved any of X's moves; on Qubic 86 % of the leaves four moves in settled.
 BARREN_SEARCHED = 20
 BARREN_SHARE = 20
+#: Seconds the plain search looks at a question's root alone before a worker starts the compiled
+#: search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it settles in
+#: that time (4x5 with k = 4 in about 0.07 s) start no process.
+FIRST_LOOK = 0.1
+#: Seconds of each piece of the plain search after that, between two looks for the worker's answer.
+PLAIN_PIECE = 0.02
 
 Question = Literal["x", "o"]
 
@@ -882,13 +891,60 @@ class ProofRun:
                 job = self._job(tree, tree.root, deadline, probe)
                 if job is not None:
                     report(f"can {attacker.upper()} force a line? a first search of the root here")
-                    tree.apply(tree.root, run_job(job))
+                    tree.apply(tree.root, self._probe(tree, job))
                     self.save()
             self._split_top(tree, deadline)
             return self._loop(tree, deadline, report)
         finally:
             self._add_wall()
             self.working = None
+
+    def _probe(self, tree: Tree, job: Job) -> JobResult:
+        """The first slice of a question's root. In this process, as any job, unless the run has
+        two local workers or more, the board is one the compiled search handles and this process
+        has not loaded it: then the plain search looks for :data:`FIRST_LOOK` seconds here (small
+        boards end there, with no process started), and if it has not settled the root it goes on
+        here for the rest of :data:`oxo.proofs.search.QUICK_SECONDS` while a worker loads the
+        compiled search and takes the whole slice from the start. The plain search's answer is
+        taken if it comes first (the worker is stopped), else the worker's. So the two cores
+        overlap the plain search with the loading of the compiled one (about half a second each)
+        instead of one after the other."""
+        options = self.options
+        if (
+            options.worker_count() < 2
+            or options.scheduler is not None
+            or self.geometry.size > 64
+            or "oxo.proofs.dfpn" in sys.modules
+        ):
+            return run_job(job)
+        since = time.perf_counter(), time.process_time()
+        search, result = plain_slice(job, FIRST_LOOK, since=since)
+        if result is not None:
+            return result
+        executor = self._executor()
+        self.tickets += 1
+        ticket = self.tickets
+        executor.submit(ticket, replace(job, plain_first=False))
+        self.running[ticket] = (tree.attacker, tree.root, round(time.time(), 3))
+        try:
+            # The plain search in short pieces, looking for the worker's answer in between.
+            while time.perf_counter() - since[0] < QUICK_SECONDS:
+                search, result = plain_slice(job, PLAIN_PIECE, search, since)
+                if result is not None:
+                    return result
+                for done, answer in executor.wait(0.0):
+                    del self.running[done]
+                    if done == ticket:
+                        return answer
+            while True:
+                for done, answer in executor.wait(0.25):
+                    del self.running[done]
+                    if done == ticket:
+                        return answer
+        finally:
+            if ticket in self.running:  # the plain search answered first
+                executor.cancel(ticket)
+                del self.running[ticket]
 
     def _add_wall(self) -> None:
         """Add the run time since the last call to the question being worked on."""
