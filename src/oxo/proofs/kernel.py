@@ -264,7 +264,8 @@ class TrackTables:
         self.order = np.zeros((depth, widest), np.int64)
         self.options = np.zeros(depth, np.int64)
         self.tried = np.zeros(depth, np.int64)
-        self.chosen = np.zeros(depth, np.int64)
+        self.chosen = np.zeros(max(1, nt), np.int64)
+        self.top = np.zeros(depth + 1, np.int64)
         self.owner = np.zeros(64, np.int64)
         self.parent = np.zeros(nt, np.int64)
         self.via = np.zeros(nt, np.int64)
@@ -282,7 +283,7 @@ class TrackTables:
             self.pair_offset, self.pair_count, self.first, self.second, self.cand, self.start,
             self.size, self.track, self.open, self.pick, self.order, self.options, self.tried,
             self.chosen, self.owner, self.parent, self.via, self.queue, self.stamp, self.need,
-            self.unions, self.least, self.core, self.suffix,
+            self.unions, self.least, self.core, self.suffix, self.top,
         )  # fmt: skip
 
 
@@ -304,7 +305,7 @@ def _track_tables(lines: tuple[int, ...]) -> TrackTables:
 #: The arrays of TrackTables a search writes to (the others are the board's, shared).
 _SCRATCH = frozenset(
     "cand start size track open pick order options tried chosen owner parent via queue stamp need "
-    "unions least core suffix".split()
+    "unions least core suffix top".split()
 )
 
 
@@ -430,15 +431,18 @@ def _cells_suffice(depth, ps):
 @njit(cache=True)
 def find_pairing_by_tracks(lines, defender, attacker, full, budget, ps):
     """The search of :func:`oxo.proofs.pairing.find_pairing`: one minimal pattern per open track, no
-    two sharing a cell; the track with the fewest patterns left first, its patterns fewest cells
-    first, then those whose cells the other tracks need least. Its stack lives in arrays (levels:
-    the open tracks left and their patterns still possible)."""
+    two sharing a cell; at each level the patterns sharing a cell with another track's core are
+    dropped, the tracks left with one pattern take it, the matching bound is checked, and the
+    track with the fewest patterns is tried, its patterns fewest cells first, then those whose
+    cells the other tracks need least. Its stack lives in arrays (levels: the open tracks left and
+    their patterns still possible; ``chosen``: the patterns taken, ``top[d]`` how many before level
+    d)."""
     pairs = ps[7]
     nlines, tline, offset, count, mask = ps[9], ps[10], ps[11], ps[12], ps[13]
     pair_offset, pair_count, first, second = ps[14], ps[15], ps[16], ps[17]
     cand, start, size, track, nopen = ps[18], ps[19], ps[20], ps[21], ps[22]
     pick, order, noptions, tried, chosen, need = ps[23], ps[24], ps[25], ps[26], ps[27], ps[33]
-    unions = ps[34]
+    unions, top = ps[34], ps[38]
     empty = full & ~(defender | attacker)
     n = 0
     nc = 0
@@ -461,23 +465,19 @@ def find_pairing_by_tracks(lines, defender, attacker, full, budget, ps):
         size[0, n] = nc - begin
         n += 1
     nopen[0] = n
+    top[0] = 0
     if n == 0:
         return 0
     steps = 0
     depth = 0
     entering = True
+    taken = 0
     while True:
         if entering:
             entering = False
             if nopen[depth] == 0:
-                npairs = 0
-                for d in range(depth):
-                    p = chosen[d]
-                    for q in range(pair_offset[p], pair_offset[p] + pair_count[p]):
-                        pairs[npairs, 0] = first[q]
-                        pairs[npairs, 1] = second[q]
-                        npairs += 1
-                return npairs
+                taken = top[depth]
+                break
             steps += 1
             if steps > budget:
                 return -1
@@ -485,6 +485,25 @@ def find_pairing_by_tracks(lines, defender, attacker, full, budget, ps):
             tried[depth] = 0
             if _propagate(depth, ps) and _cells_suffice(depth, ps):
                 n = nopen[depth]
+                # The tracks left with one pattern take it; the others stay in the level.
+                k = top[depth]
+                w = 0
+                for j in range(n):
+                    if size[depth, j] == 1:
+                        chosen[k] = cand[depth, start[depth, j]]
+                        k += 1
+                    else:
+                        track[depth, w] = track[depth, j]
+                        start[depth, w] = start[depth, j]
+                        size[depth, w] = size[depth, j]
+                        unions[w] = unions[j]
+                        w += 1
+                n = w
+                nopen[depth] = n
+                top[depth + 1] = k + 1  # after the forced patterns and the one tried here
+                if n == 0:
+                    taken = k
+                    break
                 best = 0
                 for j in range(1, n):
                     if size[depth, j] < size[depth, best]:
@@ -549,7 +568,7 @@ def find_pairing_by_tracks(lines, defender, attacker, full, budget, ps):
             if not ok:
                 continue
             nopen[below] = n1
-            chosen[depth] = p
+            chosen[top[below] - 1] = p
             depth = below
             entering = True
             advanced = True
@@ -559,6 +578,14 @@ def find_pairing_by_tracks(lines, defender, attacker, full, budget, ps):
         depth -= 1
         if depth < 0:
             return -1
+    npairs = 0
+    for d in range(taken):
+        p = chosen[d]
+        for q in range(pair_offset[p], pair_offset[p] + pair_count[p]):
+            pairs[npairs, 0] = first[q]
+            pairs[npairs, 1] = second[q]
+            npairs += 1
+    return npairs
 
 
 @njit(cache=True)
@@ -1131,10 +1158,19 @@ class Table:
 
 
 @njit(cache=True, inline="always")
+def home(key, mask):
+    """The first slot looked at for ``key``. Keys are odd (their lowest bit is set), so the bits
+    above it are used: with the lowest bits, only every other slot was anyone's first, clusters of
+    taken slots grew long, and a few positions could push each other out of one cluster for a
+    million positions on end (4x9 with k = 4)."""
+    return np.int64((key >> ONE) & np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
 def table_find(tkey, key):
     """The slot holding ``key``, or -1."""
     mask = tkey.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
+    i = home(key, mask)
     for _ in range(PROBES):
         k = tkey[i]
         if k == key:
@@ -1150,7 +1186,7 @@ def table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags,
     """Keep (pn, dn, flags, work, zone) for ``key``, replacing the least useful entry of its slots
     when they are all taken."""
     mask = tkey.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
+    i = home(key, mask)
     victim = i
     victim_score = np.int64(1) << 62
     if work > 0xFFFFFFFF:
@@ -1711,7 +1747,7 @@ class Walk:
 def _set_add(keys, key):
     """Add ``key`` (non-zero) to the open-addressed set; False when it was there already."""
     mask = keys.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
+    i = home(key, mask)
     while True:
         k = keys[i]
         if k == key:

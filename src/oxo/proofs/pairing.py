@@ -13,7 +13,9 @@ pattern uses a subset of their cells: a smaller one always serves as well). A pa
 pattern per track, no two sharing a cell. The search picks the track with the fewest patterns still
 possible, tries them (fewest cells first, then those whose cells the other tracks need least),
 and after each choice drops every other track's patterns that share a cell with it; a track left
-without patterns sends it back. Before each choice it also checks a count that no pairing can
+without patterns sends it back. Before each choice it also drops the patterns that share a cell
+with another track's *core* (the cells all of that track's patterns hold), and a track left with
+one pattern takes it. Before each choice it also checks a count that no pairing can
 beat: every track needs as many cells of its own as its smallest pattern has, and no cell can serve
 two tracks (a matching of tracks to cells, :func:`_cells_suffice`). That count ends most searches
 for a pairing that does not exist after a step or two, where trying pairs one by one went on until
@@ -184,6 +186,12 @@ def find_pairing(
         level = _propagate(level)
         if not level or not _cells_suffice(level):
             return False
+        # A track left with one pattern takes it (no other track's pattern shares its cells now).
+        forced = [patterns[0] for patterns in level if len(patterns) == 1]
+        level = [patterns for patterns in level if len(patterns) > 1]
+        if not level:
+            chosen.extend(forced)
+            return True
         pick = min(range(len(level)), key=lambda j: len(level[j]))  # the first of the fewest
         rest = level[:pick] + level[pick + 1 :]
         need = [0] * full.bit_length()
@@ -203,10 +211,10 @@ def find_pairing(
             after = [[p for p in patterns if not p.mask & pattern.mask] for patterns in rest]
             if not all(after):
                 continue
-            chosen.append(pattern)
+            chosen.extend([*forced, pattern])
             if search(after):
                 return True
-            chosen.pop()
+            del chosen[len(chosen) - len(forced) - 1 :]
             if steps > budget:
                 return False
         return False
