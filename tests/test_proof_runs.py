@@ -451,6 +451,45 @@ def test_a_worker_that_loaded_the_compiled_search_skips_the_plain_one() -> None:
     assert "table_sweeps" in result.statistics
 
 
+def test_the_first_look_of_the_plain_search_is_counted_in_positions() -> None:
+    """The plain search's first look at a root is bounded by positions, so a loaded machine does not
+    cut it short: 4x5 (k = 4) settles within it, and 5x5 (k = 4) stops at the bound."""
+    from oxo.proofs.runs import FIRST_LOOK
+    from oxo.proofs.workers import plain_slice
+
+    _, settled = plain_slice(Job((4, 5), 4, "x", 0, 0), None, nodes=FIRST_LOOK)
+    assert settled is not None and settled.value == -1 and settled.fragment is not None
+    search, open_ = plain_slice(Job((5, 5), 4, "x", 0, 0), None, nodes=200)
+    assert open_ is None and 200 <= search.nodes < 200 + 64  # it looks at the bound every 64
+
+
+@pytest.mark.parametrize(("look", "started"), [(None, 0), (50, 1)])
+def test_a_root_the_first_look_does_not_settle_is_raced_on_a_worker(
+    look: int | None, started: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two workers, in a process that has not loaded the compiled search, the plain search
+    settles a small root alone (4x5 with k = 4: no process started); a root it does not settle in
+    its first look (cut to 50 positions here) is raced against a worker, and either answer gives
+    certificates both checkers accept."""
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)
+    if look is not None:
+        monkeypatch.setattr("oxo.proofs.runs.FIRST_LOOK", look)
+    calls: list[int] = []
+    executor = ProofRun._executor
+
+    def counted(self: ProofRun) -> object:
+        calls.append(1)
+        return executor(self)
+
+    monkeypatch.setattr(ProofRun, "_executor", counted)
+    result = prove_board(
+        Geometry.parse("4x5,k=4"), seconds=None, proof_dir=tmp_path / "p", run=RunOptions(workers=2)
+    )
+    assert result.value == "draw"
+    assert all(verify_certificate(path).valid and tool(path) == 0 for path in result.proofs)
+    assert min(len(calls), 1) == started
+
+
 # -- the tree --------------------------------------------------------------------------------------
 
 

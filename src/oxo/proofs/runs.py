@@ -66,7 +66,7 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
-from oxo.proofs.search import QUICK_SECONDS
+from oxo.proofs.search import QUICK_NODES, QUICK_SECONDS
 from oxo.proofs.workers import (
     EARLY_SPLIT,
     Job,
@@ -104,10 +104,12 @@ SAMPLES = 400
 #: settled or disproved any of X's moves; on Qubic 86 % of the leaves four moves in settled.
 BARREN_SEARCHED = 20
 BARREN_SHARE = 20
-#: Seconds the plain search looks at a question's root alone before a worker starts the compiled
-#: search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it settles in
-#: that time (4x5 with k = 4 in about 0.07 s) start no process.
-FIRST_LOOK = 0.1
+#: Positions the plain search looks at a question's root alone (at most :data:`QUICK_SECONDS`)
+#: before a worker starts the compiled search beside it (RunOptions' first slice,
+#: :meth:`ProofRun._probe`): the boards it settles in that many (4x5 with k = 4 in 461, about
+#: 0.07 s) start no process. Counted in positions, not seconds, so that a loaded machine, where a
+#: tenth of a second buys a few dozen positions, does not start a process for them.
+FIRST_LOOK = QUICK_NODES
 #: Seconds of each piece of the plain search after that, between two looks for the worker's answer.
 PLAIN_PIECE = 0.02
 
@@ -902,7 +904,7 @@ class ProofRun:
     def _probe(self, tree: Tree, job: Job) -> JobResult:
         """The first slice of a question's root. In this process, as any job, unless the run has
         two local workers or more, the board is one the compiled search handles and this process
-        has not loaded it: then the plain search looks for :data:`FIRST_LOOK` seconds here (small
+        has not loaded it: then the plain search looks at :data:`FIRST_LOOK` positions here (small
         boards end there, with no process started), and if it has not settled the root it goes on
         here for the rest of :data:`oxo.proofs.search.QUICK_SECONDS` while a worker loads the
         compiled search and takes the whole slice from the start. The plain search's answer is
@@ -918,7 +920,7 @@ class ProofRun:
         ):
             return run_job(job)
         since = time.perf_counter(), time.process_time()
-        search, result = plain_slice(job, FIRST_LOOK, since=since)
+        search, result = plain_slice(job, QUICK_SECONDS, since=since, nodes=FIRST_LOOK)
         if result is not None:
             return result
         executor = self._executor()

@@ -156,15 +156,17 @@ def plain_slice(
     seconds: float,
     search: StrategyReader | None = None,
     since: tuple[float, float] | None = None,
+    nodes: int | None = None,
 ) -> tuple[StrategyReader, JobResult | None]:
     """The plain search on the job's position for ``seconds`` more (going on with ``search``, the
-    search an earlier call returned, begun at ``since``: wall and processor clocks): the search,
-    and the job's result when it settled the position (None when it did not: nothing is split)."""
+    search an earlier call returned, begun at ``since``: wall and processor clocks), and at most
+    until it has searched ``nodes`` positions in all: the search, and the job's result when it
+    settled the position (None when it did not: nothing is split)."""
     started, cpu = since or (time.perf_counter(), time.process_time())
     geometry = geometry_of(job.dims, job.k)
     if search is None:
         search = plain_search(geometry, job.attacker)
-    answer = search.solve_until(job.x, job.o, seconds, None)
+    answer = search.solve_until(job.x, job.o, seconds, nodes)
     if answer is None:
         return search, None
     return search, _result(job, search, geometry, 1 if answer else -1, False, started, cpu)
