@@ -66,7 +66,7 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
-from oxo.proofs.search import QUICK_NODES, QUICK_SECONDS
+from oxo.proofs.search import QUICK_SECONDS
 from oxo.proofs.workers import (
     EARLY_SPLIT,
     Job,
@@ -104,14 +104,18 @@ SAMPLES = 400
 #: settled or disproved any of X's moves; on Qubic 86 % of the leaves four moves in settled.
 BARREN_SEARCHED = 20
 BARREN_SHARE = 20
-#: Positions the plain search looks at a question's root alone (at most :data:`QUICK_SECONDS`)
-#: before a worker starts the compiled search beside it (RunOptions' first slice,
-#: :meth:`ProofRun._probe`): the boards it settles in that many (4x5 with k = 4 in 461, about
-#: 0.07 s) start no process. Counted in positions, not seconds, so that a loaded machine, where a
-#: tenth of a second buys a few dozen positions, does not start a process for them.
-FIRST_LOOK = QUICK_NODES
+#: Processor seconds the plain search looks at a question's root alone before a worker starts the
+#: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
+#: settles in that time (4x5 with k = 4 in about 0.07 s) start no process. Processor time, not
+#: wall time, so that a loaded machine, where a tenth of a second of wall time buys a few dozen
+#: positions, does not start a process for a board the plain search settles alone.
+FIRST_LOOK = 0.15
 #: Seconds of each piece of the plain search after that, between two looks for the worker's answer.
 PLAIN_PIECE = 0.02
+
+#: How many times a job that settled nothing in its slice runs again with twice the slice before
+#: it is split (RunOptions.slice_doublings): a minute grows to 16 at most.
+SLICE_DOUBLINGS = 4
 
 Question = Literal["x", "o"]
 
@@ -135,7 +139,12 @@ class RunOptions:
     A job where the defender is to move that has proved none of the defender's moves after the
     ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`); so is a job
     where the attacker is to move that has disproved none of the attacker's moves by then, at a
-    depth whose searches almost never settle (:meth:`Tree.barren`). ``first_question`` is the
+    depth whose searches almost never settle (:meth:`Tree.barren`). A job that used its whole
+    slice and settled neither its position nor any of its children is not split but run again
+    with twice the slice (the positions and the seconds), up to ``slice_doublings`` times (then it
+    is split): its children would be as far out of reach as it is, each in a search of its own,
+    where a longer search of the position keeps all it learns in one table (0: split at once,
+    as before 2026-11-28). ``first_question`` is the
     attacker of the question settled first ("x": can X force a line?); a draw needs both answered,
     and the first one answered "no" gives the other side's no-loss certificate at once."""
 
@@ -150,6 +159,7 @@ class RunOptions:
     root_search: bool = True
     early_split: float = EARLY_SPLIT
     first_question: Question = "x"
+    slice_doublings: int = SLICE_DOUBLINGS
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -346,8 +356,11 @@ class Tree:
             node.root, node.entries = root, entries
         node.value = value
 
-    def apply(self, key: int, result: JobResult) -> None:
-        """Take in a job's result: settle its node, or split it into its children."""
+    def apply(self, key: int, result: JobResult, doublings: int = 0) -> None:
+        """Take in a job's result: settle its node, or split it into its children, unless the job
+        searched its whole slice and settled none of them, and its node has had at most
+        ``doublings`` jobs: then the node stays a leaf, for a job with a longer slice
+        (:meth:`ProofRun.slice_of`), and takes the numbers its children would give it."""
         node = self.nodes[key]
         node.jobs += 1
         node.nodes += result.nodes
@@ -363,6 +376,19 @@ class Tree:
             self.settle(key, result.value, result.fragment, result.entries, _status(job, size))
             return
         if result.children is None or node.children is not None:
+            return
+        if (
+            node.jobs <= doublings
+            and result.job.search
+            and not result.statistics.get("early_splits")
+            and not any(child.value for child in result.children)
+        ):
+            pns = [child.pn for child in result.children]
+            dns = [child.dn for child in result.children]
+            if self.attacker_to_move(node):
+                node.pn, node.dn = min(pns), min(INF, sum(dns))
+            else:
+                node.pn, node.dn = min(INF, sum(pns)), min(dns)
             return
         children = []
         for child in result.children:
@@ -904,7 +930,7 @@ class ProofRun:
     def _probe(self, tree: Tree, job: Job) -> JobResult:
         """The first slice of a question's root. In this process, as any job, unless the run has
         two local workers or more, the board is one the compiled search handles and this process
-        has not loaded it: then the plain search looks at :data:`FIRST_LOOK` positions here (small
+        has not loaded it: then the plain search looks for :data:`FIRST_LOOK` processor seconds here (small
         boards end there, with no process started), and if it has not settled the root it goes on
         here for the rest of :data:`oxo.proofs.search.QUICK_SECONDS` while a worker loads the
         compiled search and takes the whole slice from the start. The plain search's answer is
@@ -920,9 +946,13 @@ class ProofRun:
         ):
             return run_job(job)
         since = time.perf_counter(), time.process_time()
-        search, result = plain_slice(job, QUICK_SECONDS, since=since, nodes=FIRST_LOOK)
-        if result is not None:
-            return result
+        search = None
+        while True:  # the first look, in pieces, until it has used FIRST_LOOK of processor time
+            search, result = plain_slice(job, PLAIN_PIECE, search, since)
+            if result is not None:
+                return result
+            if time.process_time() - since[1] >= FIRST_LOOK:
+                break
         executor = self._executor()
         self.tickets += 1
         ticket = self.tickets
@@ -985,18 +1015,21 @@ class ProofRun:
     def _job(
         self, tree: Tree, key: int, deadline: float | None, seconds: float | None
     ) -> Job | None:
-        """The job for a leaf: a slice of ``seconds`` (cut at the end of the run's time)."""
+        """The job for a leaf: a slice of ``seconds`` (longer for a leaf that had jobs,
+        :meth:`slice_of`; cut at the end of the run's time)."""
         final = False
+        node = tree.nodes[key]
         if seconds is not None and seconds == float("inf"):
             seconds = None
+        if node.jobs and node.children is None:
+            seconds = self.slice_of(node, seconds)
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left < MIN_SLICE:
                 return None
             if seconds is None or left < seconds:
                 seconds, final = left, True
-        node = tree.nodes[key]
-        max_nodes, table_bytes = self.limits(seconds)
+        max_nodes, table_bytes = self.limits(seconds, node)
         early = self.options.early_split or None
         return Job(
             self.geometry.shape,
@@ -1021,8 +1054,18 @@ class ProofRun:
         memory = self.options.memory or default_memory_limit()
         return memory // (self.options.worker_count() + 1)
 
-    def limits(self, seconds: float | None = None) -> tuple[int | None, int | None]:
-        """(positions, table bytes) a job with a slice of ``seconds`` may use, within its share of
+    def slice_of(self, node: Node, seconds: float | None) -> float | None:
+        """The slice of a leaf's next job: ``seconds`` doubled for each job the leaf had (each
+        settled nothing, :meth:`Tree.apply`), at most ``slice_doublings`` times."""
+        if seconds is None:
+            return None
+        return seconds * (1 << min(node.jobs, self.options.slice_doublings))
+
+    def limits(
+        self, seconds: float | None = None, node: Node | None = None
+    ) -> tuple[int | None, int | None]:
+        """(positions, table bytes) a job with a slice of ``seconds`` (of ``node``, whose earlier
+        jobs double the positions as :meth:`slice_of` doubles the seconds) may use, within its share of
         ``--memory`` (one share for this process, one per worker). The compiled search (up to 64
         cells) gets a table sized for what the slice can search, at most half its share and 1 GiB
         (the table replaces positions when full, so it never grows; None: the search's default,
@@ -1032,6 +1075,8 @@ class ProofRun:
 
         share = self._share()
         nodes = self.options.slice_nodes
+        if nodes is not None and node is not None and node.jobs and node.children is None:
+            nodes <<= min(node.jobs, self.options.slice_doublings)
         if self.geometry.size <= 64:
             bounds = [n for n in (nodes, None if seconds is None else seconds * NODES_PER_SECOND)]
             known = [int(n) for n in bounds if n is not None]
@@ -1098,7 +1143,7 @@ class ProofRun:
             changed = bool(arrived)
             for ticket, result in arrived:
                 _, key, _ = self.running.pop(ticket)
-                tree.apply(key, result)
+                tree.apply(key, result, self.options.slice_doublings)
             if changed:
                 values = tree.values()
                 self._cancel_irrelevant(tree, values)
@@ -1110,7 +1155,7 @@ class ProofRun:
             while self.running and time.perf_counter() < until:
                 for ticket, result in executor.wait(0.25):
                     _, key, _ = self.running.pop(ticket)
-                    tree.apply(key, result)
+                    tree.apply(key, result, self.options.slice_doublings)
             values = tree.values()
         if self.executor is not None:  # what still runs no longer matters (or has no time left)
             for ticket in list(self.running):
