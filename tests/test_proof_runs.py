@@ -1016,6 +1016,28 @@ def test_a_run_whose_jobs_settle_nothing_doubles_their_slices(tmp_path: Path) ->
     assert max(jobs) >= 2
 
 
+def test_the_whole_search_of_the_root_gets_the_longest_slice_a_job_may_grow_to(
+    tmp_path: Path,
+) -> None:
+    """The search of the whole root beside the split jobs runs for the slice doubled as often as a
+    job's may be (a minute: 16 minutes), cut at the end of the run's time; unbounded when the
+    slices are."""
+    geometry = Geometry.parse("4x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+
+    def root_job(options: RunOptions, deadline: float | None) -> Job:
+        job = ProofRun(geometry, tmp_path / "p", options)._root_job(tree, deadline)
+        assert job is not None and job.final and job.max_nodes is None
+        return job
+
+    assert root_job(RunOptions(workers=2), None).seconds == 60 * 16
+    assert root_job(RunOptions(workers=2, slice_seconds=10, slice_doublings=1), None).seconds == 20
+    assert root_job(RunOptions(workers=2, slice_seconds=None), None).seconds is None
+    cut = root_job(RunOptions(workers=2), time.perf_counter() + 100).seconds
+    assert cut is not None and 90 < cut <= 100
+
+
 def test_an_attacker_job_is_split_early_when_asked_and_none_of_its_moves_is_disproved() -> None:
     """5x6 (k = 4), X to move. With ``early_attacker`` (which the run sets at barren depths), the
     job after X on 16 and 26, O on 10 and 11 disproves none of X's moves within a quarter of its

@@ -314,8 +314,9 @@ def _print_deadends(report: DeadEndReport) -> None:
     default=True,
     show_default=True,
     help="With --proof and 2 workers or more: one worker searches the empty board whole, without "
-    "splitting, for the rest of --time, beside the split jobs (one long search keeps all it "
-    "learns; its work is kept only if it settles the question).",
+    "splitting, beside the split jobs, for as long as a job's slice may grow (--slice doubled "
+    "--slice-doublings times; one long search keeps all it learns; its work is kept only if it "
+    "settles the question).",
 )
 @click.option(
     "--early-split/--no-early-split",

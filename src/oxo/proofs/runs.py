@@ -132,8 +132,9 @@ class RunOptions:
     ``memory`` bounds this process and its local workers (default: half the available memory, at
     most 8 GiB): each job's positions are bounded to its share. The state is written at most every
     ``save_every`` seconds (and at every stop). With ``root_search`` and two workers or more, one
-    worker searches the whole root, unsplit, for the rest of the run's time, beside the split jobs:
-    one search keeps everything it learns in one table, where split jobs start afresh, so a board
+    worker searches the whole root, unsplit, beside the split jobs, for the longest slice a job
+    may grow to (:meth:`ProofRun.root_seconds`): one search keeps everything it learns in one
+    table, where split jobs start afresh, so a board
     that one long search settles (10x4 with k = 4) is not lost to the split; but its work is kept
     only when it settles the question (a stop loses it), where the split jobs' is kept as it comes.
     A job where the defender is to move that has proved none of the defender's moves after the
@@ -1174,8 +1175,9 @@ class ProofRun:
         )
 
     def _root_job(self, tree: Tree, deadline: float | None) -> Job | None:
-        """The whole search of the root: no slice, no split, until the end of the run's time."""
-        job = self._job(tree, tree.root, deadline, None)
+        """The whole search of the root, unsplit, for the longest slice a job may grow to
+        (:meth:`root_seconds`; cut at the end of the run's time)."""
+        job = self._job(tree, tree.root, deadline, self.root_seconds())
         if job is None:
             return None
         if self.geometry.size > 64:  # the plain search: its positions are bounded by its share
@@ -1183,6 +1185,17 @@ class ProofRun:
         # The compiled search: its work is not bounded, its table is, to most of its share.
         table_bytes = min(MAX_ROOT_TABLE_BYTES, max(16 << 20, self._share() * 3 // 4))
         return replace(job, max_nodes=None, table_bytes=table_bytes, final=True)
+
+    def root_seconds(self) -> float | None:
+        """Seconds of the whole search of the root beside the split jobs: the longest slice a job
+        may grow to (``slice_seconds`` doubled ``slice_doublings`` times; None: the run's time).
+        The hedge is for a board that one long search settles where split jobs do not (10x4 with
+        k = 4: 7½ minutes); on one that it does not settle (8x8 with k = 5: hours), it would hold a
+        worker for the whole run and keep nothing, so it gets as long as a job may, not longer."""
+        slice_seconds = self.options.slice_seconds
+        if slice_seconds is None:
+            return None
+        return slice_seconds * (1 << self.options.slice_doublings)
 
     def _cancel_irrelevant(self, tree: Tree, values: dict[int, int]) -> None:
         if not self.running or self.executor is None:
