@@ -67,7 +67,8 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         metavar="REF",
-        help="with --proofs: also run the code of this git commit (exported to a temporary folder)",
+        help="with --proofs: also run the code of this git commit (exported to a temporary "
+        "folder), or of this folder holding an exported tree",
     )
     parser.add_argument(
         "--board",
@@ -177,10 +178,14 @@ PROOF_BOARDS = [
 
 
 def _export(ref: str) -> Path:
-    """The source tree of git commit ``ref``, exported (``git archive``) into a temporary folder."""
+    """The source tree of git commit ``ref``, exported (``git archive``) into a temporary folder;
+    ``ref`` may also name a folder holding such a tree already (one exported by an earlier run,
+    whose compiled search is cached there: it is not compiled again)."""
     import subprocess
     import tempfile
 
+    if Path(ref, "src", "oxo").is_dir():
+        return Path(ref)
     root = Path(__file__).resolve().parent.parent
     folder = Path(tempfile.mkdtemp(prefix="oxo-baseline-"))
     archive = subprocess.run(
