@@ -12,6 +12,11 @@ Run:  python benchmarks/bench_solve.py                 (3×3 and 4×4, and the p
                                                         the same for the code of commit facf1d7, run in
                                                         the same session, with the ratio of the times)
       python benchmarks/bench_solve.py --proofs --board 7x7,k=5 --repeat 3
+      python benchmarks/bench_solve.py --proofs --command --board 7x7,k=5 --baseline REF --repeat 3
+                                                       (the whole command `oxo solve 7x7 --k 5 --proof
+                                                        DIR` as a user runs it: start-up, its worker
+                                                        processes, both certificates written and
+                                                        checked; CPU time counts the workers too)
 Each measurement runs in a fresh process and prints wall time and peak resident memory.
 """
 
@@ -62,7 +67,8 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         metavar="REF",
-        help="with --proofs: also run the code of this git commit (exported to a temporary folder)",
+        help="with --proofs: also run the code of this git commit (exported to a temporary "
+        "folder), or of this folder holding an exported tree",
     )
     parser.add_argument(
         "--board",
@@ -77,9 +83,17 @@ def main() -> None:
     parser.add_argument(
         "--limit", type=float, default=600.0, help="with --proofs: seconds per proof (default 600)"
     )
+    parser.add_argument(
+        "--command",
+        action="store_true",
+        help="with --proofs: time the whole `oxo solve BOARD --proof DIR` process with its workers "
+        "(default: the proof in a fresh process, one search per question, no workers)",
+    )
     args = parser.parse_args()
     if args.proofs:
-        _proof_comparison(args.board or PROOF_BOARDS, args.baseline, args.repeat, args.limit)
+        _proof_comparison(
+            args.board or PROOF_BOARDS, args.baseline, args.repeat, args.limit, args.command
+        )
         return
     rows = []
     boards = ["3x3", "4x4,k=3"] + ([] if args.quick else ["4x4"])
@@ -164,10 +178,14 @@ PROOF_BOARDS = [
 
 
 def _export(ref: str) -> Path:
-    """The source tree of git commit ``ref``, exported (``git archive``) into a temporary folder."""
+    """The source tree of git commit ``ref``, exported (``git archive``) into a temporary folder;
+    ``ref`` may also name a folder holding such a tree already (one exported by an earlier run,
+    whose compiled search is cached there: it is not compiled again)."""
     import subprocess
     import tempfile
 
+    if Path(ref, "src", "oxo").is_dir():
+        return Path(ref)
     root = Path(__file__).resolve().parent.parent
     folder = Path(tempfile.mkdtemp(prefix="oxo-baseline-"))
     archive = subprocess.run(
@@ -177,12 +195,18 @@ def _export(ref: str) -> Path:
     return folder
 
 
-def _proof_comparison(boards: list[str], baseline: str | None, repeat: int, limit: float) -> None:
+def _proof_comparison(
+    boards: list[str], baseline: str | None, repeat: int, limit: float, command: bool = False
+) -> None:
     """Per board: value, wall and CPU seconds, positions, peak MiB, certificate entries for this tree
     and (with ``baseline``) for that commit, run alternately in the same session, and the ratio of the
     CPU times (the machine is shared: CPU time moves less with the load than wall time). With
-    ``repeat``, the run with the least CPU time of each is kept."""
+    ``repeat``, the run with the least CPU time of each is kept. With ``command``, each run is the
+    whole ``oxo solve --proof`` command (:func:`_run_command`)."""
     from results_solved import run_board
+
+    if command:
+        run_board = _run_command  # noqa: F811
 
     here = Path(__file__).resolve().parent.parent / "src"
     trees = [("this tree", here)]
@@ -213,6 +237,60 @@ def _proof_comparison(boards: list[str], baseline: str | None, repeat: int, limi
                 flush=True,
             )
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+#: The command line of oxo in a fresh interpreter (the code on its PYTHONPATH).
+OXO = "import sys; from oxo.cli import run; sys.exit(run())"
+
+
+def _run_command(spec: str, limit: float, env: dict[str, str] | None = None) -> dict[str, object]:
+    """``oxo solve BOARD --proof DIR --json`` in a fresh process, as a user runs it (start-up, its
+    worker processes, both certificates written and checked by the run): wall seconds, CPU seconds
+    of the command and every process it started, the largest peak memory among them, and the
+    command's own figures. The certificates' entries are read from the run's checks."""
+    import json
+    import subprocess
+    import tempfile
+
+    board, _, k = spec.partition(",k=")
+    folder = Path(tempfile.mkdtemp(prefix="oxo-proof-")) / "proof"
+    argv = [sys.executable, "-c", OXO, "solve", board, *(["--k", k] if k else [])]
+    argv += ["--proof", str(folder), "--time", str(limit), "--json"]
+    wrapper = textwrap.dedent(
+        """
+        import json, resource, subprocess, sys, time
+        started = time.perf_counter()
+        done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+        seconds = time.perf_counter() - started
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(json.dumps({"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime,
+                          "peak_mib": usage.ru_maxrss / 1024, "code": done.returncode,
+                          "out": done.stdout, "err": done.stderr[-500:]}))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **(env or {})},
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    if report["code"] != 0:
+        raise SystemExit(f"oxo solve {spec}: exit {report['code']}\n{report['err']}")
+    found = json.loads(report["out"])
+    checks = list(found["run"]["certificates"].values())
+    if not all(check["valid"] for check in checks):
+        raise SystemExit(f"oxo solve {spec}: a certificate failed its check: {checks}")
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    return {
+        "value": found["value"],
+        "nodes": found["nodes"],
+        "wall_seconds": round(report["seconds"], 2),
+        "cpu_seconds": round(report["cpu"], 2),
+        "peak_mib": round(report["peak_mib"], 1),
+        "certificates": [{"entries": check["entries"]} for check in checks],
+    }
 
 
 def _proof_boards(boards: list[str]) -> None:

@@ -70,7 +70,7 @@ def random_position(geometry: Geometry, rng: random.Random, plies: int) -> tuple
 def test_compiled_pairing_is_the_reference_pairing(seed: int, spec: str, plies: int) -> None:
     geometry = Geometry.parse(spec)
     x, o = random_position(geometry, random.Random(seed), plies)
-    scratch = kernel.PairScratch(len(geometry.lines), geometry.k)
+    scratch = kernel.PairScratch(geometry.lines, geometry.k)
     lines = np.array(geometry.lines, dtype=np.uint64)
     for defender, attacker in ((o, x), (x, o)):
         expected = reference_pairing(geometry.lines, defender, attacker, geometry.full_mask, 60)
@@ -349,7 +349,9 @@ def test_replacement_spares_work_over_cheap_settled_positions() -> None:
     table = kernel.Table(1024)
     stats = np.zeros(kernel.STATS, np.int64)
     home = 5
-    keys = [np.uint64(home | (j << 10)) for j in range(1, 10)]
+    # Odd keys (as the search's are) whose first slot is ``home``: the bits above the lowest.
+    keys = [np.uint64((home << 1 | 1) | (j << 11)) for j in range(1, 10)]
+    assert all(kernel.home(key, np.int64(1023)) == home for key in keys)
     arrays = (table.key, table.pn, table.dn, table.flags, table.work, table.zone, stats)
     kernel.table_store(*arrays, keys[0], 3, 4, np.uint8(0), 1000, kernel.ZERO)
     for key in keys[1 : kernel.PROBES]:

@@ -451,6 +451,43 @@ def test_a_worker_that_loaded_the_compiled_search_skips_the_plain_one() -> None:
     assert "table_sweeps" in result.statistics
 
 
+def test_a_piece_of_the_plain_search_may_be_bounded_by_positions() -> None:
+    """A piece of the plain search (the run's first look at a root) settles 4x5 (k = 4) within
+    600 positions, and stops 5x5 (k = 4) at its bound."""
+    from oxo.proofs.workers import plain_slice
+
+    _, settled = plain_slice(Job((4, 5), 4, "x", 0, 0), None, nodes=600)
+    assert settled is not None and settled.value == -1 and settled.fragment is not None
+    search, open_ = plain_slice(Job((5, 5), 4, "x", 0, 0), None, nodes=200)
+    assert open_ is None and 200 <= search.nodes < 200 + 64  # it looks at the bound every 64
+
+
+@pytest.mark.parametrize(("look", "started"), [(5.0, 0), (0.0, 1)])
+def test_a_root_the_first_look_does_not_settle_is_raced_on_a_worker(
+    look: float, started: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two workers, in a process that has not loaded the compiled search, the plain search
+    settles a small root alone when its first look is long enough (4x5 with k = 4: no process
+    started); a root it does not settle in its first look (none here) is raced against a worker,
+    and either answer gives certificates both checkers accept."""
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)
+    monkeypatch.setattr("oxo.proofs.runs.FIRST_LOOK", look)
+    calls: list[int] = []
+    executor = ProofRun._executor
+
+    def counted(self: ProofRun) -> object:
+        calls.append(1)
+        return executor(self)
+
+    monkeypatch.setattr(ProofRun, "_executor", counted)
+    result = prove_board(
+        Geometry.parse("4x5,k=4"), seconds=None, proof_dir=tmp_path / "p", run=RunOptions(workers=2)
+    )
+    assert result.value == "draw"
+    assert all(verify_certificate(path).valid and tool(path) == 0 for path in result.proofs)
+    assert min(len(calls), 1) == started
+
+
 # -- the tree --------------------------------------------------------------------------------------
 
 
@@ -914,6 +951,91 @@ def test_a_job_where_the_defender_moves_is_split_early_when_it_proves_no_reply()
     x_to_move = job(0b101, 0b1000010, 0.25)
     assert x_to_move.nodes == job(0b101, 0b1000010, None).nodes
     assert "early_splits" not in x_to_move.statistics
+
+
+def test_a_job_that_settled_nothing_runs_again_with_twice_the_slice(tmp_path: Path) -> None:
+    """5x6 (k = 4), X to move: a job of 50 positions settles neither the position nor any of X's
+    moves. Its leaf is not split: it takes the numbers its children would give it (an OR node:
+    the least proof number, the sum of the disproof numbers) and its next job gets twice the
+    slice, 4 times at most (slice_doublings 2 here: then it is split). A job that settled a move
+    (O to move after X on 0 and 7: it proves one of O's replies) or stopped early is split at
+    once, as is every job with slice_doublings 0."""
+    geometry = Geometry.parse("5x6,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    run = ProofRun(
+        geometry,
+        tmp_path / "p",
+        RunOptions(workers=1, slice_seconds=60, slice_nodes=50, slice_doublings=2),
+    )
+
+    def leaf(x: int, o: int) -> int:
+        key = tree.classes.key(x, o)
+        tree.nodes[key] = Node(x, o)
+        return key
+
+    key = leaf(0b101, 0b1000010)
+    nothing = run_job(Job((5, 6), 4, "x", 0b101, 0b1000010, seconds=600, max_nodes=50))
+    assert nothing.value == 0 and nothing.children is not None
+    assert not any(child.value for child in nothing.children)
+    node = tree.nodes[key]
+    for jobs, (seconds, positions) in enumerate([(120, 100), (240, 200)], start=1):
+        tree.apply(key, nothing, run.options.slice_doublings)
+        assert node.jobs == jobs and node.children is None
+        job = run._job(tree, key, None, 60)
+        assert job is not None and (job.seconds, job.max_nodes) == (seconds, positions)
+    assert node.pn == min(c.pn for c in nothing.children)
+    assert node.dn == sum(c.dn for c in nothing.children)
+    tree.apply(key, nothing, run.options.slice_doublings)  # the third: split
+    assert node.jobs == 3 and node.children is not None
+    once = leaf(0b101, 0b1000010 ^ 0b11000010)  # another position, the same result: split at once
+    tree.apply(once, nothing, 0)
+    assert tree.nodes[once].children is not None
+    proved = run_job(Job((5, 6), 4, "x", 0b10000001, 0b10, seconds=600, max_nodes=2000))
+    assert proved.value == 0 and proved.children is not None
+    assert any(child.value for child in proved.children)
+    key = leaf(0b10000001, 0b10)
+    tree.apply(key, proved, 4)
+    assert tree.nodes[key].children is not None
+    stopped = run_job(Job((5, 6), 4, "x", 0b101, 0b10, seconds=600, max_nodes=2000, early=0.25))
+    assert stopped.statistics["early_splits"] == 1
+    key = leaf(0b101, 0b10)
+    tree.apply(key, stopped, 4)
+    assert tree.nodes[key].children is not None
+
+
+def test_a_run_whose_jobs_settle_nothing_doubles_their_slices(tmp_path: Path) -> None:
+    """4x5 (k = 4) in jobs of 10 positions: some jobs settle nothing and run again with twice the
+    slice before they settle or split, and the certificates are accepted as ever."""
+    folder = tmp_path / "p"
+    options = split(slice_nodes=10)
+    result = prove_board(Geometry.parse("4x5,k=4"), seconds=None, proof_dir=folder, run=options)
+    assert result.value == "draw"
+    assert all(verify_certificate(path).valid for path in result.proofs)
+    state = json.loads((folder / "run" / "state.json").read_text())
+    jobs = [node[8] for question in state["questions"].values() for node in question["nodes"]]
+    assert max(jobs) >= 2
+
+
+def test_the_whole_search_of_the_root_gets_the_longest_slice_a_job_may_grow_to(
+    tmp_path: Path,
+) -> None:
+    """The search of the whole root beside the split jobs runs for the slice doubled as often as a
+    job's may be (a minute: 16 minutes), cut at the end of the run's time; unbounded when the
+    slices are."""
+    geometry = Geometry.parse("4x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+
+    def root_job(options: RunOptions, deadline: float | None) -> Job:
+        job = ProofRun(geometry, tmp_path / "p", options)._root_job(tree, deadline)
+        assert job is not None and job.final and job.max_nodes is None
+        return job
+
+    assert root_job(RunOptions(workers=2), None).seconds == 60 * 16
+    assert root_job(RunOptions(workers=2, slice_seconds=10, slice_doublings=1), None).seconds == 20
+    assert root_job(RunOptions(workers=2, slice_seconds=None), None).seconds is None
+    cut = root_job(RunOptions(workers=2), time.perf_counter() + 100).seconds
+    assert cut is not None and 90 < cut <= 100
 
 
 def test_an_attacker_job_is_split_early_when_asked_and_none_of_its_moves_is_disproved() -> None:

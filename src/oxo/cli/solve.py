@@ -40,6 +40,7 @@ from oxo.errors import OptionError
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
+from oxo.proofs.runs import SLICE_DOUBLINGS
 from oxo.proofs.solver import METHOD, ProofResult, RunOptions
 from oxo.registry import find_game, game_of
 from oxo.solve import SolveTable, Value
@@ -313,8 +314,9 @@ def _print_deadends(report: DeadEndReport) -> None:
     default=True,
     show_default=True,
     help="With --proof and 2 workers or more: one worker searches the empty board whole, without "
-    "splitting, for the rest of --time, beside the split jobs (one long search keeps all it "
-    "learns; its work is kept only if it settles the question).",
+    "splitting, beside the split jobs, for as long as a job's slice may grow (--slice doubled "
+    "--slice-doublings times; one long search keeps all it learns; its work is kept only if it "
+    "settles the question).",
 )
 @click.option(
     "--early-split/--no-early-split",
@@ -340,6 +342,17 @@ def _print_deadends(report: DeadEndReport) -> None:
     help="Prove the value again from scratch, here and now, instead of reading it from oxo's "
     "proof book (the boards 'oxo book' lists; --proof DIR proves it again too).",
 )
+@click.option(
+    "--slice-doublings",
+    "slice_doublings",
+    type=click.IntRange(min=0, max=10),
+    default=SLICE_DOUBLINGS,
+    show_default=True,
+    metavar="N",
+    help="With --proof: a job that used its whole --slice and settled neither its position nor "
+    "any move from it runs again with twice the slice, up to N times, before it is split (0: "
+    "split at once).",
+)
 @memory_option
 @json_option
 @quiet_option
@@ -363,6 +376,7 @@ def solve_command(
     early_split: bool,
     first_question: Literal["x", "o"],
     again: bool,
+    slice_doublings: int,
     memory_text: str | None,
     as_json: bool,
     quiet: bool,
@@ -379,7 +393,8 @@ def solve_command(
 
     A proof with --proof DIR is a run kept in DIR: the opening is split into jobs (one per
     position up to symmetry) that run on all cores (--workers) or a Dask cluster (--scheduler);
-    a job that does not settle within --slice is split one move deeper. Past --time, on Ctrl-C
+    a job that does not settle within --slice is split one move deeper (or, when it settled
+    nothing at all, runs again with twice the slice: --slice-doublings). Past --time, on Ctrl-C
     (exit status 130) or after a kill, DIR keeps what was found: the same command continues the
     run, and --status says how far it is.
 
@@ -405,6 +420,7 @@ def solve_command(
         ("--scheduler", scheduler is not None),
         ("--memory", memory_text is not None),
         ("--first-question", first_question != "x"),
+        ("--slice-doublings", slice_doublings != SLICE_DOUBLINGS),
     ]
     given = [name for name, on in run_flags if on]
     if given and (proof_dir is None or game.family == "gravity"):
@@ -432,6 +448,7 @@ def solve_command(
         root_search=root_search,
         early_split=RunOptions().early_split if early_split else 0.0,
         first_question=first_question,
+        slice_doublings=slice_doublings,
     )
     if geometry.size <= MAX_EMPTY:
         with (

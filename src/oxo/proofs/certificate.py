@@ -513,18 +513,19 @@ def _checked_pairing(
         raise CertificateEntryError(
             f"{where}: a pairing is a list of pairs of cells, got {pairing!r}"
         )
+    size = header.geometry.size
     pairs = []
     for pair in pairing:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise CertificateEntryError(
                 f"{where}: a pairing is a list of pairs of cells; {pair!r} is not a pair"
             )
-        pairs.append(
-            (
-                _checked_cell(pair[0], header, where, "pairing cell"),
-                _checked_cell(pair[1], header, where, "pairing cell"),
-            )
-        )
+        a, b = pair
+        if type(a) is not int or type(b) is not int or not (0 <= a < size and 0 <= b < size):
+            # the exact complaint (bool is an int to Python, not a cell)
+            a = _checked_cell(a, header, where, "pairing cell")
+            b = _checked_cell(b, header, where, "pairing cell")
+        pairs.append((a, b))
     to_move = "x" if x.bit_count() == o.bit_count() else "o"
     if to_move == header.side:
         raise CertificateEntryError(

@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from oxo.geometry import Geometry
+from oxo.geometry import Geometry, play
 from oxo.proofs import kernel
 from oxo.proofs.strategy import Entry, StrategyReader
 from oxo.proofs.symmetry import search_symmetries
@@ -44,7 +44,7 @@ from oxo.proofs.threats import Plan
 __all__ = ["Entry", "ProofSearch", "DEFAULT_TABLE_BYTES"]
 
 #: Search steps a pairing attempt may take at one position before giving up.
-PAIRING_BUDGET = 60
+PAIRING_BUDGET = 200
 #: Positions (and moves tried) one threat search may visit before it gives up.
 THREAT_BUDGET = 20
 #: The same on cubes, whose forced wins run longer: on Qubic's positions four and six plies deep it
@@ -164,7 +164,7 @@ class ProofSearch(StrategyReader):
         self._replaced_before = 0
         self.frames = kernel.Frames(size, len(perms))
         self.threats = kernel.ThreatScratch(threat_budget, threes, deep_threes, MAX_DEFENCES)
-        self.pairings = kernel.PairScratch(len(geometry.lines), geometry.k)
+        self.pairings = kernel.PairScratch(geometry.lines, geometry.k)
         self._ts = self.threats.arrays()
         self._ps = self.pairings.arrays()
         self.stats = np.zeros(kernel.STATS, np.int64)
@@ -266,6 +266,94 @@ class ProofSearch(StrategyReader):
             return Plan(int(back[sc.plan_move[index]]), replies)
 
         return x, o, build(int(root))
+
+    def strategy(self, x: int = 0, o: int = 0) -> list[Entry]:
+        """The certificate entries of the settled root, read as :meth:`StrategyReader.strategy`
+        reads them, the walk compiled (:func:`oxo.proofs.kernel.strategy_walk`); the positions
+        whose values the table let go are settled here, searched again."""
+        root = self.value_of(x, o)
+        if root == 0:
+            raise ValueError("the position is not settled: run solve() first")
+        proving = root > 0
+        target = 1 if proving else -1
+        side_is_x = self.attacker_is_x if proving else not self.attacker_is_x
+        walk = kernel.Walk(self.geometry.size, int(self.stats[kernel.ST_ENTRIES]))
+        walk.push(x, o)
+        entries: list[Entry] = []
+        board = (self.lines, self.thr, self.thrn, np.uint64(self.full), self.perms, self.inverse)
+        while True:
+            t = self.table
+            code = kernel.strategy_walk(
+                *board,
+                self.zob,
+                self.rigid,
+                self.attacker_is_x,
+                self.options,
+                self.weights,
+                *(t.key, t.pn, t.dn, t.flags),
+                self._ps,
+                self._ts,
+                *(walk.stack_x, walk.stack_o, walk.done),
+                *(walk.out_x, walk.out_o, walk.kind, walk.move, walk.pairs, walk.pair_count),
+                *(walk.pending_x, walk.pending_o, walk.pending_kind),
+                walk.counts,
+                target,
+                side_is_x,
+            )
+            if code < 0:
+                raise AssertionError("a settled strategy reached a position of the wrong value")
+            written = int(walk.counts[1])
+            cells = walk.pairs[: int(walk.counts[4])].tolist()
+            for px, po, kind, move, count in zip(
+                walk.out_x[:written].tolist(),
+                walk.out_o[:written].tolist(),
+                walk.kind[:written].tolist(),
+                walk.move[:written].tolist(),
+                walk.pair_count[:written].tolist(),
+                strict=True,
+            ):
+                if kind == kernel.WALK_MOVE:
+                    entries.append(Entry(px, po, move=move))
+                elif kind == kernel.WALK_PAIRING:
+                    pairs = tuple((a, b) for a, b in cells[move : move + count])
+                    entries.append(Entry(px, po, pairing=pairs))
+                else:
+                    entries.extend(self._threat_entries(px, po))
+            pending = int(walk.counts[2])
+            left = list(
+                zip(
+                    walk.pending_x[:pending].tolist(),
+                    walk.pending_o[:pending].tolist(),
+                    walk.pending_kind[:pending].tolist(),
+                    strict=True,
+                )
+            )
+            walk.counts[1] = walk.counts[2] = walk.counts[4] = 0
+            for px, po, kind in left:
+                self._settle_pending(walk, entries, px, po, kind, target)
+            if code == 2:
+                walk.grow()
+            elif code == 0 and not walk.counts[0]:
+                return entries
+
+    def _settle_pending(
+        self, walk: kernel.Walk, entries: list[Entry], x: int, o: int, kind: int, target: int
+    ) -> None:
+        """A position the compiled walk left: the table no longer holds the values it needs, so
+        they are searched again (the table may have grown meanwhile: the walk reads it anew)."""
+        if kind == kernel.PENDING_REPLY:
+            if self.settle(x, o) != target:
+                raise AssertionError("a reply escapes a settled strategy")
+            walk.push(x, o)
+            return
+        _, moves = self.expand(x, o)
+        for move in moves:
+            child = play(x, o, move)
+            if self.settle(*child) == target:
+                entries.append(Entry(x, o, move=move))
+                walk.push(*child)
+                return
+        raise AssertionError("no move keeps a settled value")
 
     # -- df-pn -------------------------------------------------------------------------------------
 

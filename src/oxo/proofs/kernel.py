@@ -20,6 +20,7 @@ The pieces:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -27,6 +28,23 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
+
+
+def _skip_the_blas_lookup() -> None:
+    """Load numba's array functions without looking for a BLAS. The first compiled function a
+    process loads makes numba import them, and they look for a BLAS by importing
+    ``scipy.linalg``: about a third of what loading the search costs, for functions (``np.dot`` in
+    compiled code) that nothing compiled in oxo uses. ``scipy.linalg`` stays importable."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # "import scipy.linalg" fails
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
+_skip_the_blas_lookup()
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -161,9 +179,13 @@ PAIR_DEPTH = 34
 
 
 class PairScratch:
-    """The arrays one pairing search works in, for a board with ``nlines`` lines of ``k`` cells."""
+    """The arrays one pairing search works in, and the board's tracks and their patterns (see
+    :mod:`oxo.proofs.pairing`), for a board with ``lines`` (cell masks) of ``k`` cells. A board
+    whose tracks are too long for patterns (:func:`oxo.proofs.pairing.tracks_of` gives None)
+    searches line by line."""
 
-    def __init__(self, nlines: int, k: int) -> None:
+    def __init__(self, lines: tuple[int, ...], k: int) -> None:
+        nlines = len(lines)
         options = max(1, k * (k - 1) // 2)
         self.unc = np.zeros((PAIR_DEPTH + 1, max(1, nlines)), np.uint64)
         self.counts = np.zeros(PAIR_DEPTH + 1, np.int64)
@@ -173,12 +195,118 @@ class PairScratch:
         self.nopt = np.zeros(PAIR_DEPTH + 1, np.int64)
         self.next = np.zeros(PAIR_DEPTH + 1, np.int64)
         self.pairs = np.zeros((PAIR_DEPTH, 2), np.int64)
+        self.tracks = _track_tables(tuple(lines))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         return (
             self.unc, self.counts, self.used, self.opt_a, self.opt_b, self.nopt, self.next,
-            self.pairs,
+            self.pairs, *self.tracks.arrays(),
         )  # fmt: skip
+
+
+class TrackTables:
+    """The tracks of a board and their minimal patterns as arrays (:class:`oxo.proofs.pairing.Tracks`),
+    with the scratch arrays of the search over them. ``mode[0]`` is 0 when the board searches its
+    pairings line by line instead."""
+
+    def __init__(self, lines: tuple[int, ...]) -> None:
+        from oxo.proofs.pairing import local_patterns, tracks_of
+
+        tracks = tracks_of(lines)
+        self.mode = np.array([0 if tracks is None else 1], np.int64)
+        groups: list[tuple[int, ...]] = [] if tracks is None else list(tracks.lines)
+        cells_of: list[tuple[int, ...]] = [] if tracks is None else list(tracks.cells)
+        nt = max(1, len(groups))
+        width = max((len(g) for g in groups), default=1)
+        self.nlines = np.zeros(nt, np.int64)
+        self.line = np.zeros((nt, width), np.int64)
+        self.offset = np.zeros((nt, 1 << width), np.int64)
+        self.count = np.zeros((nt, 1 << width), np.int64)
+        masks: list[int] = []
+        pair_offset: list[int] = []
+        pair_count: list[int] = []
+        first: list[int] = []
+        second: list[int] = []
+        widest = 1
+        for t, group in enumerate(groups):
+            assert tracks is not None
+            self.nlines[t] = len(group)
+            self.line[t, : len(group)] = group
+            cells = cells_of[t]
+            local = local_patterns(len(cells), tracks.k)
+            most = 0
+            for open_ in range(1, 1 << len(group)):
+                self.offset[t, open_] = len(masks)
+                self.count[t, open_] = len(local[open_])
+                most = max(most, len(local[open_]))
+                for pairs in local[open_]:
+                    mask = 0
+                    pair_offset.append(len(first))
+                    pair_count.append(len(pairs))
+                    for a, b in pairs:
+                        mask |= 1 << cells[a] | 1 << cells[b]
+                        first.append(cells[a])
+                        second.append(cells[b])
+                    masks.append(mask)
+            widest += most
+        self.mask = np.array(masks or [0], np.uint64)
+        self.pair_offset = np.array(pair_offset or [0], np.int64)
+        self.pair_count = np.array(pair_count or [0], np.int64)
+        self.first = np.array(first or [0], np.int64)
+        self.second = np.array(second or [0], np.int64)
+        depth = nt + 1
+        self.cand = np.zeros((depth, widest), np.int64)
+        self.start = np.zeros((depth, nt), np.int64)
+        self.size = np.zeros((depth, nt), np.int64)
+        self.track = np.zeros((depth, nt), np.int64)
+        self.open = np.zeros(depth, np.int64)
+        self.pick = np.zeros(depth, np.int64)
+        self.order = np.zeros((depth, widest), np.int64)
+        self.options = np.zeros(depth, np.int64)
+        self.tried = np.zeros(depth, np.int64)
+        self.chosen = np.zeros(max(1, nt), np.int64)
+        self.top = np.zeros(depth + 1, np.int64)
+        self.owner = np.zeros(64, np.int64)
+        self.parent = np.zeros(nt, np.int64)
+        self.via = np.zeros(nt, np.int64)
+        self.queue = np.zeros(nt, np.int64)
+        self.stamp = np.zeros(nt, np.int64)
+        self.need = np.zeros(64, np.int64)
+        self.unions = np.zeros(nt, np.uint64)
+        self.least = np.zeros(nt, np.int64)
+        self.core = np.zeros(nt, np.uint64)
+        self.suffix = np.zeros(nt, np.uint64)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return (
+            self.mode, self.nlines, self.line, self.offset, self.count, self.mask,
+            self.pair_offset, self.pair_count, self.first, self.second, self.cand, self.start,
+            self.size, self.track, self.open, self.pick, self.order, self.options, self.tried,
+            self.chosen, self.owner, self.parent, self.via, self.queue, self.stamp, self.need,
+            self.unions, self.least, self.core, self.suffix, self.top,
+        )  # fmt: skip
+
+
+_TRACK_TABLES: dict[tuple[int, ...], TrackTables] = {}
+
+
+def _track_tables(lines: tuple[int, ...]) -> TrackTables:
+    """The track tables of a board, built once per process (a search's scratch arrays are its
+    own: each search gets a copy)."""
+    tables = _TRACK_TABLES.get(lines)
+    if tables is None:
+        tables = _TRACK_TABLES[lines] = TrackTables(lines)
+    copy = object.__new__(TrackTables)
+    for name, value in vars(tables).items():
+        setattr(copy, name, value.copy() if name in _SCRATCH else value)
+    return copy
+
+
+#: The arrays of TrackTables a search writes to (the others are the board's, shared).
+_SCRATCH = frozenset(
+    "cand start size track open pick order options tried chosen owner parent via queue stamp need "
+    "unions least core suffix top".split()
+)
 
 
 @njit(cache=True)
@@ -186,9 +314,295 @@ def find_pairing(lines, defender, attacker, full, budget, ps):
     """Disjoint pairs of empty cells covering every line without a ``defender`` mark, written to the
     scratch's ``pairs`` (``ps[7]``): their number, or -1 when none was found within ``budget``
     search steps (-1 does not prove that none exists). The search of
-    :func:`oxo.proofs.pairing.find_pairing`: take the uncovered line with the fewest usable cells,
-    try its pairs (those covering more uncovered lines first; ties: larger cells first)."""
-    unc, counts, used, opt_a, opt_b, nopt, nxt, pairs = ps
+    :func:`oxo.proofs.pairing.find_pairing`, track by track; on boards with too long tracks, line
+    by line (:func:`find_pairing_by_lines`)."""
+    if ps[8][0] == 0:
+        return find_pairing_by_lines(lines, defender, attacker, full, budget, ps)
+    return find_pairing_by_tracks(lines, defender, attacker, full, budget, ps)
+
+
+@njit(cache=True)
+def _propagate(depth, ps):
+    """Drop the patterns of each open track of the level ``depth`` that share a cell with the
+    *core* of another track (the cells all of its patterns hold: it takes them whatever it
+    chooses), until nothing changes (see :func:`oxo.proofs.pairing._propagate`). False when a
+    track is left without patterns."""
+    mask, cand, start, size = ps[13], ps[18], ps[19], ps[20]
+    nopen = ps[22][depth]
+    core, suffix = ps[36], ps[37]
+    changed = True
+    while changed:
+        changed = False
+        for j in range(nopen):
+            c = ~ZERO
+            for q in range(start[depth, j], start[depth, j] + size[depth, j]):
+                c &= mask[cand[depth, q]]
+            core[j] = c
+        acc = ZERO
+        for j in range(nopen - 1, -1, -1):
+            suffix[j] = acc  # the cores of the tracks after j
+            acc |= core[j]
+        prefix = ZERO  # the cores of the tracks before j
+        for j in range(nopen):
+            others = prefix | suffix[j]
+            prefix |= core[j]
+            s0 = start[depth, j]
+            w = s0
+            for q in range(s0, s0 + size[depth, j]):
+                if mask[cand[depth, q]] & others == ZERO:
+                    cand[depth, w] = cand[depth, q]
+                    w += 1
+            if w == s0:
+                return False
+            if w - s0 != size[depth, j]:
+                size[depth, j] = w - s0
+                changed = True
+    return True
+
+
+@njit(cache=True)
+def _cells_suffice(depth, ps):
+    """Whether every open track of the level ``depth`` can have as many cells of its own as its
+    smallest pattern has, among its patterns' cells, no cell serving two tracks (see
+    :func:`oxo.proofs.pairing._cells_suffice`): Kuhn's matching, a cell at a time, breadth first."""
+    mask, cand, start, size = ps[13], ps[18], ps[19], ps[20]
+    nopen = ps[22][depth]
+    owner, parent, via, queue, stamp = ps[28], ps[29], ps[30], ps[31], ps[32]
+    unions, least = ps[34], ps[35]
+    for j in range(nopen):
+        u = ZERO
+        m = 64
+        for q in range(start[depth, j], start[depth, j] + size[depth, j]):
+            pm = mask[cand[depth, q]]
+            u |= pm
+            c = popcount(pm)
+            if c < m:
+                m = c
+        unions[j] = u
+        least[j] = m
+        stamp[j] = -1
+    owned = ZERO
+    mark = 0
+    for j in range(nopen):
+        for _ in range(least[j]):
+            mark += 1
+            queue[0] = j
+            stamp[j] = mark
+            head = 0
+            tail = 1
+            seen = ZERO
+            found = -1
+            at = -1
+            while head < tail:
+                h = queue[head]
+                head += 1
+                reach = unions[h] & ~seen
+                seen |= reach
+                free = reach & ~owned
+                if free != ZERO:
+                    found = lowest(free)
+                    at = h
+                    break
+                r = reach
+                while r != ZERO:
+                    c = lowest(r)
+                    r &= r - ONE
+                    holder = owner[c]
+                    if stamp[holder] != mark:
+                        stamp[holder] = mark
+                        parent[holder] = h
+                        via[holder] = c
+                        queue[tail] = holder
+                        tail += 1
+            if found < 0:
+                return False
+            owned |= bit(found)
+            c = found
+            h = at
+            while h != j:
+                owner[c] = h
+                nxt = via[h]
+                h = parent[h]
+                c = nxt
+            owner[c] = j
+    return True
+
+
+@njit(cache=True)
+def find_pairing_by_tracks(lines, defender, attacker, full, budget, ps):
+    """The search of :func:`oxo.proofs.pairing.find_pairing`: one minimal pattern per open track, no
+    two sharing a cell; at each level the patterns sharing a cell with another track's core are
+    dropped, the tracks left with one pattern take it, the matching bound is checked, and the
+    track with the fewest patterns is tried, its patterns fewest cells first, then those whose
+    cells the other tracks need least. Its stack lives in arrays (levels: the open tracks left and
+    their patterns still possible; ``chosen``: the patterns taken, ``top[d]`` how many before level
+    d)."""
+    pairs = ps[7]
+    nlines, tline, offset, count, mask = ps[9], ps[10], ps[11], ps[12], ps[13]
+    pair_offset, pair_count, first, second = ps[14], ps[15], ps[16], ps[17]
+    cand, start, size, track, nopen = ps[18], ps[19], ps[20], ps[21], ps[22]
+    pick, order, noptions, tried, chosen, need = ps[23], ps[24], ps[25], ps[26], ps[27], ps[33]
+    unions, top = ps[34], ps[38]
+    empty = full & ~(defender | attacker)
+    n = 0
+    nc = 0
+    for t in range(nlines.shape[0]):
+        op = 0
+        for j in range(nlines[t]):
+            if lines[tline[t, j]] & defender == ZERO:
+                op |= 1 << j
+        if op == 0:
+            continue
+        begin = nc
+        for p in range(offset[t, op], offset[t, op] + count[t, op]):
+            if mask[p] & ~empty == ZERO:
+                cand[0, nc] = p
+                nc += 1
+        if nc == begin:
+            return -1
+        track[0, n] = t
+        start[0, n] = begin
+        size[0, n] = nc - begin
+        n += 1
+    nopen[0] = n
+    top[0] = 0
+    if n == 0:
+        return 0
+    steps = 0
+    depth = 0
+    entering = True
+    taken = 0
+    while True:
+        if entering:
+            entering = False
+            if nopen[depth] == 0:
+                taken = top[depth]
+                break
+            steps += 1
+            if steps > budget:
+                return -1
+            noptions[depth] = 0
+            tried[depth] = 0
+            if _propagate(depth, ps) and _cells_suffice(depth, ps):
+                n = nopen[depth]
+                # The tracks left with one pattern take it; the others stay in the level.
+                k = top[depth]
+                w = 0
+                for j in range(n):
+                    if size[depth, j] == 1:
+                        chosen[k] = cand[depth, start[depth, j]]
+                        k += 1
+                    else:
+                        track[depth, w] = track[depth, j]
+                        start[depth, w] = start[depth, j]
+                        size[depth, w] = size[depth, j]
+                        unions[w] = unions[j]
+                        w += 1
+                n = w
+                nopen[depth] = n
+                top[depth + 1] = k + 1  # after the forced patterns and the one tried here
+                if n == 0:
+                    taken = k
+                    break
+                best = 0
+                for j in range(1, n):
+                    if size[depth, j] < size[depth, best]:
+                        best = j
+                pick[depth] = best
+                for c in range(64):
+                    need[c] = 0
+                for j in range(n):
+                    if j == best:
+                        continue
+                    u = unions[j]  # the cells of track j's patterns (from _cells_suffice)
+                    while u != ZERO:
+                        need[lowest(u)] += 1
+                        u &= u - ONE
+                # The chosen track's patterns by (cells, need of their cells, index): insertion.
+                s0 = start[depth, best]
+                cnt = size[depth, best]
+                keys = np.empty(cnt, np.int64)
+                for i in range(cnt):
+                    pm = mask[cand[depth, s0 + i]]
+                    total = 0
+                    u = pm
+                    while u != ZERO:
+                        total += need[lowest(u)]
+                        u &= u - ONE
+                    key = (popcount(pm) * (1 << 24) + total) * (1 << 16) + i
+                    a = i
+                    while a > 0 and keys[a - 1] > key:
+                        keys[a] = keys[a - 1]
+                        order[depth, a] = order[depth, a - 1]
+                        a -= 1
+                    keys[a] = key
+                    order[depth, a] = i
+                noptions[depth] = cnt
+        advanced = False
+        while tried[depth] < noptions[depth]:
+            i = order[depth, tried[depth]]
+            tried[depth] += 1
+            best = pick[depth]
+            p = cand[depth, start[depth, best] + i]
+            pm = mask[p]
+            below = depth + 1
+            n1 = 0
+            nc1 = 0
+            ok = True
+            for j in range(nopen[depth]):
+                if j == best:
+                    continue
+                begin = nc1
+                for q in range(start[depth, j], start[depth, j] + size[depth, j]):
+                    other = cand[depth, q]
+                    if mask[other] & pm == ZERO:
+                        cand[below, nc1] = other
+                        nc1 += 1
+                if nc1 == begin:
+                    ok = False
+                    break
+                track[below, n1] = track[depth, j]
+                start[below, n1] = begin
+                size[below, n1] = nc1 - begin
+                n1 += 1
+            if not ok:
+                continue
+            nopen[below] = n1
+            chosen[top[below] - 1] = p
+            depth = below
+            entering = True
+            advanced = True
+            break
+        if advanced:
+            continue
+        depth -= 1
+        if depth < 0:
+            return -1
+    npairs = 0
+    for d in range(taken):
+        p = chosen[d]
+        for q in range(pair_offset[p], pair_offset[p] + pair_count[p]):
+            pairs[npairs, 0] = first[q]
+            pairs[npairs, 1] = second[q]
+            npairs += 1
+    return npairs
+
+
+@njit(cache=True)
+def find_pairing_by_lines(lines, defender, attacker, full, budget, ps):
+    """The search of :func:`oxo.proofs.pairing.find_pairing_by_lines`: take the uncovered line
+    with the fewest usable cells, try its pairs (those covering more uncovered lines first; ties:
+    larger cells first). Its answer as :func:`find_pairing`'s."""
+    unc, counts, used, opt_a, opt_b, nopt, nxt, pairs = (
+        ps[0],
+        ps[1],
+        ps[2],
+        ps[3],
+        ps[4],
+        ps[5],
+        ps[6],
+        ps[7],
+    )
     empty = full & ~(defender | attacker)
     live = 0
     for i in range(lines.shape[0]):
@@ -744,10 +1158,19 @@ class Table:
 
 
 @njit(cache=True, inline="always")
+def home(key, mask):
+    """The first slot looked at for ``key``. Keys are odd (their lowest bit is set), so the bits
+    above it are used: with the lowest bits, only every other slot was anyone's first, clusters of
+    taken slots grew long, and a few positions could push each other out of one cluster for a
+    million positions on end (4x9 with k = 4)."""
+    return np.int64((key >> ONE) & np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
 def table_find(tkey, key):
     """The slot holding ``key``, or -1."""
     mask = tkey.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
+    i = home(key, mask)
     for _ in range(PROBES):
         k = tkey[i]
         if k == key:
@@ -763,7 +1186,7 @@ def table_store(tkey, tpn, tdn, tflags, twork, tzone, stats, key, pn, dn, flags,
     """Keep (pn, dn, flags, work, zone) for ``key``, replacing the least useful entry of its slots
     when they are all taken."""
     mask = tkey.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
+    i = home(key, mask)
     victim = i
     victim_score = np.int64(1) << 62
     if work > 0xFFFFFFFF:
@@ -1266,3 +1689,241 @@ def run(
         fthdn[child] = child_thdn
         fphase[child] = 0
         fstate[0] = child
+
+
+# -- reading a strategy back -----------------------------------------------------------------------
+
+# What the walk writes for a position (Walk.kind): a move of the strategy's side, or a position
+# settled by a pairing or by a win by threats (the caller writes those entries out).
+WALK_MOVE = 0
+WALK_PAIRING = 1
+WALK_THREATS = 2
+# What the walk leaves to its caller (Walk.pending_kind): a position of the strategy's side where
+# no move is known to keep the value (the table let the deciding child go), and a position of the
+# other side, reached by a reply, whose value the table does not hold.
+PENDING_CHOICE = 0
+PENDING_REPLY = 1
+
+
+class Walk:
+    """The state of one reading of a strategy (:func:`strategy_walk`) on a board of ``size`` cells:
+    its stack of positions, the classes done (an open-addressed set of keys, sized for about
+    ``positions``), the entries written and the positions left to the caller since the last call.
+    It stops to have them drained (and the set grown) and goes on from its stack."""
+
+    def __init__(self, size: int, positions: int = 0, batch: int = 1 << 14) -> None:
+        self.stack_x = np.zeros(64 * (size + 2), np.uint64)
+        self.stack_o = np.zeros(64 * (size + 2), np.uint64)
+        # Room for twice the positions expected (those of the search's table) before growing.
+        self.done = np.zeros(1 << max(12, (4 * positions).bit_length()), np.uint64)
+        self.out_x = np.zeros(batch, np.uint64)
+        self.out_o = np.zeros(batch, np.uint64)
+        self.kind = np.zeros(batch, np.int64)
+        self.move = np.zeros(batch, np.int64)
+        self.pending_x = np.zeros(batch, np.uint64)
+        self.pending_o = np.zeros(batch, np.uint64)
+        self.pending_kind = np.zeros(batch, np.int64)
+        #: The pairs of the pairings written (an entry's ``move`` is the index of its first pair,
+        #: ``pair_count`` how many), in the entry's orientation.
+        self.pairs = np.zeros((batch * 4, 2), np.int64)
+        self.pair_count = np.zeros(batch, np.int64)
+        #: [positions on the stack, entries written, positions pending, keys in the set, pairs]
+        self.counts = np.zeros(5, np.int64)
+
+    def push(self, x: int, o: int) -> None:
+        n = int(self.counts[0])
+        self.stack_x[n] = x
+        self.stack_o[n] = o
+        self.counts[0] = n + 1
+
+    def grow(self) -> None:
+        """Double the set of classes done."""
+        old = self.done
+        self.done = np.zeros(2 * len(old), np.uint64)
+        _set_rehash(old, self.done)
+
+
+@njit(cache=True, inline="always")
+def _set_add(keys, key):
+    """Add ``key`` (non-zero) to the open-addressed set; False when it was there already."""
+    mask = keys.shape[0] - 1
+    i = home(key, mask)
+    while True:
+        k = keys[i]
+        if k == key:
+            return False
+        if k == ZERO:
+            keys[i] = key
+            return True
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _set_rehash(old, new):
+    for i in range(old.shape[0]):
+        if old[i] != ZERO:
+            _set_add(new, old[i])
+
+
+@njit(cache=True)
+def _settled_value(
+    lines, thr, thrn, full, perms, inverse, attacker_is_x, options, weights, tkey, tpn, tdn,
+    tflags, stats, moves, ps, ts, x, o, hashes,
+):  # fmt: skip
+    """1 proven, -1 disproven, 0 unknown: the table's value of (x, o), else what expand settles at
+    once (as :meth:`oxo.proofs.dfpn.ProofSearch.value_of`)."""
+    key, sym = class_key(hashes)
+    slot = table_find(tkey, key)
+    flags = np.uint8(0)
+    if slot >= 0:
+        if tpn[slot] == 0:
+            return 1
+        if tdn[slot] == 0:
+            return -1
+        flags = tflags[slot]
+    status, _, _, _ = expand(
+        lines, thr, thrn, full, perms, inverse, x, o, attacker_is_x, sym, flags, options, stats,
+        moves, weights, ps, ts,
+    )  # fmt: skip
+    return 0 if status == 0 else (1 if status > 0 else -1)
+
+
+@njit(cache=True)
+def strategy_walk(
+    lines, thr, thrn, full, perms, inverse, zob, rigid, attacker_is_x, options, weights,
+    tkey, tpn, tdn, tflags, ps, ts,
+    stack_x, stack_o, done, out_x, out_o, out_kind, out_move, out_pairs, out_npairs, pend_x, pend_o,
+    pend_kind, counts, target, side_is_x,
+):  # fmt: skip
+    """Read the strategy of a settled search (``target`` 1: the attacker's win, -1: the
+    defender's no-loss; the strategy's side is X when ``side_is_x``) from the positions on the
+    stack, as :meth:`oxo.proofs.strategy.StrategyReader.strategy` reads it: each class once (under
+    the board's own ``rigid`` symmetries), the side's first move (in expand's order) whose
+    position keeps the value, every reply of the other side. Writes what each position needs
+    (``out_*``: a pairing's pairs too), and leaves to the caller (``pend_*``) the positions whose values the table no
+    longer holds. Returns 0 when the stack is empty, 1 when the output is full (drain it and call
+    again), 2 when the set of classes done must grow, -1 when a position has the wrong value."""
+    nsym = zob.shape[0]
+    h = np.empty(nsym, np.uint64)
+    ch = np.empty(nsym, np.uint64)
+    moves = np.empty(64, np.int64)
+    cmoves = np.empty(64, np.int64)
+    stats = np.zeros(STATS, np.int64)
+    proving = target > 0
+    while counts[0] > 0:
+        if (
+            counts[1] >= out_x.shape[0]
+            or counts[2] + 64 >= pend_x.shape[0]
+            or counts[4] + PAIR_DEPTH >= out_pairs.shape[0]
+        ):
+            return 1
+        if counts[3] * 2 >= done.shape[0]:
+            return 2
+        n = counts[0] - 1
+        counts[0] = n
+        x = stack_x[n]
+        o = stack_o[n]
+        hashes_of(zob, x, o, h)
+        rk, _ = class_key(h[:rigid])
+        if not _set_add(done, rk):
+            continue
+        counts[3] += 1
+        key, sym = class_key(h)
+        slot = table_find(tkey, key)
+        flags = np.uint8(0) if slot < 0 else tflags[slot]
+        status, nmoves, _, zone = expand(
+            lines, thr, thrn, full, perms, inverse, x, o, attacker_is_x, sym, flags, options,
+            stats, moves, weights, ps, ts,
+        )  # fmt: skip
+        if status != 0:
+            if (status > 0) != proving:
+                return -1
+            if status == PROVEN_BY_THREATS or status == DISPROVEN_BY_PAIRING:
+                e = counts[1]
+                out_x[e] = x
+                out_o[e] = o
+                out_kind[e] = WALK_THREATS if status == PROVEN_BY_THREATS else WALK_PAIRING
+                out_move[e] = -1
+                if status == DISPROVEN_BY_PAIRING:
+                    # expand left the pairs (of the class's chosen image) in the scratch; the
+                    # zone it returned is their cells, so it tells how many.
+                    found = ps[7]
+                    first = counts[4]
+                    for i in range(popcount(zone) // 2):
+                        out_pairs[first + i, 0] = inverse[sym, found[i, 0]]
+                        out_pairs[first + i, 1] = inverse[sym, found[i, 1]]
+                    out_move[e] = first
+                    out_npairs[e] = popcount(zone) // 2
+                    counts[4] = first + popcount(zone) // 2
+                counts[1] = e + 1
+            continue
+        for j in range(nmoves):
+            cmoves[j] = moves[j]
+        x_to_move = popcount(x) == popcount(o)
+        mark = 0 if x_to_move else 1
+        if x_to_move == side_is_x:
+            # The first move whose position the table holds with the value, else the first that
+            # expand settles so (expand may run a threat and a pairing search: the table first).
+            chosen = -1
+            for j in range(nmoves):
+                move = cmoves[j]
+                for i in range(nsym):
+                    ch[i] = h[i] ^ zob[i, mark, move]
+                ckey, _ = class_key(ch)
+                cslot = table_find(tkey, ckey)
+                if cslot >= 0 and (tpn[cslot] == 0 if proving else tdn[cslot] == 0):
+                    chosen = move
+                    break
+            for j in range(nmoves if chosen < 0 else 0):
+                move = cmoves[j]
+                for i in range(nsym):
+                    ch[i] = h[i] ^ zob[i, mark, move]
+                cx = x | bit(move) if x_to_move else x
+                co = o if x_to_move else o | bit(move)
+                value = _settled_value(
+                    lines, thr, thrn, full, perms, inverse, attacker_is_x, options, weights,
+                    tkey, tpn, tdn, tflags, stats, moves, ps, ts, cx, co, ch,
+                )  # fmt: skip
+                if value == target:
+                    chosen = move
+                    break
+            if chosen < 0:
+                p = counts[2]
+                pend_x[p] = x
+                pend_o[p] = o
+                pend_kind[p] = PENDING_CHOICE
+                counts[2] = p + 1
+                continue
+            e = counts[1]
+            out_x[e] = x
+            out_o[e] = o
+            out_kind[e] = WALK_MOVE
+            out_move[e] = chosen
+            counts[1] = e + 1
+            stack_x[counts[0]] = x | bit(chosen) if x_to_move else x
+            stack_o[counts[0]] = o if x_to_move else o | bit(chosen)
+            counts[0] += 1
+        else:
+            for j in range(nmoves):
+                move = cmoves[j]
+                for i in range(nsym):
+                    ch[i] = h[i] ^ zob[i, mark, move]
+                cx = x | bit(move) if x_to_move else x
+                co = o if x_to_move else o | bit(move)
+                value = _settled_value(
+                    lines, thr, thrn, full, perms, inverse, attacker_is_x, options, weights,
+                    tkey, tpn, tdn, tflags, stats, moves, ps, ts, cx, co, ch,
+                )  # fmt: skip
+                if value == -target:
+                    return -1
+                if value == 0:
+                    p = counts[2]
+                    pend_x[p] = cx
+                    pend_o[p] = co
+                    pend_kind[p] = PENDING_REPLY
+                    counts[2] = p + 1
+                else:
+                    stack_x[counts[0]] = cx
+                    stack_o[counts[0]] = co
+                    counts[0] += 1
+    return 0

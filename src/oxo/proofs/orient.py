@@ -18,7 +18,7 @@ orientation, and the certificate names the board as asked.
 from __future__ import annotations
 
 from oxo.geometry import Geometry, Symmetry
-from oxo.proofs.strategy import StrategyReader
+from oxo.proofs.strategy import Entry, StrategyReader
 from oxo.proofs.threats import Plan
 
 
@@ -43,8 +43,8 @@ class Transposed(StrategyReader):
     """A search of the transposed board, read in the board's own orientation.
 
     ``turn`` carries the board's cells to the searched board's; every position goes in through it
-    and every cell comes out through its inverse. The strategy itself is read by
-    :class:`StrategyReader` through these maps, so its entries are the board's own."""
+    and every cell comes out through its inverse. The strategy is the inner search's, each entry
+    turned back, so its entries are the board's own."""
 
     def __init__(self, inner: StrategyReader, turn: Symmetry) -> None:
         self.inner = inner
@@ -106,6 +106,22 @@ class Transposed(StrategyReader):
             return None
         tx, to, plan = found
         return self._out.apply_mask(tx), self._out.apply_mask(to), self._plan(plan)
+
+    def strategy(self, x: int = 0, o: int = 0) -> list[Entry]:
+        """The inner search's strategy (its own reading, compiled where it is), turned back."""
+        back = self._out
+        cells = back.perm
+        return [
+            Entry(
+                back.apply_mask(entry.x),
+                back.apply_mask(entry.o),
+                None if entry.move is None else cells[entry.move],
+                None
+                if entry.pairing is None
+                else tuple((cells[a], cells[b]) for a, b in entry.pairing),
+            )
+            for entry in self.inner.strategy(*self._pos(x, o))
+        ]
 
     def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
         pairs = self.inner.pairing(*self._pos(x, o), key)

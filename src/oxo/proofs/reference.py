@@ -30,14 +30,17 @@ import time
 from collections.abc import Callable
 
 from oxo.geometry import Geometry, mask_cells
-from oxo.proofs.pairing import find_pairing
+from oxo.proofs.pairing import find_pairing_by_lines
 from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.threats import Plan, ThreatSearch
 
 INF = 1 << 40
 #: What a line open to one side adds to a cell's promise, by the marks that side has in it.
 _WEIGHTS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1 << 18, 1 << 20, 1 << 22)
-#: Search steps a pairing attempt may take at one position before giving up.
+#: Search steps a pairing attempt may take at one position before giving up. The plain search
+#: tries pairs line by line (:func:`oxo.proofs.pairing.find_pairing_by_lines`): in Python, the
+#: search track by track costs more per position than it saves on the small boards the plain
+#: search settles (4x5 with k = 4: 0.115 s against 0.074 s).
 PAIRING_BUDGET = 60
 
 
@@ -210,7 +213,7 @@ class ReferenceSearch(StrategyReader):
             pairs = self.pairing_cache[key]
         else:
             s, d = (cx, co) if self.attacker_is_x else (co, cx)
-            found = find_pairing(self.lines, d, s, self.full, PAIRING_BUDGET)
+            found = find_pairing_by_lines(self.lines, d, s, self.full, PAIRING_BUDGET)
             pairs = self.pairing_cache[key] = None if found is None else tuple(found)
             self.pairing_attempts += 1
             self.pairings_found += found is not None

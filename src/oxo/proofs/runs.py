@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -66,6 +67,7 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
+from oxo.proofs.search import QUICK_SECONDS
 from oxo.proofs.workers import (
     EARLY_SPLIT,
     Job,
@@ -73,6 +75,7 @@ from oxo.proofs.workers import (
     JobResult,
     classes_of,
     make_executor,
+    plain_slice,
     run_job,
 )
 
@@ -102,6 +105,18 @@ SAMPLES = 400
 #: settled or disproved any of X's moves; on Qubic 86 % of the leaves four moves in settled.
 BARREN_SEARCHED = 20
 BARREN_SHARE = 20
+#: Processor seconds the plain search looks at a question's root alone before a worker starts the
+#: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
+#: settles in that time (4x5 with k = 4 in about 0.07 s) start no process. Processor time, not
+#: wall time, so that a loaded machine, where a tenth of a second of wall time buys a few dozen
+#: positions, does not start a process for a board the plain search settles alone.
+FIRST_LOOK = 0.15
+#: Seconds of each piece of the plain search after that, between two looks for the worker's answer.
+PLAIN_PIECE = 0.02
+
+#: How many times a job that settled nothing in its slice runs again with twice the slice before
+#: it is split (RunOptions.slice_doublings): a minute grows to 16 at most.
+SLICE_DOUBLINGS = 4
 
 Question = Literal["x", "o"]
 
@@ -118,14 +133,20 @@ class RunOptions:
     ``memory`` bounds this process and its local workers (default: half the available memory, at
     most 8 GiB): each job's positions are bounded to its share. The state is written at most every
     ``save_every`` seconds (and at every stop). With ``root_search`` and two workers or more, one
-    worker searches the whole root, unsplit, for the rest of the run's time, beside the split jobs:
-    one search keeps everything it learns in one table, where split jobs start afresh, so a board
+    worker searches the whole root, unsplit, beside the split jobs, for the longest slice a job
+    may grow to (:meth:`ProofRun.root_seconds`): one search keeps everything it learns in one
+    table, where split jobs start afresh, so a board
     that one long search settles (10x4 with k = 4) is not lost to the split; but its work is kept
     only when it settles the question (a stop loses it), where the split jobs' is kept as it comes.
     A job where the defender is to move that has proved none of the defender's moves after the
     ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`); so is a job
     where the attacker is to move that has disproved none of the attacker's moves by then, at a
-    depth whose searches almost never settle (:meth:`Tree.barren`). ``first_question`` is the
+    depth whose searches almost never settle (:meth:`Tree.barren`). A job that used its whole
+    slice and settled neither its position nor any of its children is not split but run again
+    with twice the slice (the positions and the seconds), up to ``slice_doublings`` times (then it
+    is split): its children would be as far out of reach as it is, each in a search of its own,
+    where a longer search of the position keeps all it learns in one table (0: split at once,
+    as before 2026-11-28). ``first_question`` is the
     attacker of the question settled first ("x": can X force a line?); a draw needs both answered,
     and the first one answered "no" gives the other side's no-loss certificate at once."""
 
@@ -140,6 +161,7 @@ class RunOptions:
     root_search: bool = True
     early_split: float = EARLY_SPLIT
     first_question: Question = "x"
+    slice_doublings: int = SLICE_DOUBLINGS
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
@@ -336,8 +358,11 @@ class Tree:
             node.root, node.entries = root, entries
         node.value = value
 
-    def apply(self, key: int, result: JobResult) -> None:
-        """Take in a job's result: settle its node, or split it into its children."""
+    def apply(self, key: int, result: JobResult, doublings: int = 0) -> None:
+        """Take in a job's result: settle its node, or split it into its children, unless the job
+        searched its whole slice and settled none of them, and its node has had at most
+        ``doublings`` jobs: then the node stays a leaf, for a job with a longer slice
+        (:meth:`ProofRun.slice_of`), and takes the numbers its children would give it."""
         node = self.nodes[key]
         node.jobs += 1
         node.nodes += result.nodes
@@ -353,6 +378,19 @@ class Tree:
             self.settle(key, result.value, result.fragment, result.entries, _status(job, size))
             return
         if result.children is None or node.children is not None:
+            return
+        if (
+            node.jobs <= doublings
+            and result.job.search
+            and not result.statistics.get("early_splits")
+            and not any(child.value for child in result.children)
+        ):
+            pns = [child.pn for child in result.children]
+            dns = [child.dn for child in result.children]
+            if self.attacker_to_move(node):
+                node.pn, node.dn = min(pns), min(INF, sum(dns))
+            else:
+                node.pn, node.dn = min(INF, sum(pns)), min(dns)
             return
         children = []
         for child in result.children:
@@ -883,13 +921,64 @@ class ProofRun:
                 job = self._job(tree, tree.root, deadline, probe)
                 if job is not None:
                     report(f"can {attacker.upper()} force a line? a first search of the root here")
-                    tree.apply(tree.root, run_job(job))
+                    tree.apply(tree.root, self._probe(tree, job))
                     self.save()
             self._split_top(tree, deadline)
             return self._loop(tree, deadline, report)
         finally:
             self._add_wall()
             self.working = None
+
+    def _probe(self, tree: Tree, job: Job) -> JobResult:
+        """The first slice of a question's root. In this process, as any job, unless the run has
+        two local workers or more, the board is one the compiled search handles and this process
+        has not loaded it: then the plain search looks for :data:`FIRST_LOOK` processor seconds here (small
+        boards end there, with no process started), and if it has not settled the root it goes on
+        here for the rest of :data:`oxo.proofs.search.QUICK_SECONDS` while a worker loads the
+        compiled search and takes the whole slice from the start. The plain search's answer is
+        taken if it comes first (the worker is stopped), else the worker's. So the two cores
+        overlap the plain search with the loading of the compiled one (about half a second each)
+        instead of one after the other."""
+        options = self.options
+        if (
+            options.worker_count() < 2
+            or options.scheduler is not None
+            or self.geometry.size > 64
+            or "oxo.proofs.dfpn" in sys.modules
+        ):
+            return run_job(job)
+        since = time.perf_counter(), time.process_time()
+        search = None
+        while True:  # the first look, in pieces, until it has used FIRST_LOOK of processor time
+            search, result = plain_slice(job, PLAIN_PIECE, search, since)
+            if result is not None:
+                return result
+            if time.process_time() - since[1] >= FIRST_LOOK:
+                break
+        executor = self._executor()
+        self.tickets += 1
+        ticket = self.tickets
+        executor.submit(ticket, replace(job, plain_first=False))
+        self.running[ticket] = (tree.attacker, tree.root, round(time.time(), 3))
+        try:
+            # The plain search in short pieces, looking for the worker's answer in between.
+            while time.perf_counter() - since[0] < QUICK_SECONDS:
+                search, result = plain_slice(job, PLAIN_PIECE, search, since)
+                if result is not None:
+                    return result
+                for done, answer in executor.wait(0.0):
+                    del self.running[done]
+                    if done == ticket:
+                        return answer
+            while True:
+                for done, answer in executor.wait(0.25):
+                    del self.running[done]
+                    if done == ticket:
+                        return answer
+        finally:
+            if ticket in self.running:  # the plain search answered first
+                executor.cancel(ticket)
+                del self.running[ticket]
 
     def _add_wall(self) -> None:
         """Add the run time since the last call to the question being worked on."""
@@ -928,18 +1017,21 @@ class ProofRun:
     def _job(
         self, tree: Tree, key: int, deadline: float | None, seconds: float | None
     ) -> Job | None:
-        """The job for a leaf: a slice of ``seconds`` (cut at the end of the run's time)."""
+        """The job for a leaf: a slice of ``seconds`` (longer for a leaf that had jobs,
+        :meth:`slice_of`; cut at the end of the run's time)."""
         final = False
+        node = tree.nodes[key]
         if seconds is not None and seconds == float("inf"):
             seconds = None
+        if node.jobs and node.children is None:
+            seconds = self.slice_of(node, seconds)
         if deadline is not None:
             left = deadline - time.perf_counter()
             if left < MIN_SLICE:
                 return None
             if seconds is None or left < seconds:
                 seconds, final = left, True
-        node = tree.nodes[key]
-        max_nodes, table_bytes = self.limits(seconds)
+        max_nodes, table_bytes = self.limits(seconds, node)
         early = self.options.early_split or None
         return Job(
             self.geometry.shape,
@@ -964,8 +1056,18 @@ class ProofRun:
         memory = self.options.memory or default_memory_limit()
         return memory // (self.options.worker_count() + 1)
 
-    def limits(self, seconds: float | None = None) -> tuple[int | None, int | None]:
-        """(positions, table bytes) a job with a slice of ``seconds`` may use, within its share of
+    def slice_of(self, node: Node, seconds: float | None) -> float | None:
+        """The slice of a leaf's next job: ``seconds`` doubled for each job the leaf had (each
+        settled nothing, :meth:`Tree.apply`), at most ``slice_doublings`` times."""
+        if seconds is None:
+            return None
+        return seconds * (1 << min(node.jobs, self.options.slice_doublings))
+
+    def limits(
+        self, seconds: float | None = None, node: Node | None = None
+    ) -> tuple[int | None, int | None]:
+        """(positions, table bytes) a job with a slice of ``seconds`` (of ``node``, whose earlier
+        jobs double the positions as :meth:`slice_of` doubles the seconds) may use, within its share of
         ``--memory`` (one share for this process, one per worker). The compiled search (up to 64
         cells) gets a table sized for what the slice can search, at most half its share and 1 GiB
         (the table replaces positions when full, so it never grows; None: the search's default,
@@ -975,6 +1077,8 @@ class ProofRun:
 
         share = self._share()
         nodes = self.options.slice_nodes
+        if nodes is not None and node is not None and node.jobs and node.children is None:
+            nodes <<= min(node.jobs, self.options.slice_doublings)
         if self.geometry.size <= 64:
             bounds = [n for n in (nodes, None if seconds is None else seconds * NODES_PER_SECOND)]
             known = [int(n) for n in bounds if n is not None]
@@ -1041,7 +1145,7 @@ class ProofRun:
             changed = bool(arrived)
             for ticket, result in arrived:
                 _, key, _ = self.running.pop(ticket)
-                tree.apply(key, result)
+                tree.apply(key, result, self.options.slice_doublings)
             if changed:
                 values = tree.values()
                 self._cancel_irrelevant(tree, values)
@@ -1053,7 +1157,7 @@ class ProofRun:
             while self.running and time.perf_counter() < until:
                 for ticket, result in executor.wait(0.25):
                     _, key, _ = self.running.pop(ticket)
-                    tree.apply(key, result)
+                    tree.apply(key, result, self.options.slice_doublings)
             values = tree.values()
         if self.executor is not None:  # what still runs no longer matters (or has no time left)
             for ticket in list(self.running):
@@ -1072,8 +1176,9 @@ class ProofRun:
         )
 
     def _root_job(self, tree: Tree, deadline: float | None) -> Job | None:
-        """The whole search of the root: no slice, no split, until the end of the run's time."""
-        job = self._job(tree, tree.root, deadline, None)
+        """The whole search of the root, unsplit, for the longest slice a job may grow to
+        (:meth:`root_seconds`; cut at the end of the run's time)."""
+        job = self._job(tree, tree.root, deadline, self.root_seconds())
         if job is None:
             return None
         if self.geometry.size > 64:  # the plain search: its positions are bounded by its share
@@ -1081,6 +1186,17 @@ class ProofRun:
         # The compiled search: its work is not bounded, its table is, to most of its share.
         table_bytes = min(MAX_ROOT_TABLE_BYTES, max(16 << 20, self._share() * 3 // 4))
         return replace(job, max_nodes=None, table_bytes=table_bytes, final=True)
+
+    def root_seconds(self) -> float | None:
+        """Seconds of the whole search of the root beside the split jobs: the longest slice a job
+        may grow to (``slice_seconds`` doubled ``slice_doublings`` times; None: the run's time).
+        The hedge is for a board that one long search settles where split jobs do not (10x4 with
+        k = 4: 7½ minutes); on one that it does not settle (8x8 with k = 5: hours), it would hold a
+        worker for the whole run and keep nothing, so it gets as long as a job may, not longer."""
+        slice_seconds = self.options.slice_seconds
+        if slice_seconds is None:
+            return None
+        return slice_seconds * (1 << self.options.slice_doublings)
 
     def _cancel_irrelevant(self, tree: Tree, values: dict[int, int]) -> None:
         if not self.running or self.executor is None:

@@ -26,6 +26,16 @@ QUICK_SECONDS = 0.4
 QUICK_NODES = 600
 
 
+def plain_search(geometry: Geometry, attacker: str) -> StrategyReader:
+    """The plain search for "``attacker`` can force a line" on ``geometry``, not started (a tall
+    board is searched on its side, as :func:`make_search` does): for a caller that runs it in
+    pieces with ``solve_until``."""
+    turned = wide(geometry)
+    if turned is not None:
+        return Transposed(plain_search(turned, attacker), transposition(geometry))
+    return ReferenceSearch(geometry, attacker)
+
+
 def make_search(
     geometry: Geometry,
     attacker: str,

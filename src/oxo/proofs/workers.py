@@ -28,7 +28,7 @@ from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry, mask_cells, play
 from oxo.proofs.certificate import Side
 from oxo.proofs.merge import encode_fragment
-from oxo.proofs.search import QUICK_NODES, make_search
+from oxo.proofs.search import QUICK_NODES, make_search, plain_search
 from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.symmetry import Classes
 
@@ -50,7 +50,10 @@ class Job:
     search has proved none of the defender's moves by then: such a search seldom proves many by
     the end, and its children would each be a job all the same. With ``early_attacker`` too, so
     does a job where the attacker is to move whose search has disproved none of the attacker's
-    moves by then (the run asks for it at depths where searches almost never settle)."""
+    moves by then (the run asks for it at depths where searches almost never settle). Without
+    ``plain_first`` a board the compiled search handles goes to it at once, without the plain
+    search's first moment (:func:`oxo.proofs.search.make_search`): the run gives it a job that
+    the plain search is already trying elsewhere."""
 
     dims: tuple[int, ...]
     k: int
@@ -64,6 +67,7 @@ class Job:
     table_bytes: int | None = None
     early: float | None = None
     early_attacker: bool = False
+    plain_first: bool = True
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -134,7 +138,9 @@ def run_job(job: Job) -> JobResult:
         table_bytes=job.table_bytes,
         # A job that only lists moves settles none; a worker that loaded the compiled search for
         # an earlier job has nothing to save by trying the plain one first.
-        quick_nodes=QUICK_NODES if job.search and "oxo.proofs.dfpn" not in sys.modules else 0,
+        quick_nodes=QUICK_NODES
+        if job.search and job.plain_first and "oxo.proofs.dfpn" not in sys.modules
+        else 0,
     )
     early = False
     if job.search:
@@ -142,6 +148,41 @@ def run_job(job: Job) -> JobResult:
         value = 0 if answer is None else 1 if answer else -1
     else:
         value = search.value_of(job.x, job.o)
+    return _result(job, search, geometry, value, early, started, cpu)
+
+
+def plain_slice(
+    job: Job,
+    seconds: float,
+    search: StrategyReader | None = None,
+    since: tuple[float, float] | None = None,
+    nodes: int | None = None,
+) -> tuple[StrategyReader, JobResult | None]:
+    """The plain search on the job's position for ``seconds`` more (going on with ``search``, the
+    search an earlier call returned, begun at ``since``: wall and processor clocks), and at most
+    until it has searched ``nodes`` positions in all: the search, and the job's result when it
+    settled the position (None when it did not: nothing is split)."""
+    started, cpu = since or (time.perf_counter(), time.process_time())
+    geometry = geometry_of(job.dims, job.k)
+    if search is None:
+        search = plain_search(geometry, job.attacker)
+    answer = search.solve_until(job.x, job.o, seconds, nodes)
+    if answer is None:
+        return search, None
+    return search, _result(job, search, geometry, 1 if answer else -1, False, started, cpu)
+
+
+def _result(
+    job: Job,
+    search: StrategyReader,
+    geometry: Geometry,
+    value: int,
+    early: bool,
+    started: float,
+    cpu: float,
+) -> JobResult:
+    """The result of a job whose search found ``value`` (0: not settled): the fragment of a settled
+    position, the children of one that is split."""
     fragment = None
     entries = 0
     children: tuple[Child, ...] | None = None
