@@ -76,9 +76,10 @@ import json
 import os
 import sys
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, BinaryIO, Literal, TypeGuard
 
 from oxo.errors import (
@@ -90,9 +91,12 @@ from oxo.errors import (
 )
 from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, Symmetry, mask_cells
+from oxo.proofs.rules import ChainSearch, Rules, threats
 from oxo.records import Record, attributes
 
 FORMAT = "oxo-strategy/1"
+#: The most symmetries a header's ``symmetries`` may generate with the board's own.
+MAX_GROUP = 10_000
 SIDES = ("x", "o")
 GUARANTEES = ("win", "no-loss")
 
@@ -115,6 +119,11 @@ class StrategyHeader:
     #: The sections of a certificate written in pieces: (root status string, or None for the walk
     #: from the empty board, then the number of entries), in file order; None for a plain file.
     sections: tuple[tuple[str | None, int], ...] | None = None
+    #: The rules that give the side's moves left out of the entries (:mod:`oxo.proofs.rules`).
+    rules: Rules = Rules()
+    #: Symmetries beyond the board's own, as cell permutations (``perm[c]`` is the image of cell
+    #: c), each carrying lines onto lines; None when the header names none.
+    symmetries: tuple[tuple[int, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         dims = self.dims
@@ -142,6 +151,66 @@ class StrategyHeader:
         object.__setattr__(self, "geometry", geometry)
         if self.sections is not None:
             object.__setattr__(self, "sections", self._checked_sections(self.sections))
+        if not isinstance(self.rules, Rules):
+            raise CertificateHeaderError(f"rules must be a Rules value, got {self.rules!r}")
+        if self.symmetries is not None:
+            object.__setattr__(self, "symmetries", self._checked_symmetries(self.symmetries))
+
+    def _checked_symmetries(self, symmetries: object) -> tuple[tuple[int, ...], ...]:
+        """The header's ``symmetries``, checked: permutations of the cells carrying lines onto lines."""
+        size = self.geometry.size
+        if not isinstance(symmetries, (list, tuple)):
+            raise CertificateHeaderError(
+                f"symmetries must be a list of permutations of the {size} cells"
+            )
+        lines = set(self.geometry.lines)
+        out = []
+        for number, perm in enumerate(symmetries):
+            if (
+                not isinstance(perm, (list, tuple))
+                or len(perm) != size
+                or not all(_is_int(cell) for cell in perm)
+                or sorted(perm) != list(range(size))
+            ):
+                raise CertificateHeaderError(
+                    f"symmetry {number} is not a permutation of the cells 0..{size - 1}"
+                )
+            images = {_image(perm, line) for line in lines}
+            if images != lines:
+                line = next(line for line in sorted(lines) if _image(perm, line) not in lines)
+                cells = "-".join(map(str, mask_cells(line)))
+                raise CertificateHeaderError(
+                    f"symmetry {number} does not carry lines onto lines: the line {cells} goes "
+                    f"to cells {'-'.join(map(str, mask_cells(_image(perm, line))))}"
+                )
+            out.append(tuple(perm))
+        return tuple(out)
+
+    @cached_property
+    def group(self) -> tuple[Symmetry, ...]:
+        """The symmetries that make two positions one class: the board's own (the identity first)
+        and, with ``symmetries`` in the header, the group they generate with them."""
+        own = self.geometry.symmetries
+        if not self.symmetries:
+            return own
+        perms = [symmetry.perm for symmetry in own]
+        seen = set(perms)
+        generators = list(self.symmetries) + perms
+        index = 0
+        while index < len(perms):  # closure: every product of a known element and a generator
+            for generator in generators:
+                product = tuple(generator[cell] for cell in perms[index])
+                if product not in seen:
+                    if len(perms) >= MAX_GROUP:
+                        raise CertificateHeaderError(
+                            f"the symmetries generate more than {MAX_GROUP:,} permutations"
+                        )
+                    seen.add(product)
+                    perms.append(product)
+            index += 1
+        return own + tuple(
+            Symmetry(f"s{number}", perm) for number, perm in enumerate(perms) if number >= len(own)
+        )
 
     def _checked_sections(self, sections: object) -> tuple[tuple[str | None, int], ...]:
         """The ``sections`` of the header, checked: pairs of a root and a count, the first root null."""
@@ -174,10 +243,19 @@ class StrategyHeader:
         return tuple(out)
 
     @classmethod
-    def for_board(cls, board: str | Geometry, side: Side, guarantee: Guarantee) -> StrategyHeader:
-        """The header for a board given as a geometry or a spec such as ``"5x5,k=4"``."""
+    def for_board(
+        cls,
+        board: str | Geometry,
+        side: Side,
+        guarantee: Guarantee,
+        rules: Rules | None = None,
+        symmetries: Sequence[Sequence[int]] | None = None,
+    ) -> StrategyHeader:
+        """The header for a board given as a geometry or a spec such as ``"5x5,k=4"``, with rules
+        and symmetries beyond the board's own when given."""
         geometry = board if isinstance(board, Geometry) else Geometry.parse(board)
-        return cls(geometry.shape, geometry.k, side, guarantee)
+        extra = None if symmetries is None else tuple(tuple(perm) for perm in symmetries)
+        return cls(geometry.shape, geometry.k, side, guarantee, None, rules or Rules(), extra)
 
     @property
     def board(self) -> str:
@@ -197,6 +275,12 @@ class StrategyHeader:
             "side": self.side,
             "guarantee": self.guarantee,
             **({} if self.sections is None else {"sections": [list(s) for s in self.sections]}),
+            **({"rules": self.rules.to_dict()} if self.rules.any else {}),
+            **(
+                {}
+                if self.symmetries is None
+                else {"symmetries": [list(perm) for perm in self.symmetries]}
+            ),
         }
 
     @classmethod
@@ -211,7 +295,16 @@ class StrategyHeader:
         missing = [key for key in ("board", "dims", "k", "side", "guarantee") if key not in data]
         if missing:
             raise CertificateHeaderError(f"the header lacks {', '.join(missing)}")
-        header = cls(data["dims"], data["k"], data["side"], data["guarantee"], data.get("sections"))
+        rules = Rules.from_dict(data["rules"]) if "rules" in data else Rules()
+        header = cls(
+            data["dims"],
+            data["k"],
+            data["side"],
+            data["guarantee"],
+            data.get("sections"),
+            rules,
+            data.get("symmetries"),
+        )
         if data["board"] != header.board:
             raise CertificateHeaderError(
                 f"board {data['board']!r} does not match dims {list(header.dims)} (expected {header.board!r})"
@@ -259,7 +352,10 @@ class VerifyResult:
     positions the walk visited (summed over the sections of a sectioned file, where a class met in
     two sections counts twice), ``strategy_moves`` those where the side played a move the
     certificate gives (not counting the moves that complete a line at once), and ``sections`` the
-    sections of a sectioned file (0 for a plain one).
+    sections of a sectioned file (0 for a plain one). With rules in the header, ``rules`` names them
+    (the header's ``rules`` object) and ``rule_blocks`` and ``rule_chains`` count the positions
+    where the side blocked by the block rule and those the chain rule settled (each time the walk
+    met one: they are decided by the board and the rules, without a look-up).
     """
 
     valid: bool
@@ -274,6 +370,9 @@ class VerifyResult:
     failure_path: tuple[int, ...] | None = None
     strategy_moves: int = 0
     sections: int = 0
+    rules: dict[str, object] | None = None
+    rule_blocks: int = 0
+    rule_chains: int = 0
 
     @property
     def claim(self) -> str:
@@ -291,6 +390,11 @@ class VerifyResult:
             )
             if self.sections:
                 size += f" in {self.sections:,} sections"
+            if self.rules is not None:
+                size += (
+                    f"; by the rules: {self.rule_blocks:,} blocks, {self.rule_chains:,} forced "
+                    f"chains"
+                )
             return f"valid: {self.claim}; {size}"
         return f"invalid: {self.failure} at position {self.failure_position}"
 
@@ -299,7 +403,7 @@ class VerifyResult:
             **attributes(
                 self,
                 "valid board k side guarantee positions_checked entries strategy_moves sections "
-                "failure failure_position",
+                "rules rule_blocks rule_chains failure failure_position",
             ),
             "failure_path": None if self.failure_path is None else list(self.failure_path),
         }
@@ -373,6 +477,15 @@ def write_certificate(
     return writer.count
 
 
+def read_header(path: str | os.PathLike[str]) -> StrategyHeader:
+    """The header of a certificate file (its first line); raises a :class:`CertificateError`."""
+    lines = _read_lines(path)
+    try:
+        return _read_header(path, lines)
+    finally:
+        lines.close()
+
+
 def read_certificate(path: str | os.PathLike[str]) -> Certificate:
     """Read a whole certificate into memory; raises a :class:`CertificateError` naming the line at fault."""
     lines = _read_lines(path)
@@ -390,7 +503,7 @@ def _json_line(data: object) -> bytes:
     return (_ENCODER.encode(data) + "\n").encode("utf-8")
 
 
-def _read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, object]]:
+def _read_lines(path: str | os.PathLike[str]) -> Generator[tuple[int, object]]:
     """The non-blank lines of a certificate with their numbers, each parsed from JSON."""
     number = 0
     try:
@@ -547,6 +660,14 @@ def status_string(x: int, o: int, size: int) -> str:
     return "".join("1" if x >> cell & 1 else "2" if o >> cell & 1 else "0" for cell in range(size))
 
 
+def _image(perm: Sequence[int], mask: int) -> int:
+    """The image of a set of cells (a bitmask) under a permutation of the cells."""
+    image = 0
+    for cell in mask_cells(mask):
+        image |= 1 << perm[cell]
+    return image
+
+
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -563,6 +684,8 @@ def verify_certificate(
     *,
     whole: bool = False,
     on_progress: VerifyProgress | None = None,
+    reheader: Callable[[StrategyHeader], StrategyHeader] | None = None,
+    on_used: Callable[[int, Entry], None] | None = None,
 ) -> VerifyResult:
     """Check a certificate (a file, streamed, or a :class:`Certificate`) by walking every defence.
 
@@ -570,19 +693,28 @@ def verify_certificate(
     the whole file) unless ``whole``, which reads every entry into one index. Raises a
     :class:`CertificateError` when the file is malformed; a well-formed certificate that does not
     prove its claim gives a result with ``valid=False`` and the first failing position.
+
+    ``reheader`` checks the entries under another header made from the file's (other rules or
+    symmetries, say); ``on_used`` is called with the number of the section (0 for a plain file) and
+    each entry the walk played and found to hold, in the orientation met.
     """
     report = on_progress or (lambda read, total, checked: None)
+    change = reheader or (lambda header: header)
     if isinstance(source, Certificate):
-        header = source.header
+        header = change(source.header)
         checker = _Checker(header)
+        if on_used is not None:
+            checker.on_used = lambda entry: on_used(0, entry)
         for number, entry in enumerate(source.entries, start=1):
             checker.add(_entry_from_object(entry, header, f"entry {number}"))
         return checker.result(checker.walk(0, 0))
     lines = _read_lines(source)
-    header = _read_header(source, lines)
+    header = change(_read_header(source, lines))
     if header.sections is not None and not whole:
-        return _verify_sections(source, header, lines, report)
+        return _verify_sections(source, header, lines, report, on_used)
     checker = _Checker(header)
+    if on_used is not None:
+        checker.on_used = lambda entry: on_used(0, entry)
     for number, data in lines:
         checker.add(_entry_from_json(data, header, f"{source}: line {number}"))
         if number % 65536 == 0:
@@ -597,6 +729,7 @@ def _verify_sections(
     header: StrategyHeader,
     lines: Iterator[tuple[int, object]],
     report: VerifyProgress,
+    on_used: Callable[[int, Entry], None] | None = None,
 ) -> VerifyResult:
     """Check a sectioned certificate one section at a time (see the module's description)."""
     assert header.sections is not None
@@ -610,9 +743,12 @@ def _verify_sections(
     read = 0
     checked = 0
     moves = 0
+    blocks = chains = 0
     failure: _Failure | None = None
     for number, (_, count) in enumerate(header.sections):
         checker = top if number == 0 else _Checker(header)
+        if on_used is not None:
+            checker.on_used = lambda entry, number=number: on_used(number, entry)
         needed = number == 0 or roots[number - 1] in top.reached
         for _ in range(count):
             line = next(lines, None)
@@ -636,13 +772,15 @@ def _verify_sections(
                 failure = checker.walk(x, o)
             checked += len(checker.memo)
             moves += checker.strategy_moves
+            blocks += checker.rule_blocks
+            chains += checker.rule_chains
         report(read, total, checked)
     extra = next(lines, None)
     if extra is not None:
         raise CertificateFileError(
             f"{source}: line {extra[0]}: more entries than the header's sections promise ({total})"
         )
-    return _verdict(header, failure, checked, read, moves, len(header.sections))
+    return _verdict(header, failure, checked, read, moves, len(header.sections), (blocks, chains))
 
 
 @dataclass
@@ -659,8 +797,10 @@ def _verdict(
     entries: int,
     strategy_moves: int,
     sections: int = 0,
+    rule_moves: tuple[int, int] = (0, 0),
 ) -> VerifyResult:
-    """The checker's verdict on a certificate with ``header``: valid when no position failed."""
+    """The checker's verdict on a certificate with ``header``: valid when no position failed;
+    ``rule_moves`` the blocks and chains the rules gave."""
     return VerifyResult(
         valid=failure is None,
         side=header.side,
@@ -674,6 +814,9 @@ def _verdict(
         failure_path=None if failure is None else failure.path,
         strategy_moves=strategy_moves,
         sections=sections,
+        rules=header.rules.to_dict() if header.rules.any else None,
+        rule_blocks=rule_moves[0],
+        rule_chains=rule_moves[1],
     )
 
 
@@ -697,7 +840,9 @@ class _Checker:
             for cell in range(geometry.size)
         ]
         self.lines_through = geometry.lines_through
-        self.symmetries: tuple[Symmetry, ...] = geometry.symmetries
+        self.symmetries: tuple[Symmetry, ...] = header.group
+        self.rules = header.rules
+        self.chains = ChainSearch(self.lines) if header.rules.chain else None
         self.side_is_x = header.side == "x"
         self.no_loss = header.guarantee == "no-loss"
         # Canonical key → canonical move(s); canonical key → canonical pairings.
@@ -711,8 +856,14 @@ class _Checker:
         self.reached: dict[int, tuple[int, int, tuple[int, ...]]] = {}
         #: Positions (classes) where the side played a move of the certificate.
         self.strategy_moves = 0
+        #: Positions where the side blocked by the block rule, and positions the chain rule settled.
+        self.rule_blocks = 0
+        self.rule_chains = 0
         #: Called with the positions checked so far, every 65,536 of them.
         self.tick: Callable[[int], None] | None = None
+        #: Called with each entry whose move (or pairing) the walk played and found to hold, in
+        #: the orientation met (a certificate of these entries alone holds too).
+        self.on_used: Callable[[Entry], None] | None = None
 
     # The class of a position: the least (X, O) image over the symmetries, as one int X << N | O,
     # and the symmetry that carries the position there.
@@ -771,13 +922,23 @@ class _Checker:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 4 * self.size + 1000))  # three frames per ply
         try:
+            ruled, verdict = self.by_rule(x, o)
+            if ruled:
+                return verdict
             self.memo[key] = result = self.evaluate(x, o, -1, key, symmetry)
             return result
         finally:
             sys.setrecursionlimit(limit)
 
     def result(self, failure: _Failure | None) -> VerifyResult:
-        return _verdict(self.header, failure, len(self.memo), self.entries, self.strategy_moves)
+        return _verdict(
+            self.header,
+            failure,
+            len(self.memo),
+            self.entries,
+            self.strategy_moves,
+            rule_moves=(self.rule_blocks, self.rule_chains),
+        )
 
     def fail(self, reason: str, x: int, o: int) -> _Failure:
         return _Failure(reason, status_string(x, o, self.size), tuple(self.path))
@@ -786,6 +947,9 @@ class _Checker:
         """None when the position (reached by the move ``last``) is accepted, else why not."""
         over, verdict = self.at_once(x, o, last)
         if over:  # decided by the board alone: no need to look the position up
+            return verdict
+        ruled, verdict = self.by_rule(x, o)
+        if ruled:  # decided by the board and the header's rules
             return verdict
         key, symmetry = self.canonical(x, o)
         if key in self.memo:
@@ -832,6 +996,33 @@ class _Checker:
                         return True, None  # side completes this line at once
         return False, None
 
+    def by_rule(self, x: int, o: int) -> tuple[bool, _Failure | None]:
+        """(True, verdict) when a rule of the header decides the position (the side to move, no
+        line to complete at once): the block of the opponent's only threat (the verdict is the
+        block's), a loss to two threats of the opponent's (block rule), a forced chain (accepted:
+        the side wins by playing it, see :class:`oxo.proofs.rules.ChainSearch`); (False, None)
+        when the certificate's entry must give the move."""
+        rules = self.rules
+        if not rules.any or (x.bit_count() == o.bit_count()) != self.side_is_x:
+            return False, None
+        own, other = (x, o) if self.side_is_x else (o, x)
+        their = threats(self.lines, other, own)
+        if rules.block and their:
+            if their & (their - 1):
+                cells = ", ".join(map(str, mask_cells(their)))
+                opponent, side = self.header.opponent.upper(), self.header.side.upper()
+                return True, self.fail(
+                    f"{opponent} threatens to complete a line at {cells}: {side} can block only one",
+                    x,
+                    o,
+                )
+            self.rule_blocks += 1
+            return True, self.child(x, o, their.bit_length() - 1)
+        if self.chains is not None and self.chains.exists(own, other, rules.chain):
+            self.rule_chains += 1
+            return True, None
+        return False, None
+
     def evaluate(self, x: int, o: int, last: int, key: int, symmetry: Symmetry) -> _Failure | None:
         """The verdict on a position the board alone does not decide (:meth:`at_once`)."""
         own = x if self.side_is_x else o
@@ -854,6 +1045,8 @@ class _Checker:
                 else:
                     failure = self.child(x, o, move)
                 if failure is None:
+                    if self.on_used is not None:
+                        self.on_used(MoveEntry(status_string(x, o, self.size), move))
                     return None
                 first_failure = first_failure or failure
             return first_failure
@@ -864,6 +1057,8 @@ class _Checker:
             )
             problem = self.pairing_problem(own, occupied, pairing)
             if problem is None:
+                if self.on_used is not None:
+                    self.on_used(PairingEntry(status_string(x, o, self.size), pairing))
                 return None
             pairing_failure = pairing_failure or self.fail(f"invalid pairing: {problem}", x, o)
         for move in mask_cells(self.full & ~occupied):

@@ -87,3 +87,30 @@ class Classes:
             if (symmetry.apply_mask(source[0]), symmetry.apply_mask(source[1])) == target:
                 return symmetry.perm
         raise ValueError("the positions are not in one class")
+
+
+def extra_generators(geometry: Geometry) -> list[tuple[int, ...]]:
+    """A few of :func:`search_symmetries` beyond the board's own that generate them all with the
+    board's symmetries (none on most boards; two on Qubic): what a certificate's header lists so
+    that its checker knows the search's classes (``symmetries``, :mod:`oxo.proofs.certificate`)."""
+    group = search_symmetries(geometry)
+    own = len(geometry.symmetries)
+    known = set(group[:own])
+    chosen: list[tuple[int, ...]] = []
+    for perm in group[own:]:
+        if perm in known:
+            continue
+        chosen.append(perm)
+        elements = list(known)
+        queue = list(elements)
+        generators = [symmetry.perm for symmetry in geometry.symmetries] + chosen
+        while queue:  # the closure of what is known under every generator
+            element = queue.pop()
+            for generator in generators:
+                product = tuple(generator[cell] for cell in element)
+                if product not in known:
+                    known.add(product)
+                    queue.append(product)
+        if len(known) == len(group):
+            break
+    return chosen
