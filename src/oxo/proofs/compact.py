@@ -11,21 +11,28 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from oxo.errors import CertificateError
 from oxo.fileio import digests
+from oxo.geometry import Symmetry, mask_cells
 from oxo.proofs.certificate import (
     Entry,
+    MoveEntry,
     StrategyHeader,
     VerifyProgress,
     VerifyResult,
     open_certificate,
+    read_certificate,
     read_header,
+    status_masks,
+    status_string,
     verify_certificate,
 )
-from oxo.proofs.rules import Rules
+from oxo.proofs.rules import ChainSearch, Rules, threats
+from oxo.proofs.symmetry import canonical
 
 #: A section of the source that keeps this many entries or fewer joins section 0.
 SMALL_SECTION = 16
@@ -117,3 +124,222 @@ def compact_certificate(
         sha256=str(size["sha256"]),
         text_sha256=str(size["sha256_uncompressed"]),
     )
+
+
+# -- fewer stored moves ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImproveResult:
+    """What :func:`improve_certificate` did: the stored moves before and after, how many were
+    replaced by a move after which the rules alone win, and the written file's check."""
+
+    before: int
+    after: int
+    replaced: int
+    written: VerifyResult
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "before": self.before,
+            "after": self.after,
+            "replaced": self.replaced,
+            "written": self.written.to_dict(),
+        }
+
+
+class _Invalid(Exception):
+    """The walk met a position the certificate does not win (control flow only)."""
+
+
+class RulesWalk:
+    """The side's strategy in a win certificate with rules, walked as its checker walks it (the
+    rules, then the entries), keeping the positions where the side plays an entry's move in the
+    order first met (each before the entries below it) and, for each, where the entries below it
+    end in that order."""
+
+    def __init__(self, header: StrategyHeader, moves: dict[int, int]) -> None:
+        self.header = header
+        geometry = header.geometry
+        self.lines = geometry.lines
+        self.through = geometry.lines_through
+        self.size = geometry.size
+        self.full = geometry.full_mask
+        self.group = header.group
+        self.is_x = header.side == "x"
+        self.chain = header.rules.chain
+        self.block = header.rules.block
+        self.search = ChainSearch(self.lines)
+        #: Class key -> the side's move in the class's canonical orientation.
+        self.moves = moves
+
+    def canonical(self, x: int, o: int) -> tuple[int, Symmetry]:
+        return canonical(self.group, self.size, x, o)
+
+    def walk(self) -> list[tuple[int, int, int, int]]:
+        """(class key, X, O, end) of each position where the side plays an entry's move, in the
+        order first met; ``end`` is the index after the last entry met below it. Raises
+        :class:`CertificateError` where the strategy does not win."""
+        self._stored: list[list[int]] = []
+        self._seen: set[int] = set()
+        self._replies: set[int] = set()
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 8 * self.size + 1000))
+        try:
+            self._side(0, 0)
+        except _Invalid as error:
+            raise CertificateError(f"the strategy does not win: {error}") from None
+        finally:
+            sys.setrecursionlimit(limit)
+        return [(key, x, o, end) for key, x, o, end in self._stored]
+
+    def _marks(self, x: int, o: int) -> tuple[int, int]:
+        return (x, o) if self.is_x else (o, x)
+
+    def _side(self, x: int, o: int) -> None:
+        own, other = self._marks(x, o)
+        if threats(self.lines, own, other):
+            return
+        their = threats(self.lines, other, own)
+        if self.block and their:
+            if their & (their - 1):
+                raise _Invalid(f"two threats of the opponent at {status_string(x, o, self.size)}")
+            self._opponent(*self._play(x, o, their.bit_length() - 1))
+            return
+        if self.chain and self.search.exists(own, other, self.chain):
+            return
+        key, symmetry = self.canonical(x, o)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        if key not in self.moves:
+            raise _Invalid(f"no entry at {status_string(x, o, self.size)}")
+        node = [key, x, o, 0]
+        self._stored.append(node)
+        self._opponent(*self._play(x, o, symmetry.inverse_perm[self.moves[key]]))
+        node[3] = len(self._stored)
+
+    def _play(self, x: int, o: int, cell: int) -> tuple[int, int]:
+        return (x | 1 << cell, o) if self.is_x else (x, o | 1 << cell)
+
+    def _opponent(self, x: int, o: int) -> None:
+        key, _ = self.canonical(x, o)
+        if key in self._replies:
+            return
+        self._replies.add(key)
+        own, other = self._marks(x, o)
+        empty = self.full & ~(x | o)
+        if not empty:
+            raise _Invalid(f"a full board at {status_string(x, o, self.size)}")
+        for reply in mask_cells(empty):
+            after = other | 1 << reply
+            if any(line & after == line for line in self.through[reply]):
+                raise _Invalid(f"the opponent completes a line at {status_string(x, o, self.size)}")
+            self._side(*((own, after) if self.is_x else (after, own)))
+
+    def closed(self, x: int, o: int, blocks: int = 2) -> bool:
+        """Whether the rules alone win for the side to move in (x, o): a win at once, a forced
+        chain, or a block (at most ``blocks`` in a row) after which every reply is again won by the
+        rules alone."""
+        own, other = self._marks(x, o)
+        if any(line & other == line for line in self.lines):
+            return False
+        if threats(self.lines, own, other):
+            return True
+        their = threats(self.lines, other, own)
+        if self.block and their:
+            if their & (their - 1) or blocks == 0:
+                return False
+            x, o = self._play(x, o, their.bit_length() - 1)
+            own, other = self._marks(x, o)
+            if x | o == self.full:
+                return False
+            return all(
+                self.closed(
+                    *((own, other | 1 << r) if self.is_x else (other | 1 << r, own)), blocks - 1
+                )
+                for r in mask_cells(self.full & ~(x | o))
+            )
+        return bool(self.chain) and self.search.exists(own, other, self.chain)
+
+    def closed_move(self, x: int, o: int) -> int | None:
+        """A move of the side in (x, o) after which every reply is won by the rules alone, or None.
+        Replies near the side's open lines are tried first (they are the likeliest to hold)."""
+        own, other = self._marks(x, o)
+        open_lines = [line for line in self.lines if line & own and not line & other]
+        empty = mask_cells(self.full & ~(x | o))
+        weight = {cell: sum(1 for line in open_lines if line >> cell & 1) for cell in empty}
+        replies = sorted(empty, key=lambda cell: -weight[cell])
+        for move in replies:  # the moves on the most open lines first too
+            mine = own | 1 << move
+            if len(replies) > 1 and all(
+                self.closed(*((mine, other | 1 << r) if self.is_x else (other | 1 << r, mine)))
+                for r in replies
+                if r != move
+            ):
+                return move
+        return None
+
+
+def improve_certificate(
+    source: str | os.PathLike[str],
+    target: str | os.PathLike[str],
+    *,
+    on_progress: Callable[[int, int, int], None] | None = None,
+) -> ImproveResult:
+    """Write ``target``: the win certificate with rules ``source`` with fewer stored moves. Where
+    the side plays an entry's move with more entries below it, a move after which the rules alone
+    win against every reply (a forced chain or a win at once, through at most two blocks in a
+    row) replaces it, and the entries below it that nothing else needs are dropped. The entries
+    kept are written as they were in ``source``; the written file is checked.
+    ``on_progress(done, total, replaced)`` is called as the stored positions are tried."""
+    certificate = read_certificate(source)
+    header = certificate.header
+    if header.guarantee != "win" or not header.rules.any:
+        raise CertificateError(f"{source}: not a win certificate with rules")
+    group = header.group
+    moves: dict[int, int] = {}
+    written: dict[int, MoveEntry] = {}
+    for entry in certificate.entries:
+        if not isinstance(entry, MoveEntry):
+            raise CertificateError(f"{source}: a pairing in a win certificate")
+        x, o = status_masks(entry.position)
+        key, symmetry = canonical(group, header.geometry.size, x, o)
+        moves.setdefault(key, symmetry.perm[entry.move])
+        written.setdefault(key, entry)
+    walk = RulesWalk(header, dict(moves))
+    stored = walk.walk()
+    before = len(stored)
+    replaced = 0
+    size = header.geometry.size
+    while True:  # pass after pass, until one replaces nothing
+        replaced_before = replaced
+        index = 0
+        while index < len(stored):
+            key, x, o, end = stored[index]
+            move = walk.closed_move(x, o) if end > index + 1 else None
+            if move is not None:  # entries below it: a move the rules finish spares them
+                _, symmetry = walk.canonical(x, o)
+                walk.moves[key] = symmetry.perm[move]
+                written[key] = MoveEntry(status_string(x, o, size), move)
+                replaced += 1
+                index = end
+            else:
+                index += 1
+            if on_progress is not None:
+                on_progress(index, len(stored), replaced)
+        if replaced == replaced_before:
+            break
+        stored = walk.walk()
+    used = walk.walk()
+    plain = dataclasses.replace(header, sections=None)
+    with open_certificate(target, plain) as writer:
+        for key, _, _, _ in used:
+            writer.write(written[key])
+    checked = verify_certificate(target)
+    if not checked.valid:
+        raise CertificateError(
+            f"the improved certificate {target} does not hold: {checked.failure} at position "
+            f"{checked.failure_position}"
+        )
+    return ImproveResult(before=before, after=len(used), replaced=replaced, written=checked)

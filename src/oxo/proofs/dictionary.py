@@ -37,7 +37,7 @@ from oxo.errors import DictionaryError
 from oxo.geometry import Geometry, Symmetry, mask_cells
 from oxo.proofs.certificate import MoveEntry, StrategyHeader, status_string, write_certificate
 from oxo.proofs.rules import ChainSearch, Rules, threats
-from oxo.proofs.symmetry import Classes, extra_generators
+from oxo.proofs.symmetry import Classes, canonical, extra_generators
 
 #: The line that ends the dictionary's notice; the moves follow it.
 SEPARATOR = "-----"
@@ -210,18 +210,8 @@ class DictionaryWalker:
             self.dictionary.setdefault(key, (symmetry.perm[move.move], move.number))
 
     def canonical(self, x: int, o: int) -> tuple[int, Symmetry]:
-        """The class's key (X << cells | O of its least image) and a symmetry carrying the
-        position onto that image."""
-        images = [symmetry.apply_mask(x) for symmetry in self.symmetries]
-        least = min(images)
-        best_o = -1
-        best = self.symmetries[0]
-        for symmetry, image in zip(self.symmetries, images, strict=True):
-            if image == least:
-                image_o = symmetry.apply_mask(o)
-                if best_o < 0 or image_o < best_o:
-                    best_o, best = image_o, symmetry
-        return least << self.size | best_o, best
+        """The class's key and a symmetry carrying the position onto its least image."""
+        return canonical(self.symmetries, self.size, x, o)
 
     def walk(self, x: int = 0, o: int = 0) -> DictionaryWalk:
         """Walk from the position (X to move, the game not over) with X's rules against every

@@ -12,6 +12,7 @@ them, and a certificate gets the strategy of the other carried over (:class:`Cla
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from oxo.geometry import Geometry, Symmetry
 
@@ -114,3 +115,18 @@ def extra_generators(geometry: Geometry) -> list[tuple[int, ...]]:
         if len(known) == len(group):
             break
     return chosen
+
+
+def canonical(symmetries: Sequence[Symmetry], size: int, x: int, o: int) -> tuple[int, Symmetry]:
+    """The key of the class of the position (x, o) under ``symmetries`` (``X << size | O`` of its
+    least image, X's marks compared first) and a symmetry that carries the position there."""
+    images = [symmetry.apply_mask(x) for symmetry in symmetries]
+    least = min(images)
+    best_o = -1
+    best = symmetries[0]
+    for symmetry, image in zip(symmetries, images, strict=True):
+        if image == least:
+            image_o = symmetry.apply_mask(o)
+            if best_o < 0 or image_o < best_o:
+                best_o, best = image_o, symmetry
+    return least << size | best_o, best
