@@ -1,6 +1,6 @@
 """Patashnik's dictionary of Qubic, walked with his four rules against every defence: complete or not.
 
-    python benchmarks/patashnik_dictionary.py [--dictionary FILE] [--certificate OUT] [--json]
+    python benchmarks/patashnik_dictionary.py [--dictionary FILE] [--certificate OUT] [--complete] [--json]
 
 X plays by Patashnik's rules (win at once; else block O's three in a row; else the dictionary's
 move, the position looked up under the board's 192 automorphisms; else a forced win, a chain of
@@ -8,7 +8,13 @@ threats ending in two at once, which must exist), O plays every reply, from the 
 (oxo.proofs.dictionary). The verdict is "complete" (the rules and the dictionary win every game)
 or the first position where they leave X without a win, with the moves that lead there. It also
 counts the positions walked (one per class under the 192 automorphisms), the dictionary's lines
-used and never used, the forced wins that end the walk and the longest of them.
+used and never used, the forced wins that end the walk and the longest of them, and the positions
+of the dictionary where X has a forced chain (where a certificate's rules, which put the chain
+before the entries, would play otherwise than Patashnik's program).
+
+With --complete the walk is made again with every forced win played out (X takes the least cell
+that starts a chain, blocks where O threatens) against every reply, and the classes where X moves
+are counted: the size of a complete dictionary, one that needs no rule but the win at once.
 
 With --certificate OUT the lines the walk used are written, unchanged, as an oxo-strategy/1
 certificate of X's win with rules (block, and forced chains to no bound in effect), which is then
@@ -39,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DICTIONARY = ROOT / "data" / "qubic-patashnik.dictionary"
 
 
-def run(dictionary: Path, certificate: Path | None) -> dict[str, object]:
+def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str, object]:
     geometry = Geometry.parse("4x4x4")
     moves = read_dictionary(dictionary)
     started = time.perf_counter()
@@ -63,6 +69,11 @@ def run(dictionary: Path, certificate: Path | None) -> dict[str, object]:
         "seconds": round(time.perf_counter() - started, 1),
         "cpu_seconds": round(time.process_time() - cpu, 1),
     }
+    # A certificate's rules put the forced chain before the entries; on a position of the
+    # dictionary with a chain the two orders would differ.
+    record["lines_with_a_chain"] = sum(
+        walker.chains.exists(move.x, move.o, walker.bound) for move in moves
+    )
     if certificate is not None and walk.complete:
         used = set(walk.used)
         entries = dictionary_certificate(
@@ -78,6 +89,15 @@ def run(dictionary: Path, certificate: Path | None) -> dict[str, object]:
             "bytes": certificate.stat().st_size,
             "check": checked.to_dict(),
         }
+    if complete and walk.complete:
+        again = time.perf_counter()
+        expanded = DictionaryWalker(geometry, moves, on_progress=progress, expand=True).walk()
+        record["complete_dictionary"] = {
+            **(expanded.expanded or {}),
+            "lines": expanded.positions,
+            "replies": expanded.replies,
+            "seconds": round(time.perf_counter() - again, 1),
+        }
     record["peak_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     record["commit"] = commit(short=True)
     record["machine"] = machine()
@@ -88,9 +108,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dictionary", type=Path, default=DICTIONARY)
     parser.add_argument("--certificate", type=Path, help="write the used lines as a certificate")
+    parser.add_argument(
+        "--complete", action="store_true", help="also count a complete dictionary's lines"
+    )
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     args = parser.parse_args()
-    record = run(args.dictionary, args.certificate)
+    record = run(args.dictionary, args.certificate, args.complete)
     if args.json:
         print(json.dumps(record, indent=1))
         return
@@ -112,6 +135,15 @@ def main() -> None:
         f"  forced wins ending the walk: {record['forced_wins']:,}, the longest {record['longest_chain']} "
         f"moves of X; blocks played: {record['blocks']:,}; wins at once: {record['wins']:,}"
     )
+    print(f"  dictionary positions where X has a forced chain: {record['lines_with_a_chain']:,}")
+    if "complete_dictionary" in record:
+        full = record["complete_dictionary"]
+        assert isinstance(full, dict)
+        print(
+            f"  a complete dictionary (no rule but the win at once): {full['lines']:,} lines: "
+            f"{full['dictionary']:,} of Patashnik's, {full['block']:,} blocks, {full['chain']:,} "
+            f"moves of forced chains ({full['seconds']} s)"
+        )
     if "certificate" in record:
         cert = record["certificate"]
         assert isinstance(cert, dict)

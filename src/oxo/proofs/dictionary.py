@@ -152,6 +152,11 @@ class DictionaryWalk:
     failure: str | None = None
     failure_position: str | None = None
     failure_line: tuple[int, ...] | None = None
+    #: With the forced wins played out (``expand``): the classes of positions where X moved, by
+    #: the rule that gave the move (``dictionary``, ``block``, ``chain``): the lines a dictionary
+    #: would need with no rule but the win at once. (``forced_wins`` then counts every class where
+    #: a chain gave the move, not only the first of each chain.)
+    expanded: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -167,6 +172,7 @@ class DictionaryWalk:
             "failure": self.failure,
             "failure_position": self.failure_position,
             "failure_line": None if self.failure_line is None else list(self.failure_line),
+            "expanded": self.expanded,
         }
 
 
@@ -180,7 +186,10 @@ class DictionaryWalker:
     ``moves`` are the dictionary's lines; ``bound`` the most moves of a forced chain (default: half
     the board's cells, no bound in effect); ``symmetries`` the cell permutations that make two
     positions one class (default: the search's, 192 on Qubic). ``on_progress`` is called with the
-    classes walked so far (X to move, then O) about every ``every`` of them.
+    classes walked so far (X to move, then O) about every ``every`` of them. With ``expand``, a
+    forced win is played out (X takes the least cell that starts a chain, and blocks where O has a
+    threat) against every reply, and every class where X moves is counted: the size of a
+    dictionary that needs no rule but the win at once.
     """
 
     def __init__(
@@ -192,6 +201,7 @@ class DictionaryWalker:
         symmetries: Sequence[Symmetry] | None = None,
         on_progress: Callable[[int, int, int], None] | None = None,
         every: int = 10_000,
+        expand: bool = False,
     ) -> None:
         self.geometry = geometry
         self.lines = geometry.lines
@@ -202,6 +212,7 @@ class DictionaryWalker:
         self.chains = ChainSearch(self.lines)
         self.on_progress = on_progress
         self.every = every
+        self.expand = expand
         #: Class key -> (X's move in the class's canonical orientation, line number).
         self.dictionary: dict[int, tuple[int, int]] = {}
         self.lines_read = len(moves)
@@ -216,7 +227,7 @@ class DictionaryWalker:
     def walk(self, x: int = 0, o: int = 0) -> DictionaryWalk:
         """Walk from the position (X to move, the game not over) with X's rules against every
         defence."""
-        self._x_done: dict[int, bool] = {}
+        self._x_done: dict[int, str] = {}
         self._o_done: set[int] = set()
         self._used: set[int] = set()
         self._wins = self._blocks = self._forced = 0
@@ -247,6 +258,12 @@ class DictionaryWalker:
             if failure is None
             else status_string(failure[1], failure[2], self.size),
             failure_line=None if failure is None else failure[3],
+            expanded=None
+            if not self.expand
+            else {
+                kind: sum(1 for value in self._x_done.values() if value == kind)
+                for kind in ("dictionary", "block", "chain")
+            },
         )
 
     def _fail(self, reason: str, x: int, o: int) -> _Failed:
@@ -264,22 +281,32 @@ class DictionaryWalker:
                 cells = ", ".join(map(str, mask_cells(theirs)))
                 raise self._fail(f"O threatens two cells ({cells}): X can block only one", x, o)
             self._blocks += 1
+            if self.expand:  # a line of a dictionary without the block rule
+                key, _ = self.canonical(x, o)
+                if key in self._x_done:
+                    return
+                self._x_done[key] = "block"
             self._o_to_move(x | theirs, o, theirs.bit_length() - 1)
             return
         key, symmetry = self.canonical(x, o)
         if key in self._x_done:
             return
-        self._x_done[key] = True
         entry = self.dictionary.get(key)
         if entry is not None:
+            self._x_done[key] = "dictionary"
             self._used.add(entry[1])
             move = symmetry.inverse_perm[entry[0]]
             self._o_to_move(x | 1 << move, o, move)
         elif self.chains.exists(x, o, self.bound):
+            self._x_done[key] = "chain"
             self._forced += 1
             # The longest shortest chain so far: a chain within it needs no exact length.
             if not self.chains.exists(x, o, self._longest):
                 self._longest = self.chains.length(x, o, self.bound) or self.bound
+            if self.expand:
+                start = self.chains.first_move(x, o, self.bound)
+                assert start is not None, "a chain exists"
+                self._o_to_move(x | 1 << start, o, start)
         else:
             raise self._fail(
                 "no rule gives X a move: no win at once, nothing to block, not in the dictionary "
