@@ -22,13 +22,14 @@ from oxo.proofs.certificate import (
     Certificate,
     MoveEntry,
     StrategyHeader,
+    read_certificate,
     status_masks,
     verify_certificate,
     write_certificate,
 )
 from oxo.proofs.compact import compact_certificate
 from oxo.proofs.rules import ChainSearch, Rules, rule_move, threats
-from oxo.proofs.symmetry import extra_generators, search_symmetries
+from oxo.proofs.symmetry import canonical, extra_generators, search_symmetries
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "check_strategy.py"
@@ -447,3 +448,46 @@ def test_both_checkers_refuse_broken_rules_certificates_naming_the_position(
         assert ours == theirs, change.__name__
         refused += ours is not None
     assert refused >= 2  # a strategy with no chains (3x3) needs the block rule only
+
+
+def test_a_player_with_the_rules_and_the_entries_wins_every_game(rules_certificate: Path) -> None:
+    """What a proof book does with a rules certificate: the rules' move where they give one
+    (:func:`rule_move`), else the stored move of the position's class, played against every
+    defence, with no memory of earlier moves."""
+    certificate = read_certificate(rules_certificate)
+    header = certificate.header
+    geometry = header.geometry
+    size = geometry.size
+    stored: dict[int, int] = {}
+    for entry in certificate.entries:
+        assert isinstance(entry, MoveEntry)
+        key, symmetry = canonical(header.group, size, *status_masks(entry.position))
+        stored.setdefault(key, symmetry.perm[entry.move])
+
+    def move(x: int, o: int) -> int:
+        given = rule_move(header, x, o)
+        if given is not None:
+            return given
+        key, symmetry = canonical(header.group, size, x, o)
+        return symmetry.inverse_perm[stored[key]]
+
+    side = header.side
+    games = 0
+
+    def play(position: Position) -> None:
+        nonlocal games
+        if position.is_over:
+            games += 1
+            assert position.winner != header.opponent
+            assert header.guarantee == "no-loss" or position.winner == side
+            return
+        if position.to_move == side:
+            cell = move(position.x, position.o)
+            assert cell in position.empty_cells
+            play(position.play(cell))
+        else:
+            for cell in position.legal_moves:
+                play(position.play(cell))
+
+    play(Position.empty(geometry))
+    assert games > 0

@@ -308,7 +308,14 @@ def has_chain(board: Board, mine: int, theirs: int, depth: int, failed: dict) ->
     danger = board.threats(theirs, mine)
     if danger & (danger - 1):
         return False
-    tries = danger if danger else board.full & ~(mine | theirs)
+    # Only a cell of a line of the side's that lacks two marks can make a threat.
+    makers = 0
+    for m in board.lines:
+        if not m & theirs:
+            rest = m & ~mine
+            if bin(rest).count("1") == 2:
+                makers |= rest
+    tries = danger & makers if danger else makers
     singles = []
     while tries:
         low = tries & -tries
