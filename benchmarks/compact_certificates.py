@@ -1,6 +1,6 @@
 """Certificates rewritten with rules: the same strategies without the moves a rule gives.
 
-    python benchmarks/compact_certificates.py CERTIFICATE... --out DIR [--chain D] [--improve] [--json]
+    python benchmarks/compact_certificates.py CERTIFICATE... --out DIR [--chain D] [--improve [--extra N]] [--json]
 
 Each certificate is checked under a header that names the rules (block the opponent's only
 threat; forced chains of at most D moves of the side, D = half the board's cells by default: no
@@ -9,7 +9,8 @@ entries the walk then plays are written to DIR under the same name with ".rules"
 ".jsonl.gz" (oxo.proofs.compact); the written file is checked again. With --improve, a win
 certificate is then rewritten with fewer stored moves: where the side's stored move has more
 stored moves below it, a move after which the rules alone win against every reply replaces it
-(oxo.proofs.compact.improve_certificate). The table gives, per file, the entries, moves of the side
+(oxo.proofs.compact.improve_certificate); --extra N lets a replacing move leave up to N replies (up
+to symmetry) that each need one new stored move, when that stores fewer. The table gives, per file, the entries, moves of the side
 and bytes before and after, and the blocks and chains the rules gave. Check the written files
 without oxo with python3 tools/check_strategy.py FILE.
 """
@@ -37,7 +38,9 @@ def rules_name(path: Path) -> str:
     return path.name.removesuffix(".jsonl.gz") + ".rules.jsonl.gz"
 
 
-def compact(path: Path, out: Path, chain: int | None, improve: bool) -> dict[str, object]:
+def compact(
+    path: Path, out: Path, chain: int | None, improve: bool, extra: int
+) -> dict[str, object]:
     header = read_header(path)
     geometry = header.geometry
     rules = Rules(block=True, chain=chain if chain is not None else (geometry.size + 1) // 2)
@@ -48,8 +51,13 @@ def compact(path: Path, out: Path, chain: int | None, improve: bool) -> dict[str
     written = done.written
     improved = None
     if improve and header.guarantee == "win":
-        better = improve_certificate(target, target)
-        improved = {"before": better.before, "after": better.after, "replaced": better.replaced}
+        better = improve_certificate(target, target, extra=extra)
+        improved = {
+            "before": better.before,
+            "after": better.after,
+            "replaced": better.replaced,
+            "extra": extra,
+        }
         written = better.written
     size = digests(target)
     return {
@@ -81,12 +89,18 @@ def main() -> None:
     parser.add_argument(
         "--improve", action="store_true", help="win certificates: fewer stored moves, see above"
     )
+    parser.add_argument(
+        "--extra",
+        type=int,
+        default=0,
+        help="with --improve: new stored moves a replacement may add",
+    )
     parser.add_argument("--json", action="store_true", help="print the records as JSON")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for path in args.certificates:
-        rows.append(compact(path, args.out, args.chain, args.improve))
+        rows.append(compact(path, args.out, args.chain, args.improve, args.extra))
         if not args.json:
             row = rows[-1]
             print(

@@ -265,19 +265,46 @@ class RulesWalk:
     def closed_move(self, x: int, o: int) -> int | None:
         """A move of the side in (x, o) after which every reply is won by the rules alone, or None.
         Replies near the side's open lines are tried first (they are the likeliest to hold)."""
+        found = self.cheaper_move(x, o, 0)
+        return None if found is None else found[0]
+
+    def cheaper_move(
+        self, x: int, o: int, budget: int
+    ) -> tuple[int, list[tuple[int, int, int]]] | None:
+        """A move of the side in (x, o) after which every reply is won by the rules alone but at
+        most ``budget`` classes of positions, each of which has a move after which every reply is
+        won by the rules alone; with those positions (X, O) and moves. None when there is none
+        (positions already given an entry do not count as won)."""
         own, other = self._marks(x, o)
         open_lines = [line for line in self.lines if line & own and not line & other]
         empty = mask_cells(self.full & ~(x | o))
         weight = {cell: sum(1 for line in open_lines if line >> cell & 1) for cell in empty}
         replies = sorted(empty, key=lambda cell: -weight[cell])
+        if len(replies) < 2:
+            return None
         for move in replies:  # the moves on the most open lines first too
             mine = own | 1 << move
-            if len(replies) > 1 and all(
-                self.closed(*((mine, other | 1 << r) if self.is_x else (other | 1 << r, mine)))
-                for r in replies
-                if r != move
-            ):
-                return move
+            open_ones: dict[int, tuple[int, int]] = {}
+            for reply in replies:
+                if reply == move:
+                    continue
+                after = (mine, other | 1 << reply) if self.is_x else (other | 1 << reply, mine)
+                if self.closed(*after):
+                    continue
+                key, _ = self.canonical(*after)
+                if key not in open_ones:
+                    if len(open_ones) == budget or key in self.moves:
+                        break
+                    open_ones[key] = after
+            else:
+                below = []
+                for after in open_ones.values():
+                    finish = self.cheaper_move(*after, 0) if budget else None
+                    if finish is None:
+                        break
+                    below.append((*after, finish[0]))
+                else:
+                    return move, below
         return None
 
 
@@ -285,14 +312,18 @@ def improve_certificate(
     source: str | os.PathLike[str],
     target: str | os.PathLike[str],
     *,
+    extra: int = 0,
     on_progress: Callable[[int, int, int], None] | None = None,
 ) -> ImproveResult:
     """Write ``target``: the win certificate with rules ``source`` with fewer stored moves. Where
     the side plays an entry's move with more entries below it, a move after which the rules alone
     win against every reply (a forced chain or a win at once, through at most two blocks in a
-    row) replaces it, and the entries below it that nothing else needs are dropped. The entries
-    kept are written as they were in ``source``; the written file is checked.
-    ``on_progress(done, total, replaced)`` is called as the stored positions are tried."""
+    row) replaces it, and the entries below it that nothing else needs are dropped. With
+    ``extra``, a move after which the rules win against every reply but at most ``extra`` (up to
+    symmetry) also replaces one, where each of those replies has a move the rules then finish and
+    the new entries are fewer than those they spare. Entries kept are written as they were in
+    ``source``; the written file is checked. ``on_progress(done, total, replaced)`` is called as
+    the stored positions are tried."""
     certificate = read_certificate(source)
     header = certificate.header
     if header.guarantee != "win" or not header.rules.any:
@@ -312,25 +343,37 @@ def improve_certificate(
     before = len(stored)
     replaced = 0
     size = header.geometry.size
-    while True:  # pass after pass, until one replaces nothing
-        replaced_before = replaced
-        index = 0
-        while index < len(stored):
-            key, x, o, end = stored[index]
-            move = walk.closed_move(x, o) if end > index + 1 else None
-            if move is not None:  # entries below it: a move the rules finish spares them
-                _, symmetry = walk.canonical(x, o)
-                walk.moves[key] = symmetry.perm[move]
-                written[key] = MoveEntry(status_string(x, o, size), move)
-                replaced += 1
-                index = end
-            else:
-                index += 1
-            if on_progress is not None:
-                on_progress(index, len(stored), replaced)
-        if replaced == replaced_before:
-            break
-        stored = walk.walk()
+    for budget in sorted({0, extra}):  # moves the rules finish first, then those needing more
+        while True:  # pass after pass, until one spares nothing
+            kept_moves, kept_written, count = dict(walk.moves), dict(written), len(stored)
+            replaced_before = replaced
+            index = 0
+            while index < len(stored):
+                key, x, o, end = stored[index]
+                found = None
+                if end - index >= 2 + (budget > 0):  # a replacement must spare an entry
+                    found = walk.cheaper_move(x, o, min(budget, end - index - 2))
+                if found is not None:
+                    move, below = found
+                    for entry_x, entry_o, entry_move in [(x, o, move), *below]:
+                        entry_key, symmetry = walk.canonical(entry_x, entry_o)
+                        walk.moves[entry_key] = symmetry.perm[entry_move]
+                        written[entry_key] = MoveEntry(
+                            status_string(entry_x, entry_o, size), entry_move
+                        )
+                    replaced += 1
+                    index = end
+                else:
+                    index += 1
+                if on_progress is not None:
+                    on_progress(index, len(stored), replaced)
+            if replaced == replaced_before:
+                break
+            stored = walk.walk()
+            if len(stored) >= count:  # entries shared with other branches: no saving, undo
+                walk.moves, written, replaced = kept_moves, kept_written, replaced_before
+                stored = walk.walk()
+                break
     used = walk.walk()
     plain = dataclasses.replace(header, sections=None)
     with open_certificate(target, plain) as writer:
