@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from oxo.errors import CertificateError
@@ -179,10 +179,16 @@ class RulesWalk:
     def walk(self) -> list[tuple[int, int, int, int]]:
         """(class key, X, O, end) of each position where the side plays an entry's move, in the
         order first met; ``end`` is the index after the last entry met below it. Raises
-        :class:`CertificateError` where the strategy does not win."""
-        self._stored: list[list[int]] = []
-        self._seen: set[int] = set()
-        self._replies: set[int] = set()
+        :class:`CertificateError` where the strategy does not win. The walk also records which
+        stored positions each one leads to (:attr:`graph`), so that :meth:`order` gives the same
+        list, without walking again, after :meth:`replace`."""
+        #: Class key (None: the walk's root) -> the classes with an entry met next below it.
+        self.graph: dict[int | None, dict[int, None]] = {None: {}}
+        #: Class key -> the position (X, O) where the walk first met it.
+        self.position: dict[int, tuple[int, int]] = {}
+        # The classes with an entry met next below each position of the opponent (walked once).
+        self._below: dict[int, dict[int, None]] = {}
+        self._collect: list[dict[int, None]] = [self.graph[None]]
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 8 * self.size + 1000))
         try:
@@ -191,7 +197,46 @@ class RulesWalk:
             raise CertificateError(f"the strategy does not win: {error}") from None
         finally:
             sys.setrecursionlimit(limit)
-        return [(key, x, o, end) for key, x, o, end in self._stored]
+        return self.order()
+
+    def order(self) -> list[tuple[int, int, int, int]]:
+        """The list :meth:`walk` gives, from the recorded graph (after replacements too)."""
+        out: list[list[int]] = []
+        seen: set[int] = set()
+        stack: list[tuple[list[int], Iterator[int]]] = []
+
+        def enter(key: int) -> None:
+            seen.add(key)
+            node = [key, *self.position[key], 0]
+            out.append(node)
+            stack.append((node, iter(self.graph[key])))
+
+        for top in self.graph[None]:
+            if top in seen:
+                continue
+            enter(top)
+            while stack:
+                node, children = stack[-1]
+                child = next((c for c in children if c not in seen), None)
+                if child is None:
+                    node[3] = len(out)
+                    stack.pop()
+                else:
+                    enter(child)
+        return [(key, x, o, end) for key, x, o, end in out]
+
+    def replace(self, key: int, move: int, below: Sequence[tuple[int, int, int]]) -> None:
+        """Give the class ``key`` the side's ``move`` (in the class's canonical orientation), and
+        each position (X, O, move) of ``below`` its move: the positions where the strategy then
+        needs an entry below ``key``, each finished by the rules."""
+        self.moves[key] = move
+        self.graph[key] = {}
+        for x, o, cell in below:
+            child, symmetry = self.canonical(x, o)
+            self.moves[child] = symmetry.perm[cell]
+            self.graph[key][child] = None
+            self.graph[child] = {}
+            self.position[child] = (x, o)
 
     def _marks(self, x: int, o: int) -> tuple[int, int]:
         return (x, o) if self.is_x else (o, x)
@@ -209,33 +254,43 @@ class RulesWalk:
         if self.chain and self.search.exists(own, other, self.chain):
             return
         key, symmetry = self.canonical(x, o)
-        if key in self._seen:
+        self._collect[-1][key] = None
+        if key in self.position:
             return
-        self._seen.add(key)
+        self.position[key] = (x, o)
         if key not in self.moves:
             raise _Invalid(f"no entry at {status_string(x, o, self.size)}")
-        node = [key, x, o, 0]
-        self._stored.append(node)
+        self.graph[key] = {}
+        self._collect.append(self.graph[key])
         self._opponent(*self._play(x, o, symmetry.inverse_perm[self.moves[key]]))
-        node[3] = len(self._stored)
+        self._collect.pop()
 
     def _play(self, x: int, o: int, cell: int) -> tuple[int, int]:
         return (x | 1 << cell, o) if self.is_x else (x, o | 1 << cell)
 
     def _opponent(self, x: int, o: int) -> None:
         key, _ = self.canonical(x, o)
-        if key in self._replies:
+        below = self._below.get(key)
+        if below is not None:  # walked before: what it leads to, for the graph
+            self._collect[-1].update(below)
             return
-        self._replies.add(key)
+        below = self._below[key] = {}
         own, other = self._marks(x, o)
         empty = self.full & ~(x | o)
         if not empty:
             raise _Invalid(f"a full board at {status_string(x, o, self.size)}")
-        for reply in mask_cells(empty):
-            after = other | 1 << reply
-            if any(line & after == line for line in self.through[reply]):
-                raise _Invalid(f"the opponent completes a line at {status_string(x, o, self.size)}")
-            self._side(*((own, after) if self.is_x else (after, own)))
+        self._collect.append(below)
+        try:
+            for reply in mask_cells(empty):
+                after = other | 1 << reply
+                if any(line & after == line for line in self.through[reply]):
+                    raise _Invalid(
+                        f"the opponent completes a line at {status_string(x, o, self.size)}"
+                    )
+                self._side(*((own, after) if self.is_x else (after, own)))
+        finally:
+            self._collect.pop()
+        self._collect[-1].update(below)
 
     def closed(self, x: int, o: int, blocks: int = 2) -> bool:
         """Whether the rules alone win for the side to move in (x, o): a win at once, a forced
@@ -345,7 +400,8 @@ def improve_certificate(
     size = header.geometry.size
     for budget in sorted({0, extra}):  # moves the rules finish first, then those needing more
         while True:  # pass after pass, until one spares nothing
-            kept_moves, kept_written, count = dict(walk.moves), dict(written), len(stored)
+            kept = (dict(walk.moves), dict(written), {k: dict(v) for k, v in walk.graph.items()})
+            count = len(stored)
             replaced_before = replaced
             index = 0
             while index < len(stored):
@@ -355,9 +411,11 @@ def improve_certificate(
                     found = walk.cheaper_move(x, o, min(budget, end - index - 2))
                 if found is not None:
                     move, below = found
-                    for entry_x, entry_o, entry_move in [(x, o, move), *below]:
-                        entry_key, symmetry = walk.canonical(entry_x, entry_o)
-                        walk.moves[entry_key] = symmetry.perm[entry_move]
+                    _, symmetry = walk.canonical(x, o)
+                    walk.replace(key, symmetry.perm[move], below)
+                    written[key] = MoveEntry(status_string(x, o, size), move)
+                    for entry_x, entry_o, entry_move in below:
+                        entry_key, _ = walk.canonical(entry_x, entry_o)
                         written[entry_key] = MoveEntry(
                             status_string(entry_x, entry_o, size), entry_move
                         )
@@ -369,12 +427,15 @@ def improve_certificate(
                     on_progress(index, len(stored), replaced)
             if replaced == replaced_before:
                 break
-            stored = walk.walk()
+            stored = walk.order()
             if len(stored) >= count:  # entries shared with other branches: no saving, undo
-                walk.moves, written, replaced = kept_moves, kept_written, replaced_before
-                stored = walk.walk()
+                walk.moves, written, graph = kept
+                walk.graph.clear()
+                walk.graph.update(graph)
+                replaced = replaced_before
+                stored = walk.order()
                 break
-    used = walk.walk()
+    used = walk.order()
     plain = dataclasses.replace(header, sections=None)
     with open_certificate(target, plain) as writer:
         for key, _, _, _ in used:
