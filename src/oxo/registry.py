@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 from oxo.errors import BoardSpecError, PositionError, UnknownGameError, UnsupportedError
@@ -53,6 +53,14 @@ ABILITIES: dict[str, tuple[str, str | None]] = {
 
 #: Engine levels of every game (see :mod:`oxo.engines.levels`).
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "perfect", "best")
+
+#: Classic boards people call by a name, and the board each name stands for (``oxo play qubic``).
+BOARD_NAMES: dict[str, str] = {
+    "tictactoe": "3x3",
+    "tic-tac-toe": "3x3",
+    "qubic": "4x4x4",
+    "gomoku": "15x15,k=5",
+}
 
 _BOARD_TEXT = re.compile(
     r"\s*(\d+\s*[x×*]\s*\d+(\s*[x×*]\s*\d+)?(\s*[,:;/ ]\s*k\s*=?\s*\d+)?|mnk\(.*\))\s*", re.I
@@ -251,6 +259,7 @@ class BoardGame(Game):
         if len(self.geometry.shape) == 2:
             rows, cols = self.geometry.shape
             names.append(f"mnk(m={cols},n={rows},k={self.geometry.k})")
+        names += [name for name, board in BOARD_NAMES.items() if _named(board) == self.geometry]
         return tuple(dict.fromkeys(names))
 
     @property
@@ -287,6 +296,15 @@ class BoardGame(Game):
         search forced wins by fours and threes (:mod:`oxo.tactics`)."""
         return self.geometry.k == 5
 
+    def parse_move(self, state: GameState, text: str) -> int:
+        """A cell ID; on gomoku boards also a point as ``oxo analyze`` writes it (``h8``: column
+        letter, row counted from 1 at the bottom)."""
+        if self.gomoku:
+            from oxo.tactics import parse_point
+
+            return parse_point(self.geometry, text)
+        return state.parse_move(text)
+
     def _engine_maker(self) -> Callable[..., Engine]:
         """The shared levels, handed the exact solver; on gomoku boards ``hard`` (and ``best``
         where it plays hard) first search forced wins by fours and threes, and play or stop them."""
@@ -310,6 +328,7 @@ class GravityGame(Game):
     solver = True
     prover = True
     analyzer = True
+    rules = True
 
     def __init__(self, board: GravityBoard) -> None:
         self.board = board
@@ -350,6 +369,11 @@ class GravityGame(Game):
 
         return gravity_solution
 
+    def rules_text(self) -> str | None:
+        from oxo.gravity.guide import rules_text
+
+        return rules_text(self.board)
+
     @property
     def size(self) -> int:
         return self.board.size
@@ -358,6 +382,12 @@ class GravityGame(Game):
         from oxo.gravity.svg import gravity_svg
 
         return gravity_svg(state)  # type: ignore[arg-type]  # a state of this game: a GravityState
+
+    def describe_level(self, level: str, state: GameState) -> str:
+        """Gravity boards' own words for ``perfect`` and ``best`` (the exact solver, the proof book)."""
+        from oxo.gravity.engine import describe_gravity_level
+
+        return describe_gravity_level(level, state)
 
     def _engine_maker(self) -> Callable[..., Engine]:
         """Gravity boards' own ``perfect`` and ``best`` (the exact solver); other levels shared."""
@@ -458,20 +488,49 @@ for _game in (MegaGame(), UtttGame()):
 
 #: How the known names are listed in messages.
 KNOWN_NAMES = (
-    "a board such as 3x3, 5x5,k=4 or 3x3x3, mnk(m=4,n=4,k=3), a gravity board such as "
-    "6x7,k=4,gravity, connect4, mega, uttt (or ultimate)"
+    "a board such as 3x3, 5x5,k=4 or 3x3x3, mnk(m=4,n=4,k=3), tictactoe (3x3), qubic (4x4x4), "
+    "gomoku (15x15,k=5), a gravity board such as 6x7,k=4,gravity, connect4, mega, uttt (or "
+    "ultimate)"
 )
 
 
+@cache
+def _named(board: str) -> Geometry:
+    """The geometry a name of :data:`BOARD_NAMES` stands for (parsed once a process)."""
+    from oxo.geometry import Geometry
+
+    return Geometry.parse(board)
+
+
 def looks_like_board(text: str) -> bool:
-    """Whether ``text`` is written as a classic board (``5x5``, ``4x4,k=3``, ``3x3x3``, ``mnk(...)``)."""
-    return _BOARD_TEXT.fullmatch(text) is not None
+    """Whether ``text`` is written as a classic board (``5x5``, ``4x4,k=3``, ``3x3x3``, ``mnk(...)``)
+    or names one (``qubic``, :data:`BOARD_NAMES`)."""
+    return _BOARD_TEXT.fullmatch(text) is not None or text.strip().lower() in BOARD_NAMES
+
+
+def board_geometry(spec: str, k: int | None = None) -> Geometry:
+    """The geometry of a classic board from text: its shape (``4x4``, ``4x4,k=3``, ``3x3x3``) or a
+    name people use (``tictactoe``, ``qubic``, ``gomoku``: :data:`BOARD_NAMES`), which takes no
+    other k than its own."""
+    name = spec.strip().lower() if isinstance(spec, str) else spec
+    if isinstance(name, str) and name in BOARD_NAMES:
+        geometry = _named(BOARD_NAMES[name])
+        if k is not None and k != geometry.k:
+            raise BoardSpecError(
+                f"{name} is {geometry.spec_shape} with {geometry.k} in a row, not {k}; for another "
+                f"k give the board itself: {geometry.spec_shape} --k {k}"
+            )
+        return geometry
+    from oxo.geometry import Geometry
+
+    return Geometry.parse(spec, k)
 
 
 def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
     """The game a user's text names: ``"3x3"``, ``"5x5,k=4"`` (or ``k=4``), ``"3x3x3"``,
-    ``"mnk(m=4,n=4,k=3)"``, ``"6x7,k=4,gravity"`` (or ``gravity=True``), ``"connect4"``,
-    ``"mega"``, ``"uttt"``/``"ultimate"``. Unknown text raises :class:`UnknownGameError` listing the
+    ``"mnk(m=4,n=4,k=3)"``, the boards of :data:`BOARD_NAMES` (``"tictactoe"``, ``"qubic"``,
+    ``"gomoku"``), ``"6x7,k=4,gravity"`` (or ``gravity=True``), ``"connect4"``, ``"mega"``,
+    ``"uttt"``/``"ultimate"``. Unknown text raises :class:`UnknownGameError` listing the
     known names; a board that is written right but cannot be (``0x3``, ``k=9`` on 3x3) raises
     :class:`BoardSpecError` saying why."""
     if not isinstance(spec, str):
@@ -486,6 +545,13 @@ def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
                 f"{named.title} takes neither --k nor --gravity (k=, gravity=): {named.description}"
             )
         return named
+    if name in BOARD_NAMES:
+        if gravity:
+            raise BoardSpecError(
+                f"{name} is played without gravity ({BOARD_NAMES[name]}); a gravity board is "
+                "written like 6x7,k=4,gravity"
+            )
+        return BoardGame(board_geometry(name, k))
     from oxo.gravity.board import GravityBoard, is_connect_four
 
     if gravity or "gravity" in name or is_connect_four(name):
