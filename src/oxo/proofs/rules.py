@@ -23,13 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from oxo.errors import CertificateHeaderError
-from oxo.geometry import completing_cells, mask_cells
-
-if TYPE_CHECKING:
-    from oxo.proofs.certificate import StrategyHeader
+from oxo.geometry import Geometry, completing_cells, mask_cells
 
 #: The keys a ``rules`` object may hold.
 RULE_KEYS = ("block", "chain")
@@ -231,7 +228,22 @@ def _candidates(partners: dict[int, int], their: int) -> dict[int, int]:
     return {cell: partners[cell]} if cell in partners else {}
 
 
-def rule_move(header: StrategyHeader, x: int, o: int) -> int | None:
+class RulesHeader(Protocol):
+    """What :func:`rule_move` reads of a certificate's header (a
+    :class:`oxo.proofs.certificate.StrategyHeader` has it): the board, the certified side and the
+    rules it names."""
+
+    @property
+    def geometry(self) -> Geometry: ...
+
+    @property
+    def side(self) -> str: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+
+def rule_move(header: RulesHeader, x: int, o: int) -> int | None:
     """The move the rules of ``header`` give the certificate's side in the position (X's and O's
     marks as bitmasks, the side to move, the game not over), or None where no rule gives one (the
     position then needs the certificate's entry, or is lost: the opponent has two threats).
