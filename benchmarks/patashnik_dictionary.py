@@ -69,6 +69,13 @@ def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str,
         "seconds": round(time.perf_counter() - started, 1),
         "cpu_seconds": round(time.process_time() - cpu, 1),
     }
+    print(  # the verdict as soon as it is known: the counts and the check below take longer
+        f"  walk done: {'complete' if walk.complete else 'NOT complete: ' + str(walk.failure)}; "
+        f"{walk.positions:,} positions of X, {walk.replies:,} of O, {len(walk.used):,} lines used "
+        f"({record['seconds']} s, {record['cpu_seconds']} s of processor time)",
+        file=sys.stderr,
+        flush=True,
+    )
     # A certificate's rules put the forced chain before the entries; on a position of the
     # dictionary with a chain the two orders would differ.
     record["lines_with_a_chain"] = sum(
