@@ -224,3 +224,14 @@ def test_the_walk_played_out_counts_a_complete_dictionary(deep, walker) -> None:
     assert full.expanded["dictionary"] == len(full.used) == len(short.used)
     assert sum(full.expanded.values()) == full.positions > short.positions
     assert full.expanded["chain"] >= short.forced_wins
+
+
+def test_progress_counts_every_class_of_x_in_turn(deep) -> None:  # type: ignore[no-untyped-def]
+    """Progress is reported as each class with X to move is added, so none is passed over (a line
+    of the dictionary is counted before the walk goes below it)."""
+    seen: list[int] = []
+    walker = DictionaryWalker(QUBIC, deep, on_progress=lambda x, o, used: seen.append(x), every=1)
+    root = next(m for m in deep if m.number == 2862)
+    walk = walker.walk(root.x, root.o)
+    assert walk.complete and walk.positions > 1
+    assert seen == list(range(1, walk.positions + 1))

@@ -286,6 +286,7 @@ class DictionaryWalker:
                 if key in self._x_done:
                     return
                 self._x_done[key] = "block"
+                self._report()
             self._o_to_move(x | theirs, o, theirs.bit_length() - 1)
             return
         key, symmetry = self.canonical(x, o)
@@ -294,11 +295,13 @@ class DictionaryWalker:
         entry = self.dictionary.get(key)
         if entry is not None:
             self._x_done[key] = "dictionary"
+            self._report()
             self._used.add(entry[1])
             move = symmetry.inverse_perm[entry[0]]
             self._o_to_move(x | 1 << move, o, move)
         elif self.chains.exists(x, o, self.bound):
             self._x_done[key] = "chain"
+            self._report()
             self._forced += 1
             # The longest shortest chain so far: a chain within it needs no exact length.
             if not self.chains.exists(x, o, self._longest):
@@ -314,7 +317,6 @@ class DictionaryWalker:
                 x,
                 o,
             )
-        self._report()
 
     def _o_to_move(self, x: int, o: int, last: int) -> None:
         self._path.append(last)
@@ -338,6 +340,8 @@ class DictionaryWalker:
             self._path.pop()
 
     def _report(self) -> None:
+        """Progress, when the classes with X to move reach a multiple of ``every`` (called as each
+        class is added, before the walk goes below it, so no multiple is passed over)."""
         if self.on_progress is not None and len(self._x_done) % self.every == 0:
             self.on_progress(len(self._x_done), len(self._o_done), len(self._used))
 
