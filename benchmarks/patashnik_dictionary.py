@@ -127,7 +127,8 @@ def main() -> None:
     if record["complete"]:
         print(f"{record['dictionary']}: complete: X's rules win every game from the empty board")
     else:
-        line = " ".join(map(str, record["failure_line"] or []))
+        moves = record["failure_line"]
+        line = " ".join(map(str, moves)) if isinstance(moves, (list, tuple)) else ""
         print(f"{record['dictionary']}: NOT complete: {record['failure']}")
         print(f"  at position {record['failure_position']}, after the moves {line}")
     print(
