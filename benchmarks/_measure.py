@@ -21,7 +21,8 @@ def measure(
 ) -> dict[str, object]:
     """Run ``setup`` then ``code`` (Python source that may set ``result``) in a child process.
 
-    The child reports the wall time of ``code`` only (imports go in ``setup``) and its peak RSS from
+    The child reports the wall time of ``code`` only (imports go in ``setup``), its processor time
+    (``cpu_seconds``, set-up included: what a loaded machine does not inflate) and its peak RSS from
     getrusage, so start-up is excluded from the time but counted in memory, as a user would see it;
     ``worker_peak_mib`` is the largest peak among the worker processes it started (0 if none).
     ``python`` may name another interpreter (one with OpenSpiel installed, say); ``env`` adds
@@ -35,10 +36,11 @@ def measure(
         result = None
         exec(compile(sys.argv[1], "<bench>", "exec"))
         seconds = time.perf_counter() - started
-        peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        peak_kib = usage.ru_maxrss
         worker_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "worker_peak_mib": worker_kib / 1024,
-                          "result": result}))
+                          "cpu_seconds": usage.ru_utime + usage.ru_stime, "result": result}))
         """
     )
     done = subprocess.run(

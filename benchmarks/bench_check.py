@@ -5,8 +5,8 @@ Run:  python benchmarks/bench_check.py                      (10x4 with k = 4's s
       python benchmarks/bench_check.py FILE --baseline 6697292
       python benchmarks/bench_check.py FILE --no-baseline
 
-Each checker runs in a fresh process on the same file; the table gives the wall time, the peak
-memory, the verdict and the positions it checked, and the ratio of the earlier checker's time to
+Each checker runs in a fresh process on the same file; the table gives the wall time, the
+processor time (what a loaded machine does not inflate), the peak memory, the verdict and the positions it checked, and the ratio of the earlier checker's time to
 each one's (above 1 is faster). The positions differ between commits when what counts as checked
 changed (since 2026-11-27 a position the board alone decides is not looked up, so not counted).
 """
@@ -77,13 +77,14 @@ def main() -> None:
         rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
     base = rows[0]["seconds"]
     print(
-        f"{'checker':<40} {'wall s':>9} {'peak MiB':>9} {'valid':>6} {'positions':>12} {'ratio':>6}"
+        f"{'checker':<32} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'valid':>6} {'positions':>11} "
+        f"{'ratio':>6}"
     )
     for row in rows:
         result = row["result"]
         print(
-            f"{row['label']:<40} {row['seconds']:>9.1f} {row['peak_mib']:>9.0f} "  # type: ignore[str-format]
-            f"{str(result['valid']):>6} {result['positions']:>12,} "  # type: ignore[index]
+            f"{row['label']:<32} {row['seconds']:>8.1f} {row['cpu_seconds']:>8.1f} "  # type: ignore[str-format]
+            f"{row['peak_mib']:>9.0f} {str(result['valid']):>6} {result['positions']:>11,} "  # type: ignore[index,str-format]
             f"{base / row['seconds']:>6.2f}"  # type: ignore[operator]
         )
     if len({row["result"]["valid"] for row in rows}) != 1:  # type: ignore[index]

@@ -29,7 +29,10 @@ EVERY = os.environ.get("OXO_CHECK_ALL_CERTIFICATES") == "1"
 
 
 def _name_says(path: Path) -> tuple[str, str, str, str]:
-    board, k, side, *guarantee = path.name.removesuffix(".jsonl.gz").split("-")
+    """Board, ``k<k>``, side and guarantee from a name such as ``10x4-k4-x-win.jsonl.gz`` (a
+    certificate with rules: ``10x4-k4-x-win.rules.jsonl.gz``)."""
+    stem = path.name.removesuffix(".jsonl.gz").removesuffix(".rules")
+    board, k, side, *guarantee = stem.split("-")
     return board, k, side, "-".join(guarantee)
 
 
@@ -63,6 +66,8 @@ def test_a_shipped_certificate_is_accepted_by_the_standalone_checker(path: Path)
     board, k, side, guarantee = _name_says(path)
     assert (verdict["board"], f"k{verdict['k']}", verdict["side"]) == (board, k, side)
     assert verdict["guarantee"] == guarantee
+    with gzip.open(path, "rt") as text:  # a name with ".rules" is a certificate with rules
+        assert path.name.endswith(".rules.jsonl.gz") == ("rules" in json.loads(text.readline()))
 
 
 @pytest.mark.parametrize(

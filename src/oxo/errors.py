@@ -86,6 +86,11 @@ class CertificateEntryError(CertificateError):
     """An entry is malformed: its keys, its status string, its move or its pairing."""
 
 
+class DictionaryError(OxoError):
+    """A dictionary of strategic moves (Patashnik's notation: runs of x, o and counts of empty
+    cells, then the move) cannot be read: the line at fault and why."""
+
+
 class OutOfReachError(Exception):
     """A question that cannot be answered within the limits (time, memory, the solver's reach).
 

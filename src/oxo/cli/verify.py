@@ -47,6 +47,12 @@ def verify(file: str, leaves: str, seed: int, whole: bool, as_json: bool) -> Non
     position it can face, every reply of the other side; on big boards the tree stops at leaves,
     positions the solver settles in about a second each: --leaves N solves N of them again.
 
+    A certificate may name rules in its header: then the side's moves that a rule gives are left
+    out (complete a line at once; block the opponent's only threat; a forced chain of threats
+    ending in two at once), and the checker works them out itself; the answer counts the blocks and
+    chains the rules gave. It may also name symmetries beyond the board's own (cell permutations
+    that carry lines onto lines; Qubic has 192), which the checker verifies before using.
+
     A certificate written by a long proof run ('oxo solve BOARD --proof DIR') may come in
     sections: the moves from the empty board, then one section per job of the run; it is checked
     a section at a time, so memory holds one section, not the whole file. The answer gives the

@@ -12,6 +12,7 @@ them, and a certificate gets the strategy of the other carried over (:class:`Cla
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from oxo.geometry import Geometry, Symmetry
 
@@ -87,3 +88,45 @@ class Classes:
             if (symmetry.apply_mask(source[0]), symmetry.apply_mask(source[1])) == target:
                 return symmetry.perm
         raise ValueError("the positions are not in one class")
+
+
+def extra_generators(geometry: Geometry) -> list[tuple[int, ...]]:
+    """A few of :func:`search_symmetries` beyond the board's own that generate them all with the
+    board's symmetries (none on most boards; two on Qubic): what a certificate's header lists so
+    that its checker knows the search's classes (``symmetries``, :mod:`oxo.proofs.certificate`)."""
+    group = search_symmetries(geometry)
+    own = len(geometry.symmetries)
+    known = set(group[:own])
+    chosen: list[tuple[int, ...]] = []
+    for perm in group[own:]:
+        if perm in known:
+            continue
+        chosen.append(perm)
+        elements = list(known)
+        queue = list(elements)
+        generators = [symmetry.perm for symmetry in geometry.symmetries] + chosen
+        while queue:  # the closure of what is known under every generator
+            element = queue.pop()
+            for generator in generators:
+                product = tuple(generator[cell] for cell in element)
+                if product not in known:
+                    known.add(product)
+                    queue.append(product)
+        if len(known) == len(group):
+            break
+    return chosen
+
+
+def canonical(symmetries: Sequence[Symmetry], size: int, x: int, o: int) -> tuple[int, Symmetry]:
+    """The key of the class of the position (x, o) under ``symmetries`` (``X << size | O`` of its
+    least image, X's marks compared first) and a symmetry that carries the position there."""
+    images = [symmetry.apply_mask(x) for symmetry in symmetries]
+    least = min(images)
+    best_o = -1
+    best = symmetries[0]
+    for symmetry, image in zip(symmetries, images, strict=True):
+        if image == least:
+            image_o = symmetry.apply_mask(o)
+            if best_o < 0 or image_o < best_o:
+                best_o, best = image_o, symmetry
+    return least << size | best_o, best
