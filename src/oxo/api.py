@@ -453,6 +453,7 @@ class MoveResult:
             "position": self.position.to_status_string(),
             "level": self.level,
             "move": self.move,
+            **({"column": self.position.format_move(self.move)} if geometry.gravity else {}),
             "value": self.report.value,
             "seconds": round(self.report.seconds, 4),
         }

@@ -196,6 +196,7 @@ def _common_cells(lines: tuple[int, ...], full: int) -> int:
 
 def check_position(position: Position) -> Legality:
     """Whether ``position`` can occur in a game from the empty board, and every reason it cannot."""
+    position.geometry.refuse_gravity("the legality check")
     geometry = position.geometry
     checker = WinChecker.for_geometry(geometry)
     x, o = position.x, position.o

@@ -11,13 +11,16 @@ import click
 
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import Game, find_game, find_game_or_none, refuse_other_games
+from oxo.registry import BOARD_NAMES, Game, find_game, find_game_or_none, refuse_other_games
 
 
 def parse_board(spec: str, k: int | None = None) -> Geometry:
     """A geometry from a board spec given on the command line (errors become exit status 2); the
     name of another game (connect4, mega, uttt) is refused by name, saying what works on it."""
     refuse_other_games(spec, "this command")
+    named = BOARD_NAMES.get(spec.strip().lower()) if isinstance(spec, str) else None
+    if named is not None:  # scorefour: its game says what a k beside the name means
+        return find_game(spec, k).geometry  # type: ignore[attr-defined]  # a board game has a geometry
     return Geometry.parse(spec, k)
 
 

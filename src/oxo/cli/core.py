@@ -872,6 +872,8 @@ def show(
     # Which board was read, and from what: a guess from the text's length or slashes can surprise.
     shape = "x".join(str(side) for side in pos.geometry.shape)
     read = "" if board is not None else " (read from the text; --board and --k change it)"
+    if pos.geometry.gravity:
+        read = f", gravity: {pos.geometry.column_count} columns, moves by column number"
     click.echo(f"board:          {shape}, {pos.geometry.k} in a row{read}")
     for line in report.text_lines():
         click.echo(line)

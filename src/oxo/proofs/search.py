@@ -42,6 +42,7 @@ def make_search(
     search's table. The search returned may have settled the question already; its
     ``solve(*position)`` then answers at once. A tall board is searched on its side
     (:mod:`oxo.proofs.orient`), and read in its own orientation."""
+    geometry.refuse_gravity("the proof search of the classic boards")
     turned = wide(geometry)
     if turned is not None:
         turn = transposition(geometry)

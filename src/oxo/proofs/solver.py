@@ -77,6 +77,7 @@ def prove_board(
     this process, :meth:`RunOptions.one_search`), reporting to ``on_status``, and the certificates
     are written there; without, one search per question, reporting to ``on_progress`` (question,
     positions searched, table size, seconds)."""
+    geometry.refuse_gravity("the proof search of the classic boards")
     if proof_dir is not None:
         options = run or RunOptions.one_search()
         return run_proof(geometry, proof_dir, seconds=seconds, options=options, on_status=on_status)

@@ -42,7 +42,7 @@ from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import new_game
+from oxo.registry import BOARD_NAMES, new_game
 from oxo.web import explore as explorer
 from oxo.web import schemas, sessions
 from oxo.web.maps import map_answer
@@ -293,6 +293,7 @@ def _geometry(board: str | None, k: int | None, default: str | None = None) -> G
     board = _ascii("board", board if board is not None else default)
     if board is None or not board.strip():
         raise WebInputError("board: give a board such as 3x3, 4x4, 3x5, 4x4,k=3 or 3x3x3")
+    board = BOARD_NAMES.get(board.strip().lower(), board)  # scorefour
     try:
         return Geometry.parse(board, k)
     except OxoError as error:
@@ -389,7 +390,7 @@ def create_app(
         if values and not game.values_ready():
             state = game.state
             assert isinstance(state, Position)
-            if state.geometry.size <= sessions.MAX_EMPTY:
+            if sessions.solvable(state.geometry):
                 await compute(
                     ("solve", state.geometry),
                     f"solving {state.geometry.spec} (for the values of the moves)",
@@ -580,7 +581,7 @@ def create_app(
             raise WebInputError("the game is over: there is no move to suggest")
         if game.players[mover] != "human":
             raise WebInputError(f"it is {mover.upper()}'s turn and {mover.upper()} is the computer")
-        if isinstance(state, Position) and state.geometry.size <= sessions.MAX_EMPTY:
+        if isinstance(state, Position) and sessions.solvable(state.geometry):
             geometry = state.geometry
             solution = await compute(
                 ("solve", geometry),
@@ -666,7 +667,7 @@ def create_app(
 
         def work() -> tuple[int, bytes]:  # kept even when the request gave up waiting
             def draw() -> tuple[int, bytes]:
-                solution = solutions.get(geometry) if geometry.size <= sessions.MAX_EMPTY else None
+                solution = solutions.get(geometry) if sessions.solvable(geometry) else None
                 try:
                     data = map_answer(geometry, player, solution)
                 except OutOfReachError as error:  # kept too: finding it out may take seconds
