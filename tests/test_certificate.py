@@ -787,3 +787,20 @@ def test_the_pairing_check_agrees_with_its_definition(spec: str, seed: int) -> N
     else:
         first = "-".join(map(str, mask_cells(open_lines[0])))
         assert problem is not None and f"the line {first} holds" in problem
+
+
+def test_a_4d_certificate_is_checked_by_both_checkers(tmp_path: Path) -> None:
+    """dims of length 4: X wins 2x2x2x2 with k=2 at its second move (every two cells are a line),
+    as a one-entry certificate both checkers accept, and a wrong move both refuse."""
+    import subprocess
+    import sys
+
+    tool = Path(__file__).parents[1] / "tools" / "check_strategy.py"
+    for move, valid in ((0, True), (None, False)):
+        path = tmp_path / f"c{move}.jsonl.gz"
+        header = StrategyHeader((2, 2, 2, 2), 2, "x", "win")
+        entries = [] if move is None else [{"position": "0" * 16, "move": move}]
+        write_certificate(path, header, entries)
+        assert verify_certificate(path).valid is valid
+        run = subprocess.run([sys.executable, str(tool), str(path)], capture_output=True, text=True)
+        assert run.returncode == (0 if valid else 1), run.stdout + run.stderr

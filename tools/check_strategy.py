@@ -6,7 +6,8 @@
 Written from the format's description (the top of src/oxo/proofs/certificate.py and
 docs/proofs.md), not from oxo's checker, so that a certificate accepted by both is accepted by two
 programs that share no code. The certificate claims that one side ("side") wins ("win") or never
-loses ("no-loss") an m x n (or l x m x n) board with k in a row, whatever the opponent does; this
+loses ("no-loss") an m x n board (or a box of up to 5 sides, such as 4x4x4x4) with k in a row,
+whatever the opponent does; this
 program plays the side's moves from the certificate and every opponent reply, from the empty board.
 
 A file whose header lists "sections" is checked a section at a time, holding one section's entries
@@ -152,7 +153,7 @@ def parse_header(data: object):
     dims, k = data["dims"], data["k"]
     if (
         not isinstance(dims, list)
-        or len(dims) not in (2, 3)
+        or not 2 <= len(dims) <= 5
         or not all(is_int(d) and d >= 1 for d in dims)
     ):
         raise Malformed(f"bad dims {dims!r}")

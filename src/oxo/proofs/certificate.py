@@ -5,11 +5,11 @@ gzip-compressed UTF-8 JSON lines. Line 1 is the header::
 
     {"format": "oxo-strategy/1", "board": "5x5", "dims": [5, 5], "k": 4, "side": "x", "guarantee": "win"}
 
-``board`` is the shape (``"5x5"``, ``"3x3x3"``), ``dims`` the same as a list, ``k`` how many marks in
-a row win, ``side`` whose strategy this is (``"x"`` moves first, ``"o"`` second) and ``guarantee``
-``"win"`` (every game ends with a line of ``side``) or ``"no-loss"`` (no game ends with a line of
-the opponent). The board has no gravity: a player may mark any empty cell. Other header keys are
-ignored. Every other line is one entry:
+``board`` is the shape (``"5x5"``, ``"3x3x3"``, ``"4x4x4x4"``), ``dims`` the same as a list (2 to 5
+sides), ``k`` how many marks in a row win, ``side`` whose strategy this is (``"x"`` moves first,
+``"o"`` second) and ``guarantee`` ``"win"`` (every game ends with a line of ``side``) or
+``"no-loss"`` (no game ends with a line of the opponent). The board has no gravity: a player may
+mark any empty cell. Other header keys are ignored. Every other line is one entry:
 
 * ``{"position": "<status string>", "move": <cell>}``: the move ``side`` plays in that position,
   where ``side`` is to move. A status string has one ``0`` (empty), ``1`` (X) or ``2`` (O) per cell
@@ -44,7 +44,8 @@ board needs one ``win`` certificate; a draw needs two ``no-loss`` certificates, 
 The board's *lines* are every run of ``k`` cells in a straight line along a row, a column, a layer's
 pillar or any diagonal (steps of -1, 0 or 1 along each axis, not all 0). Its *symmetries* are the
 maps that permute axes of equal length and mirror any axes (``c -> n - 1 - c``): the 8 of a square,
-the 4 of an oblong rectangle, the 48 of a cube. Two positions are in one *class* when a symmetry
+the 4 of an oblong rectangle, the 48 of a cube, the 384 of a 4x4x4x4 hypercube (2^d d! on a cube of d
+sides). Two positions are in one *class* when a symmetry
 carries one onto the other.
 
 **Sections** (optional; written by long split runs, see :mod:`oxo.proofs.runs`). The header may
@@ -120,11 +121,11 @@ class StrategyHeader:
         dims = self.dims
         if (
             not isinstance(dims, (tuple, list))
-            or len(dims) not in (2, 3)
+            or not 2 <= len(dims) <= 5
             or not all(_is_int(side) and side >= 1 for side in dims)
         ):
             raise CertificateHeaderError(
-                f"dims must be a list of 2 or 3 positive integers, got {dims!r}"
+                f"dims must be a list of 2 to 5 positive integers, got {dims!r}"
             )
         object.__setattr__(self, "dims", tuple(dims))
         if not _is_int(self.k):
