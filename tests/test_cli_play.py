@@ -345,6 +345,15 @@ def test_move_and_selfplay_on_score_four_and_4x4x4x4(capsys: pytest.CaptureFixtu
         "2",
     )
     assert code == 0 and "2 games of scorefour" in out
-    for command in ("count", "solve", "analyze", "check"):
+    for command in ("solve", "analyze", "check"):
         code, _, err = run(capsys, command, "scorefour")
         assert code == 2 and err.startswith("oxo: error: Score Four has no")
+    code, out, _ = run(capsys, "count", "scorefour", "--plies", "3", "--json")
+    counted = json.loads(out)["boards"][0]
+    assert code == 0 and counted["gravity"] is True
+    from oxo.counting.drops import count_positions
+
+    walked = count_positions(Geometry.parse("4x4x4,gravity"), 3)  # held to a plain walk elsewhere
+    assert [row["positions"] for row in counted["plies"]] == list(walked.positions)
+    code, _, err = run(capsys, "count", "scorefour")
+    assert code == 3 and "give --plies N" in err

@@ -332,7 +332,6 @@ class GravityBoxGame(BoardGame):
         "cells in reading order, the top level first: xo... (. empty) or 120..., rows split by /, "
         "levels by //"
     )
-    counter = False
     solver = False
     prover = False
     analyzer = False
