@@ -32,10 +32,16 @@ def e2e_server_url() -> str:
     (started at the first call since the last :func:`close_browser_tests`)."""
     if "url" not in _OPEN:
         stack = ExitStack()
-        _OPEN["url"], _ = stack.enter_context(running_server())
+        _OPEN["url"], _OPEN["server"] = stack.enter_context(running_server())
         _OPEN["stop"] = stack.close
     url: str = _OPEN["url"]
     return url
+
+
+def e2e_thinkers() -> Any:
+    """The worker pool of the server :func:`e2e_server_url` started (``oxo.web.thinking.Thinkers``)."""
+    e2e_server_url()
+    return _OPEN["server"].config.app.state.thinkers
 
 
 def e2e_browser_context(launch: Callable[[str], Any]) -> Any:

@@ -32,7 +32,8 @@ def test_count_table(capsys: pytest.CaptureFixture[str]) -> None:
         "2x2",
         "classes",
     ]
-    assert lines[-1].split() == ["total", "5,478", "765", "29", "6"]  # separators in tables
+    # the plies the total sums (each board's own: 3x3's 0-9, 2x2's 0-4), separators in tables
+    assert lines[-1].split() == ["total", "(plies", "0-9)", "5,478", "765", "29", "6"]
     assert lines[2].split() == ["1", "9", "3", "4", "1"]
 
 
@@ -95,6 +96,8 @@ def test_classes(capsys: pytest.CaptureFixture[str]) -> None:
         (["show", "12a000000"], "unknown character"),
         (["classes", "three"], "bad board spec"),
         (["nonsense"], "No such command"),
+        (["cout", "3x3"], "No such command 'cout'; did you mean count?"),
+        (["slove", "3x3"], "did you mean solve"),
         (["check", "--", "--json"], "unknown character"),  # after "--" it is a position
     ],
 )
@@ -240,3 +243,79 @@ def test_a_cube_position_is_recognised_by_its_length(capsys: pytest.CaptureFixtu
     assert code == 0 and "board:          2x3, 2 in a row (read from the text" in out
     code, out, _ = run(capsys, "show", "x........", "--board", "3x3", "--k", "2")
     assert code == 0 and "board:          3x3, 2 in a row\n" in out
+
+
+# -- the polish of issue 45, item 6 -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("position", "said"),
+    [
+        ("x...o....", "last move: cell 4"),
+        ("xx.oo....", "last move: one of cells 3, 4 (the position does not tell which)"),
+    ],
+)
+def test_check_names_the_last_move(
+    capsys: pytest.CaptureFixture[str], position: str, said: str
+) -> None:
+    from oxo.legality import check_position
+    from oxo.position import Position
+
+    code, out, _ = run(capsys, "check", position)
+    assert code == 0 and said in out.splitlines()
+    cells = check_position(Position.from_string(position)).last_moves  # the library's answer
+    assert ("one of" in said) == (len(cells) > 1)
+
+
+def test_show_writes_complete_lines_as_cells(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "xxxx/oooo/x.../o...", "--board", "4x4")
+    assert code == 0 and "complete lines: X: cells 0, 1, 2, 3; O: cells 4, 5, 6, 7" in out
+
+
+def test_show_of_ultimate_says_where_to_play_and_what_the_board_shows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from oxo.registry import find_game
+
+    code, out, _ = run(capsys, "show", "55 51 15", "--board", "uttt")
+    state = find_game("uttt").parse_position("55 51 15")
+    assert code == 0 and state.target == 4  # type: ignore[attr-defined]  # a UtttState
+    assert "status:  O to move, in grid 5 (the last move, 15, sends O there)" in out
+    assert "last:    15, in capitals on the board" in out
+    board = out.split("\n\n")[0]
+    assert board.count("X") == 1 and "x" in board  # the last move alone in capitals
+    assert "key:     x and o are marks, the last move in capitals" in out
+    assert "a move:  two digits GC" in out and "\nmoves:" not in out
+    code, out, _ = run(capsys, "show", "uttt")
+    assert "status:  X to move\n" in out and "last:" not in out  # nothing played yet
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "3x5", "--k", "4"],
+        ["classes", "3x3x3"],
+        ["mega", "replay", "55 19"],
+        ["uttt", "replay", ""],
+        ["show", "55", "--board", "uttt"],
+        ["check", "xxx/ooo/..."],
+    ],
+    ids=" ".join,
+)
+def test_long_lists_are_broken_in_piped_output_too(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """A report's lists (every move's value, the symmetries, the legal moves) are broken between
+    words to 80 columns in a file or a pipe too, as on a terminal (issue 45, item 6); the words
+    are those of the unbroken lines."""
+    from oxo.cli import common
+
+    code, out, _ = run(capsys, *args)
+    assert code in (0, 1) and max(map(len, out.splitlines())) <= 80, out
+    wide = common.PIPE_WIDTH
+    try:
+        common.PIPE_WIDTH = 10_000  # nothing broken: the same words, in the same order
+        code, whole, _ = run(capsys, *args)
+    finally:
+        common.PIPE_WIDTH = wide
+    assert whole.split() == out.split() and max(map(len, whole.splitlines())) > 80

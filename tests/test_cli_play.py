@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -357,3 +358,86 @@ def test_move_and_selfplay_on_score_four_and_4x4x4x4(capsys: pytest.CaptureFixtu
     assert [row["positions"] for row in counted["plies"]] == list(walked.positions)
     code, _, err = run(capsys, "count", "scorefour")
     assert code == 3 and "give --plies N" in err
+
+
+def test_gomoku_takes_the_points_analyze_prints(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a gomoku board a move is a cell ID or a point as 'oxo analyze' writes it (h8: column
+    letter, row from the bottom), and the board shows both (issue 45, item 4)."""
+    from oxo.tactics import parse_point, point_name
+
+    code, out = run_play(
+        monkeypatch, capsys, "h8\nH8\nz99\n0\nquit\n", "gomoku", "--level", "random", "--seed", "3"
+    )
+    assert code == 0, out
+    geometry = Geometry.parse("15x15", 5)
+    assert parse_point(geometry, "h8") == 112 and point_name(geometry, 112) == "h8"
+    assert "h8 (cell 112) is already taken" in out.replace("H8", "h8")  # any case, once played
+    assert "'z99' is not a cell of a 15x15 board; give a point a1..o15" in out
+    replies = [line for line in out.splitlines() if line.startswith("computer (O) plays")]
+    for reply in replies:  # each reply named both ways, and the two agree
+        cell, point = reply.split()[-2:]
+        assert parse_point(geometry, point.strip("()")) == int(cell)
+    assert len(replies) == 2
+    picture = out.split("your move")[0].splitlines()
+    assert picture[-3].split() == list("abcdefghijklmno")  # the letters under the columns
+    rows = [line.split()[-1] for line in picture if re.match(r"\s*\d+\s+[.XO] ", line)]
+    assert rows == [str(row) for row in range(15, 0, -1)]  # rows counted from the bottom
+
+
+@pytest.mark.parametrize("side", ["X", "o", "O"])
+def test_a_side_is_taken_in_either_case(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], side: str
+) -> None:
+    code, out = run_play(monkeypatch, capsys, "quit\n", "--as", side, "--level", "Random")
+    assert code == 0 and f"You are {side.upper()}" in out
+
+
+@pytest.mark.parametrize("command", ["move", "analyze", "show", "check"])
+def test_a_record_of_columns_without_gravity_gets_a_hint(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    code, out, err = run(capsys, command, "4453")
+    assert code == 2 and out == ""
+    assert "4453 looks like a record of columns (Connect Four)" in err
+    takes_gravity = command in ("move", "analyze")
+    assert ("add --gravity" in err) == takes_gravity
+    assert ("try 'oxo analyze 4453 --gravity'" in err) != takes_gravity
+    code, out, err = run(capsys, command, "120")  # cells written with 0, 1, 2: no such hint
+    assert "record of columns" not in err
+
+
+def test_perfect_keeps_the_time_it_needs_in_selfplay(capsys: pytest.CaptureFixture[str]) -> None:
+    """--time is the searching levels' time: on a gravity board perfect, given 1 ms, used to
+    stop the whole run at its first move that took longer (issue 45, item 5)."""
+    code, out, err = run(
+        capsys,
+        *("selfplay", "5x4,k=4,gravity", "--x", "perfect", "--o", "random"),
+        *("--time", "0.001", "--games", "2", "--seed", "1", "--quiet"),
+    )
+    assert code == 0, err
+    assert out.startswith("2 games of 5x4,k=4,gravity") and "not played to the end" not in out
+
+
+def test_selfplay_says_which_games_were_not_played_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from oxo.engines import selfplay as selfplay_module
+    from oxo.errors import OutOfReachError
+
+    real = selfplay_module.play_game
+    played = []
+
+    def second_out_of_reach(*args: object) -> object:
+        played.append(1)
+        if len(played) == 2:
+            raise OutOfReachError("X (perfect) stopped at move 9: not solved in time")
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(selfplay_module, "play_game", second_out_of_reach)
+    code, out, err = run(capsys, "selfplay", "3x3", "--games", "3", "--seed", "1", "--quiet")
+    assert code == 0, err
+    assert out.startswith("2 games of 3x3")
+    assert "1 more game not played to the end (not counted):" in out
+    assert "  game 2: X (perfect) stopped at move 9: not solved in time" in out

@@ -181,3 +181,15 @@ def test_a_count_in_an_80_column_terminal_glues_no_lines(args: list[str], tmp_pa
     # The sentences under the table and on stderr are wrapped between words, not inside one.
     words = {word for line in screen for word in line.split()}
     assert "command" in words or "marks" in words, screen
+
+
+def test_answering_no_says_the_work_was_not_started() -> None:
+    """Asked before work over a minute, a person who answers n is told it did not start and how
+    to start it (issue 45, item 6), in a real terminal."""
+    from terminals import run_in_terminal
+
+    run = run_in_terminal(["games", "5x5", "--k", "4"], typed=["n"], seconds=60)
+    assert run.code == 1, run.output
+    screen = " ".join(run.screen(80))
+    assert "Start it? [y/N]: n" in screen
+    assert "oxo: not started; --yes starts it without asking" in screen

@@ -123,6 +123,27 @@ def test_help_shows_the_recorded_ratings(capsys):
                     assert f"{level} " in text and f"{round(value, -1):.0f}" in text
 
 
+def test_the_help_says_why_the_top_levels_tie(capsys):
+    """Where the recorded ratings cannot tell the strongest levels apart (3x3 and 4x4: their games
+    against each other are drawn), the help says so and why (issue 45, item 6)."""
+    from oxo.cli import main
+    from oxo.engines.rating import level_ratings, top_tie
+    from oxo.registry import find_game
+
+    ties = {entry["game"]: top_tie(entry) for entry in level_ratings()["games"]}
+    assert ties["3x3"] == ties["4x4"] == ("medium", "hard", "perfect")
+    assert ties["connect4"] == ties["uttt"] == ties["mega"] == ()  # lower bounds: no tie
+    assert top_tie({"elo": {"a": 0.0, "b": 100.0}, "error": {"a": 0.0, "b": 60.0}}) == ("b",)
+    assert main(["play", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "On 3x3 and 4x4, medium, hard and perfect tie within the margin: best play there is a draw"
+        in text
+    )
+    solved = find_game("3x3").exact_solver()(find_game("3x3").start(), 16)  # the claim, on 3x3
+    assert solved is not None and solved.value(find_game("3x3").start()).outcome == "draw"
+
+
 def test_a_tiny_round_robin_plays_every_pair_and_rates_it():
     import sys
     from pathlib import Path

@@ -274,6 +274,41 @@ def test_selfplay_counts_every_game() -> None:
     )
 
 
+class _OutOfReachOnce:
+    """An engine whose third move of the game it is given first is out of reach, then plays
+    random moves: as perfect play that its exact solver cannot settle in time."""
+
+    name = "perfect"
+    last = None
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.random = make_engine("random", new_game("3x3"), seed=5)
+
+    def choose(self, state: GameState) -> int:
+        self.calls += 1
+        if self.calls == 2:
+            raise OutOfReachError("its move was not solved within 0.1 s")
+        return self.random.choose(state)
+
+
+def test_a_game_out_of_reach_is_reported_and_the_run_goes_on() -> None:
+    """A move out of reach ends its game, not the run (issue 45, item 5): the game is said, with
+    the side, its level and the move, and left out of the counts."""
+    x_engine = _OutOfReachOnce()
+
+    def make(level: str, state: GameState, **limits: Any) -> Any:
+        return x_engine if level == "perfect" else make_engine(level, state, **limits)
+
+    stats = selfplay(new_game("3x3"), "perfect", "random", 4, seed=1, make=make)
+    assert stats.games == 3 == stats.x_wins + stats.o_wins + stats.draws
+    assert stats.unfinished == (
+        "game 1: X (perfect) stopped at move 3: its move was not solved within 0.1 s",
+    )
+    assert stats.to_dict()["unfinished"] == list(stats.unfinished)
+    assert stats.share("x") + stats.share("o") + stats.share("draw") == pytest.approx(1.0)
+
+
 # -- strength (heavy: run by .ci/run) -------------------------------------------------------------
 
 

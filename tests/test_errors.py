@@ -62,7 +62,9 @@ def test_exceptions_are_defined_in_oxo_errors_only() -> None:
     assert misplaced == []
 
 
-def test_two_kinds() -> None:
+def test_three_kinds() -> None:
+    """Bad input, out of reach, and a stop (Ctrl-C) that carries what was settled: each class is
+    exactly one of them."""
     classes = [
         value
         for name in errors.__all__
@@ -70,8 +72,10 @@ def test_two_kinds() -> None:
     ]
     assert len(classes) == len(errors.__all__)
     for cls in classes:
-        assert issubclass(cls, OxoError) != issubclass(cls, OutOfReachError), cls
+        kinds = [issubclass(cls, kind) for kind in (OxoError, OutOfReachError, KeyboardInterrupt)]
+        assert kinds.count(True) == 1, cls
         assert issubclass(cls, ValueError) == issubclass(cls, OxoError), cls
+    assert errors.Stopped("partial").partial == "partial"
 
 
 def test_library_raises_the_right_kind() -> None:

@@ -433,3 +433,29 @@ def test_connect_four_counts_match_the_published_figures_to_ply_12() -> None:
     from oxo.gravity.counting import count_positions
 
     assert count_positions(C4, max_ply=12).positions == A212693[:13]
+
+
+def test_the_rules_say_what_the_board_is() -> None:
+    """Connect Four's rules paragraph (issue 45, item 6): its numbers are the board's, and the
+    record it gives as an example lands where it says."""
+    from oxo.gravity.guide import rules_text
+    from oxo.registry import find_game
+
+    game = find_game("connect4")
+    text = rules_text(game.board)  # type: ignore[attr-defined]  # a GravityGame has a board
+    assert game.rules and game.rules_text() == text
+    words = " ".join(text.split())
+    assert "one of the 7 columns" in words and "4 marks in a line" in words
+    assert "all 42 cells are full" in words and max(map(len, text.splitlines())) <= 80
+    state = GravityState.from_string("4453", game.board)  # type: ignore[attr-defined]
+    rows = [row.replace("·", ".").split() for row in state.text().splitlines()[:-1]]
+    assert rows[-1] == [".", ".", "O", "X", "X", ".", "."]  # the bottom row (numbers below it)
+    assert rows[-2] == [".", ".", ".", "O", ".", ".", "."]  # O on top of X in column 4
+    assert (
+        "(4453: X in column 4, O on top of it in column 4, X in column 5, O in column 3)" in words
+    )
+    other = " ".join(rules_text(find_game("5x4,k=3,gravity").board).split())  # type: ignore[attr-defined]
+    assert "This gravity board (5x4,k=3,gravity)" in other and "3 marks in a line" in other
+    assert (
+        "(2231: X in column 2, O on top of it in column 2, X in column 3, O in column 1)" in other
+    )

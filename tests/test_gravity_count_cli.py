@@ -43,7 +43,10 @@ def table_rows(text: str) -> dict[str, list[int]]:
     rows = {}
     for line in text.splitlines():
         words = line.split()
-        if words and (words[0].isdigit() or words[0] == "total"):
+        if words and words[0] == "total":  # "total (plies 0-N)"
+            assert words[1] == "(plies" and words[2].startswith("0-"), line
+            rows["total"] = [int(word.replace(",", "")) for word in words[3:]]
+        elif words and words[0].isdigit():
             rows[words[0]] = [int(word.replace(",", "")) for word in words[1:]]
     return rows
 

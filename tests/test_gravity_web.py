@@ -72,6 +72,56 @@ def test_the_drawing_offers_each_open_column_once() -> None:
     assert clickable(gravity_svg(state)) == []
 
 
+def columns_of(state: GravityState) -> list[dict[str, Any]]:
+    """Each column as the API names it, from the library's rules: the marks from the bottom up
+    (read cell by cell), open while a mark may drop there, full when it holds a mark a row."""
+    rows, cols = state.board.rows, state.board.cols
+    found = []
+    for col in range(cols):
+        marks = []
+        for row in range(rows):
+            mark = state.cell(row, col)
+            if mark == ".":
+                assert all(state.cell(r, col) == "." for r in range(row, rows))  # nothing floats
+                break
+            marks.append(mark)
+        found.append(
+            {
+                "column": str(col + 1),
+                "marks": marks,
+                "open": not state.is_over and col in state.legal_moves,
+                "full": len(marks) == rows,
+            }
+        )
+    return found
+
+
+def test_each_column_is_one_target_under_its_holes() -> None:
+    """The whole column is one rectangle (class column, open while playable, data-column), drawn
+    before its holes, which let a pointer through to it (the drop hole stays clickable itself)."""
+    rng = random.Random(11)
+    state = new_game("connect4")
+    assert isinstance(state, GravityState)
+    while True:
+        svg = gravity_svg(state)
+        dom = xml.dom.minidom.parseString(svg)
+        columns = [r for r in dom.getElementsByTagName("rect") if r.getAttribute("data-column")]
+        assert [r.getAttribute("data-column") for r in columns] == [str(c + 1) for c in range(7)]
+        open_ = set(state.legal_moves) if not state.is_over else set()
+        for col, rect in enumerate(columns):
+            assert rect.getAttribute("class") == ("column open" if col in open_ else "column")
+        for circle in dom.getElementsByTagName("circle"):
+            passes = circle.getAttribute("pointer-events") == "none"
+            assert passes != bool(circle.getAttribute("data-move"))
+        order = [n for n in dom.documentElement.childNodes if n.nodeName in ("rect", "circle")]
+        for rect in columns:  # each column's rectangle comes before its holes
+            at = order.index(rect)
+            assert all(n.nodeName == "circle" for n in order[at + 1 : at + 1 + state.board.rows])
+        if state.is_over:
+            break
+        state = state.play(rng.choice(state.legal_moves))
+
+
 def test_people_play_a_whole_game_on_the_page(client: TestClient) -> None:
     response = client.post(
         "/api/games", json={"kind": "connect4", "players": {"x": "human", "o": "human"}}
@@ -84,6 +134,7 @@ def test_people_play_a_whole_game_on_the_page(client: TestClient) -> None:
         assert game["legal"] == [state.format_move(m) for m in state.legal_moves]
         assert game["outcome"] == state.outcome and game["to_move"] == state.to_move
         assert clickable(game["svg"]) == (game["legal"] if not game["over"] else [])
+        assert game["columns"] == columns_of(state)
         if game["over"]:
             break
         response = client.post(

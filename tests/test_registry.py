@@ -438,3 +438,54 @@ def test_boxes_of_four_dimensions_and_gravity_on_them() -> None:
     assert dropped.title == "the 4x4x4x4 hypercube with gravity and 4 in a row"
     assert len(dropped.start().legal_moves) == 64
     assert find_game("6x7,k=4,gravity").family == "gravity"  # flat: Connect Four's own game
+
+
+#: The names people use for classic boards (issue 45, item 4), and the boards they stand for.
+NAMED_BOARDS = [
+    ("tictactoe", "3x3"),
+    ("tic-tac-toe", "3x3"),
+    ("qubic", "4x4x4"),
+    ("gomoku", "15x15,k=5"),
+]
+
+
+@pytest.mark.parametrize(("name", "board"), NAMED_BOARDS)
+def test_a_board_answers_to_the_name_people_use(name: str, board: str) -> None:
+    from oxo.registry import BOARD_NAMES, board_geometry, looks_like_board
+
+    assert BOARD_NAMES[name] == board
+    game = find_game(name)
+    assert game == find_game(board) and game.family == "board"
+    assert name in game.aliases and find_game(name.upper()) == game
+    assert board_geometry(f" {name.title()} ") == Geometry.parse(board) == game.geometry  # type: ignore[attr-defined]
+    assert looks_like_board(name) and find_game_or_none(name) == game
+    assert oxo.Board(board) == oxo.Board(game.name)
+    assert find_game(name, game.geometry.k) == game  # type: ignore[attr-defined]  # its own k
+    with pytest.raises(BoardSpecError, match="give the board itself"):
+        find_game(name, game.geometry.k + 1)  # type: ignore[attr-defined]
+    with pytest.raises(BoardSpecError, match="without gravity"):
+        find_game(name, gravity=True)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["count", "qubic", "--plies", "2"],
+        ["count", "tictactoe"],
+        ["solve", "tic-tac-toe"],
+        ["analyze", "tictactoe"],
+        ["show", "gomoku"],
+        ["check", "tictactoe"],
+        ["move", "qubic", "--level", "easy"],
+        ["play", "qubic", "--level", "random"],
+        ["play", "gomoku", "--level", "random"],
+        ["map", "tictactoe"],
+    ],
+    ids=" ".join,
+)
+def test_every_command_takes_the_names_of_boards(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    code, out, err = run(monkeypatch, capsys, *args)
+    assert code == 0, (out, err)
+    assert "unknown game" not in err and not any(words in err for words in NOT_KNOWN), err

@@ -14,6 +14,8 @@ from starlette.testclient import TestClient
 
 from oxo.analysis import can_win_by_lines, line_report, reference_can_win
 from oxo.cli import main
+from oxo.cli.common import PIPE_WIDTH
+from oxo.cli.fit import fit_line
 from oxo.geometry import Geometry
 from oxo.position import Position, position_status
 from oxo.reports import SideValue, analyze, describe
@@ -115,6 +117,40 @@ def test_analysis_matches_the_slow_references() -> None:
             assert data["value"] == expected.outcome and data["plies_to_end"] == expected.plies
 
 
+def test_each_move_is_valued_from_the_position_itself() -> None:
+    """oxo analyze's moves, grouped by value (issue 45, item 6): every legal move once, each
+    group's value counted from the position as its own value is (the best group is the position's
+    value and holds the best moves), groups ordered from best to worst for the mover (by the slow
+    reference)."""
+    rng = random.Random(11)
+    for spec in ("3x3", "3x4", "4x4,k=3"):
+        geometry = Geometry.parse(spec)
+        for _ in range(8):
+            position = Position.empty(geometry)
+            for _ in range(rng.randrange(geometry.size - 9, geometry.size - 1)):
+                if position.is_terminal:
+                    break
+                position = position.play(rng.choice(position.legal_moves))
+            if position.is_terminal:
+                continue
+            report = analyze(position)
+            groups = report.move_groups()
+            cells = [cell for _, group in groups for cell in group]
+            assert sorted(cells) == sorted(position.legal_moves)
+            for value, group in groups:
+                for cell in group:
+                    after = reference_value(position.play(cell))
+                    assert value == Value(after.winner, after.plies + 1)
+            assert groups[0] == (report.value, report.best_moves)
+            mover = position.to_move
+            seen = [SideValue.of(value, mover) for value, _ in groups]  # type: ignore[arg-type]
+            rank = {"win": 0, "draw": 1, "loss": 2}
+            keys = [(rank[s.result], s.plies if s.result == "win" else -s.plies) for s in seen]
+            assert keys == sorted(keys) and len(set(keys)) == len(keys)
+            text = "\n".join(report.text_lines())
+            assert text.count("each move:") == 1 and "\nmoves:" not in text
+
+
 def test_analysis_beyond_the_solver_keeps_what_is_cheap() -> None:
     position = Position.parse("x" + "." * 23 + "o")
     report = analyze(position)
@@ -176,8 +212,10 @@ def test_state_sentence_is_built_once(
     code, out = _cli(capsys, "show", text, "--json")
     assert code == 0 and json.loads(out)["status"] == sentence
     code, out = _cli(capsys, "show", text)
-    assert f"status:         {sentence}\n" in out
-    assert out.endswith("\n".join(describe(position).text_lines()) + "\n")
+    assert f"{fit_line(f'status:         {sentence}', PIPE_WIDTH)}\n" in out
+    # the report's own lines, broken to 80 columns as any piped list is (oxo.cli.common.echo_lines)
+    lines = [fit_line(line, PIPE_WIDTH) for line in describe(position).text_lines()]
+    assert out.endswith("\n".join(lines) + "\n")
     data = client.get("/api/explore", params={"position": text}).json()
     assert data["status"] == sentence
 

@@ -253,13 +253,17 @@ def test_a_big_board_shows_marks_and_numbers_on_the_edges_only(
     )
     assert code == 0
     last = len(out) - 1 - out[::-1].index("your move (X): q")
-    board = out[last - 17 : last]  # the top edge, 15 rows, the line saying how to read them
+    # the top edge, 15 rows, the columns' letters, the lines saying how to read cells and points
+    # (a gomoku board: points such as h8 too, as oxo analyze writes them)
+    board = out[last - 19 : last]
     offsets = [int(word) for word in board[0].split()]
-    assert offsets == list(range(15)) and "left of its row + the one on top" in board[-1]
+    assert offsets == list(range(15)) and "left of its row + the one on top" in board[-2]
+    assert board[16].split() == list("abcdefghijklmno") and "(h8)" in board[-1]
     assert all(len(line) <= 80 for line in board)
     seen = {}
-    for row in board[1:-1]:
-        first, *marks = row.split()
+    for number, row in enumerate(board[1:16]):
+        first, *marks, point_row = row.split()
+        assert int(point_row) == 15 - number  # rows counted from the bottom
         for offset, mark in zip(offsets, marks, strict=True):
             seen[int(first) + offset] = mark
     assert seen == {cell: ".XO"[s] for cell, s in enumerate(after.statuses)}  # type: ignore[attr-defined]
@@ -294,3 +298,40 @@ def test_a_keypad_game_names_the_winning_line_in_keys(
     else:
         cells = next(c for p, c in state.complete_lines if p == state.outcome)  # type: ignore[attr-defined]
         assert f"with keys {', '.join(str(c + 1) for c in cells)}:" in out[-1]
+
+
+def _first_free_cell_game(seed: int) -> tuple[list[str], GameState]:
+    """The cells X types when it always takes the first free cell against perfect O (seeded as
+    'oxo play 3x3 --level perfect --seed N' seeds it), and the end of that game."""
+    game = find_game("3x3")
+    engine = game.make_engine("perfect", game.start(), seed=seed)
+    state, typed = game.start(), []
+    while not state.is_over:
+        if state.to_move == "x":
+            cell = state.legal_moves[0]
+            typed.append(str(cell))
+        else:
+            cell = engine.choose(state)
+        state = state.play(cell)
+    return typed, state
+
+
+@pytest.mark.parametrize("then", ["undo", "new"])
+def test_after_the_end_a_person_may_take_back_or_play_again(then: str) -> None:
+    """At a terminal, a game that has ended offers 'undo' (take back your last move) and 'new'
+    (a new game) before the command stops (issue 45, item 6)."""
+    from terminals import run_in_terminal
+
+    typed, final = _first_free_cell_game(seed=1)
+    assert final.winner == "o"  # the person lost: the case the offer is for
+    run = run_in_terminal(
+        ["play", "3x3", "--level", "perfect", "--seed", "1"], typed=[*typed, then, "q"], seconds=60
+    )
+    assert run.code == 0, run.output
+    text = run.output.replace("\r\n", "\n")
+    assert text.count("game over: 'undo' takes back your last move, 'new' starts a new game") == 1
+    after = text.split("Enter stops: ")[1]
+    assert "your move (X): q" in after and after.rstrip().endswith("game abandoned")
+    board = after.split("your move")[0]
+    marks = sum(board.count(mark) for mark in "XO")
+    assert marks == (len(typed) * 2 - 2 if then == "undo" else 0)  # before the last move, or empty

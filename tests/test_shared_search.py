@@ -150,3 +150,65 @@ def test_compiled_search_matches_its_uncompiled_source(game: str) -> None:
         assert used > 81
         trees.append([array[:used].tolist() for array in arrays] + [rng.tolist()])
     assert trees[0] == trees[1]
+
+
+@pytest.mark.slow
+def test_compiling_is_told_apart_from_loading(tmp_path: Path) -> None:
+    """``is_cached`` reads numba's cache index with numba's own key: a function never compiled
+    here is not cached, then is once called, and a later process finds it (issue 45, item 3)."""
+    (tmp_path / "tiny.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef inc(x):\n    return x + 1\n"
+    )
+    code = (
+        "import tiny\nfrom oxo.compiled import is_cached\n"
+        "before = is_cached(tiny.inc)\ntiny.inc(1)\nprint(before, is_cached(tiny.inc))"
+    )
+    src = str(Path(__file__).parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": f"{src}:{tmp_path}", "NUMBA_CACHE_DIR": str(tmp_path / "c")}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    assert runs == [["False", "True"], ["True", "True"]]
+
+
+def test_the_clock_starts_after_the_compiled_search_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Building a game's compiled search (compiling it, the first time after install) is not
+    thinking: the engine builds it before its clock starts, so the time it reports and its budget
+    are the search's own (issue 45, item 3)."""
+    from oxo.engines import mcts
+
+    engine = MCTSEngine(iterations=20, seed=1)
+    built_first: list[bool] = []
+
+    class Watched(Clock):
+        def __init__(self, seconds: float | None) -> None:
+            built_first.append(engine._compiled is not None)
+            super().__init__(seconds)
+
+    monkeypatch.setattr(mcts, "Clock", Watched)
+    engine.choose(MegaState())
+    assert built_first == [True]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_loaded_search_is_not_said_to_compile(game: str) -> None:
+    """Once a game's search is built (compiled or loaded), numba's cache holds it under the key
+    ``is_cached`` reads, the shared search's own key included: a later run says nothing."""
+    from oxo.compiled import copy_subtree, is_cached, subtree_size
+    from oxo.mega import compiled as mega
+    from oxo.uttt import compiled as uttt
+    from oxo.uttt.search import HARD
+
+    if game == "mega":
+        mega.warm_up()
+        search = mega.mcts_iterations
+    else:
+        options = {name: HARD[name] for name in ("solver", "decisive", "playout")}
+        uttt.warm_up(**options)
+        search = uttt.tree_search(**options)
+    assert is_cached(search, copy_subtree, subtree_size)

@@ -226,8 +226,9 @@ def test_cli_solve_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out.splitlines()[0].startswith("3x4 board, k=3: X wins")
     total = out.splitlines()[-1].split()
-    assert total[0] == "total" and total[1] == "66,708"  # thousands separators in tables
-    assert sum(int(n.replace(",", "")) for n in total[1:4]) == 111973
+    assert total[:3] == ["total", "(plies", "0-12)"]  # the plies it sums
+    assert total[3] == "66,708"  # thousands separators in tables
+    assert sum(int(n.replace(",", "")) for n in total[3:6]) == 111973
 
 
 def test_cli_analyze(capsys: pytest.CaptureFixture[str]) -> None:

@@ -271,7 +271,19 @@ def test_terminal_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "terminal", "3x3")
     assert code == 0
     lines = out.splitlines()
-    assert lines[-1].split() == ["total", "626", "316", "16", "958", "91", "44", "3", "138"]
+    assert lines[-1].split() == [
+        "total",
+        "(plies",
+        "0-9)",
+        "626",
+        "316",
+        "16",
+        "958",
+        "91",
+        "44",
+        "3",
+        "138",
+    ]
 
 
 def test_terminal_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -374,3 +374,13 @@ def test_texts_fit_an_80_column_terminal(args: list[str], stdin: str, code: int)
     lines = [line for line in output.replace("\r\n", "\n").split("\n") if "\x1b" not in line]
     too_wide = [line for line in lines if "\r" not in line and len(line) > 80]
     assert too_wide == [], too_wide
+
+
+def test_the_readme_lists_every_page_of_the_docs() -> None:
+    """Each page in docs/ is named in the README's documentation list (docs/proofs.md was missing;
+    issue 45, item 6)."""
+    text = (ROOT / "README.md").read_text()
+    listed = text.split("## Documentation", 1)[1]
+    pages = sorted(path.name for path in (ROOT / "docs").glob("*.md"))
+    missing = [page for page in pages if f"docs/{page}" not in listed]
+    assert missing == []

@@ -119,7 +119,8 @@ def test_info(client: TestClient) -> None:
     assert data["seconds"]["min"] < data["seconds"]["default"] < data["seconds"]["max"]
     assert data["limits"]["values_cells"] == 16 and data["limits"]["play_cells"] == 361
     for board in data["boards"]:
-        assert set(board) == {"id", "label", "kind", "board", "k"} and board["label"]
+        assert set(board) == {"id", "label", "kind", "board", "k", "levels", "rated"}
+        assert board["label"]
         if board["kind"] == "classic":
             assert Geometry.parse(board["board"], board["k"]).spec == board["id"]
     labels = {board["id"]: board["label"] for board in data["boards"]}
@@ -672,7 +673,8 @@ def test_mega_computers_finish_a_game(client: TestClient) -> None:
 
 
 def test_the_search_runs_off_the_event_loop() -> None:
-    """While the computer thinks for a second, the server still answers other requests at once."""
+    """While the computer thinks, the server still answers other requests (before the search
+    ends: the search runs in a worker, not on the server's event loop)."""
     import threading
     import urllib.request
 
@@ -698,17 +700,24 @@ def test_the_search_runs_off_the_event_loop() -> None:
                 "the test server did not start"
             )
             time.sleep(0.05)
+        # A long search, stopped once the test has seen what it needs: whether the server
+        # answers while the search goes on is read from the server, never from a clock.
         game = call(
             "/api/games",
-            {"board": "15x15", "k": 5, "players": {"x": "hard", "o": "human"}, "seconds": 1.5},
+            {"board": "15x15", "k": 5, "players": {"x": "hard", "o": "human"}, "seconds": 10},
         )
-        thinking = threading.Thread(target=call, args=(f"/api/games/{game['id']}/ai", {}))
+        path = f"/api/games/{game['id']}"
+        thinking = threading.Thread(target=call, args=(f"{path}/ai", {}))
         thinking.start()
-        time.sleep(0.3)
-        started = time.perf_counter()
+        deadline = time.monotonic() + 30
+        while not call(path)["thinking"]:  # the search has begun (its worker may take a moment)
+            assert time.monotonic() < deadline and thinking.is_alive(), "the search never began"
+            time.sleep(0.05)
         assert call("/api/info")["players"][0] == "human"
-        assert time.perf_counter() - started < 0.5 and thinking.is_alive()
-        thinking.join(timeout=10)
+        # answered while the search went on: it had not ended, nor had its request
+        assert call(path)["thinking"] and thinking.is_alive()
+        assert call(f"{path}/cancel", {})["cancelled"]
+        thinking.join(timeout=30)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -1053,10 +1062,15 @@ def test_the_docs_show_the_boards_the_page_offers(client: TestClient) -> None:
     assert block is not None
     documented = json.loads(block.group(1).replace('"..."', "null"))
     answer = client.get("/api/info").json()
-    assert documented["boards"] == answer["boards"]
-    for key in ("players", "levels", "default_level", "seconds", "limits"):
+    shown = ("id", "label", "kind", "board", "k")  # the levels of one board are shown after it
+    assert documented["boards"] == [{key: b[key] for key in shown} for b in answer["boards"]]
+    for key in ("players", "levels", "default_level", "seconds", "limits", "strength"):
         assert documented[key] == answer[key], key
     assert {board["kind"] for board in answer["boards"]} >= {"uttt", "connect4"}
+    levels = re.search(r"another\. Connect Four's:\n\n```json\n(.*?)```", text, re.S)
+    assert levels is not None
+    connect4 = next(b for b in answer["boards"] if b["id"] == "connect4")
+    assert json.loads(levels.group(1)) == {key: connect4[key] for key in ("rated", "levels")}
 
 
 def test_score_four_and_the_4d_board_on_the_page(client: TestClient) -> None:
@@ -1094,3 +1108,17 @@ def test_score_four_and_the_4d_board_on_the_page(client: TestClient) -> None:
     assert svg.count('<rect class="cell') == 256 and ">cells 240-255<" in svg
     width, height = (float(v) for v in svg.split('viewBox="0 0 ', 1)[1].split('"', 1)[0].split())
     assert width <= 600 and height <= 700  # a 4x4 grid of layers that fits a page
+
+
+def test_explore_this_position_only_where_the_explorer_draws(client: TestClient) -> None:
+    """The page offered "Explore this position" on 15x15, where the explorer always refused: a
+    classic game says whether its board can be explored, and the explorer agrees."""
+    for spec in ("3x3", "4x4,k=3", "6x7,k=4", "4x4x4", "5x9,k=4", "15x15,k=5"):
+        game = client.post(
+            "/api/games", json={"board": spec, "players": {"x": "human", "o": "human"}}
+        ).json()
+        explored = client.get("/api/explore", params={"position": game["position"], "board": spec})
+        assert game["explorable"] == (explored.status_code == 200), (spec, explored.text)
+    assert not game["explorable"]  # 15x15: refused by the explorer
+    mega = client.post("/api/games", json={"kind": "mega"}).json()
+    assert "explorable" not in mega

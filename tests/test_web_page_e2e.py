@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,15 @@ from oxo.geometry import Geometry  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.solve import reference_value  # noqa: E402
 from oxo.web.sessions import MAX_GAMES  # noqa: E402
-from test_web_e2e import browser_context, idle, new_game, open_tab, page, server_url  # noqa: E402
+from test_web_e2e import (  # noqa: E402
+    browser_context,
+    idle,
+    new_game,
+    no_sideways_scroll,
+    open_tab,
+    page,
+    server_url,
+)
 
 __all__ = ["browser_context", "page", "server_url"]  # fixtures used by the tests below
 
@@ -195,7 +205,8 @@ def test_a_move_waiting_for_a_free_worker_says_so(
         timeout=20_000,
     )
     text = page.inner_text("#play-thinking-text")
-    assert "O (hard) is waiting for a free worker (about" in text, text
+    assert text.startswith("O (hard) is waiting for a free worker ("), text
+    assert "thinking…" not in text
     assert page.is_visible("#play-thinking-text")
     page.screenshot(path=str(tmp_path / f"waiting-{width}.png"))
     page.wait_for_function("Play.state.moves.length === 2", timeout=120_000)
@@ -206,41 +217,125 @@ def test_a_move_waiting_for_a_free_worker_says_so(
         thread.join(timeout=60)
 
 
-# -- item 6: Connect Four by keyboard alone, the rules of ultimate tic-tac-toe -----------------------------
+# -- Connect Four by keyboard alone and by screen reader (issue 45, item 7) ----------------------------------
 
 
 def focused(page) -> dict[str, Any]:
     return page.evaluate(
         "(() => { const e = document.activeElement;"
-        " return {tag: e.tagName, move: e.dataset ? e.dataset.move : undefined,"
+        " return {tag: e.tagName, column: e.dataset ? e.dataset.column : undefined,"
         " label: e.getAttribute('aria-label'), role: e.getAttribute('role')}; })()"
     )
 
 
+def column_label(state: Any, column: int) -> str:
+    """A column's name as a screen reader hears it, from the library's state (column from 0)."""
+    marks = [
+        mark.upper()
+        for mark in (state.cell(row, column) for row in range(state.board.rows))
+        if mark in ("x", "o")
+    ]
+    contents = f"{', '.join(marks)} from the bottom" if marks else "empty"
+    if not state.is_over and column in state.legal_moves:
+        return (
+            f"column {column + 1}: {contents}, drop a mark here: it lands in row {len(marks) + 1}"
+        )
+    full = len(marks) == state.board.rows
+    return f"column {column + 1}: {contents}{', full' if full else ''}"
+
+
+def board_buttons(page) -> list[str]:
+    """The names of the board's buttons in the accessibility tree (Playwright's ARIA snapshot)."""
+    snapshot = page.locator("#play-svg").aria_snapshot()
+    return re.findall(r'button "([^"]*)"', snapshot)
+
+
+def go_to_column(page, column: int) -> None:
+    """Arrow keys from the focused column to ``column`` (from 1), checking each press moves exactly
+    one column."""
+    here = int(focused(page)["column"])
+    key, step = ("ArrowRight", 1) if column > here else ("ArrowLeft", -1)
+    while here != column:
+        page.keyboard.press(key)
+        assert int(focused(page)["column"]) == here + step, (here, key, focused(page))
+        here += step
+
+
+def hear(page) -> None:
+    """Keep every text the live region says, in order (``window.heard``)."""
+    page.evaluate(
+        "window.heard = []; new MutationObserver(() => window.heard.push("
+        "document.getElementById('play-announce').textContent))"
+        ".observe(document.getElementById('play-announce'), {childList: true, characterData: true, subtree: true})"
+    )
+
+
+def dropped(state: Any, move: int, who: str) -> str:
+    """The words of a move as the live region says them, from the library (``state`` after it)."""
+    row = sum(1 for r in range(state.board.rows) if state.cell(r, move) in ("x", "o"))
+    return f"{who} dropped a mark in column {move + 1}, row {row} from the bottom."
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_connect_four_played_with_the_keyboard_alone(page, server_url: str, width: int) -> None:
+    """The arrows skipped columns (after 4 and 1, ArrowLeft from column 4 landed on 1) and a screen
+    reader heard "6 by 7 gravity board, 4 marks" and seven buttons. Now each column, full or not,
+    is one button named with its marks, the arrows move exactly one column, Enter drops into the
+    focused column, and every move is said."""
     from oxo.registry import new_game as start
 
     page.set_viewport_size({"width": width, "height": 900})
     open_tab(page, server_url, "play")
     new_game(page, "connect4", "human", "human")
-    open_columns = page.locator("#play-svg circle[data-move]")
-    assert open_columns.count() == 7
-    for index in range(7):  # every open column is a named button
-        column = open_columns.nth(index)
-        assert column.get_attribute("role") == "button"
-        assert column.get_attribute("aria-label") == f"column {index + 1}, drop a mark here"
+    hear(page)
+    state = start("connect4")
+    assert board_buttons(page) == [column_label(state, c) for c in range(7)]
 
-    # Tab from the Hint button reaches the board (one stop: the other columns are reached by arrows)
+    # Tab from the Hint button reaches the board: one stop (the other columns are reached by arrows)
     page.focus("#play-hint")
     for _ in range(20):
         page.keyboard.press("Tab")
-        if focused(page)["role"] == "button" and focused(page)["tag"] == "circle":
+        if focused(page)["role"] == "button" and focused(page)["column"]:
             break
     else:
         raise AssertionError(f"Tab never reached a column: {focused(page)}")
 
-    # Hint: the suggested column is highlighted and named so
+    def play(column: int) -> None:
+        nonlocal state
+        go_to_column(page, column)
+        before = len(page.evaluate("Play.state.moves"))
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"Play.state.moves.length === {before + 1}")
+        idle(page)
+        mover = state.to_move
+        state = state.play(column - 1)
+        assert page.evaluate("Play.state.moves")[-1] == str(column)
+        assert (
+            page.evaluate("window.heard")
+            .pop()
+            .startswith(dropped(state, column - 1, mover.upper()))
+        )
+        assert focused(page)["column"] == str(column), "the focus left the column after a move"
+
+    play(4)
+    play(1)
+    go_to_column(page, 4)  # the issue's case: the columns now stand at other heights
+    page.keyboard.press("ArrowLeft")
+    assert focused(page)["column"] == "3"
+    for _ in range(6):  # fill column 2
+        play(2)
+    assert board_buttons(page) == [column_label(state, c) for c in range(7)]
+    assert board_buttons(page)[1].endswith("X, O, X, O, X, O from the bottom, full")
+    page.keyboard.press("ArrowRight")  # a full column is a stop too: exactly one column
+    assert focused(page)["column"] == "3"
+    page.keyboard.press("ArrowLeft")
+    assert focused(page)["column"] == "2"
+    page.keyboard.press("Enter")  # nothing drops into a full column; it is said
+    page.wait_for_function("document.getElementById('play-announce').textContent.includes('full')")
+    assert page.inner_text("#play-announce") == "Column 2 is full: choose another column."
+    assert len(page.evaluate("Play.state.moves")) == 8
+
+    # Hint: the suggested column is outlined and its button named so
     page.keyboard.press("Shift+Tab")
     while page.evaluate("document.activeElement.id") != "play-hint":
         page.keyboard.press("Shift+Tab")
@@ -248,38 +343,57 @@ def test_connect_four_played_with_the_keyboard_alone(page, server_url: str, widt
     page.wait_for_selector("#play-hint-text:not([hidden])")
     hinted = page.locator("#play-svg circle.hinted")
     assert hinted.count() == 1
-    assert hinted.get_attribute("aria-label").endswith(", suggested")
-    assert page.inner_text("#play-hint-text").startswith(
-        f"Hint: {hinted.get_attribute('data-move')}:"
-    )
+    column = hinted.get_attribute("data-move")
+    assert page.inner_text("#play-hint-text").startswith(f"Hint: {column}:")
+    assert board_buttons(page)[int(column) - 1].endswith(", suggested")
     page.keyboard.press("Tab")
-    while focused(page)["tag"] != "circle":
+    while not focused(page)["column"]:
         page.keyboard.press("Tab")
 
-    state = start("connect4")
-    pressed: list[str] = []
-    plays = 0
-    while not page.evaluate("Play.state.over"):
-        for _ in range((3 * plays + 1) % 5):  # wander right (wrapping back left at the edge)
-            before = focused(page)["move"]
-            page.keyboard.press("ArrowRight")
-            if focused(page)["move"] == before:
-                for _ in range(7):
-                    page.keyboard.press("ArrowLeft")
-        column = focused(page)["move"]
-        assert column is not None, focused(page)
-        page.keyboard.press("Enter")
-        plays += 1
-        page.wait_for_function(f"Play.state.moves.length === {plays}")
-        idle(page)
-        pressed.append(column)
-        state = state.play(state.parse_move(column))  # the library's rules, the same columns
-        assert page.evaluate("Play.state.moves") == pressed
-        if not state.is_over:
-            assert focused(page)["tag"] == "circle", "the focus left the board after a move"
-        assert plays <= 42
-    assert state.is_over and page.evaluate("Play.state.outcome") == state.outcome
+    # to the end: each turn the first open column of a fixed order, reached by arrows alone
+    order = [4, 3, 5, 6, 7, 1, 2]
+    while not state.is_over:
+        play(next(c for c in order if c - 1 in state.legal_moves))
+        assert len(state.legal_moves) <= 7
+    assert page.evaluate("Play.state.outcome") == state.outcome
+    assert board_buttons(page) == [column_label(state, c) for c in range(7)]
     assert page.locator("#play-svg circle[data-move]").count() == 0
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_computers_moves_are_said_in_connect_four(page, server_url: str, width: int) -> None:
+    """Against the computer, by keyboard: the person's move and the computer's answer are both said,
+    each in the column and row the library's rules put it, and the buttons name the marks."""
+    from oxo.registry import new_game as start
+
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, "connect4", "human", "random")
+    hear(page)
+    page.focus("#play-svg rect[tabindex='0']")
+    state = start("connect4")
+    turns = 0
+    while not state.is_over and turns < 6:
+        column = next(c for c in (4, 3, 5, 2, 6, 1, 7) if c - 1 in state.legal_moves)
+        go_to_column(page, column)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"Play.state.moves.length > {2 * turns} && !Play.thinking"
+            " && !(Play.state.computer_to_move && !Play.state.over)"
+        )
+        idle(page)
+        moves = page.evaluate("Play.state.moves")
+        heard = page.evaluate("window.heard")
+        state = state.play(column - 1)
+        assert moves[2 * turns] == str(column)
+        assert any(text.startswith(dropped(state, column - 1, "X")) for text in heard), heard
+        if not state.is_over:
+            answer = int(moves[2 * turns + 1]) - 1
+            state = state.play(answer)
+            assert heard[-1].startswith(dropped(state, answer, "O (random)")), heard
+            assert heard[-1].endswith("X to move (you).")
+        assert board_buttons(page) == [column_label(state, c) for c in range(7)]
+        turns += 1
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -364,3 +478,196 @@ def test_a_typed_position_gets_its_own_board(page, server_url: str) -> None:
     page.fill("#explore-board", "4x4")  # a board typed by the person stays
     page.fill("#explore-position", "x.../..../..../...o")
     assert page.input_value("#explore-board") == "4x4"
+
+
+# -- the levels' strength on the page (issue 45, item 8) --------------------------------------------------
+
+
+def recorded_strength(game: str) -> dict[str, str]:
+    """Each level's figure on ``game`` as the page writes it, from the recorded round robin read
+    here directly: tens, '≈', or '≥' where the record only bounds it from below."""
+    import oxo.engines
+
+    data = json.loads(Path(oxo.engines.__file__).with_name("ratings.json").read_text())
+    entry = next(e for e in data["games"] if e["game"] == game)
+    figures = {}
+    for level, elo in entry["elo"].items():
+        tens = int(round(elo, -1))
+        sign = "" if level == data["anchor"] else "≥ " if level in entry["lower_bounds"] else "≈ "
+        figures[level] = f"{sign}{tens:,}"
+    return figures
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_strength_is_shown_with_each_level(page, server_url: str, width: int) -> None:
+    from oxo.registry import find_game
+
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    page.select_option("#play-board", "connect4")
+    figures = recorded_strength("connect4")
+    options = dict(
+        zip(
+            page.eval_on_selector_all("#play-o option", "o => o.map(e => e.value)"),
+            page.locator("#play-o option").all_inner_texts(),
+            strict=True,
+        )
+    )
+    for level, figure in figures.items():
+        assert options[level] == f"{level} · Elo {figure}", options
+    assert options["best"] == "best" and options["human"] == "person"  # best was not rated
+    page.click("#levels-panel summary")
+    assert "Connect Four" in page.inner_text("#levels-board")
+    game = find_game("connect4")
+    rows = page.locator("#levels-table tbody tr")
+    assert rows.count() == len(game.levels)
+    for index, level in enumerate(game.levels):
+        cells = rows.nth(index).locator("th, td").all_inner_texts()
+        assert cells == [level, game.describe_level(level, game.start()), figures.get(level, "—")]
+    note = page.inner_text("#levels-note")
+    assert "random = 0" in note and "0.1 s a move" in note and "76 %" in note
+    assert no_sideways_scroll(page)
+
+    # 15x15: nothing measured; perfect cannot start there, and the menu says so before a game does
+    page.select_option("#play-board", "15x15,k=5")
+    labels = page.locator("#play-o option").all_inner_texts()
+    assert not any("Elo" in label for label in labels)
+    assert "perfect (out of reach from the start)" in labels
+    perfect = page.locator("#levels-table tbody tr").nth(4).locator("td").first.inner_text()
+    assert perfect.startswith("not from the start: perfect play is out of reach here")
+    page.select_option("#play-board", "mega")
+    assert "perfect (not on this game)" in page.locator("#play-o option").all_inner_texts()
+    assert no_sideways_scroll(page)
+
+
+# -- the first move after Stop (issue 45, item 9) ---------------------------------------------------------
+
+
+def test_a_worker_that_starts_is_said_to_start(page, server_url: str) -> None:
+    """With no spare worker ready (the pool's spare is put away here, as two stops in a row would),
+    the move after Stop waits for a worker process to start: the page says so, rather than counting
+    the start as thinking."""
+    from e2e_session import e2e_thinkers
+
+    pool = e2e_thinkers()
+    open_tab(page, server_url, "play")
+    new_game(page, "15x15,k=5", "human", "hard", seconds=5)
+    deadline = time.monotonic() + 120
+    while not pool.spare_ready():  # none starting: the one there is put away below
+        assert time.monotonic() < deadline, "the spare never started"
+        time.sleep(0.05)
+    try:
+        with pool._guard:
+            pool._keep_spare = False
+            spare, pool._spare = pool._spare, None
+        if spare is not None:
+            spare.stop()
+        page.click("#play-svg rect[data-cell='112']")
+        page.wait_for_function(
+            "document.getElementById('play-thinking-text').textContent.includes('is thinking')"
+        )
+        page.click("#play-cancel")
+        page.wait_for_selector("#play-paused:not([hidden])")
+        page.fill("#play-seconds", "0.3")
+        page.click("#play-go")
+        page.wait_for_function(
+            "document.getElementById('play-thinking-text').textContent.includes('starting a worker')"
+        )
+        text = page.inner_text("#play-thinking-text")
+        assert (
+            text.startswith("O (hard) is starting a worker process (") and "thinking…" not in text
+        )
+        page.wait_for_function("Play.state.moves.length === 2", timeout=60_000)
+        idle(page)
+        assert page.is_hidden("#play-thinking") and page.is_hidden("#error")
+    finally:
+        with pool._guard:
+            pool._keep_spare = True
+        pool.start()  # the spare again, for the tests after this one
+
+
+# -- small points (issue 45, item 10) ---------------------------------------------------------------------
+
+
+def test_a_link_to_a_board_the_page_does_not_list(page, server_url: str) -> None:
+    """It opened 3x3 silently. Now the board is played, or the link is refused saying why."""
+    page.goto(f"{server_url}#play?board=3x5&x=human&o=human&seconds=1&moves=0,7")
+    page.wait_for_function("Play.state && Play.state.board === '3x5'")
+    idle(page)
+    assert page.evaluate("Play.state.moves") == [0, 7]
+    assert page.input_value("#play-board") == "3x5"
+    assert (
+        page.locator("#play-board option:checked").inner_text() == "3x5, 3 in a row (from a link)"
+    )
+    assert page.is_hidden("#error")
+    page.evaluate("location.hash = '#play?board=7x7x7x7&x=human&o=human&seconds=1'")
+    page.wait_for_selector("#error:not([hidden])")
+    idle(page)
+    message = page.inner_text("#error")
+    assert message.startswith('The link\'s board "7x7x7x7" (not one this page offers) cannot be')
+    assert "board:" in message
+    assert page.evaluate("Play.state") is None and page.locator("#play-svg svg").count() == 0
+
+
+def test_a_stale_tab_cannot_play_the_other_sides_move(
+    page, server_url: str, browser_context
+) -> None:
+    """A second tab that missed the other's move (here: its page never hears the browser's storage
+    event) sent its click as the other side's move. Now it is refused and the tab catches up."""
+    open_tab(page, server_url, "play")
+    new_game(page, "3x3", "human", "human")
+    other = browser_context.new_page()
+    try:
+        other.add_init_script(
+            "const listen = window.addEventListener; window.addEventListener = function (type, ...rest)"
+            " { if (type !== 'storage') return listen.call(this, type, ...rest); };"
+        )
+        other.goto(f"{server_url}#play")
+        other.wait_for_function(
+            f"Play.state && Play.state.id === {page.evaluate('Play.state.id')!r}"
+        )
+        page.click("#play-svg rect[data-cell='4']")
+        page.wait_for_function("Play.state.moves.length === 1")
+        other.wait_for_timeout(300)
+        assert other.evaluate("Play.state.moves") == []  # stale: it missed X's move
+        other.click("#play-svg rect[data-cell='0']")  # meant as X's move
+        other.wait_for_selector("#error:not([hidden])")
+        assert "moved on in another tab" in other.inner_text("#error")
+        other.wait_for_function("Play.state.moves.length === 1")
+        assert other.evaluate("Play.state.moves") == [4]  # the game as it stands
+        state = page.evaluate("fetch('/api/games/' + Play.state.id).then(r => r.json())")
+        assert state["moves"] == [4]  # nothing was played for the stale tab
+        other.click("#play-svg rect[data-cell='0']")  # now O's move, seen as such
+        other.wait_for_function("Play.state.moves.length === 2")
+        assert other.evaluate("Play.state.moves") == [4, 0]
+    finally:
+        other.close()
+
+
+def test_the_explorer_names_the_board_once(page, server_url: str) -> None:
+    """It wrote "4x4,k=3, k=3"."""
+    page.goto(f"{server_url}#explore?position=x.../..../..../...o&board=4x4&k=3")
+    page.wait_for_function("Explore.data && Explore.data.board === '4x4,k=3'", timeout=120_000)
+    idle(page)
+    status = page.inner_text("#explore-status")
+    assert status.startswith("4x4, 3 in a row — ") and "k=" not in status, status
+    assert page.inner_text("#map-caption") == "4x4, 3 in a row"
+
+
+def test_the_cube_explorer_fits_a_phone(page, server_url: str) -> None:
+    """The 3x3x3 explorer scrolled sideways at 390 px (its images three layers wide)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{server_url}#explore?position=x{'.' * 26}&board=3x3x3&k=3")
+    page.wait_for_function("Explore.data && Explore.data.board === '3x3x3'", timeout=60_000)
+    idle(page)
+    assert page.locator("#explore-transforms figure").count() > 1
+    assert no_sideways_scroll(page)
+
+
+def test_explore_this_position_only_where_the_explorer_draws(page, server_url: str) -> None:
+    """It was offered on 15x15, where the explorer always refused."""
+    open_tab(page, server_url, "play")
+    new_game(page, "15x15,k=5", "human", "human")
+    assert page.is_hidden("#play-explore")
+    new_game(page, "4x4x4", "human", "human")
+    assert page.is_visible("#play-explore")

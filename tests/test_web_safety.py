@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,6 +91,73 @@ def test_other_hosts_are_refused(client: TestClient) -> None:
     assert error_of(client.get("/", headers={"Host": "evil.example"}), 403)
     for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000", "LOCALHOST"):
         assert client.get("/api/info", headers={"Host": host}).status_code == 200
+
+
+def test_the_refusal_names_the_port_the_server_listens_on(server: tuple[str, Any]) -> None:
+    """The 403 suggested http://127.0.0.1:8000/ whatever the port; it names the address reached."""
+    base, _ = server
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        connection.request("GET", "/api/info", headers={"Host": "evil.example"})
+        response = connection.getresponse()
+        message = json.loads(response.read())["error"]
+    finally:
+        connection.close()
+    assert response.status == 403
+    assert f"open it by its own address (http://127.0.0.1:{port}/)" in message, message
+    if port != "8000":
+        assert ":8000" not in message
+
+
+def test_an_empty_body_counts_as_an_empty_object(client: TestClient) -> None:
+    """docs/api.md says so: a POST may leave its body empty (with the JSON content type); each
+    route then answers as it does to ``{}``."""
+    docs = (Path(__file__).parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "An empty body counts as `{}`" in docs
+    assert (
+        client.post("/api/games", content=b"").json()["players"]
+        == (client.post("/api/games", json={}).json()["players"])
+    )
+    computer = client.post("/api/games", json={"players": {"x": "random", "o": "human"}}).json()
+    for route in ("ai", "cancel", "undo", "hint", "move"):
+        game = people(client, moves=[4]) if route != "ai" else computer
+        empty = client.post(f"/api/games/{game['id']}/{route}", content=b"")
+        if route == "ai":
+            assert empty.status_code == 200 and len(empty.json()["moves"]) == 1
+            continue
+        again = people(client, moves=[4])
+        braces = client.post(f"/api/games/{again['id']}/{route}", json={})
+        assert empty.status_code == braces.status_code, route
+        body, expected = empty.json(), braces.json()
+        for answer in (body, expected):
+            answer.pop("id", None)
+        assert body == expected, route
+    missing = client.post(f"/api/games/{people(client)['id']}/move", content=b"")
+    assert error_of(missing, 400) == "move: missing from the request body"
+
+
+def test_a_move_from_a_stale_tab_is_refused(client: TestClient) -> None:
+    """A second tab showing an older state of the game played the other side's move; a move or an
+    undo sent with the number of moves its page saw is refused (409) when the game moved since."""
+    game = people(client)
+    gid = game["id"]
+    assert client.post(f"/api/games/{gid}/move", json={"move": 4, "ply": 0}).status_code == 200
+    stale = client.post(f"/api/games/{gid}/move", json={"move": 0, "ply": 0})
+    message = error_of(stale, 409)
+    assert message.startswith("ply: ") and "another tab" in message
+    assert client.get(f"/api/games/{gid}").json()["moves"] == [4]  # nothing was played
+    assert error_of(client.post(f"/api/games/{gid}/undo", json={"ply": 0}), 409)
+    assert client.get(f"/api/games/{gid}").json()["moves"] == [4]
+    assert client.post(f"/api/games/{gid}/move", json={"move": 0, "ply": 1}).json()["moves"] == [
+        4,
+        0,
+    ]
+    assert client.post(f"/api/games/{gid}/undo", json={"ply": 2}).json()["moves"] == [4]
+    assert client.post(f"/api/games/{gid}/move", json={"move": 8}).status_code == 200  # no ply
+    for bad in (-1, 1.5, "2", True):
+        response = client.post(f"/api/games/{gid}/move", json={"move": 1, "ply": bad})
+        assert error_of(response, 400).startswith("ply")
 
 
 def test_posts_must_be_json(client: TestClient) -> None:
@@ -417,6 +485,7 @@ def test_reading_a_thinking_game_answers_at_once_and_cancel_stops_it(
     server: tuple[str, Any],
 ) -> None:
     base, _ = server
+    assert call(base, "/api/info")[0] == 200  # built once (it describes every board's levels)
     status, game = call(
         base,
         "/api/games",
@@ -437,6 +506,8 @@ def test_reading_a_thinking_game_answers_at_once_and_cancel_stops_it(
         assert time.monotonic() < deadline and thinking.is_alive()
         time.sleep(0.1)
     assert seen["moves"] == [] and seen["computer_to_move"]
+    # (None: the search is not handed to the pool yet)
+    assert seen["thinking_phase"] in ("starting", "searching", None)
     # the server answers other requests meanwhile (each with a short timeout: no waiting in line)
     for path in ("/api/info", f"/api/games/{game['id']}", "/api/explore?position=x...o...."):
         assert call(base, path, timeout=2)[0] == 200

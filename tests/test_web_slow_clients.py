@@ -13,7 +13,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -31,10 +31,29 @@ CLIENT_SECONDS = 10.0
 
 
 @pytest.fixture
-def server() -> Iterator[tuple[str, int, Any]]:
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int, Any]]:
+    """A server whose header deadline lies past any test's time: only what a test is about closes
+    a slow client (on a machine slow enough to take :data:`protocol.HEADER_SECONDS`, the deadline
+    used to close them too, and a test of eviction passed or failed by it). The protocol reads
+    both limits when it uses them, so a value set here or in a test holds for the server."""
+    monkeypatch.setattr(protocol, "HEADER_SECONDS", 600.0)
     with running_server() as (url, uvicorn_server):
         host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
         yield host, int(port), uvicorn_server
+
+
+def until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    """Wait for ``condition``, a state the server reports; ``seconds`` only bounds a hang (it comes
+    at once on an idle machine), it is no moment the test depends on."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def waiting_now(uvicorn_server: Any) -> set[Any]:
+    """The connections the server counts as waiting for a request (a copy, taken in one step)."""
+    return set(protocol._waiting(uvicorn_server.server_state).copy())
 
 
 #: How slow clients begin: a request line, then headers a byte at a time; or whole headers, then
@@ -109,10 +128,10 @@ def test_complete_requests_are_answered_beside_300_slow_ones(
     host, port, uvicorn_server = server
     slow = Trickle(host, port, SLOW, OPENINGS[slow_part])
     try:
-        deadline = time.monotonic() + 10
-        while len(uvicorn_server.server_state.connections) < SLOW:  # all accepted
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        until(
+            lambda: len(uvicorn_server.server_state.connections) >= SLOW,
+            "the server accepted the slow connections",
+        )
         assert SLOW > uvicorn_server.config.limit_concurrency  # more than the cap of 256
         for _ in range(10):  # each answered before the client's timeout, 200 not 503
             assert get_info(host, port) == 200
@@ -125,18 +144,24 @@ def test_complete_requests_are_answered_beside_300_slow_ones(
 def test_the_slowest_are_evicted_when_too_many_wait(
     server: tuple[str, int, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Fifty wait, fifty more come: each newcomer evicts the one waiting longest, so the first
+    fifty go. Every wait is for a state the server reports (its waiting connections), never for
+    a moment; the header deadline is out of the way (see ``server``), so only eviction closes."""
     host, port, uvicorn_server = server
     monkeypatch.setattr(protocol, "WAITING_LIMIT", 50)
     first = Trickle(host, port, 50)
     later: Trickle | None = None
     try:
+        until(lambda: len(waiting_now(uvicorn_server)) == 50, "the server took the first fifty")
+        oldest = waiting_now(uvicorn_server)
         assert first.open_count() == 50
         later = Trickle(host, port, 50)
-        deadline = time.monotonic() + 10
-        while first.open_count():  # the first fifty waited longest: they go first
-            assert time.monotonic() < deadline, first.open_count()
-            time.sleep(0.05)
-        assert later.open_count() == 50
+        until(
+            lambda: not oldest & waiting_now(uvicorn_server),
+            "the first fifty, who waited longest, were evicted",
+        )
+        until(lambda: first.open_count() == 0, "the evicted connections were closed")
+        assert len(waiting_now(uvicorn_server)) == 50 and later.open_count() == 50
         for _ in range(5):  # and complete requests are answered
             assert get_info(host, port) == 200
         assert 50 - 5 <= later.open_count() < 50  # each evicted the oldest waiting one

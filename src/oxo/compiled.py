@@ -442,9 +442,37 @@ def subtree_size(sub: int, first: np.ndarray, nchild: np.ndarray) -> int:
     return count
 
 
-def warm_up_search(mcts_iterations: Callable[..., int], root: np.ndarray) -> None:
+def is_cached(*functions: Any) -> bool:
+    """Whether numba's on-disk cache holds machine code of each compiled function for this machine
+    and this source, so that the first call loads it (well under a second) instead of compiling
+    it (seconds to a minute, once after install). Read from the cache's index with numba's own
+    key; when the index cannot be read that way, ``True`` (nothing is said rather than a wrong
+    word)."""
+    for function in functions:
+        cache: Any = getattr(function, "_cache", None)  # numba's FunctionCache, when cached
+        try:
+            wanted = cache._index_key(None, function.targetctx.codegen())[1:]
+            index = cache._cache_file._load_index()
+        except Exception:  # not a cached dispatcher, or another numba: say nothing
+            continue
+        if not any(key[1:] == wanted for key in index):
+            return False
+    return True
+
+
+def warm_up_search(
+    mcts_iterations: Callable[..., int], root: np.ndarray, what: str = "the tree search"
+) -> None:
     """Compile (or load from numba's cache) a search and its kernel with two simulations from
-    ``root``, and the helpers of tree reuse, so no clock pays for it."""
+    ``root``, and the helpers of tree reuse, so no clock pays for it. Compiling (once after
+    install) is said as such (:func:`oxo.progress.notice`), naming ``what``."""
+    if not is_cached(mcts_iterations, copy_subtree, subtree_size):
+        from oxo.progress import notice
+
+        notice(
+            f"compiling {what} into machine code, once after install: it can take a minute or "
+            "more, not counted as thinking; later runs load it at once"
+        )
     first, nchild, move, mover, visits, value, proof = tree_arrays(200)
     first[0], nchild[0], mover[0], visits[0], value[0], proof[0] = -1, 0, 1, 0, 0.0, 0
     meta = np.array([1], dtype=np.int64)

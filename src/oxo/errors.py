@@ -8,6 +8,9 @@
   that spent its budget, a board too large to count its games on). The message says what is known
   and what to try instead. The CLI exits with status 3.
 
+A third kind is no error at all: :class:`Stopped`, a :class:`KeyboardInterrupt` (Ctrl-C) that
+carries what long work had settled when it was stopped, for the caller to report.
+
 A "no" (an illegal position, a refuted certificate, a board the first player cannot win) is an
 answer, not an error: functions return it.
 """
@@ -91,6 +94,17 @@ class OutOfReachError(Exception):
     """
 
 
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C stopped long work that can say what it had settled by then: ``partial`` is a result
+    of the kind the work returns, holding only that (a proof's value ``"unknown"``, the searches as
+    far as they went). A :class:`KeyboardInterrupt`, so whoever stops on Ctrl-C stops on it too;
+    the CLI reports ``partial`` in its one line."""
+
+    def __init__(self, partial: object) -> None:
+        super().__init__()
+        self.partial = partial
+
+
 __all__ = [
     "BoardSpecError",
     "CertificateEntryError",
@@ -105,6 +119,7 @@ __all__ = [
     "OutOfReachError",
     "OxoError",
     "PositionError",
+    "Stopped",
     "UnknownGameError",
     "UnsupportedError",
 ]

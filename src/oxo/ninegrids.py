@@ -130,6 +130,13 @@ class RecordedState:
 
 Token = tuple[str, str]
 
+#: What the text board's characters mean, in one sentence (``oxo show``, the help of ``oxo play``).
+LEGEND = (
+    "x and o are marks, the last move in capitals (X or O); a digit is a cell where the side to "
+    "move may play (its number C, under the grid's number G on the frame: the move GC); . is a "
+    "cell where no move is allowed now"
+)
+
 STYLES: dict[str, str] = {
     "frame": "dim",
     "x": "red",

@@ -10,11 +10,14 @@ Library code takes either a :class:`ProgressSink` (``advance`` by units of work)
 
 On a terminal the sink draws a rich bar with the time left; when stderr is not a terminal (a log
 file, a pipe, CI) it prints a plain line every few seconds (``counting 8x8: 35% after 12 s``), so
-long work is never silent; with ``quiet`` it prints nothing.
+long work is never silent; with ``quiet`` it prints nothing. What is redrawn in place never runs
+past the terminal's right edge (:func:`fit_width`): a line the terminal wraps would leave its first
+row behind at every redraw.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -103,6 +106,59 @@ class _PlainLines:
         self.stream.flush()
 
 
+#: Where :func:`notice` sends its news: the sinks shells set with :func:`notices_to` (the last
+#: one hears), each with the news it heard already.
+_NOTICES: list[tuple[Callable[[str], None], set[str]]] = []
+
+
+def notice(text: str) -> None:
+    """News from deep in the library for the person waiting, that no result carries (machine code
+    being compiled, once after install, say): given once to the sink the shell set with
+    :func:`notices_to`; dropped when none was (a library call stays silent)."""
+    if _NOTICES:
+        sink, heard = _NOTICES[-1]
+        if text not in heard:
+            heard.add(text)
+            sink(text)
+
+
+@contextmanager
+def notices_to(sink: Callable[[str], None]) -> Iterator[None]:
+    """Send :func:`notice`'s news to ``sink`` inside the block, each piece once (the command line:
+    a line on stderr)."""
+    entry: tuple[Callable[[str], None], set[str]] = (sink, set())
+    _NOTICES.append(entry)
+    try:
+        yield
+    finally:
+        _NOTICES.remove(entry)
+
+
+def columns(stream: IO[str]) -> int:
+    """The width of the terminal ``stream`` writes to: ``COLUMNS`` when set (as rich and the
+    fitted output read it), else the terminal's own, else 80."""
+    try:
+        given = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        given = 0
+    if given > 0:
+        return given
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (AttributeError, OSError, ValueError):  # not a real terminal (a test's stream)
+        return 80
+
+
+def fit_width(text: str, width: int) -> str:
+    """``text`` cut to fit ``width - 1`` columns (an ellipsis marks the cut): a line redrawn in
+    place must leave the last column free, or the terminal wraps it and the next redraw starts
+    one row down."""
+    room = max(1, width - 1)
+    if len(text) <= room:
+        return text
+    return text[: room - 1] + "…"
+
+
 def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds:.0f} s"
@@ -170,8 +226,10 @@ def progress_status(
     *, quiet: bool = False, stream: IO[str] | None = None, interval: float = PLAIN_INTERVAL
 ) -> Iterator[Callable[[str], None]]:
     """A one-line status for work measured in something other than a fraction (positions
-    searched, say): rewritten in place on a terminal and cleared at the end, a plain line every
-    few seconds when stderr is not a terminal, nothing when ``quiet``."""
+    searched, say): rewritten in place on a terminal (cut to its width, :func:`fit_width`) and
+    cleared at the end, a plain line every few seconds when stderr is not a terminal, nothing when
+    ``quiet``. The line is cleared before anything raised leaves the block, so a message printed
+    for it (Ctrl-C's) starts on a clean line."""
     if quiet:
         yield lambda text: None
         return
@@ -179,7 +237,7 @@ def progress_status(
     if out.isatty():
 
         def rewrite(text: str) -> None:
-            out.write(f"\r{text}\033[K")
+            out.write(f"\r{fit_width(text, columns(out))}\033[K")
             out.flush()
 
         try:

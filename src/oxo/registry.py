@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
 from oxo.errors import (
@@ -59,6 +59,17 @@ ABILITIES: dict[str, tuple[str, str | None]] = {
 
 #: Engine levels of every game (see :mod:`oxo.engines.levels`).
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "perfect", "best")
+
+#: Boards people call by a name, and the board each name stands for (``oxo play qubic``).
+BOARD_NAMES: dict[str, str] = {
+    "tictactoe": "3x3",
+    "tic-tac-toe": "3x3",
+    "qubic": "4x4x4",
+    "gomoku": "15x15,k=5",
+    "scorefour": "4x4x4,gravity",
+    "score-four": "4x4x4,gravity",
+    "sogo": "4x4x4,gravity",
+}
 
 _BOARD_TEXT = re.compile(
     r"\s*(\d+\s*[x×*]\s*\d+(\s*[x×*]\s*\d+)*(\s*[,:;/ ]\s*k\s*=?\s*\d+)?|mnk\(.*\))\s*", re.I
@@ -228,14 +239,6 @@ class Game:
         }
 
 
-#: Boards people call by a name, and their specs.
-BOARD_NAMES: dict[str, str] = {
-    "scorefour": "4x4x4,gravity",
-    "score-four": "4x4x4,gravity",
-    "sogo": "4x4x4,gravity",
-}
-
-
 class BoardGame(Game):
     """A classic board: any m×n board or box (3x3x3, 4x4x4x4) with k in a row; with gravity in
     three dimensions and more (``4x4x4,gravity``: Score Four) a mark drops down its column, and
@@ -268,10 +271,10 @@ class BoardGame(Game):
         names = [self.name, f"{geometry.spec_shape},k={geometry.k}"]
         if geometry.gravity:
             names[1] += ",gravity"
-            names += [word for word, spec in BOARD_NAMES.items() if spec == self.name]
         elif len(geometry.shape) == 2:
             rows, cols = geometry.shape
             names.append(f"mnk(m={cols},n={rows},k={geometry.k})")
+        names += [name for name, board in BOARD_NAMES.items() if _named(board) == geometry]
         return tuple(dict.fromkeys(names))
 
     @property
@@ -307,6 +310,15 @@ class BoardGame(Game):
         """Whether the board is played as gomoku (five in a row): its engines and analysis then
         search forced wins by fours and threes (:mod:`oxo.tactics`)."""
         return self.geometry.k == 5
+
+    def parse_move(self, state: GameState, text: str) -> int:
+        """A cell ID; on gomoku boards also a point as ``oxo analyze`` writes it (``h8``: column
+        letter, row counted from 1 at the bottom)."""
+        if self.gomoku:
+            from oxo.tactics import parse_point
+
+            return parse_point(self.geometry, text)
+        return state.parse_move(text)
 
     def _engine_maker(self) -> Callable[..., Engine]:
         """The shared levels, handed the exact solver; on gomoku boards ``hard`` (and ``best``
@@ -345,7 +357,7 @@ class GravityBoxGame(BoardGame):
         kind = self.title.split()[2]
         self.title = (
             "Score Four"
-            if self.name == BOARD_NAMES["scorefour"]
+            if _named(BOARD_NAMES["scorefour"]) == geometry
             else f"the {geometry.spec_shape} {kind} with gravity and {geometry.k} in a row"
         )
 
@@ -363,7 +375,7 @@ class GravityBoxGame(BoardGame):
     @property
     def short_name(self) -> str:
         """The name people know the board by (``scorefour``), else its spec."""
-        words = [word for word, spec in BOARD_NAMES.items() if spec == self.name]
+        words = [word for word, spec in BOARD_NAMES.items() if _named(spec) == self.geometry]
         return words[0] if words else self.name
 
     @property
@@ -393,6 +405,7 @@ class GravityGame(Game):
     solver = True
     prover = True
     analyzer = True
+    rules = True
 
     def __init__(self, board: GravityBoard) -> None:
         self.board = board
@@ -433,6 +446,11 @@ class GravityGame(Game):
 
         return gravity_solution
 
+    def rules_text(self) -> str | None:
+        from oxo.gravity.guide import rules_text
+
+        return rules_text(self.board)
+
     @property
     def size(self) -> int:
         return self.board.size
@@ -441,6 +459,12 @@ class GravityGame(Game):
         from oxo.gravity.svg import gravity_svg
 
         return gravity_svg(state)  # type: ignore[arg-type]  # a state of this game: a GravityState
+
+    def describe_level(self, level: str, state: GameState) -> str:
+        """Gravity boards' own words for ``perfect`` and ``best`` (the exact solver, the proof book)."""
+        from oxo.gravity.engine import describe_gravity_level
+
+        return describe_gravity_level(level, state)
 
     def _engine_maker(self) -> Callable[..., Engine]:
         """Gravity boards' own ``perfect`` and ``best`` (the exact solver); other levels shared."""
@@ -541,20 +565,54 @@ for _game in (MegaGame(), UtttGame()):
 
 #: How the known names are listed in messages.
 KNOWN_NAMES = (
-    "a board such as 3x3, 5x5,k=4, 3x3x3 or 4x4x4x4, mnk(m=4,n=4,k=3), a gravity board such as "
-    "6x7,k=4,gravity, connect4, 4x4x4,gravity or scorefour (also sogo), mega, uttt (or ultimate)"
+    "a board such as 3x3, 5x5,k=4, 3x3x3 or 4x4x4x4, mnk(m=4,n=4,k=3), tictactoe (3x3), qubic "
+    "(4x4x4), gomoku (15x15,k=5), a gravity board such as 6x7,k=4,gravity, connect4, "
+    "4x4x4,gravity or scorefour (also sogo), mega, uttt (or ultimate)"
 )
 
 
+@cache
+def _named(board: str) -> Geometry:
+    """The geometry a name of :data:`BOARD_NAMES` stands for (parsed once a process)."""
+    from oxo.geometry import Geometry
+
+    return Geometry.parse(board)
+
+
 def looks_like_board(text: str) -> bool:
-    """Whether ``text`` is written as a classic board (``5x5``, ``4x4,k=3``, ``3x3x3``, ``mnk(...)``)."""
-    return _BOARD_TEXT.fullmatch(text) is not None
+    """Whether ``text`` is written as a classic board (``5x5``, ``4x4,k=3``, ``3x3x3``, ``mnk(...)``)
+    or names one (``qubic``, :data:`BOARD_NAMES`)."""
+    return _BOARD_TEXT.fullmatch(text) is not None or text.strip().lower() in BOARD_NAMES
+
+
+def board_geometry(spec: str, k: int | None = None) -> Geometry:
+    """The geometry of a classic board from text: its shape (``4x4``, ``4x4,k=3``, ``3x3x3``) or a
+    name people use (``tictactoe``, ``qubic``, ``gomoku``: :data:`BOARD_NAMES`), which takes no
+    other k than its own."""
+    name = spec.strip().lower() if isinstance(spec, str) else spec
+    if isinstance(name, str) and name in BOARD_NAMES:
+        geometry = _named(BOARD_NAMES[name])
+        if k is not None and k != geometry.k:
+            other = (
+                f"{geometry.spec_shape},k={k},gravity"
+                if geometry.gravity
+                else f"{geometry.spec_shape} --k {k}"
+            )
+            raise BoardSpecError(
+                f"{name} is {geometry.spec} with {geometry.k} in a row, not {k}; for another "
+                f"k give the board itself: {other}"
+            )
+        return geometry
+    from oxo.geometry import Geometry
+
+    return Geometry.parse(spec, k)
 
 
 def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
     """The game a user's text names: ``"3x3"``, ``"5x5,k=4"`` (or ``k=4``), ``"3x3x3"``,
-    ``"mnk(m=4,n=4,k=3)"``, ``"6x7,k=4,gravity"`` (or ``gravity=True``), ``"connect4"``,
-    ``"mega"``, ``"uttt"``/``"ultimate"``. Unknown text raises :class:`UnknownGameError` listing the
+    ``"mnk(m=4,n=4,k=3)"``, the boards of :data:`BOARD_NAMES` (``"tictactoe"``, ``"qubic"``,
+    ``"gomoku"``), ``"6x7,k=4,gravity"`` (or ``gravity=True``), ``"connect4"``, ``"mega"``,
+    ``"uttt"``/``"ultimate"``. Unknown text raises :class:`UnknownGameError` listing the
     known names; a board that is written right but cannot be (``0x3``, ``k=9`` on 3x3) raises
     :class:`BoardSpecError` saying why."""
     if not isinstance(spec, str):
@@ -569,18 +627,17 @@ def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
                 f"{named.title} takes neither --k nor --gravity (k=, gravity=): {named.description}"
             )
         return named
+    if name in BOARD_NAMES:
+        geometry = board_geometry(name, k)
+        if gravity and not geometry.gravity:
+            raise BoardSpecError(
+                f"{name} is played without gravity ({BOARD_NAMES[name]}); a gravity board is "
+                "written like 6x7,k=4,gravity"
+            )
+        return board_game(geometry)
     from oxo.geometry import Geometry
     from oxo.gravity.board import GravityBoard, is_connect_four
 
-    word = BOARD_NAMES.get(name)
-    if word is not None:
-        if k is not None:
-            game = board_game(Geometry.parse(word))
-            raise BoardSpecError(
-                f"{game.title} is {word} with k={game.geometry.k}; for another k write "
-                f"'{game.geometry.spec_shape},k={k},gravity'"
-            )
-        return board_game(Geometry.parse(word))
     if gravity or "gravity" in name or is_connect_four(name):
         if not is_connect_four(name) and not re.match(r"\d", name):  # a board's own errors say more
             raise UnknownGameError(

@@ -74,8 +74,8 @@ class PositionReport:
     def text_lines(self) -> list[str]:
         """The report as labelled lines for people (the grid not included)."""
         position = self.position
-        complete = ", ".join(
-            f"{player.upper()} {_cells(cells, position)}"
+        complete = "; ".join(
+            f"{player.upper()}: cells {', '.join(map(str, cells))}"
             for player, cells in position.complete_lines
         )
         symmetries = len(position.geometry.symmetries)
@@ -260,10 +260,30 @@ class Analysis:
         out.append(f"forced draw:    {draw_text}")
         if self.moves:
             out.append(f"best moves:     {' '.join(map(str, self.best_moves))}")
-            out.append(
-                "moves:          " + ", ".join(f"{move.cell}: {move.value}" for move in self.moves)
-            )
+            for number, (value, cells) in enumerate(self.move_groups()):
+                label = "each move:" if number == 0 else ""
+                out.append(f"{label:<16}{value}: {' '.join(map(str, cells))}")
         return out
+
+    def move_groups(self) -> list[tuple[Value, tuple[int, ...]]]:
+        """The moves grouped by their value, the best for the mover first, each value counted from
+        this position as :attr:`value` is (the move itself is the first of its plies: "X wins in
+        3 plies" after a move means the same as "X wins in 3 plies" here)."""
+        groups: dict[Value, list[int]] = {}
+        for move in self.moves or ():
+            here = Value(move.value.winner, move.value.plies + 1)
+            groups.setdefault(here, []).append(move.cell)
+        rank = {"win": 0, "draw": 1, "loss": 2}
+        mover = self.position.to_move
+
+        def order(value: Value) -> tuple[int, int]:
+            seen = SideValue.of(value, mover) if mover is not None else None
+            if seen is None:
+                return (1, 0)
+            # a win: the sooner the better; a loss or a draw: the later the better
+            return (rank[seen.result], value.plies if seen.result == "win" else -value.plies)
+
+        return [(value, tuple(groups[value])) for value in sorted(groups, key=order)]
 
     def tactics_text(self) -> list[str]:
         """The forced wins found (or not) for the mover and its opponent, as labelled lines: the

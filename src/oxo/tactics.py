@@ -238,7 +238,15 @@ def parse_point(geometry: Geometry, text: str) -> int:
         col, row = _LETTERS.index(word[0]), rows - int(word[1:])
         if col < cols and 0 <= row < rows:
             return row * cols + col
-    raise MoveError(f"{text.strip()!r} is not a cell of a {geometry.spec_shape} board")
+    points = (
+        f"a point a1..{point_name(geometry, geometry.shape[1] - 1)} (column letter, row from the bottom) or "
+        if geometry.dimensions == 2 and geometry.shape[1] <= len(_LETTERS)
+        else ""
+    )
+    raise MoveError(
+        f"{text.strip()[:20]!r} is not a cell of a {geometry.spec_shape} board; give {points}"
+        f"a cell ID 0..{geometry.size - 1}"
+    )
 
 
 # -- the search --------------------------------------------------------------------------------------

@@ -54,6 +54,21 @@ class LazyTopicGroup(OxoGroup):
             self.load_topic(topic)
         return self.commands.get(cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's, with "did you mean count?" for ``oxo cout``: click suggests among the commands
+        loaded (from click 8.4), and here a topic loads only when one of its commands runs."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from difflib import get_close_matches
+
+            close = get_close_matches(name, self.list_commands(ctx))
+            if close:
+                guess = " or ".join(close[:2])
+                raise click.UsageError(f"No such command {name!r}; did you mean {guess}?", ctx)
+        return super().resolve_command(ctx, args)
+
     def load_topic(self, topic: str) -> None:
         import importlib
 
@@ -73,7 +88,8 @@ def cli(ctx: click.Context) -> None:
     """Exact answers about tic-tac-toe and its relatives.
 
     Boards are written like 3x3, 4x4, 3x5 (k in a row to win defaults to the shortest
-    side, change it with --k) or 3x3x3 for a cube. A position is written cell by cell
+    side, change it with --k) or 3x3x3 for a cube; some have names: tictactoe,
+    qubic (4x4x4), gomoku (15x15, k=5), connect4, mega, uttt. A position is written cell by cell
     in reading order, with x, o and . (xo./.x./..o, the '/' between rows optional) or
     with digits, 0 empty, 1 the first player (x), 2 the second (o): 120000000. A ply
     is one move of one player; ply 0 is the empty board.
@@ -116,7 +132,12 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     options = args[: args.index("--")] if "--" in args else args  # after "--" all is operands
     as_json = "--json" in options
-    with _one_interrupt(until_exit=argv is None), _fitted(not as_json):
+    from oxo.progress import notices_to
+
+    def say(text: str) -> None:
+        click.echo(f"oxo: {text}", err=True)
+
+    with _one_interrupt(until_exit=argv is None), _fitted(not as_json), notices_to(say):
         return _main(args, as_json)
 
 

@@ -5,33 +5,60 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import click
 
+from oxo.errors import PositionError
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import BOARD_NAMES, Game, find_game, find_game_or_none, refuse_other_games
+from oxo.registry import (
+    Game,
+    board_geometry,
+    find_game,
+    find_game_or_none,
+    refuse_other_games,
+)
 
 
 def parse_board(spec: str, k: int | None = None) -> Geometry:
-    """A geometry from a board spec given on the command line (errors become exit status 2); the
-    name of another game (connect4, mega, uttt) is refused by name, saying what works on it."""
+    """A geometry from a board spec given on the command line (errors become exit status 2), or a
+    board's name (qubic, gomoku); the name of another game (connect4, mega, uttt) is refused by
+    name, saying what works on it."""
     refuse_other_games(spec, "this command")
-    named = BOARD_NAMES.get(spec.strip().lower()) if isinstance(spec, str) else None
-    if named is not None:  # scorefour: its game says what a k beside the name means
-        return find_game(spec, k).geometry  # type: ignore[attr-defined]  # a board game has a geometry
-    return Geometry.parse(spec, k)
+    return board_geometry(spec, k)
 
 
 def parse_position(text: str, board: str | None = None, k: int | None = None) -> Position:
-    """A position from the command line; the board is guessed from the text unless given."""
+    """A position from the command line; the board is guessed from the text unless given. Digits
+    that read as a record of columns (``4453``) get a hint about ``--gravity``."""
     refuse_other_games(text, "this command")
     geometry = parse_board(board, k) if board else None
-    position = Position.from_string(text, geometry)
+    try:
+        position = Position.from_string(text, geometry)
+    except PositionError as error:
+        hint = column_record_hint(text)
+        if not hint:
+            raise
+        raise PositionError(f"{error}; {hint}") from None
     if geometry is None and k is not None:
         position = Position(parse_board(position.geometry.spec_shape, k), position.x, position.o)
     return position
+
+
+def column_record_hint(text: str) -> str:
+    """What to say when ``text`` looks like a record of columns (``4453``: digits 1-9, one over 2,
+    so not cells written with 0, 1 and 2) given to a classic position: ``--gravity`` when the
+    command takes it, else a command that does."""
+    word = text.strip()
+    if not (word.isascii() and word.isdigit()) or "0" in word or not set(word) - {"1", "2"}:
+        return ""
+    looks = f"{word} looks like a record of columns (Connect Four)"
+    context = click.get_current_context(silent=True)
+    if context is not None and any(param.name == "gravity" for param in context.command.params):
+        return f"{looks}: add --gravity"
+    return f"{looks}, which this command does not take: try 'oxo analyze {word} --gravity'"
 
 
 def classic_position(text: str, board: str | None, k: int | None, game: Game | None) -> Position:
@@ -54,6 +81,22 @@ def game_of_text(
     if find_game_or_none(text) is None:
         return None
     return find_game(text, k, gravity)
+
+
+#: The width lists are broken to when the output is not a terminal (a file, a pipe).
+PIPE_WIDTH = 80
+
+
+def echo_lines(lines: Iterable[str]) -> None:
+    """Lines of a report (``label:   value``, lists of moves, cells or symmetries) on stdout, each
+    broken between words to :data:`PIPE_WIDTH` columns when stdout is not a terminal, as
+    :mod:`oxo.cli.fit` breaks them to a terminal's width: a long list reads the same in a file or
+    a pipe. Tables and JSON are not printed through here."""
+    from oxo.cli.fit import fit_line
+
+    piped = not sys.stdout.isatty()
+    for line in lines:
+        click.echo(fit_line(line, PIPE_WIDTH) if piped else line)
 
 
 def echo_json(data: Any) -> None:

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, TypedDict, cast
 import click
 
 from oxo import api
-from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
+from oxo.cli.common import (
+    classic_position,
+    console,
+    echo_json,
+    echo_lines,
+    game_of_text,
+    parse_board,
+)
 from oxo.cli.limits import (
     ASK_AFTER_SECONDS,
     REFUSE_AFTER_SECONDS,
@@ -882,7 +889,7 @@ def _count_table(tables: list[CountTable | GravityCounts | UtttCounts | DropCoun
             else:
                 cells += ["", ""]
         table.add_row(*cells)
-    totals = ["total"]
+    totals = [f"total (plies 0-{longest - 1})"]
     for result in tables:
         positions = result.total_positions if isinstance(result, CountTable) else result.total
         totals += [f"{positions:,}", f"{result.total_classes:,}"]
@@ -933,8 +940,7 @@ def show(
     if pos.geometry.gravity:
         read = f", gravity: {pos.geometry.column_count} columns, moves by column number"
     click.echo(f"board:          {shape}, {pos.geometry.k} in a row{read}")
-    for line in report.text_lines():
-        click.echo(line)
+    echo_lines(report.text_lines())
 
 
 def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None) -> None:
@@ -964,9 +970,31 @@ def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None
         return
     click.echo(state.text())
     click.echo()
-    click.echo(f"game:   {game.title} ({game.description})")
-    click.echo(f"status: {status}")
-    click.echo(f"moves:  {game.move_help}")
+    echo_lines([f"game:    {game.title} ({game.description})"])
+    played = getattr(state, "moves", ()) if game.family in ("mega", "uttt") else ()
+    last = played[-1] if played else None
+    target = getattr(state, "target", None) if game.family == "uttt" else None
+    if mover is not None and target is not None and last is not None:  # where the last move sends
+        sent = f"the last move, {state.format_move(last)}, sends {mover.upper()} there"
+        status += f", in grid {target + 1} ({sent})"
+    elif mover is not None and game.family == "uttt" and last is not None:
+        status += ", in any grid that is neither won nor full"
+    click.echo(f"status:  {status}")
+    if game.family in ("mega", "uttt"):  # the string, won grids: the game's own words
+        import importlib
+
+        from oxo.ninegrids import LEGEND
+
+        render = importlib.import_module(f"oxo.{game.family}.render")
+        skip = ("to move:", "winner:", "draw:", "must play", "may play")
+        for line in render.status_lines(state, legal=False):
+            if not line.startswith(skip):
+                label, _, rest = line.partition(": ")
+                echo_lines([f"{label + ':':<8} {rest}" if len(label) < 8 else line])
+        if last is not None:
+            click.echo(f"last:    {state.format_move(last)}, in capitals on the board")
+        echo_lines([f"key:     {LEGEND}"])
+    echo_lines([f"a move:  {game.move_help}"])
 
 
 @click.command()
@@ -997,20 +1025,24 @@ def classes(board: str, k: int | None, as_json: bool) -> None:
         f"{geometry.spec_shape} board, k={geometry.k}: {geometry.size} cells, {len(geometry.lines)} lines, "
         f"{len(geometry.symmetries)} symmetries"
     )
-    click.echo(f"symmetries: {', '.join(symmetry.name for symmetry in geometry.symmetries)}")
+    echo_lines([f"symmetries: {', '.join(symmetry.name for symmetry in geometry.symmetries)}"])
     if len(geometry.shape) == 3:
-        click.echo(
-            "  (a name says where the new x, y and z come from: (y,x,z) swaps x and y, "
-            "(-x,y,z) mirrors x; x runs along a row, y down the rows, z through the layers)"
+        echo_lines(
+            [
+                "  (a name says where the new x, y and z come from: (y,x,z) swaps x and y, "
+                "(-x,y,z) mirrors x; x runs along a row, y down the rows, z through the layers)"
+            ]
         )
     click.echo("\ncell classes:")
-    for cell_class in geometry.cell_classes:
-        click.echo(f"  {cell_class.name:<10} {' '.join(map(str, cell_class.cells))}")
+    echo_lines(
+        f"  {cell_class.name + ':':<11} {' '.join(map(str, cell_class.cells))}"
+        for cell_class in geometry.cell_classes
+    )
     click.echo("\nalignment classes:")
-    for line_class in geometry.line_classes:
-        click.echo(
-            f"  {line_class.name:<10} {' '.join(sep.join(map(str, line)) for line in line_class.lines)}"
-        )
+    echo_lines(
+        f"  {line_class.name + ':':<11} {' '.join(sep.join(map(str, line)) for line in line_class.lines)}"
+        for line_class in geometry.line_classes
+    )
 
 
 COMMANDS = [count, show, classes]

@@ -154,7 +154,7 @@ def analyze_command(
     click.echo(state.text())
     click.echo()
     assert state.to_move is not None
-    click.echo(f"status:     {state.to_move.upper()} to move (ply {state.ply})")
+    click.echo(f"status:     {state.to_move.upper()} to move (move {state.ply + 1})")
     click.echo(f"value:      {result.value}")
     click.echo(f"best moves: {' '.join(state.format_move(c) for c in result.best_columns)}")
     for column in result.columns:

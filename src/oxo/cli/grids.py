@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from oxo.cli.common import console, echo_json
+from oxo.cli.common import console, echo_json, echo_lines
 from oxo.ninegrids import format_move
 
 
@@ -51,5 +51,4 @@ def replay(game: Any, render: ModuleType, record: Sequence[str], as_json: bool) 
         echo_json(state.summary().to_dict())
         return
     show_board(render, state)
-    for line in render.status_lines(state):
-        click.echo(line)
+    echo_lines(render.status_lines(state))

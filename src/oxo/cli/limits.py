@@ -84,6 +84,7 @@ def check_estimate(
     if sys.stdin.isatty() and sys.stderr.isatty():
         if click.confirm("Start it?", default=False, err=True):
             return
+        click.echo(f"oxo: not started; --yes starts it without asking, or {smaller}", err=True)
         raise click.exceptions.Exit(1)
     raise OutOfReachError(
         f"{what} is estimated to take {estimate.describe()}; run again with --yes to start it, "

@@ -111,7 +111,7 @@ def play(x_kind: str, o_kind: str, save: str | None, **limits: Unpack[Budget]) -
 @_budget_options
 @click.option(
     "--engine",
-    type=click.Choice(("python", "compiled", "checked")),
+    type=click.Choice(("python", "compiled", "checked"), case_sensitive=False),
     default=None,
     help="Random-vs-random only: python (default) fast loop, compiled (numba) or checked (every move through the rules engine).",
 )

@@ -120,10 +120,11 @@ def choice_option(
     words: str,
     *,
     name: str | None = None,
-    case_sensitive: bool = True,
+    case_sensitive: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """An option taking one of ``choices`` (its parameter ``name``, by default the flag's own), its
-    default shown in the help: the shape of every ``--method``, ``--level`` and ``--as``."""
+    default shown in the help: the shape of every ``--method``, ``--level`` and ``--as``. Any case
+    is taken (``--as X``, ``--level Hard``) and passed on as the choice is written."""
     return click.option(
         flag,
         *([name] if name else []),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 import click
 
 from oxo import api
-from oxo.cli.common import classic_position, echo_json, echo_selfplay, game_of_text
+from oxo.cli.common import classic_position, echo_json, echo_selfplay, game_of_text, plural
 from oxo.cli.options import (
     board_option,
     choice_option,
@@ -63,7 +63,7 @@ def gravity_option(function):
 @budget_options
 @click.option(
     "--keypad",
-    type=click.Choice(["phone", "numpad"]),
+    type=click.Choice(["phone", "numpad"], case_sensitive=False),
     default=None,
     help="On 3x3, type keys 1..9: phone (1 2 3 on top) or numpad (7 8 9 on top).",
 )
@@ -243,8 +243,9 @@ def selfplay(
     """Computer against computer: play GAMES games and count the outcomes.
 
     GAME is a board (5x5, 3x3x3, 15x15 with --k 5, 6x7 with --k 4 --gravity), connect4, mega or
-    uttt. Searching levels think 0.2 s per move
-    unless --time, --iterations or --depth says otherwise.
+    uttt. Searching levels think 0.2 s per move unless --time, --iterations or --depth says
+    otherwise; perfect takes the time its exact solver needs (a game where even that is not
+    enough is reported, not counted, and the run goes on).
 
     Example: oxo selfplay 5x5 --k 4 --x hard --o random --games 20
     """
@@ -253,15 +254,15 @@ def selfplay(
     named = find_game(game, k, gravity)
     named.require("selfplay")
     start: GameState = named.start()
-    given = seconds
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
 
     def make(level: str, state: GameState, **budget: Any) -> Engine:
         """The game's own levels (Connect Four's perfect and best use the exact solver); perfect
-        keeps the solver's own time limit unless --time was given."""
+        keeps the time it needs, the solver's own limit, whatever --time gives the others (a
+        perfect move cut short is no perfect move: it stopped the whole run)."""
         if level == "perfect":
-            budget["seconds"] = given
+            budget["seconds"] = None
         return named.make_engine(level, state, **budget)
 
     stats: Any  # mega's statistics or the engines' (the same fields)
@@ -292,6 +293,14 @@ def selfplay(
                 make=make,
             )
     echo_selfplay(stats, as_json, of=f" of {game}")
+    if not as_json:
+        unfinished = getattr(stats, "unfinished", ())
+        if unfinished:
+            click.echo(
+                f"{plural(len(unfinished), 'more game')} not played to the end (not counted):"
+            )
+        for reason in unfinished:
+            click.echo(f"  {reason}")
 
 
 COMMANDS = [play, move, selfplay]

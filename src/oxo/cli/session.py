@@ -142,6 +142,18 @@ class BoardView(View):
     def __init__(self, game: Game, keypad: str | None = None) -> None:
         super().__init__(game)
         self.keypad = keypad
+        #: Gomoku boards also take and show points as ``oxo analyze`` writes them (``h8``).
+        self.points = game.gomoku and len(game.geometry.shape) == 2  # type: ignore[attr-defined]  # a BoardGame has a geometry
+
+    def point(self, state: GameState, cell: int) -> str:
+        """A cell as a point (``h8``: column letter, row from the bottom), on gomoku boards."""
+        from oxo.tactics import point_name
+
+        return point_name(state.geometry, cell)  # type: ignore[attr-defined]  # a Position has a geometry
+
+    def announce(self, engine: Engine, before: GameState, move: int) -> str:
+        said = super().announce(engine, before, move)
+        return f"{said} ({self.point(before, move)})" if self.points else said
 
     def intro(self, kinds: Sequence[str]) -> str | None:
         geometry = self.game.geometry  # type: ignore[attr-defined]  # a BoardGame has a geometry
@@ -211,16 +223,29 @@ class BoardView(View):
             out.append(top)
             for start in range(first, first + rows * cols, cols):
                 marks = " ".join(".XO"[s].rjust(width) for s in statuses[start : start + cols])
-                out.append(f"{start:>{left}}  {marks}")
+                row = f"  {rows - (start - first) // cols}" if self.points else ""
+                out.append(f"{start:>{left}}  {marks}{row}")
+        if self.points:  # the letters of the points under the columns
+            letters = [self.point(state, cell)[0] for cell in range(cols)]
+            out.append(" " * (left + 2) + " ".join(letter.rjust(width) for letter in letters))
         out.append("a cell's number: the number left of its row + the one on top of its column")
+        if self.points:
+            out.append("a point: the letter under its column, the number right of its row (h8)")
         return "\n".join(line for line in out if line is not None)
 
     def read(self, state: GameState, text: str) -> GameState:
         """The cell meant by a typed move, or a :class:`MoveError` saying why it cannot be played."""
         size = self.game.size
         word = text.strip()
+        if self.points and not word.isdigit():  # a point such as h8
+            cell = self.game.parse_move(state, word)
+            if cell not in state.legal_moves:
+                raise MoveError(f"{word} (cell {cell}) is already taken")
+            return state.play(cell)
         if not (word.isascii() and word.isdigit()):
             accepted = "a key 1..9" if self.keypad else f"a cell ID 0..{size - 1}"
+            if self.points:
+                accepted += " or a point such as h8"
             raise MoveError(f"{word!r} is not a move; type {accepted}, or q to quit")
         number = int(word)
         if self.keypad == "phone":
@@ -257,6 +282,12 @@ class BoardView(View):
                 "a cell's number is the number left of its row + the one on top of its column"
                 if geometry.size > EDGE_CELLS
                 else "each empty cell shows its number"
+            )
+            + (
+                "; or a point as oxo analyze writes it: the column's letter, then the row counted "
+                "from 1 at the bottom (h8)"
+                if self.points
+                else ""
             )
         )
 
@@ -347,8 +378,9 @@ class GridsView(View):
 
         click.echo()
         show_board(self.render, state)
-        for line in self.render.status_lines(state, legal=legal):
-            click.echo(line)
+        from oxo.cli.common import echo_lines
+
+        echo_lines(self.render.status_lines(state, legal=legal))
 
     def read(self, state: GameState, text: str) -> GameState:
         return state.play(text.lower())  # type: ignore[arg-type]  # these games read GC text themselves
@@ -421,14 +453,16 @@ def view_of(game: Game, *, keypad: str | None = None) -> View:
 
 MEGA_HELP = (
     "type a move as two digits GC: the inner grid G, then the cell C, both 1..9 in reading order",
-    "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above",
+    "on the board a digit is a cell where you may play (its cell number); the grid number is on the frame above;",
+    "x and o are marks, the last move in capitals (X or O); . is a cell where no move is allowed now",
     "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops",
     "'rules' prints the rules in plain words with a worked example (also: oxo mega rules)",
 )
 UTTT_HELP = (
     "type a move as two digits GC: the small grid G, then the cell C, both 1..9 in reading order;",
     "the cell you play sends your opponent to that grid. On the board a digit is a cell where",
-    "you may play (its cell number); the grid number is on the frame above",
+    "you may play (its cell number); the grid number is on the frame above; x and o are marks,",
+    "the last move in capitals (X or O); . is a cell where no move is allowed now",
     "'moves' lists the legal moves, 'undo' takes back your last move, 'quit' stops",
     "'rules' prints the rules in plain words (also: oxo uttt rules)",
 )
@@ -457,67 +491,105 @@ def terminal_game(
     humans = any(engine is None for engine in engines)
     show = True
     stopped = False
-    while not history[-1].is_over:
-        state = history[-1]
-        side = _side(state)
-        engine = engines[side]
-        if show and (view.draws_every_turn or engine is None or not humans):
-            view.draw(state, legal=engine is None)
-        show = True
-        if engine is not None:
-            move = engine.choose(state)
-            history.append(state.play(move))
-            movers.append(side)
-            click.echo(view.announce(engine, state, move))
-            continue
-        click.echo(view.prompt(side), nl=False)
-        sys.stdout.flush()
-        line = stdin.readline()
-        if not line:
-            view.input_ended(state)
-            stopped = True
-            break
-        text = line.strip()
-        if not stdin.isatty():
-            click.echo(view.echo_input(text))
-        word = text.lower()
-        show = False
-        if not word:
-            continue
-        if word in QUIT:
-            click.echo(view.stopped(state))
-            stopped = True
-            break
-        if word in HELP:
-            for help_line in view.help_lines(rules is not None):
-                click.echo(help_line)
-        elif rules is not None and word in RULES:
-            click.echo(rules)
-        elif word in MOVES:
-            click.echo(" ".join(view.label(state, m) for m in state.legal_moves))
-        elif word in UNDO:
-            last = max(
-                (n for n, mover in enumerate(movers) if engines[mover] is None), default=None
-            )
-            if last is None:
-                click.echo("nothing to undo")
-            else:
-                del history[last + 1 :]
-                del movers[last:]
-                show = True
-        else:
-            try:
-                history.append(view.read(state, text))
-            except OxoError as error:
-                click.echo(view.refused(error))
-                continue
-            movers.append(side)
+    while True:
+        while not history[-1].is_over:
+            state = history[-1]
+            side = _side(state)
+            engine = engines[side]
+            if show and (view.draws_every_turn or engine is None or not humans):
+                view.draw(state, legal=engine is None)
             show = True
+            if engine is not None:
+                move = engine.choose(state)
+                history.append(state.play(move))
+                movers.append(side)
+                click.echo(view.announce(engine, state, move))
+                continue
+            click.echo(view.prompt(side), nl=False)
+            sys.stdout.flush()
+            line = stdin.readline()
+            if not line:
+                view.input_ended(state)
+                stopped = True
+                break
+            text = line.strip()
+            if not stdin.isatty():
+                click.echo(view.echo_input(text))
+            word = text.lower()
+            show = False
+            if not word:
+                continue
+            if word in QUIT:
+                click.echo(view.stopped(state))
+                stopped = True
+                break
+            if word in HELP:
+                for help_line in view.help_lines(rules is not None):
+                    click.echo(help_line)
+            elif rules is not None and word in RULES:
+                click.echo(rules)
+            elif word in MOVES:
+                click.echo(" ".join(view.label(state, m) for m in state.legal_moves))
+            elif word in UNDO:
+                if _take_back(history, movers, engines):
+                    show = True
+                else:
+                    click.echo("nothing to undo")
+            else:
+                try:
+                    history.append(view.read(state, text))
+                except OxoError as error:
+                    click.echo(view.refused(error))
+                    continue
+                movers.append(side)
+                show = True
+        if stopped:
+            break
+        view.finish(history[-1], kinds)
+        # A person at a terminal may take the end back or play again (piped input ends here, so a
+        # script's transcript is the game alone).
+        if not (humans and stdin.isatty()):
+            break
+        again = _after_the_end(stdin)
+        if again in UNDO and _take_back(history, movers, engines):
+            show = True
+            continue
+        if again in NEW:
+            history[:] = [game.start()]
+            movers.clear()
+            show = True
+            click.echo()
+            continue
+        break
     final = history[-1]
-    if not stopped:
-        view.finish(final, kinds)
     view.after(final, save)
     return final
+
+
+#: Words that start a new game once one has ended.
+NEW = ("n", "new")
+
+
+def _after_the_end(stdin: Any) -> str:
+    """What a person wants once the game has ended: ``undo``, ``new``, or anything else to stop
+    (Enter, ``q``, the end of input)."""
+    click.echo(
+        "game over: 'undo' takes back your last move, 'new' starts a new game, Enter stops: ",
+        nl=False,
+    )
+    sys.stdout.flush()
+    return stdin.readline().strip().lower()
+
+
+def _take_back(history: list[Any], movers: list[int], engines: Sequence[Engine | None]) -> bool:
+    """Take back the moves up to and including the last one a person typed (and the computer's
+    replies after it); ``False`` when a person has typed none."""
+    last = max((n for n, mover in enumerate(movers) if engines[mover] is None), default=None)
+    if last is None:
+        return False
+    del history[last + 1 :]
+    del movers[last:]
+    return True
 
 
 def play(

@@ -18,7 +18,15 @@ from oxo.analysis import (
     seed_rule_unwinnable,
     winnability,
 )
-from oxo.cli.common import console, echo_json, game_of_text, parse_board, parse_position, plural
+from oxo.cli.common import (
+    console,
+    echo_json,
+    echo_lines,
+    game_of_text,
+    parse_board,
+    parse_position,
+    plural,
+)
 from oxo.cli.limits import memory_limit, memory_option
 from oxo.cli.options import (
     board_option,
@@ -168,8 +176,7 @@ def _deadends_of_position(
     else:
         click.echo(position.to_grid())
         click.echo()
-        for line in report.line_text():
-            click.echo(line)
+        echo_lines(report.line_text())
         verdict = "unwinnable" if rule else "winnable"
         if report.winnable is not None:
             verdict += " (right)" if rule != report.winnable else " (wrong)"
@@ -320,7 +327,7 @@ def _print_deadends(report: DeadEndReport) -> None:
 )
 @click.option(
     "--first-question",
-    type=click.Choice(["x", "o"]),
+    type=click.Choice(["x", "o"], case_sensitive=False),
     default="x",
     show_default=True,
     help="With --proof: the question the run settles first: can X force a line? (x) or can O? "
@@ -416,15 +423,17 @@ def solve_command(
         first_question=first_question,
     )
     if geometry.size <= MAX_EMPTY:
-        with progress_bar("building the state space", total=1.0, quiet=quiet) as bar:
+        with (
+            _kept_on_stop(proof_dir),
+            progress_bar("building the state space", total=1.0, quiet=quiet) as bar,
+        ):
             state = {"done": 0.0}
 
             def advance(fraction: float) -> None:
                 bar.advance(fraction - state["done"])
                 state["done"] = fraction
 
-            with _kept_on_stop(proof_dir):
-                solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
+            solved = api.solve(geometry, proof_dir=proof_dir, on_progress=advance, run=options)
         if as_json:
             echo_json(solved.to_dict())
             return
@@ -433,23 +442,22 @@ def solve_command(
         for path in solved.proofs:
             click.echo(f"certificate: {path}")
         return
-    with progress_status(quiet=quiet) as status:
+    with _kept_on_stop(proof_dir), progress_status(quiet=quiet) as status:
 
         def report(attacker: str, nodes: int, table: int, elapsed: float) -> None:
             status(
-                f"can {attacker.upper()} force a line? {nodes:,} positions searched, {table:,} "
-                f"settled or scored; {elapsed:.0f} s of at most {seconds:.0f} s"
+                f"can {attacker.upper()} force a line? {nodes:,} positions searched, "
+                f"{elapsed:.0f} s of at most {seconds:.0f} s"
             )
 
-        with _kept_on_stop(proof_dir):
-            solved = api.solve(
-                geometry,
-                seconds=seconds,
-                proof_dir=proof_dir,
-                on_search=report,
-                run=options,
-                on_status=status,
-            )
+        solved = api.solve(
+            geometry,
+            seconds=seconds,
+            proof_dir=proof_dir,
+            on_search=report,
+            run=options,
+            on_status=status,
+        )
     if as_json:
         echo_json(solved.to_dict())
     else:
@@ -461,13 +469,26 @@ def solve_command(
 
 @contextmanager
 def _kept_on_stop(proof_dir: str | None) -> Iterator[None]:
-    """Ctrl-C during a run: one line saying where the run is kept, then exit status 130."""
+    """Ctrl-C during a proof: one line saying what the search had settled (or where the run is
+    kept), then exit status 130. Entered outside the progress display, so the line is cleared
+    before the message is written."""
     try:
         yield
-    except KeyboardInterrupt:
-        click.echo("oxo: interrupted", err=True)
+    except KeyboardInterrupt as stop:
+        partial = getattr(stop, "partial", None)
+        if isinstance(partial, ProofResult):
+            click.echo(
+                f"oxo: interrupted after {partial.seconds:.0f} s; {partial.settled_text()}",
+                err=True,
+            )
+        else:
+            click.echo("oxo: interrupted", err=True)
         if proof_dir is not None:
-            click.echo(f"the run is kept in {proof_dir}: the same command continues it", err=True)
+            click.echo(
+                f"the run is kept in {proof_dir}: the same command continues it, and with "
+                "--status says what it has settled",
+                err=True,
+            )
         raise click.exceptions.Exit(130) from None
 
 
@@ -568,7 +589,7 @@ def _print_solve(table: SolveTable) -> None:
         )
     grid.add_section()
     grid.add_row(
-        "total",
+        f"total (plies 0-{table.plies[-1].ply})",
         *(
             f"{sum(getattr(row, name) for row in table.plies):,}"
             for name in ("x", "o", "draw", "x_classes", "o_classes", "draw_classes")
@@ -651,8 +672,7 @@ def analyze(
     else:
         click.echo(report.position.to_grid())
         click.echo()
-        for line in report.text_lines(why=False):  # an unknown value's reason: once, on stderr
-            click.echo(line)
+        echo_lines(report.text_lines(why=False))  # an unknown value's reason: once, on stderr
     if report.value is None:
         known = ""
         if report.winner is not None:

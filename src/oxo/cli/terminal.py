@@ -5,7 +5,14 @@ from __future__ import annotations
 import click
 
 from oxo import api
-from oxo.cli.common import classic_position, console, echo_json, game_of_text, parse_board
+from oxo.cli.common import (
+    classic_position,
+    console,
+    echo_json,
+    echo_lines,
+    game_of_text,
+    parse_board,
+)
 from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
 from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
 from oxo.terminal import (
@@ -51,13 +58,19 @@ def check(position: str, board: str | None, k: int | None, as_json: bool) -> Non
         if verdict.legal:
             click.echo(_STATUS_TEXT[verdict.status or "x_to_move"])
             if verdict.last_moves:
-                click.echo(f"last move:  one of cells {', '.join(map(str, verdict.last_moves))}")
+                click.echo(f"last move: {_last_move_words(verdict.last_moves)}")
         else:
             click.echo("illegal:")
-            for reason in verdict.reasons:
-                click.echo(f"  - {reason.message} [{reason.code}]")
+            echo_lines(f"  - {reason.message} [{reason.code}]" for reason in verdict.reasons)
     if not verdict.legal:
         raise click.exceptions.Exit(1)
+
+
+def _last_move_words(cells: tuple[int, ...]) -> str:
+    """``cell 4``, or ``one of cells 0, 8`` when the position does not tell which."""
+    if len(cells) == 1:
+        return f"cell {cells[0]}"
+    return f"one of cells {', '.join(map(str, cells))} (the position does not tell which)"
 
 
 @click.command()
@@ -196,7 +209,7 @@ def _terminal_table(result: TerminalTable):
     total = result.total
     table.add_section()
     table.add_row(
-        "total",
+        f"total (plies {result.plies[0].ply}-{result.plies[-1].ply})",
         *map(
             "{:,}".format,
             (

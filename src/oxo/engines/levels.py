@@ -6,7 +6,7 @@ easy       random, except that it takes a win in one and blocks the opponent's w
 medium     the hard engine with a tenth of the thinking time, a shallow search and no exact endgames
 hard       the strongest search within the thinking time (``--time``, default 1 s): alpha-beta with
            a line-count evaluation where the game has one (classic boards), Monte Carlo tree search
-           otherwise (mega); never misses a win in one nor allows one when it can be avoided
+           on the games without one; never misses a win in one nor allows one when it can be avoided
 perfect    proven-optimal moves from the exact solver (quickest win, slowest loss); refused before
            the game starts where the solver cannot reach
 best       perfect where the position is in the solver's reach, hard elsewhere (the default)

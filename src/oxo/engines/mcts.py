@@ -142,7 +142,11 @@ class MCTSEngine:
         return self.search(state).move
 
     def search(self, state: GameState) -> SearchReport:
-        """Search ``state`` within the budget and report the chosen move."""
+        """Search ``state`` within the budget and report the chosen move. A game's compiled search
+        is built (compiled or loaded, the first time) before the clock starts: the time reported
+        and the budget are the search's own."""
+        if self._compiled is None and getattr(state, "compiled_search", None) is not None:
+            self._compiled = state.compiled_search(self.seed, self.exploration, **self.options)  # type: ignore[attr-defined]  # optional ability, present when chosen
         clock = Clock(self.seconds)
         legal_or_raise(state)
         won = base.win_at_once(self.name, state, clock)

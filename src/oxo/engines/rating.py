@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -189,6 +190,7 @@ def strength_text() -> str:
     if not isinstance(games, list) or not games:
         return ""
     parts = []
+    tied: dict[tuple[str, ...], list[str]] = {}
     for entry in games:
         elo, bounds = entry["elo"], entry.get("lower_bounds", ())
         levels = ", ".join(
@@ -197,9 +199,31 @@ def strength_text() -> str:
             if level != data.get("anchor")
         )
         parts.append(f"{entry['game']}: {levels}")
+        top = top_tie(entry)
+        if len(top) > 1:
+            tied.setdefault(top, []).append(entry["game"])
+    ties = "".join(
+        f" On {' and '.join(names)}, {', '.join(levels[:-1])} and {levels[-1]} tie within the "
+        "margin: best play there is a draw, which each of them holds against the others, so the "
+        "scale tops out."
+        for levels, names in tied.items()
+    )
     return (
         f"Strength of the levels in Elo points, random = 0 (a level 200 points above another "
         f"is expected to score {expected_score(200):.0%} against it, a draw counting half; from a "
         f"round robin with hard at {data['seconds']:g} s a move, medium a tenth; '≥': at least; "
-        f"see docs/levels.md): " + "; ".join(parts) + "."
+        f"see docs/levels.md): " + "; ".join(parts) + "." + ties
     )
+
+
+def top_tie(entry: Mapping[str, Any]) -> tuple[str, ...]:
+    """The strongest levels of one game's recorded ratings that the round robin does not tell
+    apart: those whose rating is within a third of the best one's margin of error of it (well
+    inside the noise; a rating that is only a lower bound is never a tie), in order."""
+    elo: dict[str, float] = entry["elo"]
+    error: dict[str, float] = entry.get("error", {})
+    if not elo or entry.get("lower_bounds"):
+        return ()
+    best = max(elo, key=lambda level: elo[level])
+    close = error.get(best, 0.0) / 3
+    return tuple(level for level in elo if elo[best] - elo[level] <= close)

@@ -10,7 +10,7 @@ from typing import Unpack
 
 from oxo.engines.base import Budget, Engine
 from oxo.engines.levels import make_engine, normalize_level
-from oxo.errors import OxoError
+from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState
 from oxo.progress import SILENT, ProgressSink
 from oxo.records import attributes
@@ -33,6 +33,9 @@ class SelfPlayStats:
     x: str
     o: str
     seed: int | None
+    #: The games that could not be played to their end, each in a sentence: a side that must
+    #: solve its move exactly (perfect) found it out of reach. They are not in the counts above.
+    unfinished: tuple[str, ...] = ()
 
     @property
     def mean_moves(self) -> float:
@@ -50,15 +53,25 @@ class SelfPlayStats:
             "mean_moves": round(self.mean_moves, 4),
             "seconds": round(self.seconds, 3),
             **attributes(self, "x o seed"),
+            "unfinished": list(self.unfinished),
         }
 
 
 def play_game(start: GameState, x_engine: Engine, o_engine: Engine) -> tuple[GameState, int]:
-    """Play from ``start`` to the end, each side choosing with its engine; the final state and the moves played."""
+    """Play from ``start`` to the end, each side choosing with its engine; the final state and the
+    moves played. A move out of reach stops the game: :class:`OutOfReachError` naming the side, its
+    engine and the ply, with the engine's own reason."""
     state, moves = start, 0
     while not state.is_over:
         engine = x_engine if state.to_move == "x" else o_engine
-        state = state.play(engine.choose(state))
+        try:
+            move = engine.choose(state)
+        except OutOfReachError as error:
+            side = (state.to_move or "?").upper()
+            raise OutOfReachError(
+                f"{side} ({engine.name}) stopped at move {moves + 1}: {error}"
+            ) from None
+        state = state.play(move)
         moves += 1
     return state, moves
 
@@ -94,7 +107,9 @@ def selfplay(
     """Play ``games`` games from ``start`` between the levels ``x`` and ``o`` and count the outcomes.
 
     ``on_game`` sees each final state (for a game's own statistics); ``make`` builds the engines
-    (a game's own levels where it has them).
+    (a game's own levels where it has them). A game in which a side finds its move out of reach
+    (:class:`OutOfReachError`: perfect play that cannot be solved within its limits) is left
+    unfinished, said in :attr:`SelfPlayStats.unfinished`, and the run goes on.
     """
     if games < 1:
         raise OxoError(f"the number of games must be at least 1, got {games}")
@@ -103,15 +118,21 @@ def selfplay(
     started = time.perf_counter()
     counts = {"x": 0, "o": 0, "draw": 0}
     total = 0
-    for _ in range(games):
-        final, moves = play_game(start, *engines)
+    unfinished: list[str] = []
+    for number in range(1, games + 1):
+        try:
+            final, moves = play_game(start, *engines)
+        except OutOfReachError as error:
+            unfinished.append(f"game {number}: {error}")
+            progress.advance(1)
+            continue
         counts[final.outcome or "draw"] += 1
         total += moves
         if on_game is not None:
             on_game(final)
         progress.advance(1)
     return SelfPlayStats(
-        games,
+        games - len(unfinished),
         counts["x"],
         counts["o"],
         counts["draw"],
@@ -120,4 +141,5 @@ def selfplay(
         x,
         o,
         limits.get("seed"),
+        tuple(unfinished),
     )

@@ -126,6 +126,31 @@ def gravity_solution(state: GameState, limit: int = 16) -> ExactSolution | None:
     return ExactSolution(state)
 
 
+def describe_gravity_level(level: str, state: GameState) -> str:
+    """How ``level`` plays on a gravity board, in a short phrase: ``perfect`` and ``best`` are the
+    exact solver here (and the proof book in the opening where oxo ships one), not the classic
+    boards' solver of at most 16 empty cells; the other levels as on every game."""
+    from oxo.engines import describe_level
+    from oxo.gravity.book import shipped_certificates
+
+    if not isinstance(state, GravityState):
+        raise TypeError("the gravity levels describe gravity boards only")
+    book = (
+        " (in the opening, the columns of the proof book oxo ships)"
+        if shipped_certificates(state.board)
+        else ""
+    )
+    if level == "perfect":
+        return f"perfect play: the exact solver's best column at every move{book}"
+    if level == "best":
+        hard = describe_level("hard", state, gravity_solution)
+        return (
+            f"best: the exact solver's column when it finds one within half the thinking "
+            f"time{book}, else {hard}"
+        )
+    return describe_level(level, state, gravity_solution)
+
+
 def make_gravity_engine(
     level: str,
     state: GravityState,

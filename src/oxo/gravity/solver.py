@@ -125,6 +125,15 @@ class GravitySolver:
                 f"{self.board.rows}x{self.board.cols} needs {self.board.stride * self.board.cols}: "
                 "play it with the level hard instead"
             )
+        from oxo.compiled import is_cached
+
+        if not is_cached(_negamax):  # its first call compiles it: the wait is no search
+            from oxo.progress import notice
+
+            notice(
+                "compiling the exact solver of gravity boards into machine code, once after "
+                "install: it can take a minute or more; later runs load it at once"
+            )
         board = self.board
         # A word keeps ``_TAG_BITS`` bits of ``key // buckets``: enough buckets for the board's keys.
         least = max(257, 1 << max(0, board.stride * board.cols - _TAG_BITS))

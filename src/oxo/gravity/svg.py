@@ -2,8 +2,11 @@
 
 The cell where a mark would land in each open column has the class ``legal`` and carries
 ``data-move`` (the column as people write it, from 1), like the other games' drawings, so a page can
-make it clickable. The column numbers stand under the board. Colours are inline, so the string
-stands on its own.
+make it clickable. Each column, full or not, is also one transparent rectangle from the top of the
+frame to its number (class ``column``, with ``open`` while a mark can drop there, and
+``data-column``, the column as people write it), drawn under the holes, which let a pointer through:
+a page can make the whole column one button, reached column by column from the keyboard. The column
+numbers stand under the board. Colours are inline, so the string stands on its own.
 """
 
 from __future__ import annotations
@@ -41,6 +44,12 @@ def gravity_svg(state: GravityState, cell: int = 44) -> str:
     ]
     for col in range(cols):
         drop = state.drop_cell(col) if col in legal else None
+        kind = "column open" if col in legal else "column"
+        parts.append(
+            f'<rect class="{kind}" data-column={quoteattr(state.format_move(col))} '
+            f'x="{pad + col * cell:g}" y="0" width="{cell:g}" height="{height:g}" '
+            f'fill="#ffffff" fill-opacity="0"/>'
+        )
         for row in range(rows):
             cx = pad + col * cell + cell / 2
             cy = pad + (rows - 1 - row) * cell + cell / 2
@@ -48,7 +57,7 @@ def gravity_svg(state: GravityState, cell: int = 44) -> str:
             if mark in ("x", "o"):
                 parts.append(
                     f'<circle class="mark {mark}" cx="{cx:g}" cy="{cy:g}" r="{radius:g}" '
-                    f'fill="{COLORS[mark]}"/>'
+                    f'fill="{COLORS[mark]}" pointer-events="none"/>'
                 )
             elif drop and state.board.bit(row, col) == drop:
                 move = quoteattr(state.format_move(col))
@@ -59,11 +68,13 @@ def gravity_svg(state: GravityState, cell: int = 44) -> str:
                 )
             else:
                 parts.append(
-                    f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius:g}" fill="{COLORS["hole"]}"/>'
+                    f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius:g}" fill="{COLORS["hole"]}" '
+                    'pointer-events="none"/>'
                 )
         parts.append(
             f'<text x="{pad + col * cell + cell / 2:g}" y="{rows * cell + 2 * pad + cell * 0.4:g}" '
-            f'text-anchor="middle" font-size="{cell // 3}" fill="{COLORS["label"]}" {_FONT}>'
+            f'text-anchor="middle" font-size="{cell // 3}" fill="{COLORS["label"]}" {_FONT} '
+            f'pointer-events="none" aria-hidden="true">'
             f"{col + 1}</text>"
         )
     parts.append("</svg>")

@@ -194,4 +194,4 @@ mcts_iterations = make_tree_search(legal_moves, apply_move, playout, STATUS, TUR
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the search and playout code, so no clock pays for it."""
-    warm_up_search(mcts_iterations, new_state())
+    warm_up_search(mcts_iterations, new_state(), "mega tic-tac-toe's search")

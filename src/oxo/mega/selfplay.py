@@ -95,8 +95,8 @@ def selfplay(
         x,
         o,
         seed,
-        abnormal,
-        engine,
+        abnormal_games=abnormal,
+        engine=engine,
     )
 
 

@@ -78,6 +78,20 @@ def default_table_bytes() -> int:
     return min(DEFAULT_TABLE_BYTES, available_memory() // 4)
 
 
+def _say_if_compiling() -> None:
+    """Say so when the search's machine code is not in numba's cache yet: its first call compiles
+    it (once after install, about a minute), and the wait would look like searching."""
+    from oxo.compiled import is_cached
+
+    if not is_cached(kernel.run):
+        from oxo.progress import notice
+
+        notice(
+            "compiling the proof search into machine code, once after install: it can take a "
+            "minute or more, beyond the time limit; later runs load it at once"
+        )
+
+
 class ProofSearch(StrategyReader):
     """df-pn for "``attacker`` ('x' or 'o') can force a complete line" from a position of ``geometry``
     (at most 64 cells), compiled. ``table_bytes`` bounds the transposition table (positions are
@@ -104,6 +118,7 @@ class ProofSearch(StrategyReader):
     ) -> None:
         if geometry.size > 64:
             raise ValueError("the compiled proof search handles boards of at most 64 cells")
+        _say_if_compiling()
         self.geometry = geometry
         self.attacker_is_x = attacker == "x"
         self.symmetries = geometry.symmetries

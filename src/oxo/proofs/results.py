@@ -67,6 +67,37 @@ class ProofResult:
     def nodes(self) -> int:
         return sum(search.nodes for search in self.searches)
 
+    def settled_text(self) -> str:
+        """What the searches had settled, in a sentence: for a proof stopped before its end
+        (Ctrl-C), said in the one line that reports the stop."""
+        settled = [
+            f"{search.attacker.upper()} {'can' if search.result else 'cannot'} force a line"
+            for search in self.searches
+            if search.result is not None
+        ]
+        said = f"settled: {', '.join(settled)}" if settled else "nothing settled yet"
+        for search in self.searches:
+            if search.result is not None:
+                continue
+            side = search.attacker.upper()
+            searched = f"{search.nodes:,} positions searched" if search.nodes else "just begun"
+            said += f" (can {side} force a line? {searched}"
+            first = search.first_moves
+            if first is not None:
+                moves = sum(len(first[key]) for key in ("win", "no win", "open"))
+                known = [
+                    f"{side} {words} after {', '.join(map(str, first[key]))}"
+                    for key, words in (("win", "wins"), ("no win", "does not win"))
+                    if first[key]
+                ]
+                said += f"; of X's {moves} first moves, one of each set of mirror images, " + (
+                    f"{'; '.join(known)}; {len(first['open'])} not settled"
+                    if known
+                    else "none settled"
+                )
+            said += ")"
+        return said
+
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             **self.geometry.board_keys(),

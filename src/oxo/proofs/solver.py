@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from oxo.errors import Stopped
 from oxo.geometry import Geometry
 from oxo.proofs.certificate import (
     Guarantee,
@@ -30,7 +31,7 @@ from oxo.proofs.merge import certificate_lines
 from oxo.proofs.results import METHOD, ProofResult, SearchSummary, Value, certificate_name
 from oxo.proofs.runs import RunOptions, run_proof
 from oxo.proofs.search import make_search
-from oxo.proofs.strategy import Entry
+from oxo.proofs.strategy import Entry, StrategyReader
 
 __all__ = [
     "DEFAULT_SECONDS",
@@ -96,8 +97,17 @@ def prove_board(
                 )
             )
         )
-        search = make_search(geometry, attacker, seconds=left, on_progress=report)
-        result = search.solve()
+        search: StrategyReader | None = None
+        try:
+            search = make_search(geometry, attacker, seconds=left, on_progress=report)
+            result = search.solve()
+        except KeyboardInterrupt:
+            # Ctrl-C: what the searches had settled goes up with the stop, for the caller to say.
+            summaries.append(_stopped_summary(attacker, search, time.perf_counter() - begun))
+            partial = ProofResult(
+                geometry, "unknown", tuple(summaries), time.perf_counter() - started, (), seconds
+            )
+            raise Stopped(partial) from None
         summaries.append(
             SearchSummary(
                 attacker,
@@ -123,3 +133,15 @@ def prove_board(
     return ProofResult(
         geometry, value, tuple(summaries), time.perf_counter() - started, (), seconds
     )
+
+
+def _stopped_summary(attacker: str, search: StrategyReader | None, seconds: float) -> SearchSummary:
+    """The summary of a search Ctrl-C stopped: unsettled, with the first moves it had settled when
+    its table can still be read (a stop in the middle of growing it leaves them unknown)."""
+    if search is None:  # stopped while the search was being built
+        return SearchSummary(attacker, None, 0, seconds, None)
+    try:
+        first: dict[str, list[int]] | None = search.first_moves()
+    except Exception:  # the table was left half-rebuilt by the stop: its news is lost
+        first = None
+    return SearchSummary(attacker, None, search.nodes, seconds, None, {}, first)

@@ -320,4 +320,4 @@ def tree_search(
 
 def warm_up(**options: Any) -> None:
     """Compile (or load from numba's cache) the search and playout code, so no clock pays for it."""
-    warm_up_search(tree_search(**options), new_state())
+    warm_up_search(tree_search(**options), new_state(), "ultimate tic-tac-toe's search")

@@ -20,6 +20,7 @@ import html
 import ipaddress
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
@@ -36,15 +37,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from oxo.cache import BoundedCache
 from oxo.engines import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
-from oxo.engines import levels as levels_module
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import BOARD_NAMES, new_game
+from oxo.registry import board_geometry, find_game, new_game
 from oxo.web import explore as explorer
 from oxo.web import schemas, sessions
+from oxo.web.levels import board_levels, level_words, strength_notes
 from oxo.web.maps import map_answer
 from oxo.web.schemas import (
     ComputerMove,
@@ -55,6 +56,7 @@ from oxo.web.schemas import (
     NewGame,
     Nothing,
     PlayMove,
+    TakeBack,
     decode_body,
     decode_query,
 )
@@ -70,7 +72,7 @@ from oxo.web.sessions import (
     check_players,
     check_seconds,
 )
-from oxo.web.thinking import Task, Thinkers, ThinkingCancelled
+from oxo.web.thinking import Task, Thinkers, ThinkingCancelled, wait_words
 
 STATIC = Path(__file__).parent / "static"
 #: Largest request body read, in bytes.
@@ -139,6 +141,19 @@ class HostRule:
             names = {socket.gethostname(), socket.getfqdn(), *extra}
             return cls(names, any_ip=True)
         return cls({host, *extra})
+
+
+def own_address(scope: Scope) -> str:
+    """`` (http://127.0.0.1:8123/)``: the address the request reached, as people type it (the port
+    the server really listens on), or nothing when the server's address is not known."""
+    server = scope.get("server")
+    if not server or server[1] is None:  # a Unix socket, or no address given
+        return ""
+    address, port = str(server[0]), server[1]
+    if address in ("0.0.0.0", "::", ""):
+        address = "127.0.0.1"
+    shown = f"[{address}]" if ":" in address else address
+    return f" (http://{shown}:{port}/)"
 
 
 def _json_bytes(status: int, message: str) -> tuple[int, bytes]:
@@ -221,8 +236,8 @@ class Guard:
         if not self.hosts.allows(host):
             return _json_bytes(
                 403,
-                f"this server does not answer to the host name {host[:60]!r}; open it by its own address "
-                "(for example http://127.0.0.1:8000/), or start it with --allow-host NAME",
+                f"this server does not answer to the host name {host[:60]!r}; open it by its own address"
+                f"{own_address(scope)}, or start it with --allow-host NAME",
             )
         if scope["method"] == "POST":
             kind = headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip().lower()
@@ -293,9 +308,8 @@ def _geometry(board: str | None, k: int | None, default: str | None = None) -> G
     board = _ascii("board", board if board is not None else default)
     if board is None or not board.strip():
         raise WebInputError("board: give a board such as 3x3, 4x4, 3x5, 4x4,k=3 or 3x3x3")
-    board = BOARD_NAMES.get(board.strip().lower(), board)  # scorefour
     try:
-        return Geometry.parse(board, k)
+        return board_geometry(board, k)  # a shape, or a name (qubic, scorefour)
     except OxoError as error:
         raise WebInputError(f"board: {error}") from None
 
@@ -332,22 +346,6 @@ def _start(data: NewGame) -> tuple[str, GameState]:
     if kind != "classic":
         raise WebInputError(f"kind: must be classic or {' or '.join(others)}, got {kind[:40]!r}")
     return kind, Position.empty(_geometry(board, data.k, "3x3"))
-
-
-def level_words() -> list[dict[str, str]]:
-    """Each level and what it does, in the words of :mod:`oxo.engines.levels` (its table)."""
-    rows: list[dict[str, str]] = []
-    for line in (levels_module.__doc__ or "").splitlines():
-        if line.startswith("="):
-            continue
-        name = line.split(" ", 1)[0]
-        if name in LEVELS:
-            rows.append({"level": name, "words": " ".join(line[len(name) :].split())})
-        elif rows and line.startswith(" ") and line.strip():
-            rows[-1]["words"] += " " + " ".join(line.split())
-    for row in rows:
-        row["words"] = row["words"].replace("``", "")
-    return rows
 
 
 # -- the app --------------------------------------------------------------------------------------------
@@ -399,27 +397,42 @@ def create_app(
         return JSONResponse({**game.to_dict(values=values), **queued(game), **extra})
 
     def queued(game: Game) -> dict[str, Any]:
-        """Whether the game's computer move waits for a free worker, for about how long, behind how
-        many searches (the two workers may be busy with other games' moves)."""
-        wait = pool.waiting(game.id) if game.is_thinking else None
+        """Where the game's computer move is (:meth:`Thinkers.status`): waiting for a free worker (for
+        about how long, behind how many searches: the two workers may be busy with other games'
+        moves), waiting for its worker process to start, or searching (for how long); and the
+        page's words for the first two (:func:`oxo.web.thinking.wait_words`)."""
+        status = (pool.status(game.id) if game.is_thinking else None) or {}
+        phase = status.get("phase")
+        waiting = phase == "waiting"
         return {
-            "waiting_for_worker": wait is not None,
-            "wait_seconds": None if wait is None else wait["seconds"],
-            "searches_ahead": None if wait is None else wait["ahead"],
+            "thinking_phase": phase,
+            "thinking_note": wait_words(status) if status else None,
+            "search_seconds": status["seconds"] if phase == "searching" else None,
+            "waiting_for_worker": waiting,
+            "wait_seconds": status["seconds"] if waiting else None,
+            "searches_ahead": status["ahead"] if waiting else None,
         }
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def info(request: Request) -> Response:
-        if "bytes" not in info_cache:
-            info_cache["data"] = dict(
-                {
+    info_lock = threading.Lock()
+
+    def info_bytes() -> bytes:
+        """``/api/info``'s answer, built once (in a thread: describing Connect Four's levels loads
+        its solver's modules, seconds the event loop must not wait)."""
+        with info_lock:
+            if "bytes" not in info_cache:
+                data = {
                     "players": list(PLAYERS),
                     "levels": list(LEVELS),
                     "level_words": level_words(),
                     "default_level": DEFAULT_LEVEL,
-                    "boards": list(sessions.BOARDS),
+                    "boards": [
+                        {**board, **board_levels(find_game(board["board"], board["k"]))}
+                        for board in sessions.BOARDS
+                    ],
+                    "strength": strength_notes(),
                     "seconds": {
                         "min": MIN_SECONDS,
                         "max": MAX_SECONDS,
@@ -429,16 +442,22 @@ def create_app(
                         "play_cells": sessions.MAX_PLAY_CELLS,
                         "values_cells": sessions.MAX_EMPTY,
                         "perfect_empty_cells": PERFECT_LIMIT,
-                        "explore_cells": explorer.MAX_EXPLORE_CELLS,
+                        "explore_cells": sessions.MAX_EXPLORE_CELLS,
                         "games": sessions.MAX_GAMES,
                         "idle_minutes": round(sessions.IDLE_SECONDS / 60),
                         "finished_minutes": round(sessions.FINISHED_SECONDS / 60),
                         "request_seconds": REQUEST_SECONDS,
                     },
                 }
-            )
-            info_cache["bytes"] = JSONResponse(info_cache.pop("data")).body  # encoded once
-        return Response(info_cache["bytes"], media_type="application/json")
+                info_cache["bytes"] = JSONResponse(data).body  # encoded once
+            answer: bytes = info_cache["bytes"]
+            return answer
+
+    async def info(request: Request) -> Response:
+        body = info_cache.get("bytes")
+        if body is None:
+            body = await compute(("info",), "listing the boards and levels", info_bytes)
+        return Response(body, media_type="application/json")
 
     def rules_answer(name: str, sections: Callable[[], list[tuple[str, str]]]) -> Response:
         """A game's rules as sections (the worked example preformatted), encoded once."""
@@ -509,6 +528,7 @@ def create_app(
         game = games.get(request.path_params["game_id"])
         query = _query(request, GameQuery)
         data = await _body(request, PlayMove)
+        _check_ply(game, data.ply)
         try:
             game.play(game.parse_move(data.move))
         except WebInputError:
@@ -566,7 +586,8 @@ def create_app(
     async def game_undo(request: Request) -> Response:
         game = games.get(request.path_params["game_id"])
         query = _query(request, GameQuery)
-        await _body(request, Nothing)
+        data = await _body(request, TakeBack)
+        _check_ply(game, data.ply)
         game.undo()
         return await answer(game, query.values)
 
@@ -712,7 +733,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if prestart:  # in the background: the server answers while the workers load
-            asyncio.get_running_loop().run_in_executor(None, pool.start)
+            loop = asyncio.get_running_loop()
+            loop.run_in_executor(None, pool.start)
+            loop.run_in_executor(None, info_bytes)
         yield
         pool.close()
 
@@ -753,6 +776,19 @@ def create_app(
 def _error(status: int, message: str, headers: Any = None) -> Response:
     """``{"error": message}`` with its status (any text, even one a client sent back broken)."""
     return Response(_json_bytes(status, message)[1], status, headers, "application/json")
+
+
+def _check_ply(game: Game, ply: int | None) -> None:
+    """409 when the sender saw another number of moves than the game has: another tab or window
+    moved in it since (a move sent now would be the other side's)."""
+    played = len(game.moves)
+    if ply is not None and ply != played:
+        raise HTTPException(
+            409,
+            f"ply: this was sent after {ply} move{'s' if ply != 1 else ''} of the game, but it has "
+            f"{played} now (another tab or window moved in it); nothing was played: "
+            "load the game again",
+        )
 
 
 def _consume(job: asyncio.Future[Any]) -> None:

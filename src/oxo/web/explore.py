@@ -21,12 +21,10 @@ from oxo.render.svg import classic_svg, count_chart_svg
 from oxo.reports import analyze
 from oxo.solve import Solution
 from oxo.space import MAX_EMPTY, check_playable
-from oxo.web.sessions import SolutionCache, WebInputError, value_entry
+from oxo.web.sessions import MAX_EXPLORE_CELLS, SolutionCache, WebInputError, value_entry
 
 #: Rooted state spaces (for boards too big to solve whole) are built for at most this many empty cells.
 MAX_ROOTED_EMPTY = 14
-#: The explorer draws boards of at most this many cells.
-MAX_EXPLORE_CELLS = 64
 #: Counts are computed for boards the line method handles (at most AUTO_LINES lines) up to this many cells,
 #: and for any board up to MAX_PAIRS_CELLS cells; beyond that a count can take minutes.
 MAX_LINES_CELLS = 36

@@ -45,14 +45,28 @@ class NewGame(Struct, forbid_unknown_fields=True):
     moves: Annotated[list[Move], Meta(max_length=400)] = []
 
 
+#: The number of moves a page saw in a game when it sent a move or an undo: a tab showing an
+#: older state of the game (another tab moved since) is refused rather than playing the other side.
+Ply = Annotated[int, Meta(ge=0, le=1_000)]
+
+
 class PlayMove(Struct, forbid_unknown_fields=True):
-    """``POST /api/games/{id}/move``: a cell ID (classic) or GC text (mega)."""
+    """``POST /api/games/{id}/move``: a cell ID (classic) or GC text (mega), and optionally the
+    number of moves the sender saw before it."""
 
     move: Move
+    ply: Ply | None = None
+
+
+class TakeBack(Struct, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/undo``: an empty object (or no body), or the number of moves the
+    sender saw."""
+
+    ply: Ply | None = None
 
 
 class Nothing(Struct, forbid_unknown_fields=True):
-    """Bodies of ``/undo`` and ``/cancel``: an empty object (or no body)."""
+    """Bodies of ``/cancel`` and ``/hint``: an empty object (or no body)."""
 
 
 class ComputerMove(Struct, forbid_unknown_fields=True):

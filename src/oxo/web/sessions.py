@@ -46,6 +46,9 @@ from oxo.web.thinking import Task, engine_for
 PLAYERS: tuple[str, ...] = ("human", *LEVELS)
 #: Largest classic board the page plays (19x19).
 MAX_PLAY_CELLS = 361
+#: The explorer draws boards of at most this many cells (a game on a larger board has no
+#: "Explore this position").
+MAX_EXPLORE_CELLS = 64
 #: Bounds of the computer's thinking time per move, in seconds.
 MIN_SECONDS, MAX_SECONDS = 0.05, 10.0
 #: Games kept in memory; the least recently used is forgotten first (the page can rebuild it from its moves).
@@ -186,22 +189,34 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
     try:
         return engine_for(level, start, seconds, None if seed is None else seed + (side == "o"))
     except OutOfReachError:
-        game = registry.game_of(start)
-        classic = game.family == "board" and game.solver
-        where = (
-            f"{game.name} has {len(start.legal_moves)} empty cells"
-            if classic
-            else f"{game.title} has no exact solver"
-            if not game.solver
-            else "this position is beyond it"
-        )
-        strongest = (
-            "best (hard until the position is in reach, then perfect)" if classic else "hard"
-        )
-        raise WebInputError(
-            f"players.{side}: perfect play is out of reach here: the exact solver handles classic positions with at most "
-            f"{PERFECT_LIMIT} empty cells and {where}; the strongest level that works here is {strongest}"
-        ) from None
+        raise WebInputError(f"players.{side}: {perfect_out_of_reach(start)}") from None
+
+
+def perfect_out_of_reach(start: GameState) -> str:
+    """Why ``perfect`` cannot play from ``start`` (the engine refused it), and what can."""
+    game = registry.game_of(start)
+    classic = game.family == "board" and game.solver
+    where = (
+        f"{game.name} has {len(start.legal_moves)} empty cells"
+        if classic
+        else f"{game.title} has no exact solver"
+        if not game.solver
+        else "this position is beyond it"
+    )
+    strongest = "best (hard until the position is in reach, then perfect)" if classic else "hard"
+    return (
+        f"perfect play is out of reach here: the exact solver handles classic positions with at most "
+        f"{PERFECT_LIMIT} empty cells and {where}; the strongest level that works here is {strongest}"
+    )
+
+
+def perfect_refusal(start: GameState) -> str | None:
+    """Why ``perfect`` is refused at ``start`` (as a new game with it would be), or None when it plays."""
+    try:
+        engine_for("perfect", start, DEFAULT_SECONDS, None)
+    except OutOfReachError:
+        return perfect_out_of_reach(start)
+    return None
 
 
 # -- games --------------------------------------------------------------------------------------------
@@ -495,20 +510,44 @@ def _classic_fields(
         if move_values is not None
         else None,
         "winning_lines": [list(cells) for _, cells in position.complete_lines],
+        "explorable": geometry.size <= MAX_EXPLORE_CELLS,
         "svg": svg,
     }
 
 
 def _other_fields(game: registry.Game, state: GameState, moves: tuple[int, ...]) -> dict[str, Any]:
     """What any other game adds: its record, its text and its own drawing (legal cells marked
-    ``class="legal"`` with ``data-move`` are clickable on the page)."""
+    ``class="legal"`` with ``data-move`` are clickable on the page); on gravity boards the
+    contents of each column too (:func:`_columns`)."""
     return {
         "record": " ".join(state.format_move(m) for m in moves),
         "text": state.text(),
         "values_available": False,
         "values": None,
+        **({"columns": _columns(state)} if game.family == "gravity" else {}),
         "svg": game.draw_svg(state) if game.svg else "",
     }
+
+
+def _columns(state: Any) -> list[dict[str, Any]]:
+    """Each column of a gravity board as the page names it for screen readers: ``column`` (as a
+    move is written), ``marks`` from the bottom up, ``open`` (a mark may drop there now) and
+    ``full``."""
+    board = state.board
+    legal = set(state.legal_moves) if not state.is_over else set()
+    return [
+        {
+            "column": state.format_move(col),
+            "marks": [
+                mark
+                for mark in (state.cell(row, col) for row in range(board.rows))
+                if mark in ("x", "o")
+            ],
+            "open": col in legal,
+            "full": state.drop_cell(col) == 0,
+        }
+        for col in range(board.cols)
+    ]
 
 
 def _mega_fields(state: MegaState) -> dict[str, Any]:

@@ -155,7 +155,6 @@ function showLevels(meta) {
   const limits = meta.limits;
   const lines = [
     `Thinking time per move: ${meta.seconds.min} to ${meta.seconds.max} s (default ${meta.seconds.default} s).`,
-    `perfect plays positions with at most ${limits.perfect_empty_cells} empty cells; best plays hard until then.`,
     `Move values and proven hints on boards of at most ${limits.values_cells} cells.`,
     `Boards of up to ${limits.play_cells} cells can be played; the explorer draws boards of up to ${limits.explore_cells} cells.`,
     `The server keeps up to ${limits.games} games; one without a move for ${limits.idle_minutes} minutes, or finished for ${limits.finished_minutes}, is put away (this page rebuilds it from its moves).`,
@@ -168,6 +167,51 @@ function showLevels(meta) {
     item.textContent = line;
     items.appendChild(item);
   }
+  const note = meta.strength;
+  $("levels-note").textContent = note.anchor ? `Elo points, ${note.anchor} = 0: a level 200 points above another is expected to ` +
+    `score ${Math.round(note.expected_at_200 * 100)} % against it (a draw counting half). Measured by a round robin of the levels ` +
+    `with hard thinking ${note.seconds} s a move (medium a tenth); here they think the time set above, and are stronger ` +
+    `with more. "≥" means at least (the level scored every point against those below it). A board the round robin ` +
+    `did not play has no figure, and best was not rated apart from the levels it plays as.` : "";
+}
+
+// How each level plays on the board chosen in the form, and how strong it measured there; the
+// level menus carry the same figure.
+function showBoardLevels(boardId) {
+  const board = info.boards.find((b) => b.id === boardId);
+  const body = $("levels-table").querySelector("tbody");
+  body.innerHTML = "";
+  $("levels-board").textContent = board ? `The levels on ${board.label}` : `The levels on ${boardId}`;
+  const rows = board ? board.levels : [];
+  for (const row of rows) {
+    const line = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = row.level;
+    const plays = document.createElement("td");
+    plays.textContent = row.refused ? `not from the start: ${row.refused}` : row.plays;
+    if (row.refused) plays.className = "refused";
+    const elo = document.createElement("td");
+    elo.textContent = row.strength ? row.strength.text : "—";
+    line.append(name, plays, elo);
+    body.appendChild(line);
+  }
+  $("levels-table").hidden = !rows.length;
+  const byLevel = Object.fromEntries(rows.map((row) => [row.level, row]));
+  for (const select of [$("play-x"), $("play-o")]) {
+    for (const option of select.options) {
+      option.textContent = levelLabel(option.value, board, byLevel[option.value]);
+    }
+  }
+}
+
+// "hard · Elo ≈ 550" on a board where hard was measured; "perfect (out of reach from the start)".
+function levelLabel(level, board, row) {
+  if (level === "human") return "person";
+  if (!board) return level;
+  if (!row) return `${level} (not on this game)`;
+  if (row.refused) return `${level} (out of reach from the start)`;
+  return row.strength ? `${level} · Elo ${row.strength.text}` : level;
 }
 
 // -- boards: names, focus and keys for every cell -------------------------------------------------------
@@ -179,8 +223,10 @@ function decorateBoard(container, describe, activate) {
   const svg = container.querySelector("svg");
   if (!svg) return;
   svg.setAttribute("role", "group");
-  // Cells are rects (classic, mega, ultimate) or round holes (Connect Four's open columns).
-  const cells = [...svg.querySelectorAll("rect[data-cell], rect[data-move], circle[data-move]")];
+  // Cells are rects (classic, mega, ultimate); on a gravity board (Connect Four) each whole column,
+  // full or open, is one button, so the arrows go exactly one column at a time.
+  const columns = [...svg.querySelectorAll("rect[data-column]")];
+  const cells = columns.length ? columns : [...svg.querySelectorAll("rect[data-cell], rect[data-move]")];
   let focused = null;
   for (const cell of cells) {
     const label = describe(cell);
@@ -188,11 +234,18 @@ function decorateBoard(container, describe, activate) {
     cell.setAttribute("role", "button");
     cell.setAttribute("aria-label", label);
     cell.setAttribute("tabindex", "-1");
-    if (!focused && cell.classList.contains("legal")) focused = cell;
+    if (!focused && (cell.classList.contains("legal") || cell.classList.contains("open"))) focused = cell;
   }
   const named = cells.filter((cell) => cell.hasAttribute("aria-label"));
   if (!named.length) return;
   (container._focusKey && named.find((cell) => cellKey(cell) === container._focusKey) || focused || named[0]).setAttribute("tabindex", "0");
+  const moveTo = (cell, next) => {
+    if (!next || next === cell) return;
+    cell.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+    container._focusKey = cellKey(next);
+  };
   svg.onkeydown = (event) => {
     const cell = event.target.closest("[role=button]");
     if (!cell) return;
@@ -202,13 +255,21 @@ function decorateBoard(container, describe, activate) {
       activate(cell);
       return;
     }
+    if (columns.length) {  // one column left or right, or to either end; up and down do nothing
+      const at = named.indexOf(cell);
+      const next = { ArrowLeft: named[at - 1], ArrowRight: named[at + 1], Home: named[0], End: named[named.length - 1] }[event.key];
+      if (!(event.key in { ArrowLeft: 1, ArrowRight: 1, Home: 1, End: 1, ArrowUp: 1, ArrowDown: 1 })) return;
+      event.preventDefault();
+      moveTo(cell, next);
+      return;
+    }
     const step = { ArrowRight: [0, 1], ArrowLeft: [0, -1], ArrowDown: [1, 0], ArrowUp: [-1, 0] }[event.key];
     if (!step) return;
     event.preventDefault();
     const box = cell.getBBox();
     const [dy, dx] = step;
-    // The nearest named cell in that direction, on the same row or column; else (Connect Four's open
-    // columns are at different heights) the nearest in that direction at all.
+    // The nearest named cell in that direction, on the same row or column; else the nearest in that
+    // direction at all.
     let best = null, bestDistance = Infinity, nearest = null, nearestDistance = Infinity;
     for (const other of named) {
       if (other === cell) continue;
@@ -220,17 +281,35 @@ function decorateBoard(container, describe, activate) {
       if (across <= box.height / 2 && along < bestDistance) { best = other; bestDistance = along; }
       if (along + across < nearestDistance) { nearest = other; nearestDistance = along + across; }
     }
-    best = best || nearest;
-    if (best) {
-      cell.setAttribute("tabindex", "-1");
-      best.setAttribute("tabindex", "0");
-      best.focus();
-      container._focusKey = cellKey(best);
-    }
+    moveTo(cell, best || nearest);
   };
 }
 
-function cellKey(cell) { return cell.dataset.cell !== undefined ? `c${cell.dataset.cell}` : `m${cell.dataset.move}`; }
+// "4x4, 3 in a row": a classic board in words, from its shape and k.
+function boardWords(shape, k) { return `${shape.join("x")}, ${k} in a row`; }
+
+// A game on a board the form does not list (opened from a link) gets an option of its own.
+function boardOption(state) {
+  const select = $("play-board");
+  if ([...select.options].some((option) => option.value === state.board)) return;
+  const option = document.createElement("option");
+  option.value = state.board;
+  option.textContent = state.shape ? `${boardWords(state.shape, state.k)} (from a link)` : state.board;
+  select.appendChild(option);
+}
+
+// A cell's key, kept across redraws to keep the focus on it (a column of a gravity board: its
+// column, whether its drop hole or the whole column was clicked).
+function cellKey(cell) {
+  if (cell.dataset.cell !== undefined) return `c${cell.dataset.cell}`;
+  if (cell.dataset.column !== undefined || cell.tagName.toLowerCase() === "circle") return `k${cell.dataset.column || cell.dataset.move}`;
+  return `m${cell.dataset.move}`;
+}
+
+// Said by screen readers (a live region): each move, the person's and the computer's, with the state.
+function announce(text) {
+  if (text) $("play-announce").textContent = text;
+}
 
 function restoreFocus(container) {
   if (!container._focusKey || !container._hadFocus) return;
@@ -238,13 +317,15 @@ function restoreFocus(container) {
   if (cell) cell.focus();
 }
 
-function classicCellName(shape, index, mark) {
+function classicPlace(shape, index) {
   const cols = shape[shape.length - 1], rows = shape[shape.length - 2];
   const layer = shape.length === 3 ? Math.floor(index / (rows * cols)) : null;
   const within = index % (rows * cols);
   const where = `row ${Math.floor(within / cols) + 1}, column ${(within % cols) + 1}`;
-  return (layer === null ? where : `layer ${layer + 1}, ${where}`) + `, ${mark}`;
+  return layer === null ? where : `layer ${layer + 1}, ${where}`;
 }
+
+function classicCellName(shape, index, mark) { return `${classicPlace(shape, index)}, ${mark}`; }
 
 // -- play: one game API for every board, classic and mega ---------------------------------------------
 
@@ -256,9 +337,12 @@ const Play = {
   generation: 0,  // counts New games asked for: an answer about an older game is not drawn
   query() { return $("play-values").checked ? "?values=1" : ""; },
 
-  // The body that starts a game of the chosen board (an entry of /api/info's boards).
+  // The body that starts a game of the chosen board (an entry of /api/info's boards). A board the
+  // form does not list (a link naming 3x5) is asked for as it is: the server plays any classic board
+  // it can read, or answers 400 naming the board, which is shown (never another board instead).
   setup(boardId, players, seconds) {
-    const board = info.boards.find((b) => b.id === boardId) || info.boards[0];
+    const board = info.boards.find((b) => b.id === boardId);
+    if (!board) return boardId ? { kind: "classic", board: boardId, players, seconds } : { players, seconds };
     const body = { kind: board.kind, players, seconds };
     if (board.kind === "classic") Object.assign(body, { board: board.board, k: board.k });
     return body;
@@ -274,6 +358,7 @@ const Play = {
     fillSelect($("play-x"), meta.players, chosen ? chosen.players.x : "human");
     fillSelect($("play-o"), meta.players, chosen ? chosen.players.o : meta.default_level);
     Object.assign($("play-seconds"), { min: meta.seconds.min, max: meta.seconds.max, value: chosen ? chosen.seconds : meta.seconds.default });
+    showBoardLevels($("play-board").value);
     $("play-values").checked = Boolean(saved && saved.values);
     if (linked && !(saved && Play.same(saved, linked))) saved = { ...linked, id: null };
     if (saved) {
@@ -285,7 +370,12 @@ const Play = {
         if (error.status !== 404) throw error;
         // The server forgot the game (it restarted), or it came from a link: rebuild it from its moves.
         const body = { ...Play.setup(saved.board, saved.players, saved.seconds), moves: saved.moves };
-        Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
+        try {
+          Play.show(await api("POST", `/api/games${Play.query()}`, body, "Setting up the game"));
+        } catch (refused) {
+          Play.clear("No game: change the settings above and press New game.");
+          throw linked ? Play.linkError(linked, refused) : refused;
+        }
         return;
       }
     }
@@ -308,7 +398,18 @@ const Play = {
     const linked = Play.fromLink(params, await getInfo());
     if (Play.state && Play.same(Play.state, linked)) return;
     showError(null);
-    await Play.newGame({ ...Play.setup(linked.board, linked.players, linked.seconds), moves: linked.moves });
+    try {
+      await Play.newGame({ ...Play.setup(linked.board, linked.players, linked.seconds), moves: linked.moves });
+    } catch (error) {
+      throw Play.linkError(linked, error);
+    }
+  },
+
+  // A link the server refused, said as such (a board the page does not offer, a bad move, ...).
+  linkError(linked, error) {
+    const offered = info.boards.some((b) => b.id === linked.board);
+    const what = offered ? "The link's game" : `The link's board ${JSON.stringify(linked.board)} (not one this page offers)`;
+    return Object.assign(new Error(`${what} cannot be played: ${error.message}`), { status: error.status });
   },
 
   classic(boardId) {
@@ -351,15 +452,19 @@ const Play = {
   },
 
   show(state) {
+    const before = Play.state;
     Play.state = state;
+    announce(Play.announcement(before, state));
     const mega = state.kind === "mega";
     const board = $("play-svg");
     board._hadFocus = board.contains(document.activeElement);
     save("oxo.game", { id: state.id, board: state.board, players: state.players, seconds: state.seconds, moves: state.moves, values: $("play-values").checked });
     if (currentTab === "play") Play.share(false);
+    boardOption(state);
     $("play-board").value = state.board;
     $("play-x").value = state.players.x;
     $("play-o").value = state.players.o;
+    showBoardLevels(state.board);
     $("play-seconds").value = state.seconds;
     board.innerHTML = state.svg;
     board.dataset.kind = state.kind;
@@ -378,7 +483,7 @@ const Play = {
     $("play-search").textContent = describeSearch(state.last_search);
     $("play-moves").textContent = state.moves.length ? state.moves.join(" ") : "—";
     $("play-again").hidden = !state.over;
-    $("play-explore").hidden = state.kind !== "classic";
+    $("play-explore").hidden = !(state.kind === "classic" && state.explorable);
     $("play-hint").disabled = state.over || state.computer_to_move;
     $("play-hint-text").hidden = true;
     for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
@@ -408,9 +513,43 @@ const Play = {
     return people[0] === state.winner ? "win" : "loss";
   },
 
+  // What a screen reader hears after a change: the move just played (one more than before) and the
+  // state of the game; nothing when the game shown did not change.
+  announcement(before, state) {
+    const moves = JSON.stringify(state.moves);
+    if (before && before.id === state.id && JSON.stringify(before.moves) === moves) return null;
+    const continues = before && JSON.stringify(before.moves) === JSON.stringify(state.moves.slice(0, before.moves.length));
+    let said = "";
+    if (continues && state.moves.length === before.moves.length + 1) said = `${Play.moveWords(state)}. `;
+    else if (before && before.id === state.id && state.moves.length < before.moves.length) said = `Taken back: ${state.moves.length} moves played now. `;
+    else if (!state.moves.length) said = "New game. ";
+    return `${said}${state.result}.`;
+  },
+
+  // The last move in words: "O (hard) dropped a mark in column 3, row 1 from the bottom".
+  moveWords(state) {
+    const index = state.moves.length - 1;
+    const move = String(state.moves[index]);
+    const side = index % 2 === 0 ? "x" : "o";
+    const who = side.toUpperCase() + (state.players[side] === "human" ? "" : ` (${state.players[side]})`);
+    if (state.columns) {
+      const column = state.columns.find((c) => c.column === move);
+      return `${who} dropped a mark in column ${move}, row ${column.marks.length} from the bottom`;
+    }
+    if (state.kind === "classic") return `${who} played ${classicPlace(state.shape, Number(move))} (cell ${move})`;
+    return `${who} played grid ${move[0]}, cell ${move[1]}`;
+  },
+
   cellName(cell) {
     const state = Play.state;
-    if (state.kind === "connect4") return `column ${cell.dataset.move}, drop a mark here`;
+    if (state.columns) {  // a gravity board: the column's marks from the bottom, and where a mark would land
+      const column = state.columns.find((c) => c.column === cell.dataset.column);
+      if (!column) return null;
+      const marks = column.marks.map((mark) => mark.toUpperCase());
+      const contents = marks.length ? `${marks.join(", ")} from the bottom` : "empty";
+      const next = column.open ? `, drop a mark here: it lands in row ${marks.length + 1}` : column.full ? ", full" : "";
+      return `column ${column.column}: ${contents}${next}`;
+    }
     if (state.kind !== "classic") {
       const move = cell.dataset.move;
       const index = state.moves.indexOf(move);
@@ -425,6 +564,11 @@ const Play = {
 
   activate(cell) {
     showError(null);
+    if (cell.dataset.column !== undefined) {  // a whole column of a gravity board
+      if (cell.classList.contains("open")) Play.click(cell.dataset.column).catch(showError);
+      else announce(Play.state.over ? `The game is over. ${Play.state.result}.` : `Column ${cell.dataset.column} is full: choose another column.`);
+      return;
+    }
     if (cell.dataset.cell !== undefined) Play.click(Number(cell.dataset.cell)).catch(showError);
     else if (cell.classList.contains("legal")) Play.click(cell.dataset.move).catch(showError);
   },
@@ -470,27 +614,35 @@ const Play = {
     Play.thinking = true;
     const generation = Play.generation;
     const who = `${state.to_move.toUpperCase()} (${state.players[state.to_move]})`;
-    // While the two workers are busy with other moves, the search waits for one: the page asks how
-    // long (roughly) every second, and counts the thinking time from when the search began.
-    let begun = performance.now() - 1000 * (state.thinking_seconds || 0);
-    let queue = state.waiting_for_worker ? state : null;
-    const tick = () => {
-      if (queue) {
-        const ahead = queue.searches_ahead ? `, ${queue.searches_ahead} other search${queue.searches_ahead === 1 ? "" : "es"} before it` : "";
-        $("play-thinking-text").textContent = `${who} is waiting for a free worker (about ${Math.max(1, Math.round(queue.wait_seconds))} s${ahead})…`;
-        return;
+    // The server says where the move is (every second, while it is under way): waiting for one of the
+    // two workers (busy with other moves), waiting for a worker process to start (after Stop or New
+    // game, when no spare is ready), or searching. The clock counts the search only.
+    let seen = state.thinking ? state : null;
+    let begun = null;
+    const follow = (answer) => {
+      seen = answer;
+      if (answer.thinking_phase === "searching") {
+        const since = performance.now() - 1000 * (answer.search_seconds || 0);
+        begun = begun === null ? since : Math.min(begun, since);
       }
-      const seconds = ((performance.now() - begun) / 1000).toFixed(1);
-      $("play-thinking-text").textContent = `${who} is thinking… ${seconds} s`;
+    };
+    if (seen) follow(seen);
+    const tick = () => {
+      if (seen && seen.thinking_note && seen.thinking_phase !== "searching") {
+        $("play-thinking-text").textContent = `${who} ${seen.thinking_note}…`;
+      } else if (begun === null) {
+        $("play-thinking-text").textContent = `${who} is thinking…`;
+      } else {
+        $("play-thinking-text").textContent = `${who} is thinking… ${((performance.now() - begun) / 1000).toFixed(1)} s`;
+      }
     };
     let asking = false;
     const ask = async () => {
       if (asking) return;
       asking = true;
       try {
-        const seen = await api("GET", `/api/games/${state.id}`);
-        if (seen.waiting_for_worker) queue = seen;
-        else if (queue && seen.thinking) { queue = null; begun = performance.now(); }
+        const answer = await api("GET", `/api/games/${state.id}`);
+        if (answer.thinking) follow(answer);
       } catch (error) { /* the move's own answer reports any problem */ }
       finally { asking = false; tick(); }
     };
@@ -528,10 +680,24 @@ const Play = {
     await Play.call("POST", "cancel", null, state);
   },
 
+  // A person's move, sent with the number of moves this page saw: when another tab or window moved
+  // in the game meanwhile, the server refuses it (409) and the page shows the game as it stands.
   async click(move) {
     const state = Play.state;
     if (!state || state.over || state.computer_to_move || Play.thinking) return;
-    Play.show(await Play.call("POST", "move", { move }, state, "Working out the values of the moves"));
+    await Play.unlessMovedOn(state, async () =>
+      Play.show(await Play.call("POST", "move", { move, ply: state.moves.length }, state, "Working out the values of the moves")));
+  },
+
+  async unlessMovedOn(state, send) {
+    try {
+      await send();
+    } catch (error) {
+      if (error.status !== 409) throw error;
+      const fresh = await Play.call("GET", "", null, state);
+      if (Play.state === state) Play.show(fresh);
+      throw new Error("This game moved on in another tab or window: the board now shows where it stands, and nothing was played here.");
+    }
   },
 
   async hint() {
@@ -547,7 +713,9 @@ const Play = {
     const cell = $("play-svg").querySelector(selector);
     if (cell) {
       cell.classList.add("hinted");
-      cell.setAttribute("aria-label", cell.getAttribute("aria-label") + ", suggested");
+      // on a gravity board the drop hole is outlined and its column (the button) named so
+      const named = $("play-svg").querySelector(`rect[data-column='${hint.move}']`) || cell;
+      named.setAttribute("aria-label", named.getAttribute("aria-label") + ", suggested");
     }
   },
 
@@ -614,6 +782,7 @@ function describeSearch(search) {
   return parts.join(", ");
 }
 
+$("play-board").addEventListener("change", () => showBoardLevels($("play-board").value));
 $("play-form").addEventListener("submit", (event) => { event.preventDefault(); showError(null); Play.newGame().catch(showError); });
 $("play-undo").addEventListener("click", async () => {
   if (!Play.state) return;
@@ -621,7 +790,9 @@ $("play-undo").addEventListener("click", async () => {
   try {
     await Play.stop();
     Play.paused = false;
-    Play.show(await Play.call("POST", "undo", null, Play.state));
+    const state = Play.state;
+    await Play.unlessMovedOn(state, async () =>
+      Play.show(await Play.call("POST", "undo", { ply: state.moves.length }, state)));
   } catch (error) { showError(error); }
 });
 $("play-hint").addEventListener("click", () => { showError(null); Play.hint().catch(showError); });
@@ -661,8 +832,9 @@ $("play-values").addEventListener("change", () => {
   if (Play.state) Play.call("GET", "", null, Play.state, "Working out the values of the moves").then(Play.show).catch(showError);
 });
 $("play-svg").addEventListener("click", (event) => {
-  // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text).
-  const cell = event.target.closest("[data-cell]") || event.target.closest("[data-move]");
+  // Classic cells carry data-cell (a cell ID); mega's legal cells carry data-move (GC text); a gravity
+  // board's open columns carry data-move on their drop hole and data-column on the whole column.
+  const cell = event.target.closest("[data-cell]") || event.target.closest("[data-move]") || event.target.closest("[data-column]");
   if (cell) { $("play-svg")._focusKey = cellKey(cell); Play.activate(cell); }
 });
 document.addEventListener("keydown", (event) => {
@@ -765,7 +937,7 @@ const Explore = {
     if (currentTab === "explore") Explore.share(false);
     $("explore-result").hidden = false;
     MapView.boardChanged(data);
-    $("explore-status").textContent = `${data.board}, k=${data.k} — ${data.status}`;
+    $("explore-status").textContent = `${boardWords(data.shape, data.k)} — ${data.status}`;
     const board = $("explore-board-svg");
     board._hadFocus = board.contains(document.activeElement);
     board.innerHTML = data.svg;
@@ -889,7 +1061,7 @@ const MapView = {
   // The explorer moved to another board: a map of the old one no longer applies.
   boardChanged(data) {
     const key = `${data.board}`;
-    $("map-caption").textContent = `${data.board}, k=${data.k}`;
+    $("map-caption").textContent = boardWords(data.shape, data.k);
     if (MapView.board && MapView.board.key !== key) MapView.clear();
   },
 
