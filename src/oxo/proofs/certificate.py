@@ -8,8 +8,9 @@ gzip-compressed UTF-8 JSON lines. Line 1 is the header::
 ``board`` is the shape (``"5x5"``, ``"3x3x3"``, ``"4x4x4x4"``), ``dims`` the same as a list (2 to 5
 sides), ``k`` how many marks in a row win, ``side`` whose strategy this is (``"x"`` moves first,
 ``"o"`` second) and ``guarantee`` ``"win"`` (every game ends with a line of ``side``) or
-``"no-loss"`` (no game ends with a line of the opponent). The board has no gravity: a player may
-mark any empty cell. Other header keys are ignored. Every other line is one entry:
+``"no-loss"`` (no game ends with a line of the opponent). A player may mark any empty cell, unless
+the header holds ``"gravity": true`` (see *Gravity* below). Other header keys are ignored. Every
+other line is one entry:
 
 * ``{"position": "<status string>", "move": <cell>}``: the move ``side`` plays in that position,
   where ``side`` is to move. A status string has one ``0`` (empty), ``1`` (X) or ``2`` (O) per cell
@@ -47,6 +48,18 @@ maps that permute axes of equal length and mirror any axes (``c -> n - 1 - c``):
 the 4 of an oblong rectangle, the 48 of a cube, the 384 of a 4x4x4x4 hypercube (2^d d! on a cube of d
 sides). Two positions are in one *class* when a symmetry
 carries one onto the other.
+
+**Gravity** (optional; ``"gravity": true``, as on ``4x4x4`` for Score Four). The cells are stacked in
+*columns* along the first axis: the cell under cell c is c + C, where C = dims[1] x ... x
+dims[-1] (the cells of one layer), and the last C cells in reading order (the last layer) are the
+bottom of the columns. A mark may go only to the lowest empty cell of a column: an empty cell
+that is on the bottom layer or whose cell under it is taken. That is what *empty cell* means
+above, wherever a move is made: the side's moves must be such cells (a move to another cell fails
+the check), the opponent's replies are every such cell, and the side completes a line at once
+only through such a cell. The symmetries are those of the box that leave every cell at its height
+(the first coordinate unchanged): the 8 of Score Four's square base. Pairings are not allowed: a
+partner cell need not be one a mark may go to. A position whose marks float above an empty cell
+cannot occur: a root such as a section's must have none.
 
 **Sections** (optional; written by long split runs, see :mod:`oxo.proofs.runs`). The header may
 hold ``"sections": [[null, n0], ["<status string>", n1], ...]``: the entries, in file order, fall
@@ -116,6 +129,8 @@ class StrategyHeader:
     #: The sections of a certificate written in pieces: (root status string, or None for the walk
     #: from the empty board, then the number of entries), in file order; None for a plain file.
     sections: tuple[tuple[str | None, int], ...] | None = None
+    #: Marks drop to the lowest empty cell of their column (columns along the first axis).
+    gravity: bool = False
 
     def __post_init__(self) -> None:
         dims = self.dims
@@ -136,8 +151,10 @@ class StrategyHeader:
             raise CertificateHeaderError(
                 f'guarantee must be "win" or "no-loss", got {self.guarantee!r}'
             )
+        if not isinstance(self.gravity, bool):
+            raise CertificateHeaderError(f"gravity must be true or false, got {self.gravity!r}")
         try:
-            geometry = Geometry(self.dims, self.k)
+            geometry = Geometry(self.dims, self.k, self.gravity)
         except OxoError as error:
             raise CertificateHeaderError(f"not a board: {error}") from None
         object.__setattr__(self, "geometry", geometry)
@@ -178,7 +195,7 @@ class StrategyHeader:
     def for_board(cls, board: str | Geometry, side: Side, guarantee: Guarantee) -> StrategyHeader:
         """The header for a board given as a geometry or a spec such as ``"5x5,k=4"``."""
         geometry = board if isinstance(board, Geometry) else Geometry.parse(board)
-        return cls(geometry.shape, geometry.k, side, guarantee)
+        return cls(geometry.shape, geometry.k, side, guarantee, gravity=geometry.gravity)
 
     @property
     def board(self) -> str:
@@ -198,6 +215,7 @@ class StrategyHeader:
             "side": self.side,
             "guarantee": self.guarantee,
             **({} if self.sections is None else {"sections": [list(s) for s in self.sections]}),
+            **({"gravity": True} if self.gravity else {}),
         }
 
     @classmethod
@@ -212,7 +230,14 @@ class StrategyHeader:
         missing = [key for key in ("board", "dims", "k", "side", "guarantee") if key not in data]
         if missing:
             raise CertificateHeaderError(f"the header lacks {', '.join(missing)}")
-        header = cls(data["dims"], data["k"], data["side"], data["guarantee"], data.get("sections"))
+        header = cls(
+            data["dims"],
+            data["k"],
+            data["side"],
+            data["guarantee"],
+            data.get("sections"),
+            data.get("gravity", False),
+        )
         if data["board"] != header.board:
             raise CertificateHeaderError(
                 f"board {data['board']!r} does not match dims {list(header.dims)} (expected {header.board!r})"
@@ -275,14 +300,17 @@ class VerifyResult:
     failure_path: tuple[int, ...] | None = None
     strategy_moves: int = 0
     sections: int = 0
+    #: The board has gravity (a mark drops to the lowest empty cell of its column).
+    gravity: bool = False
 
     @property
     def claim(self) -> str:
         """What a valid certificate proves, in words."""
         side = self.side.upper()
+        board = f"{self.board} (k={self.k}{', gravity' if self.gravity else ''})"
         if self.guarantee == "win":
-            return f"{side} wins — the strategy for {side} on {self.board} (k={self.k}) wins against every defence"
-        return f"{side} does not lose — the strategy for {side} on {self.board} (k={self.k}) draws or wins against every defence"
+            return f"{side} wins — the strategy for {side} on {board} wins against every defence"
+        return f"{side} does not lose — the strategy for {side} on {board} draws or wins against every defence"
 
     def __str__(self) -> str:
         if self.valid:
@@ -303,6 +331,7 @@ class VerifyResult:
                 "failure failure_position",
             ),
             "failure_path": None if self.failure_path is None else list(self.failure_path),
+            **({"gravity": True} if self.gravity else {}),
         }
 
 
@@ -506,6 +535,11 @@ def _checked_pairing(
         raise CertificateEntryError(
             f"{where}: pairing entries are allowed only in no-loss certificates"
         )
+    if header.gravity:
+        raise CertificateEntryError(
+            f"{where}: pairing entries are not allowed with gravity (a partner cell need not be "
+            "one a mark may go to)"
+        )
     x, o = _checked_position(position, header, where)
     if not isinstance(pairing, (list, tuple)):
         raise CertificateEntryError(
@@ -675,6 +709,7 @@ def _verdict(
         failure_path=None if failure is None else failure.path,
         strategy_moves=strategy_moves,
         sections=sections,
+        gravity=header.gravity,
     )
 
 
@@ -698,6 +733,7 @@ class _Checker:
             for cell in range(geometry.size)
         ]
         self.lines_through = geometry.lines_through
+        self.geometry = geometry
         self.symmetries: tuple[Symmetry, ...] = geometry.symmetries
         self.side_is_x = header.side == "x"
         self.no_loss = header.guarantee == "no-loss"
@@ -759,6 +795,8 @@ class _Checker:
                 x,
                 o,
             )
+        if self.geometry.floating(x | o):
+            return self.fail("the position cannot occur: a mark floats above an empty cell", x, o)
         own, other = (x, o) if self.side_is_x else (o, x)
         for line in self.lines:  # a root is checked in full: there is no last move to look at
             if other & line == line:
@@ -826,10 +864,11 @@ class _Checker:
         if self.no_loss and all(line & own for line in self.lines):
             return True, None  # every line holds a mark of side: the opponent can make no line
         if (x.bit_count() == o.bit_count()) == self.side_is_x:
+            playable = self.geometry.playable(x | o)  # every empty cell without gravity
             for line in self.lines:
                 if not line & other:
                     rest = line & ~own
-                    if rest and rest & (rest - 1) == 0:
+                    if rest and rest & (rest - 1) == 0 and rest & playable:
                         return True, None  # side completes this line at once
         return False, None
 
@@ -838,6 +877,7 @@ class _Checker:
         own = x if self.side_is_x else o
         side = self.header.side.upper()
         occupied = x | o
+        playable = self.geometry.playable(occupied)  # every empty cell without gravity
         side_to_move = (x.bit_count() == o.bit_count()) == self.side_is_x
         if side_to_move:
             known = self.moves.get(key)
@@ -852,6 +892,12 @@ class _Checker:
                 failure: _Failure | None
                 if occupied >> move & 1:
                     failure = self.fail(f"the certificate's move {move} is not an empty cell", x, o)
+                elif not playable >> move & 1:
+                    failure = self.fail(
+                        f"the certificate's move {move} is not the lowest empty cell of its column",
+                        x,
+                        o,
+                    )
                 else:
                     failure = self.child(x, o, move)
                 if failure is None:
@@ -867,7 +913,7 @@ class _Checker:
             if problem is None:
                 return None
             pairing_failure = pairing_failure or self.fail(f"invalid pairing: {problem}", x, o)
-        for move in mask_cells(self.full & ~occupied):
+        for move in mask_cells(playable):
             failure = self.child(x, o, move)
             if failure is not None:
                 return pairing_failure or failure
