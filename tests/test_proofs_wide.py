@@ -97,3 +97,45 @@ def test_a_win_by_continuous_fours_is_played_out() -> None:
         position = position.play(block)
     position = position.play(plan.move)
     assert position.winner == "x" or len(position.winning_moves("x")) >= 2
+
+
+def forces_a_line(geometry: Geometry, attacker: str) -> bool:
+    """Whether ``attacker`` can force a line from the empty board, by plain memoised minimax over
+    the positions' own rules (gravity's moves included)."""
+    memo: dict[tuple[int, int], bool] = {}
+
+    def value(x: int, o: int) -> bool:
+        if (x, o) not in memo:
+            position = Position(geometry, x, o)
+            if position.winner is not None or position.is_full:
+                memo[x, o] = position.winner == attacker
+            else:
+                children = [position.play(move) for move in position.legal_moves]
+                results = (value(child.x, child.o) for child in children)
+                memo[x, o] = any(results) if position.to_move == attacker else all(results)
+        return memo[x, o]
+
+    return value(0, 0)
+
+
+@pytest.mark.parametrize(
+    "spec", ["3x4,k=3,gravity", "2x2x2,gravity", "2x2x3,k=3,gravity", "3x2x2,k=2,gravity"]
+)
+def test_with_gravity_the_values_are_plain_minimaxs(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    for attacker in ("x", "o"):
+        search = WideSearch(geometry, attacker, table_bytes=1 << 20)
+        assert search.solve() == forces_a_line(geometry, attacker), attacker
+
+
+def test_a_gravity_strategy_is_accepted_by_the_checker(tmp_path: Path) -> None:
+    """X wins 4x5 with k=3 and gravity; the strategy read off the search is a certificate with
+    gravity in its header that the checker walks with gravity's moves."""
+    geometry = Geometry.parse("4x5,k=3,gravity")
+    search = WideSearch(geometry, "x", table_bytes=1 << 20)
+    assert search.solve() is True
+    path = tmp_path / "gravity.jsonl.gz"
+    header = StrategyHeader.for_board(geometry, "x", "win")
+    write_certificate(path, header, certificate_lines(geometry, search.strategy()))
+    checked = verify_certificate(path)
+    assert checked.valid and checked.gravity

@@ -394,7 +394,7 @@ def solve(
     from oxo.space import build_space
 
     geometry = board_of(board)
-    if geometry.size <= MAX_EMPTY:
+    if geometry.size <= MAX_EMPTY and not geometry.gravity:  # the table knows no gravity
         started = time.perf_counter()
         space = build_space(geometry, on_progress=on_progress)
         table = solve_space(geometry, space=space).ply_table()

@@ -344,13 +344,11 @@ class GravityBoxGame(BoardGame):
         "cells in reading order, the top level first: xo... (. empty) or 120..., rows split by /, "
         "levels by //"
     )
-    solver = False
-    prover = False
     analyzer = False
     strategy_map = False
     legality = False
     rl_encoding = False
-    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver yet: no perfect
+    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver for moves: no perfect
 
     def __init__(self, geometry: Geometry) -> None:
         super().__init__(geometry)

@@ -422,7 +422,7 @@ def solve_command(
         early_split=RunOptions().early_split if early_split else 0.0,
         first_question=first_question,
     )
-    if geometry.size <= MAX_EMPTY:
+    if geometry.size <= MAX_EMPTY and not geometry.gravity:  # the table knows no gravity
         with (
             _kept_on_stop(proof_dir),
             progress_bar("building the state space", total=1.0, quiet=quiet) as bar,
@@ -510,7 +510,9 @@ def _print_status(geometry: Geometry, proof_dir: str, as_json: bool) -> None:
 
 def _print_proof(result: ProofResult) -> None:
     geometry = result.geometry
-    shape = f"{geometry.spec_shape} board, k={geometry.k}"
+    shape = f"{geometry.spec_shape} board, k={geometry.k}" + (
+        ", gravity" if geometry.gravity else ""
+    )
     if result.value == "unknown":
         click.echo(f"{shape}: value unknown within the time limit ({result.limit:g} s)")
     else:

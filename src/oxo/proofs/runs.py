@@ -696,9 +696,12 @@ class ProofRun:
         if state_file.exists():
             self.state = load_state(folder)
             board = f"{'x'.join(map(str, self.state['dims']))} (k={self.state['k']})"
+            if self.state.get("gravity", False):
+                board += " with gravity"
             if (
                 tuple(self.state["dims"]) != self.geometry.shape
                 or self.state["k"] != self.geometry.k
+                or self.state.get("gravity", False) != self.geometry.gravity
             ):
                 raise OxoError(
                     f"--proof folder {str(folder)!r} holds a proof run of {board}, not of "
@@ -722,6 +725,7 @@ class ProofRun:
                 "board": self.geometry.spec_shape,
                 "dims": list(self.geometry.shape),
                 "k": self.geometry.k,
+                **({"gravity": True} if self.geometry.gravity else {}),
                 "created": time.time(),
                 "questions": {},
                 "sessions": [],
@@ -922,7 +926,9 @@ class ProofRun:
         """Split a leaf here, without a search (its children and what is known of them at once)."""
         node = tree.nodes[key]
         shape, k = self.geometry.shape, self.geometry.k
-        tree.apply(key, run_job(Job(shape, k, tree.attacker, node.x, node.o, search=False)))
+        gravity = self.geometry.gravity
+        job = Job(shape, k, tree.attacker, node.x, node.o, search=False, gravity=gravity)
+        tree.apply(key, run_job(job))
 
     def _job(
         self, tree: Tree, key: int, deadline: float | None, seconds: float | None
@@ -954,6 +960,7 @@ class ProofRun:
             early_attacker=early is not None
             and tree.attacker_to_move(node)
             and tree.barren((node.x | node.o).bit_count()),
+            gravity=self.geometry.gravity,
         )
 
     def _share(self) -> int:
@@ -1483,7 +1490,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     """How far the run in ``folder`` is (it may be going on: the state is read as last written)."""
     state = load_state(folder)
     dims = tuple(state["dims"])
-    geometry = Geometry(dims, state["k"])
+    geometry = Geometry(dims, state["k"], bool(state.get("gravity", False)))
     state_dir = Path(folder) / "run"
     active = running_process(folder)
     running: dict[str, int] = {}

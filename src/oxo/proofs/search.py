@@ -42,7 +42,6 @@ def make_search(
     search's table. The search returned may have settled the question already; its
     ``solve(*position)`` then answers at once. A tall board is searched on its side
     (:mod:`oxo.proofs.orient`), and read in its own orientation."""
-    geometry.refuse_gravity("the proof search of the classic boards")
     turned = wide(geometry)
     if turned is not None:
         turn = transposition(geometry)
@@ -57,7 +56,7 @@ def make_search(
             table_bytes=table_bytes,
         )
         return Transposed(inner, turn)
-    if geometry.size > 64:
+    if geometry.size > 64 or geometry.gravity:
         from oxo.proofs.wide import WideSearch  # loads numba
 
         return WideSearch(

@@ -53,7 +53,7 @@ def write_strategy(
     folder: Path, geometry: Geometry, side: Side, guarantee: Guarantee, entries: list[Entry]
 ) -> str:
     """Write one strategy as a certificate, check it with the independent checker, return its path."""
-    header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)
+    header = StrategyHeader.for_board(geometry, side, guarantee)
     path = folder / certificate_name(geometry, side, guarantee)
     write_certificate(path, header, certificate_lines(geometry, entries))
     check = verify_certificate(path)
@@ -78,7 +78,6 @@ def prove_board(
     this process, :meth:`RunOptions.one_search`), reporting to ``on_status``, and the certificates
     are written there; without, one search per question, reporting to ``on_progress`` (question,
     positions searched, table size, seconds)."""
-    geometry.refuse_gravity("the proof search of the classic boards")
     if proof_dir is not None:
         options = run or RunOptions.one_search()
         return run_proof(geometry, proof_dir, seconds=seconds, options=options, on_status=on_status)

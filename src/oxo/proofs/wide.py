@@ -94,6 +94,17 @@ class WideSearch(StrategyReader):
         for cell, indices in enumerate(through):
             self.thrn[cell] = len(indices)
             self.thr[cell, : len(indices)] = indices
+        #: With gravity, the cell under each cell and the cell above it (-1: none, and every cell
+        #: without gravity): a mark may go only to an empty cell whose cell under it is taken.
+        self.below = np.full(n, -1, np.int64)
+        self.above = np.full(n, -1, np.int64)
+        if geometry.gravity:
+            layer = geometry.column_count
+            for cell in range(n):
+                if cell + layer < n:
+                    self.below[cell] = cell + layer
+                if cell >= layer:
+                    self.above[cell] = cell - layer
         rng = random.Random(0x5EED)
         base = [[rng.getrandbits(64) for _ in range(n)] for _ in range(2)]
         self.zsym = np.array(
@@ -180,7 +191,18 @@ class WideSearch(StrategyReader):
         flags = self._flags(self.key(x, o) if key is None else key)
         self._load(x, o)
         status, count = wk.expand(
-            *(self.lines, self.thr, self.thrn, self.cell, self.cnt, self.zob, self.k, self.side),
+            *(
+                self.lines,
+                self.thr,
+                self.thrn,
+                self.below,
+                self.above,
+                self.cell,
+                self.cnt,
+                self.zob,
+                self.k,
+                self.side,
+            ),
             *(flags, self.vcf_budget, self.vs, self.plan, self.moves, self.scores, self.stats),
         )
         return int(status), [int(m) for m in self.moves[:count]]
@@ -190,7 +212,18 @@ class WideSearch(StrategyReader):
         or None when none is found within the budget."""
         self._load(x, o)
         length = wk.vcf(
-            *(self.lines, self.thr, self.thrn, self.cell, self.cnt, self.zob, self.k, self.side),
+            *(
+                self.lines,
+                self.thr,
+                self.thrn,
+                self.below,
+                self.above,
+                self.cell,
+                self.cnt,
+                self.zob,
+                self.k,
+                self.side,
+            ),
             *(self.vcf_budget, self.vs, self.plan),
             np.uint64(wk.position_hash(self.cell, self.zob)),
         )
@@ -211,7 +244,18 @@ class WideSearch(StrategyReader):
     def _run(self, x: int, o: int, budget: int) -> bool:
         self._load(x, o)
         more = wk.run(
-            *(self.lines, self.thr, self.thrn, self.cell, self.cnt, self.zob, self.zsym, self.k),
+            *(
+                self.lines,
+                self.thr,
+                self.thrn,
+                self.below,
+                self.above,
+                self.cell,
+                self.cnt,
+                self.zob,
+                self.zsym,
+                self.k,
+            ),
             *(self.side, self.sym_plies, self.vcf_budget, self.probe_budget, EPSILON),
             *(self.table, self.frames),
             *(self.cmove, self.ckey, self.vs, self.plan, self.scores, self.stats, budget),

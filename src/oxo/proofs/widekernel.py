@@ -89,9 +89,10 @@ def load(cell, cnt, thr, thrn, owners):
 
 
 @njit(cache=True)
-def threats_of(lines, cnt, cell, k, side, out):
+def threats_of(lines, cnt, cell, below, k, side, out):
     """The distinct cells where ``side`` completes a line at once, into ``out``; their number.
-    ``out`` holds at most its length (enough to tell one threat from two)."""
+    ``out`` holds at most its length (enough to tell one threat from two). With gravity
+    (``below[c]``: the cell under ``c``, -1 for none) only cells a mark may go to now count."""
     n = 0
     other = 1 - side
     for i in range(lines.shape[0]):
@@ -99,6 +100,8 @@ def threats_of(lines, cnt, cell, k, side, out):
             for j in range(k):
                 c = lines[i, j]
                 if cell[c] == 0:
+                    if below[c] >= 0 and cell[below[c]] == 0:
+                        break  # not playable yet
                     seen = False
                     for t in range(n):
                         if out[t] == c:
@@ -112,17 +115,23 @@ def threats_of(lines, cnt, cell, k, side, out):
 
 
 @njit(cache=True)
-def threats_through(lines, thr, thrn, cnt, cell, k, side, c, out):
-    """:func:`threats_of` over the lines through cell ``c`` only (where a move on ``c`` changed
-    them)."""
+def threats_through(lines, thr, thrn, cnt, cell, below, above, k, side, c, out):
+    """:func:`threats_of` over what a move on cell ``c`` changed: the lines through it and, with
+    gravity, the cell above it (``above[c]``, -1 for none), which a mark may go to now."""
     n = 0
     other = 1 - side
+    up = above[c]
+    if up >= 0 and cell[up] == 0 and four_cell(cnt, thr, thrn, up, side, k):
+        out[0] = up
+        n = 1
     for j in range(thrn[c]):
         i = thr[c, j]
         if cnt[i, side] == k - 1 and cnt[i, other] == 0:
             for q in range(k):
                 e = lines[i, q]
                 if cell[e] == 0:
+                    if below[e] >= 0 and cell[below[e]] == 0:
+                        break  # not playable yet
                     seen = False
                     for t in range(n):
                         if out[t] == e:
@@ -133,6 +142,17 @@ def threats_through(lines, thr, thrn, cnt, cell, k, side, c, out):
                         n += 1
                     break
     return n
+
+
+@njit(cache=True)
+def four_cell(cnt, thr, thrn, c, side, k):
+    """Whether a mark of ``side`` on the empty cell ``c`` would complete a line."""
+    other = 1 - side
+    for j in range(thrn[c]):
+        i = thr[c, j]
+        if cnt[i, side] == k - 1 and cnt[i, other] == 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -292,7 +312,7 @@ def _fail_add(fkeys, fgen, gen, h):
 
 
 @njit(cache=True)
-def vcf(lines, thr, thrn, cell, cnt, zob, k, s, budget, vs, plan, h0):
+def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, h0):
     """A win of side ``s`` (to move) by continuous fours: ``plan`` gets the moves in order (S's
     move, D's forced block, S's move, ..., S's last move, which completes a line or makes two fours
     at once); the number of moves, or 0 when none is found within ``budget`` positions. The board
@@ -321,18 +341,26 @@ def vcf(lines, thr, thrn, cell, cnt, zob, k, s, budget, vs, plan, h0):
             # S completes a line at once: the plan ends here. (Deeper down S has none: its last
             # move made one four, which D's block took.)
             if depth == 0:
-                t = threats_of(lines, cnt, cell, k, s, tmp)
+                t = threats_of(lines, cnt, cell, below, k, s, tmp)
                 if t > 0:
                     plan[0] = tmp[0]
                     result = 1
+                    break
+            elif above[block[depth - 1]] >= 0:  # gravity: D's block let S onto the cell above it
+                up = above[block[depth - 1]]
+                if cell[up] == 0 and four_cell(cnt, thr, thrn, up, s, k):
+                    plan[2 * depth] = up
+                    result = 2 * depth + 1
                     break
             failed = _fail_seen(fkeys, fgen, gen, h)
             if failed:
                 u = 0
             elif depth == 0:
-                u = threats_of(lines, cnt, cell, k, d, tmp2)
+                u = threats_of(lines, cnt, cell, below, k, d, tmp2)
             else:  # D's fours: only where its block made them (S took any it had before)
-                u = threats_through(lines, thr, thrn, cnt, cell, k, d, block[depth - 1], tmp2)
+                u = threats_through(
+                    lines, thr, thrn, cnt, cell, below, above, k, d, block[depth - 1], tmp2
+                )
             start[depth] = top
             count[depth] = 0
             index[depth] = 0
@@ -344,7 +372,8 @@ def vcf(lines, thr, thrn, cell, cnt, zob, k, s, budget, vs, plan, h0):
                     if cnt[i, s] == k - 2 and cnt[i, d] == 0:
                         for j in range(k):
                             c = lines[i, j]
-                            if cell[c] == 0 and (forced < 0 or c == forced):
+                            playable = below[c] < 0 or cell[below[c]] != 0
+                            if cell[c] == 0 and playable and (forced < 0 or c == forced):
                                 dup = False
                                 for q in range(start[depth], top):
                                     if cand[q] == c:
@@ -361,7 +390,13 @@ def vcf(lines, thr, thrn, cell, cnt, zob, k, s, budget, vs, plan, h0):
             index[depth] += 1
             place(cell, cnt, thr, thrn, c, s)
             h ^= zob[s, c]
-            t = threats_through(lines, thr, thrn, cnt, cell, k, s, c, tmp)
+            t = threats_through(lines, thr, thrn, cnt, cell, below, above, k, s, c, tmp)
+            up = above[c]
+            if t == 0 or (up >= 0 and four_cell(cnt, thr, thrn, up, d, k)):
+                # (with gravity) no four S may finish at once, or D may finish one above c
+                unplace(cell, cnt, thr, thrn, c, s)
+                h ^= zob[s, c]
+                continue
             if t >= 2:
                 plan[2 * depth] = c
                 unplace(cell, cnt, thr, thrn, c, s)
@@ -415,13 +450,24 @@ def vcf(lines, thr, thrn, cell, cnt, zob, k, s, budget, vs, plan, h0):
 # -- settling a position ---------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def k_of(lines):
+    return lines.shape[1]
+
+
 @njit(cache=True)
-def ordered_moves(lines, thr, thrn, cell, cnt, s, moves, scores):
-    """Every empty cell into ``moves``, the most promising for ``s`` first (lines open to either
-    side through the cell, weighed by the marks in them); their number."""
+def ordered_moves(lines, thr, thrn, below, above, cell, cnt, s, moves, scores):
+    """Every cell ``s`` may mark into ``moves``, the most promising first (lines open to either
+    side through the cell, weighed by the marks in them); their number. With gravity, only the
+    lowest empty cell of each column, and not one under a cell where the other side completes a
+    line (it would at once: such a move loses, and is left out)."""
     m = 0
     d = 1 - s
     for c in range(cell.shape[0]):
+        if cell[c] != 0 or (below[c] >= 0 and cell[below[c]] == 0):
+            continue
+        if above[c] >= 0 and four_cell(cnt, thr, thrn, above[c], d, k_of(lines)):
+            continue
         if cell[c] == 0:
             score = 0
             for j in range(thrn[c]):
@@ -449,7 +495,23 @@ def ordered_moves(lines, thr, thrn, cell, cnt, s, moves, scores):
 
 @njit(cache=True)
 def expand(
-    lines, thr, thrn, cell, cnt, zob, k, attacker, flags, vcf_budget, vs, plan, moves, scores, stats
+    lines,
+    thr,
+    thrn,
+    below,
+    above,
+    cell,
+    cnt,
+    zob,
+    k,
+    attacker,
+    flags,
+    vcf_budget,
+    vs,
+    plan,
+    moves,
+    scores,
+    stats,
 ):
     """Settle the position on the board if the rules alone (or a win by continuous fours of the
     attacker to move) do: ``(status, count)`` with status 1 proven, 2 proven by continuous fours,
@@ -468,9 +530,9 @@ def expand(
         return DISPROVEN, 0
     tmp = vs[8]
     if a_to_move:
-        if threats_of(lines, cnt, cell, k, a, tmp) > 0:
+        if threats_of(lines, cnt, cell, below, k, a, tmp) > 0:
             return PROVEN, 0
-        u = threats_of(lines, cnt, cell, k, d, tmp)
+        u = threats_of(lines, cnt, cell, below, k, d, tmp)
         if u >= 2:
             return DISPROVEN, 0
         if u == 1:
@@ -479,21 +541,23 @@ def expand(
         if not flags & FLAG_VCF_TRIED:
             stats[ST_VCF_TRIES] += 1
             h = position_hash(cell, zob)
-            found = vcf(lines, thr, thrn, cell, cnt, zob, k, a, vcf_budget, vs, plan, h)
+            found = vcf(
+                lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, h
+            )
             stats[ST_VCF_NODES] += vs[10][0]
             if found > 0:
                 stats[ST_VCF_FOUND] += 1
                 return PROVEN_BY_THREATS, 0
-        return 0, ordered_moves(lines, thr, thrn, cell, cnt, a, moves, scores)
-    if threats_of(lines, cnt, cell, k, d, tmp) > 0:
+        return 0, ordered_moves(lines, thr, thrn, below, above, cell, cnt, a, moves, scores)
+    if threats_of(lines, cnt, cell, below, k, d, tmp) > 0:
         return DISPROVEN, 0
-    u = threats_of(lines, cnt, cell, k, a, tmp)
+    u = threats_of(lines, cnt, cell, below, k, a, tmp)
     if u >= 2:
         return PROVEN, 0
     if u == 1:
         moves[0] = tmp[0]
         return 0, 1
-    return 0, ordered_moves(lines, thr, thrn, cell, cnt, d, moves, scores)
+    return 0, ordered_moves(lines, thr, thrn, below, above, cell, cnt, d, moves, scores)
 
 
 # -- df-pn -----------------------------------------------------------------------------------------
@@ -544,6 +608,8 @@ def _try_replies(
     lines,
     thr,
     thrn,
+    below,
+    above,
     cell,
     cnt,
     zob,
@@ -573,7 +639,7 @@ def _try_replies(
     d = 1 - a
     tmp = vs[9]
     stats[ST_VCF_TRIES] += 1
-    threat = vcf(lines, thr, thrn, cell, cnt, zob, k, a, vcf_budget, vs, plan, h)
+    threat = vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, h)
     stats[ST_VCF_NODES] += vs[10][0]
     if threat == 0:
         return
@@ -584,11 +650,26 @@ def _try_replies(
             continue
         c = cmove[i]
         place(cell, cnt, thr, thrn, c, d)
-        if threats_of(lines, cnt, cell, k, a, tmp) > 0:
+        if threats_of(lines, cnt, cell, below, k, a, tmp) > 0:
             table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
-        elif threats_of(lines, cnt, cell, k, d, tmp) == 0 and has_open_line(cnt, a):
+        elif threats_of(lines, cnt, cell, below, k, d, tmp) == 0 and has_open_line(cnt, a):
             stats[ST_VCF_TRIES] += 1
-            found = vcf(lines, thr, thrn, cell, cnt, zob, k, a, vcf_budget, vs, plan, h ^ zob[d, c])
+            found = vcf(
+                lines,
+                thr,
+                thrn,
+                below,
+                above,
+                cell,
+                cnt,
+                zob,
+                k,
+                a,
+                vcf_budget,
+                vs,
+                plan,
+                h ^ zob[d, c],
+            )
             stats[ST_VCF_NODES] += vs[10][0]
             if found > 0:
                 stats[ST_VCF_FOUND] += 1
@@ -603,6 +684,8 @@ def _init_moves(
     lines,
     thr,
     thrn,
+    below,
+    above,
     cell,
     cnt,
     zob,
@@ -636,11 +719,26 @@ def _init_moves(
             continue
         c = cmove[i]
         place(cell, cnt, thr, thrn, c, a)
-        if threats_through(lines, thr, thrn, cnt, cell, k, a, c, tmp) > 0:
+        if threats_through(lines, thr, thrn, cnt, cell, below, above, k, a, c, tmp) > 0:
             pn = 1
         else:
             stats[ST_INIT_TRIES] += 1
-            found = vcf(lines, thr, thrn, cell, cnt, zob, k, a, vcf_budget, vs, plan, h ^ zob[a, c])
+            found = vcf(
+                lines,
+                thr,
+                thrn,
+                below,
+                above,
+                cell,
+                cnt,
+                zob,
+                k,
+                a,
+                vcf_budget,
+                vs,
+                plan,
+                h ^ zob[a, c],
+            )
             stats[ST_VCF_NODES] += vs[10][0]
             if found > 0:
                 stats[ST_INIT_THREATS] += 1
@@ -656,6 +754,8 @@ def run(
     lines,
     thr,
     thrn,
+    below,
+    above,
     cell,
     cnt,
     zob,
@@ -700,7 +800,23 @@ def run(
     x_to_move = marks0 % 2 == 0
     a_to_move = x_to_move == (a == 0)
     status, m = expand(
-        lines, thr, thrn, cell, cnt, zob, k, a, flags0, vcf_budget, vs, plan, moves, scores, stats
+        lines,
+        thr,
+        thrn,
+        below,
+        above,
+        cell,
+        cnt,
+        zob,
+        k,
+        a,
+        flags0,
+        vcf_budget,
+        vs,
+        plan,
+        moves,
+        scores,
+        stats,
     )
     stats[ST_NODES] += 1
     if status != 0:
@@ -726,6 +842,8 @@ def run(
             lines,
             thr,
             thrn,
+            below,
+            above,
             cell,
             cnt,
             zob,
@@ -753,6 +871,8 @@ def run(
             lines,
             thr,
             thrn,
+            below,
+            above,
             cell,
             cnt,
             zob,
@@ -843,6 +963,8 @@ def run(
             lines,
             thr,
             thrn,
+            below,
+            above,
             cell,
             cnt,
             zob,
@@ -893,6 +1015,8 @@ def run(
                 lines,
                 thr,
                 thrn,
+                below,
+                above,
                 cell,
                 cnt,
                 zob,
@@ -920,6 +1044,8 @@ def run(
                 lines,
                 thr,
                 thrn,
+                below,
+                above,
                 cell,
                 cnt,
                 zob,

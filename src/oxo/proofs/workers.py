@@ -64,6 +64,8 @@ class Job:
     table_bytes: int | None = None
     early: float | None = None
     early_attacker: bool = False
+    #: Marks drop to the lowest empty cell of their column (a box with gravity: Score Four).
+    gravity: bool = False
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -110,9 +112,9 @@ class JobResult:
 
 
 @lru_cache(maxsize=8)
-def geometry_of(dims: tuple[int, ...], k: int) -> Geometry:
+def geometry_of(dims: tuple[int, ...], k: int, gravity: bool = False) -> Geometry:
     """The board of a job (built once per process)."""
-    return Geometry(dims, k)
+    return Geometry(dims, k, gravity)
 
 
 @lru_cache(maxsize=8)
@@ -124,7 +126,7 @@ def classes_of(geometry: Geometry) -> Classes:
 def run_job(job: Job) -> JobResult:
     """Run one job (in whatever process calls it) and return its result."""
     started, cpu = time.perf_counter(), time.process_time()
-    geometry = geometry_of(job.dims, job.k)
+    geometry = geometry_of(job.dims, job.k, job.gravity)
     search = make_search(
         geometry,
         job.attacker,
