@@ -346,9 +346,11 @@ def test_move_and_selfplay_on_score_four_and_4x4x4x4(capsys: pytest.CaptureFixtu
         "2",
     )
     assert code == 0 and "2 games of scorefour" in out
-    for command in ("solve", "analyze", "check"):
+    for command in ("analyze", "check"):
         code, _, err = run(capsys, command, "scorefour")
         assert code == 2 and err.startswith("oxo: error: Score Four has no")
+    code, out, _ = run(capsys, "solve", "scorefour", "--time", "1")
+    assert code == 3 and "4x4x4 board, k=4, gravity: value unknown" in out
     code, out, _ = run(capsys, "count", "scorefour", "--plies", "3", "--json")
     counted = json.loads(out)["boards"][0]
     assert code == 0 and counted["gravity"] is True

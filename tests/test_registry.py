@@ -423,10 +423,10 @@ def test_score_four_is_found_by_its_names(name: str) -> None:
 
 def test_score_four_refuses_by_name_what_it_does_not_answer() -> None:
     game = find_game("scorefour")
-    for ability in ("solver", "analyzer", "legality", "strategy_map"):
-        with pytest.raises(UnsupportedError, match="Score Four has no .*; try oxo play scorefour"):
+    for ability in ("analyzer", "legality", "strategy_map"):
+        with pytest.raises(UnsupportedError, match="Score Four has no .*; try oxo solve scorefour"):
             game.require(ability)
-    assert {"play", "selfplay", "move", "show", "count"} <= set(game.commands())
+    assert {"play", "selfplay", "move", "show", "count", "solve"} <= set(game.commands())
     with pytest.raises(BoardSpecError, match="4x4x4,k=3,gravity"):
         find_game("scorefour", k=3)
 
