@@ -719,8 +719,18 @@ def _init_moves(
             continue
         c = cmove[i]
         place(cell, cnt, thr, thrn, c, a)
+        # A move that leaves no line through it open to the attacker with two marks short or
+        # fewer makes no threat the attacker did not have (it had none: its own search failed).
+        near = False
+        for j in range(thrn[c]):
+            line = thr[c, j]
+            if cnt[line, 1 - a] == 0 and cnt[line, a] >= k - 2:
+                near = True
+                break
         if threats_through(lines, thr, thrn, cnt, cell, below, above, k, a, c, tmp) > 0:
             pn = 1
+        elif not near and below[c] < 0:
+            pn = empties
         else:
             stats[ST_INIT_TRIES] += 1
             found = vcf(
