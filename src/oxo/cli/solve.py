@@ -496,10 +496,15 @@ def _print_status(geometry: Geometry, proof_dir: str, as_json: bool) -> None:
     from oxo.proofs.runs import run_status
 
     status = run_status(proof_dir)
-    if (status.board, status.k) != (geometry.spec_shape, geometry.k):
+    if (status.board, status.k, status.gravity) != (
+        geometry.spec_shape,
+        geometry.k,
+        geometry.gravity,
+    ):
         raise OptionError(
-            f"{proof_dir} holds a proof run of {status.board} (k={status.k}), not of "
-            f"{geometry.spec_shape} (k={geometry.k})"
+            f"{proof_dir} holds a proof run of {status.board} (k={status.k}"
+            f"{', gravity' if status.gravity else ''}), not of {geometry.spec_shape} "
+            f"(k={geometry.k}{', gravity' if geometry.gravity else ''})"
         )
     if as_json:
         echo_json(status.to_dict())

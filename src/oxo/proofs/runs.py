@@ -454,7 +454,11 @@ class Tree:
                 continue
             assert node.children is not None, "an open leaf in a settled tree"
             after = [
-                (move, play(x, o, move)) for move in mask_cells(self.geometry.full_mask & ~(x | o))
+                (move, play(x, o, move))
+                for move in mask_cells(
+                    self.geometry.playable(x | o)
+                )  # empty cells, or with gravity
+                # the lowest empty cell of each column
             ]
             if self.attacker_to_move(node) == (target == 1):
                 chosen = next(c for _, c in node.children if values[c] == target)
@@ -1375,12 +1379,15 @@ class RunStatus:
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The time all the open jobs would take at the same cost (``estimate`` is for the fewest).
     estimate_all: float | None = None
+    #: The board has gravity (Score Four).
+    gravity: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return {
             "folder": self.folder,
             "board": self.board,
             "k": self.k,
+            **({"gravity": True} if self.gravity else {}),
             "running_now": self.active is not None,
             "process": self.active,
             "value": self.value,
@@ -1403,7 +1410,8 @@ class RunStatus:
         going = (
             f"going on now (process {self.active})" if self.active is not None else "not running"
         )
-        out = [f"{self.board} board, k={self.k}: the proof run in {self.folder}, {going}"]
+        board = f"{self.board} board, k={self.k}{', gravity' if self.gravity else ''}"
+        out = [f"{board}: the proof run in {self.folder}, {going}"]
         if self.value is not None:
             words = {"x": "X wins", "o": "O wins", "draw": "draw"}[self.value]
             out.append(f"value: {words} with best play")
@@ -1557,6 +1565,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         workers,
         dict(checks),
         estimate_all,
+        geometry.gravity,
     )
 
 

@@ -213,7 +213,7 @@ def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Chi
     for move in [*known["win"], *known["open"], *known["no win"]]:
         rank.setdefault(classes.key(*child(move)), len(rank))
     found: dict[int, int] = {}
-    for move in mask_cells(geometry.full_mask & ~(job.x | job.o)):
+    for move in mask_cells(geometry.playable(job.x | job.o)):  # every empty cell without gravity
         found.setdefault(classes.key(*child(move)), move)
     out = []
     for _, move in sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))):
