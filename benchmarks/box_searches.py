@@ -1,0 +1,86 @@
+"""Single proof searches on 4x4x4x4 and Score Four: how big a settled position is, and how the proof
+number of an unsettled one grows (the figures of docs/boxes.md, "How far the proofs have got").
+
+Run:  python benchmarks/box_searches.py                  (each search to its budget of positions)
+      python benchmarks/box_searches.py --only four-plies --nodes 100000
+
+Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a named position:
+
+* ``four-plies``: 4x4x4x4 after four plies of both sides playing among the six most promising
+  cells (``Position.candidate_moves``, a seeded choice): can X force a line? When it settles, the
+  strategy is read off and its entries counted (a certificate of that position would hold them);
+* ``two-plies``: 4x4x4x4 after X on a corner (cell 0) and O on the inner cell next to it on the
+  long diagonal (cell 85);
+* ``score-four``: Score Four's empty board.
+
+For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
+root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
+the positions still to settle for a yes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _measure import commit, machine  # noqa: E402
+
+
+def position(name: str):  # type: ignore[no-untyped-def]
+    from oxo.geometry import Geometry
+    from oxo.position import Position
+
+    if name == "score-four":
+        return Position.empty(Geometry.parse("4x4x4,gravity"))
+    geometry = Geometry.parse("4x4x4x4")
+    if name == "two-plies":
+        return Position.from_moves(geometry, [0, 85])
+    rng = random.Random(0)
+    found = Position.empty(geometry)
+    for _ in range(4):
+        found = found.play(rng.choice(found.candidate_moves()[:8]))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--only", action="append", choices=["four-plies", "two-plies", "score-four"]
+    )
+    parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
+    parser.add_argument("--every", type=int, default=20_000, help="positions between two reports")
+    args = parser.parse_args()
+    from oxo.proofs.wide import WideSearch
+
+    print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
+    for name in args.only or ["four-plies", "two-plies", "score-four"]:
+        start = position(name)
+        search = WideSearch(start.geometry, "x", table_bytes=1 << 30)
+        began = time.process_time()
+        answer = None
+        while search.nodes < args.nodes:
+            answer = search.solve_until(
+                start.x, start.o, None, min(args.nodes, search.nodes + args.every)
+            )
+            pn, dn = search.numbers_of(start.x, start.o)
+            print(
+                f"{name}: {search.nodes:,} positions, {time.process_time() - began:.0f} s of "
+                f"processor time, root pn {pn:,} dn {dn:,}",
+                flush=True,
+            )
+            if answer is not None:
+                break
+        words = {True: "yes", False: "no", None: "not settled"}[answer]
+        print(f"{name}: {start.to_letters(rows=True)}: can X force a line? {words}")
+        if answer is not None:
+            entries = search.strategy(start.x, start.o)
+            print(f"{name}: the strategy has {len(entries):,} entries")
+
+
+if __name__ == "__main__":
+    main()
