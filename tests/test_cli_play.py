@@ -346,9 +346,10 @@ def test_move_and_selfplay_on_score_four_and_4x4x4x4(capsys: pytest.CaptureFixtu
         "2",
     )
     assert code == 0 and "2 games of scorefour" in out
-    for command in ("analyze", "check"):
-        code, _, err = run(capsys, command, "scorefour")
-        assert code == 2 and err.startswith("oxo: error: Score Four has no")
+    code, _, err = run(capsys, "analyze", "scorefour")
+    assert code == 2 and err.startswith("oxo: error: Score Four has no")
+    code, out, _ = run(capsys, "check", "o" + "." * 15 + "x" + "." * 47, "--board", "scorefour")
+    assert code == 1 and "above an empty cell" in out
     code, out, _ = run(capsys, "solve", "scorefour", "--time", "1")
     assert code == 3 and "4x4x4 board, k=4, gravity: value unknown" in out
     code, out, _ = run(capsys, "count", "scorefour", "--plies", "3", "--json")

@@ -423,7 +423,7 @@ def test_score_four_is_found_by_its_names(name: str) -> None:
 
 def test_score_four_refuses_by_name_what_it_does_not_answer() -> None:
     game = find_game("scorefour")
-    for ability in ("analyzer", "legality", "strategy_map"):
+    for ability in ("analyzer", "strategy_map"):
         with pytest.raises(UnsupportedError, match="Score Four has no .*; try oxo solve scorefour"):
             game.require(ability)
     assert {"play", "selfplay", "move", "show", "count", "solve"} <= set(game.commands())

@@ -346,7 +346,6 @@ class GravityBoxGame(BoardGame):
     )
     analyzer = False
     strategy_map = False
-    legality = False
     rl_encoding = False
     levels = ("random", "easy", "medium", "hard", "best")  # no exact solver for moves: no perfect
 
