@@ -44,12 +44,12 @@ def test_positions_get_the_plain_searchs_values(spec: str) -> None:
         if position.is_over:
             continue
         for attacker in ("x", "o"):
-            plain = ReferenceSearch(geometry, attacker, max_nodes=20_000).solve(
+            plain = ReferenceSearch(geometry, attacker, max_nodes=5_000).solve(
                 position.x, position.o
             )
             if plain is None:
                 continue
-            wide = WideSearch(geometry, attacker, table_bytes=1 << 20, max_nodes=50_000)
+            wide = WideSearch(geometry, attacker, table_bytes=1 << 20, max_nodes=10_000)
             answer = wide.solve(position.x, position.o)
             assert answer in (None, plain), position.to_letters(rows=True)
             compared += answer is not None
