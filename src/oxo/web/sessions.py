@@ -195,12 +195,13 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
 def perfect_out_of_reach(start: GameState) -> str:
     """Why ``perfect`` cannot play from ``start`` (the engine refused it), and what can."""
     game = registry.game_of(start)
-    classic = game.family == "board" and game.solver
+    exact = game.exact_solver() is not None  # Score Four can be proved (solve) but has none
+    classic = game.family == "board" and exact
     where = (
         f"{game.name} has {len(start.legal_moves)} empty cells"
         if classic
         else f"{game.title} has no exact solver"
-        if not game.solver
+        if not exact
         else "this position is beyond it"
     )
     strongest = "best (hard until the position is in reach, then perfect)" if classic else "hard"
