@@ -90,10 +90,12 @@ def main() -> None:
             rate = result["nodes"] / row["seconds"]  # type: ignore[index,operator]
             peak = max(row["peak_mib"], row["worker_peak_mib"])  # type: ignore[type-var]
             per_cpu = result["nodes"] / max(result["cpu"], 1e-9)  # type: ignore[index]
+            # No position in 1 worker's time (a loaded machine): no ratio to give.
+            ratio = f"{rate / base_rate:>11.2f}" if base_rate else f"{'-':>11}"
             print(
                 f"{board:<10} {row['label']:<36} {row['seconds']:>7.1f} "
                 f"{result['nodes']:>11,} {rate:>8,.0f} {result['cpu']:>7.1f} "  # type: ignore[index]
-                f"{per_cpu:>9,.0f} {peak:>9.0f} {rate / base_rate:>11.2f}",
+                f"{per_cpu:>9,.0f} {peak:>9.0f} {ratio}",
                 flush=True,
             )
     print(f"load now {os.getloadavg()[0]:.1f}")
