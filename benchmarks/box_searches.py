@@ -11,7 +11,11 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   strategy is read off and its entries counted (a certificate of that position would hold them);
 * ``two-plies``: 4x4x4x4 after X on a corner (cell 0) and O on the inner cell next to it on the
   long diagonal (cell 85);
-* ``score-four``: Score Four's empty board.
+* ``score-four``: Score Four's empty board;
+* ``four-ply-count``: no search, a count: with X on a corner (cell 0) and, after each of O's
+  replies (one per class under the search's 1536 symmetries), X on the engines' most promising
+  cell, the four-ply positions a proof that X wins must settle, one per class of O's second reply
+  (a lower bound on the proof's leaves four plies in, for the estimate of the run's length).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -47,10 +51,45 @@ def position(name: str):  # type: ignore[no-untyped-def]
     return found
 
 
+def four_ply_count() -> None:
+    """Print, for each of O's replies to X on cell 0, X's answer and O's second replies (classes)."""
+    from oxo.geometry import Geometry
+    from oxo.position import Position
+
+    geometry = Geometry.parse("4x4x4x4")
+    symmetries = geometry.line_symmetries
+
+    def classes(x: int, o: int) -> list[int]:
+        fixing = [s for s in symmetries if s.apply_mask(x) == x and s.apply_mask(o) == o]
+        seen: set[int] = set()
+        out = []
+        for cell in range(geometry.size):
+            if not (x | o) >> cell & 1:
+                key = min(s.apply_mask(1 << cell) for s in fixing)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(cell)
+        return out
+
+    total = 0
+    replies = classes(1, 0)
+    for reply in replies:
+        answer = Position(geometry, 1, 1 << reply).candidate_moves()[0]
+        seconds = classes(1 | 1 << answer, 1 << reply)
+        total += len(seconds)
+        print(f"four-ply-count: X 0, O {reply}, X {answer}: {len(seconds)} replies of O")
+    print(
+        f"four-ply-count: {len(replies)} replies of O to X on cell 0, "
+        f"{total:,} four-ply positions to settle"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--only", action="append", choices=["four-plies", "two-plies", "score-four"]
+        "--only",
+        action="append",
+        choices=["four-plies", "two-plies", "score-four", "four-ply-count"],
     )
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
     parser.add_argument("--every", type=int, default=20_000, help="positions between two reports")
@@ -58,7 +97,10 @@ def main() -> None:
     from oxo.proofs.wide import WideSearch
 
     print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
-    for name in args.only or ["four-plies", "two-plies", "score-four"]:
+    for name in args.only or ["four-plies", "two-plies", "score-four", "four-ply-count"]:
+        if name == "four-ply-count":
+            four_ply_count()
+            continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)
         began = time.process_time()
