@@ -15,7 +15,11 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
 * ``four-ply-count``: no search, a count: with X on a corner (cell 0) and, after each of O's
   replies (one per class under the search's 1536 symmetries), X on the engines' most promising
   cell, the four-ply positions a proof that X wins must settle, one per class of O's second reply
-  (a lower bound on the proof's leaves four plies in, for the estimate of the run's length).
+  (a lower bound on the proof's leaves four plies in, for the estimate of the run's length);
+* ``four-ply-sample``: the first ``--sample N`` of those four-ply positions shuffled with
+  ``--seed``, each searched within ``--nodes``: how many positions one of the proof's leaves costs
+  (``--sample 4 --seed 1 --nodes 5000`` and ``--sample 1 --seed 2 --nodes 40000``: the figures of
+  docs/boxes.md).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -51,8 +55,9 @@ def position(name: str):  # type: ignore[no-untyped-def]
     return found
 
 
-def four_ply_count() -> None:
-    """Print, for each of O's replies to X on cell 0, X's answer and O's second replies (classes)."""
+def four_ply_count(quiet: bool = False) -> list[tuple[int, int]]:
+    """Print, for each of O's replies to X on cell 0, X's answer and O's second replies (classes);
+    return the four-ply positions (X's cells, O's cells)."""
     from oxo.geometry import Geometry
     from oxo.position import Position
 
@@ -71,17 +76,45 @@ def four_ply_count() -> None:
                     out.append(cell)
         return out
 
-    total = 0
+    found = []
     replies = classes(1, 0)
     for reply in replies:
         answer = Position(geometry, 1, 1 << reply).candidate_moves()[0]
         seconds = classes(1 | 1 << answer, 1 << reply)
-        total += len(seconds)
-        print(f"four-ply-count: X 0, O {reply}, X {answer}: {len(seconds)} replies of O")
+        found += [(1 | 1 << answer, 1 << reply | 1 << second) for second in seconds]
+        if not quiet:
+            print(f"four-ply-count: X 0, O {reply}, X {answer}: {len(seconds)} replies of O")
     print(
         f"four-ply-count: {len(replies)} replies of O to X on cell 0, "
-        f"{total:,} four-ply positions to settle"
+        f"{len(found):,} four-ply positions to settle"
     )
+    return found
+
+
+def four_ply_sample(count: int, seed: int, nodes: int) -> None:
+    """Search ``count`` of the four-ply positions of :func:`four_ply_count`, drawn at random."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.wide import WideSearch
+
+    geometry = Geometry.parse("4x4x4x4")
+    drawn = four_ply_count(quiet=True)
+    random.Random(seed).shuffle(drawn)
+    for x, o in drawn[:count]:
+        search = WideSearch(geometry, "x", table_bytes=1 << 28)
+        began = time.process_time()
+        answer = search.solve_until(x, o, None, nodes)
+        words = {True: "X wins", False: "X cannot win", None: "not settled"}[answer]
+        cells = [
+            f"{side} {cell}"
+            for side, mask in (("X", x), ("O", o))
+            for cell in range(256)
+            if mask >> cell & 1
+        ]
+        print(
+            f"four-ply-sample: {', '.join(cells)}: {words} after {search.nodes:,} positions, "
+            f"{time.process_time() - began:.0f} s of processor time",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -89,8 +122,10 @@ def main() -> None:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["four-plies", "two-plies", "score-four", "four-ply-count"],
+        choices=["four-plies", "two-plies", "score-four", "four-ply-count", "four-ply-sample"],
     )
+    parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
+    parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
     parser.add_argument("--every", type=int, default=20_000, help="positions between two reports")
     args = parser.parse_args()
@@ -100,6 +135,9 @@ def main() -> None:
     for name in args.only or ["four-plies", "two-plies", "score-four", "four-ply-count"]:
         if name == "four-ply-count":
             four_ply_count()
+            continue
+        if name == "four-ply-sample":
+            four_ply_sample(args.sample, args.seed, args.nodes)
             continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)
