@@ -18,7 +18,7 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   (a lower bound on the proof's leaves four plies in, for the estimate of the run's length);
 * ``four-ply-sample``: the first ``--sample N`` of those four-ply positions shuffled with
   ``--seed``, each searched within ``--nodes``: how many positions one of the proof's leaves costs
-  (``--sample 4 --seed 1 --nodes 5000`` and ``--sample 1 --seed 2 --nodes 40000``: the figures of
+  (``--sample 4 --seed 1 --nodes 5000`` and ``--sample 2 --seed 2 --nodes 40000``: the figures of
   docs/boxes.md).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
