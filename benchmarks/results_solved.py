@@ -213,11 +213,12 @@ def _unsettled(rows: list[dict[str, object]]) -> str:
 
 def _kept_sections() -> str:
     """The sections of the page other scripts write, as they stand: the boards proved by long runs
-    (results_runs.py) and the gravity boards (bench_connect4.py)."""
+    (results_runs.py), the gravity boards (bench_connect4.py) and the proof book
+    (results_book.py)."""
     path = ROOT / "docs" / "solved.md"
     old = path.read_text() if path.exists() else ""
     out = ""
-    for name in ("runs", "gravity"):
+    for name in ("runs", "gravity", "book"):
         start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
         if start in old:
             out += "\n" + old[old.index(start) : old.index(end) + len(end)] + "\n"

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Generator
 
 import pytest
 
 from e2e_session import BROWSER_FILES, close_browser_tests, is_open
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """oxo's cache folder (indexes of certificates, built once) is a folder of this run, shared by
+    its workers (pytest-xdist starts them with this environment), never the user's: every run
+    starts from an empty cache, as CI does from a clean clone."""
+    if hasattr(config, "workerinput"):  # a worker: the controller chose the folder
+        return
+    folder = tempfile.mkdtemp(prefix="oxo-test-cache-")
+    os.environ["OXO_CACHE"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

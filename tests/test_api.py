@@ -105,9 +105,12 @@ def test_solve_matches_the_reference_and_the_cli(
 
 
 def test_solve_beyond_16_cells_uses_the_proof_search() -> None:
-    solved = oxo.Board("3x3x3").solve(seconds=60)
-    assert solved.proof is not None and solved.table is None
+    solved = oxo.Board("3x3x3").solve(seconds=60, again=True)
+    assert solved.proof is not None and solved.table is None and not solved.from_book
     assert solved.value == "x" and solved.to_dict()["value"] == "x"
+    booked = oxo.Board("3x3x3").solve()  # a proved board: read from oxo's proof book
+    assert booked.from_book and booked.value == "x" and booked.book is not None
+    assert booked.to_dict()["book"]["command"] == "oxo solve 3x3x3 --proof DIR"
 
 
 def test_check_is_oxo_check(capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,12 +132,16 @@ def test_analyze_a_position_or_a_board(capsys: pytest.CaptureFixture[str]) -> No
     empty = oxo.Board("3x3").analyze()
     assert empty.position == Position.empty(Geometry.parse("3x3"))
     assert empty.value == reference_value(empty.position)
-    big = oxo.analyze("5x5")
+    big = oxo.analyze("9x9,k=5", seconds=0.2)  # gomoku: forced wins searched, none on 9x9
     assert big.value is None and big.out_of_reach and big.lines.dead == ()
-    assert len(big.lines.open_for_x) == len(Geometry.parse("5x5").lines)
-    code, data = cli_json(capsys, "analyze", "5x5")
+    assert len(big.lines.open_for_x) == len(Geometry.parse("9x9,k=5").lines)
+    code, data = cli_json(capsys, "analyze", "9x9", "--k", "5", "--time", "0.2")
     assert code == 3 and data["value"] is None and data["out_of_reach"] == big.out_of_reach
     assert data["open_for_x"] == [list(line) for line in big.lines.open_for_x]
+    proved = oxo.analyze("5x5")  # in oxo's proof book: a draw
+    assert proved.value is None and proved.outcome == "draw" and proved.proven is not None
+    code, data = cli_json(capsys, "analyze", "5x5")
+    assert code == 0 and data["value"] == "draw" and data["plies_to_end"] is None
 
 
 def test_deadends_on_boards_and_positions(capsys: pytest.CaptureFixture[str]) -> None:
@@ -172,7 +179,7 @@ def test_move_is_oxo_move(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(oxo.MoveError):
         oxo.move("xxx/oo./...")
     with pytest.raises(oxo.OutOfReachError):
-        oxo.move("." * 25, level="perfect")
+        oxo.move("." * 36, level="perfect")  # 6x6: not a board oxo has proved
 
 
 def test_describe_is_oxo_show(capsys: pytest.CaptureFixture[str]) -> None:

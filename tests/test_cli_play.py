@@ -124,7 +124,7 @@ def test_perfect_out_of_reach_is_refused_before_the_game(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("0\n"))
-    code = main(["play", "5x5", "--level", "perfect"])
+    code = main(["play", "6x6", "--level", "perfect"])  # not a board oxo has proved
     captured = capsys.readouterr()
     assert code == 3 and captured.out == ""
     assert (
@@ -174,8 +174,11 @@ def test_move_on_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
     )
     data = json.loads(out)
     assert code == 0 and 0 <= data["move"] < 225 and data["value"] is None and data["k"] == 5
-    code, out, _ = run(capsys, "move", "." * 25, "--k", "4", "--level", "hard", "--time", "0.1")
+    code, out, _ = run(capsys, "move", "." * 36, "--k", "4", "--level", "hard", "--time", "0.1")
     assert code == 0 and out.startswith("move: ") and "value with best play: not proven" in out
+    # a board oxo has proved: the book's value, whatever the level's search found
+    code, out, _ = run(capsys, "move", "." * 25, "--k", "4", "--level", "hard", "--time", "0.1")
+    assert code == 0 and "value with best play: draw" in out
 
 
 @pytest.mark.parametrize(
@@ -184,7 +187,7 @@ def test_move_on_big_boards(capsys: pytest.CaptureFixture[str]) -> None:
         (["move", "xxx/oo./..."], 2),  # finished
         (["move", "xxx/ooo/..."], 2),  # cannot occur
         (["move", "xq......."], 2),
-        (["move", "." * 25, "--level", "perfect"], 3),
+        (["move", "." * 36, "--level", "perfect"], 3),  # 6x6: not a board oxo has proved
         (["move", "." * 9, "--level", "genius"], 2),
     ],
 )

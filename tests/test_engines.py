@@ -93,17 +93,22 @@ def test_perfect_takes_the_quickest_win() -> None:
 
 
 def test_perfect_is_refused_out_of_reach_and_best_says_what_it_uses() -> None:
+    # 6x6 with k=4: neither the exact solver nor a proof of oxo's reaches the empty board.
     with pytest.raises(OutOfReachError, match="hard"):
-        make_engine("perfect", new_game("5x5,k=4"))
+        make_engine("perfect", new_game("6x6,k=4"))
     with pytest.raises(OutOfReachError):
         make_engine("perfect", new_game("mega"))
-    best = make_engine("best", new_game("5x5,k=4"))
-    assert isinstance(best, BestEngine) and best.using(new_game("5x5,k=4")) == "hard"
-    assert best.using(random_position("5x5,k=4", 10, 1)) == "perfect"
-    assert "hard" in describe_level("best", new_game("5x5,k=4")) and "perfect" in describe_level(
+    best = make_engine("best", new_game("6x6,k=4"))
+    assert isinstance(best, BestEngine) and best.using(new_game("6x6,k=4")) == "hard"
+    assert best.using(random_position("6x6,k=4", 20, 1)) == "perfect"
+    assert "hard" in describe_level("best", new_game("6x6,k=4")) and "perfect" in describe_level(
         "best", new_game("3x3")
     )
     assert "Monte Carlo" in describe_level("hard", new_game("mega"))
+    # 5x5 with k=4 is in oxo's proof book: perfect and best play its certificates there.
+    proved = make_engine("best", new_game("5x5,k=4"))
+    assert isinstance(proved, BestEngine) and proved.using(new_game("5x5,k=4")) == "perfect"
+    assert "certificate" in describe_level("perfect", new_game("5x5,k=4"))
 
 
 def test_the_engines_play_exactly_only_with_the_solver_they_are_handed() -> None:

@@ -12,7 +12,7 @@ from oxo.errors import BoardSpecError, MoveError, OutOfReachError, PositionError
 from oxo.game import GameState, Outcome
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.reference import Memo, minimax
-from oxo.gravity.solver import GravitySolver, solve, supports, value_from_score
+from oxo.gravity.solver import GravitySolver, solvable, solve, supports, value_from_score
 from oxo.registry import new_game
 
 C4 = GravityBoard(6, 7, 4)
@@ -249,9 +249,11 @@ def test_scores_and_distances() -> None:
 def test_time_limit_says_what_is_known() -> None:
     with pytest.raises(OutOfReachError, match="--time"):
         solve(GravityState(C4), seconds=0.2)
+    # 9x7 needs 70 bits: two words hold it (oxo.gravity.wide); 19x19 needs 380.
     assert supports(C4) and not supports(GravityBoard(9, 7, 4))
+    assert solvable(GravityBoard(9, 7, 4)) and not solvable(GravityBoard(19, 19, 5))
     with pytest.raises(OutOfReachError):
-        GravitySolver(GravityBoard(9, 7, 4))
+        GravitySolver(GravityBoard(19, 19, 5))
 
 
 def test_perfect_engine_on_a_small_board_never_loses_to_random() -> None:

@@ -28,8 +28,20 @@ def test_solve_a_small_gravity_board(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_solve_connect_four_past_its_time_limit_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "solve", "6x7", "--k", "4", "--gravity", "--time", "0.2")
+    code, out, err = run(
+        capsys, "solve", "6x7", "--k", "4", "--gravity", "--time", "0.2", "--again"
+    )
     assert code == 3 and "--time" in err and "Traceback" not in err
+
+
+def test_solve_connect_four_answers_from_the_proof_book(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", "connect4", "--time", "5", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == "x" and data["end_ply"] == 41 and data["from_book"]
+    assert len(data["certificates"]) == 2
+    code, out, err = run(capsys, "solve", "connect4", "--time", "5")
+    assert code == 0 and "X wins in 21 moves" in out and "proved by oxo" in out
+    assert "oxo verify" in out and "--again" in out
 
 
 def test_analyze_gives_each_column_exactly(capsys: pytest.CaptureFixture[str]) -> None:

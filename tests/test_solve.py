@@ -251,7 +251,7 @@ def test_cli_analyze(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_solve_3x3x3(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "solve", "3x3x3", "--json")
+    code, out, _ = run(capsys, "solve", "3x3x3", "--again", "--json")
     data = json.loads(out)
     assert (
         code == 0
@@ -261,12 +261,17 @@ def test_cli_solve_3x3x3(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"board", "k", "value", "method", "nodes", "seconds", "proofs"} <= set(data) and data[
         "proofs"
     ] == []
+    code, out, _ = run(capsys, "solve", "3x3x3", "--json")  # from oxo's proof book
+    booked = json.loads(out)
+    assert code == 0 and booked["value"] == "x" and booked["from_book"]
+    assert {"board", "k", "value", "method", "nodes", "seconds", "proofs"} <= set(booked)
+    assert booked["proofs"][0].endswith("3x3x3-k3-x-win.jsonl.gz")
 
 
 def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "solve", "5x5", "--k", "9")
     assert code == 2 and err.startswith("oxo: error:") and len(err.splitlines()) == 1
-    code, _, err = run(capsys, "analyze", "." * 25)
+    code, _, err = run(capsys, "analyze", "." * 81, "--k", "5", "--time", "0.2")
     assert code == 3 and "at most 16" in err
     code, _, err = run(capsys, "analyze", "oo.......")
     assert code == 2 and "X moves first" in err

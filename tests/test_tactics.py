@@ -498,10 +498,12 @@ def test_oxo_analyze_shows_the_win_and_takes_time_on_gomoku_boards(capsys) -> No
 
     (case,) = cases("vcf_counter")
     text = _with_turn(case.position, "x").to_letters(rows=True)
-    assert main(["analyze", text, "--k", "5", "--time", "1", "--json"]) == 3
+    # A proven forced win is the value: one answer per question, exit 0.
+    assert main(["analyze", text, "--k", "5", "--time", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["forced_win"]["found"] and data["forced_win"]["attacker"] == "x"
-    assert main(["analyze", text, "--k", "5", "--time", "1"]) == 3
+    assert data["value"] == "x" and data["proven"]["outcome"] == "x"
+    assert main(["analyze", text, "--k", "5", "--time", "1"]) == 0
     captured = capsys.readouterr()
-    assert "forced win:" in captured.out and "what is known: X wins" in captured.err
+    assert "forced win:" in captured.out and "value:          X wins" in captured.out
     assert main(["analyze", "x...o....", "--time", "1"]) == 2

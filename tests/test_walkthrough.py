@@ -196,7 +196,8 @@ def test_exit_statuses_are_documented() -> None:
         (["fullboards"], 0),
         (["move", "x...o....", "--json"], 0),
         (["solve", "3x3"], 0),
-        (["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet"], 3),
+        (["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet"], 0),
+        (["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet", "--again"], 3),
         (["move", "5x5", "--k", "4", "--level", "easy", "--seed", "1"], 0),
         (["show", "x........//....o....//........."], 2),
         (["show", "x.o/..."], 0),
@@ -215,7 +216,7 @@ def test_newcomer_command(capsys: pytest.CaptureFixture[str], args: list[str], c
 @pytest.mark.parametrize(
     "args",
     [
-        ["analyze", "5x5"],
+        ["analyze", "9x9", "--k", "5", "--time", "0.2"],  # 5x5 is proved: its value is known
         ["deadends", "5x5", "--quiet"],
         ["terminal", "5x5", "--quiet"],
         ["count", "4x4x4", "--method", "frontier", "--quiet"],
@@ -233,10 +234,11 @@ def test_out_of_reach_is_exit_3_with_what_to_try(
 def test_out_of_reach_says_what_is_known_and_what_to_try(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    run = run_here(capsys, ["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet"])
+    again = ["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet", "--again"]
+    run = run_here(capsys, again)
     check(run, 3)
     assert "unknown" in run.out and "try" in (run.out + run.err)
-    run = run_here(capsys, ["solve", "8x8", "--k", "5", "--time", "0.5", "--quiet", "--json"])
+    run = run_here(capsys, [*again, "--json"])
     assert run.code == 3 and json.loads(run.out)["value"] == "unknown"
 
 
@@ -293,7 +295,10 @@ def test_words_and_numbers_in_the_newcomers_outputs(capsys: pytest.CaptureFixtur
 
 @pytest.mark.parametrize(
     "args",
-    [["analyze", "7x7", "--k", "4"], ["analyze", "x" + "." * 24, "--board", "5x5", "--k", "4"]],
+    [
+        ["analyze", "9x9", "--k", "5", "--time", "0.2"],
+        ["analyze", "x" + "." * 80, "--board", "9x9", "--k", "5", "--time", "0.2"],
+    ],
     ids=shlex.join,
 )
 def test_analyze_beyond_the_solver_fits_80_columns_and_says_why_once(
@@ -354,14 +359,16 @@ def terminal_output(args: list[str], stdin: str = "", columns: int = 80) -> tupl
 @pytest.mark.parametrize(
     "args, stdin, code",
     [
-        (["analyze", "5x5"], "", 3),
+        (["analyze", "5x5"], "", 0),  # a draw, from oxo's proof book
+        (["analyze", "9x9", "--k", "5", "--time", "0.2"], "", 3),
         (["analyze", "xo./.x./..."], "", 0),
         (["check", "xxx/ooo/..."], "", 1),
         (["classes", "3x3x3"], "", 0),
         (["notation", "game", "0 4 8 2 6", "--explain"], "", 0),
         (["play", "3x3", "--level", "easy", "--seed", "1"], "help\n4\nquit\n", 0),
         (["show", "x........//....o....//........."], "", 2),
-        (["move", "5x5", "--k", "4", "--level", "perfect"], "", 3),
+        (["move", "5x5", "--k", "4", "--level", "perfect"], "", 0),  # from the proof book
+        (["move", "6x6", "--k", "4", "--level", "perfect"], "", 3),
     ],
     ids=lambda value: shlex.join(value) if isinstance(value, list) else None,
 )

@@ -388,12 +388,12 @@ def test_every_offered_board_at_every_level(client: TestClient) -> None:
 def test_perfect_is_refused_where_out_of_reach(client: TestClient) -> None:
     message = bad(
         client.post(
-            "/api/games", json={"board": "5x5", "k": 4, "players": {"x": "human", "o": "perfect"}}
+            "/api/games", json={"board": "6x6", "k": 4, "players": {"x": "human", "o": "perfect"}}
         )
-    )
+    )  # 6x6 with k=4: not a board oxo has proved (5x5 with k=4 is: perfect plays its proof)
     assert (
         message.startswith("players.o: perfect play is out of reach")
-        and "5x5,k=4 has 25 empty cells" in message
+        and "6x6,k=4 has 36 empty cells" in message
     )
     assert "the strongest level that works here is best" in message
     message = bad(
@@ -410,7 +410,7 @@ def test_perfect_is_refused_where_out_of_reach(client: TestClient) -> None:
         ]["o"]
         == "perfect"
     )
-    assert new(client, board="5x5", k=4, players={"x": "human", "o": "best"})["playing"][
+    assert new(client, board="6x6", k=4, players={"x": "human", "o": "best"})["playing"][
         "o"
     ].startswith("best: hard")
 

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
         deadends,
         describe,
         move,
+        prepare_proof,
+        proof,
+        proved_boards,
         solve,
     )
     from oxo.counting import CountTable
@@ -61,6 +64,9 @@ _LAZY: dict[str, str] = {
     "describe": "oxo.api",
     "move": "oxo.api",
     "solve": "oxo.api",
+    "proof": "oxo.api",
+    "proved_boards": "oxo.api",
+    "prepare_proof": "oxo.api",
     "Position": "oxo.position",
     "Analysis": "oxo.reports",
     "PositionReport": "oxo.reports",
@@ -102,6 +108,9 @@ __all__ = [
     "mega",
     "move",
     "new_game",
+    "prepare_proof",
+    "proof",
+    "proved_boards",
     "solve",
 ]
 

@@ -27,6 +27,8 @@ from oxo.registry import game_of, looks_like_board, refuse_other_games
 # with it every command of the command line) stays cheap.
 if TYPE_CHECKING:
     from oxo.analysis import DeadEndReport
+    from oxo.book import BookEntry
+    from oxo.book.play import ProvenValue
     from oxo.counting import CountTable
     from oxo.counting.drops import DropCounts
     from oxo.engines.base import SearchReport
@@ -52,6 +54,9 @@ __all__ = [
     "deadends",
     "describe",
     "move",
+    "prepare_proof",
+    "proof",
+    "proved_boards",
     "solve",
 ]
 
@@ -140,9 +145,12 @@ class Board:
         seconds: float | None = 600.0,
         proof_dir: str | Path | None = None,
         on_progress: Progress | None = None,
+        again: bool = False,
     ) -> Solved:
         """The value with perfect play (see :func:`solve`)."""
-        return solve(self, seconds=seconds, proof_dir=proof_dir, on_progress=on_progress)
+        return solve(
+            self, seconds=seconds, proof_dir=proof_dir, on_progress=on_progress, again=again
+        )
 
     def analyze(self) -> Analysis:
         """The empty board's analysis (see :func:`analyze`)."""
@@ -278,17 +286,21 @@ def analyze(
     """Dead and open lines, winnability, value and every move's value (``oxo analyze``).
 
     A board (or its text, such as ``"5x5"``) means its empty position. Where the exact solver does
-    not reach (more than 16 empty cells), the value is None and ``out_of_reach`` says why; the lines
-    are reported all the same, and on gomoku boards (k = 5) forced wins by fours and threes are
-    searched for both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``).
+    not reach (more than 16 empty cells), the exact value is None and ``out_of_reach`` says why; the
+    lines are reported all the same, and who wins is given where oxo can prove it (``proven``):
+    from its proof book, on gomoku boards (k = 5) from forced wins by fours and threes searched for
+    both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``), on other boards of up
+    to 64 cells from a proof search within ``seconds`` (default 3).
     """
     from oxo.registry import find_game
     from oxo.reports import analyze as analyze_position
 
     pos = _position_or_empty(position)
     gomoku = find_game(pos.geometry.spec).gomoku
-    budget = (TACTICS_SECONDS if seconds is None else seconds) if gomoku else None
-    return analyze_position(pos, tactics_seconds=budget)
+    budget = TACTICS_SECONDS if seconds is None else seconds
+    if gomoku:
+        return analyze_position(pos, tactics_seconds=budget, book_build=None)
+    return analyze_position(pos, proof_seconds=budget, book_build=None)
 
 
 def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> DeadEndReport:
@@ -335,7 +347,9 @@ class Solved:
 
     ``value`` is ``"x"``, ``"o"``, ``"draw"`` or ``"unknown"`` (the proof search ran out of time).
     Boards of at most 16 cells come with ``table`` (values of every reachable position, per ply);
-    larger ones with ``proof`` (the proof search's questions and cost).
+    larger ones with ``proof`` (the proof search's questions and cost), or, when the value was
+    read from oxo's proof book, with neither: ``book`` is then the book's row (how and when it was
+    proved, its certificates). ``book`` is the row on the small boards too, where there is one.
     """
 
     board: Geometry
@@ -347,13 +361,20 @@ class Solved:
     proofs: tuple[str, ...]
     table: SolveTable | None = None
     proof: ProofResult | None = None
+    book: BookEntry | None = None
 
     @property
     def known(self) -> bool:
         return self.value != "unknown"
 
+    @property
+    def from_book(self) -> bool:
+        """Whether the value was read from oxo's proof book (nothing was searched now)."""
+        return self.table is None and self.proof is None
+
     def to_dict(self) -> dict[str, object]:
-        """The keys of ``oxo solve --json``."""
+        """The keys of ``oxo solve --json`` (and ``book``: the proof book's row, when there is one)."""
+        book = {} if self.book is None else {"book": self.book.to_dict()}
         if self.table is not None:
             return {
                 **self.table.to_dict(),
@@ -361,14 +382,27 @@ class Solved:
                 "nodes": self.nodes,
                 "seconds": round(self.seconds, 3),
                 "proofs": list(self.proofs),
+                **book,
             }
-        assert self.proof is not None
-        return self.proof.to_dict()
+        if self.proof is not None:
+            return {**self.proof.to_dict(), **book}
+        return {
+            **self.board.board_keys(),
+            "value": self.value,
+            "plies_to_end": self.plies,
+            "method": self.method,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "proofs": list(self.proofs),
+            "searches": [],
+            "from_book": True,
+            **book,
+        }
 
     def _repr_html_(self) -> str:
         from oxo.render.html import solved_html
 
-        return solved_html(self.board, self.value, self.table, self.proof)
+        return solved_html(self.board, self.value, self.table, self.proof, self.book)
 
 
 def solve(
@@ -380,20 +414,43 @@ def solve(
     on_search: Callable[[str, int, int, float], None] | None = None,
     run: RunOptions | None = None,
     on_status: Callable[[str], None] | None = None,
+    again: bool = False,
 ) -> Solved:
     """The value of a board's empty position with perfect play (``oxo solve``).
 
-    Boards of at most 16 cells are solved completely (every reachable position, per-ply table);
-    larger ones by a proof search limited to ``seconds`` (value ``"unknown"`` past it). With
-    ``proof_dir``, the strategies that prove the value are written there as certificates, by a
-    proof run kept in that folder (:mod:`oxo.proofs.runs`, with the ``run`` options, reporting to
-    ``on_status``): the same call on the same folder continues a run that was stopped.
+    Boards of at most 16 cells are solved completely (every reachable position, per-ply table).
+    A larger board that oxo has proved is answered from its proof book at once (:mod:`oxo.book`:
+    how and when it was proved, the certificates), unless ``again`` or ``proof_dir`` asks for the
+    proof itself; other boards by a proof search limited to ``seconds`` (value ``"unknown"`` past
+    it). With ``proof_dir``, the strategies that prove the value are written there as
+    certificates, by a proof run kept in that folder (:mod:`oxo.proofs.runs`, with the ``run``
+    options, reporting to ``on_status``): the same call on the same folder continues a run that
+    was stopped.
     """
+    from oxo.book import book_entry
     from oxo.proofs.solver import METHOD, prove_board
     from oxo.solve import solve as solve_space
     from oxo.space import build_space
 
     geometry = board_of(board)
+    entry = book_entry(geometry.spec)
+    if entry is not None and geometry.size > MAX_EMPTY and not again and proof_dir is None:
+        from oxo.book import find_certificate
+
+        found = [find_certificate(certificate) for certificate in entry.certificates]
+        return Solved(
+            geometry,
+            entry.value,
+            entry.ending_ply,
+            entry.method,
+            entry.positions,
+            entry.seconds,
+            tuple(
+                str(path) if path is not None else certificate.file
+                for path, certificate in zip(found, entry.certificates, strict=True)
+            ),
+            book=entry,
+        )
     if geometry.size <= MAX_EMPTY and not geometry.gravity:  # the table knows no gravity
         started = time.perf_counter()
         space = build_space(geometry, on_progress=on_progress)
@@ -416,6 +473,7 @@ def solve(
             elapsed,
             proofs,
             table=table,
+            book=entry,
         )
     result = prove_board(
         geometry,
@@ -434,6 +492,7 @@ def solve(
         result.seconds,
         tuple(result.proofs),
         proof=result,
+        book=entry,
     )
 
 
@@ -442,17 +501,33 @@ def solve(
 
 @dataclass(frozen=True)
 class MoveResult:
-    """The computer's move in a position, at a level, and what its search found."""
+    """The computer's move in a position, at a level, and what its search found; ``proven`` is
+    what oxo's proof book proves about the position when the search itself did not settle its
+    value (a board oxo has proved: ``"draw"`` on the empty 8x8 with k=5, or ``X does not lose``
+    where only X's certificate covers it)."""
 
     position: Position
     level: str
     move: int
     report: SearchReport
+    proven: ProvenValue | None = None
 
     @property
     def value(self) -> str | None:
         """Who wins with best play from the position (``"x"``, ``"o"``, ``"draw"``) when proven, else None."""
-        return self.report.value
+        if self.report.value is not None:
+            return self.report.value
+        return None if self.proven is None else self.proven.outcome
+
+    @property
+    def value_words(self) -> str:
+        """The value in words, or what is proved of it (``X does not lose``), or ``not proven``."""
+        words = {"x": "X wins", "o": "O wins", "draw": "draw"}
+        if self.value is not None:
+            return words[self.value]
+        if self.proven is not None:
+            return f"{self.proven.bound} (who wins is not known)"
+        return "not proven"
 
     @property
     def after(self) -> Position:
@@ -460,17 +535,20 @@ class MoveResult:
         return self.position.play(self.move)
 
     def to_dict(self) -> dict[str, object]:
-        """The keys of ``oxo move --json``."""
+        """The keys of ``oxo move --json`` (``proven`` only where the proof book adds to it)."""
         geometry = self.position.geometry
-        return {
+        out: dict[str, object] = {
             **geometry.board_keys(),
             "position": self.position.to_status_string(),
             "level": self.level,
             "move": self.move,
             **({"column": self.position.format_move(self.move)} if geometry.gravity else {}),
-            "value": self.report.value,
+            "value": self.value,
             "seconds": round(self.report.seconds, 4),
         }
+        if self.proven is not None:
+            out["proven"] = self.proven.to_dict()
+        return out
 
     def _repr_svg_(self) -> str:
         from oxo.render.svg import classic_svg
@@ -502,7 +580,79 @@ def move(
     report = engine.last
     if report is None:
         raise AssertionError("an engine reports on every move it chooses")
-    return MoveResult(pos, level, cell, report)
+    proven = None
+    if report.value is None:
+        from oxo.book.play import proven_value
+
+        proven = proven_value(pos, build=False)  # only indexes that are there: never a wait
+    return MoveResult(pos, level, cell, report, proven)
+
+
+# -- oxo's proof book, for a page: what is proved, and the level that plays the proof -------------
+
+
+def _book_name(board: Board | Geometry | str, k: int | None, gravity: bool) -> str:
+    """The game's name as the book keys it (``"8x8,k=5"``, ``"6x7,k=4,gravity"``)."""
+    if isinstance(board, str):
+        from oxo.registry import find_game
+
+        return find_game(board, k, gravity).name
+    return board_of(board, k).spec
+
+
+def proved_boards() -> list[dict[str, object]]:
+    """Every board oxo has proved, in the book's order (small boards first), each as
+    :func:`proof` gives it: for a page's menu of proved boards. Cheap: nothing is hashed or built."""
+    from oxo.book import proved_boards as rows
+    from oxo.book.play import proof_summary
+
+    return [summary for row in rows() if (summary := proof_summary(row.board)) is not None]
+
+
+def proof(
+    board: Board | Geometry | str, k: int | None = None, *, gravity: bool = False
+) -> dict[str, object] | None:
+    """What oxo has proved about ``board`` (``"qubic"``, ``"8x8"`` with ``k=5``, ``"connect4"``),
+    or None where it has proved nothing: ``value`` (``"x"``, ``"o"``, ``"draw"``) and
+    ``value_words``, ``ending_ply``, the ``published`` value and its ``source``, the ``command``
+    that proves it again, and ``sides``: per side with a certificate, what it proves (``claim``),
+    its ``file``, ``path`` here (None when absent) and ``sha256``, and whether the level
+    ``perfect`` plays from it now (``ready``) or what makes it ready (``make``, about
+    ``make_seconds``: :func:`prepare_proof`). Play it with :func:`move` at level ``"perfect"``."""
+    from oxo.book.play import proof_summary
+
+    return proof_summary(_book_name(board, k, gravity))
+
+
+def prepare_proof(
+    board: Board | Geometry | str,
+    k: int | None = None,
+    *,
+    gravity: bool = False,
+    side: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    on_status: Callable[[str], None] | None = None,
+) -> list[str]:
+    """Make what the level ``perfect`` needs to play ``board``'s proof (``side``'s certificate
+    only, if given): each certificate's file (rebuilt from its kept run where that is how it is
+    made: Qubic's), compared with the book's SHA-256, and its index in oxo's cache. Long for the
+    big ones (minutes; about an hour for Qubic), once per machine. Returns the sides now ready.
+    Raises :class:`~oxo.errors.OutOfReachError` (``CertificateUnavailableError``) when a file
+    cannot be had or does not match the book, saying why."""
+    from oxo.book import book_entry
+    from oxo.book.play import FORMATS, prepare
+
+    name = _book_name(board, k, gravity)
+    entry = book_entry(name)
+    if entry is None:
+        raise OxoError(f"oxo has proved nothing about {name}: 'oxo book' lists what it has")
+    ready: list[str] = []
+    for certificate in entry.certificates:
+        if certificate.format not in FORMATS or (side is not None and certificate.side != side):
+            continue
+        prepare(entry, certificate, on_progress=on_progress, on_status=on_status)
+        ready.append(certificate.side)
+    return ready
 
 
 __all__ += ["PositionReport", "check_space_fits", "looks_like_board", "position_of"]

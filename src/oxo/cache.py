@@ -1,17 +1,34 @@
-"""One bounded, thread-safe least-recently-used cache for the results worth keeping between requests.
+"""oxo's one cache helper: values kept in memory between requests, and a folder on disk for what
+is computed once and kept between runs.
 
-The web page keeps solved boards, winnability tables, count tables and games in progress; each is a
-:class:`BoundedCache`. ``functools.lru_cache`` stays the tool for small pure functions; this one is
-for values keyed by something a caller chooses, shared between threads, and expensive enough that
-two threads asking for the same key at once should compute it once (:meth:`BoundedCache.get_or_compute`).
+In memory: one bounded, thread-safe least-recently-used cache. The web page keeps solved boards,
+winnability tables, count tables and games in progress; each is a :class:`BoundedCache`.
+``functools.lru_cache`` stays the tool for small pure functions; this one is for values keyed by
+something a caller chooses, shared between threads, and expensive enough that two threads asking
+for the same key at once should compute it once (:meth:`BoundedCache.get_or_compute`).
+
+On disk: :func:`cache_folder`, the folder where oxo keeps what takes long to compute and is the same
+every time (the index of a certificate, say, built once and then read in a moment). It follows the
+XDG convention: ``$OXO_CACHE`` when set, else ``$XDG_CACHE_HOME/oxo``, else ``~/.cache/oxo``.
+Everything in it can be deleted: it is computed again when needed. Files go in through
+:mod:`oxo.fileio` (atomically), and :func:`cache_lock` lets one process build a file while others
+that want the same file wait for it instead of building it too.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Generic, TypeVar, overload
+
+from oxo.errors import OxoError
+
+#: The environment variable that names oxo's cache folder (see :func:`cache_folder`).
+CACHE_ENV = "OXO_CACHE"
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -108,3 +125,51 @@ class BoundedCache(Generic[K, V]):
         """Forget every value."""
         with self._guard:
             self._values.clear()
+
+
+# -- on disk ---------------------------------------------------------------------------------------
+
+
+def cache_root() -> Path:
+    """The folder of oxo's cache, not created: ``$OXO_CACHE``, else ``$XDG_CACHE_HOME/oxo``, else
+    ``~/.cache/oxo`` (relative values of the variables are ignored, as XDG says)."""
+    chosen = os.environ.get(CACHE_ENV, "")
+    if chosen:
+        return Path(chosen).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "oxo"
+    return Path.home() / ".cache" / "oxo"
+
+
+def cache_folder(*parts: str) -> Path:
+    """A folder of oxo's cache (``parts`` name a subfolder), created when missing; raises
+    :class:`~oxo.errors.OxoError` naming the folder and :data:`CACHE_ENV` when it cannot be."""
+    folder = cache_root().joinpath(*parts)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OxoError(
+            f"cannot create oxo's cache folder {folder} ({error.strerror or error}); set "
+            f"{CACHE_ENV} to a folder oxo may write"
+        ) from None
+    return folder
+
+
+@contextmanager
+def cache_lock(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` + ``.lock`` for the block, waiting while another process
+    (or thread) holds it: one builds a cached file, the others wait and then find it built. Where
+    the system has no file locks (not POSIX), the block runs unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no fcntl
+        yield
+        return
+    lock_path = Path(f"{os.fspath(path)}.lock")
+    with open(lock_path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

@@ -94,6 +94,12 @@ class OutOfReachError(Exception):
     """
 
 
+class CertificateUnavailableError(OutOfReachError):
+    """A certificate of oxo's proof book cannot be played from here: its file is not on this
+    machine, or it does not match the SHA-256 the book records (truncated or altered), or its index
+    is not built yet. The message names the file, what was found and how to get it right."""
+
+
 class Stopped(KeyboardInterrupt):
     """Ctrl-C stopped long work that can say what it had settled by then: ``partial`` is a result
     of the kind the work returns, holding only that (a proof's value ``"unknown"``, the searches as
@@ -112,6 +118,7 @@ __all__ = [
     "CertificateFileError",
     "CertificateHeaderError",
     "CertificateSyntaxError",
+    "CertificateUnavailableError",
     "IllegalMoveError",
     "MoveError",
     "MoveSyntaxError",

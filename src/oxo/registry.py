@@ -34,8 +34,9 @@ from oxo.game import GameState
 from oxo.records import attributes
 
 if TYPE_CHECKING:
+    from oxo.book import BookEntry
     from oxo.engines import Engine, ExactSolver
-    from oxo.engines.base import Budget
+    from oxo.engines.base import Book, Budget
     from oxo.geometry import Geometry
     from oxo.gravity.board import GravityBoard
 
@@ -161,7 +162,7 @@ class Game:
         """What builds the game's engines from a level, a state and the thinking budget."""
         from oxo.engines import make_engine
 
-        return partial(make_engine, solver=self.exact_solver())
+        return partial(make_engine, solver=self.exact_solver(), book=self.proof_book())
 
     def exact_solver(self) -> ExactSolver | None:
         """The game's exact solver as the engines ask it (``solver(state, limit)``, see
@@ -169,11 +170,24 @@ class Game:
         the descriptor hands them the solver."""
         return None
 
+    def proof_book(self) -> Book | None:
+        """A fresh proof book of this game for an engine (:class:`oxo.engines.base.Book`): the
+        moves of the certificates of oxo's proof of the board (:mod:`oxo.book`); ``None`` when oxo
+        has not proved the game, or plays its proof its own way (Connect Four)."""
+        return None
+
+    def proved(self) -> BookEntry | None:
+        """The row of oxo's proof book for this game (:class:`oxo.book.BookEntry`), or None when
+        oxo has not proved it."""
+        from oxo.book import book_entry
+
+        return book_entry(self.name)
+
     def describe_level(self, level: str, state: GameState) -> str:
         """How ``level`` plays on this game, in a short phrase (for the start of a game)."""
         from oxo.engines import describe_level
 
-        return describe_level(level, state, self.exact_solver())
+        return describe_level(level, state, self.exact_solver(), self.proof_book())
 
     def rules_text(self) -> str | None:
         """The rules in plain words, ``None`` when the game has no rules text."""
@@ -296,6 +310,11 @@ class BoardGame(Game):
 
         return solution_within
 
+    def proof_book(self) -> Book | None:
+        from oxo.book.play import board_book
+
+        return board_book(self.name)
+
     @property
     def size(self) -> int:
         return self.geometry.size
@@ -330,7 +349,9 @@ class BoardGame(Game):
             from oxo.tactics import engine_advice
 
             tactics = engine_advice
-        return partial(make_engine, solver=self.exact_solver(), tactics=tactics)
+        return partial(
+            make_engine, solver=self.exact_solver(), tactics=tactics, book=self.proof_book()
+        )
 
 
 class GravityBoxGame(BoardGame):

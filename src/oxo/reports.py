@@ -6,9 +6,11 @@ and notebooks.
 * :class:`SideValue`: a value with best play seen from one side ("win in 3 for X");
 * :func:`analyze`: dead and open lines, winnability, and, where the exact solver reaches, the value
   and every move's value. On positions too big for the solver it still reports what is cheap to know
-  (the lines, and whether anybody has a line left to complete) and says why the value is missing;
-  on gomoku boards it also searches forced wins by fours and threes (:mod:`oxo.tactics`) for the
-  side to move and, as a threat, for its opponent.
+  (the lines, and whether anybody has a line left to complete), and the best answer oxo has about
+  the value (:class:`Proven`): what oxo's proof book proves there (:mod:`oxo.book`), a forced win
+  by fours and threes on gomoku boards (:mod:`oxo.tactics`, searched for the side to move and, as
+  a threat, for its opponent), or else a proof search within a few seconds
+  (:mod:`oxo.proofs.search`); only when none settles it is the value missing, and it says why.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.analysis import can_win_by_lines, line_report, winnability
+from oxo.book.play import ProvenValue, proven_value
 from oxo.errors import OutOfReachError
 from oxo.position import Player, Position, Status, position_status
 from oxo.solve import Solution, Value, solve
@@ -35,10 +38,12 @@ STABILIZER_NAMES = 8
 
 @dataclass(frozen=True)
 class PositionReport:
-    """What ``oxo show`` says about a position: its state, complete lines and symmetry class."""
+    """What ``oxo show`` says about a position: its state, complete lines and symmetry class, and
+    what oxo's proof book proves about it (``proven``, None when no certificate covers it)."""
 
     position: Position
     status: Status
+    proven: ProvenValue | None = None
 
     @property
     def stabilizer(self) -> tuple[str, ...]:
@@ -63,6 +68,7 @@ class PositionReport:
             "canonical": position.canonical.to_status_string(),
             "stabilizer": list(self.stabilizer),
             "class_size": position.class_size,
+            "proven": None if self.proven is None else self.proven.to_dict(),
         }
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
@@ -88,18 +94,24 @@ class PositionReport:
             )
         else:
             unchanged = ", ".join(names)
-        return [
+        out = [
             f"status:         {self.status.text}",
             f"complete lines: {complete or 'none'}",
             f"canonical form: {position.canonical.to_status_string()}",
             f"unchanged by:   {unchanged} (the symmetries that leave it as it is)",
             f"class size:     {position.class_size} of {symmetries} symmetries",
         ]
+        if self.proven is not None:
+            out.append(f"proved:         {self.proven.bound} ({self.proven.by})")
+        return out
 
 
 def describe(position: Position) -> PositionReport:
-    """Everything ``oxo show`` says about a position."""
-    return PositionReport(position, position_status(position))
+    """Everything ``oxo show`` says about a position, with what oxo's proof book proves about it
+    (only from certificates whose index is built already: :func:`proven_value`)."""
+    status = position_status(position)
+    proven = proven_value(position, build=False) if status.code == "to_move" else None
+    return PositionReport(position, status, proven)
 
 
 # -- a value from one side ---------------------------------------------------------------------------
@@ -135,6 +147,9 @@ class SideValue:
 
 # -- analysis ------------------------------------------------------------------------------------------
 
+#: A value proved without the exact solver (who wins, not when): see :class:`oxo.book.play.ProvenValue`.
+Proven = ProvenValue
+
 
 @dataclass(frozen=True)
 class MoveValue:
@@ -162,7 +177,9 @@ class Analysis:
     (:func:`oxo.analysis.can_win_by_lines`) and None where that cannot tell. There, on gomoku
     boards, ``forced_win`` is the search for a forced win of the side to move (a win found is
     proven, and played out against every defence before it is reported) and ``threat`` the same
-    search for its opponent, as if it were to move (what the mover must stop).
+    search for its opponent, as if it were to move (what the mover must stop). ``proven`` is the
+    best answer oxo has about the value there (who wins, not when): from its proof book, the forced
+    win found, or a proof search; None when nothing settled it.
     """
 
     position: Position
@@ -176,6 +193,7 @@ class Analysis:
     out_of_reach: str | None = None
     forced_win: Tactics | None = None
     threat: Tactics | None = None
+    proven: Proven | None = None
 
     @property
     def winner(self) -> Player | None:
@@ -184,7 +202,17 @@ class Analysis:
             return self.value.winner
         if self.forced_win is not None and self.forced_win.found:
             return self.forced_win.attacker
+        if self.proven is not None and self.proven.outcome in ("x", "o"):
+            return self.proven.outcome  # type: ignore[return-value]  # "x" or "o": a player
         return None
+
+    @property
+    def outcome(self) -> str | None:
+        """``"x"``, ``"o"`` or ``"draw"`` when the value with best play is known (exactly, or
+        proved another way: :attr:`proven`), else None."""
+        if self.value is not None:
+            return self.value.outcome
+        return None if self.proven is None else self.proven.outcome
 
     @property
     def winnable(self) -> bool | None:
@@ -221,9 +249,10 @@ class Analysis:
             "x_can_win": self.x_can_win,
             "o_can_win": self.o_can_win,
             "winnable": self.winnable,
-            "value": None if self.value is None else self.value.outcome,
+            "value": self.outcome,
             "plies_to_end": None if self.value is None else self.value.plies,
-            "value_text": None if self.value is None else str(self.value),
+            "value_text": str(self.value) if self.value is not None else self._proven_text(),
+            "proven": None if self.proven is None else self.proven.to_dict(),
             "for_mover": None if self.for_mover is None else self.for_mover.to_dict(),
             "forced_draw": self.forced_draw,
             "best_moves": list(self.best_moves),
@@ -248,6 +277,20 @@ class Analysis:
         position = self.position
         if self.value is None:
             out.extend(self.tactics_text())
+            if self.proven is not None:
+                import textwrap
+
+                out.append(f"value:          {self._proven_text()}")
+                out += textwrap.wrap(
+                    self.proven.by,
+                    79,
+                    initial_indent="proved by:      ",
+                    subsequent_indent=" " * 16,
+                    break_on_hyphens=False,
+                )
+                if self.proven.outcome is None:
+                    out.append(f"not known:      who wins{f': {self.out_of_reach}' if why else ''}")
+                return out
             out.append(f"value:          not known{f': {self.out_of_reach}' if why else ''}")
             return out
         out.append(f"value:          {self.value}")
@@ -264,6 +307,14 @@ class Analysis:
                 label = "each move:" if number == 0 else ""
                 out.append(f"{label:<16}{value}: {' '.join(map(str, cells))}")
         return out
+
+    def _proven_text(self) -> str | None:
+        """The proven value in words (no distance to the end is known), or None."""
+        if self.proven is None:
+            return None
+        if self.proven.outcome is None:
+            return f"{self.proven.bound} (who wins is not known)"
+        return self.proven.bound
 
     def move_groups(self) -> list[tuple[Value, tuple[int, ...]]]:
         """The moves grouped by their value, the best for the mover first, each value counted from
@@ -365,6 +416,8 @@ def analyze(
     win: Winnability | None = None,
     max_empty: int = MAX_EMPTY,
     tactics_seconds: float | None = None,
+    proof_seconds: float | None = None,
+    book_build: bool | None = False,
 ) -> Analysis:
     """Analyse a position that can occur in a game (a :class:`~oxo.errors.PositionError` otherwise).
 
@@ -373,7 +426,12 @@ def analyze(
     ``solution`` and ``win`` containing the position may be passed instead). Beyond, the value is left
     out (``out_of_reach`` says why) and winnability is read from the lines alone; with
     ``tactics_seconds`` (the registry gives it on gomoku boards) forced wins by fours and threes are
-    searched for the side to move and for its opponent within about that many seconds.
+    searched for the side to move and for its opponent within about that many seconds. Who wins
+    there (``proven``) comes from oxo's proof book where a certificate covers the position, from a
+    forced win found, or, with ``proof_seconds``, from a proof search of both sides' questions
+    within about that many seconds (boards of at most 64 cells). The book reads the certificates
+    whose index is built; ``book_build`` None builds the quick ones first (True: any), as
+    :func:`oxo.book.play.load_player` does.
     """
     check_playable(position)
     lines = line_report(position)
@@ -382,6 +440,7 @@ def analyze(
     if solution is None or position not in solution:
         if empty > max_empty:
             found, threat = _tactics(position, tactics_seconds)
+            proven = _proven(position, found, proof_seconds, book_build)
             return Analysis(
                 position,
                 status,
@@ -394,12 +453,19 @@ def analyze(
                 f"{empty} empty cells are too many for the exact solver here (at most {max_empty}); "
                 f"try a position with at most {max_empty} empty cells"
                 + (
-                    f", or 'oxo solve {position.geometry.spec}', which searches the empty board"
-                    if empty == position.geometry.size
+                    f", or 'oxo solve {position.geometry.spec}', which searches the empty board "
+                    "for up to 10 minutes (--time, --proof DIR to keep the work)"
+                    if empty == position.geometry.size and proven is None
+                    else ""
+                )
+                + (
+                    f", or a longer --time for the proof search ({proof_seconds:g} s now)"
+                    if proof_seconds is not None and proven is None
                     else ""
                 ),
                 found,
                 threat,
+                proven,
             )
         space = build_space(position)
         solution = solve(position, space=space)
@@ -416,6 +482,63 @@ def analyze(
     )
     best = solution.best_moves(position) if mover is not None else ()
     return Analysis(position, status, lines, x_can, o_can, value, moves, best)
+
+
+def _proven(
+    position: Position,
+    found: Tactics | None,
+    proof_seconds: float | None,
+    book_build: bool | None = False,
+) -> Proven | None:
+    """The best answer oxo has about who wins a position beyond the exact solver: the forced win
+    found, what the proof book proves, or a proof search within ``proof_seconds`` (None: none)."""
+    if found is not None and found.found:
+        return Proven(
+            found.attacker,
+            f"{found.attacker.upper()} wins",
+            "a forced win by fours and threes (shown above), played out against every defence",
+        )
+    book = proven_value(position, build=book_build)
+    if book is not None and book.outcome is not None:
+        return book
+    searched = _proof_search(position, proof_seconds)
+    return searched or book
+
+
+def _proof_search(position: Position, seconds: float | None) -> Proven | None:
+    """Who wins ``position``, from the proof search (:mod:`oxo.proofs.search`) of the side to move
+    and then of its opponent, within about ``seconds`` in all; None when not settled in time."""
+    import time
+
+    mover = position.to_move
+    if seconds is None or mover is None or position.geometry.size > 64:
+        return None
+    from oxo.proofs.search import make_search
+
+    started = time.perf_counter()
+    nodes = 0
+    opponent: Player = "o" if mover == "x" else "x"
+    answers = []
+    for attacker in (mover, opponent):
+        left = seconds - (time.perf_counter() - started)
+        if left <= 0:
+            return None
+        search = make_search(
+            position.geometry, attacker, seconds=left, position=(position.x, position.o)
+        )
+        answer = search.solve(position.x, position.o)
+        nodes += search.nodes
+        if answer is None:
+            return None
+        answers.append(answer)
+        if answer:
+            break
+    spent = time.perf_counter() - started
+    by = f"a proof-number search ({nodes:,} positions in {spent:.1f} s)"
+    if answers[-1]:
+        winner = mover if len(answers) == 1 else opponent
+        return Proven(winner, f"{winner.upper()} wins", by)
+    return Proven("draw", "draw", by)
 
 
 def _tactics(position: Position, seconds: float | None) -> tuple[Tactics | None, Tactics | None]:

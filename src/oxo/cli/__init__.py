@@ -32,6 +32,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "games": ("games", "notation", "fullboards"),
     "solve": ("deadends", "solve", "analyze"),
     "verify": ("verify",),
+    "book": ("book",),
     "play": ("play", "move", "selfplay"),
     "mega": ("mega",),
     "uttt": ("uttt",),

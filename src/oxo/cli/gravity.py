@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Unpack
+from typing import TYPE_CHECKING, Any, Unpack
 
 import click
 
@@ -83,14 +83,24 @@ def solve_command(
     as_json: bool,
     proof_dir: str | None = None,
     quiet: bool = False,
+    *,
+    again: bool = False,
 ) -> None:
     """The value of an empty gravity board with best play and when the game ends; with
-    ``proof_dir``, the two certificates of that value written there."""
+    ``proof_dir``, the two certificates of that value written there. A board of oxo's proof book
+    (Connect Four) is answered from the book unless ``again`` (or ``proof_dir``)."""
     from oxo.gravity.proof import prove
     from oxo.gravity.solver import GravitySolver, default_table_words
 
     shape = GravityBoard.parse(board, k)
     state = GravityState(shape)
+    if proof_dir is None and not again:
+        from oxo.book import book_entry
+
+        entry = book_entry(shape.spec)
+        if entry is not None:
+            _solved_from_book(state, entry, as_json)
+            return
     words = default_table_words(shape)
     if proof_dir is not None:
         folder = Path(proof_dir)
@@ -127,6 +137,48 @@ def solve_command(
     click.echo(f"searched {nodes:,} positions in {spent:.1f} s")
     for path in paths:
         click.echo(f"certificate: {path}")
+
+
+def _solved_from_book(state: GravityState, entry: Any, as_json: bool) -> None:
+    """An empty gravity board's value read from oxo's proof book (its row in full, or its JSON)."""
+    from oxo.book import find_certificate
+    from oxo.cli.book import entry_json, entry_lines
+    from oxo.gravity.values import value_from_score
+
+    cells = state.board.size
+    if entry.value == "draw":
+        score = 0
+    else:
+        end = entry.ending_ply if entry.ending_ply is not None else cells
+        score = (cells + 2 - end) // 2 * (1 if entry.value == "x" else -1)
+    value = value_from_score(score, 0, cells, "x", weak=entry.ending_ply is None)
+    if as_json:
+        found = [find_certificate(certificate) for certificate in entry.certificates]
+        echo_json(
+            {
+                **state.to_dict(),
+                **value.to_dict(),
+                "method": entry.method,
+                "nodes": entry.positions,
+                "seconds": entry.seconds,
+                "certificates": [
+                    str(path) if path is not None else certificate.file
+                    for path, certificate in zip(found, entry.certificates, strict=True)
+                ],
+                "from_book": True,
+                "book": entry_json(entry),
+            }
+        )
+        return
+    import textwrap
+
+    heading = f"{state.board.name}: {value}, proved by oxo (its proof book)"
+    for line in textwrap.wrap(heading, 79, break_on_hyphens=False):
+        click.echo(line)
+    for line in entry_lines(entry, heading=False):
+        click.echo(line)
+    board = f"{state.board.rows}x{state.board.cols} --k {state.board.k} --gravity"
+    click.echo(f"to prove it again here: oxo solve {board} --again")
 
 
 def analyze_command(

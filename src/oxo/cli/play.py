@@ -102,6 +102,10 @@ def play(
     kinds = ("human", level) if side == "x" else (level, "human")
     if game.family in ("mega", "uttt"):  # their own players: --depth does not apply
         depth = None
+    if level in ("perfect", "best"):
+        from oxo.cli.book import prepare_perfect
+
+        prepare_perfect(game, ["o" if side == "x" else "x"], level=level)
     session.play(
         game,
         kinds,
@@ -164,12 +168,18 @@ def move(
         game.require("moves")
         _move_of_game(game, position if board is not None else None, level, as_json, **budget)
         return
-    chosen = api.move(classic_position(position, board, k, game), level, **budget)
+    start = classic_position(position, board, k, game)
+    if level in ("perfect", "best") and start.to_move is not None:
+        from oxo.cli.book import prepare_perfect
+        from oxo.registry import game_of
+
+        prepare_perfect(game_of(start), [start.to_move], level=level)
+    chosen = api.move(start, level, **budget)
     cell, report = chosen.move, chosen.report
     if as_json:
         echo_json(chosen.to_dict())
         return
-    value = {"x": "X wins", "o": "O wins", "draw": "draw"}.get(report.value or "", "not proven")
+    value = chosen.value_words
     detail = f"{report.engine}"
     if report.depth:
         detail += f", depth {report.depth}"
@@ -254,6 +264,11 @@ def selfplay(
     named = find_game(game, k, gravity)
     named.require("selfplay")
     start: GameState = named.start()
+    from oxo.cli.book import prepare_perfect
+
+    for side, level in (("x", x_level), ("o", o_level)):
+        if level in ("perfect", "best"):
+            prepare_perfect(named, [side], quiet, level=level)
     if seconds is None and iterations is None and depth is None:
         seconds = 0.2
 

@@ -334,6 +334,12 @@ def _print_deadends(report: DeadEndReport) -> None:
     "(o). A draw needs both; the first one answered no has its certificate (the other side "
     "cannot lose) written at once, before the second is taken up.",
 )
+@click.option(
+    "--again",
+    is_flag=True,
+    help="Prove the value again from scratch, here and now, instead of reading it from oxo's "
+    "proof book (the boards 'oxo book' lists; --proof DIR proves it again too).",
+)
 @memory_option
 @json_option
 @quiet_option
@@ -356,6 +362,7 @@ def solve_command(
     root_search: bool,
     early_split: bool,
     first_question: Literal["x", "o"],
+    again: bool,
     memory_text: str | None,
     as_json: bool,
     quiet: bool,
@@ -375,6 +382,10 @@ def solve_command(
     a job that does not settle within --slice is split one move deeper. Past --time, on Ctrl-C
     (exit status 130) or after a kill, DIR keeps what was found: the same command continues the
     run, and --status says how far it is.
+
+    A board oxo has proved ('oxo book' lists them: Qubic, 8x8 with k=5, 10x4 with k=4,
+    Connect Four...) is answered at once from oxo's proof book: the value, how and when it was
+    proved, and its certificates with the commands that check them; --again proves it here.
 
     Past --time the value is "unknown" and the exit status is 3.
 
@@ -408,7 +419,7 @@ def solve_command(
     if game.family == "gravity":
         from oxo.cli.gravity import solve_command as solve_gravity
 
-        solve_gravity(game.name, None, seconds, as_json, proof_dir, quiet)
+        solve_gravity(game.name, None, seconds, as_json, proof_dir, quiet, again=again)
         return
     geometry = parse_board(game.name)
     options = RunOptions(
@@ -442,6 +453,11 @@ def solve_command(
         for path in solved.proofs:
             click.echo(f"certificate: {path}")
         return
+    if proof_dir is None and not again:
+        solved = api.solve(geometry)
+        if solved.from_book:
+            _print_from_book(solved, as_json)
+            return
     with _kept_on_stop(proof_dir), progress_status(quiet=quiet) as status:
 
         def report(attacker: str, nodes: int, table: int, elapsed: float) -> None:
@@ -457,6 +473,7 @@ def solve_command(
             on_search=report,
             run=options,
             on_status=status,
+            again=True,  # the book was read above, unless asked not to
         )
     if as_json:
         echo_json(solved.to_dict())
@@ -464,7 +481,33 @@ def solve_command(
         assert solved.proof is not None
         _print_proof(solved.proof)
     if not solved.known:
+        if solved.book is not None and not as_json:
+            click.echo(
+                f"proved before: {solved.book.value_words} (oxo's proof book: 'oxo solve "
+                f"{_board_words(geometry)}' without --again says how)"
+            )
         raise click.exceptions.Exit(3)
+
+
+def _board_words(geometry: Geometry) -> str:
+    """The board as the command line takes it: ``8x8 --k 5``."""
+    if geometry.k == geometry.default_k:
+        return geometry.spec_shape
+    return f"{geometry.spec_shape} --k {geometry.k}"
+
+
+def _print_from_book(solved: api.Solved, as_json: bool) -> None:
+    """A value read from oxo's proof book: the book's row in full (or its JSON)."""
+    from oxo.cli.book import entry_json, entry_lines
+
+    assert solved.book is not None
+    if as_json:
+        echo_json({**solved.to_dict(), "book": entry_json(solved.book)})
+        return
+    for line in entry_lines(solved.book):
+        click.echo(line)
+    click.echo(f"to prove it again here: oxo solve {_board_words(solved.board)} --again")
+    click.echo("  (or --proof DIR, which writes the certificates too)")
 
 
 @contextmanager
@@ -627,8 +670,8 @@ def _describe(value: Value, ply: int) -> str:
 )
 @seconds_option(
     "Gravity positions: time limit of the exact values (default 120); past it, the columns "
-    "solved so far are reported with exit status 3. Gomoku boards (k=5) beyond the exact solver: "
-    "time for the forced-win search (default 3)."
+    "solved so far are reported with exit status 3. Positions beyond the exact solver: time for "
+    "the forced-win search on gomoku boards (k=5), for the proof search on others (default 3)."
 )
 def analyze(
     position: str,
@@ -644,11 +687,13 @@ def analyze(
     against best defence any more: the earliest point at which a tool could call the draw. Only what
     can follow the position is explored, so positions with at most 16 empty cells get every answer
     on any board; with more, the lines are still reported (and whether anybody has a line left to
-    complete), the value is not, and the exit status is 3. There, on gomoku boards (five in a row,
-    such as 15x15 with --k 5), a forced win by fours and threes is searched for the side to move
-    (and for its opponent, as a threat): a win found is proven against every defence and shown as
-    a line of moves, attacker and defender alternating, in coordinates (h8: column h, row 8 from
-    the bottom) and as cell IDs.
+    complete), and who wins is given where oxo can prove it: from its proof book (a board oxo
+    has proved, where a certificate covers the position: 'oxo book'), on gomoku boards (five in a
+    row, such as 15x15 with --k 5) from a forced win by fours and threes, searched for the side to
+    move (and for its opponent, as a threat): a win found is proven against every defence and shown
+    as a line of moves, attacker and defender alternating, in coordinates (h8: column h, row 8 from
+    the bottom) and as cell IDs; on other boards from a proof search within --time. When none of
+    these settles it, the value is not known and the exit status is 3.
 
     Example: oxo analyze x...o....
     """
@@ -665,14 +710,17 @@ def analyze(
         analyze_command(position, board, k, seconds or ANALYZE_SECONDS, as_json)
         return
     target = _position_or_board(position, board, k)
-    if seconds is not None and not game_of(target).gomoku:
-        from oxo.errors import OptionError
-
+    if seconds is not None and len(target.empty_cells) <= MAX_EMPTY:
         raise OptionError(
-            "--time applies to gravity positions (--gravity) and to the forced-win search on gomoku "
-            "boards (k=5); other positions are analysed without a time limit, and boards over 16 "
-            "empty cells are left to oxo solve"
+            "--time applies to gravity positions (--gravity) and to positions beyond the exact "
+            f"solver (more than {MAX_EMPTY} empty cells); this one is analysed exactly, without "
+            "a time limit"
         )
+    if len(target.empty_cells) > MAX_EMPTY and target.to_move is not None:
+        from oxo.cli.book import prepare_perfect
+
+        # What the proof book needs to answer, made now with progress when it is quick.
+        prepare_perfect(game_of(target), ("x", "o"), level="analyze")
     report = api.analyze(target, seconds=seconds)
     if as_json:
         echo_json(report.to_dict())
@@ -680,12 +728,12 @@ def analyze(
         click.echo(report.position.to_grid())
         click.echo()
         echo_lines(report.text_lines(why=False))  # an unknown value's reason: once, on stderr
-    if report.value is None:
+    if report.outcome is None:
         known = ""
-        if report.winner is not None:
-            known = f" (what is known: {report.winner.upper()} wins, by the forced win shown)"
+        if report.proven is not None:
+            known = f" (what is known: {report.proven.bound})"
         click.echo(
-            f"oxo: out of reach: the exact value is not known{known}: {report.out_of_reach}",
+            f"oxo: out of reach: who wins is not known{known}: {report.out_of_reach}",
             err=True,
         )
         raise click.exceptions.Exit(3)

@@ -3,7 +3,7 @@ no game's rules: random, tactical, alpha-beta, Monte Carlo tree search with a so
 and the levels that name them (:mod:`oxo.engines.levels`)."""
 
 from oxo.engines.alphabeta import AlphaBetaEngine
-from oxo.engines.base import Advice, Engine, SearchReport, Tactics
+from oxo.engines.base import Advice, Book, BookMove, Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import ExactSolver, PerfectEngine
 from oxo.engines.levels import (
@@ -24,6 +24,8 @@ __all__ = [
     "Advice",
     "AlphaBetaEngine",
     "BestEngine",
+    "Book",
+    "BookMove",
     "Engine",
     "ExactSolver",
     "MCTSEngine",

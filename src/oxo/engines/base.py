@@ -83,6 +83,30 @@ class Advice:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class BookMove:
+    """What a game's proof book (given to an engine by the registry) says in a position: the move
+    of a certificate that covers it for the side to move (``value`` the proven winner when the
+    certificate proves a win, else None), or ``move`` None when no certificate covers it; ``note``
+    says which certificate and how the move was found, or why there is none (for reports)."""
+
+    move: int | None
+    value: Outcome | None = None
+    note: str = ""
+    seconds: float = 0.0
+
+
+class Book(Protocol):
+    """A game's proof book as an engine sees it: :meth:`advise` for the side to move, and a
+    ``summary`` of what it proves (for the description of a level). An engine gets its own book
+    (it may remember things during a game)."""
+
+    @property
+    def summary(self) -> str: ...
+
+    def advise(self, state: GameState) -> BookMove: ...
+
+
 class Budget(TypedDict, total=False):
     """How a computer player thinks, as every maker of engines takes it (each key may be left out or
     ``None``): ``seconds`` per move, or a fixed number of tree-search ``iterations`` or alpha-beta

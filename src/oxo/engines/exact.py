@@ -1,4 +1,5 @@
-"""Proven-optimal play from a game's exact solver, where the game has one and the position is in its reach.
+"""Proven play: from a game's exact solver where the position is in its reach, else from the game's
+proof book where a certificate covers the position.
 
 The engines know no solver: the game's descriptor (:meth:`oxo.registry.Game.exact_solver`) hands
 one to :func:`oxo.engines.make_engine`, an :data:`ExactSolver`. Asked ``solver(state, limit)``, it
@@ -7,6 +8,11 @@ for every state reachable from ``state``, its value (``value(state).outcome``) a
 (``best_moves(state)``: the quickest win, the slowest loss, or a move that keeps the draw), and
 whether it holds a state (``state in solution``). One solution serves a whole game while later
 states stay inside it.
+
+Beyond the solver's reach, a board oxo has proved has a proof book (:class:`~oxo.engines.base.Book`,
+handed over by the descriptor as well): the move of a certificate that covers the position keeps
+the proven result (a win stays a win, a draw is never lost). Where neither reaches, ``perfect``
+says why and plays its fallback (the level ``hard``), and ``best`` plays hard.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from oxo.engines.base import Clock, SearchReport, legal_or_raise
+from oxo.engines.base import Book, Clock, Engine, SearchReport, legal_or_raise
 from oxo.errors import OutOfReachError
 from oxo.game import GameState
 
@@ -67,19 +73,29 @@ def in_reach(state: GameState, solver: ExactSolver | None, limit: int = PERFECT_
 
 class PerfectEngine:
     """Plays one of the proven best moves (ties broken at random): the quickest win, the slowest loss,
-    or a move that keeps the draw. Raises :class:`OutOfReachError` when the position is out of reach."""
-
-    name = "perfect"
+    or a move that keeps the draw, where the exact solver reaches the position; else, with a
+    ``book``, the move of a certificate that covers it. Where neither does, the ``fallback`` engine
+    plays and its report says why (``note``); without a fallback :class:`OutOfReachError` is raised.
+    """
 
     def __init__(
         self,
         seed: int | None = None,
         limit: int = PERFECT_LIMIT,
         solver: ExactSolver | None = None,
+        *,
+        book: Book | None = None,
+        fallback: Engine | None = None,
+        name: str = "perfect",
     ) -> None:
         self._rng = random.Random(seed)
         self._cache = ExactCache(solver, limit)
+        self.book = book
+        self.fallback = fallback
+        self.name = name
         self.last: SearchReport | None = None
+        #: Why the last move did not come from a proof (None when it did).
+        self.note: str | None = None
 
     @property
     def solver(self) -> ExactSolver | None:
@@ -98,5 +114,48 @@ class PerfectEngine:
     def choose(self, state: GameState) -> int:
         clock = Clock(None)
         legal_or_raise(state)
-        self.last = proven_move(self.name, state, self.solve(state), self._rng, clock)
-        return self.last.move
+        self.note = None
+        if self.book is None and self.fallback is None:  # the exact solver alone
+            self.last = proven_move(self.name, state, self.solve(state), self._rng, clock)
+            return self.last.move
+        if in_reach(state, self.solver, self._cache.limit):
+            solution = self._cache.get(state)
+            if solution is not None:
+                self.last = proven_move(self.name, state, solution, self._rng, clock)
+                return self.last.move
+        if self.book is not None:
+            advice = self.book.advise(state)
+            if advice.move is not None:
+                self.last = SearchReport.of_move(
+                    f"{self.name} (proof book: {advice.note})",
+                    state,
+                    advice.move,
+                    clock,
+                    value=advice.value,
+                )
+                return advice.move
+            self.note = advice.note
+        else:
+            self.note = f"more than {self._cache.limit} empty cells for the exact solver"
+        if self.fallback is None:
+            raise OutOfReachError(f"perfect play is out of reach here: {self.note}")
+        move = self.fallback.choose(state)
+        report = self.fallback.last
+        assert report is not None, "an engine reports on every move it chooses"
+        self.last = SearchReport(
+            f"{report.engine} ({self.name} falls back: {self.note})",
+            report.move,
+            report.move_text,
+            clock.elapsed,
+            report.nodes,
+            report.depth,
+            report.value,
+            report.expectation,
+        )
+        return move
+
+    def covers(self, state: GameState) -> bool:
+        """Whether a proof plays ``state`` (the exact solver reaches it, or a certificate covers it)."""
+        if in_reach(state, self.solver, self._cache.limit):
+            return True
+        return self.book is not None and self.book.advise(state).move is not None

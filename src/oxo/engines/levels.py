@@ -7,9 +7,12 @@ medium     the hard engine with a tenth of the thinking time, a shallow search a
 hard       the strongest search within the thinking time (``--time``, default 1 s): alpha-beta with
            a line-count evaluation where the game has one (classic boards), Monte Carlo tree search
            on the games without one; never misses a win in one nor allows one when it can be avoided
-perfect    proven-optimal moves from the exact solver (quickest win, slowest loss); refused before
-           the game starts where the solver cannot reach
-best       perfect where the position is in the solver's reach, hard elsewhere (the default)
+perfect    proven-optimal moves from the exact solver (quickest win, slowest loss); beyond its reach,
+           on a board oxo has proved, the move of a certificate that covers the position (the
+           proven result is kept), and hard where none does, saying so; refused before the game
+           starts where neither a solver nor a proof can ever reach
+best       perfect where the solver or a certificate covers the position, hard elsewhere (the
+           default)
 =========  ==================================================================================
 
 How strong each level is, in Elo points per game (random = 0), is measured by a round robin
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from typing import Unpack
 
 from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
-from oxo.engines.base import Budget, Engine, SearchReport, Tactics
+from oxo.engines.base import Book, Budget, Clock, Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
 from oxo.engines.exact import PERFECT_LIMIT, ExactSolver, PerfectEngine, in_reach
 from oxo.engines.mcts import MCTSEngine
@@ -77,6 +80,7 @@ def make_engine(
     *,
     solver: ExactSolver | None = None,
     tactics: Tactics | None = None,
+    book: Book | None = None,
     **limits: Unpack[Budget],
 ) -> Engine:
     """The engine that plays ``level`` on the game of ``state`` (the position it starts from).
@@ -86,7 +90,9 @@ def make_engine(
     the plies of an alpha-beta search. ``solver`` is the game's exact solver, which ``perfect``,
     ``best`` and the end of ``hard``'s games play from; ``tactics`` is the game's forcing-move search,
     which ``hard`` (and ``best`` where it plays hard) runs before its own
-    (:class:`oxo.engines.alphabeta.AlphaBetaEngine`). The registry's
+    (:class:`oxo.engines.alphabeta.AlphaBetaEngine`); ``book`` is the game's proof book (a fresh
+    one for this engine), from which ``perfect`` and ``best`` play where a certificate covers the
+    position and the solver does not reach. The registry's
     :meth:`~oxo.registry.Game.make_engine` passes the game's own (engines know no game): without a
     solver every position is out of its reach. Raises :class:`OutOfReachError` for ``perfect`` where
     the exact solver cannot reach ``state``.
@@ -114,6 +120,11 @@ def make_engine(
     if level == "hard":
         return _searcher(state, budget, iterations, depth, seed, "hard", solver, tactics=tactics)
     if level == "perfect":
+        if book is not None:
+            hard = _searcher(
+                state, budget, iterations, depth, seed, "hard", solver, tactics=tactics
+            )
+            return PerfectEngine(seed, solver=solver, book=book, fallback=hard)
         if not in_reach(state, solver):
             raise OutOfReachError(
                 f"perfect play is out of reach here: the exact solver handles positions with at most {PERFECT_LIMIT} "
@@ -123,13 +134,14 @@ def make_engine(
         return PerfectEngine(seed, solver=solver)
     return BestEngine(
         _searcher(state, budget, iterations, depth, seed, "hard", solver, tactics=tactics),
-        PerfectEngine(seed, solver=solver),
+        PerfectEngine(seed, solver=solver, book=book),
     )
 
 
 @dataclass
 class BestEngine:
-    """Perfect play where the position is in the exact solver's reach, the hard engine elsewhere."""
+    """Perfect play where the position is in the exact solver's reach or a certificate of the
+    game's proof book covers it, the hard engine elsewhere."""
 
     hard: Engine
     perfect: PerfectEngine
@@ -138,19 +150,37 @@ class BestEngine:
 
     def using(self, state: GameState) -> str:
         """Which level plays ``state``: ``"perfect"`` or ``"hard"``."""
-        return "perfect" if in_reach(state, self.perfect.solver) else "hard"
+        return "perfect" if self.perfect.covers(state) else "hard"
 
     def choose(self, state: GameState) -> int:
-        engine: Engine = self.perfect if self.using(state) == "perfect" else self.hard
+        book = self.perfect.book
+        if not in_reach(state, self.perfect.solver) and book is not None:
+            advice = book.advise(state)
+            if advice.move is not None:
+                self.last = SearchReport.of_move(
+                    f"perfect (proof book: {advice.note})",
+                    state,
+                    advice.move,
+                    Clock(None),
+                    value=advice.value,
+                )
+                return advice.move
+            engine: Engine = self.hard
+        else:
+            engine = self.perfect if in_reach(state, self.perfect.solver) else self.hard
         move = engine.choose(state)
         self.last = engine.last
         return move
 
 
-def describe_level(level: str, state: GameState, solver: ExactSolver | None = None) -> str:
-    """A short phrase saying how a level plays on this game (whose exact solver is ``solver``), for
-    the start of a game."""
+def describe_level(
+    level: str, state: GameState, solver: ExactSolver | None = None, book: Book | None = None
+) -> str:
+    """A short phrase saying how a level plays on this game (whose exact solver is ``solver`` and
+    proof book ``book``), for the start of a game."""
     level = normalize_level(level)
+    if book is not None and level in ("perfect", "best") and not in_reach(state, solver):
+        return f"{level}: {book.summary}, where a certificate covers the position; hard elsewhere"
     if level == "best":
         if in_reach(state, solver):
             return "best: perfect play (every move proven optimal)"

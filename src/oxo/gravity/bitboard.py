@@ -38,7 +38,7 @@ def supports(board: GravityBoard) -> bool:
     _COLS,
     _ROWS,
     _SYM_PLY,
-    _BUCKETS,
+    _BUCKET_BITS,
     _COLMASK,
     _ETC_PLY,
     _SPLIT_PLY,
@@ -46,7 +46,7 @@ def supports(board: GravityBoard) -> bool:
 ) = range(13)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _winning_cells(pos: int, mask: int, params: np.ndarray, scratch: np.ndarray) -> int:
     """Empty cells where one more mark of ``pos`` completes ``k`` in a row (playable or not)."""
     full = params[_FULL]
@@ -63,21 +63,20 @@ def _winning_cells(pos: int, mask: int, params: np.ndarray, scratch: np.ndarray)
             result |= pair & (pos << step)
             result |= pair & (pos >> (3 * step))
         return result & (full ^ mask)
-    # Any k: along each direction, ``before[a]`` marks the cells with ``a`` marks of ``pos`` just
-    # before them and ``after[b]`` those with ``b`` just after; a cell wins when
-    # ``before[j] & after[k-1-j]``.
+    # Any k: along each direction, ``scratch[0, a]`` marks the cells with ``a`` marks of ``pos``
+    # just before them and ``scratch[1, b]`` those with ``b`` just after; a cell wins when
+    # ``scratch[0, j] & scratch[1, k-1-j]`` (rows of ``scratch`` indexed in place: a row taken
+    # as an array of its own costs a reference count each call).
     result = 0
-    before = scratch[0]
-    after = scratch[1]
     for direction in range(4):
         step = 1 if direction == 0 else stride + direction - 2
-        before[0] = -1
-        after[0] = -1
+        scratch[0, 0] = -1
+        scratch[1, 0] = -1
         for a in range(1, k):
-            before[a] = before[a - 1] & (pos << (a * step))
-            after[a] = after[a - 1] & (pos >> (a * step))
+            scratch[0, a] = scratch[0, a - 1] & (pos << (a * step))
+            scratch[1, a] = scratch[1, a - 1] & (pos >> (a * step))
         for j in range(k):
-            result |= before[j] & after[k - 1 - j]
+            result |= scratch[0, j] & scratch[1, k - 1 - j]
     return result & (full ^ mask)
 
 
@@ -92,7 +91,7 @@ def _claim_rows(params: np.ndarray) -> int:
     return rows
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _has_line(b: int, params: np.ndarray) -> bool:
     """Whether the cells of ``b`` (on the board, none in the spare row) hold ``k`` in a row."""
     k = params[_K]
@@ -136,7 +135,7 @@ def _popcount(x: int) -> int:
     return _ctpop(x)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _bit_length(x: int) -> int:
     """The bit length of ``x >= 0`` (the work of a subtree of ``x`` nodes, on a log scale)."""
     n = 0
@@ -146,7 +145,7 @@ def _bit_length(x: int) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _mirror(key: int, params: np.ndarray) -> int:
     """The key of the left-right mirror image (columns in reverse order)."""
     stride = params[_STRIDE]
@@ -158,7 +157,7 @@ def _mirror(key: int, params: np.ndarray) -> int:
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _column_of(move: int, stride: int) -> int:
     """The column of a one-bit move."""
     n = 0
@@ -170,7 +169,7 @@ def _column_of(move: int, stride: int) -> int:
 
 def board_params(
     board: GravityBoard,
-    buckets: int,
+    bucket_bits: int,
     symmetric_plies: int,
     etc_plies: int = -1,
     split_ply: int = -1,
@@ -192,7 +191,7 @@ def board_params(
             board.cols,
             board.rows,
             symmetric_plies,
-            buckets,
+            bucket_bits,
             (1 << board.stride) - 1,
             etc_plies,
             split_ply,

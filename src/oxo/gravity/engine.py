@@ -15,7 +15,7 @@ from oxo.engines.base import Budget, Engine, SearchReport
 from oxo.errors import OutOfReachError
 from oxo.game import GameState, Outcome, other
 from oxo.gravity.board import GravityState
-from oxo.gravity.solver import ExactSolution, solver_for, supports
+from oxo.gravity.solver import ExactSolution, solvable, solver_for
 
 #: Seconds the solver gets per move at the level perfect when no thinking time is given.
 PERFECT_SECONDS = 60.0
@@ -70,7 +70,7 @@ class SolverEngine:
             )
             return column
         try:
-            if not supports(state.board):
+            if not solvable(state.board):
                 raise OutOfReachError(f"the exact solver does not hold {state.board.name}")
             solver = solver_for(state.board)
             before = solver.nodes
@@ -121,7 +121,7 @@ def gravity_solution(state: GameState, limit: int = 16) -> ExactSolution | None:
     ``limit`` empty cells or on boards it cannot hold."""
     if not isinstance(state, GravityState):
         raise TypeError("the gravity solver solves gravity boards only")
-    if not supports(state.board) or len(state.empty_cells) > limit:
+    if not solvable(state.board) or len(state.empty_cells) > limit:
         return None
     return ExactSolution(state)
 

@@ -27,12 +27,20 @@ def centre_order(board: GravityBoard) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _skew_moves(moves: np.ndarray, depth: int, count: int, params: np.ndarray) -> None:
-    """Rotate ``moves[depth]`` by ``params[_SKEW]`` places: several processes searching the same
-    tree start at different moves at the split ply, so that they search different subtrees first."""
+def _skew_moves(
+    moves: np.ndarray, kids: np.ndarray, depth: int, count: int, params: np.ndarray
+) -> None:
+    """Rotate ``moves[depth]`` (and what ``kids[depth]`` keeps of each move) by ``params[_SKEW]``
+    places: several processes searching the same tree start at different moves at the split ply,
+    so that they search different subtrees first."""
     shift = params[_SKEW] % count
     for _ in range(shift):
         first = moves[depth, count - 1]
         for j in range(count - 1, 0, -1):
             moves[depth, j] = moves[depth, j - 1]
         moves[depth, 0] = first
+        for row in range(kids.shape[1]):
+            first = kids[depth, row, count - 1]
+            for j in range(count - 1, 0, -1):
+                kids[depth, row, j] = kids[depth, row, j - 1]
+            kids[depth, row, 0] = first

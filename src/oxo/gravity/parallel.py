@@ -8,15 +8,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import shared_memory
-from typing import Any
 
 import numpy as np
 
 from oxo.gravity.bitboard import _SKEW, _SPLIT_PLY
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.search import _C_NODES, _C_STOP, _C_STOPPED, _negamax
+from oxo.gravity.search import _C_NODES, _C_STOP, _C_STOPPED
 from oxo.gravity.solver import GravitySolver, _question, _SearchStopped
-from oxo.gravity.table import prime_at_least
+from oxo.gravity.table import bucket_bits, tag_room
 
 
 @dataclass
@@ -35,7 +34,7 @@ class SharedSolvers:
     solver: GravitySolver = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        words = 2 * prime_at_least(max(self.table_words // 2, 257))
+        words = 2 << bucket_bits(self.table_words, tag_room(self.board))
         self._memory = shared_memory.SharedMemory(create=True, size=8 * words)
         table: np.ndarray = np.ndarray((words,), dtype=np.int64, buffer=self._memory.buf)
         table[:] = 0
@@ -132,9 +131,8 @@ def _race(
     params[_SPLIT_PLY] = state.ply + 1
     params[_SKEW] = worker
     counter = counters[worker]
-    arrays = (params, *solver._arrays[1:], counter)
-    args: tuple[Any, ...] = (mine, state.mask, state.ply, med, med + 1, *arrays)
-    result = int(_negamax(*args))
+    arrays = (params, *solver._arrays[1:])
+    result = solver.search(mine, state.mask, state.ply, med, med + 1, counter, arrays)
     if not counter[_C_STOPPED]:
         results[worker, 0] = result
         results[worker, 1] = 1

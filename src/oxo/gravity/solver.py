@@ -8,7 +8,8 @@ per position), only moves that do not hand the opponent an immediate win (a posi
 opponent threats, or a threat under a threat, is lost at once), columns tried in the order of the
 threats they create (centre first on ties), and an iterative null-window search on the score. The
 hot loop is compiled with numba; it holds boards of at most 63 bits (``(rows + 1) * cols <= 63``:
-Connect Four uses 49).
+Connect Four uses 49) in one word, bigger ones (13x4, 14x4, 12x5 as width x height) in two
+(:mod:`oxo.gravity.wide`).
 
 Scores follow the usual convention, for the side to move: with ``N`` cells on the board, a win with
 the mark played at ply ``p`` (the ``p``-th mark of the game) is worth ``(N + 2 - p) // 2`` — the
@@ -27,20 +28,23 @@ certificates are :mod:`oxo.gravity.proof`, :mod:`oxo.gravity.parallel`,
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 
 from oxo.errors import OutOfReachError, PositionError
+from oxo.fileio import atomic_writer, write_atomic
 from oxo.game import Outcome, other
 from oxo.gravity.bitboard import (
-    _BUCKETS,
-    MAX_BITS,
+    _BUCKET_BITS,
     board_params,
     supports,
 )
@@ -48,11 +52,12 @@ from oxo.gravity.board import GravityBoard, GravityState
 from oxo.gravity.ordering import centre_order
 from oxo.gravity.search import _C_NODES, _C_STOP, _negamax
 from oxo.gravity.table import (
-    _TAG_BITS,
+    _COLUMN_SHIFT,
     DEFAULT_TABLE,
     _probe,
     _table_key,
-    prime_at_least,
+    bucket_bits,
+    tag_room,
 )
 from oxo.gravity.table import (
     default_table_words as default_table_words,
@@ -66,6 +71,25 @@ from oxo.gravity.values import (
 from oxo.gravity.values import (
     finished_score as finished_score,
 )
+from oxo.gravity.wide import (
+    _LO_BITS,
+    KID_ROWS,
+    WORD_BITS,
+    _negamax_wide,
+    split_words,
+    supports_wide,
+    table_word,
+    wide_params,
+)
+
+
+def solvable(board: GravityBoard) -> bool:
+    """Whether the exact solver holds ``board``: on one 64-bit word, or on two."""
+    return supports(board) or supports_wide(board)
+
+
+#: The header's format name of a transposition table saved by :meth:`GravitySolver.save_table`.
+TABLE_FORMAT = "oxo-gravity-table/1"
 
 #: Seconds between two looks at a search running in its thread (for its deadline).
 _POLL = 0.05
@@ -104,9 +128,13 @@ def next_probe(low: int, high: int) -> int:
 class GravitySolver:
     """The solver of one gravity board, with its transposition table (kept between questions).
 
-    ``table_size`` is the table's number of words (8 bytes each); ``table``, when given, is an array
-    of int64 to use instead (for instance one in shared memory, searched by several processes).
-    Mirror images share the table's entries while at most ``symmetric_plies`` marks are down."""
+    ``table_size`` is the table's number of words (8 bytes each; rounded down to a power of two);
+    ``table``, when given, is an array of int64 to use instead (for instance one in shared memory,
+    searched by several processes). Mirror images share the table's entries while at most
+    ``symmetric_plies`` marks are down. Boards whose bitboard (a spare bit above each column
+    included) does not fit one 64-bit word are searched by :mod:`oxo.gravity.wide`, over two
+    words; ``lo_cols`` forces that search, with that many columns in the first word (the tests
+    use it on small boards)."""
 
     board: GravityBoard
     table_size: int = DEFAULT_TABLE
@@ -114,20 +142,24 @@ class GravitySolver:
     symmetric_plies: int = 20
     table: np.ndarray | None = field(default=None, repr=False)
     on_status: Callable[[str], None] | None = field(default=None, repr=False)
+    lo_cols: int | None = field(default=None, repr=False)
     _arrays: tuple[np.ndarray, ...] = field(init=False, repr=False)
+    #: Whether the board is searched over two words (:mod:`oxo.gravity.wide`).
+    wide: bool = field(default=False, init=False, repr=False)
     #: When ``on_status`` last heard news: kept across searches, many of which are short.
     _last_report: float = field(default=0.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not supports(self.board):
+        if not solvable(self.board):
             raise OutOfReachError(
-                f"the exact gravity solver holds boards with (rows + 1) x columns <= {MAX_BITS} bits; "
-                f"{self.board.rows}x{self.board.cols} needs {self.board.stride * self.board.cols}: "
-                "play it with the level hard instead"
+                f"the exact gravity solver holds boards with (rows + 1) x columns <= "
+                f"{2 * WORD_BITS} bits; {self.board.rows}x{self.board.cols} needs "
+                f"{self.board.stride * self.board.cols}: play it with the level hard instead"
             )
         from oxo.compiled import is_cached
 
-        if not is_cached(_negamax):  # its first call compiles it: the wait is no search
+        compiled = _negamax if supports(self.board) and self.lo_cols is None else _negamax_wide
+        if not is_cached(compiled):  # its first call compiles it: the wait is no search
             from oxo.progress import notice
 
             notice(
@@ -135,26 +167,97 @@ class GravitySolver:
                 "install: it can take a minute or more; later runs load it at once"
             )
         board = self.board
-        # A word keeps ``_TAG_BITS`` bits of ``key // buckets``: enough buckets for the board's keys.
-        least = max(257, 1 << max(0, board.stride * board.cols - _TAG_BITS))
+        self.wide = self.lo_cols is not None or not supports(board)
+        # A word keeps ``_TAG_BITS`` bits of the tag: enough buckets for the board's keys.
+        least = tag_room(board)
         if self.table is None:
-            self.table = np.zeros(2 * prime_at_least(max(self.table_size // 2, least)), np.int64)
-        buckets = self.table.shape[0] // 2
-        if buckets < least or self.table.dtype != np.int64:
-            raise ValueError(f"a table for {board.name} needs at least {2 * least} int64 words")
+            self.table = np.zeros(2 << bucket_bits(self.table_size, least), np.int64)
+        words = self.table.shape[0]
+        bits = bucket_bits(words, least)
+        if words != 2 << bits or self.table.dtype != np.int64:
+            raise ValueError(
+                f"a table for {board.name} is 2 ** k int64 words, and it needs at least "
+                f"{2 << least}"
+            )
+        if self.wide:
+            params = wide_params(board, bits, self.symmetric_plies, lo_cols=self.lo_cols)
+            fields, kid_rows = 12, KID_ROWS
+        else:
+            params = board_params(board, bits, self.symmetric_plies)
+            fields, kid_rows = 9, 3
         self._arrays = (
-            board_params(board, buckets, self.symmetric_plies),
+            params,
             centre_order(board),
             self.table,
-            np.zeros((board.size + 1, 8), dtype=np.int64),
+            np.zeros((board.size + 1, fields), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),
+            np.zeros((board.size + 1, kid_rows, board.cols), dtype=np.int64),
             np.zeros((4, max(board.k, board.cols, board.size + 1)), dtype=np.int64),
         )
+
+    def search(
+        self,
+        mine: int,
+        mask: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+        counter: np.ndarray,
+        arrays: tuple[np.ndarray, ...] | None = None,
+    ) -> int:
+        """The compiled search of one window (``mine``: the marks of the side to move), with this
+        solver's arrays or ``arrays`` (a worker's copy, :mod:`oxo.gravity.parallel`)."""
+        arrays = self._arrays if arrays is None else arrays
+        if not self.wide:
+            return int(_negamax(mine, mask, ply, alpha, beta, *arrays, counter))
+        lo_bits = int(arrays[0][_LO_BITS])
+        ml, mh = split_words(mine, lo_bits)
+        kl, kh = split_words(mask, lo_bits)
+        return int(_negamax_wide(ml, mh, kl, kh, ply, alpha, beta, *arrays, counter))
 
     def clear(self) -> None:
         """Forget the transposition table."""
         self._arrays[2][:] = 0
+
+    def _table_header(self) -> dict[str, object]:
+        return {
+            "format": TABLE_FORMAT,
+            "board": self.board.name,
+            "words": int(self._arrays[2].shape[0]),
+            "symmetric_plies": self.symmetric_plies,
+        }
+
+    def save_table(self, path: str | os.PathLike[str]) -> None:
+        """Write the transposition table to ``path`` (its words, raw) and a header beside it
+        (``path`` + ``.json``: the board, the table's size, the SHA-256 of the words), each file
+        atomically: a long search stopped and started again (:meth:`load_table`) keeps every bound
+        it had stored. Call it while no search runs."""
+        table = self._arrays[2]
+        digest = hashlib.sha256(table.data.cast("B")).hexdigest()
+        with atomic_writer(path) as handle:
+            handle.write(table.data.cast("B"))
+        header = {**self._table_header(), "sha256": digest}
+        write_atomic(f"{path}.json", json.dumps(header, indent=1) + "\n")
+
+    def load_table(self, path: str | os.PathLike[str]) -> None:
+        """Read a table written by :meth:`save_table` into this solver's. Raises
+        :class:`ValueError` when it was written for another board or table size, or when its
+        words do not match the SHA-256 of its header (then this solver's table is unchanged)."""
+        header = json.loads(Path(f"{path}.json").read_text(encoding="utf-8"))
+        digest = header.pop("sha256", None)
+        if header != self._table_header():
+            raise ValueError(
+                f"the table {path} was written for {header}, not {self._table_header()}"
+            )
+        words = np.fromfile(path, dtype=np.int64)
+        if hashlib.sha256(words.data.cast("B")).hexdigest() != digest:
+            raise ValueError(f"the table {path} does not match the SHA-256 of its header")
+        if words.shape != self._arrays[2].shape:
+            raise ValueError(
+                f"the table {path} has {words.shape[0]} words, not {self._arrays[2].shape[0]}"
+            )
+        self._arrays[2][:] = words
 
     def _check(self, state: GravityState) -> None:
         if state.board != self.board:
@@ -193,6 +296,19 @@ class GravitySolver:
                 low = r
         return low
 
+    def window(self, state: GravityState, med: int, seconds: float | None = None) -> int | None:
+        """One null-window search of ``state`` (not over): is the score of the side to move above
+        ``med``? The answer ``r`` means "at least ``r``" when ``r > med``, else "at most ``r``";
+        ``None`` when ``seconds`` ran out first (every bound the search stored is kept, so asking
+        again goes on from there)."""
+        self._check(state)
+        mine = state.x if state.to_move == "x" else state.o
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        try:
+            return self._window(mine, state.mask, state.ply, med, deadline, (med, med + 1))
+        except _SearchStopped:
+            return None
+
     def _window(
         self,
         mine: int,
@@ -206,13 +322,15 @@ class GravitySolver:
         reports it runs here; otherwise in a thread (the compiled search holds no lock), watched from
         here: a deadline or Ctrl-C stops it within a few thousand nodes, every bound it stored kept."""
         counter = np.zeros(3, dtype=np.int64)
-        args: tuple[Any, ...] = (mine, mask, ply, med, med + 1, *self._arrays, counter)
         if deadline is None and self.on_status is None:
-            result = int(_negamax(*args))
+            result = self.search(mine, mask, ply, med, med + 1, counter)
             self.nodes += int(counter[_C_NODES])
             return result
         box: list[int] = []
-        worker = threading.Thread(target=lambda: box.append(int(_negamax(*args))), daemon=True)
+        worker = threading.Thread(
+            target=lambda: box.append(self.search(mine, mask, ply, med, med + 1, counter)),
+            daemon=True,
+        )
         started = time.perf_counter()
         if self._last_report == 0.0:
             self._last_report = started
@@ -237,6 +355,7 @@ class GravitySolver:
         except BaseException:
             counter[_C_STOP] = 1  # Ctrl-C or an error here: stop the search before going on
             worker.join()
+            self.nodes += int(counter[_C_NODES])
             raise
         self.nodes += int(counter[_C_NODES])
         return box[0]
@@ -249,12 +368,24 @@ class GravitySolver:
             return None
         mine = state.x if state.to_move == "x" else state.o
         params = self._arrays[0]
-        key = int(_table_key(mine, state.mask, state.ply, params))
-        word = int(_probe(self._arrays[2], key, int(params[_BUCKETS])))
-        column = ((word >> 16) & 15) - 1
+        if self.wide:
+            lo_bits = int(params[_LO_BITS])
+            word, flip = table_word(
+                *split_words(mine, lo_bits),
+                *split_words(state.mask, lo_bits),
+                state.ply,
+                params,
+                self._arrays[2],
+            )
+            word, flipped = int(word), bool(flip)
+        else:
+            key = int(_table_key(mine, state.mask, state.ply, params))
+            word = int(_probe(self._arrays[2], key, int(params[_BUCKET_BITS])))
+            flipped = key != mine + state.mask
+        column = ((word >> _COLUMN_SHIFT) & 15) - 1
         if word == 0 or column < 0:
             return None
-        return self.board.cols - 1 - column if key != mine + state.mask else column
+        return self.board.cols - 1 - column if flipped else column
 
     def holds(self, state: GravityState, player: Outcome, at_least: bool, threshold: int) -> bool:
         """Whether ``player``'s score in ``state`` is at least (or with ``at_least`` false, at most)
@@ -384,7 +515,7 @@ class GravitySolver:
 _SOLVERS: dict[tuple[GravityBoard, int], GravitySolver] = {}
 
 
-def solver_for(board: GravityBoard, table_size: int = 1 << 20 | 7) -> GravitySolver:
+def solver_for(board: GravityBoard, table_size: int = 1 << 20) -> GravitySolver:
     """A shared solver of ``board`` (one per board and table size in this process)."""
     key = (board, table_size)
     if key not in _SOLVERS:

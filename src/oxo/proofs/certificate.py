@@ -93,7 +93,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Literal, TypeGuard
+from typing import Any, BinaryIO, Literal, Protocol, TypeGuard
 
 from oxo.errors import (
     CertificateEntryError,
@@ -107,6 +107,9 @@ from oxo.geometry import Geometry, Symmetry, mask_cells
 from oxo.records import Record, attributes
 
 FORMAT = "oxo-strategy/1"
+#: About how many positions the checker checks per second on this project's machine (2 cores, AMD
+#: EPYC; Qubic's 17.3 million in about 50 minutes, docs/big-proofs.md): for estimates.
+CHECK_RATE = 5000.0
 SIDES = ("x", "o")
 GUARANTEES = ("win", "no-loss")
 
@@ -593,31 +596,52 @@ def _is_int(value: object) -> TypeGuard[int]:
 VerifyProgress = Callable[[int, int, int], None]
 
 
+class WalkRecorder(Protocol):
+    """What the checker's walk used, told as it goes (for a player that plays the certificate,
+    :mod:`oxo.book`): ``moved`` for a position of ``side`` to move whose move the walk accepted,
+    ``paired`` for a position of the opponent to move where a pairing held. ``key`` is the class of
+    the position (:func:`position_class`), the move or pairing in that class's orientation. A
+    class told is accepted whatever else the walk finds: its result depends on it alone."""
+
+    def moved(self, key: int, move: int) -> None: ...
+
+    def paired(self, key: int, pairing: tuple[tuple[int, int], ...]) -> None: ...
+
+
+def position_class(header: StrategyHeader) -> Callable[[int, int], tuple[int, Symmetry]]:
+    """The checker's classes of positions on the certificate's board: given the X and O masks of
+    a position, its class key (the least image ``x << size | o`` over the symmetries, X first) and
+    a symmetry that carries the position onto that image (the keys a :class:`WalkRecorder` gets)."""
+    return _Checker(header).canonical
+
+
 def verify_certificate(
     source: str | os.PathLike[str] | Certificate,
     *,
     whole: bool = False,
     on_progress: VerifyProgress | None = None,
+    recorder: WalkRecorder | None = None,
 ) -> VerifyResult:
     """Check a certificate (a file, streamed, or a :class:`Certificate`) by walking every defence.
 
     A file with sections in its header is checked a section at a time (memory for one section, not
     the whole file) unless ``whole``, which reads every entry into one index. Raises a
     :class:`CertificateError` when the file is malformed; a well-formed certificate that does not
-    prove its claim gives a result with ``valid=False`` and the first failing position.
+    prove its claim gives a result with ``valid=False`` and the first failing position. A
+    ``recorder`` is told every move and pairing the walk accepted (:class:`WalkRecorder`).
     """
     report = on_progress or (lambda read, total, checked: None)
     if isinstance(source, Certificate):
         header = source.header
-        checker = _Checker(header)
+        checker = _Checker(header, recorder=recorder)
         for number, entry in enumerate(source.entries, start=1):
             checker.add(_entry_from_object(entry, header, f"entry {number}"))
         return checker.result(checker.walk(0, 0))
     lines = _read_lines(source)
     header = _read_header(source, lines)
     if header.sections is not None and not whole:
-        return _verify_sections(source, header, lines, report)
-    checker = _Checker(header)
+        return _verify_sections(source, header, lines, report, recorder)
+    checker = _Checker(header, recorder=recorder)
     for number, data in lines:
         checker.add(_entry_from_json(data, header, f"{source}: line {number}"))
         if number % 65536 == 0:
@@ -632,6 +656,7 @@ def _verify_sections(
     header: StrategyHeader,
     lines: Iterator[tuple[int, object]],
     report: VerifyProgress,
+    recorder: WalkRecorder | None = None,
 ) -> VerifyResult:
     """Check a sectioned certificate one section at a time (see the module's description)."""
     assert header.sections is not None
@@ -641,13 +666,13 @@ def _verify_sections(
     for root, _ in header.sections[1:]:
         assert root is not None, "checked with the header"
         roots.append(classes.canonical(*status_masks(root))[0])
-    top = _Checker(header, stops=frozenset(roots))
+    top = _Checker(header, stops=frozenset(roots), recorder=recorder)
     read = 0
     checked = 0
     moves = 0
     failure: _Failure | None = None
     for number, (_, count) in enumerate(header.sections):
-        checker = top if number == 0 else _Checker(header)
+        checker = top if number == 0 else _Checker(header, recorder=recorder)
         needed = number == 0 or roots[number - 1] in top.reached
         for _ in range(count):
             line = next(lines, None)
@@ -720,7 +745,12 @@ class _Checker:
     a section checked on its own, and :attr:`reached` records the first position of each met (in the
     orientation met, with the path from the walk's root)."""
 
-    def __init__(self, header: StrategyHeader, stops: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        header: StrategyHeader,
+        stops: frozenset[int] = frozenset(),
+        recorder: WalkRecorder | None = None,
+    ) -> None:
         geometry = header.geometry
         self.header = header
         self.size = geometry.size
@@ -750,6 +780,7 @@ class _Checker:
         self.strategy_moves = 0
         #: Called with the positions checked so far, every 65,536 of them.
         self.tick: Callable[[int], None] | None = None
+        self.recorder = recorder
 
     # The class of a position: the least (X, O) image over the symmetries, as one int X << N | O,
     # and the symmetry that carries the position there.
@@ -901,6 +932,8 @@ class _Checker:
                 else:
                     failure = self.child(x, o, move)
                 if failure is None:
+                    if self.recorder is not None:
+                        self.recorder.moved(key, canonical_move)
                     return None
                 first_failure = first_failure or failure
             return first_failure
@@ -911,6 +944,8 @@ class _Checker:
             )
             problem = self.pairing_problem(own, occupied, pairing)
             if problem is None:
+                if self.recorder is not None:
+                    self.recorder.paired(key, canonical_pairing)
                 return None
             pairing_failure = pairing_failure or self.fail(f"invalid pairing: {problem}", x, o)
         for move in mask_cells(playable):

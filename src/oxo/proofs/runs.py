@@ -56,6 +56,7 @@ from oxo.fileio import digests, write_atomic
 from oxo.game import other
 from oxo.geometry import Geometry, mask_cells, play
 from oxo.proofs.certificate import (
+    CHECK_RATE,
     Guarantee,
     MoveEntry,
     Side,
@@ -1214,6 +1215,32 @@ def _past(deadline: float | None, margin: float = 0.0) -> bool:
     return deadline is not None and time.perf_counter() > deadline - margin
 
 
+def write_certificate_again(
+    folder: str | os.PathLike[str], name: str, target: str | os.PathLike[str]
+) -> None:
+    """Merge the certificate ``name`` of the finished run kept in ``folder`` again, from the run's
+    pieces, into ``target`` (written atomically), without checking it: the same bytes as the run
+    wrote (the merge is deterministic), for a caller that compares its SHA-256 with the one the
+    run recorded and checks it its own way. The run's folder is opened as a run (its state is
+    written again, and its lock taken meanwhile): give a copy of a folder that must not change."""
+    state = load_state(folder)
+    done = state.get("done") or {}
+    checks = {**done.get("checks", {}), **state.get("certified", {})}
+    if name not in done.get("proofs", []) or name not in checks:
+        raise OxoError(f"the run in {folder} holds no finished certificate {name}")
+    check = checks[name]
+    geometry = Geometry(tuple(state["dims"]), state["k"])
+    run = ProofRun(geometry, Path(folder), RunOptions(workers=1))
+    run.open()
+    try:
+        top, sections = run.trees[check["attacker"]].assemble(
+            1 if check["guarantee"] == "win" else -1
+        )
+        merge_certificate(target, geometry, check["side"], check["guarantee"], top, sections)
+    finally:
+        run.close()
+
+
 def run_proof(
     geometry: Geometry,
     folder: str | os.PathLike[str],
@@ -1486,10 +1513,19 @@ class RunStatus:
                     f"holds: {check.get('sha256_uncompressed', '?')})"
                 )
             if not (Path(self.folder) / name).exists():
+                size = f"{int(check.get('bytes', 0)) / 1e6:,.0f} MB"
+                checking = format_seconds(int(check.get("positions_checked", 0)) / CHECK_RATE)
                 out.append(
-                    "  not in the folder now: running the run's command again on the folder "
-                    "writes it again, the same, and checks it"
+                    f"  not in the folder now; the run's command writes it again ({size}, the"
                 )
+                out.append(
+                    f"  same bytes: minutes to merge, about {checking} to check), on a copy:"
+                )
+                shape = self.board
+                board = (
+                    shape if self.k == min(map(int, shape.split("x"))) else f"{shape} --k {self.k}"
+                )
+                out.append(f"  cp -r {self.folder} COPY && oxo solve {board} --proof COPY")
         out.append(f"sessions: {self.sessions}")
         return out
 

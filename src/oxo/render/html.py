@@ -10,6 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from oxo.book import BookEntry
     from oxo.counting import CountTable
     from oxo.geometry import Geometry
     from oxo.proofs.solver import ProofResult
@@ -52,12 +53,26 @@ def count_table_html(table: CountTable) -> str:
 
 
 def solved_html(
-    geometry: Geometry, value: str, table: SolveTable | None, proof: ProofResult | None
+    geometry: Geometry,
+    value: str,
+    table: SolveTable | None,
+    proof: ProofResult | None,
+    book: BookEntry | None = None,
 ) -> str:
     """The value of a board and, for boards of up to 16 cells, its per-ply table of values (the
-    parts of :class:`oxo.api.Solved`, so that drawings need not know the API above them)."""
+    parts of :class:`oxo.api.Solved`, so that drawings need not know the API above them); a value
+    read from oxo's proof book (``book``, neither table nor proof) with its certificates."""
     words = {"x": "X wins", "o": "O wins", "draw": "draw", "unknown": "not known within the limit"}
     caption = f"{geometry.spec}: {words.get(value, value)} with best play"
+    if table is None and proof is None:
+        assert book is not None
+        rows = [[c.file, c.claim, _n(c.entries), c.sha256[:16] + "…"] for c in book.certificates]
+        caption += f", proved by oxo ({book.command} proves it again)"
+        return (
+            "<div>"
+            + _table(["certificate", "proves", "entries", "SHA-256"], rows, caption)
+            + "</div>"
+        )
     if table is None:
         assert proof is not None
         answers = {True: "yes", False: "no", None: "not settled"}

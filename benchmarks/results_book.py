@@ -1,0 +1,442 @@
+"""Write oxo's proof book (``src/oxo/book/book.json``) from the project's records and certificates.
+
+Run:  python benchmarks/results_book.py            (print the book)
+      python benchmarks/results_book.py --write    (write src/oxo/book/book.json)
+      python benchmarks/results_book.py --check    (exit 1 when the file differs from what the
+                                                    records give: the test suite does the same)
+
+One row per proved board, each figure read, none typed:
+
+- the boards of ``results/solved.json`` with a value (``benchmarks/results_solved.py``): value,
+  published value and source, method, positions, wall time, machine (and the date of a row that
+  was re-measured); the ply the game ends at for boards of at most 16 cells (the exact solver);
+- the long runs kept in ``results/runs/`` (``oxo solve BOARD --proof DIR --status`` reads the
+  same): value, run time, positions, the date of the last session, and each certificate as the
+  run's own check reported it;
+- Connect Four's record (``results/solve-6x7-k4-gravity.json``, ``benchmarks/bench_connect4.py``);
+- each certificate from its file: entries, size, SHA-256 of the file and of the text it holds,
+  positions checked and moves (``oxo verify``'s checker, unless a run or
+  ``results/book-certificates.json`` recorded its check of the same bytes).
+
+The command of each row proves the value again from scratch, from an empty folder, with the
+defaults (``benchmarks/book_reproduce.py`` runs them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "src" / "oxo" / "book" / "book.json"
+PACKAGE = ROOT / "src" / "oxo" / "book" / "certificates"
+REPOSITORY = ROOT / "results" / "certificates"
+GRAVITY = ROOT / "src" / "oxo" / "gravity" / "certificates"
+RUNS = ROOT / "results" / "runs"
+MADE = ROOT / "results" / "book-certificates.json"
+#: Boards played from the certificate of the same board turned a quarter (rows and columns swapped).
+TURNED = {"4x9,k=4": "9x4,k=4", "4x10,k=4": "10x4,k=4"}
+#: Qubic's certificate is over the repository's 50 MB: it is rebuilt from the kept run.
+REBUILT = {"4x4x4-k4-x-win.jsonl.gz": "oxo book 4x4x4 --index"}
+#: The options the long runs were proved with, where a person chose them (docs/big-proofs.md).
+CHOSEN = {
+    "8x8,k=5": "the session that settled it ran with --split 1 --slice 1200 --no-early-split "
+    "--no-root-search --first-question o, chosen by hand (docs/big-proofs.md)",
+}
+
+
+def command(geometry) -> str:
+    """``oxo solve 7x7 --k 5 --proof DIR``: the command that proves a board from an empty folder."""
+    k = "" if geometry.k == geometry.default_k else f" --k {geometry.k}"
+    return f"oxo solve {geometry.spec_shape}{k} --proof DIR"
+
+
+def certificate(path: Path, shipped: str, known: dict | None = None, **extra) -> dict:
+    """A certificate's row from its file (and a check recorded for the same bytes, if any)."""
+    from oxo.fileio import digests
+    from oxo.proofs.certificate import verify_certificate
+
+    sums = digests(path)
+    if known is not None and known.get("sha256") == sums["sha256"]:
+        checked = {
+            "entries": known["entries"],
+            "positions": known.get("positions_checked", 0),
+            "moves": known.get("strategy_moves", known.get("moves", 0)),
+            "sections": known.get("sections", 0) or 0,
+        }
+    else:
+        check = verify_certificate(path)
+        if not check.valid:
+            raise SystemExit(f"{path} does not check: {check}")
+        checked = {
+            "entries": check.entries,
+            "positions": check.positions_checked,
+            "moves": check.strategy_moves,
+            "sections": check.sections,
+        }
+    header = _header(path)
+    board = header.get("board") if header["format"] == "oxo-strategy/1" else None
+    return {
+        "file": path.name,
+        "board": board or str(header.get("board")),
+        "side": header["side"],
+        "guarantee": header.get("guarantee") or _gravity_guarantee(header),
+        "format": header["format"],
+        "entries": checked["entries"],
+        "bytes": sums["bytes"],
+        "sha256": sums["sha256"],
+        "sha256_text": sums["sha256_uncompressed"],
+        "shipped": shipped,
+        "positions": checked["positions"],
+        "moves": checked["moves"],
+        "sections": checked["sections"],
+        "turned": False,
+        "make": None,
+        "run": None,
+        **extra,
+    }
+
+
+def _header(path: Path) -> dict:
+    import gzip
+
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return json.loads(handle.readline())
+
+
+def _gravity_guarantee(header: dict) -> str:
+    """A gravity certificate's bound in words (its header's own claim)."""
+    return str(header.get("claim", f"score at least {header.get('score_at_least')}"))
+
+
+def _gravity_entries(path: Path) -> dict:
+    from oxo.gravity.certificate import read_gravity_certificate
+
+    cert = read_gravity_certificate(path)
+    return {"entries": len(cert.moves), "positions_checked": 0, "moves": len(cert.moves)}
+
+
+def _update_of(spec: str, updates: list[str]) -> tuple[str | None, str | None]:
+    """The date and machine of the last re-measurement that names the board, if any."""
+    date = machine = None
+    for text in updates:
+        named = text.rsplit(" now: ", 1)[-1].rstrip(".")
+        if spec in [part.strip() for part in named.split(",")] or f"{spec}," in named + ",":
+            found = re.search(r"Re-measured on (\d{4}-\d\d-\d\d)", text)
+            where = re.search(r", on (.*? now)", text)
+            date = found.group(1) if found else date
+            machine = where.group(1) if where else machine
+    return date, machine
+
+
+def references() -> dict[str, str]:
+    """The numbered sources of docs/solved.md ("Sources of the published values"), by number."""
+    lines = (ROOT / "docs" / "solved.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("Sources of the published values:")
+    found: dict[str, str] = {}
+    number = None
+    for line in lines[start + 1 :]:
+        if line.startswith("<!--") or line.startswith("#"):
+            break
+        head = re.match(r"(\d+)\. (.*)", line)
+        if head:
+            number = head.group(1)
+            found[number] = head.group(2).strip()
+        elif number is not None and line.startswith("   "):
+            found[number] += " " + line.strip()
+    return {key: text.replace("*", "") for key, text in found.items()}
+
+
+def cited(source: str) -> list[list[str]]:
+    """The references a source text cites (``[3]``), in full."""
+    known = references()
+    return [[number, known[number]] for number in re.findall(r"\[(\d+)\]", source)]
+
+
+def small_boards(made: list[dict]) -> list[dict]:
+    """The rows of results/solved.json's boards with a value."""
+    from oxo.geometry import Geometry
+    from oxo.solve import solve
+
+    solved = json.loads((ROOT / "results" / "solved.json").read_text(encoding="utf-8"))
+    rows = []
+    records = {item["file"]: item for item in made}
+    for row in solved["boards"]:
+        if row["value"] not in ("x", "o", "draw"):
+            continue
+        geometry = Geometry.parse(row["spec"])
+        date, machine = _update_of(row["spec"], solved.get("updates", []))
+        ending = solve(geometry).ply_table().value.plies if geometry.size <= 16 else None
+        certificates = []
+        source = TURNED.get(row["spec"], row["spec"])
+        shape = Geometry.parse(source)
+        for side, guarantee in _wanted(row["value"]):
+            name = f"{shape.spec_shape}-k{shape.k}-{side}-{guarantee}.jsonl.gz"
+            for folder, shipped in ((PACKAGE, "package"), (REPOSITORY, "repository")):
+                if (folder / name).exists():
+                    certificates.append(
+                        certificate(
+                            folder / name,
+                            shipped,
+                            records.get(name),
+                            turned=source != row["spec"],
+                        )
+                    )
+                    break
+            else:
+                raise SystemExit(
+                    f"{row['spec']}: no certificate {name}; run benchmarks/book_certificates.py"
+                )
+        rows.append(
+            {
+                "board": geometry.spec,
+                "shape": list(geometry.shape),
+                "k": geometry.k,
+                "gravity": False,
+                "value": row["value"],
+                "ending_ply": ending,
+                "published": row["published"],
+                "source": row["source"],
+                "method": row["method"],
+                "machine": machine or solved["machine"],
+                "date": date,
+                "seconds": row["wall_seconds"],
+                "positions": row["nodes"],
+                "command": command(geometry),
+                "certificates": certificates,
+                "note": "",
+                "references": cited(row["source"]),
+            }
+        )
+    return rows
+
+
+def _wanted(value: str) -> list[tuple[str, str]]:
+    return {"x": [("x", "win")], "o": [("o", "win")], "draw": [("x", "no-loss"), ("o", "no-loss")]}[
+        value
+    ]
+
+
+def long_runs() -> list[dict]:
+    """The rows of the boards proved by the runs kept in results/runs/."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.results import METHOD
+    from oxo.proofs.runs import load_state, run_status
+
+    solved = json.loads((ROOT / "results" / "solved.json").read_text(encoding="utf-8"))
+    published = {row["spec"]: row for row in solved["boards"]}
+    rows = []
+    for folder in sorted(path.parent.parent for path in RUNS.glob("*/run/state.json")):
+        status = run_status(folder)
+        if status.value not in ("x", "o", "draw"):
+            continue
+        state = load_state(folder)
+        geometry = Geometry(tuple(state["dims"]), state["k"])
+        certificates = []
+        for name in sorted(status.proofs, key=lambda name: "-x-" not in name):
+            known = status.checks.get(name, {})
+            if (REPOSITORY / name).exists():
+                certificates.append(certificate(REPOSITORY / name, "repository", known))
+            elif name in REBUILT:
+                certificates.append(
+                    {
+                        "file": name,
+                        "board": geometry.spec_shape,
+                        "side": known["side"],
+                        "guarantee": known["guarantee"],
+                        "format": "oxo-strategy/1",
+                        "entries": known["entries"],
+                        "bytes": known["bytes"],
+                        "sha256": known["sha256"],
+                        "sha256_text": known["sha256_uncompressed"],
+                        "shipped": "rebuilt",
+                        "positions": known["positions_checked"],
+                        "moves": known["strategy_moves"],
+                        "sections": known.get("sections", 0),
+                        "turned": False,
+                        "make": REBUILT[name],
+                        "run": str(folder.relative_to(ROOT)),
+                    }
+                )
+            else:
+                raise SystemExit(f"{folder}: the certificate {name} is neither shipped nor rebuilt")
+        last = max(session["started"] for session in state["sessions"])
+        row = published[geometry.spec]
+        rows.append(
+            {
+                "board": geometry.spec,
+                "shape": list(geometry.shape),
+                "k": geometry.k,
+                "gravity": False,
+                "value": status.value,
+                "ending_ply": None,
+                "published": row["published"],
+                "source": row["source"],
+                "method": f"{METHOD}, as a proof run of {status.sessions} sessions "
+                f"({sum(q.jobs for q in status.questions):,} jobs; "
+                f"{sum(q.cpu for q in status.questions) / 3600:.1f} h of worker time)",
+                "machine": f"this project's machine, {status.workers} worker processes (the "
+                "run's state does not record the machine: docs/big-proofs.md describes it)",
+                "date": time.strftime("%Y-%m-%d", time.gmtime(last)),
+                "seconds": round(sum(q.wall for q in status.questions), 1),
+                "positions": sum(q.positions for q in status.questions),
+                "command": command(geometry),
+                "certificates": certificates,
+                "note": CHOSEN.get(geometry.spec, ""),
+                "references": cited(row["source"]),
+            }
+        )
+    return rows
+
+
+def connect_four() -> list[dict]:
+    """Connect Four's row, from its record and the certificates that ship with oxo."""
+    record = json.loads(
+        (ROOT / "results" / "solve-6x7-k4-gravity.json").read_text(encoding="utf-8")
+    )
+    certificates = [
+        certificate(path, "gravity", {**_gravity_entries(path), **_sums(path)})
+        for path in sorted(
+            GRAVITY.glob("6x7-k4-gravity-*.jsonl.gz"), key=lambda path: "-x-" not in path.name
+        )
+    ]
+    return [
+        {
+            "board": record["board"],
+            "shape": [6, 7],
+            "k": 4,
+            "gravity": True,
+            "value": record["value"],
+            "ending_ply": record["end_ply"],
+            "published": "x",
+            "source": "Allis 1988; Allen 1988",
+            "method": "exact alpha-beta search over bitboards; each certificate's tree runs to "
+            "a ply where the solver settles its leaves again",
+            "machine": record["machine"],
+            "date": record["started"][:10],
+            "seconds": record["seconds"],
+            "positions": record["nodes"],
+            "command": "oxo solve 6x7 --k 4 --gravity --proof DIR",
+            "certificates": certificates,
+            "note": f"the record's run: {record['command']}",
+            "references": [],
+        }
+    ]
+
+
+def _sums(path: Path) -> dict:
+    from oxo.fileio import digests
+
+    return {"sha256": digests(path)["sha256"]}
+
+
+def book() -> dict:
+    made = json.loads(MADE.read_text(encoding="utf-8")) if MADE.exists() else []
+    return {
+        "format": "oxo-book/1",
+        "written_by": "python benchmarks/results_book.py --write",
+        "boards": small_boards(made) + long_runs() + connect_four(),
+    }
+
+
+def text(data: dict) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+DOC = ROOT / "docs" / "solved.md"
+MARKERS = ("<!-- book -->", "<!-- /book -->")
+
+
+def section(data: dict) -> str:
+    """The section of docs/solved.md on using the proofs: every certificate of the book."""
+    from oxo.book import BookCertificate
+    from oxo.book.index import estimate_seconds
+    from oxo.counting.budget import format_seconds
+
+    where = {
+        "package": "inside oxo",
+        "repository": "`results/certificates/`",
+        "gravity": "inside oxo",
+        "rebuilt": "rebuilt from `results/runs/`",
+    }
+    rows = []
+    for row in data["boards"]:
+        for item in row["certificates"]:
+            certificate = BookCertificate.from_dict(item)
+            index = (
+                format_seconds(estimate_seconds(certificate))
+                if certificate.format == "oxo-strategy/1"
+                else "none needed"
+            )
+            turned = f" ({certificate.board}'s, turned)" if certificate.turned else ""
+            rows.append(
+                f"| {row['board'].split(',')[0]} | {row['k']} | {certificate.claim} | "
+                f"`{certificate.file}`{turned} | {certificate.entries:,} | {certificate.bytes:,} | "
+                f"`{certificate.sha256[:16]}` | {where[certificate.shipped]} | {index} |"
+            )
+    lines = [
+        MARKERS[0],
+        "## Using the proofs: oxo's proof book",
+        "",
+        "Every value above is in oxo's proof book (`src/oxo/book/book.json`, written by "
+        "`python benchmarks/results_book.py --write` from the records of this page and from the "
+        "certificate files themselves). `oxo book` lists it beside the published values; `oxo book "
+        "BOARD` shows one proof in full: its sources, machine and time, the command that proves it "
+        "again from an empty folder, and each certificate with its SHA-256 and the commands that "
+        "check it (`oxo verify FILE`; without oxo, `python3 tools/check_strategy.py FILE`). `oxo "
+        "solve BOARD` answers from the book at once (`--again` proves it here instead), and `oxo "
+        "analyze` gives the value of every position a certificate covers. Each row's command, run "
+        "in an empty folder with the defaults, proves the value again: `python "
+        "benchmarks/book_reproduce.py` runs them (all but the long runs' and Connect Four's) and "
+        "compares (docs/performance.md has its last run).",
+        "",
+        "The levels `perfect` and `best` play from the certificates wherever one covers the "
+        "position for the side to move (`oxo play 8x8 --k 5 --level perfect`, `oxo move 4x4x4 "
+        "--level perfect`): the move the certificate's checker plays there, so a proved win stays "
+        "a win and a draw is never lost. A certificate is used only once its SHA-256 matches the "
+        "book's (a missing, truncated or altered file says so, and perfect plays hard instead). A "
+        "large certificate needs an index first, the moves its checker's walk plays, built once in "
+        "oxo's cache (`$OXO_CACHE`, else `~/.cache/oxo`) by `oxo book BOARD --index` or by the "
+        "first perfect move; after that a move takes well under a second. Qubic's certificate is "
+        "too big for the repository: `oxo book 4x4x4 --index` merges it again from the run kept in "
+        "`results/runs/4x4x4` (the same bytes), then indexes it. The index column below is the "
+        "estimate of that one-time build on this machine (docs/performance.md has the measured "
+        "times).",
+        "",
+        "| board | k | proves | certificate | entries | bytes | SHA-256 (start) | where | index, once |",
+        "| --- | ---: | --- | --- | ---: | ---: | --- | --- | ---: |",
+        *rows,
+        MARKERS[1],
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write src/oxo/book/book.json")
+    parser.add_argument("--check", action="store_true", help="compare with the file")
+    args = parser.parse_args()
+    out = text(book())
+    if args.check:
+        same = BOOK.exists() and BOOK.read_text(encoding="utf-8") == out
+        print("the book is up to date" if same else f"{BOOK} differs from the records")
+        raise SystemExit(0 if same else 1)
+    if args.write:
+        from _measure import replace_section
+        from oxo.fileio import write_atomic
+
+        write_atomic(BOOK, out)
+        replace_section(DOC, MARKERS, section(json.loads(out)), required=False)
+        print(f"wrote {BOOK.relative_to(ROOT)} and its section of {DOC.relative_to(ROOT)}")
+        return
+    print(out, end="")
+
+
+if __name__ == "__main__":
+    main()

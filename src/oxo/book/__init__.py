@@ -1,0 +1,360 @@
+"""oxo's proof book: the boards oxo has proved, as data, and where their certificates are.
+
+``book.json`` beside this module holds one row per proved board: its value (and the ply the game
+ends at with best play, where that is known), the certificates that prove it (file, entries, size,
+SHA-256 of the file and of the text it holds), how and when the value was proved (method, machine,
+time, positions), the published value it agrees with, and the one command that proves it again from
+scratch. ``python benchmarks/results_book.py --write`` writes it from the project's records
+(``results/solved.json``, the long runs in ``results/runs/``, Connect Four's record) and from the
+certificate files themselves; nothing in it is typed by hand.
+
+Here the rows become values (:class:`BookEntry`, :class:`BookCertificate`), found by the name
+:func:`oxo.registry.find_game` gives a game (:func:`book_entry`). A certificate is looked for in the
+folders :func:`certificate_folders` lists and used only once its SHA-256 matches the book's
+(:func:`checked_certificate`): a missing, truncated or altered file raises
+:class:`~oxo.errors.CertificateUnavailableError` saying which file, what was found and how to get
+the right one. Playing from a certificate is :mod:`oxo.book.play`; its index, built once in oxo's
+cache, is :mod:`oxo.book.index`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from oxo.errors import CertificateUnavailableError
+
+#: The book itself (package data).
+BOOK_FILE = Path(__file__).with_name("book.json")
+BOOK_FORMAT = "oxo-book/1"
+#: Certificates that ship inside the package (the small ones).
+PACKAGE_CERTIFICATES = Path(__file__).with_name("certificates")
+#: The source tree's root, when oxo runs from a clone of its repository (editable install or
+#: ``PYTHONPATH=src``): larger certificates and the long runs' state are kept there.
+REPOSITORY = Path(__file__).resolve().parents[3]
+
+Side = Literal["x", "o"]
+
+
+@dataclass(frozen=True)
+class BookCertificate:
+    """One certificate of a proved board: a strategy for ``side`` that guarantees ``guarantee``.
+
+    ``board`` is the board the certificate is written for, which is the book row's board or (when
+    ``turned``) the same board turned a quarter (a 10x4 certificate proves 4x10: rows and columns
+    swapped carry lines onto lines). ``shipped`` says where it comes from: ``"package"`` (inside
+    oxo), ``"repository"`` (``results/certificates`` of oxo's source), ``"gravity"`` (Connect
+    Four's, inside oxo) or ``"rebuilt"`` (too big to ship: ``make`` is the command that rebuilds it
+    from the kept ``run``). ``positions``/``moves`` are the checker's figures (positions checked,
+    moves of ``side`` played), for estimates of the index's build."""
+
+    file: str
+    board: str
+    side: Side
+    guarantee: str
+    format: str
+    entries: int
+    bytes: int
+    sha256: str
+    sha256_text: str
+    shipped: str
+    positions: int = 0
+    moves: int = 0
+    sections: int = 0
+    turned: bool = False
+    make: str | None = None
+    #: The kept run a ``rebuilt`` certificate is merged from, relative to the source tree's root.
+    run: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BookCertificate:
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @property
+    def claim(self) -> str:
+        """What the certificate proves, in a few words: ``X wins``, ``O does not lose``."""
+        side = self.side.upper()
+        if self.guarantee == "win":
+            return f"{side} wins"
+        if self.guarantee == "no-loss":
+            return f"{side} does not lose"
+        return self.guarantee  # a gravity certificate's bound, in its own words
+
+    @property
+    def check_commands(self) -> tuple[str, ...]:
+        """How to check the file: with oxo, and (plain boards) with the standalone checker."""
+        if self.format != "oxo-strategy/1":
+            return (f"oxo verify {self.file}",)
+        return (f"oxo verify {self.file}", f"python3 tools/check_strategy.py {self.file}")
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """One proved board: its value with best play, the certificates and how it was proved.
+
+    ``board`` is the game's name as :func:`oxo.registry.find_game` gives it (``"4x4x4"``,
+    ``"8x8,k=5"``, ``"6x7,k=4,gravity"``); ``value`` is ``"x"``, ``"o"`` or ``"draw"``;
+    ``ending_ply`` the ply at which the game ends with best play when that is known (the quickest
+    win against the slowest loss), else None. ``seconds`` is the wall time of the proof as it was
+    measured (the run time of a long run), ``positions`` the positions it searched, ``command``
+    the one command that proves the value again from scratch."""
+
+    board: str
+    shape: tuple[int, ...]
+    k: int
+    gravity: bool
+    value: str
+    ending_ply: int | None
+    published: str
+    source: str
+    method: str
+    machine: str
+    date: str | None
+    seconds: float
+    positions: int
+    command: str
+    certificates: tuple[BookCertificate, ...]
+    note: str = ""
+    #: The sources ``source`` cites by number (``[3]``): (number, the reference in full).
+    references: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BookEntry:
+        fields = dict(data)
+        fields["shape"] = tuple(fields["shape"])
+        fields["references"] = tuple(
+            (str(number), str(text)) for number, text in fields.get("references", ())
+        )
+        fields["certificates"] = tuple(
+            BookCertificate.from_dict(item) for item in fields["certificates"]
+        )
+        return cls(**fields)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name in ("shape", "references"):
+                value = [list(item) if isinstance(item, tuple) else item for item in value]
+            elif name == "certificates":
+                value = [certificate.to_dict() for certificate in value]
+            out[name] = value
+        return out
+
+    @property
+    def value_words(self) -> str:
+        """The value in words: ``X wins``, ``O wins``, ``draw``."""
+        return {"x": "X wins", "o": "O wins", "draw": "draw"}[self.value]
+
+    @property
+    def board_args(self) -> str:
+        """The board as the command line takes it: ``8x8 --k 5``, ``6x7 --k 4 --gravity``."""
+        if self.gravity:
+            return f"{self.board.split(',')[0]} --k {self.k} --gravity"
+        shape = "x".join(map(str, self.shape))
+        return shape if self.k == min(self.shape) else f"{shape} --k {self.k}"
+
+    def certificate_of(self, side: str) -> BookCertificate | None:
+        """The certificate that gives ``side``'s moves (None when the book has none: the losing
+        side of a won board, or a board whose certificates are of another kind)."""
+        for certificate in self.certificates:
+            if certificate.side == side and certificate.format == "oxo-strategy/1":
+                return certificate
+        return None
+
+    @property
+    def playable_sides(self) -> tuple[str, ...]:
+        """The sides a certificate gives moves for (``("x",)`` on a board X wins, both on a draw)."""
+        return tuple(side for side in ("x", "o") if self.certificate_of(side) is not None)
+
+
+@functools.cache
+def proved_boards() -> tuple[BookEntry, ...]:
+    """Every row of the book, in the book's order (small boards first)."""
+    data = json.loads(BOOK_FILE.read_text(encoding="utf-8"))
+    if data.get("format") != BOOK_FORMAT:
+        raise AssertionError(f"{BOOK_FILE} is not an {BOOK_FORMAT} file")
+    return tuple(BookEntry.from_dict(row) for row in data["boards"])
+
+
+def book_entry(name: str) -> BookEntry | None:
+    """The book's row of the game named ``name`` (a game's :attr:`~oxo.registry.Game.name`), or
+    None when oxo has not proved it."""
+    for entry in proved_boards():
+        if entry.board == name:
+            return entry
+    return None
+
+
+# -- the files ---------------------------------------------------------------------------------------
+
+
+def certificate_folders() -> tuple[Path, ...]:
+    """Where certificates are looked for, in order: inside the package (the small ones and
+    Connect Four's), the source tree's ``results/certificates`` (in a clone of oxo's repository),
+    and ``certificates`` in oxo's cache (:func:`oxo.cache.cache_root`), where
+    ``oxo book build`` puts a certificate rebuilt from a kept run and where any other copy may go."""
+    from oxo.cache import cache_root
+
+    return (
+        PACKAGE_CERTIFICATES,
+        Path(__file__).resolve().parent.parent / "gravity" / "certificates",
+        REPOSITORY / "results" / "certificates",
+        cache_root() / "certificates",
+    )
+
+
+def find_certificate(certificate: BookCertificate) -> Path | None:
+    """The first file of the certificate's name in :func:`certificate_folders`, or None."""
+    for folder in certificate_folders():
+        path = folder / certificate.file
+        if path.is_file():
+            return path
+    return None
+
+
+@functools.cache
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    """A file's SHA-256, computed once per process for a given size and time of change."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _text_digest(path: Path) -> str:
+    import gzip
+
+    with gzip.open(path, "rb") as inner:
+        return hashlib.file_digest(inner, "sha256").hexdigest()
+
+
+def checked_certificate(certificate: BookCertificate, path: Path | None = None) -> Path:
+    """The certificate's file, once its SHA-256 matches the book's; otherwise
+    :class:`~oxo.errors.CertificateUnavailableError` saying what is wrong and how to get it.
+
+    The file's own SHA-256 is compared; when it differs, the SHA-256 of the text it holds (a gzip
+    library of another version may compress the same text to other bytes): the same text is the
+    same certificate. ``path`` checks a given file instead of looking for one."""
+    found = path if path is not None else find_certificate(certificate)
+    if found is None:
+        raise CertificateUnavailableError(missing_message(certificate))
+    try:
+        stat = found.stat()
+        digest = _file_digest(str(found), stat.st_size, stat.st_mtime_ns)
+    except OSError as error:
+        raise CertificateUnavailableError(
+            f"cannot read the certificate {found} ({error.strerror or error})"
+        ) from None
+    if digest == certificate.sha256:
+        return found
+    try:
+        text = _text_digest(found)
+    except (OSError, EOFError, ValueError) as error:  # gzip.BadGzipFile is an OSError
+        text = f"unreadable ({error})"
+    if text == certificate.sha256_text:
+        return found
+    raise CertificateUnavailableError(
+        f"the certificate {found} is not the one oxo's proof book names: its SHA-256 is "
+        f"{digest} ({stat.st_size:,} bytes), the book's {certificate.sha256} "
+        f"({certificate.bytes:,} bytes); it is truncated or altered, and is not played from. "
+        + how_to_get(certificate)
+    )
+
+
+def missing_message(certificate: BookCertificate) -> str:
+    """Why a certificate cannot be used when its file is nowhere to be found, and what to do."""
+    return (
+        f"the certificate {certificate.file} ({certificate.bytes:,} bytes) is not on this "
+        "machine. " + how_to_get(certificate)
+    )
+
+
+def how_to_get(certificate: BookCertificate) -> str:
+    """How to get the right file of a certificate, in a sentence."""
+    from oxo.cache import cache_root
+
+    if certificate.make is not None:
+        return f"{certificate.make} makes it (the command says how long it takes)."
+    home = {
+        "package": "it ships inside oxo (reinstall oxo)",
+        "gravity": "it ships inside oxo (reinstall oxo)",
+        "repository": "it is in results/certificates of oxo's source repository",
+    }.get(certificate.shipped, "it ships with oxo's source")
+    return f"Get it again: {home}, or copy it into {cache_root() / 'certificates'}."
+
+
+def shipped_here(certificate: BookCertificate) -> bool:
+    """Whether the certificate's file is present (not checked: see :func:`checked_certificate`)."""
+    return find_certificate(certificate) is not None
+
+
+def environment_note() -> str:
+    """Where oxo looks for certificates, in a sentence (for messages and ``oxo book``)."""
+    folders = ", ".join(os.fspath(folder) for folder in certificate_folders())
+    return f"certificates are looked for in: {folders}"
+
+
+def rebuild_certificate(
+    certificate: BookCertificate, on_status: Callable[[str], None] | None = None
+) -> Path:
+    """Write a ``rebuilt`` certificate into ``certificates`` of oxo's cache, merged again from its
+    kept run (in oxo's source tree), and return its path once its SHA-256 matches the book's.
+
+    The run's folder is copied into the cache first (the merge writes the run's state) and the copy
+    removed after; the certificate is not checked here: its SHA-256 is the book's, and building
+    its index walks it as a check does (:func:`oxo.book.index.build_index`). Raises
+    :class:`~oxo.errors.CertificateUnavailableError` when the kept run is not here (oxo installed
+    without its source tree) or the merge gives other bytes."""
+    import shutil
+
+    from oxo.cache import cache_folder, cache_lock
+    from oxo.fileio import digests
+    from oxo.proofs.runs import write_certificate_again
+
+    say = on_status or (lambda text: None)
+    found = find_certificate(certificate)
+    if found is not None:
+        return checked_certificate(certificate, found)
+    if certificate.run is None:
+        raise CertificateUnavailableError(missing_message(certificate))
+    run = REPOSITORY / certificate.run
+    if not (run / "run" / "state.json").is_file():
+        raise CertificateUnavailableError(
+            f"the certificate {certificate.file} is rebuilt from the proof run kept in "
+            f"{certificate.run} of oxo's source repository, which is not here ({run}): work in a "
+            f"clone of the repository, or copy the file into {cache_folder('certificates')}"
+        )
+    target = cache_folder("certificates") / certificate.file
+    with cache_lock(target):
+        if target.is_file():
+            return checked_certificate(certificate, target)
+        work = cache_folder("book") / f".rebuild-{os.getpid()}"
+        shutil.rmtree(work, ignore_errors=True)
+        try:
+            say(f"copying the kept run {certificate.run}")
+            shutil.copytree(run / "run", work / "run")
+            say(
+                f"merging {certificate.file} ({certificate.bytes / 1e6:,.0f} MB) from the run's pieces"
+            )
+            made = work / certificate.file
+            write_certificate_again(work, certificate.file, made)
+            sums = digests(made)
+            if sums["sha256"] != certificate.sha256 and (
+                sums.get("sha256_uncompressed") != certificate.sha256_text
+            ):
+                raise CertificateUnavailableError(
+                    f"the certificate merged again from {certificate.run} has SHA-256 "
+                    f"{sums['sha256']}, not the book's {certificate.sha256}: it is not used"
+                )
+            os.replace(made, target)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return checked_certificate(certificate, target)

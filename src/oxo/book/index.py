@@ -1,0 +1,311 @@
+"""The index of a certificate: the moves its checker's walk plays, built once and kept in oxo's cache.
+
+A certificate (``oxo-strategy/1``, :mod:`oxo.proofs.certificate`) maps classes of positions to moves,
+but "any entry's move" is not always a good move: the checker accepts a class given more than once
+when one of its moves works, and a file may hold entries its walk never reaches. So the index holds
+what the walk itself used: it *is* the walk (:func:`~oxo.proofs.certificate.verify_certificate`,
+told every accepted move and pairing by a :class:`~oxo.proofs.certificate.WalkRecorder`), and a
+class is in it only when the walk accepted it, with the move (or the pairing) that made it accept.
+From an indexed position of the certificate's side, its move leads to a position the walk accepted,
+whose every reply leads to indexed positions again (or to ones the board alone decides, or to a
+pairing): playing from the index keeps the certificate's guarantee.
+
+Building takes as long as a check (seconds for the small certificates, minutes for 8x8's 41 MB,
+about an hour for Qubic's 57 MB), so it is done once: into a folder of oxo's cache
+(:func:`oxo.cache.cache_folder`), written aside and renamed into place (a stopped build leaves
+nothing), under a lock (processes that want the same index wait for one build). After that a lookup
+is a binary search in arrays read from disk as needed (``numpy`` memory maps): well under a second.
+
+The folder: ``keys_x.npy``, ``keys_o.npy`` (the classes' X and O masks, sorted), ``moves.npy`` (the
+move of each, in the class's orientation); ``pairs_x.npy``, ``pairs_o.npy``, ``pairs_start.npy``,
+``pairs_cells.npy`` (the positions of the opponent to move where a pairing held, and the pairs);
+``meta.json`` (the certificate's SHA-256, what the build took). Boards of at most 64 cells.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from oxo.book import BookCertificate, checked_certificate
+from oxo.cache import cache_folder, cache_lock
+from oxo.errors import CertificateUnavailableError, OutOfReachError
+from oxo.fileio import atomic_writer, write_atomic
+
+#: Changes when the folder's layout or what it holds changes (an older index is built again).
+INDEX_VERSION = 1
+#: Classes held in Python before they go into arrays (bounds the memory of a long build).
+CHUNK = 1 << 20
+
+#: Reports (positions checked so far, positions the certificate holds) during a build.
+BuildProgress = Callable[[int, int], None]
+
+
+def index_folder(certificate: BookCertificate) -> Path:
+    """The cache folder of the certificate's index (not created)."""
+    stem = certificate.file.removesuffix(".jsonl.gz")
+    return cache_folder("book") / f"{stem}-{certificate.sha256[:16]}-v{INDEX_VERSION}"
+
+
+def estimate_seconds(certificate: BookCertificate) -> float:
+    """About how long building the certificate's index takes here (an upper estimate)."""
+    from oxo.proofs.certificate import CHECK_RATE
+
+    return 2.0 + certificate.positions / CHECK_RATE
+
+
+class _Recorder:
+    """Keeps what the walk accepted: each class's move and each pairing that held, in arrays as
+    the walk goes (the first told for a class is kept: every one told was accepted)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.mask = (1 << size) - 1
+        self.moves: dict[int, int] = {}
+        self.pairings: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def moved(self, key: int, move: int) -> None:
+        self.moves.setdefault(key, move)
+        if len(self.moves) >= CHUNK:
+            self.flush()
+
+    def paired(self, key: int, pairing: tuple[tuple[int, int], ...]) -> None:
+        self.pairings.setdefault(key, pairing)
+
+    def flush(self) -> None:
+        if not self.moves:
+            return
+        count = len(self.moves)
+        xs = np.fromiter((key >> self.size for key in self.moves), np.uint64, count)
+        os_ = np.fromiter((key & self.mask for key in self.moves), np.uint64, count)
+        moves = np.fromiter(self.moves.values(), np.uint8, count)
+        self.chunks.append((xs, os_, moves))
+        self.moves = {}
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The index's arrays: the moves sorted by class (each class once), and the pairings."""
+        self.flush()
+        if self.chunks:
+            xs = np.concatenate([chunk[0] for chunk in self.chunks])
+            os_ = np.concatenate([chunk[1] for chunk in self.chunks])
+            moves = np.concatenate([chunk[2] for chunk in self.chunks])
+        else:
+            xs = os_ = np.zeros(0, np.uint64)
+            moves = np.zeros(0, np.uint8)
+        order = np.lexsort((os_, xs))
+        xs, os_, moves = xs[order], os_[order], moves[order]
+        if len(xs) > 1:  # a class told in two sections: keep one (both were accepted)
+            keep = np.ones(len(xs), bool)
+            keep[1:] = (xs[1:] != xs[:-1]) | (os_[1:] != os_[:-1])
+            xs, os_, moves = xs[keep], os_[keep], moves[keep]
+        keys = sorted(self.pairings)
+        starts = [0]
+        cells: list[int] = []
+        for key in keys:
+            for a, b in self.pairings[key]:
+                cells += (a, b)
+            starts.append(len(cells))
+        return {
+            "keys_x": xs,
+            "keys_o": os_,
+            "moves": moves,
+            "pairs_x": np.array([key >> self.size for key in keys], np.uint64),
+            "pairs_o": np.array([key & self.mask for key in keys], np.uint64),
+            "pairs_start": np.array(starts, np.uint32),
+            "pairs_cells": np.array(cells, np.uint8),
+        }
+
+
+@dataclass(frozen=True)
+class StrategyIndex:
+    """A built index, read from its folder (arrays mapped from disk): the walk's move of a class
+    (:meth:`move_of`), and the pairings that held (:meth:`pairing_of`, :attr:`pairs_x`...)."""
+
+    folder: Path
+    meta: dict[str, Any]
+    keys_x: np.ndarray
+    keys_o: np.ndarray
+    moves: np.ndarray
+    pairs_x: np.ndarray
+    pairs_o: np.ndarray
+    pairs_start: np.ndarray
+    pairs_cells: np.ndarray
+
+    @classmethod
+    def load(cls, folder: Path) -> StrategyIndex:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        arrays = {
+            name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+            for name in (
+                "keys_x",
+                "keys_o",
+                "moves",
+                "pairs_x",
+                "pairs_o",
+                "pairs_start",
+                "pairs_cells",
+            )
+        }
+        return cls(folder, meta, **arrays)
+
+    def __len__(self) -> int:
+        return len(self.keys_x)
+
+    def move_of(self, x: int, o: int) -> int | None:
+        """The walk's move in the class whose key is (``x``, ``o``) (its least image), or None."""
+        return _lookup(self.keys_x, self.keys_o, x, o, self.moves)
+
+    def pairing_of(self, x: int, o: int) -> tuple[tuple[int, int], ...] | None:
+        """The pairing that held at the class (``x``, ``o``) of the opponent to move, or None."""
+        found = _lookup(self.pairs_x, self.pairs_o, x, o, None)
+        return None if found is None else self.pairs_at(found)
+
+    def pairs_at(self, number: int) -> tuple[tuple[int, int], ...]:
+        """The pairs of the ``number``-th pairing (in the order of :attr:`pairs_x`)."""
+        start, end = int(self.pairs_start[number]), int(self.pairs_start[number + 1])
+        cells = [int(cell) for cell in self.pairs_cells[start:end]]
+        return tuple(zip(cells[::2], cells[1::2], strict=True))
+
+
+def _lookup(
+    xs: np.ndarray, os_: np.ndarray, x: int, o: int, values: np.ndarray | None
+) -> int | None:
+    """Binary search of (x, o) in arrays sorted by X then O: the value there (or its row when
+    ``values`` is None), None when absent."""
+    if not len(xs):
+        return None
+    qx, qo = np.uint64(x), np.uint64(o)
+    low = int(np.searchsorted(xs, qx, "left"))
+    high = int(np.searchsorted(xs, qx, "right"))
+    if low == high:
+        return None
+    row = low + int(np.searchsorted(os_[low:high], qo, "left"))
+    if row >= high or os_[row] != qo:
+        return None
+    return row if values is None else int(values[row])
+
+
+def load_index(certificate: BookCertificate) -> StrategyIndex | None:
+    """The certificate's index when it is built (for this certificate, this layout), else None."""
+    folder = index_folder(certificate)
+    try:
+        index = StrategyIndex.load(folder)
+    except (OSError, ValueError, KeyError):
+        return None
+    meta = index.meta
+    if meta.get("sha256") != certificate.sha256 or meta.get("version") != INDEX_VERSION:
+        return None
+    return index
+
+
+def build_index(
+    certificate: BookCertificate,
+    *,
+    on_progress: BuildProgress | None = None,
+    path: Path | None = None,
+) -> StrategyIndex:
+    """The certificate's index, built now when it is not built yet (see the module's text).
+
+    The file is found and its SHA-256 compared first (:func:`~oxo.book.checked_certificate`);
+    a certificate that fails its own check (it cannot, once its SHA-256 matches) raises
+    :class:`~oxo.errors.CertificateUnavailableError`. ``on_progress`` gets the positions checked
+    so far and the positions the certificate holds. Ctrl-C stops the build and leaves nothing."""
+    from oxo.proofs.certificate import verify_certificate
+
+    found = load_index(certificate)
+    if found is not None:
+        return found
+    file = checked_certificate(certificate, path)
+    folder = index_folder(certificate)
+    with cache_lock(folder):
+        found = load_index(certificate)  # another process built it while this one waited
+        if found is not None:
+            return found
+        started = time.perf_counter()
+        header = _header_of(file)
+        size = _cells_of(header)
+        if size > 64:
+            raise OutOfReachError(
+                f"indexes of certificates hold boards of at most 64 cells; {certificate.board} "
+                f"has {size}"
+            )
+        recorder = _Recorder(size)
+        total = certificate.positions
+
+        def progress(read: int, entries: int, checked: int) -> None:
+            if on_progress is not None:
+                on_progress(checked, total)
+
+        result = verify_certificate(file, on_progress=progress, recorder=recorder)
+        if not result.valid:
+            raise CertificateUnavailableError(
+                f"the certificate {file} does not check ({result}); it is not played from"
+            )
+        arrays = recorder.arrays()
+        meta = {
+            "version": INDEX_VERSION,
+            "file": certificate.file,
+            "sha256": certificate.sha256,
+            "board": result.board,
+            "k": result.k,
+            "side": result.side,
+            "guarantee": result.guarantee,
+            "positions_checked": result.positions_checked,
+            "moves": len(arrays["moves"]),
+            "pairings": len(arrays["pairs_x"]),
+            "build_seconds": round(time.perf_counter() - started, 3),
+            # The certificate's header as written: a player classes positions as its checker did
+            # (a header may name more than the board, such as the rules a format adds).
+            "header": header,
+        }
+        _write_folder(folder, arrays, meta)
+        if on_progress is not None:
+            on_progress(total, total)
+    index = load_index(certificate)
+    if index is None:
+        raise AssertionError(f"the index just built in {folder} does not read back")
+    return index
+
+
+def _header_of(path: Path) -> dict[str, Any]:
+    """The header line of a certificate file, as JSON."""
+    import gzip
+
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        header: dict[str, Any] = json.loads(handle.readline())
+    return header
+
+
+def _cells_of(header: dict[str, Any]) -> int:
+    """The number of cells of the board a certificate's header names."""
+    from oxo.proofs.certificate import StrategyHeader
+
+    return StrategyHeader.from_dict(header).geometry.size
+
+
+def _write_folder(folder: Path, arrays: dict[str, np.ndarray], meta: dict[str, object]) -> None:
+    """Write the index beside its place and rename it there (a stop leaves nothing half made)."""
+    aside = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
+    shutil.rmtree(aside, ignore_errors=True)
+    aside.mkdir(parents=True)
+    try:
+        for name, array in arrays.items():
+            with atomic_writer(aside / f"{name}.npy") as handle:
+                np.save(handle, array, allow_pickle=False)
+        meta["bytes"] = sum(path.stat().st_size for path in aside.iterdir())
+        write_atomic(aside / "meta.json", json.dumps(meta, indent=1) + "\n")
+        if folder.exists():  # an index of an older layout, or a damaged one: replaced
+            shutil.rmtree(folder)
+        os.replace(aside, folder)
+    except BaseException:
+        shutil.rmtree(aside, ignore_errors=True)
+        raise

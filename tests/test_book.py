@@ -1,0 +1,646 @@
+"""oxo's proof book: the rows against the records they are written from, the certificates against
+their SHA-256, the index against the checker's walk, and perfect play from the certificates
+against every defence (on boards the exact solver settles whole, with it as the referee), with the
+pairings found both ways (remembered during a game, and searched for from a position alone), and
+never from a missing, truncated or altered file."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import oxo.book as book
+from oxo.book import BookEntry, book_entry, checked_certificate, proved_boards
+from oxo.book.index import build_index, index_folder, load_index
+from oxo.book.play import BoardBook, StrategyPlayer, board_book, certificate_geometry, proven_value
+from oxo.engines import RandomEngine
+from oxo.engines.selfplay import play_game
+from oxo.errors import CertificateUnavailableError
+from oxo.fileio import digests
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.proofs.certificate import verify_certificate
+from oxo.registry import find_game
+from oxo.solve import solution_within
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The boards whose certificates are small enough for the fast suite.
+SMALL = ("3x3", "4x4", "3x3x3", "5x5,k=4", "7x7,k=5", "10x4,k=4")
+
+
+def entry(name: str) -> BookEntry:
+    """The book's row of a board written as a user writes it (``10x4,k=4`` is named ``10x4``)."""
+    found = book_entry(find_game(name).name)
+    assert found is not None, name
+    return found
+
+
+# -- the rows ----------------------------------------------------------------------------------------
+
+
+def test_every_row_agrees_with_the_published_value_and_names_its_command() -> None:
+    rows = proved_boards()
+    names = [row.board for row in rows]
+    for wanted in ("3x3", "7x7,k=5", "9x4", "4x9", "10x4", "4x10", "8x8,k=5"):
+        assert wanted in names
+    assert "4x4x4" in names and "6x7,k=4,gravity" in names
+    for row in rows:
+        assert row.value == row.published, row.board
+        assert row.value in ("x", "o", "draw")
+        assert row.command.startswith("oxo solve ") and "--proof DIR" in row.command
+        assert row.certificates, row.board
+        wanted = {
+            "x": {("x", "win")},
+            "o": {("o", "win")},
+            "draw": {("x", "no-loss"), ("o", "no-loss")},
+        }
+        if not row.gravity:
+            sides = {(c.side, c.guarantee) for c in row.certificates}
+            assert sides == wanted[row.value], row.board
+        assert find_game(row.board).name == row.board
+
+
+def test_the_rows_come_from_the_records() -> None:
+    """Each row's value and figures are those of its record (results/solved.json, the kept runs,
+    Connect Four's record): written by benchmarks/results_book.py, never typed."""
+    solved = {
+        row["spec"]: row
+        for row in json.loads((ROOT / "results" / "solved.json").read_text())["boards"]
+    }
+    for row in proved_boards():
+        if row.board in solved and solved[row.board]["value"] != "unknown":
+            record = solved[row.board]
+            assert (row.value, row.positions, row.seconds) == (
+                record["value"],
+                record["nodes"],
+                record["wall_seconds"],
+            )
+    gravity = json.loads((ROOT / "results" / "solve-6x7-k4-gravity.json").read_text())
+    c4 = entry("6x7,k=4,gravity")
+    assert (c4.value, c4.ending_ply, c4.positions) == (gravity["value"], 41, gravity["nodes"])
+    from oxo.proofs.runs import run_status
+
+    qubic = run_status(ROOT / "results" / "runs" / "4x4x4")
+    assert entry("4x4x4").value == qubic.value == "x"
+    assert entry("4x4x4").positions == sum(q.positions for q in qubic.questions)
+    assert entry("3x3").ending_ply == 9 and entry("4x4,k=3").ending_ply is not None
+
+
+def test_every_certificate_here_is_the_one_the_book_names() -> None:
+    """Every certificate file that ships (all but Qubic's) has the book's size and SHA-256, of
+    the file and of the text it holds."""
+    for row in proved_boards():
+        for certificate in row.certificates:
+            path = book.find_certificate(certificate)
+            if certificate.shipped == "rebuilt":
+                assert certificate.make == "oxo book 4x4x4 --index"
+                assert certificate.run == "results/runs/4x4x4"
+                continue
+            assert path is not None, certificate.file
+            sums = digests(path)
+            assert sums["bytes"] == certificate.bytes, certificate.file
+            assert sums["sha256"] == certificate.sha256, certificate.file
+            assert sums["sha256_uncompressed"] == certificate.sha256_text, certificate.file
+            assert checked_certificate(certificate) == path
+
+
+@pytest.mark.parametrize(
+    "name", ["3x3", "4x4", "3x3x3", "5x5,k=4", pytest.param("7x7,k=5", marks=pytest.mark.slow)]
+)
+def test_a_small_shipped_certificate_passes_both_checkers(name: str) -> None:
+    for certificate in entry(name).certificates:
+        path = checked_certificate(certificate)
+        result = verify_certificate(path)
+        assert result.valid and result.entries == certificate.entries
+        assert result.positions_checked == certificate.positions
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert json.loads(done.stdout)["valid"] is True
+
+
+# -- the files: used only when their SHA-256 matches -------------------------------------------------
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Certificates looked for in an empty folder of this test only (and a cache of its own)."""
+    folder = tmp_path / "certificates"
+    folder.mkdir()
+    monkeypatch.setattr(book, "certificate_folders", lambda: (folder,))
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
+    return folder
+
+
+def test_a_missing_certificate_says_so_and_perfect_falls_back_to_hard(elsewhere: Path) -> None:
+    row = entry("7x7,k=5")
+    certificate = row.certificate_of("x")
+    assert certificate is not None
+    with pytest.raises(CertificateUnavailableError, match="not on this machine"):
+        checked_certificate(certificate)
+    game = find_game("7x7,k=5")
+    engine = game.make_engine("perfect", game.start(), seconds=0.05, seed=1)
+    move = engine.choose(game.start())
+    assert move in game.start().legal_moves
+    assert engine.last is not None
+    assert engine.last.engine.startswith("hard (perfect falls back:")
+    assert "not on this machine" in engine.last.engine
+
+
+@pytest.mark.parametrize("damage", ["truncated", "altered"])
+def test_a_damaged_certificate_is_never_played_from(elsewhere: Path, damage: str) -> None:
+    row = entry("7x7,k=5")
+    certificate = row.certificate_of("o")
+    assert certificate is not None
+    original = book.PACKAGE_CERTIFICATES / certificate.file
+    data = original.read_bytes()
+    if damage == "truncated":
+        data = data[: len(data) // 2]
+    else:  # the same gzip framing, one move changed in the text
+        text = gzip.decompress(data).decode()
+        head, _, rest = text.partition('"move":')
+        digit = rest[0]
+        text = head + '"move":' + ("1" if digit != "1" else "2") + rest[1:]
+        data = gzip.compress(text.encode(), mtime=0)
+    (elsewhere / certificate.file).write_bytes(data)
+    with pytest.raises(CertificateUnavailableError, match="SHA-256"):
+        checked_certificate(certificate)
+    with pytest.raises(CertificateUnavailableError, match="not played from"):
+        build_index(certificate)
+    assert not index_folder(certificate).exists()
+    after = Position.empty(Geometry.parse("7x7,k=5")).play(24)
+    advice = BoardBook(row).advise(after)
+    assert advice.move is None and "SHA-256" in advice.note
+
+
+def test_an_index_is_not_played_from_once_its_certificate_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index was built from the right file; the file must still be there and whole."""
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
+    row = entry("3x3")
+    certificate = row.certificate_of("x")
+    assert certificate is not None
+    build_index(certificate)
+    assert load_index(certificate) is not None
+    monkeypatch.setattr(book, "certificate_folders", lambda: (tmp_path / "nowhere",))
+    advice = BoardBook(row).advise(Position.empty(Geometry.parse("3x3")))
+    assert advice.move is None and "not on this machine" in advice.note
+
+
+# -- the index: what the checker's walk plays ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_the_index_holds_the_walks_moves(name: str) -> None:
+    """One move per class the walk played from (no class twice), every one the move of an entry of
+    the certificate for that class; the positions the walk checked as the book says."""
+    row = entry(name)
+    for certificate in row.certificates:
+        index = build_index(certificate)
+        assert index.meta["positions_checked"] == certificate.positions
+        assert len(index) <= certificate.moves
+        keys = list(zip(index.keys_x.tolist(), index.keys_o.tolist(), strict=True))
+        assert len(set(keys)) == len(keys) and keys == sorted(keys)
+        assert load_index(certificate) is not None
+
+
+def test_a_build_stopped_by_ctrl_c_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
+    certificate = entry("5x5,k=4").certificate_of("o")
+    assert certificate is not None
+
+    def stop(checked: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_index(certificate, on_progress=stop)
+    assert not index_folder(certificate).exists()
+    assert [
+        p.name for p in index_folder(certificate).parent.iterdir() if not p.name.endswith(".lock")
+    ] == []
+    assert build_index(certificate) is not None  # and the next build works
+
+
+# -- playing from the certificates: never worse than the certificate says ------------------------
+
+
+def _exact_value(position: Position) -> str:
+    solution = solution_within(position, 16)
+    assert solution is not None
+    return str(solution.value(position).outcome)
+
+
+@pytest.mark.parametrize(
+    "name", ["3x3", pytest.param("4x4", marks=pytest.mark.slow), "3x4,k=3", "4x4,k=3"]
+)
+def test_every_move_keeps_the_proven_value_against_every_defence(name: str) -> None:
+    """The slow, obvious referee: on boards the exact solver settles whole, walk every game where
+    the certified side plays the book's moves and the opponent anything; every position the side
+    moves in keeps its value (never a loss; a win where the certificate proves one). Each move
+    comes from a player that remembers nothing (the pairings found from the position alone)."""
+    row = entry(name)
+    geometry = Geometry.parse(name)
+    start = Position.empty(geometry)
+    solution = solution_within(start, 16)
+    assert solution is not None
+    for side in row.playable_sides:
+        player = BoardBook(row).player(side)
+        assert isinstance(player, StrategyPlayer)
+        claim = row.certificate_of(side)
+        assert claim is not None
+        seen: set[tuple[int, int]] = set()
+        stack = [start]
+        while stack:
+            position = stack.pop()
+            if position.is_terminal or (position.x, position.o) in seen:
+                continue
+            seen.add((position.x, position.o))
+            if position.to_move == side:
+                fresh = StrategyPlayer(player.index, geometry, side, claim.guarantee)
+                move = fresh.move(position)
+                assert move is not None, position
+                after = position.play(move)
+                value = solution.value(after).outcome
+                assert value != ("o" if side == "x" else "x"), (position, move)
+                if claim.guarantee == "win":
+                    assert value == side, (position, move)
+                stack.append(after)
+            else:
+                stack.extend(position.play(cell) for cell in position.empty_cells)
+        assert len(seen) > 1
+
+
+def test_pairings_are_found_remembered_and_searched_for() -> None:
+    """X's 3x3 certificate is the centre and then a pairing. During a game the player remembers
+    the pairing; a fresh player, given the position alone, finds it below the position; both
+    answer each corner with the opposite corner."""
+    row = entry("3x3")
+    geometry = Geometry.parse("3x3")
+    game_book = BoardBook(row)
+    start = Position.empty(geometry)
+    first = game_book.advise(start)
+    assert first.move == 4
+    player = game_book.player("x")
+    assert player is not None and player.remembered is not None  # type: ignore[attr-defined]
+    position = start.play(4).play(0)
+    answer = game_book.advise(position)
+    assert answer.move is not None and "pairing" in answer.note
+    fresh = board_book("3x3")
+    assert fresh is not None
+    alone = fresh.advise(position)
+    assert alone.move is not None and "pairing" in alone.note
+    for move in (answer.move, alone.move):
+        assert _exact_value(position.play(move)) in ("x", "draw")
+    # Deeper: two more plies on, the fresh player still finds its way from the position alone.
+    deeper = position.play(answer.move)
+    reply = next(c for c in deeper.empty_cells if _exact_value(deeper.play(c)) != "x")
+    deeper = deeper.play(reply)
+    later = board_book("3x3")
+    assert later is not None
+    found = later.advise(deeper)
+    assert found.move is not None and "pairing" in found.note
+    assert _exact_value(deeper.play(found.move)) != "o"
+
+
+def test_the_pairing_search_reaches_deep_positions_on_5x5() -> None:
+    """On 5x5 with k=4 O's certificate answers many positions by pairs: in random games against
+    O's book, every position O is asked about from scratch (a fresh player, no memory) gets a
+    move, and the game never ends in a loss for O."""
+    row = entry("5x5,k=4")
+    geometry = Geometry.parse("5x5,k=4")
+    pairings = 0
+    for seed in range(30):
+        engine_book = BoardBook(row)
+        position = Position.empty(geometry)
+        rng = RandomEngine(seed)
+        while not position.is_terminal:
+            if position.to_move == "x":
+                position = position.play(rng.choose(position))
+                continue
+            fresh = BoardBook(row).advise(position)
+            kept = engine_book.advise(position)
+            assert fresh.move is not None and kept.move is not None, position
+            pairings += "pairing" in fresh.note
+            position = position.play(kept.move)
+        assert position.winner != "x"
+    assert pairings > 0
+
+
+def test_off_the_certificate_says_so_and_plays_hard() -> None:
+    """A position X's winning certificate never lets happen (X's own first move elsewhere, on a
+    cell no symmetry carries to the certificate's): the book says it is off the certificate, and
+    perfect plays hard, saying why."""
+    game = find_game("10x4,k=4")
+    row = entry("10x4,k=4")
+    start = game.start()
+    assert isinstance(start, Position)
+    first = BoardBook(row).advise(start).move
+    assert first is not None
+    alike = {symmetry.perm[first] for symmetry in start.geometry.symmetries}
+    wrong = next(cell for cell in start.legal_moves if cell not in alike)
+    position = start.play(wrong).play(next(c for c in start.legal_moves if c != wrong))
+    advice = BoardBook(row).advise(position)
+    assert advice.move is None and "off X's certificate" in advice.note
+    engine = game.make_engine("perfect", start, seconds=0.05, seed=2)
+    engine.choose(position)
+    assert engine.last is not None and engine.last.engine.startswith("hard (perfect falls back")
+    assert "off X's certificate" in engine.last.engine
+
+
+def test_no_certificate_for_the_losing_side() -> None:
+    row = entry("10x4,k=4")
+    game = find_game("10x4,k=4")
+    position = game.start().play(0)
+    advice = BoardBook(row).advise(position)
+    assert advice.move is None and "no certificate for O" in advice.note
+
+
+def test_a_tall_board_plays_from_its_wide_turns_certificate() -> None:
+    """4x10 has no certificate of its own: it plays 10x4's turned a quarter, and X wins."""
+    row = entry("4x10,k=4")
+    certificate = row.certificate_of("x")
+    assert certificate is not None and certificate.turned and certificate.board == "10x4"
+    assert certificate_geometry(row, certificate).shape == (10, 4)
+    game = find_game("4x10,k=4")
+    x = game.make_engine("perfect", game.start(), seed=3)
+    o = RandomEngine(3)
+    final, _ = play_game(game.start(), x, o)
+    assert final.outcome == "x"
+
+
+@pytest.mark.parametrize("name", ["7x7,k=5", "10x4,k=4"])
+def test_perfect_from_the_registry_never_loses_to_random(name: str) -> None:
+    game = find_game(name)
+    row = entry(name)
+    for side in row.playable_sides:
+        for seed in range(3):
+            ours = game.make_engine("perfect", game.start(), seconds=0.05, seed=seed)
+            theirs = RandomEngine(seed)
+            engines = (ours, theirs) if side == "x" else (theirs, ours)
+            final, _ = play_game(game.start(), *engines)
+            if row.value == side:
+                assert final.outcome == side
+            else:
+                assert final.outcome in (side, "draw")
+            assert ours.note is None, ours.note  # type: ignore[attr-defined]
+
+
+def test_ten_by_four_x_perfect_beats_hard() -> None:
+    game = find_game("10x4,k=4")
+    x = game.make_engine("perfect", game.start(), seconds=0.1, seed=4)
+    o = game.make_engine("hard", game.start(), seconds=0.1, seed=4)
+    final, _ = play_game(game.start(), x, o)
+    assert final.outcome == "x"
+
+
+def test_best_plays_from_the_book_where_it_covers() -> None:
+    game = find_game("7x7,k=5")
+    engine = game.make_engine("best", game.start(), seconds=0.05, seed=5)
+    move = engine.choose(game.start())
+    assert move in game.start().legal_moves
+    assert engine.last is not None and "proof book" in engine.last.engine
+    assert engine.using(game.start()) == "perfect"  # type: ignore[attr-defined]
+    assert "certificate" in game.describe_level("perfect", game.start())
+
+
+# -- what the certificates prove about a position --------------------------------------------------
+
+
+def test_proven_values() -> None:
+    empty = Position.empty(Geometry.parse("4x4x4"))
+    value = proven_value(empty)
+    assert value is not None and value.outcome == "x"
+    geometry = Geometry.parse("10x4,k=4")
+    start = Position.empty(geometry)
+    first = BoardBook(entry("10x4,k=4")).advise(start).move
+    assert first is not None
+    after = start.play(first)  # O to move, every reply covered by X's certificate
+    value = proven_value(after)
+    assert value is not None and value.outcome == "x" and "10x4-k4-x-win" in value.by
+    assert proven_value(Position.empty(Geometry.parse("9x9,k=5"))) is None
+
+
+def test_the_cache_folder_follows_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from oxo.cache import cache_folder, cache_root
+
+    monkeypatch.delenv("OXO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_root() == tmp_path / "xdg" / "oxo"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_root() == tmp_path / "home" / ".cache" / "oxo"
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "mine"))
+    assert (
+        cache_folder("book") == tmp_path / "mine" / "book" and (tmp_path / "mine" / "book").is_dir()
+    )
+
+
+def test_a_row_round_trips_through_json() -> None:
+    for row in proved_boards():
+        assert BookEntry.from_dict(json.loads(json.dumps(row.to_dict()))) == row
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from oxo.cli import main
+
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    "args", [["10x4", "--k", "4"], ["7x7", "--k", "5"], ["4x4x4"], ["9x4", "--k", "4"]]
+)
+def test_solve_answers_a_proved_board_from_the_book(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    code, out, _ = run(capsys, "solve", *args, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["from_book"] and data["value"] in ("x", "draw")
+    assert {"board", "k", "value", "method", "nodes", "seconds", "proofs", "searches"} <= set(data)
+    assert data["book"]["certificates"] and data["book"]["command"].endswith("--proof DIR")
+    code, out, _ = run(capsys, "solve", *args)
+    assert code == 0 and "proved by oxo" in out and "--again" in out
+    assert "oxo verify FILE" in out or "--index" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_oxo_book_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "book")
+    assert code == 0 and "4x4x4" in out and "published" in out and "6x7, gravity" in out
+    code, out, _ = run(capsys, "book", "--json")
+    assert code == 0 and len(json.loads(out)["boards"]) == len(proved_boards())
+    code, out, _ = run(capsys, "book", "4x4x4")
+    assert code == 0 and "oxo book 4x4x4 --index" in out and "b7c0241e8a97" in out
+    assert "Patashnik" in out
+    code, out, err = run(capsys, "book", "3x3", "--index")
+    assert code == 0 and "index built" in err
+    code, out, _ = run(capsys, "book", "3x3", "--json")
+    assert code == 0 and all(item["indexed"] for item in json.loads(out)["here"])
+    code, _, err = run(capsys, "book", "6x6")
+    assert code == 2 and "has not proved" in err
+
+
+def test_perfect_moves_from_the_book_on_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "move", "7x7", "--k", "5", "--level", "perfect")
+    assert code == 0 and "proof book" in out
+    code, out, _ = run(capsys, "move", "10x4", "--k", "4", "--level", "perfect", "--json")
+    assert code == 0 and json.loads(out)["value"] == "x"
+
+
+def test_perfect_on_qubic_without_its_certificate_plays_hard_and_says_how_to_get_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))  # no certificate rebuilt here
+    code, out, err = run(capsys, "move", "4x4x4", "--level", "perfect", "--time", "0.1")
+    assert code == 0 and "move:" in out
+    assert "oxo book 4x4x4 --index" in err + out
+    assert "hard (perfect falls back" in out
+
+
+def test_analyze_and_show_say_what_the_book_proves(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "analyze", "3x3x3")
+    assert code == 0 and "value:          X wins" in out and "proof book" in out
+    code, out, _ = run(capsys, "analyze", "4x4x4", "--json")
+    assert code == 0 and json.loads(out)["value"] == "x"
+    code, out, _ = run(capsys, "show", "3x3x3")
+    assert code == 0 and "proved:         X wins" in out
+
+
+def test_the_summary_a_page_needs() -> None:
+    from oxo.book.play import proof_summary
+
+    qubic = proof_summary("4x4x4")
+    assert qubic is not None and qubic["value"] == "x"
+    sides = qubic["sides"]
+    assert isinstance(sides, dict) and set(sides) == {"x"}
+    assert sides["x"]["make"] in (None, "oxo book 4x4x4 --index")
+    draw = proof_summary("8x8,k=5")
+    assert draw is not None and set(draw["sides"]) == {"x", "o"}  # type: ignore[arg-type]
+    assert proof_summary("6x6") is None
+
+
+def test_a_certificate_with_rules_plays_the_rule_move_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import types
+
+    asked: list[tuple[int, int]] = []
+
+    def rule_move(header: object, x: int, o: int) -> int | None:
+        asked.append((x, o))
+        return 8 if x == 0 else None  # a rule at the empty board only
+
+    monkeypatch.setitem(sys.modules, "oxo.proofs.rules", types.SimpleNamespace(rule_move=rule_move))
+    player = BoardBook(entry("3x3")).player("x")
+    assert isinstance(player, StrategyPlayer) and player.rules_header is None
+    empty = Position.empty(Geometry.parse("3x3"))
+    plain = player.move(empty)
+    assert player.how == "certificate" and not asked  # no rules named: never asked
+    player.rules_header = object()  # as a header naming rules is kept
+    assert player.move(empty) == 8 and player.how == "rule"
+    after = empty.play(plain).play(next(iter(empty.play(plain).legal_moves)))
+    assert player.move(after) is not None and player.how != "rule" and len(asked) == 2
+
+
+def test_the_library_api_for_a_page() -> None:
+    import oxo
+
+    boards = oxo.proved_boards()
+    names = [board["board"] for board in boards]
+    assert names == [row.board for row in proved_boards()]
+    assert {"4x4x4", "8x8,k=5", "10x4", "9x4", "7x7,k=5", "6x7,k=4,gravity"} <= set(names)
+    qubic = oxo.proof("qubic")
+    assert qubic is not None and qubic["board"] == "4x4x4" and qubic["value"] == "x"
+    assert oxo.proof("8x8", 5) == oxo.proof("8x8,k=5") and oxo.proof("6x6") is None
+    connect4 = oxo.proof("connect4")
+    assert connect4 is not None and connect4["sides"]["x"]["ready"]  # type: ignore[index]
+    assert oxo.prepare_proof("7x7", 5, side="x") == ["x"]
+    sides = oxo.proof("7x7", 5)["sides"]  # type: ignore[index]
+    assert sides["x"]["ready"] and sides["x"]["indexed"]
+    with pytest.raises(oxo.OxoError, match="oxo book"):
+        oxo.prepare_proof("6x6")
+
+
+def test_a_move_says_what_the_book_proves_where_its_search_does_not() -> None:
+    import oxo
+    from oxo.api import position_of
+
+    empty = position_of("." * 49, "7x7,k=5")
+    chosen = oxo.move(empty, "perfect")
+    assert chosen.value == "draw" and chosen.to_dict()["value"] == "draw"
+    assert chosen.value_words == "draw" and chosen.proven is not None
+    later = empty.play(chosen.move).play(next(iter(empty.play(chosen.move).legal_moves)))
+    reply = oxo.move(later, "perfect")
+    assert reply.proven is not None and "proof book" in reply.proven.by
+    # only X's certificate covers it: what is proved, not "not proven"
+    assert reply.value is None and reply.value_words == "X does not lose (who wins is not known)"
+    free = oxo.move(position_of("." * 36, "6x6,k=4"), "hard", seconds=0.05)
+    assert free.proven is None and free.value_words == "not proven"
+
+
+def test_a_value_from_the_book_draws_itself_in_a_notebook() -> None:
+    import oxo
+
+    solved = oxo.solve("4x4x4")
+    assert solved.from_book and "proved by oxo" in solved._repr_html_()
+
+
+# -- the slow part: the whole book against its records, bigger certificates and boards -------------
+
+
+@pytest.mark.slow
+def test_the_book_file_is_what_the_records_give() -> None:
+    """benchmarks/results_book.py writes the book from the records and the certificate files:
+    the file that ships is exactly what it gives now (nothing typed, nothing stale)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import results_book
+    finally:
+        sys.path.pop(0)
+    assert results_book.text(results_book.book()) == book.BOOK_FILE.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["7x4", "8x4", "9x4", "6x5,k=4", "4x5,k=4", "6x6,k=5", "5x5"])
+def test_the_other_shipped_certificates_pass_the_standalone_checker(name: str) -> None:
+    for certificate in entry(name).certificates:
+        path = checked_certificate(certificate)
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        verdict = json.loads(done.stdout)
+        assert verdict["valid"] is True and verdict["entries"] == certificate.entries
+
+
+@pytest.mark.slow
+def test_eight_by_eight_x_perfect_never_loses_to_hard() -> None:
+    """X's 8x8 (k=5) certificate: its index is built on the first move (about half a minute),
+    then every move of X comes from it; hard as O does not beat it."""
+    game = find_game("8x8,k=5")
+    x = game.make_engine("perfect", game.start(), seconds=0.2, seed=8)
+    o = game.make_engine("hard", game.start(), seconds=0.2, seed=8)
+    final, _ = play_game(game.start(), x, o)
+    assert final.outcome in ("x", "draw")
+    assert x.note is None, x.note  # type: ignore[attr-defined]
