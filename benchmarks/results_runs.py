@@ -25,8 +25,10 @@ DOC = ROOT / "docs" / "solved.md"
 MARKERS = ("<!-- runs -->", "<!-- /runs -->")
 #: What the field published for the boards kept in results/runs/ (the sources are the page's list).
 PUBLISHED = {
-    ("4x4x4", 4): "X wins (Patashnik 1980; Allis & Schoo 1992 [3])",
-    ("8x8", 5): "draw (Hsu et al. 2020, 17.4 hours [5])",
+    ("4x4x4", 4, False): "X wins (Patashnik 1980; Allis & Schoo 1992 [3])",
+    ("8x8", 5, False): "draw (Hsu et al. 2020, 17.4 hours [5])",
+    ("4x4x4x4", 4, False): "none (no value or strategy published [6])",
+    ("4x4x4", 4, True): "none (open: attacked on a cluster without finishing [7])",
 }
 WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
 
@@ -45,7 +47,8 @@ def section() -> str:
         wall = sum(q.wall for q in status.questions)
         positions = sum(q.positions for q in status.questions)
         jobs = sum(q.jobs for q in status.questions)
-        published = PUBLISHED.get((status.board, status.k), "")
+        published = PUBLISHED.get((status.board, status.k, status.gravity), "")
+        board = f"{status.board} (gravity)" if status.gravity else status.board
         value = WORDS[status.value]
         if status.value is None:  # a question answered "no" already: the other side cannot lose
             value += "".join(
@@ -54,7 +57,7 @@ def section() -> str:
                 if q.value == -1
             )
         rows.append(
-            f"| {status.board} | {status.k} | {value} | {published} | "
+            f"| {board} | {status.k} | {value} | {published} | "
             f"{status.sessions} | {format_seconds(wall)} | {format_seconds(cpu)} | "
             f"{positions:,} | {jobs:,} | `{where}` |"
         )
@@ -69,12 +72,12 @@ def section() -> str:
             if "sha256" in check:
                 facts.append(f"{int(check['bytes']):,} bytes, SHA-256 `{check['sha256']}`")
                 facts.append(f"SHA-256 of the text it holds `{check['sha256_uncompressed']}`")
-            notes.append(f"- {status.board} (k = {status.k}): `{name}`: " + "; ".join(facts) + ".")
+            notes.append(f"- {board} (k = {status.k}): `{name}`: " + "; ".join(facts) + ".")
         if status.value is None:
             for q in status.questions:
                 if not q.value:
                     notes.append(
-                        f"- {status.board} (k = {status.k}), can {q.attacker.upper()} force a "
+                        f"- {board} (k = {status.k}), can {q.attacker.upper()} force a "
                         f"line? open: {q.open_jobs:,} open jobs, at least "
                         f"{q.fewest_to_prove:,} of them to prove it and "
                         f"{q.fewest_to_disprove:,} to disprove it."

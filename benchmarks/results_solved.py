@@ -166,6 +166,10 @@ def page(rows: list[dict[str, object]], host: str, note: str = "") -> str:
         "5. W.-Y. Hsu, C.-L. Ko, J.-C. Chen, T.-H. Wei, C.-H. Hsueh and I-C. Wu, *On solving the",
         "   7,7,5-game and the 8,8,5-game*, Theoretical Computer Science 815 (2020): both draws, 7×7 in",
         "   about 2.5 s and 8×8 in 17.4 hours, with relevance zones.",
+        "6. J. Beck, *Combinatorial Games: Tic-Tac-Toe Theory*, Cambridge University Press (2008):",
+        "   on explicit winning strategies: known only for 3×3×3 and Qubic.",
+        "7. Score Four (4×4×4 with gravity): the c43d project of TUM's computational science group",
+        "   (https://tum-csc.github.io/c43d) ran a parallel solver on a cluster and calls it still unsolved.",
         "",
     ]
     return "\n".join(lines) + _kept_sections()

@@ -787,3 +787,48 @@ def test_the_pairing_check_agrees_with_its_definition(spec: str, seed: int) -> N
     else:
         first = "-".join(map(str, mask_cells(open_lines[0])))
         assert problem is not None and f"the line {first} holds" in problem
+
+
+def test_a_4d_certificate_is_checked_by_both_checkers(tmp_path: Path) -> None:
+    """dims of length 4: X wins 2x2x2x2 with k=2 at its second move (every two cells are a line),
+    as a one-entry certificate both checkers accept, and a wrong move both refuse."""
+    import subprocess
+    import sys
+
+    tool = Path(__file__).parents[1] / "tools" / "check_strategy.py"
+    for move, valid in ((0, True), (None, False)):
+        path = tmp_path / f"c{move}.jsonl.gz"
+        header = StrategyHeader((2, 2, 2, 2), 2, "x", "win")
+        entries = [] if move is None else [{"position": "0" * 16, "move": move}]
+        write_certificate(path, header, entries)
+        assert verify_certificate(path).valid is valid
+        run = subprocess.run([sys.executable, str(tool), str(path)], capture_output=True, text=True)
+        assert run.returncode == (0 if valid else 1), run.stdout + run.stderr
+
+
+def test_gravity_certificates_are_checked_with_gravitys_moves(tmp_path: Path) -> None:
+    """A win of X on 2x2x2 with gravity and k=2 (every two cells make a line): the certificate's
+    header says gravity, a move to a floating cell fails in both checkers, and X's win there is
+    accepted by both; without the gravity key the same entries are checked as a board without
+    gravity."""
+    import subprocess
+    import sys
+
+    from oxo.geometry import Geometry
+
+    geometry = Geometry.parse("2x2x2,k=2,gravity")
+    tool = Path(__file__).parents[1] / "tools" / "check_strategy.py"
+    header = StrategyHeader.for_board(geometry, "x", "win")
+    assert header.gravity and header.to_dict()["gravity"] is True
+    assert StrategyHeader.from_dict(header.to_dict()) == header
+    for move, valid in ((4, True), (0, False)):  # cell 4 is on the bottom layer, cell 0 floats
+        path = tmp_path / f"g{move}.jsonl.gz"
+        write_certificate(path, header, [{"position": "0" * 8, "move": move}])
+        checked = verify_certificate(path)
+        assert checked.valid is valid, checked
+        run = subprocess.run([sys.executable, str(tool), str(path)], capture_output=True, text=True)
+        assert run.returncode == (0 if valid else 1), run.stdout + run.stderr
+        if not valid:
+            assert "lowest empty cell" in str(checked) and "lowest empty cell" in run.stdout
+    with pytest.raises(Exception, match="gravity must be"):
+        StrategyHeader.from_dict({**header.to_dict(), "gravity": "yes"})

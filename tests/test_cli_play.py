@@ -295,6 +295,77 @@ def test_a_keypad_game_names_the_winning_line_by_its_keys(
     assert len(named) == 3 and all(where[key] == winner for key in named), (named, board)
 
 
+# -- Score Four and the 4D board -------------------------------------------------------------------
+
+
+def test_show_score_four_and_the_4d_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "scorefour")
+    assert code == 0 and "columns" in out and "gravity: 16 columns" in out
+    assert "class size:     1 of 8 symmetries" in out
+    code, out, _ = run(capsys, "show", "4x4x4x4")
+    assert code == 0 and "cells 240-255" in out and "all 384 symmetries" in out
+    drawing = out.split("\n\nboard:")[0]
+    assert max(len(line) for line in drawing.splitlines()) <= 80
+    code, out, err = run(capsys, "show", "x" + "." * 63, "--board", "scorefour")
+    assert code == 0 and "holds a mark above an empty cell" in out
+
+
+def test_play_score_four_by_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_play(
+        monkeypatch, capsys, "6\n17\nfoo\nq\n", "scorefour", "--level", "random", "--seed", "3"
+    )
+    assert code == 0 and "Score Four" in out and "Type a column number (1..16)" in out
+    assert "computer (O) plays column" in out and "columns are 1..16" in out
+    assert "game abandoned" in out
+    # a whole game (full columns are refused and asked again) ends with a line named by columns and
+    # levels, or a full board
+    typed = "".join(f"{column}\n" for column in range(1, 17) for _ in range(4))
+    code, out = run_play(
+        monkeypatch, capsys, typed, "scorefour", "--level", "random", "--seed", "5"
+    )
+    assert code == 0 and ("wins with column" in out or "draw" in out)
+
+
+def test_move_and_selfplay_on_score_four_and_4x4x4x4(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "move", "scorefour", "--level", "easy", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["gravity"] is True and 1 <= int(data["column"]) <= 16
+    assert data["move"] >= 48  # the first mark lands on the bottom level
+    code, out, _ = run(capsys, "move", "4x4x4x4", "--level", "easy", "--seed", "1", "--json")
+    assert code == 0 and 0 <= json.loads(out)["move"] < 256
+    code, out, _ = run(
+        capsys,
+        "selfplay",
+        "scorefour",
+        "--games",
+        "2",
+        "--x",
+        "easy",
+        "--o",
+        "random",
+        "--seed",
+        "2",
+    )
+    assert code == 0 and "2 games of scorefour" in out
+    code, _, err = run(capsys, "analyze", "scorefour")
+    assert code == 2 and err.startswith("oxo: error: Score Four has no")
+    code, out, _ = run(capsys, "check", "o" + "." * 15 + "x" + "." * 47, "--board", "scorefour")
+    assert code == 1 and "above an empty cell" in out
+    code, out, _ = run(capsys, "solve", "scorefour", "--time", "1")
+    assert code == 3 and "4x4x4 board, k=4, gravity: value unknown" in out
+    code, out, _ = run(capsys, "count", "scorefour", "--plies", "3", "--json")
+    counted = json.loads(out)["boards"][0]
+    assert code == 0 and counted["gravity"] is True
+    from oxo.counting.drops import count_positions
+
+    walked = count_positions(Geometry.parse("4x4x4,gravity"), 3)  # held to a plain walk elsewhere
+    assert [row["positions"] for row in counted["plies"]] == list(walked.positions)
+    code, _, err = run(capsys, "count", "scorefour")
+    assert code == 3 and "give --plies N" in err
+
+
 def test_gomoku_takes_the_points_analyze_prints(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from math import comb
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,15 @@ def test_first_plies_of_5x5_k4_agree_with_the_tree_walk() -> None:
         assert free_positions(geometry, ply) == (positions[ply], classes[ply])
     for ply in range(5, 8):
         assert count_at(geometry, ply) == free_positions(geometry, ply)
+
+
+def test_first_plies_of_4x4x4x4_agree_with_the_formula() -> None:
+    # 256 cells: the fillings of the free cells stop at the marks a ply has (without that bound
+    # every split of 256 cells would be made); no line is complete before ply 7.
+    geometry = Geometry.parse("4x4x4x4")
+    positions, classes = count_at(geometry, 3)
+    assert (positions, classes) == free_positions(geometry, 3)
+    assert positions == comb(256, 2) * 254
 
 
 @pytest.mark.parametrize("spec", ["3x3x3", "6x7,k=4"])

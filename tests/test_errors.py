@@ -102,7 +102,7 @@ def test_library_raises_the_right_kind() -> None:
 @pytest.mark.parametrize(
     "args,code,prefix",
     [
-        (["count", "3x3x3x3"], 2, "oxo: error:"),
+        (["count", "2x2x2x2x2x2"], 2, "oxo: error:"),
         (["show", "xo"], 2, "oxo: error:"),
         (["terminal", "4x4x4"], 3, "oxo: out of reach:"),
         (["fullboards", "4x4x4"], 3, "oxo: out of reach:"),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import math
+import re
 
 import pytest
 
@@ -168,7 +170,22 @@ def test_parse(spec: str, shape: tuple[int, ...], k: int) -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["", "4", "4x", "x4", "4x4x4x4", "0x3", "3x3,k=4", "abc", "mnk(m=3)", "3x3,k=0", "200x200"],
+    [
+        "",
+        "4",
+        "4x",
+        "x4",
+        "2x2x2x2x2x2",
+        "0x3",
+        "3x3,k=4",
+        "abc",
+        "mnk(m=3)",
+        "3x3,k=0",
+        "200x200",
+        "4x4,k=3,k=2",
+        "4x4,gravit",
+        "5x5x5x5",
+    ],
 )
 def test_bad_specs_raise_a_clear_error(spec: str) -> None:
     with pytest.raises(BoardSpecError) as info:
@@ -258,3 +275,215 @@ def test_play_marks_the_cell_for_the_side_to_move() -> None:
     assert play(0, 0, 4) == (1 << 4, 0)  # X moves first
     assert play(1 << 4, 0, 0) == (1 << 4, 1)  # then O
     assert play(1 << 4, 1, 8) == (1 << 4 | 1 << 8, 1)
+
+
+# -- any dimension, and gravity --------------------------------------------------------------------
+
+
+def grid_automorphisms(shape: tuple[int, ...], keep_height: bool) -> int:
+    """How many permutations of the cells keep the grid graph (cells one step apart along one axis
+    are neighbours), and with ``keep_height`` every cell's first coordinate: counted by trying every
+    image cell by cell, depth first, with no group theory."""
+    cells = list(itertools.product(*(range(side) for side in shape)))
+    index = {c: i for i, c in enumerate(cells)}
+    neighbours = [set() for _ in cells]
+    for c in cells:
+        for axis in range(len(shape)):
+            d = list(c)
+            d[axis] += 1
+            if tuple(d) in index:
+                neighbours[index[c]].add(index[tuple(d)])
+                neighbours[index[tuple(d)]].add(index[c])
+    order = []  # breadth first, so that each cell after the first has a placed neighbour
+    for start in range(len(cells)):
+        if start in order:
+            continue
+        queue = [start]
+        while queue:
+            cell = queue.pop(0)
+            if cell not in order:
+                order.append(cell)
+                queue += sorted(neighbours[cell] - set(order))
+    image = [-1] * len(cells)
+    used = [False] * len(cells)
+
+    def extend(depth: int) -> int:
+        if depth == len(order):
+            return 1
+        cell = order[depth]
+        found = 0
+        for target in range(len(cells)):
+            if used[target] or len(neighbours[target]) != len(neighbours[cell]):
+                continue
+            if keep_height and cells[target][0] != cells[cell][0]:
+                continue
+            if any(image[n] >= 0 and image[n] not in neighbours[target] for n in neighbours[cell]):
+                continue
+            image[cell], used[target] = target, True
+            found += extend(depth + 1)
+            image[cell], used[target] = -1, False
+        return found
+
+    return extend(0)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "2x2x2x2",
+        "3x3x3",
+        "2x3x3",
+        "3x3x3,gravity",
+        "4x4x4,gravity",
+        "6x7,k=4,gravity",
+        "3x3,gravity",
+        "2x2x2x2,gravity",
+        "3x4",
+        "2x3x4x4,k=2",
+    ],
+)
+def test_symmetry_counts_match_a_brute_force_search(spec: str) -> None:
+    """The symmetries are exactly the maps of the grid that keep neighbours neighbours (and, with
+    gravity, every cell at its height), found without the formula."""
+    geometry = Geometry.parse(spec)
+    assert len(geometry.symmetries) == grid_automorphisms(geometry.shape, geometry.gravity)
+
+
+@pytest.mark.parametrize(("d", "n"), [(2, 3), (3, 2), (4, 2), (4, 3), (4, 4), (5, 2)])
+def test_a_cube_has_the_hyperoctahedral_group(d: int, n: int) -> None:
+    geometry = Geometry.parse("x".join([str(n)] * d))
+    assert len(geometry.symmetries) == 2**d * math.factorial(d)
+    assert len({s.name for s in geometry.symmetries}) == len(geometry.symmetries)
+
+
+def test_4x4x4x4_has_520_lines_and_its_symmetries_keep_them() -> None:
+    geometry = Geometry.parse("4x4x4x4")
+    assert (geometry.size, len(geometry.lines), geometry.k) == (256, 520, 4)
+    assert len(geometry.lines) == count_lines_by_brute_force(geometry.shape, 4)
+    assert len(geometry.lines) == (6**4 - 4**4) // 2  # ((n+2)^d - n^d) / 2, Beck's count
+    lines = {frozenset(cells) for cells in geometry.line_cells}
+    for symmetry in geometry.symmetries + geometry.inside_out:  # generators of line_symmetries
+        assert {frozenset(symmetry.perm[c] for c in line) for line in lines} == lines
+
+
+def line_automorphisms(geometry: Geometry) -> int:
+    """How many permutations of the cells carry lines onto lines: cell by cell, depth first, a cell
+    placed only where every pair and every line of placed cells stays a pair on a line and a line."""
+    size = geometry.size
+    lines = [set(cells) for cells in geometry.line_cells]
+    shares = [[False] * size for _ in range(size)]
+    for line in lines:
+        for a in line:
+            for b in line:
+                shares[a][b] = True
+    line_set = {frozenset(line) for line in lines}
+    image = [-1] * size
+    used = [False] * size
+
+    def extend(cell: int) -> int:
+        if cell == size:
+            return 1
+        found = 0
+        for target in range(size):
+            if used[target]:
+                continue
+            if any(shares[cell][c] != shares[target][image[c]] for c in range(cell)):
+                continue
+            image[cell], used[target] = target, True
+            if all(
+                frozenset(image[c] for c in line) in line_set for line in lines if max(line) == cell
+            ):
+                found += extend(cell + 1)
+            image[cell], used[target] = -1, False
+        return found
+
+    return extend(0)
+
+
+@pytest.mark.parametrize(
+    ("spec", "count"),
+    [
+        ("3x3", 8),
+        ("4x4", 32),
+        ("3x3x3", 48),
+        ("4x4,k=3", 8),
+        pytest.param("4x4x4", 192, marks=pytest.mark.slow),
+    ],
+)
+def test_inside_out_maps_complete_the_line_automorphisms(spec: str, count: int) -> None:
+    """The board's symmetries and its inside-out maps generate every permutation of the cells that
+    carries lines onto lines (a brute-force search finds no other)."""
+    geometry = Geometry.parse(spec)
+    assert len(geometry.line_symmetries) == line_automorphisms(geometry) == count
+
+
+def test_4x4x4x4_line_symmetries() -> None:
+    geometry = Geometry.parse("4x4x4x4")
+    assert len(geometry.symmetries) == 384 and len(geometry.line_symmetries) == 1536
+    assert [s.name for s in geometry.inside_out] == [
+        "inside-out(0,2,1,3)",
+        "inside-out(1,0,3,2)",
+        "inside-out(1,3,0,2)",
+        "inside-out(2,0,3,1)",
+        "inside-out(2,3,0,1)",
+        "inside-out(3,1,2,0)",
+    ]
+    assert Geometry.parse("4x4x4,gravity").inside_out == ()
+
+
+@pytest.mark.parametrize(
+    ("spec", "shape", "k", "gravity", "canonical"),
+    [
+        ("4x4x4x4", (4, 4, 4, 4), 4, False, "4x4x4x4"),
+        ("4x4x4,gravity", (4, 4, 4), 4, True, "4x4x4,gravity"),
+        ("4x4x4, k=3, gravity", (4, 4, 4), 3, True, "4x4x4,k=3,gravity"),
+        ("6x7,gravity,k=4", (6, 7), 4, True, "6x7,k=4,gravity"),
+        ("6x7,k=4,gravity", (6, 7), 4, True, "6x7,k=4,gravity"),
+        ("3x3,gravity", (3, 3), 3, True, "3x3,k=3,gravity"),
+        ("2x2x2x2x2", (2, 2, 2, 2, 2), 2, False, "2x2x2x2x2"),
+    ],
+)
+def test_parse_any_dimension_and_gravity(
+    spec: str, shape: tuple[int, ...], k: int, gravity: bool, canonical: str
+) -> None:
+    geometry = Geometry.parse(spec)
+    assert (geometry.shape, geometry.k, geometry.gravity, geometry.spec) == (
+        shape,
+        k,
+        gravity,
+        canonical,
+    )
+    assert Geometry.parse(geometry.spec) == geometry
+    assert Geometry.parse(re.sub(r",?\s*gravity", "", spec), gravity=True) == Geometry(
+        shape, k, True
+    )
+
+
+@pytest.mark.parametrize("spec", ["6x7,k=4,gravity", "4x4x4,gravity", "3x2x2x3,gravity"])
+def test_playable_cells_are_the_lowest_empty_cell_of_each_column(spec: str) -> None:
+    import random
+
+    geometry = Geometry.parse(spec)
+    rng = random.Random(spec)
+    columns = [geometry.column_cells(c) for c in range(geometry.column_count)]
+    assert sorted(c for column in columns for c in column) == list(geometry.cells)
+    for column in columns:  # a column stands on the bottom layer and rises one layer at a time
+        heights = [geometry.coords(cell)[0] for cell in column]
+        assert heights == list(range(geometry.height - 1, -1, -1))
+        assert len({geometry.coords(cell)[1:] for cell in column}) == 1
+    for _ in range(100):
+        filled = [rng.randrange(geometry.height + 1) for _ in columns]
+        occupied = sum(1 << cell for column, n in zip(columns, filled) for cell in column[:n])
+        slow = sum(1 << column[n] for column, n in zip(columns, filled) if n < len(column))
+        assert geometry.playable(occupied) == slow
+        assert Geometry(geometry.shape, geometry.k).playable(occupied) == (
+            geometry.full_mask & ~occupied
+        )
+
+
+def test_board_keys_name_gravity() -> None:
+    assert Geometry.parse("4x4x4,gravity").board_keys() == {
+        "board": "4x4x4",
+        "k": 4,
+        "gravity": True,
+    }

@@ -218,9 +218,11 @@ def test_out_of_budget_is_unknown() -> None:
     assert sum(len(v) for v in moves.values()) == 10  # one cell per class of the 7x7 board
 
 
-def test_boards_beyond_64_cells_use_the_reference() -> None:
-    search = make_search(Geometry.parse("9x9,k=5"), "x", max_nodes=50)
-    assert isinstance(search, ReferenceSearch)
+def test_boards_beyond_64_cells_use_the_wide_search() -> None:
+    from oxo.proofs.wide import WideSearch
+
+    search = make_search(Geometry.parse("9x9,k=5"), "x", max_nodes=50, table_bytes=1 << 20)
+    assert isinstance(search, WideSearch)
     with pytest.raises(ValueError, match="64 cells"):
         ProofSearch(Geometry.parse("9x9,k=5"), "x")
 

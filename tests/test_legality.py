@@ -276,3 +276,50 @@ def test_fuzz_check(capsys: pytest.CaptureFixture[str], text: str, board: str | 
         assert out == "" and err.startswith("oxo: error:") and err.count("\n") == 1
     else:
         assert err == "" and ("illegal" in out) == (code == 1)
+
+
+# -- gravity -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["2x2x2,k=2,gravity", "3x3,k=3,gravity", "4x2,k=2,gravity"])
+def test_with_gravity_the_legal_positions_are_those_a_game_reaches(spec: str) -> None:
+    """Every assignment of marks to the cells: legal exactly when some game reaches it (a walk of
+    every game with the positions' own rules, finished positions included)."""
+    import itertools
+
+    from oxo.geometry import Geometry
+
+    geometry = Geometry.parse(spec)
+    reached = {(0, 0)}
+    level = {(0, 0)}
+    while level:
+        following = set()
+        for x, o in level:
+            position = Position(geometry, x, o)
+            for move in position.legal_moves:
+                child = position.play(move)
+                following.add((child.x, child.o))
+        reached |= following
+        level = {pair for pair in following if not Position(geometry, *pair).is_over}
+    for statuses in itertools.product((0, 1, 2), repeat=geometry.size):
+        position = Position.from_statuses(geometry, statuses)
+        verdict = check_position(position)
+        assert verdict.legal == ((position.x, position.o) in reached), position.to_letters(
+            rows=True
+        )
+        for cell in verdict.last_moves:  # a last move is the top mark of its column
+            above = cell - geometry.column_count
+            assert above < 0 or not (position.x | position.o) >> above & 1
+
+
+def test_score_four_reasons() -> None:
+    from oxo.geometry import Geometry
+
+    geometry = Geometry.parse("4x4x4,gravity")
+    floating = check_position(Position(geometry, 1, 0))  # X on top of an empty column
+    assert [r.code for r in floating.reasons] == ["floating"]
+    # O under X in one column and nothing else: O would have moved first
+    wrong = check_position(Position(geometry, 1 << 32, 1 << 48))
+    assert [r.code for r in wrong.reasons] == ["no_order"]
+    fine = check_position(Position(geometry, 1 << 48, 1 << 32))
+    assert fine.legal and fine.last_moves == (32,)

@@ -150,3 +150,126 @@ def test_the_refusal_names_the_board_the_cells_fit() -> None:
         Position.parse("x........//....o....//.........")
     same = Position.parse("x.............o............", "3x3x3")
     assert same.geometry.shape == (3, 3, 3) and bin(same.x).count("1") == 1
+
+
+# -- boxes of any dimension, and gravity ---------------------------------------------------------
+
+
+def test_a_flat_gravity_position_plays_as_the_gravity_game() -> None:
+    """A position of the geometry ``6x7,k=4,gravity`` is Connect Four played cell by cell: over
+    random games it offers the same columns, lands on the same cells and ends the same way as the
+    gravity boards' own bitboard state."""
+    import random
+
+    from oxo.gravity.board import GravityBoard, GravityState
+
+    geometry = Geometry.parse("6x7,k=4,gravity")
+    board = GravityBoard(6, 7, 4)
+    rng = random.Random(7)
+    for _ in range(40):
+        position, state = Position.empty(geometry), GravityState(board)
+        while not state.is_over:
+            columns = [int(position.format_move(cell)) - 1 for cell in position.legal_moves]
+            assert columns == list(state.legal_moves)
+            wins = sorted(int(position.format_move(c)) - 1 for c in position.winning_moves())
+            assert wins == sorted(state.winning_moves())
+            column = rng.choice(state.legal_moves)
+            position = position.play(position.parse_move(str(column + 1)))
+            state = state.play(column)
+            assert position.to_letters(rows=True) == state.to_rows()
+        assert position.outcome == state.outcome and position.to_move is None
+
+
+def test_score_four_moves_drop_down_their_column() -> None:
+    geometry = Geometry.parse("4x4x4,gravity")
+    position = Position.empty(geometry)
+    assert len(position.legal_moves) == 16
+    assert [position.format_move(c) for c in position.legal_moves] == [str(c) for c in range(1, 17)]
+    cells = []
+    for _ in range(4):
+        cell = position.parse_move("6")
+        cells.append(cell)
+        position = position.play(cell)
+    assert [geometry.coords(c) for c in cells] == [(3, 1, 1), (2, 1, 1), (1, 1, 1), (0, 1, 1)]
+    with pytest.raises(MoveError, match="column 6 is full"):
+        position.parse_move("6")
+    with pytest.raises(MoveError, match="columns are 1..16"):
+        position.parse_move("17")
+    with pytest.raises(MoveError, match="not the lowest empty cell"):
+        position.play(0)  # the top of column 1, which is empty
+    assert len(position.legal_moves) == 15
+
+
+def test_score_four_wins_along_a_column_and_a_space_diagonal() -> None:
+    geometry = Geometry.parse("4x4x4,gravity")
+    position = Position.empty(geometry)
+    for column in "1212121":  # X fills column 1 from the bottom
+        position = position.play(position.parse_move(column))
+    assert position.winner == "x" and position.to_move is None and position.legal_moves == ()
+    # The space diagonal from the bottom of column 1 to the top of column 16.
+    diagonal = [geometry.cell_at((3 - i, i, i)) for i in range(4)]
+    assert any(set(line) == set(diagonal) for line in geometry.line_cells)
+
+
+def test_floating_marks_are_no_position_of_a_game() -> None:
+    geometry = Geometry.parse("4x4x4,gravity")
+    floating = Position(geometry, 1 << 0, 0)  # a mark on top of an empty column
+    assert floating.floating == 1 and floating.to_move is None and floating.legal_moves == ()
+    assert floating.status().code == "floating" and "drops" in floating.status().text
+    with pytest.raises(MoveError, match="floats"):
+        floating.play(63)
+    standing = Position(geometry, 1 << 48, 0)
+    assert standing.floating == 0 and standing.to_move == "o"
+    assert Position(Geometry.parse("4x4x4"), 1, 0).floating == 0  # no gravity: nothing floats
+
+
+@pytest.mark.parametrize("spec", ["4x4x4x4", "2x3x2x2", "2x2x2x2x2", "4x4x4,gravity"])
+def test_notation_of_any_dimension_round_trips(spec: str) -> None:
+    import random
+
+    geometry = Geometry.parse(spec)
+    rng = random.Random(spec)
+    cells = rng.sample(range(geometry.size), 9)
+    position = Position(geometry, sum(1 << c for c in cells[::2]), sum(1 << c for c in cells[1::2]))
+    text = position.to_letters(rows=True)
+    assert text.count("/" * geometry.dimensions) == 0
+    assert text.count("/" * (geometry.dimensions - 1)) == geometry.shape[0] - 1
+    assert Position.from_string(text, geometry) == position
+    guessed = Position.from_string(text)  # the slashes give the shape (gravity is not written)
+    assert guessed.geometry.shape == geometry.shape and (guessed.x, guessed.o) == (
+        position.x,
+        position.o,
+    )
+
+
+def test_a_4d_board_is_drawn_as_a_grid_of_layers() -> None:
+    geometry = Geometry.parse("4x4x4x4")
+    position = Position.from_moves(geometry, [0, 255])
+    lines = position.to_grid().splitlines()
+    assert len(lines) == 4 * 5 + 3  # four bands of a title and four rows, blank lines between
+    assert all(len(line) <= 80 for line in lines)
+    assert lines[0].split() == [
+        "cells",
+        "0-15",
+        "cells",
+        "16-31",
+        "cells",
+        "32-47",
+        "cells",
+        "48-63",
+    ]
+    assert lines[1].split()[:5] == ["X", ".", ".", ".", "."]
+    assert lines[-1].split()[-1] == "O"
+    marks = "".join(ch for ch in position.to_grid() if ch in "XO.")
+    assert marks == position.to_letters().upper()
+
+
+def test_score_four_is_drawn_level_by_level_with_the_column_numbers() -> None:
+    position = Position.empty(Geometry.parse("4x4x4,gravity"))
+    for column in "16", "1":
+        position = position.play(position.parse_move(column))
+    lines = position.to_grid().splitlines()
+    assert lines[0].split() == ["top", "level", "3", "level", "2", "bottom", "columns"]
+    assert lines[1].split()[-8:] == ["O", ".", ".", ".", "1", "2", "3", "4"]  # O in column 1
+    assert lines[4].split()[-5:] == ["X", "13", "14", "15", "16"]  # X in column 16
+    assert all(len(line) <= 80 for line in lines)

@@ -88,6 +88,7 @@ def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> ProofResult:
         ("3x3x3", {"split_plies": 1}),
         ("4x5,k=4", {}),
         ("6x5,k=4", None),  # the module's run
+        ("2x3x3,k=3,gravity", {}),  # a box with gravity: certificates that say so
         pytest.param("5x5,k=4", {"slice_nodes": 1000}, marks=pytest.mark.slow),
     ],
 )
@@ -107,6 +108,7 @@ def test_a_split_run_gives_the_value_and_certificates_both_checkers_accept(
     for path in result.proofs:
         check = verify_certificate(path)
         assert check.valid, str(check)
+        assert check.gravity == geometry.gravity
         assert check.guarantee == ("no-loss" if result.value == "draw" else "win")
         assert verify_certificate(path, whole=True).valid
         assert tool(path) == 0 and tool(path, "--whole") == 0

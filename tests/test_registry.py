@@ -236,7 +236,8 @@ def test_unknown_names_list_the_known_ones(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["0x3", "3x3,k=9", "4x", "mnk(m=3)", "4x,gravity", "3x3x3,gravity"]
+    "text",
+    ["0x3", "3x3,k=9", "4x", "mnk(m=3)", "4x,gravity", "2x2x2x2x2x2,gravity", "4x4x4,k=5,gravity"],
 )
 def test_a_board_written_wrong_says_why(text: str) -> None:
     """Text that starts like a board gets the board's own error, not the list of names."""
@@ -404,6 +405,39 @@ def test_commands_of_classic_boards_refuse_other_games_by_name(
     assert f"oxo play {game.short_name}" in err
     for words in NOT_KNOWN:
         assert words not in err
+
+
+@pytest.mark.parametrize(
+    "name", ["scorefour", "Score-Four", "sogo", "4x4x4,gravity", "4x4x4,k=4,gravity"]
+)
+def test_score_four_is_found_by_its_names(name: str) -> None:
+    game = find_game(name)
+    assert game.title == "Score Four" and game.name == "4x4x4,gravity" and game.family == "board"
+    assert game.short_name == "scorefour"
+    assert {"scorefour", "score-four", "sogo", "4x4x4,gravity"} <= set(game.aliases)
+    assert find_game("4x4x4", gravity=True) == game
+    state = game.start()
+    assert len(state.legal_moves) == 16 and state.format_move(state.legal_moves[0]) == "1"
+    assert "column" in game.move_help and "16 columns of 4" in game.description
+
+
+def test_score_four_refuses_by_name_what_it_does_not_answer() -> None:
+    game = find_game("scorefour")
+    for ability in ("analyzer", "strategy_map"):
+        with pytest.raises(UnsupportedError, match="Score Four has no .*; try oxo solve scorefour"):
+            game.require(ability)
+    assert {"play", "selfplay", "move", "show", "count", "solve"} <= set(game.commands())
+    with pytest.raises(BoardSpecError, match="4x4x4,k=3,gravity"):
+        find_game("scorefour", k=3)
+
+
+def test_boxes_of_four_dimensions_and_gravity_on_them() -> None:
+    game = find_game("4x4x4x4")
+    assert game.title == "the 4x4x4x4 hypercube with 4 in a row" and game.size == 256
+    dropped = find_game("4x4x4x4,gravity")
+    assert dropped.title == "the 4x4x4x4 hypercube with gravity and 4 in a row"
+    assert len(dropped.start().legal_moves) == 64
+    assert find_game("6x7,k=4,gravity").family == "gravity"  # flat: Connect Four's own game
 
 
 #: The names people use for classic boards (issue 45, item 4), and the boards they stand for.

@@ -354,6 +354,8 @@ def test_every_offered_board_at_every_level(client: TestClient) -> None:
         "mega",
         "uttt",
         "connect4",
+        "4x4x4,gravity",
+        "4x4x4x4",
     ]
     for board in boards:
         setup = {"kind": board["kind"]} | (
@@ -1069,6 +1071,43 @@ def test_the_docs_show_the_boards_the_page_offers(client: TestClient) -> None:
     assert levels is not None
     connect4 = next(b for b in answer["boards"] if b["id"] == "connect4")
     assert json.loads(levels.group(1)) == {key: connect4[key] for key in ("rated", "levels")}
+
+
+def test_score_four_and_the_4d_board_on_the_page(client: TestClient) -> None:
+    boards = {b["id"]: b for b in client.get("/api/info").json()["boards"]}
+    offered = boards["4x4x4,gravity"]
+    assert offered["board"] == "4x4x4,gravity" and offered["k"] == 4
+    game = new(
+        client,
+        kind="classic",
+        board=offered["board"],
+        k=offered["k"],
+        players={"x": "human", "o": "easy"},
+        seed=1,
+    )
+    assert game["legal"] == list(range(48, 64)) and not game["values_available"]
+    svg = game["svg"]
+    assert all(f">{name}<" in svg for name in ("top", "level 3", "level 2", "bottom"))
+    assert svg.count('class="cell legal') == 16
+    refused = client.post(f"/api/games/{game['id']}/move", json={"move": 0})  # a floating mark
+    assert "not the lowest empty cell" in bad(refused)
+    before = move(client, game, 53)
+    assert 53 - 16 in before["legal"]  # the column's next cell up
+    after = ai(client, before)
+    assert after["moves"][:-1] == [53] and after["moves"][-1] in before["legal"]
+    column = replayed(before).format_move(after["moves"][-1])
+    assert after["last_search"]["move"] == column  # the computer's move named by its column
+    game = new(client, board="scorefour", players={"x": "human", "o": "human"})
+    assert game["board"] == "4x4x4,gravity" and len(game["legal"]) == 16
+    refused = client.post(
+        "/api/games", json={"board": "scorefour", "players": {"x": "perfect", "o": "human"}}
+    )
+    assert "no exact solver" in bad(refused)
+    game = new(client, board="4x4x4x4", players={"x": "human", "o": "human"})
+    svg = game["svg"]
+    assert svg.count('<rect class="cell') == 256 and ">cells 240-255<" in svg
+    width, height = (float(v) for v in svg.split('viewBox="0 0 ', 1)[1].split('"', 1)[0].split())
+    assert width <= 600 and height <= 700  # a 4x4 grid of layers that fits a page
 
 
 def test_explore_this_position_only_where_the_explorer_draws(client: TestClient) -> None:

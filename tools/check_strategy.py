@@ -6,8 +6,10 @@
 Written from the format's description (the top of src/oxo/proofs/certificate.py and
 docs/proofs.md), not from oxo's checker, so that a certificate accepted by both is accepted by two
 programs that share no code. The certificate claims that one side ("side") wins ("win") or never
-loses ("no-loss") an m x n (or l x m x n) board with k in a row, whatever the opponent does; this
-program plays the side's moves from the certificate and every opponent reply, from the empty board.
+loses ("no-loss") an m x n board (or a box of up to 5 sides, such as 4x4x4x4) with k in a row,
+with or without gravity ("gravity": true: a mark drops to the lowest empty cell of its column),
+whatever the opponent does; this program plays the side's moves from the certificate and every
+opponent reply, from the empty board.
 
 A header may name rules ("rules": {"block": true, "chain": D}) that give the side's moves the
 entries leave out, and symmetries beyond the box's own ("symmetries": cell permutations that carry
@@ -39,15 +41,22 @@ class Malformed(Exception):
 
 
 class Board:
-    """Cells in reading order (first coordinate slowest), lines of k cells, symmetries of the box."""
+    """Cells in reading order (first coordinate slowest), lines of k cells, symmetries of the box.
+    With gravity the columns run along the first coordinate: the cell under cell c is c + layer
+    (one layer: the product of the other sides), and the last layer is the bottom."""
 
-    def __init__(self, dims: list[int], k: int, extra: list[list[int]] | None = None) -> None:
+    def __init__(
+        self, dims: list[int], k: int, extra: list[list[int]] | None = None, gravity: bool = False
+    ) -> None:
         self.dims = dims
         self.k = k
+        self.gravity = gravity
         self.coords = list(itertools.product(*(range(d) for d in dims)))
         self.size = len(self.coords)
         self.index = {c: i for i, c in enumerate(self.coords)}
         self.full = (1 << self.size) - 1
+        self.layer = self.size // dims[0]
+        self.bottom = self.full ^ ((1 << (self.size - self.layer)) - 1)
         self.lines = self._lines()
         self.through = [[m for m in self.lines if m >> cell & 1] for cell in range(self.size)]
         self.perms = self._perms()
@@ -103,6 +112,10 @@ class Board:
                         self.dims[i] - 1 - c[axes[i]] if flips[i] else c[axes[i]] for i in range(n)
                     )
                     perm.append(self.index[image])
+                if self.gravity and any(
+                    self.coords[p][0] != c[0] for c, p in zip(self.coords, perm)
+                ):
+                    continue  # with gravity a symmetry keeps every cell at its height
                 if perm not in out:
                     out.append(perm)
         return out
@@ -147,6 +160,18 @@ class Board:
                 if rest and not rest & (rest - 1):
                     out |= rest
         return out
+
+    def playable(self, taken: int) -> int:
+        """The empty cells a mark may go to: all of them, or with gravity those on the bottom layer
+        or with their cell under them taken."""
+        empty = self.full & ~taken
+        if not self.gravity:
+            return empty
+        return empty & (taken >> self.layer | self.bottom)
+
+    def floating(self, taken: int) -> bool:
+        """With gravity: whether some mark stands above an empty cell."""
+        return self.gravity and bool(taken & ~self.bottom & ~(taken >> self.layer))
 
     def image(self, s: int, mask: int) -> int:
         out = 0
@@ -199,7 +224,7 @@ def parse_header(data: object):
     dims, k = data["dims"], data["k"]
     if (
         not isinstance(dims, list)
-        or len(dims) not in (2, 3)
+        or not 2 <= len(dims) <= 5
         or not all(is_int(d) and d >= 1 for d in dims)
     ):
         raise Malformed(f"bad dims {dims!r}")
@@ -230,6 +255,10 @@ def parse_header(data: object):
         )
     ):
         raise Malformed("symmetries must be a list of permutations of the cells")
+    if not isinstance(data.get("gravity", False), bool):
+        raise Malformed(f"gravity must be true or false, got {data['gravity']!r}")
+    if data.get("gravity", False) and ("rules" in data or extra is not None):
+        raise Malformed("rules and symmetries are not defined on a board with gravity")
     return data
 
 
@@ -279,6 +308,8 @@ class Strategy:
             return
         if not self.no_loss:
             raise Malformed(f"{where}: a pairing in a win certificate")
+        if board.gravity:
+            raise Malformed(f"{where}: a pairing with gravity")
         if mover == self.side:
             raise Malformed(f"{where}: a pairing where the side is to move")
         pairs = data["pairing"]
@@ -364,6 +395,8 @@ class Walker:
             self.met.setdefault(key, (x, o, list(self.path)))
             return None
         mine, theirs = (x, o) if self.side_is_x else (o, x)
+        if self.b.floating(x | o):
+            return self.why("a mark floats above an empty cell", x, o)
         if any(theirs & m == m for m in self.b.lines):
             return self.why("the opponent already has a line", x, o)
         if any(mine & m == m for m in self.b.lines):
@@ -417,10 +450,11 @@ class Walker:
             return True, None
         to_move_x = bin(x).count("1") == bin(o).count("1")
         if to_move_x == self.side_is_x:
+            free = b.playable(x | o)
             for m in b.lines:
                 if not m & theirs:
                     rest = m & ~mine
-                    if rest and not rest & (rest - 1):
+                    if rest and not rest & (rest - 1) and rest & free:
                         return True, None
         return False, None
 
@@ -450,6 +484,7 @@ class Walker:
         b = self.b
         mine = x if self.side_is_x else o
         taken = x | o
+        free = b.playable(taken)
         to_move_x = bin(x).count("1") == bin(o).count("1")
         if to_move_x == self.side_is_x:
             choices = self.s.moves.get(key)
@@ -462,6 +497,10 @@ class Walker:
                 move = back[canonical]
                 if taken >> move & 1:
                     problem = self.why(f"move {move} is not empty", x, o)
+                elif not free >> move & 1:
+                    problem = self.why(
+                        f"move {move} is not the lowest empty cell of its column", x, o
+                    )
                 else:
                     problem = self.step(x, o, move)
                 if problem is None:
@@ -477,7 +516,7 @@ class Walker:
                 return None
             bad_pairing = bad_pairing or self.why(f"bad pairing ({problem})", x, o)
         for reply in range(b.size):
-            if not taken >> reply & 1:
+            if free >> reply & 1:
                 problem = self.step(x, o, reply)
                 if problem is not None:
                     return bad_pairing or problem
@@ -516,7 +555,9 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
     if first is None:
         raise Malformed("the file is empty")
     header = parse_header(first[1])
-    board = Board(header["dims"], header["k"], header.get("symmetries"))
+    board = Board(
+        header["dims"], header["k"], header.get("symmetries"), header.get("gravity", False) is True
+    )
     side, no_loss = header["side"], header["guarantee"] == "no-loss"
     rules = header.get("rules", {})
     block, chain = rules.get("block", False), rules.get("chain", 0)
@@ -538,6 +579,7 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
             roots.append(board.canon(*position(board, root, f"section {number}"))[0])
     report: dict[str, object] = {
         "board": header["board"],
+        **({"gravity": True} if board.gravity else {}),
         "k": header["k"],
         "side": side,
         "guarantee": header["guarantee"],
@@ -618,7 +660,8 @@ def main(argv: list[str] | None = None) -> int:
     elif valid:
         claim = "wins" if report["guarantee"] == "win" else "does not lose"
         print(
-            f"valid: {str(report['side']).upper()} {claim} on {report['board']} (k={report['k']}); "
+            f"valid: {str(report['side']).upper()} {claim} on {report['board']} (k={report['k']}"
+            f"{', gravity' if report.get('gravity') else ''}); "
             f"{report['positions']} positions, {report['moves']} moves of {str(report['side']).upper()}, "
             f"{report['entries']} entries"
             + (

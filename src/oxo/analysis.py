@@ -322,6 +322,7 @@ def deadend_report(
     """Tabulate every reachable position still in play by dead lines, empty cells and exact winnability,
     answer seed 004's questions and count where its rule is wrong (with ``examples`` positions of each
     kind of disagreement; None for all of them)."""
+    geometry.refuse_gravity("the dead-end report")
     win = winnability(geometry) if win is None else win
     space = win.space
     if space.root.ply != 0:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from oxo.book import BookEntry
     from oxo.book.play import ProvenValue
     from oxo.counting import CountTable
+    from oxo.counting.drops import DropCounts
     from oxo.engines.base import SearchReport
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
@@ -196,12 +197,13 @@ def count(
     workers: int | None = None,
     scheduler: str | None = None,
     on_progress: Progress | None = None,
-) -> CountTable | GravityCounts | UtttCounts:
+) -> CountTable | GravityCounts | UtttCounts | DropCounts:
     """Reachable positions per ply and their classes up to symmetry (the keys of ``oxo count --json``).
 
     Besides the classic boards: a gravity board (``"connect4"``, ``"6x7,k=4,gravity"`` or a
-    :class:`~oxo.gravity.board.GravityBoard`), counted in memory up to ply ``plies`` (every ply by
-    default, on boards of at most 20 cells), and ``"uttt"``, ultimate tic-tac-toe, up to ply
+    :class:`~oxo.gravity.board.GravityBoard`; ``"scorefour"``, ``"4x4x4,gravity"`` or a geometry
+    with gravity), counted in memory up to ply ``plies`` (every ply by default, on boards of at
+    most 20 cells), and ``"uttt"``, ultimate tic-tac-toe, up to ply
     ``plies`` (which it needs). ``plies`` stops the classic boards' count only with the frontier
     method (``oxo.counting.frontier``); here it is refused for them.
     """
@@ -221,6 +223,18 @@ def count(
             return count_uttt(plies, on_progress=on_progress)
         if game.family == "gravity":
             board = GravityBoard.parse(game.name)
+        elif game.family == "board" and game.geometry.gravity:  # type: ignore[attr-defined]  # a board game has a geometry
+            board = game.geometry  # type: ignore[attr-defined]  # a board game has a geometry
+    if isinstance(board, Geometry) and board.gravity:
+        from oxo.counting import drops
+
+        if plies is None and board.size > drops.WHOLE_GAME_CELLS:
+            raise OutOfReachError(
+                f"{board.spec} has {board.size} cells: every ply is counted only on gravity "
+                f"boards of at most {drops.WHOLE_GAME_CELLS} cells; give plies=N to stop after "
+                "ply N"
+            )
+        return drops.count_positions(board, plies)
     if isinstance(board, GravityBoard):
         from oxo.gravity.counting import WHOLE_GAME_CELLS
         from oxo.gravity.counting import count_positions as count_gravity
@@ -437,7 +451,7 @@ def solve(
             ),
             book=entry,
         )
-    if geometry.size <= MAX_EMPTY:
+    if geometry.size <= MAX_EMPTY and not geometry.gravity:  # the table knows no gravity
         started = time.perf_counter()
         space = build_space(geometry, on_progress=on_progress)
         table = solve_space(geometry, space=space).ply_table()
@@ -528,6 +542,7 @@ class MoveResult:
             "position": self.position.to_status_string(),
             "level": self.level,
             "move": self.move,
+            **({"column": self.position.format_move(self.move)} if geometry.gravity else {}),
             "value": self.value,
             "seconds": round(self.report.seconds, 4),
         }

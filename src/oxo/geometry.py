@@ -1,9 +1,16 @@
-"""Board geometry: cells, lines (alignments) and the symmetry group of an m×n or n×n×n board.
+"""Board geometry: cells, lines (alignments) and the symmetry group of a box of any dimension.
 
-A :class:`Geometry` is built once from a spec such as ``"3x3"``, ``"4x4"`` with ``k=3``, ``"3x5"`` or
-``"3x3x3"`` and derives everything else: cell IDs in reading order (seed 000), every line of ``k``
-cells in every direction as a bitmask, the board's symmetries as cell permutations, and the classes
-of cells and of lines under those symmetries. Nothing is special-cased for 3×3.
+A :class:`Geometry` is built once from a spec such as ``"3x3"``, ``"4x4"`` with ``k=3``, ``"3x5"``,
+``"3x3x3"``, ``"4x4x4x4"`` or ``"4x4x4,gravity"`` and derives everything else: cell IDs in reading
+order (seed 000), every line of ``k`` cells in every direction as a bitmask, the board's symmetries
+as cell permutations, and the classes of cells and of lines under those symmetries. Nothing is
+special-cased for 3×3, for three dimensions or for gravity.
+
+*Gravity* is a parameter of the shape: with it, the cells are stacked in *columns* along the first
+axis (the rows of a flat board, the layers of a box; index 0 is the top, as the top row is row 0 in
+reading order), and a mark drops to the lowest empty cell of its column. So ``6x7,k=4,gravity`` is
+Connect Four (7 columns of 6), ``4x4x4,gravity`` is Score Four (16 columns of 4). Gravity keeps the
+lines and keeps only the symmetries that leave every cell at its height.
 """
 
 from __future__ import annotations
@@ -14,13 +21,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from oxo.errors import BoardSpecError
+from oxo.errors import BoardSpecError, UnsupportedError
 
 #: Largest number of cells a geometry may have (19x19, the biggest board gomoku is played on).
 MAX_CELLS = 361
+#: Most axes a box may have (a 5-cube has 2^5 * 5! = 3840 symmetries).
+MAX_DIMENSIONS = 5
 
 _SPEC_FORMS = (
-    "MxN (e.g. 3x3, 4x4, 3x5), NxNxN (e.g. 3x3x3), optionally with ',k=K', or mnk(m=M,n=N,k=K)"
+    "MxN (e.g. 3x3, 4x4, 3x5), a box of up to 5 sides (3x3x3, 4x4x4x4), optionally with ',k=K' "
+    "and ',gravity', or mnk(m=M,n=N,k=K)"
 )
 
 
@@ -94,19 +104,24 @@ class LineClass:
 class Geometry:
     """The shape of a board and everything derived from it.
 
-    ``shape`` is ``(rows, columns)`` for a flat board or ``(layers, rows, columns)`` for a box;
-    ``k`` is how many marks in a row win. Cells are numbered 0..N-1 in reading order
-    (layer by layer, each left to right, top to bottom).
+    ``shape`` is ``(rows, columns)`` for a flat board, ``(layers, rows, columns)`` for a box, and
+    one more axis in front for each further dimension (``(blocks, layers, rows, columns)``);
+    ``k`` is how many marks in a row win; ``gravity`` makes marks drop along the first axis (see the
+    module's text). Cells are numbered 0..N-1 in reading order (the last axis fastest: each row left
+    to right, rows top to bottom, layer by layer).
     """
 
     shape: tuple[int, ...]
     k: int
+    gravity: bool = False
     _lines: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if len(self.shape) not in (2, 3) or any(side < 1 for side in self.shape):
+        object.__setattr__(self, "shape", tuple(self.shape))
+        if not 2 <= len(self.shape) <= MAX_DIMENSIONS or any(side < 1 for side in self.shape):
             raise BoardSpecError(
-                f"a board has 2 or 3 sides of at least 1 cell, got {self.shape}; use {_SPEC_FORMS}"
+                f"a board has 2 to {MAX_DIMENSIONS} sides of at least 1 cell, got {self.shape}; "
+                f"use {_SPEC_FORMS}"
             )
         size = 1
         for side in self.shape:
@@ -124,13 +139,18 @@ class Geometry:
     # -- construction -------------------------------------------------------------------------
 
     @staticmethod
-    def parse(spec: str, k: int | None = None) -> Geometry:
-        """Build a geometry from a spec such as ``"4x4"``, ``"4x4,k=3"``, ``"3x3x3"`` or ``"mnk(m=4,n=4,k=3)"``.
+    def parse(spec: str, k: int | None = None, gravity: bool = False) -> Geometry:
+        """Build a geometry from a spec such as ``"4x4"``, ``"4x4,k=3"``, ``"3x3x3"``, ``"4x4x4x4"``,
+        ``"4x4x4,gravity"`` or ``"mnk(m=4,n=4,k=3)"``.
 
-        ``k`` given here overrides one in the spec; by default it is the shortest side.
+        ``k`` given here overrides one in the spec; by default it is the shortest side. ``gravity``
+        adds gravity to a spec without it.
         """
         text = spec.strip().lower() if isinstance(spec, str) else spec
-        return _parse(text, k)
+        geometry = _parse(text, k)
+        if gravity and not geometry.gravity:
+            return Geometry(geometry.shape, geometry.k, True)
+        return geometry
 
     # -- naming --------------------------------------------------------------------------------
 
@@ -141,8 +161,11 @@ class Geometry:
 
     def board_keys(self) -> dict[str, object]:
         """The board as the first keys of a ``--json`` result: its shape and k (``{"board": "4x4",
-        "k": 3}``), so that every result names its board alike."""
-        return {"board": self.spec_shape, "k": self.k}
+        "k": 3}``, and ``"gravity": true`` with gravity), so that every result names its board alike."""
+        keys: dict[str, object] = {"board": self.spec_shape, "k": self.k}
+        if self.gravity:
+            keys["gravity"] = True
+        return keys
 
     @property
     def default_k(self) -> int:
@@ -150,7 +173,13 @@ class Geometry:
 
     @property
     def spec(self) -> str:
-        """A spec that parses back to this geometry: the shape, plus ``,k=K`` when k is not the default."""
+        """A spec that parses back to this geometry: the shape, plus ``,k=K`` when k is not the
+        default, plus ``,gravity`` with gravity (a flat gravity board always names its k, as
+        ``6x7,k=4,gravity``)."""
+        if self.gravity:
+            if self.dimensions == 2 or self.k != self.default_k:
+                return f"{self.spec_shape},k={self.k},gravity"
+            return f"{self.spec_shape},gravity"
         return self.spec_shape if self.k == self.default_k else f"{self.spec_shape},k={self.k}"
 
     def __str__(self) -> str:
@@ -190,7 +219,7 @@ class Geometry:
             out.append(rest)
         return tuple(reversed(out))
 
-    def cell_at(self, coords: tuple[int, ...]) -> int:
+    def cell_at(self, coords: Sequence[int]) -> int:
         """The cell ID at the given coordinates (the inverse of :meth:`coords`)."""
         cell = 0
         for coordinate, side in zip(coords, self.shape, strict=True):
@@ -235,12 +264,121 @@ class Geometry:
         (the cell itself excluded): where engines look for moves on boards too big to try every cell."""
         return _neighbourhoods(self.shape, radius)
 
+    # -- gravity -------------------------------------------------------------------------------
+
+    @property
+    def height(self) -> int:
+        """Cells in a column: the first side (with gravity; a column without gravity is the same)."""
+        return self.shape[0]
+
+    @property
+    def footprint(self) -> tuple[int, ...]:
+        """The shape of the columns' feet: every side but the first (``(4, 4)`` on Score Four)."""
+        return self.shape[1:]
+
+    @cached_property
+    def column_count(self) -> int:
+        """How many columns the board has (7 on Connect Four, 16 on Score Four)."""
+        return self.size // self.shape[0]
+
+    @cached_property
+    def bottom_mask(self) -> int:
+        """The lowest cell of every column (the last layer in reading order)."""
+        return ((1 << self.column_count) - 1) << (self.size - self.column_count)
+
+    def column_of(self, cell: int) -> int:
+        """The column a cell stands in, numbered from 0 in reading order of the footprint."""
+        return cell % self.column_count
+
+    def column_cells(self, column: int) -> tuple[int, ...]:
+        """The cells of a column from the bottom up."""
+        count = self.column_count
+        return tuple(range(self.size - count + column, -1, -count))
+
+    def playable(self, occupied: int) -> int:
+        """The cells a mark may go to when ``occupied`` holds the marks: every empty cell without
+        gravity; with it, the lowest empty cell of each column that is not full."""
+        empty = self.full_mask & ~occupied
+        if not self.gravity:
+            return empty
+        return empty & (occupied >> self.column_count | self.bottom_mask)
+
+    def floating(self, occupied: int) -> int:
+        """The marks of ``occupied`` above an empty cell of their column (none without gravity): no
+        game of a gravity board has them."""
+        if not self.gravity:
+            return 0
+        return occupied & ~self.bottom_mask & ~(occupied >> self.column_count)
+
+    def refuse_gravity(self, what: str) -> None:
+        """Raise :class:`UnsupportedError` on a board with gravity: ``what`` (a question of the
+        classic boards, which lets a mark go to any empty cell) would answer another game."""
+        if self.gravity:
+            raise UnsupportedError(
+                f"{what} lets a mark go to any empty cell, so it does not answer {self.spec}, "
+                "where marks drop down their column; oxo play, selfplay, move and show work on it"
+            )
+
+    def column_name(self, column: int) -> str:
+        """A column as people write it: its number from 1, in reading order of the footprint."""
+        return str(column + 1)
+
     # -- symmetry ------------------------------------------------------------------------------
 
     @cached_property
     def symmetries(self) -> tuple[Symmetry, ...]:
-        """The symmetry group of the board as cell permutations; the identity comes first."""
-        return _make_symmetries(self.shape)
+        """The symmetry group of the board as cell permutations; the identity comes first. With
+        gravity only those that keep every cell at its height (the footprint's own)."""
+        found = _make_symmetries(self.shape)
+        if not self.gravity:
+            return found
+        layer = self.column_count
+        return tuple(
+            symmetry
+            for symmetry in found
+            if all(target // layer == cell // layer for cell, target in enumerate(symmetry.perm))
+        )
+
+    @cached_property
+    def inside_out(self) -> tuple[Symmetry, ...]:
+        """The maps that carry every line onto a line without being symmetries of the box: on an
+        n^d box with k = n (3 <= n <= 6, no gravity), a permutation of the values 0..n-1 applied to
+        every coordinate at once, such as Qubic's swap of the inner and the outer layers. Those
+        that the box's symmetries do not already give, named ``inside-out(1,0,3,2)`` by the values'
+        images; none on other boards."""
+        shape = self.shape
+        n = shape[0]
+        if self.gravity or not (all(side == n for side in shape) and self.k == n and 3 <= n <= 6):
+            return ()
+        lines = set(self._lines)
+        own = {symmetry.perm for symmetry in self.symmetries}
+        found = []
+        for values in itertools.permutations(range(n)):
+            perm = tuple(
+                self.cell_at([values[c] for c in self.coords(cell)]) for cell in self.cells
+            )
+            if perm in own:
+                continue
+            symmetry = Symmetry(f"inside-out({','.join(map(str, values))})", perm)
+            if {symmetry.apply_mask(line) for line in lines} == lines:
+                found.append(symmetry)
+        return tuple(found)
+
+    @cached_property
+    def line_symmetries(self) -> tuple[Symmetry, ...]:
+        """Every map the board's symmetries and :attr:`inside_out` generate: cell permutations that
+        carry lines onto lines (192 on Qubic, 1536 on 4x4x4x4), the board's own symmetries first.
+        Positions they carry onto each other have the same value, though a checker that knows only
+        the board's symmetries sees them as different."""
+        group = list(self.symmetries)
+        seen = {symmetry.perm for symmetry in group}
+        for extra in self.inside_out:
+            for symmetry in list(group):
+                composed = tuple(extra.perm[symmetry.perm[cell]] for cell in self.cells)
+                if composed not in seen:
+                    seen.add(composed)
+                    group.append(Symmetry(f"s{len(group)}", composed))
+        return tuple(group)
 
     def symmetry(self, name: str) -> Symmetry:
         """The symmetry with the given name."""
@@ -297,10 +435,12 @@ class Geometry:
             return "corner"
         if any(on_edge):
             # On a flat board a border cell that is not a corner is a "middle" cell (seed 000);
-            # in a box it lies on an edge (two coordinates extreme) or a face (one).
+            # in a box it lies on an edge (all coordinates extreme but one) or a face (but two),
+            # and in four dimensions and more on a 3-face (but three), ...
             if self.dimensions == 2:
                 return "middle"
-            return "edge" if sum(on_edge) == 2 else "face"
+            free = self.dimensions - sum(on_edge)
+            return "edge" if free == 1 else "face" if free == 2 else f"{free}-face"
         return "inner"
 
     def _line_class_kind(self, index: int) -> str:
@@ -456,6 +596,7 @@ _SQUARE_SYMMETRIES: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
 }
 
 
+@lru_cache(maxsize=32)
 def _make_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
     """The isometries that map the board onto itself, as cell permutations, identity first."""
     found = _flat_symmetries(shape[0], shape[1]) if len(shape) == 2 else _box_symmetries(shape)
@@ -489,11 +630,12 @@ def _flat_symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
 
 def _box_symmetries(shape: tuple[int, ...]) -> tuple[Symmetry, ...]:
     """Signed permutations of the axes that fit the box, named ``identity`` and otherwise by where the
-    new x, y and z come from: ``(x,-z,y)`` keeps x, takes y from the mirrored z and z from y."""
+    new x, y and z (w and v in four and five dimensions) come from: ``(x,-z,y)`` keeps x, takes y
+    from the mirrored z and z from y."""
     dims = len(shape)
     cells = list(itertools.product(*(range(side) for side in shape)))
     index = {coords: i for i, coords in enumerate(cells)}
-    letters = "zyx"[-dims:] if dims <= 3 else [f"a{i}" for i in range(dims)]
+    letters = "vwzyx"[-dims:]
     keyed: list[tuple[bool, str, Symmetry]] = []
     for axes in itertools.permutations(range(dims)):
         if any(shape[a] != shape[i] for i, a in enumerate(axes)):
@@ -553,9 +695,9 @@ def _disambiguate(names: list[str]) -> list[str]:
     return out
 
 
-_SHAPE_RE = re.compile(
-    r"^(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?(?:\s*[,:;/ ]\s*k\s*=?\s*(\d+))?$"
-)
+_SHAPE_RE = re.compile(r"^(\d+(?:\s*[x×*]\s*\d+)+)((?:\s*[,:;/ ]\s*(?:k\s*=?\s*\d+|gravity))*)$")
+_SIDE_RE = re.compile(r"\d+")
+_OPTION_RE = re.compile(r"k\s*=?\s*(\d+)|(gravity)")
 _MNK_RE = re.compile(r"^mnk\((.*)\)$")
 
 
@@ -577,14 +719,22 @@ def _parse(spec: str, k: int | None) -> Geometry:
             )
         shape: tuple[int, ...] = (params["n"], params["m"])  # OpenSpiel: m columns, n rows
         spec_k = params.get("k")
+        gravity = False
     else:
         match = _SHAPE_RE.match(spec)
         if not match:
             raise BoardSpecError(f"bad board spec {spec!r}; use {_SPEC_FORMS}")
-        sides = [int(g) for g in match.group(1, 2, 3) if g is not None]
-        shape = tuple(sides)
-        spec_k = int(match.group(4)) if match.group(4) else None
+        shape = tuple(int(side) for side in _SIDE_RE.findall(match.group(1)))
+        if len(shape) > MAX_DIMENSIONS:
+            raise BoardSpecError(
+                f"bad board spec {spec!r}: a board has at most {MAX_DIMENSIONS} sides"
+            )
+        ks = [int(found) for found, _ in _OPTION_RE.findall(match.group(2)) if found]
+        gravity = any(word for _, word in _OPTION_RE.findall(match.group(2)))
+        if len(ks) > 1:
+            raise BoardSpecError(f"bad board spec {spec!r}: k is given twice")
+        spec_k = ks[0] if ks else None
     if any(side < 1 for side in shape):
         raise BoardSpecError(f"bad board spec {spec!r}: every side needs at least 1 cell")
     chosen = k if k is not None else spec_k if spec_k is not None else min(shape)
-    return Geometry(shape, chosen)
+    return Geometry(shape, chosen, gravity)

@@ -7,6 +7,13 @@ that mark was the last move, and every earlier board was line-free, so any order
 marks is a game. This is the same definition as the position counter's (:mod:`oxo.counting`), and
 the tests check it against a walk of the game tree.
 
+With gravity (``4x4x4,gravity``: Score Four) a mark drops to the lowest empty cell of its column,
+so no mark may float above an empty cell, the last move is the top mark of a column, and the
+earlier marks need an order too: the marks must come off the columns' tops one at a time, the two
+players' in turn, down to the empty board. Taking marks off a board without a line never makes one,
+so only the last move must leave a board without a line; whether the rest can be taken off in turn
+is searched (each set of column heights once), within :data:`ORDER_BUDGET` sets.
+
 The win test itself is the innermost loop of everything, so :class:`WinChecker` tests a set of cells
 for a complete line with a few shifts and ANDs per line direction, in the manner of seed 004: a line
 is a start cell plus a fixed step in cell IDs, and only the cells that start a line need checking.
@@ -24,8 +31,16 @@ from oxo.position import Player, Position
 _SIDES: tuple[Player, Player] = ("x", "o")
 
 ReasonCode = Literal[
-    "mark_counts", "both_aligned", "winner_count", "disjoint_lines", "stopped_earlier"
+    "mark_counts",
+    "both_aligned",
+    "winner_count",
+    "disjoint_lines",
+    "stopped_earlier",
+    "floating",
+    "no_order",
 ]
+#: Sets of column heights the search for an order of play (with gravity) may visit.
+ORDER_BUDGET = 200_000
 Status = Literal["x_to_move", "o_to_move", "x_won", "o_won", "draw"]
 
 
@@ -195,7 +210,9 @@ def _common_cells(lines: tuple[int, ...], full: int) -> int:
 
 
 def check_position(position: Position) -> Legality:
-    """Whether ``position`` can occur in a game from the empty board, and every reason it cannot."""
+    """Whether ``position`` can occur in a game from the empty board, and every reason it cannot.
+    With gravity an order of play is searched; :class:`OutOfReachError` when the search passes
+    :data:`ORDER_BUDGET` sets of column heights."""
     geometry = position.geometry
     checker = WinChecker.for_geometry(geometry)
     x, o = position.x, position.o
@@ -239,6 +256,20 @@ def check_position(position: Position) -> Legality:
                 )
             )
 
+    floating = geometry.floating(x | o)
+    if floating:
+        cells = ", ".join(map(str, mask_cells(floating)))
+        reasons.append(
+            Reason(
+                "floating",
+                (
+                    f"cells {cells} hold marks"
+                    if floating.bit_count() > 1
+                    else f"cell {cells} holds a mark"
+                )
+                + " above an empty cell: with gravity a mark drops to the lowest empty cell of its column",
+            )
+        )
     last_moves: tuple[int, ...] = ()
     if counts_fit and position.ply:
         mover, other = (x, o) if difference == 1 else (o, x)
@@ -248,8 +279,21 @@ def check_position(position: Position) -> Legality:
             mover_lines = x_lines if difference == 1 else o_lines
             # Taking back a mark must break every line of the mover: it lies on all of them.
             candidates = _common_cells(mover_lines, mover)
+        if geometry.gravity and not floating:
+            candidates = _orders(geometry, x, o, candidates & _tops(geometry, x | o))
+        elif geometry.gravity:
+            candidates = 0  # a floating mark, reported above
         last_moves = mask_cells(candidates)
-        if not last_moves:
+        if not last_moves and geometry.gravity and not floating:
+            reasons.append(
+                Reason(
+                    "no_order",
+                    "with gravity no order of moves reaches it: the marks cannot be taken off the "
+                    "tops of the columns one at a time, X's and O's in turn, down to the empty "
+                    "board, without a line before the last move",
+                )
+            )
+        elif not last_moves and not geometry.gravity:
             who = "X" if difference == 1 else "O"
             reasons.append(
                 Reason(
@@ -258,6 +302,49 @@ def check_position(position: Position) -> Legality:
                 )
             )
     return Legality(position, tuple(reasons), last_moves if not reasons else ())
+
+
+def _tops(geometry: Geometry, occupied: int) -> int:
+    """The top mark of each column that has one (with gravity)."""
+    return occupied & ~(occupied << geometry.column_count) & geometry.full_mask
+
+
+def _orders(geometry: Geometry, x: int, o: int, last: int) -> int:
+    """The cells of ``last`` (the last mover's marks it may have played last) after which the rest
+    of the board (without a line: taking marks off never makes one) comes off the columns' tops in
+    turn down to the empty board. Each position is searched once."""
+    from oxo.errors import OutOfReachError
+
+    failed: set[tuple[int, int]] = set()
+    visited = [0]
+
+    def peels(x: int, o: int) -> bool:
+        if not x | o:
+            return True
+        if (x, o) in failed:
+            return False
+        visited[0] += 1
+        if visited[0] > ORDER_BUDGET:
+            raise OutOfReachError(
+                f"no order of play was found within {ORDER_BUDGET:,} sets of column heights: the "
+                "position may still be reachable; take some marks off to ask about a smaller one"
+            )
+        x_last = x.bit_count() > o.bit_count()
+        mover = x if x_last else o
+        for cell in mask_cells(_tops(geometry, x | o) & mover):
+            bit = 1 << cell
+            if peels(x & ~bit, o) if x_last else peels(x, o & ~bit):
+                return True
+        failed.add((x, o))
+        return False
+
+    x_last = x.bit_count() > o.bit_count()
+    found = 0
+    for cell in mask_cells(last):
+        bit = 1 << cell
+        if peels(x & ~bit, o) if x_last else peels(x, o & ~bit):
+            found |= bit
+    return found
 
 
 def is_legal(position: Position) -> bool:

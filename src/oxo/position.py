@@ -7,8 +7,13 @@ whether it can occur in a real game is :mod:`oxo.legality`'s question (``oxo.che
 
 * status string (seed 000): ``120000000``;
 * letters (seed 001): ``xo.......``; ``X``/``O`` and ``-``/``_`` are read too;
-* either of those with rows separated by ``/`` (``xo./.../...``), and layers by ``//`` in 3D;
+* either of those with rows separated by ``/`` (``xo./.../...``), layers by ``//`` in 3D, and
+  each further axis by one more slash (``///`` between the cubes of a 4D board);
 * a pretty grid for people (:meth:`Position.to_grid`).
+
+A board with gravity (``4x4x4,gravity``: Score Four) is the same kind of position with one more
+rule: a mark goes to the lowest empty cell of a column (:meth:`Geometry.playable`). Its moves are
+still cells inside the library; people write them as column numbers (:meth:`Position.format_move`).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from oxo.geometry import Geometry, Symmetry, completing_cells, mask_cells
 
 Player = Literal["x", "o"]
 Outcome = Literal["x", "o", "draw"]
-StatusCode = Literal["impossible", "both_lines", "won", "full", "to_move"]
+StatusCode = Literal["impossible", "floating", "both_lines", "won", "full", "to_move"]
 
 #: Weight of a line that holds c marks of one player and none of the other, by c (beyond: the last).
 _LINE_WEIGHTS = (0, 1, 6, 40, 250, 1600, 10000)
@@ -142,13 +147,28 @@ class Position:
         return self._join("".join(".xo"[s] for s in self.statuses), rows)
 
     def to_grid(self, *, empty: str = ".") -> str:
-        """A grid for people: one line per row, marks spaced out, layers separated by a blank line."""
+        """A grid for people: one line per row, marks spaced out, layers separated by a blank line;
+        with gravity or in four dimensions and more, the layers side by side (:func:`panels`), and
+        with gravity the column numbers beside them."""
         symbols = (empty, "X", "O")
-        cols = self.geometry.shape[-1]
+        geometry = self.geometry
         statuses = self.statuses
+        if geometry.gravity or geometry.dimensions > 3:
+            tokens = [symbols[s] for s in statuses]
+            if not geometry.gravity or geometry.dimensions == 2:
+                text = panels(geometry, tokens)
+                if geometry.gravity:  # a flat gravity board: the column numbers underneath
+                    width = len(geometry.column_name(geometry.column_count - 1))
+                    names = [geometry.column_name(c) for c in range(geometry.column_count)]
+                    if width > 1:
+                        text = panels(geometry, [t.rjust(width) for t in tokens])
+                    text += "\n" + " ".join(name.rjust(width) for name in names)
+                return text
+            return gravity_panels(geometry, tokens)
+        cols = geometry.shape[-1]
         lines = []
-        rows_per_layer = self.geometry.shape[-2]
-        for row_index, start in enumerate(range(0, self.geometry.size, cols)):
+        rows_per_layer = geometry.shape[-2]
+        for row_index, start in enumerate(range(0, geometry.size, cols)):
             if row_index and row_index % rows_per_layer == 0:
                 lines.append("")
             lines.append(" ".join(symbols[s] for s in statuses[start : start + cols]))
@@ -157,15 +177,7 @@ class Position:
     def _join(self, flat: str, rows: bool) -> str:
         if not rows:
             return flat
-        cols = self.geometry.shape[-1]
-        row_texts = [flat[i : i + cols] for i in range(0, len(flat), cols)]
-        if self.geometry.dimensions == 2:
-            return "/".join(row_texts)
-        per_layer = self.geometry.shape[-2]
-        layers = [
-            "/".join(row_texts[i : i + per_layer]) for i in range(0, len(row_texts), per_layer)
-        ]
-        return "//".join(layers)
+        return join_axes(flat, self.geometry.shape)
 
     def __str__(self) -> str:
         return self.to_status_string()
@@ -236,27 +248,62 @@ class Position:
 
     @property
     def to_move(self) -> Player | None:
-        """Who moves next in a game still going; ``None`` when it is over or the counts are impossible."""
-        return None if self.is_terminal else self.turn
+        """Who moves next in a game still going; ``None`` when it is over, the counts are impossible
+        or (with gravity) a mark floats above an empty cell."""
+        if self.is_terminal or self.floating:
+            return None
+        return self.turn
+
+    @property
+    def floating(self) -> int:
+        """With gravity, the marks above an empty cell of their column (no game has them), as a
+        mask; 0 without gravity."""
+        return self.geometry.floating(self.x | self.o)
 
     @property
     def legal_moves(self) -> tuple[int, ...]:
-        """The empty cells, while the game is still going; otherwise none."""
-        return self.empty_cells if self.to_move else ()
+        """The empty cells (with gravity: the lowest empty cell of each column), while the game is
+        still going; otherwise none."""
+        if not self.to_move:
+            return ()
+        if self.geometry.gravity:  # by column, as people number them
+            return tuple(sorted(mask_cells(self.playable_mask), key=self.geometry.column_of))
+        return self.empty_cells
+
+    @property
+    def playable_mask(self) -> int:
+        """The cells a mark may go to now, as a mask (every empty cell without gravity)."""
+        return self.geometry.playable(self.x | self.o)
 
     def play(self, cell: int) -> Position:
         """The position after the player to move marks ``cell``."""
         player = self.to_move
         if player is None:
-            reason = "the game is over" if self.is_terminal else "the mark counts are impossible"
+            reason = (
+                "the game is over"
+                if self.is_terminal
+                else "a mark floats above an empty cell"
+                if self.floating
+                else "the mark counts are impossible"
+            )
             raise MoveError(f"cannot play cell {cell}: {reason}")
-        if not isinstance(cell, int) or not 0 <= cell < self.geometry.size:
+        if (
+            isinstance(cell, bool)
+            or not isinstance(cell, int)
+            or not 0 <= cell < self.geometry.size
+        ):
             raise MoveError(
                 f"cell {cell!r} is not on a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}"
             )
         bit = 1 << cell
         if (self.x | self.o) & bit:
             raise MoveError(f"cell {cell} is already taken")
+        if self.geometry.gravity and not self.playable_mask & bit:
+            column = self.geometry.column_name(self.geometry.column_of(cell))
+            raise MoveError(
+                f"cell {cell} is not the lowest empty cell of its column (column {column}): "
+                "a mark drops to the lowest empty cell"
+            )
         if player == "x":
             return Position(self.geometry, self.x | bit, self.o)
         return Position(self.geometry, self.x, self.o | bit)
@@ -286,7 +333,10 @@ class Position:
         if side is None or self.is_terminal:
             return ()
         own, other = (self.x, self.o) if side == "x" else (self.o, self.x)
-        return mask_cells(completing_cells(self.geometry.lines, own, other))
+        cells = completing_cells(self.geometry.lines, own, other)
+        if self.geometry.gravity:
+            cells &= self.playable_mask
+        return mask_cells(cells)
 
     def evaluate(self) -> float:
         """A guess of the position's worth for the side to move, in (-1, 1), from the lines still open:
@@ -317,7 +367,7 @@ class Position:
             return ()
         geometry = self.geometry
         occupied = self.x | self.o
-        if geometry.size > _NEAR_ONLY_ABOVE:
+        if geometry.size > _NEAR_ONLY_ABOVE and not geometry.gravity:
             if not occupied:
                 return (geometry.cell_at(tuple(side // 2 for side in geometry.shape)),)
             near = geometry.neighbourhood(2)
@@ -345,17 +395,32 @@ class Position:
         """The grid for people (see :meth:`to_grid`)."""
         return self.to_grid()
 
-    @staticmethod
-    def format_move(move: int) -> str:
-        """A move as people type it: the cell ID."""
+    def format_move(self, move: int) -> str:
+        """A move as people type it: the cell ID; with gravity, the column's number (from 1)."""
+        if self.geometry.gravity:
+            return self.geometry.column_name(self.geometry.column_of(move))
         return str(move)
 
     def parse_move(self, text: str | int) -> int:
-        """The cell ID of a typed move; raises :class:`MoveError` unless it names a cell of the board."""
+        """The cell ID of a typed move; raises :class:`MoveError` unless it names a cell of the board.
+        With gravity a move is a column number (from 1), and the cell the lowest empty one of it."""
         word = str(text).strip()
-        if not (word.isascii() and word.isdigit()) or int(word) >= self.geometry.size:
+        geometry = self.geometry
+        if geometry.gravity:
+            columns = geometry.column_count
+            if not (word.isascii() and word.isdigit()) or not 1 <= int(word) <= columns:
+                raise MoveError(
+                    f"{word!r} is not a column of the {geometry.spec_shape} board: columns are "
+                    f"1..{columns}"
+                )
+            column = int(word) - 1
+            drop = self.playable_mask & sum(1 << c for c in geometry.column_cells(column))
+            if not drop:
+                raise MoveError(f"column {word} is full")
+            return drop.bit_length() - 1
+        if not (word.isascii() and word.isdigit()) or int(word) >= geometry.size:
             raise MoveError(
-                f"{word!r} is not a cell of a {self.geometry.spec_shape} board: cells are 0..{self.geometry.size - 1}"
+                f"{word!r} is not a cell of a {geometry.spec_shape} board: cells are 0..{geometry.size - 1}"
             )
         return int(word)
 
@@ -439,6 +504,15 @@ def position_status(position: Position) -> Status:
             None,
             None,
         )
+    if position.floating:
+        cell = mask_cells(position.floating)[0]
+        return Status(
+            "floating",
+            f"cell {cell} holds a mark above an empty cell: with gravity a mark drops to the "
+            "lowest empty cell of its column",
+            None,
+            None,
+        )
     if position.x_lines and position.o_lines:
         return Status(
             "both_lines", "both players have a line: no game reaches this position", turn, None
@@ -450,11 +524,104 @@ def position_status(position: Position) -> Status:
     return Status("to_move", f"{turn.upper()} to move (move {position.ply + 1})", turn, None)
 
 
+#: Columns a text drawing may take; spaces between two panels (layers) side by side.
+TEXT_WIDTH = 80
+PANEL_GAP = 3
+
+
+def _side_by_side(blocks: list[list[str]], gap: int = PANEL_GAP) -> list[str]:
+    """Blocks of lines laid left to right, each padded to its widest line."""
+    height = max(len(block) for block in blocks)
+    widths = [max(len(line) for line in block) for block in blocks]
+    out = []
+    for row in range(height):
+        parts = [
+            (block[row] if row < len(block) else "").ljust(width)
+            for block, width in zip(blocks, widths, strict=True)
+        ]
+        out.append((" " * gap).join(parts).rstrip())
+    return out
+
+
+def panels(geometry: Geometry, tokens: list[str], *, titled: bool = True) -> str:
+    """Per-cell texts laid out as a board: rows of the last two axes; in three dimensions and more
+    each layer a panel, the panels of the third axis from the end side by side (with the cell
+    numbers they hold above each, ``cells 16-31``), the fourth axis from the end in bands one under
+    the other, the fifth in groups of bands. Layers that do not fit :data:`TEXT_WIDTH` side by side
+    go one under the other."""
+    width = max(len(token) for token in tokens)
+    shape = geometry.shape
+    rows, cols = shape[-2:]
+    per_panel = rows * cols
+
+    span = cols * (width + 1) - 1
+    if titled and len(shape) > 2:  # every panel as wide as the widest title, so that they align
+        span = max(span, len(f"cells {geometry.size - per_panel}-{geometry.size - 1}"))
+
+    def panel(first: int) -> list[str]:
+        lines = [
+            " ".join(token.rjust(width) for token in tokens[start : start + cols]).ljust(span)
+            for start in range(first, first + per_panel, cols)
+        ]
+        if titled and len(shape) > 2:
+            lines.insert(0, f"cells {first}-{first + per_panel - 1}".ljust(span))
+        return lines
+
+    if len(shape) == 2:
+        return "\n".join(panel(0))
+    per_band = shape[-3] * per_panel
+    bands = []
+    for band in range(0, geometry.size, per_band):
+        blocks = [panel(first) for first in range(band, band + per_band, per_panel)]
+        laid = _side_by_side(blocks)
+        if max(len(line) for line in laid) > TEXT_WIDTH:
+            laid = [line for block in blocks for line in [*block, ""]][:-1]
+        bands.append("\n".join(laid))
+    if len(shape) == 3:
+        return bands[0]
+    per_group = len(bands) // (geometry.size // (shape[-4] * per_band)) if len(shape) > 4 else 0
+    if not per_group:
+        return "\n\n".join(bands)
+    return "\n\n\n".join(
+        "\n\n".join(bands[i : i + per_group]) for i in range(0, len(bands), per_group)
+    )
+
+
+def gravity_panels(geometry: Geometry, tokens: list[str]) -> str:
+    """A gravity box drawn level by level, the top level first (as in reading order), each level a
+    drawing of the footprint, and beside them (or under them) the column numbers to type."""
+    foot = Geometry(geometry.footprint, min(geometry.k, max(geometry.footprint)))
+    count = geometry.column_count
+    names = [geometry.column_name(c) for c in range(count)]
+    width = max(len(name) for name in names)
+    height = geometry.height
+    levels = []
+    for layer in range(height):
+        level = height - layer
+        title = "top" if level == height else "bottom" if level == 1 else f"level {level}"
+        part = [t.rjust(width) for t in tokens[layer * count : (layer + 1) * count]]
+        levels.append([title, *panels(foot, part, titled=False).splitlines()])
+    legend = ["columns", *panels(foot, names, titled=False).splitlines()]
+    laid = _side_by_side([*levels, legend])
+    if max(len(line) for line in laid) <= TEXT_WIDTH:
+        return "\n".join(laid)
+    return "\n\n".join("\n".join(block) for block in [*levels, legend])
+
+
+def join_axes(flat: str, shape: tuple[int, ...]) -> str:
+    """A status string with its axes shown: ``/`` between rows, ``//`` between layers, one more
+    slash for each further axis (``///`` between the cubes of a 4D board)."""
+    texts = [flat[i : i + shape[-1]] for i in range(0, len(flat), shape[-1])]
+    for depth, side in enumerate(reversed(shape[:-1]), start=1):
+        sep = "/" * depth
+        texts = [sep.join(texts[i : i + side]) for i in range(0, len(texts), side)]
+    return texts[0]
+
+
 def _guess_geometry(raw: str, text: str) -> Geometry:
     if "//" in raw:
-        layers = raw.split("//")
-        rows = layers[0].split("/")
-        shape: tuple[int, ...] = (len(layers), len(rows), len(rows[0]))
+        depth = max(len(run) for run in _slash_runs(raw))
+        shape: tuple[int, ...] = _shape_of(raw, depth)
         return _meant(shape, raw, text)
     if "/" in raw:
         rows = raw.split("/")
@@ -487,13 +654,58 @@ def _guess_geometry(raw: str, text: str) -> Geometry:
     )
 
 
+def _slash_runs(raw: str) -> list[str]:
+    """The runs of slashes in a position's text."""
+    runs, current = [], ""
+    for ch in raw:
+        if ch == "/":
+            current += ch
+        elif current:
+            runs.append(current)
+            current = ""
+    return runs + [current] if current else runs
+
+
+def _shape_of(raw: str, depth: int) -> tuple[int, ...]:
+    """The sides a text with runs of up to ``depth`` slashes shows, read from its first block of
+    each depth (the other blocks are checked against the board once it is known)."""
+    sides = []
+    part = raw
+    for level in range(depth, 0, -1):
+        pieces = _split_exact(part, level)
+        sides.append(len(pieces))
+        part = pieces[0]
+    sides.append(len(part))
+    return tuple(sides)
+
+
+def _split_exact(text: str, level: int) -> list[str]:
+    """``text`` split at runs of exactly ``level`` slashes (longer runs stay inside the pieces)."""
+    pieces, start, i = [], 0, 0
+    while i < len(text):
+        if text[i] == "/":
+            j = i
+            while j < len(text) and text[j] == "/":
+                j += 1
+            if j - i == level:
+                pieces.append(text[start:i])
+                start = j
+            i = j
+        else:
+            i += 1
+    pieces.append(text[start:])
+    return pieces
+
+
 def _meant(shape: tuple[int, ...], raw: str, text: str) -> Geometry:
     """The board the slashes of a position give, refused when a side is one cell long: there one
     mark would make a line (k = 1), which nobody means; the message says what was read."""
     if min(shape) >= 2:
         return Geometry(shape, min(shape))
     cells = len(raw.replace("/", ""))
-    if len(shape) == 3:
+    if len(shape) > 3:
+        read = f"a {'x'.join(map(str, shape))} box"
+    elif len(shape) == 3:
         read = (
             f"{shape[0]} layers of {shape[1]} row{'s' if shape[1] > 1 else ''} of {shape[2]} cells"
         )
@@ -515,7 +727,7 @@ def _meant(shape: tuple[int, ...], raw: str, text: str) -> Geometry:
 
 def _check_rows(raw: str, geometry: Geometry, text: str) -> None:
     cols = geometry.shape[-1]
-    rows = [row for row in raw.replace("//", "/").split("/")]
+    rows = [row for row in raw.split("/") if row]
     if any(len(row) != cols for row in rows):
         raise PositionError(
             f"every row of {text.strip()!r} must have {cols} cells on a {geometry.spec_shape} board"

@@ -23,7 +23,13 @@ from collections.abc import Callable
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, ClassVar, Unpack
 
-from oxo.errors import BoardSpecError, PositionError, UnknownGameError, UnsupportedError
+from oxo.errors import (
+    BoardSpecError,
+    OutOfReachError,
+    PositionError,
+    UnknownGameError,
+    UnsupportedError,
+)
 from oxo.game import GameState
 from oxo.records import attributes
 
@@ -55,16 +61,19 @@ ABILITIES: dict[str, tuple[str, str | None]] = {
 #: Engine levels of every game (see :mod:`oxo.engines.levels`).
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "perfect", "best")
 
-#: Classic boards people call by a name, and the board each name stands for (``oxo play qubic``).
+#: Boards people call by a name, and the board each name stands for (``oxo play qubic``).
 BOARD_NAMES: dict[str, str] = {
     "tictactoe": "3x3",
     "tic-tac-toe": "3x3",
     "qubic": "4x4x4",
     "gomoku": "15x15,k=5",
+    "scorefour": "4x4x4,gravity",
+    "score-four": "4x4x4,gravity",
+    "sogo": "4x4x4,gravity",
 }
 
 _BOARD_TEXT = re.compile(
-    r"\s*(\d+\s*[x×*]\s*\d+(\s*[x×*]\s*\d+)?(\s*[,:;/ ]\s*k\s*=?\s*\d+)?|mnk\(.*\))\s*", re.I
+    r"\s*(\d+\s*[x×*]\s*\d+(\s*[x×*]\s*\d+)*(\s*[,:;/ ]\s*k\s*=?\s*\d+)?|mnk\(.*\))\s*", re.I
 )
 
 
@@ -245,7 +254,9 @@ class Game:
 
 
 class BoardGame(Game):
-    """A classic board: any m×n board or n×n×n cube with k in a row."""
+    """A classic board: any m×n board or box (3x3x3, 4x4x4x4) with k in a row; with gravity in
+    three dimensions and more (``4x4x4,gravity``: Score Four) a mark drops down its column, and
+    moves are written as column numbers. (Flat gravity boards are :class:`GravityGame`.)"""
 
     family = "board"
     move_help = "a cell ID, counting from 0 in reading order (layer by layer on a cube)"
@@ -262,18 +273,22 @@ class BoardGame(Game):
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
         self.name = geometry.spec
-        cube = len(geometry.shape) == 3
-        self.title = (
-            f"the {geometry.spec_shape} {'cube' if cube else 'board'} with {geometry.k} in a row"
-        )
+        dims = geometry.dimensions
+        kind = "board" if dims == 2 else "cube" if dims == 3 else "box"
+        if dims > 3 and len(set(geometry.shape)) == 1:
+            kind = "hypercube"
+        self.title = f"the {geometry.spec_shape} {kind} with {geometry.k} in a row"
 
     @property
     def aliases(self) -> tuple[str, ...]:
-        names = [self.name, f"{self.geometry.spec_shape},k={self.geometry.k}"]
-        if len(self.geometry.shape) == 2:
-            rows, cols = self.geometry.shape
-            names.append(f"mnk(m={cols},n={rows},k={self.geometry.k})")
-        names += [name for name, board in BOARD_NAMES.items() if _named(board) == self.geometry]
+        geometry = self.geometry
+        names = [self.name, f"{geometry.spec_shape},k={geometry.k}"]
+        if geometry.gravity:
+            names[1] += ",gravity"
+        elif len(geometry.shape) == 2:
+            rows, cols = geometry.shape
+            names.append(f"mnk(m={cols},n={rows},k={geometry.k})")
+        names += [name for name, board in BOARD_NAMES.items() if _named(board) == geometry]
         return tuple(dict.fromkeys(names))
 
     @property
@@ -337,6 +352,65 @@ class BoardGame(Game):
         return partial(
             make_engine, solver=self.exact_solver(), tactics=tactics, book=self.proof_book()
         )
+
+
+class GravityBoxGame(BoardGame):
+    """A box with gravity (``4x4x4,gravity``: Score Four; ``4x4x4x4,gravity``): a position of the
+    classic boards' kind whose marks drop to the lowest empty cell of their column; moves are
+    written as column numbers. What the classic boards' questions do not answer with gravity is
+    refused by name."""
+
+    move_help = "a column number, from 1, the columns in reading order from the top left"
+    position_help = (
+        "cells in reading order, the top level first: xo... (. empty) or 120..., rows split by /, "
+        "levels by //"
+    )
+    analyzer = False
+    strategy_map = False
+    rl_encoding = False
+    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver for moves: no perfect
+
+    def __init__(self, geometry: Geometry) -> None:
+        super().__init__(geometry)
+        kind = self.title.split()[2]
+        self.title = (
+            "Score Four"
+            if _named(BOARD_NAMES["scorefour"]) == geometry
+            else f"the {geometry.spec_shape} {kind} with gravity and {geometry.k} in a row"
+        )
+
+    def exact_solver(self) -> ExactSolver | None:
+        return None
+
+    def make_engine(self, level: str, state: GameState, **limits: Unpack[Budget]) -> Engine:
+        if level == "perfect":
+            raise OutOfReachError(
+                f"perfect play is out of reach here: {self.title} has no exact solver yet; the "
+                "strongest level that works is hard (best plays hard here)"
+            )
+        return super().make_engine(level, state, **limits)
+
+    @property
+    def short_name(self) -> str:
+        """The name people know the board by (``scorefour``), else its spec."""
+        words = [word for word, spec in BOARD_NAMES.items() if _named(spec) == self.geometry]
+        return words[0] if words else self.name
+
+    @property
+    def description(self) -> str:
+        geometry = self.geometry
+        foot = "x".join(map(str, geometry.footprint))
+        return (
+            f"{geometry.spec_shape}: {geometry.column_count} columns of {geometry.height} on a "
+            f"{foot} base, marks drop to the lowest empty cell, {geometry.k} in a row wins, X "
+            "moves first"
+        )
+
+
+def board_game(geometry: Geometry) -> BoardGame:
+    """The descriptor of a board: :class:`GravityBoxGame` for a box with gravity, else
+    :class:`BoardGame` (flat gravity boards are :class:`GravityGame`, found by name)."""
+    return GravityBoxGame(geometry) if geometry.gravity else BoardGame(geometry)
 
 
 class GravityGame(Game):
@@ -509,9 +583,9 @@ for _game in (MegaGame(), UtttGame()):
 
 #: How the known names are listed in messages.
 KNOWN_NAMES = (
-    "a board such as 3x3, 5x5,k=4 or 3x3x3, mnk(m=4,n=4,k=3), tictactoe (3x3), qubic (4x4x4), "
-    "gomoku (15x15,k=5), a gravity board such as 6x7,k=4,gravity, connect4, mega, uttt (or "
-    "ultimate)"
+    "a board such as 3x3, 5x5,k=4, 3x3x3 or 4x4x4x4, mnk(m=4,n=4,k=3), tictactoe (3x3), qubic "
+    "(4x4x4), gomoku (15x15,k=5), a gravity board such as 6x7,k=4,gravity, connect4, "
+    "4x4x4,gravity or scorefour (also sogo), mega, uttt (or ultimate)"
 )
 
 
@@ -537,9 +611,14 @@ def board_geometry(spec: str, k: int | None = None) -> Geometry:
     if isinstance(name, str) and name in BOARD_NAMES:
         geometry = _named(BOARD_NAMES[name])
         if k is not None and k != geometry.k:
+            other = (
+                f"{geometry.spec_shape},k={k},gravity"
+                if geometry.gravity
+                else f"{geometry.spec_shape} --k {k}"
+            )
             raise BoardSpecError(
-                f"{name} is {geometry.spec_shape} with {geometry.k} in a row, not {k}; for another "
-                f"k give the board itself: {geometry.spec_shape} --k {k}"
+                f"{name} is {geometry.spec} with {geometry.k} in a row, not {k}; for another "
+                f"k give the board itself: {other}"
             )
         return geometry
     from oxo.geometry import Geometry
@@ -567,12 +646,14 @@ def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
             )
         return named
     if name in BOARD_NAMES:
-        if gravity:
+        geometry = board_geometry(name, k)
+        if gravity and not geometry.gravity:
             raise BoardSpecError(
                 f"{name} is played without gravity ({BOARD_NAMES[name]}); a gravity board is "
                 "written like 6x7,k=4,gravity"
             )
-        return BoardGame(board_geometry(name, k))
+        return board_game(geometry)
+    from oxo.geometry import Geometry
     from oxo.gravity.board import GravityBoard, is_connect_four
 
     if gravity or "gravity" in name or is_connect_four(name):
@@ -580,12 +661,12 @@ def find_game(spec: str, k: int | None = None, gravity: bool = False) -> Game:
             raise UnknownGameError(
                 f"unknown game {spec.strip()[:40]!r}; known games: {KNOWN_NAMES}"
             )
+        if not is_connect_four(name) and len(re.findall(r"\d+\s*[x×*]", name)) >= 2:
+            return board_game(Geometry.parse(name, k, gravity=True))  # a box with gravity
         return GravityGame(GravityBoard.parse(name, k))
     # text that starts like a board but is not one gets the board's own error, which says more
     if not looks_like_board(name) and not re.match(r"\d|mnk\(", name):
         raise UnknownGameError(f"unknown game {spec.strip()[:40]!r}; known games: {KNOWN_NAMES}")
-    from oxo.geometry import Geometry
-
     return BoardGame(Geometry.parse(name, k))
 
 
@@ -621,7 +702,7 @@ def game_of(state: GameState) -> Game:
     game)."""
     kind = type(state).__name__
     if kind == "Position":
-        return BoardGame(state.geometry)  # type: ignore[attr-defined]  # a Position has a geometry
+        return board_game(state.geometry)  # type: ignore[attr-defined]  # a Position has a geometry
     if kind == "GravityState":
         return GravityGame(state.board)  # type: ignore[attr-defined]  # a GravityState has a board
     for game in _NAMED.values():

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 Relative = Literal["win", "draw", "loss"]
 
 
+#: Symmetries named in a report's text before the rest are only counted (a 4D board has 384).
+STABILIZER_NAMES = 8
+
+
 @dataclass(frozen=True)
 class PositionReport:
     """What ``oxo show`` says about a position: its state, complete lines and symmetry class, and
@@ -81,11 +85,20 @@ class PositionReport:
             for player, cells in position.complete_lines
         )
         symmetries = len(position.geometry.symmetries)
+        names = self.stabilizer
+        if len(names) == symmetries and symmetries > STABILIZER_NAMES:
+            unchanged = f"all {symmetries} symmetries"
+        elif len(names) > STABILIZER_NAMES:
+            unchanged = (
+                f"{', '.join(names[:STABILIZER_NAMES])} and {len(names) - STABILIZER_NAMES} more"
+            )
+        else:
+            unchanged = ", ".join(names)
         out = [
             f"status:         {self.status.text}",
             f"complete lines: {complete or 'none'}",
             f"canonical form: {position.canonical.to_status_string()}",
-            f"unchanged by:   {', '.join(self.stabilizer)} (the symmetries that leave it as it is)",
+            f"unchanged by:   {unchanged} (the symmetries that leave it as it is)",
             f"class size:     {position.class_size} of {symmetries} symmetries",
         ]
         if self.proven is not None:

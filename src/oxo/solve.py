@@ -209,6 +209,7 @@ def solve(
 
     A prebuilt ``space`` of the same root may be passed to share it with other analyses.
     """
+    (start if isinstance(start, Geometry) else start.geometry).refuse_gravity("the exact solver")
     if space is None:
         space = build_space(
             start, on_progress=(lambda f: on_progress(f / 2)) if on_progress else None
@@ -247,6 +248,8 @@ def solution_within(position: Position, max_empty: int | None = None) -> Solutio
 
     This is the classic boards' exact solver as the engines' perfect play asks for it
     (:data:`oxo.engines.ExactSolver`); the registry hands it to them."""
+    if position.geometry.gravity:  # the classic solver lets a mark go to any empty cell
+        return None
     limit = MAX_EMPTY if max_empty is None else min(max_empty, MAX_EMPTY)
     if len(position.empty_cells) > limit:
         return None

@@ -186,6 +186,7 @@ def build_space(
     Raises :class:`oxo.errors.OutOfReachError` when the root has more than :data:`MAX_EMPTY` empty cells and
     :class:`oxo.errors.PositionError` when the root is not a position of a game.
     """
+    (start if isinstance(start, Geometry) else start.geometry).refuse_gravity("the state space")
     root = Position.empty(start) if isinstance(start, Geometry) else start
     check_playable(root)
     cells = root.empty_cells
@@ -241,6 +242,8 @@ def check_playable(position: Position) -> None:
             f"position {position.to_status_string()} has {position.x_count} X and {position.o_count} O marks; "
             "X moves first, so X has as many marks as O or one more"
         )
+    if position.floating:
+        raise PositionError(f"position {position.to_status_string()}: {position.status().text}")
     if position.x_lines and position.o_lines:
         raise PositionError(
             f"position {position.to_status_string()} has lines for both players; no game reaches it"

@@ -147,6 +147,7 @@ def strategy_map(
     done (the longest part on 16 cells).
     """
     geometry = Geometry.parse(board) if isinstance(board, str) else board
+    geometry.refuse_gravity("the strategy map")
     if side not in ("x", "o"):
         raise OxoError(f"a side is 'x' or 'o', got {side!r}")
     if geometry.size > MAX_EMPTY:

@@ -146,6 +146,7 @@ def count_terminal(
     ``"auto"`` uses the pair counter up to :data:`PAIRS_MAX_CELLS` cells when every ply is wanted
     (or on boards of at most 16 cells), and the search otherwise.
     """
+    geometry.refuse_gravity("the terminal-position counter")
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
     wanted = tuple(range(geometry.size + 1)) if plies is None else tuple(sorted(set(plies)))

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from oxo.counting.budget import Estimate
+    from oxo.counting.drops import DropCounts
     from oxo.counting.frontier import FrontierPly
     from oxo.gravity.board import GravityBoard
     from oxo.gravity.counting import GravityCounts
@@ -167,7 +168,7 @@ def count(
         uttt_only = all(board == UTTT for board in parsed)
         _refuse_classic_options(method, executor, workers, scheduler, None if uttt_only else folder)
     limit = memory_limit(memory_text)
-    tables: list[CountTable | GravityCounts | UtttCounts] = []
+    tables: list[CountTable | GravityCounts | UtttCounts | DropCounts] = []
     with clean_stop():
         for board in parsed:
             # The plies of a count done one by one, as they come: a stopped count shows them.
@@ -177,6 +178,8 @@ def count(
                     tables.append(_count_uttt(limit, max_ply, quiet, folder, rows, yes))
                 elif not isinstance(board, Geometry):
                     tables.append(_count_gravity(board, limit, max_ply, yes, quiet, rows))
+                elif board.gravity:
+                    tables.append(_count_drops(board, max_ply, quiet, rows))
                 else:
                     shards = _Shards(executor=executor, workers=workers, scheduler=scheduler)
                     run = _ClassicCount(shards, limit, max_ply, folder, yes, quiet, rows)
@@ -194,8 +197,18 @@ def count(
 
 def _stopped_table(
     board: Geometry | GravityBoard | str, rows: list[PlyCount]
-) -> CountTable | GravityCounts | UtttCounts:
+) -> CountTable | GravityCounts | UtttCounts | DropCounts:
     """The table of a count stopped after the plies in ``rows`` (marked incomplete)."""
+    if isinstance(board, Geometry) and board.gravity:
+        from oxo.counting.drops import DropCounts
+
+        return DropCounts(
+            board,
+            tuple(row.positions for row in rows),
+            tuple(row.classes for row in rows),
+            tuple(row.finished or 0 for row in rows),
+            False,
+        )
     if isinstance(board, Geometry):
         method_of = {row.method for row in rows} - {None}
         used = "+".join(m for m in ("sparse", "frontier") if m in method_of)
@@ -213,7 +226,9 @@ def _stopped_table(
 
 
 def _print_counts(
-    tables: list[CountTable | GravityCounts | UtttCounts], as_json: bool, stopped: bool = False
+    tables: list[CountTable | GravityCounts | UtttCounts | DropCounts],
+    as_json: bool,
+    stopped: bool = False,
 ) -> None:
     """The table of ``oxo count`` (or its JSON) and a note under it for each board that needs one."""
     if as_json:
@@ -255,6 +270,21 @@ def _print_counts(
                         table.note
                         or "run the same command with a larger --plies to go on from there"
                     )
+                )
+            continue
+        from oxo.counting.drops import DropCounts
+
+        if isinstance(table, DropCounts):
+            order = len(table.geometry.symmetries)
+            _note(
+                f"{table.spec}: classes are up to the board's {order} symmetries (those of its "
+                "base: a mark keeps its height)"
+            )
+            if not table.complete:
+                _note(
+                    f"{table.spec}: counted up to ply {len(table.positions) - 1} of "
+                    f"{table.geometry.size}; a larger --plies counts further (the count starts "
+                    "again from the empty board)"
                 )
             continue
         gravity = cast("GravityCounts", table)  # the only kind left
@@ -516,6 +546,34 @@ def _refuse_classic_options(
             "or uttt, which are counted ply by ply their own way; leave "
             f"{'it' if len(given) == 1 else 'them'} out"
         )
+
+
+def _count_drops(
+    geometry: Geometry, max_ply: int | None, quiet: bool, rows: list[PlyCount]
+) -> DropCounts:
+    """A box with gravity (Score Four), counted ply by ply in memory up to ``--plies`` (needed
+    beyond 20 cells), each ply's row added to ``rows`` as it comes."""
+    import time
+
+    from oxo.counting import drops
+    from oxo.errors import OutOfReachError
+
+    if max_ply is None and geometry.size > drops.WHOLE_GAME_CELLS:
+        raise OutOfReachError(
+            f"{geometry.spec} has {geometry.size} cells: every ply is counted only on gravity "
+            f"boards of at most {drops.WHOLE_GAME_CELLS} cells; give --plies N to stop after ply "
+            "N (on Score Four ply 7 takes about a minute)"
+        )
+    started = time.monotonic()
+    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+
+        def on_row(row: PlyCount) -> None:
+            rows.append(row)
+            seconds = time.monotonic() - started
+            if seconds >= 1:
+                bar.note(f"{geometry.spec} ply {row.ply}: {row.positions:,} positions")
+
+        return drops.count_positions(geometry, max_ply, on_row=on_row)
 
 
 def _count_gravity(
@@ -809,11 +867,11 @@ def _count_sparse_plies(geometry, last, estimates, quiet, rows) -> list:
         return count_by_sparse(geometry, last, on_ply=on_ply, on_progress=bar, weights=estimates)
 
 
-def _count_label(result: CountTable | GravityCounts | UtttCounts) -> str:
+def _count_label(result: CountTable | GravityCounts | UtttCounts | DropCounts) -> str:
     return result.geometry.spec if isinstance(result, CountTable) else result.spec
 
 
-def _count_table(tables: list[CountTable | GravityCounts | UtttCounts]):
+def _count_table(tables: list[CountTable | GravityCounts | UtttCounts | DropCounts]):
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
@@ -879,6 +937,8 @@ def show(
     # Which board was read, and from what: a guess from the text's length or slashes can surprise.
     shape = "x".join(str(side) for side in pos.geometry.shape)
     read = "" if board is not None else " (read from the text; --board and --k change it)"
+    if pos.geometry.gravity:
+        read = f", gravity: {pos.geometry.column_count} columns, moves by column number"
     click.echo(f"board:          {shape}, {pos.geometry.k} in a row{read}")
     echo_lines(report.text_lines())
 

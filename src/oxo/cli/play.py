@@ -185,7 +185,10 @@ def move(
         detail += f", depth {report.depth}"
     if report.nodes:
         detail += f", {report.nodes:,} positions"
-    click.echo(f"move: {cell}")
+    if chosen.position.geometry.gravity:
+        click.echo(f"move: column {chosen.position.format_move(cell)} (cell {cell})")
+    else:
+        click.echo(f"move: {cell}")
     click.echo(f"value with best play: {value}")
     click.echo(f"found by: {detail} in {report.seconds:.2f} s")
 

@@ -6,6 +6,7 @@ commands (``help``, ``moves``, ``undo``, ``rules`` where the game has a rules te
 taking moves back, stopping cleanly when piped input ends. What differs from game to game — how the
 board is drawn, how a typed move is read, the words around them — is a :class:`View`:
 :class:`BoardView` for classic boards and cubes, :class:`GravityView` for gravity boards,
+:class:`DropView` for boxes with gravity (Score Four),
 :class:`GridsView` for mega and ultimate tic-tac-toe. :func:`view_of` picks one from a
 :class:`oxo.registry.Game`.
 """
@@ -177,9 +178,14 @@ class BoardView(View):
         numbers of three digits would hide the marks: such boards show ``.`` for an empty cell and
         numbers on the edges only (:meth:`edge_picture`)."""
         geometry = state.geometry  # type: ignore[attr-defined]  # a Position has a geometry
+        statuses = state.statuses  # type: ignore[attr-defined]  # a Position has statuses
+        if geometry.dimensions > 3:  # a grid of layers, each empty cell showing its number
+            from oxo.position import panels
+
+            labels = [(".XO"[s] if s else self.label(state, c)) for c, s in enumerate(statuses)]
+            return panels(geometry, labels)
         if geometry.size > EDGE_CELLS:
             return self.edge_picture(state)
-        statuses = state.statuses  # type: ignore[attr-defined]  # a Position has statuses
         labels = [(".XO"[s] if s else self.label(state, cell)) for cell, s in enumerate(statuses)]
         width = max(len(label) for label in labels)
         rows, cols = geometry.shape[-2:]
@@ -316,6 +322,34 @@ class GravityView(View):
         return ", ".join(self.game.board.cell_name(bit) for bit in cells)  # type: ignore[attr-defined]  # a GravityGame has a board
 
 
+class DropView(View):
+    """A box with gravity (Score Four): a move is a column number, the mark drops to the lowest
+    empty cell; the board is drawn level by level with the column numbers beside it."""
+
+    def intro(self, kinds: Sequence[str]) -> str | None:
+        geometry = self.game.geometry  # type: ignore[attr-defined]  # a board game has a geometry
+        side = kinds.index("human")
+        level = kinds[1 - side]
+        return (
+            f"{self.game.title}: {geometry.k} in a row wins, marks drop to the lowest empty cell "
+            f"of their column. You are {'XO'[side]}; the computer plays "
+            f"{self.game.describe_level(level, self.game.start())}. Type a column number "
+            f"(1..{geometry.column_count}), help for the commands, q quits."
+        )
+
+    def announce(self, engine: Engine, before: GameState, move: int) -> str:
+        return f"computer ({'XO'[_side(before)]}) plays column {before.format_move(move)}"
+
+    def line_words(self, final: GameState) -> str:
+        geometry = self.game.geometry  # type: ignore[attr-defined]  # a board game has a geometry
+        winner = final.outcome
+        cells = next(c for player, c in final.complete_lines if player == winner)  # type: ignore[attr-defined]  # a Position has lines
+        return ", ".join(
+            f"column {final.format_move(cell)} level {geometry.height - geometry.coords(cell)[0]}"
+            for cell in cells
+        )
+
+
 def _gravity_level(level: str) -> str:
     return {
         "perfect": "perfect (proven best columns from the exact solver)",
@@ -403,6 +437,8 @@ class GridsView(View):
 def view_of(game: Game, *, keypad: str | None = None) -> View:
     """The terminal view of ``game`` (``keypad`` on a 3x3 classic board only)."""
     if game.family == "board":
+        if game.geometry.gravity:  # type: ignore[attr-defined]  # a board game has a geometry
+            return DropView(game)
         return BoardView(game, keypad)
     if game.family == "gravity":
         return GravityView(game)

@@ -450,7 +450,7 @@ def solve_command(
         first_question=first_question,
         slice_doublings=slice_doublings,
     )
-    if geometry.size <= MAX_EMPTY:
+    if geometry.size <= MAX_EMPTY and not geometry.gravity:  # the table knows no gravity
         with (
             _kept_on_stop(proof_dir),
             progress_bar("building the state space", total=1.0, quiet=quiet) as bar,
@@ -556,10 +556,15 @@ def _print_status(geometry: Geometry, proof_dir: str, as_json: bool) -> None:
     from oxo.proofs.runs import run_status
 
     status = run_status(proof_dir)
-    if (status.board, status.k) != (geometry.spec_shape, geometry.k):
+    if (status.board, status.k, status.gravity) != (
+        geometry.spec_shape,
+        geometry.k,
+        geometry.gravity,
+    ):
         raise OptionError(
-            f"{proof_dir} holds a proof run of {status.board} (k={status.k}), not of "
-            f"{geometry.spec_shape} (k={geometry.k})"
+            f"{proof_dir} holds a proof run of {status.board} (k={status.k}"
+            f"{', gravity' if status.gravity else ''}), not of {geometry.spec_shape} "
+            f"(k={geometry.k}{', gravity' if geometry.gravity else ''})"
         )
     if as_json:
         echo_json(status.to_dict())
@@ -570,7 +575,9 @@ def _print_status(geometry: Geometry, proof_dir: str, as_json: bool) -> None:
 
 def _print_proof(result: ProofResult) -> None:
     geometry = result.geometry
-    shape = f"{geometry.spec_shape} board, k={geometry.k}"
+    shape = f"{geometry.spec_shape} board, k={geometry.k}" + (
+        ", gravity" if geometry.gravity else ""
+    )
     if result.value == "unknown":
         click.echo(f"{shape}: value unknown within the time limit ({result.limit:g} s)")
     else:

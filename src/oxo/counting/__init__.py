@@ -177,6 +177,7 @@ def count_positions(
     Large boards are split into shards run by ``executor`` (see :mod:`oxo.counting.executors`);
     ``on_progress`` is called with the fraction of the work done (for a progress bar).
     """
+    geometry.refuse_gravity("the classic boards' position counter")
     if method not in METHODS:
         raise CountingError(f"unknown counting method {method!r}; use one of {', '.join(METHODS)}")
     used = choose_method(geometry, method)
@@ -223,6 +224,7 @@ def count_by_frontier(
 ) -> CountTable:
     """Positions and classes per ply by walking the frontier on disk in ``folder`` (resumable), up to
     ``max_ply`` (default: until every game has ended); see :mod:`oxo.counting.frontier`."""
+    geometry.refuse_gravity("the classic boards' position counter")
     from oxo.counting.frontier import count_frontier
 
     rows = count_frontier(
@@ -310,6 +312,7 @@ def count_by_sparse(
     that fit in one player's marks (:mod:`oxo.counting.sparse`); each row says ``method="sparse"``.
     Exact on every ply; its cost grows quickly with the marks (see :func:`plan_plies`, whose
     seconds per ply, given as ``weights``, make ``on_progress`` even)."""
+    geometry.refuse_gravity("the classic boards' position counter")
     from oxo.counting.sparse import count_at
 
     last = min(last, geometry.size)
@@ -349,6 +352,7 @@ def estimate_count(geometry: Geometry, method: str = "auto", *, workers: int = 2
     The frontier method's cost depends on how far it goes: see
     :func:`oxo.counting.frontier.estimate_frontier`.
     """
+    geometry.refuse_gravity("the classic boards' position counter")
     from oxo.counting.budget import Estimate, MiB
 
     method = choose_method(geometry, method)
@@ -376,6 +380,7 @@ def count_by_pairs(
     on_progress: Callable[[float], None] | None = None,
 ) -> tuple[list[int], list[int]]:
     """Positions and classes per ply (index = ply), by pair counting and Burnside's lemma."""
+    geometry.refuse_gravity("the classic boards' position counter")
     from oxo.counting.executors import run_shards
     from oxo.counting.pairs import LinePredicates, PairProblem
 

@@ -137,15 +137,21 @@ def _disjoint_pair_weights(
 
 
 @lru_cache(maxsize=4096)
-def _fillings(rest: tuple[int, ...], sizes: tuple[int, ...]) -> dict[tuple[int, int], int]:
-    """Ways to give each of the free cycles to the mover, the other player or nobody, by cells each gets."""
+def _fillings(
+    rest: tuple[int, ...], sizes: tuple[int, ...], most: tuple[int, int] | None = None
+) -> dict[tuple[int, int], int]:
+    """Ways to give each of the free cycles to the mover, the other player or nobody, by cells each
+    gets; with ``most``, only the ways that give them at most that many cells each (a count of one
+    ply needs no more, and a board of hundreds of cells would otherwise make every split)."""
     ways: dict[tuple[int, int], int] = {(0, 0): 1}
+    cap_a, cap_b = most if most is not None else (1 << 62, 1 << 62)
     for count, size in zip(rest, sizes, strict=True):
         for _ in range(count):
             grown: dict[tuple[int, int], int] = {}
             for (a, b), n in ways.items():
                 for key in ((a, b), (a + size, b), (a, b + size)):
-                    grown[key] = grown.get(key, 0) + n
+                    if key[0] <= cap_a and key[1] <= cap_b:
+                        grown[key] = grown.get(key, 0) + n
             ways = grown
     return ways
 

@@ -137,7 +137,8 @@ def fixed_positions_at(geometry: Geometry, cycles: Sequence[int], ply: int) -> i
                 t - a - b
                 for t, a, b in zip(total_profile, profile_w, profile(cells_o), strict=True)
             )
-            ways = _fillings(free_profile, tuple(sizes)).get((mover - used_w, other - used_o), 0)
+            wanted = (mover - used_w, other - used_o)
+            ways = _fillings(free_profile, tuple(sizes), wanted).get(wanted, 0)
             count += weight_w * weight_o * ways
     return count
 

@@ -5,12 +5,13 @@ gzip-compressed UTF-8 JSON lines. Line 1 is the header::
 
     {"format": "oxo-strategy/1", "board": "5x5", "dims": [5, 5], "k": 4, "side": "x", "guarantee": "win"}
 
-``board`` is the shape (``"5x5"``, ``"3x3x3"``), ``dims`` the same as a list, ``k`` how many marks in
-a row win, ``side`` whose strategy this is (``"x"`` moves first, ``"o"`` second) and ``guarantee``
-``"win"`` (every game ends with a line of ``side``) or ``"no-loss"`` (no game ends with a line of
-the opponent). The board has no gravity: a player may mark any empty cell. Two more keys are
-optional, ``rules`` and ``symmetries`` (below); other header keys are ignored. Every other line is
-one entry:
+``board`` is the shape (``"5x5"``, ``"3x3x3"``, ``"4x4x4x4"``), ``dims`` the same as a list (2 to 5
+sides), ``k`` how many marks in a row win, ``side`` whose strategy this is (``"x"`` moves first,
+``"o"`` second) and ``guarantee`` ``"win"`` (every game ends with a line of ``side``) or
+``"no-loss"`` (no game ends with a line of the opponent). A player may mark any empty cell, unless
+the header holds ``"gravity": true`` (see *Gravity* below). Two more keys are optional, ``rules``
+and ``symmetries`` (below; a header with gravity holds neither); other header keys are ignored.
+Every other line is one entry:
 
 * ``{"position": "<status string>", "move": <cell>}``: the move ``side`` plays in that position,
   where ``side`` is to move. A status string has one ``0`` (empty), ``1`` (X) or ``2`` (O) per cell
@@ -45,8 +46,21 @@ board needs one ``win`` certificate; a draw needs two ``no-loss`` certificates, 
 The board's *lines* are every run of ``k`` cells in a straight line along a row, a column, a layer's
 pillar or any diagonal (steps of -1, 0 or 1 along each axis, not all 0). Its *symmetries* are the
 maps that permute axes of equal length and mirror any axes (``c -> n - 1 - c``): the 8 of a square,
-the 4 of an oblong rectangle, the 48 of a cube. Two positions are in one *class* when a symmetry
+the 4 of an oblong rectangle, the 48 of a cube, the 384 of a 4x4x4x4 hypercube (2^d d! on a cube of d
+sides). Two positions are in one *class* when a symmetry
 carries one onto the other.
+
+**Gravity** (optional; ``"gravity": true``, as on ``4x4x4`` for Score Four). The cells are stacked in
+*columns* along the first axis: the cell under cell c is c + C, where C = dims[1] x ... x
+dims[-1] (the cells of one layer), and the last C cells in reading order (the last layer) are the
+bottom of the columns. A mark may go only to the lowest empty cell of a column: an empty cell
+that is on the bottom layer or whose cell under it is taken. That is what *empty cell* means
+above, wherever a move is made: the side's moves must be such cells (a move to another cell fails
+the check), the opponent's replies are every such cell, and the side completes a line at once
+only through such a cell. The symmetries are those of the box that leave every cell at its height
+(the first coordinate unchanged): the 8 of Score Four's square base. Pairings are not allowed: a
+partner cell need not be one a mark may go to. A position whose marks float above an empty cell
+cannot occur: a root such as a section's must have none.
 
 **Sections** (optional; written by long split runs, see :mod:`oxo.proofs.runs`). The header may
 hold ``"sections": [[null, n0], ["<status string>", n1], ...]``: the entries, in file order, fall
@@ -184,16 +198,18 @@ class StrategyHeader:
     #: Symmetries beyond the board's own, as cell permutations (``perm[c]`` is the image of cell
     #: c), each carrying lines onto lines; None when the header names none.
     symmetries: tuple[tuple[int, ...], ...] | None = None
+    #: Marks drop to the lowest empty cell of their column (columns along the first axis).
+    gravity: bool = False
 
     def __post_init__(self) -> None:
         dims = self.dims
         if (
             not isinstance(dims, (tuple, list))
-            or len(dims) not in (2, 3)
+            or not 2 <= len(dims) <= 5
             or not all(_is_int(side) and side >= 1 for side in dims)
         ):
             raise CertificateHeaderError(
-                f"dims must be a list of 2 or 3 positive integers, got {dims!r}"
+                f"dims must be a list of 2 to 5 positive integers, got {dims!r}"
             )
         object.__setattr__(self, "dims", tuple(dims))
         if not _is_int(self.k):
@@ -204,8 +220,10 @@ class StrategyHeader:
             raise CertificateHeaderError(
                 f'guarantee must be "win" or "no-loss", got {self.guarantee!r}'
             )
+        if not isinstance(self.gravity, bool):
+            raise CertificateHeaderError(f"gravity must be true or false, got {self.gravity!r}")
         try:
-            geometry = Geometry(self.dims, self.k)
+            geometry = Geometry(self.dims, self.k, self.gravity)
         except OxoError as error:
             raise CertificateHeaderError(f"not a board: {error}") from None
         object.__setattr__(self, "geometry", geometry)
@@ -215,6 +233,10 @@ class StrategyHeader:
             raise CertificateHeaderError(f"rules must be a Rules value, got {self.rules!r}")
         if self.symmetries is not None:
             object.__setattr__(self, "symmetries", self._checked_symmetries(self.symmetries))
+        if self.gravity and (self.rules.any or self.symmetries is not None):
+            raise CertificateHeaderError(
+                "rules and symmetries are not defined on a board with gravity"
+            )
 
     def _checked_symmetries(self, symmetries: object) -> tuple[tuple[int, ...], ...]:
         """The header's ``symmetries``, checked: permutations of the cells carrying lines onto lines."""
@@ -315,7 +337,16 @@ class StrategyHeader:
         and symmetries beyond the board's own when given."""
         geometry = board if isinstance(board, Geometry) else Geometry.parse(board)
         extra = None if symmetries is None else tuple(tuple(perm) for perm in symmetries)
-        return cls(geometry.shape, geometry.k, side, guarantee, None, rules or Rules(), extra)
+        return cls(
+            geometry.shape,
+            geometry.k,
+            side,
+            guarantee,
+            None,
+            rules or Rules(),
+            extra,
+            geometry.gravity,
+        )
 
     @property
     def board(self) -> str:
@@ -341,6 +372,7 @@ class StrategyHeader:
                 if self.symmetries is None
                 else {"symmetries": [list(perm) for perm in self.symmetries]}
             ),
+            **({"gravity": True} if self.gravity else {}),
         }
 
     @classmethod
@@ -364,6 +396,7 @@ class StrategyHeader:
             data.get("sections"),
             rules,
             data.get("symmetries"),
+            data.get("gravity", False),
         )
         if data["board"] != header.board:
             raise CertificateHeaderError(
@@ -433,14 +466,17 @@ class VerifyResult:
     rules: dict[str, object] | None = None
     rule_blocks: int = 0
     rule_chains: int = 0
+    #: The board has gravity (a mark drops to the lowest empty cell of its column).
+    gravity: bool = False
 
     @property
     def claim(self) -> str:
         """What a valid certificate proves, in words."""
         side = self.side.upper()
+        board = f"{self.board} (k={self.k}{', gravity' if self.gravity else ''})"
         if self.guarantee == "win":
-            return f"{side} wins — the strategy for {side} on {self.board} (k={self.k}) wins against every defence"
-        return f"{side} does not lose — the strategy for {side} on {self.board} (k={self.k}) draws or wins against every defence"
+            return f"{side} wins — the strategy for {side} on {board} wins against every defence"
+        return f"{side} does not lose — the strategy for {side} on {board} draws or wins against every defence"
 
     def __str__(self) -> str:
         if self.valid:
@@ -466,6 +502,7 @@ class VerifyResult:
                 "rules rule_blocks rule_chains failure failure_position",
             ),
             "failure_path": None if self.failure_path is None else list(self.failure_path),
+            **({"gravity": True} if self.gravity else {}),
         }
 
 
@@ -677,6 +714,11 @@ def _checked_pairing(
     if header.guarantee != "no-loss":
         raise CertificateEntryError(
             f"{where}: pairing entries are allowed only in no-loss certificates"
+        )
+    if header.gravity:
+        raise CertificateEntryError(
+            f"{where}: pairing entries are not allowed with gravity (a partner cell need not be "
+            "one a mark may go to)"
         )
     x, o = _checked_position(position, header, where)
     if not isinstance(pairing, (list, tuple)):
@@ -900,6 +942,7 @@ def _verdict(
         rules=header.rules.to_dict() if header.rules.any else None,
         rule_blocks=rule_moves[0],
         rule_chains=rule_moves[1],
+        gravity=header.gravity,
     )
 
 
@@ -931,6 +974,7 @@ class _Checker:
         self.symmetries: tuple[Symmetry, ...] = header.group
         self.rules = header.rules
         self.chains = ChainSearch(self.lines) if header.rules.chain else None
+        self.geometry = geometry
         self.side_is_x = header.side == "x"
         self.no_loss = header.guarantee == "no-loss"
         # Canonical key → canonical move(s); canonical key → canonical pairings.
@@ -998,6 +1042,8 @@ class _Checker:
                 x,
                 o,
             )
+        if self.geometry.floating(x | o):
+            return self.fail("the position cannot occur: a mark floats above an empty cell", x, o)
         own, other = (x, o) if self.side_is_x else (o, x)
         for line in self.lines:  # a root is checked in full: there is no last move to look at
             if other & line == line:
@@ -1078,10 +1124,11 @@ class _Checker:
         if self.no_loss and all(line & own for line in self.lines):
             return True, None  # every line holds a mark of side: the opponent can make no line
         if (x.bit_count() == o.bit_count()) == self.side_is_x:
+            playable = self.geometry.playable(x | o)  # every empty cell without gravity
             for line in self.lines:
                 if not line & other:
                     rest = line & ~own
-                    if rest and rest & (rest - 1) == 0:
+                    if rest and rest & (rest - 1) == 0 and rest & playable:
                         return True, None  # side completes this line at once
         return False, None
 
@@ -1117,6 +1164,7 @@ class _Checker:
         own = x if self.side_is_x else o
         side = self.header.side.upper()
         occupied = x | o
+        playable = self.geometry.playable(occupied)  # every empty cell without gravity
         side_to_move = (x.bit_count() == o.bit_count()) == self.side_is_x
         if side_to_move:
             known = self.moves.get(key)
@@ -1131,6 +1179,12 @@ class _Checker:
                 failure: _Failure | None
                 if occupied >> move & 1:
                     failure = self.fail(f"the certificate's move {move} is not an empty cell", x, o)
+                elif not playable >> move & 1:
+                    failure = self.fail(
+                        f"the certificate's move {move} is not the lowest empty cell of its column",
+                        x,
+                        o,
+                    )
                 else:
                     failure = self.child(x, o, move)
                 if failure is None:
@@ -1154,7 +1208,7 @@ class _Checker:
                     self.on_used(PairingEntry(status_string(x, o, self.size), pairing))
                 return None
             pairing_failure = pairing_failure or self.fail(f"invalid pairing: {problem}", x, o)
-        for move in mask_cells(self.full & ~occupied):
+        for move in mask_cells(playable):
             failure = self.child(x, o, move)
             if failure is not None:
                 return pairing_failure or failure

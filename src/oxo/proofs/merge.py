@@ -324,6 +324,7 @@ def merge_certificate(
         side,
         guarantee,
         None if plain else ((None, first), *((section.root, section.entries) for section in big)),
+        gravity=geometry.gravity,
     )
     packs: dict[Path, FragmentPack] = {}
     with open_certificate(path, header) as writer:

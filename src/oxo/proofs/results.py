@@ -114,5 +114,7 @@ class ProofResult:
 
 
 def certificate_name(geometry: Geometry, side: str, guarantee: str) -> str:
-    """The file name of a certificate: ``5x5-k4-x-no-loss.jsonl.gz``."""
-    return f"{geometry.spec_shape}-k{geometry.k}-{side}-{guarantee}.jsonl.gz"
+    """The file name of a certificate: ``5x5-k4-x-no-loss.jsonl.gz`` (``4x4x4-k4-gravity-x-win...``
+    with gravity)."""
+    gravity = "-gravity" if geometry.gravity else ""
+    return f"{geometry.spec_shape}-k{geometry.k}{gravity}-{side}-{guarantee}.jsonl.gz"

@@ -493,7 +493,11 @@ class Tree:
                 continue
             assert node.children is not None, "an open leaf in a settled tree"
             after = [
-                (move, play(x, o, move)) for move in mask_cells(self.geometry.full_mask & ~(x | o))
+                (move, play(x, o, move))
+                for move in mask_cells(
+                    self.geometry.playable(x | o)
+                )  # empty cells, or with gravity
+                # the lowest empty cell of each column
             ]
             if self.attacker_to_move(node) == (target == 1):
                 chosen = next(c for _, c in node.children if values[c] == target)
@@ -735,9 +739,12 @@ class ProofRun:
         if state_file.exists():
             self.state = load_state(folder)
             board = f"{'x'.join(map(str, self.state['dims']))} (k={self.state['k']})"
+            if self.state.get("gravity", False):
+                board += " with gravity"
             if (
                 tuple(self.state["dims"]) != self.geometry.shape
                 or self.state["k"] != self.geometry.k
+                or self.state.get("gravity", False) != self.geometry.gravity
             ):
                 raise OxoError(
                     f"--proof folder {str(folder)!r} holds a proof run of {board}, not of "
@@ -761,6 +768,7 @@ class ProofRun:
                 "board": self.geometry.spec_shape,
                 "dims": list(self.geometry.shape),
                 "k": self.geometry.k,
+                **({"gravity": True} if self.geometry.gravity else {}),
                 "created": time.time(),
                 "questions": {},
                 "sessions": [],
@@ -1012,7 +1020,9 @@ class ProofRun:
         """Split a leaf here, without a search (its children and what is known of them at once)."""
         node = tree.nodes[key]
         shape, k = self.geometry.shape, self.geometry.k
-        tree.apply(key, run_job(Job(shape, k, tree.attacker, node.x, node.o, search=False)))
+        gravity = self.geometry.gravity
+        job = Job(shape, k, tree.attacker, node.x, node.o, search=False, gravity=gravity)
+        tree.apply(key, run_job(job))
 
     def _job(
         self, tree: Tree, key: int, deadline: float | None, seconds: float | None
@@ -1047,6 +1057,7 @@ class ProofRun:
             early_attacker=early is not None
             and tree.attacker_to_move(node)
             and tree.barren((node.x | node.o).bit_count()),
+            gravity=self.geometry.gravity,
         )
 
     def _share(self) -> int:
@@ -1511,12 +1522,15 @@ class RunStatus:
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The time all the open jobs would take at the same cost (``estimate`` is for the fewest).
     estimate_all: float | None = None
+    #: The board has gravity (Score Four).
+    gravity: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return {
             "folder": self.folder,
             "board": self.board,
             "k": self.k,
+            **({"gravity": True} if self.gravity else {}),
             "running_now": self.active is not None,
             "process": self.active,
             "value": self.value,
@@ -1539,7 +1553,8 @@ class RunStatus:
         going = (
             f"going on now (process {self.active})" if self.active is not None else "not running"
         )
-        out = [f"{self.board} board, k={self.k}: the proof run in {self.folder}, {going}"]
+        board = f"{self.board} board, k={self.k}{', gravity' if self.gravity else ''}"
+        out = [f"{board}: the proof run in {self.folder}, {going}"]
         if self.value is not None:
             words = {"x": "X wins", "o": "O wins", "draw": "draw"}[self.value]
             out.append(f"value: {words} with best play")
@@ -1635,7 +1650,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     """How far the run in ``folder`` is (it may be going on: the state is read as last written)."""
     state = load_state(folder)
     dims = tuple(state["dims"])
-    geometry = Geometry(dims, state["k"])
+    geometry = Geometry(dims, state["k"], bool(state.get("gravity", False)))
     state_dir = Path(folder) / "run"
     active = running_process(folder)
     running: dict[str, int] = {}
@@ -1702,6 +1717,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         workers,
         dict(checks),
         estimate_all,
+        geometry.gravity,
     )
 
 

@@ -5,8 +5,8 @@ code) costs about half a second and 150 MB, more than a whole proof of a small b
 question first goes to the plain search (:mod:`oxo.proofs.reference`) for at most what loading the
 compiled one would cost (:data:`QUICK_SECONDS`); only what that does not settle loads the compiled
 one. Which search answered depends on the machine's speed, never the value: both write the same kind
-of strategy and the certificates are checked alike. Boards over 64 cells keep the plain search
-(only small proofs, such as a win in a few moves, are within reach there anyway).
+of strategy and the certificates are checked alike. Boards over 64 cells (the 4x4x4x4 hypercube)
+go to the compiled search over line counts (:mod:`oxo.proofs.wide`).
 """
 
 from __future__ import annotations
@@ -66,9 +66,16 @@ def make_search(
             table_bytes=table_bytes,
         )
         return Transposed(inner, turn)
-    if geometry.size > 64:
-        return ReferenceSearch(
-            geometry, attacker, seconds=seconds, max_nodes=max_nodes, on_progress=on_progress
+    if geometry.size > 64 or geometry.gravity:
+        from oxo.proofs.wide import WideSearch  # loads numba
+
+        return WideSearch(
+            geometry,
+            attacker,
+            seconds=seconds,
+            max_nodes=max_nodes,
+            on_progress=on_progress,
+            table_bytes=table_bytes,
         )
     if quick_nodes > 0 and (max_nodes is None or max_nodes >= quick_nodes):
         started = time.perf_counter()

@@ -53,7 +53,7 @@ def write_strategy(
     folder: Path, geometry: Geometry, side: Side, guarantee: Guarantee, entries: list[Entry]
 ) -> str:
     """Write one strategy as a certificate, check it with the independent checker, return its path."""
-    header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)
+    header = StrategyHeader.for_board(geometry, side, guarantee)
     path = folder / certificate_name(geometry, side, guarantee)
     write_certificate(path, header, certificate_lines(geometry, entries))
     check = verify_certificate(path)

@@ -11,7 +11,6 @@ them, and a certificate gets the strategy of the other carried over (:class:`Cla
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 from oxo.geometry import Geometry, Symmetry
@@ -20,36 +19,8 @@ from oxo.geometry import Geometry, Symmetry
 def search_symmetries(geometry: Geometry) -> list[tuple[int, ...]]:
     """The cell permutations a search treats as the same position: the board's symmetries first
     (the identity first of all), then, on the boxes above, the permutations that map the lines onto
-    lines without being rigid motions."""
-    perms = [symmetry.perm for symmetry in geometry.symmetries]
-    shape = geometry.shape
-    n = shape[0]
-    if not (all(side == n for side in shape) and geometry.k == n and 3 <= n <= 6):
-        return perms
-    lines = set(geometry.lines)
-
-    def image(perm: tuple[int, ...], mask: int) -> int:
-        out = 0
-        for cell in range(len(perm)):
-            if mask >> cell & 1:
-                out |= 1 << perm[cell]
-        return out
-
-    group = list(perms)
-    seen = set(group)
-    for sigma in itertools.permutations(range(n)):
-        uniform = tuple(
-            geometry.cell_at(tuple(sigma[c] for c in geometry.coords(cell)))
-            for cell in geometry.cells
-        )
-        if uniform in seen or {image(uniform, line) for line in lines} != lines:
-            continue
-        for perm in list(group):
-            composed = tuple(uniform[perm[cell]] for cell in geometry.cells)
-            if composed not in seen:
-                seen.add(composed)
-                group.append(composed)
-    return group
+    lines without being rigid motions (:attr:`oxo.geometry.Geometry.line_symmetries`)."""
+    return [symmetry.perm for symmetry in geometry.line_symmetries]
 
 
 class Classes:

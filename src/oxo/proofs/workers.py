@@ -68,6 +68,8 @@ class Job:
     early: float | None = None
     early_attacker: bool = False
     plain_first: bool = True
+    #: Marks drop to the lowest empty cell of their column (a box with gravity: Score Four).
+    gravity: bool = False
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -114,9 +116,9 @@ class JobResult:
 
 
 @lru_cache(maxsize=8)
-def geometry_of(dims: tuple[int, ...], k: int) -> Geometry:
+def geometry_of(dims: tuple[int, ...], k: int, gravity: bool = False) -> Geometry:
     """The board of a job (built once per process)."""
-    return Geometry(dims, k)
+    return Geometry(dims, k, gravity)
 
 
 @lru_cache(maxsize=8)
@@ -128,7 +130,7 @@ def classes_of(geometry: Geometry) -> Classes:
 def run_job(job: Job) -> JobResult:
     """Run one job (in whatever process calls it) and return its result."""
     started, cpu = time.perf_counter(), time.process_time()
-    geometry = geometry_of(job.dims, job.k)
+    geometry = geometry_of(job.dims, job.k, job.gravity)
     search = make_search(
         geometry,
         job.attacker,
@@ -252,7 +254,7 @@ def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Chi
     for move in [*known["win"], *known["open"], *known["no win"]]:
         rank.setdefault(classes.key(*child(move)), len(rank))
     found: dict[int, int] = {}
-    for move in mask_cells(geometry.full_mask & ~(job.x | job.o)):
+    for move in mask_cells(geometry.playable(job.x | job.o)):  # every empty cell without gravity
         found.setdefault(classes.key(*child(move)), move)
     out = []
     for _, move in sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))):

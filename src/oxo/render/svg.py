@@ -112,11 +112,15 @@ def classic_svg(
     move), written in the cell; ``fills`` gives cells a background colour; ``lines`` are extra
     ``(cells, colour)`` strokes drawn thin and dashed; ``labels`` writes each cell's ID in its corner;
     ``caption`` is a line of text under the board. A 3D board is drawn as its layers side by side,
-    ``layers_per_row`` of them in a row (default: all).
+    ``layers_per_row`` of them in a row (default: all; in four dimensions and more, the layers of
+    one cube: a 4x4x4x4 board is a 4x4 grid of 4x4 layers). With gravity the layers are the levels,
+    the top one first (as in reading order).
     """
     geometry = position.geometry
     rows, cols = geometry.shape[-2], geometry.shape[-1]
-    layers = geometry.shape[0] if geometry.dimensions == 3 else 1
+    layers = geometry.size // (rows * cols)
+    if layers_per_row is None and geometry.dimensions > 3:
+        layers_per_row = geometry.shape[-3]
     per_row = layers if layers_per_row is None else max(1, min(layers_per_row, layers))
     layer_rows = -(-layers // per_row)
     margin = 6.0
@@ -143,8 +147,17 @@ def classic_svg(
 
     def origin(c: int) -> tuple[float, float]:
         coords = geometry.coords(c)
-        lx, ly = corner(coords[0] if layers > 1 else 0)
+        lx, ly = corner(c // (rows * cols))
         return lx + coords[-1] * cell, ly + coords[-2] * cell
+
+    def layer_title(layer: int) -> str:
+        if geometry.gravity:
+            level = layers - layer
+            return "top" if level == layers else "bottom" if level == 1 else f"level {level}"
+        if geometry.dimensions > 3:
+            first = layer * rows * cols
+            return f"cells {first}-{first + rows * cols - 1}"
+        return f"layer {layer + 1}"
 
     def centre(c: int) -> tuple[float, float]:
         x, y = origin(c)
@@ -161,7 +174,7 @@ def classic_svg(
         if layers > 1:
             out.append(
                 f'<text x="{_num(lx + cols * cell / 2)}" y="{_num(ly - 4)}" text-anchor="middle" font-size="11" '
-                f'fill="{COLORS["label"]}" {_FONT}>layer {layer + 1}</text>'
+                f'fill="{COLORS["label"]}" {_FONT}>{layer_title(layer)}</text>'
             )
     for c in geometry.cells:
         x, y = origin(c)

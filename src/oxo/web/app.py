@@ -42,7 +42,7 @@ from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import find_game, new_game
+from oxo.registry import board_geometry, find_game, new_game
 from oxo.web import explore as explorer
 from oxo.web import schemas, sessions
 from oxo.web.levels import board_levels, level_words, strength_notes
@@ -309,7 +309,7 @@ def _geometry(board: str | None, k: int | None, default: str | None = None) -> G
     if board is None or not board.strip():
         raise WebInputError("board: give a board such as 3x3, 4x4, 3x5, 4x4,k=3 or 3x3x3")
     try:
-        return Geometry.parse(board, k)
+        return board_geometry(board, k)  # a shape, or a name (qubic, scorefour)
     except OxoError as error:
         raise WebInputError(f"board: {error}") from None
 
@@ -388,7 +388,7 @@ def create_app(
         if values and not game.values_ready():
             state = game.state
             assert isinstance(state, Position)
-            if state.geometry.size <= sessions.MAX_EMPTY:
+            if sessions.solvable(state.geometry):
                 await compute(
                     ("solve", state.geometry),
                     f"solving {state.geometry.spec} (for the values of the moves)",
@@ -602,7 +602,7 @@ def create_app(
             raise WebInputError("the game is over: there is no move to suggest")
         if game.players[mover] != "human":
             raise WebInputError(f"it is {mover.upper()}'s turn and {mover.upper()} is the computer")
-        if isinstance(state, Position) and state.geometry.size <= sessions.MAX_EMPTY:
+        if isinstance(state, Position) and sessions.solvable(state.geometry):
             geometry = state.geometry
             solution = await compute(
                 ("solve", geometry),
@@ -688,7 +688,7 @@ def create_app(
 
         def work() -> tuple[int, bytes]:  # kept even when the request gave up waiting
             def draw() -> tuple[int, bytes]:
-                solution = solutions.get(geometry) if geometry.size <= sessions.MAX_EMPTY else None
+                solution = solutions.get(geometry) if sessions.solvable(geometry) else None
                 try:
                     data = map_answer(geometry, player, solution)
                 except OutOfReachError as error:  # kept too: finding it out may take seconds

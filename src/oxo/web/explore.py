@@ -146,7 +146,7 @@ def _game_analysis(position: Position, solutions: SolutionCache) -> dict[str, An
         return {"winnability": {"error": reason}, "solution": {"error": reason}}
     geometry = position.geometry
     solution, win = None, None
-    if geometry.size <= MAX_EMPTY:
+    if geometry.size <= MAX_EMPTY and not geometry.gravity:
         full = solutions.get(geometry)
         if position in full.space:
             solution, win = full, _winnability_in(full)

@@ -68,7 +68,8 @@ def _board(label: str, board: str, k: int | None = None) -> dict[str, Any]:
         "id": geometry.spec,
         "label": label,
         "kind": "classic",
-        **geometry.board_keys(),
+        "board": geometry.spec if geometry.gravity else geometry.spec_shape,  # with its gravity
+        "k": geometry.k,
     }
 
 
@@ -85,7 +86,15 @@ BOARDS: tuple[dict[str, Any], ...] = (
     _board("Mega tic-tac-toe", "mega"),
     _board("Ultimate tic-tac-toe (each move sends the opponent to a grid)", "uttt"),
     _board("Connect Four (6x7, 4 in a row; marks drop to the bottom of their column)", "connect4"),
+    _board("Score Four (4x4x4 with gravity: 16 columns of 4, 4 in a row)", "scorefour"),
+    _board("4x4x4x4 hypercube, 4 in a row (a 4x4 grid of 4x4 layers)", "4x4x4x4"),
 )
+
+
+def solvable(geometry: Geometry) -> bool:
+    """Whether the page can solve the board for the values of moves: small enough for the exact
+    solver, and without gravity (which the classic solver does not know)."""
+    return geometry.size <= MAX_EMPTY and not geometry.gravity
 
 
 class WebInputError(OxoError):
@@ -186,12 +195,13 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
 def perfect_out_of_reach(start: GameState) -> str:
     """Why ``perfect`` cannot play from ``start`` (the engine refused it), and what can."""
     game = registry.game_of(start)
-    classic = game.family == "board"
+    exact = game.exact_solver() is not None  # Score Four can be proved (solve) but has none
+    classic = game.family == "board" and exact
     where = (
         f"{game.name} has {len(start.legal_moves)} empty cells"
         if classic
         else f"{game.title} has no exact solver"
-        if not game.solver
+        if not exact
         else "this position is beyond it"
     )
     strongest = "best (hard until the position is in reach, then perfect)" if classic else "hard"
@@ -283,7 +293,11 @@ class Game:
     def values_ready(self) -> bool:
         """Whether the values of the moves can be given at once (the board's solution is in memory)."""
         state = self.state
-        return not isinstance(state, Position) or self._solutions.ready(state.geometry)
+        return (
+            not isinstance(state, Position)
+            or not solvable(state.geometry)
+            or self._solutions.ready(state.geometry)
+        )
 
     # -- moves as the API writes them: cell IDs on classic boards, GC text in mega -------------------
 
@@ -455,6 +469,8 @@ class Game:
 def cell_size(position: Position) -> float:
     """Pixels per cell of a drawn board: big cells on small boards; the page scales the drawing down to fit a phone."""
     shape = position.geometry.shape
+    if len(shape) > 3:  # a grid of layers, as many across as the third axis from the end
+        return max(12.0, min(44.0, 540.0 / (shape[-3] * (shape[-1] + 0.5))))
     return 44.0 if len(shape) == 3 else min(96.0, 540.0 / max(shape))
 
 
@@ -463,7 +479,7 @@ def _classic_fields(
 ) -> dict[str, Any]:
     """What a classic game adds: the position, the winning lines, the move values (boards the solver reaches), the drawing."""
     geometry = position.geometry
-    available = geometry.size <= MAX_EMPTY
+    available = solvable(geometry)
     move_values = None
     if values and available:
         mover = position.to_move

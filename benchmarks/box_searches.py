@@ -1,0 +1,166 @@
+"""Single proof searches on 4x4x4x4 and Score Four: how big a settled position is, and how the proof
+number of an unsettled one grows (the figures of docs/boxes.md, "How far the proofs have got").
+
+Run:  python benchmarks/box_searches.py                  (each search to its budget of positions)
+      python benchmarks/box_searches.py --only four-plies --nodes 100000
+
+Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a named position:
+
+* ``four-plies``: 4x4x4x4 after four plies of both sides playing among the six most promising
+  cells (``Position.candidate_moves``, a seeded choice): can X force a line? When it settles, the
+  strategy is read off and its entries counted (a certificate of that position would hold them);
+* ``two-plies``: 4x4x4x4 after X on a corner (cell 0) and O on the inner cell next to it on the
+  long diagonal (cell 85);
+* ``score-four``: Score Four's empty board;
+* ``four-ply-count``: no search, a count: with X on a corner (cell 0) and, after each of O's
+  replies (one per class under the search's 1536 symmetries), X on the engines' most promising
+  cell, the four-ply positions a proof that X wins must settle, one per class of O's second reply
+  (a lower bound on the proof's leaves four plies in, for the estimate of the run's length);
+* ``four-ply-sample``: the first ``--sample N`` of those four-ply positions shuffled with
+  ``--seed``, each searched within ``--nodes``: how many positions one of the proof's leaves costs
+  (``--sample 4 --seed 1 --nodes 5000`` and ``--sample 2 --seed 2 --nodes 40000``: the figures of
+  docs/boxes.md).
+
+For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
+root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
+the positions still to settle for a yes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _measure import commit, machine  # noqa: E402
+
+
+def position(name: str):  # type: ignore[no-untyped-def]
+    from oxo.geometry import Geometry
+    from oxo.position import Position
+
+    if name == "score-four":
+        return Position.empty(Geometry.parse("4x4x4,gravity"))
+    geometry = Geometry.parse("4x4x4x4")
+    if name == "two-plies":
+        return Position.from_moves(geometry, [0, 85])
+    rng = random.Random(0)
+    found = Position.empty(geometry)
+    for _ in range(4):
+        found = found.play(rng.choice(found.candidate_moves()[:8]))
+    return found
+
+
+def four_ply_count(quiet: bool = False) -> list[tuple[int, int]]:
+    """Print, for each of O's replies to X on cell 0, X's answer and O's second replies (classes);
+    return the four-ply positions (X's cells, O's cells)."""
+    from oxo.geometry import Geometry
+    from oxo.position import Position
+
+    geometry = Geometry.parse("4x4x4x4")
+    symmetries = geometry.line_symmetries
+
+    def classes(x: int, o: int) -> list[int]:
+        fixing = [s for s in symmetries if s.apply_mask(x) == x and s.apply_mask(o) == o]
+        seen: set[int] = set()
+        out = []
+        for cell in range(geometry.size):
+            if not (x | o) >> cell & 1:
+                key = min(s.apply_mask(1 << cell) for s in fixing)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(cell)
+        return out
+
+    found = []
+    replies = classes(1, 0)
+    for reply in replies:
+        answer = Position(geometry, 1, 1 << reply).candidate_moves()[0]
+        seconds = classes(1 | 1 << answer, 1 << reply)
+        found += [(1 | 1 << answer, 1 << reply | 1 << second) for second in seconds]
+        if not quiet:
+            print(f"four-ply-count: X 0, O {reply}, X {answer}: {len(seconds)} replies of O")
+    print(
+        f"four-ply-count: {len(replies)} replies of O to X on cell 0, "
+        f"{len(found):,} four-ply positions to settle"
+    )
+    return found
+
+
+def four_ply_sample(count: int, seed: int, nodes: int) -> None:
+    """Search ``count`` of the four-ply positions of :func:`four_ply_count`, drawn at random."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.wide import WideSearch
+
+    geometry = Geometry.parse("4x4x4x4")
+    drawn = four_ply_count(quiet=True)
+    random.Random(seed).shuffle(drawn)
+    for x, o in drawn[:count]:
+        search = WideSearch(geometry, "x", table_bytes=1 << 28)
+        began = time.process_time()
+        answer = search.solve_until(x, o, None, nodes)
+        words = {True: "X wins", False: "X cannot win", None: "not settled"}[answer]
+        cells = [
+            f"{side} {cell}"
+            for side, mask in (("X", x), ("O", o))
+            for cell in range(256)
+            if mask >> cell & 1
+        ]
+        print(
+            f"four-ply-sample: {', '.join(cells)}: {words} after {search.nodes:,} positions, "
+            f"{time.process_time() - began:.0f} s of processor time",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=["four-plies", "two-plies", "score-four", "four-ply-count", "four-ply-sample"],
+    )
+    parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
+    parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
+    parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
+    parser.add_argument("--every", type=int, default=20_000, help="positions between two reports")
+    args = parser.parse_args()
+    from oxo.proofs.wide import WideSearch
+
+    print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
+    for name in args.only or ["four-plies", "two-plies", "score-four", "four-ply-count"]:
+        if name == "four-ply-count":
+            four_ply_count()
+            continue
+        if name == "four-ply-sample":
+            four_ply_sample(args.sample, args.seed, args.nodes)
+            continue
+        start = position(name)
+        search = WideSearch(start.geometry, "x", table_bytes=1 << 30)
+        began = time.process_time()
+        answer = None
+        while search.nodes < args.nodes:
+            answer = search.solve_until(
+                start.x, start.o, None, min(args.nodes, search.nodes + args.every)
+            )
+            pn, dn = search.numbers_of(start.x, start.o)
+            print(
+                f"{name}: {search.nodes:,} positions, {time.process_time() - began:.0f} s of "
+                f"processor time, root pn {pn:,} dn {dn:,}",
+                flush=True,
+            )
+            if answer is not None:
+                break
+        words = {True: "yes", False: "no", None: "not settled"}[answer]
+        print(f"{name}: {start.to_letters(rows=True)}: can X force a line? {words}")
+        if answer is not None:
+            entries = search.strategy(start.x, start.o)
+            print(f"{name}: the strategy has {len(entries):,} entries")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,345 @@
+"""The proof search for boards of more than 64 cells (the 4x4x4x4 hypercube: 256 cells, 520 lines).
+
+The compiled search of :mod:`oxo.proofs.dfpn` holds a board in 64-bit masks; the plain one of
+:mod:`oxo.proofs.reference` takes any board but, on a big one, spends its time hashing every child
+under every symmetry (384 on 4x4x4x4) and searching pairings a hypercube never has: a few positions
+a second. :class:`WideSearch` drives the compiled search of :mod:`oxo.proofs.widekernel`, which
+holds a board as line counts, keys a position by its class only in the first plies, and finds wins
+by continuous fours (the attacker's usual way to win on a hypercube, a few moves in):
+
+* what settles a position before any search is the plain search's list (a complete line, a full
+  board, no line left to the attacker, a win at once, two threats, a forced block) and, with the
+  attacker to move, a win by continuous fours (every move a four, answered by its forced block, up
+  to two fours at once); no pairings;
+* with the defender to move, each reply is tried once for such a win of the attacker when the
+  position is first searched, so that the proof number counts only the replies that need a search.
+
+Its strategies are read like the other searches' (:class:`oxo.proofs.strategy.StrategyReader`): the
+attacker's move where it is to move, every reply of the defender, and the win by continuous fours
+played out where one settled a position.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from oxo.geometry import Geometry, mask_cells
+from oxo.proofs import widekernel as wk
+from oxo.proofs.strategy import StrategyReader
+from oxo.proofs.threats import Plan
+
+#: Plies (marks on the board) up to which positions are keyed by their symmetry class.
+SYM_PLIES = 4
+#: Positions one search for continuous fours may visit at a position of the attacker's ...
+VCF_BUDGET = 2000
+#: ... and when it only probes a move (the attacker's moves and the defender's replies are each
+#: tried once, when their position is first searched, to rate them).
+PROBE_BUDGET = 100
+#: Positions searched between two looks at the clock: at first this many, then as many as take
+#: about :data:`SLICE_SECONDS` at the rate measured so far (a position may cost a thousand searches
+#: for continuous fours, so the rate varies a lot from board to board).
+FIRST_SLICE = 64
+SLICE_SECONDS = 0.25
+#: The 1+epsilon trick (as in :mod:`oxo.proofs.dfpn`), in thousandths.
+EPSILON = 250
+#: Memory of the transposition table when none is given: at most this, and at most a quarter of
+#: the memory free when the search starts (the pages are taken as the table fills).
+DEFAULT_TABLE_BYTES = 1 << 30
+#: Bytes a slot of the table takes (key, proof and disproof numbers, work, flags).
+SLOT_BYTES = 8 + 4 + 4 + 8 + 1
+
+
+def default_table_bytes() -> int:
+    from oxo.counting.budget import available_memory
+
+    return min(DEFAULT_TABLE_BYTES, available_memory() // 4)
+
+
+class WideSearch(StrategyReader):
+    """df-pn for "``attacker`` ('x' or 'o') can force a complete line" on a board of any size,
+    compiled over line counts (see the module's text). ``table_bytes`` bounds the transposition
+    table (when it is full, positions of least work are replaced)."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        attacker: str,
+        *,
+        seconds: float | None = None,
+        max_nodes: int | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+        table_bytes: int | None = None,
+        vcf_budget: int = VCF_BUDGET,
+        probe_budget: int = PROBE_BUDGET,
+        sym_plies: int = SYM_PLIES,
+    ) -> None:
+        self.geometry = geometry
+        self.attacker_is_x = attacker == "x"
+        self.side = 0 if self.attacker_is_x else 1
+        n = geometry.size
+        cells = geometry.line_cells
+        self.k = geometry.k
+        self.lines = np.array(cells, dtype=np.int64).reshape(len(cells), geometry.k)
+        through: list[list[int]] = [[] for _ in range(n)]
+        for index, line in enumerate(cells):
+            for cell in line:
+                through[cell].append(index)
+        width = max(1, max(len(t) for t in through))
+        self.thr = np.zeros((n, width), np.int64)
+        self.thrn = np.zeros(n, np.int64)
+        for cell, indices in enumerate(through):
+            self.thrn[cell] = len(indices)
+            self.thr[cell, : len(indices)] = indices
+        #: With gravity, the cell under each cell and the cell above it (-1: none, and every cell
+        #: without gravity): a mark may go only to an empty cell whose cell under it is taken.
+        self.below = np.full(n, -1, np.int64)
+        self.above = np.full(n, -1, np.int64)
+        if geometry.gravity:
+            layer = geometry.column_count
+            for cell in range(n):
+                if cell + layer < n:
+                    self.below[cell] = cell + layer
+                if cell >= layer:
+                    self.above[cell] = cell - layer
+        rng = random.Random(0x5EED)
+        base = [[rng.getrandbits(64) for _ in range(n)] for _ in range(2)]
+        self.zsym = np.array(
+            [
+                [[base[p][s.perm[c]] for c in range(n)] for p in range(2)]
+                for s in geometry.symmetries
+            ],
+            dtype=np.uint64,
+        )
+        self.zob = np.ascontiguousarray(self.zsym[0])
+        self.sym_plies = sym_plies
+        self.vcf_budget = vcf_budget
+        self.probe_budget = min(probe_budget, vcf_budget)
+        if table_bytes is None:
+            table_bytes = default_table_bytes()
+        slots = 1 << max(10, (table_bytes // SLOT_BYTES).bit_length() - 1)
+        self.table = (
+            np.zeros(slots, np.uint64),
+            np.zeros(slots, np.int32),
+            np.zeros(slots, np.int32),
+            np.zeros(slots, np.int64),
+            np.zeros(slots, np.uint8),
+        )
+        depth = n + 2
+        self.frames = (
+            np.zeros(depth, np.int64),
+            np.zeros(depth, np.uint64),
+            np.zeros(depth, np.uint64),
+            np.zeros(depth, np.int64),
+            np.zeros(depth, np.int64),
+            np.zeros(depth, np.int64),
+            np.zeros(depth, np.int64),
+            np.zeros(depth, np.int64),
+            np.zeros(depth, np.int8),
+        )
+        self.cmove = np.zeros(depth * n, np.int64)
+        self.ckey = np.zeros(depth * n, np.uint64)
+        self.vs = (
+            np.zeros(n * (n // 2 + 2), np.int64),
+            np.zeros(n + 2, np.int64),
+            np.zeros(n + 2, np.int64),
+            np.zeros(n + 2, np.int64),
+            np.zeros(n + 2, np.int64),
+            np.zeros(1 << 14, np.uint64),
+            np.zeros(1 << 14, np.int64),
+            np.zeros(1, np.int64),
+            np.zeros(4, np.int64),
+            np.zeros(4, np.int64),
+            np.zeros(1, np.int64),
+        )
+        self.plan = np.zeros(n + 2, np.int64)
+        self.scores = np.zeros(n, np.int64)
+        self.moves = np.zeros(n, np.int64)
+        self.cell = np.zeros(n, np.int8)
+        self.cnt = np.zeros((len(cells), 2), np.int16)
+        self.stats = np.zeros(wk.STATS, np.int64)
+        #: Positions searched so far.
+        self.nodes = 0
+        self.seconds = seconds
+        self.max_nodes = max_nodes
+        self.on_progress = on_progress
+
+    # -- positions ---------------------------------------------------------------------------------
+
+    def _load(self, x: int, o: int) -> None:
+        owners = np.zeros(self.geometry.size, np.int8)
+        owners[list(mask_cells(x))] = 1
+        owners[list(mask_cells(o))] = 2
+        wk.load(self.cell, self.cnt, self.thr, self.thrn, owners)
+
+    def key(self, x: int, o: int) -> int:
+        """The table key: the class's within the first plies, the position's own after."""
+        self._load(x, o)
+        return int(wk.position_key(self.cell, self.zob, self.zsym, self.sym_plies))
+
+    def _flags(self, key: int) -> int:
+        slot = wk.table_find(self.table[0], np.uint64(key))
+        return 0 if slot < 0 else int(self.table[4][slot])
+
+    def expand(self, x: int, o: int, key: int | None = None) -> tuple[int, list[int]]:
+        """Settle a position before search if possible: ``(1, [])`` proven (``2``: by continuous
+        fours), ``(-1, [])`` disproven, or ``(0, moves)``: a forced block alone, else every empty
+        cell, best first."""
+        flags = self._flags(self.key(x, o) if key is None else key)
+        self._load(x, o)
+        status, count = wk.expand(
+            *(
+                self.lines,
+                self.thr,
+                self.thrn,
+                self.below,
+                self.above,
+                self.cell,
+                self.cnt,
+                self.zob,
+                self.k,
+                self.side,
+            ),
+            *(flags, self.vcf_budget, self.vs, self.plan, self.moves, self.scores, self.stats),
+        )
+        return int(status), [int(m) for m in self.moves[:count]]
+
+    def threat_plan(self, x: int, o: int, key: int | None = None) -> tuple[int, int, Plan] | None:
+        """The attacker's win by continuous fours from (x, o) (attacker to move) as (x, o, plan),
+        or None when none is found within the budget."""
+        self._load(x, o)
+        length = wk.vcf(
+            *(
+                self.lines,
+                self.thr,
+                self.thrn,
+                self.below,
+                self.above,
+                self.cell,
+                self.cnt,
+                self.zob,
+                self.k,
+                self.side,
+            ),
+            *(self.vcf_budget, self.vs, self.plan),
+            np.uint64(wk.position_hash(self.cell, self.zob)),
+        )
+        if length <= 0:
+            return None
+        chain = [int(m) for m in self.plan[:length]]
+        plan = Plan(chain[-1])
+        for i in range(len(chain) - 3, -1, -2):
+            plan = Plan(chain[i], ((chain[i + 1], plan),))
+        return x, o, plan
+
+    def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
+        """None: this search uses no pairings."""
+        return None
+
+    # -- df-pn -------------------------------------------------------------------------------------
+
+    def _run(self, x: int, o: int, budget: int) -> bool:
+        self._load(x, o)
+        more = wk.run(
+            *(
+                self.lines,
+                self.thr,
+                self.thrn,
+                self.below,
+                self.above,
+                self.cell,
+                self.cnt,
+                self.zob,
+                self.zsym,
+                self.k,
+            ),
+            *(self.side, self.sym_plies, self.vcf_budget, self.probe_budget, EPSILON),
+            *(self.table, self.frames),
+            *(self.cmove, self.ckey, self.vs, self.plan, self.scores, self.stats, budget),
+        )
+        self.nodes = int(self.stats[wk.ST_NODES])
+        return bool(more == 0)
+
+    def solve(self, x: int = 0, o: int = 0) -> bool | None:
+        """True when the attacker can force a line from (x, o), False when it cannot, None when the
+        time or position budget ran out first."""
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = FIRST_SLICE
+        while True:
+            if self.max_nodes is not None:
+                budget = min(budget, self.max_nodes - self.nodes)
+                if budget <= 0:
+                    return None
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return None
+            before, begun = self.nodes, time.perf_counter()
+            if self._run(x, o, budget):
+                break
+            rate = (self.nodes - before) / max(1e-6, time.perf_counter() - begun)
+            budget = max(FIRST_SLICE, int(rate * SLICE_SECONDS))
+            if deadline is not None:
+                budget = max(1, min(budget, int(rate * (deadline - time.perf_counter())) + 1))
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            if self.on_progress is not None:
+                self.on_progress(self.nodes, int(self.stats[wk.ST_ENTRIES]))
+        value = self._table_value(x, o)
+        return None if value == 0 else value > 0
+
+    def solve_until(
+        self, x: int, o: int, seconds: float | None, max_nodes: int | None
+    ) -> bool | None:
+        saved = self.seconds, self.max_nodes
+        self.seconds, self.max_nodes = seconds, max_nodes
+        try:
+            return self.solve(x, o)
+        finally:
+            self.seconds, self.max_nodes = saved
+
+    def numbers_of(self, x: int, o: int) -> tuple[int, int]:
+        pn, dn = wk.table_numbers(
+            self.table[0], self.table[1], self.table[2], np.uint64(self.key(x, o))
+        )
+        return int(pn), int(dn)
+
+    def _table_value(self, x: int, o: int) -> int:
+        pn, dn = self.numbers_of(x, o)
+        return 1 if pn == 0 else -1 if dn == 0 else 0
+
+    def value_of(self, x: int, o: int) -> int:
+        """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
+        value = self._table_value(x, o)
+        if value:
+            return value
+        status, _ = self.expand(x, o)
+        return 0 if status == 0 else 1 if status > 0 else -1
+
+    def settle(self, x: int, o: int) -> int:
+        """The value of (x, o), searching it again when the table let it go (for reading a strategy)."""
+        value = self.value_of(x, o)
+        if value:
+            return value
+        result = self.solve_until(x, o, None, None)
+        return 0 if result is None else 1 if result else -1
+
+    def statistics(self) -> dict[str, int]:
+        """What the search did: positions searched, positions in the table, entries replaced when
+        it was full, searches for continuous fours, wins they found and the positions they visited,
+        moves skipped as mirror images of a move already listed."""
+        s = self.stats
+        return {
+            "nodes": int(s[wk.ST_NODES]),
+            "table_entries": int(s[wk.ST_ENTRIES]),
+            "table_replacements": int(s[wk.ST_REPLACED]),
+            "threat_searches": int(s[wk.ST_VCF_TRIES]),
+            "threat_wins": int(s[wk.ST_VCF_FOUND]),
+            "threat_positions": int(s[wk.ST_VCF_NODES]),
+            "symmetric_moves_skipped": int(s[wk.ST_TWINS]),
+            "moves_rated": int(s[wk.ST_INIT_TRIES]),
+            "threat_moves": int(s[wk.ST_INIT_THREATS]),
+        }

@@ -1,0 +1,1079 @@
+"""The compiled (numba) proof search for boards of any size: df-pn over line counts.
+
+The search of :mod:`oxo.proofs.kernel` holds a board in 64-bit masks; a board of more cells (the
+4x4x4x4 hypercube: 256 cells, 520 lines) is held here as what a line-based game needs: each cell's
+owner (``cell``: 0 empty, 1 X, 2 O) and, for every line, how many marks of X and of O it holds
+(``cnt``), both changed in place as moves are made and taken back. A line of ``k`` cells is *open*
+to a side while the other side has no mark in it; a side *threatens* (has a *four*, whatever ``k``)
+at the empty cell of an open line it fills but one.
+
+The pieces, each the compiled twin of a piece of the plain search (:mod:`oxo.proofs.reference`,
+:mod:`oxo.proofs.threats`):
+
+* :func:`threats_of`: the cells where a side completes a line at once;
+* :func:`vcf`: a win of the attacker by continuous fours (every move a four, each answered by its
+  forced block, ending in two fours at once); the plan is a chain of moves;
+* :func:`expand`: what settles a position before any search, or the moves worth searching;
+* :func:`run`: the df-pn loop, with its stack in arrays and a transposition table in open-addressed
+  arrays, for a number of positions at a time (each call starts again from the root; what it
+  learnt stays in the table).
+
+Positions are keyed by a 64-bit Zobrist hash; within the first ``sym_plies`` plies by the least
+hash over the board's symmetries (its class), after that by their own hash.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Proof and disproof numbers at or above this are infinite.
+INF = 1 << 30
+#: Slots probed for a key before an entry is replaced.
+PROBES = 8
+
+# Expand's answers (as in oxo.proofs.kernel).
+PROVEN = 1
+PROVEN_BY_THREATS = 2
+DISPROVEN = -1
+
+# Table flags.
+FLAG_VCF_TRIED = 1  # the attacker to move has no win by continuous fours within the budget
+FLAG_REPLIES_TRIED = 2  # the defender's replies were each tried for such a win once
+FLAG_MOVES_RATED = 4  # the attacker's moves were each given the proof number they start from
+
+# Indices of the counters in the statistics array.
+ST_NODES = 0
+ST_ENTRIES = 1
+ST_REPLACED = 2
+ST_VCF_TRIES = 3
+ST_VCF_FOUND = 4
+ST_VCF_NODES = 5
+ST_TWINS = 6
+ST_HITS = 7
+ST_INIT_TRIES = 8
+ST_INIT_THREATS = 9
+STATS = 10
+
+#: Weight of a line open to one side, by the marks that side has in it (move ordering).
+WEIGHTS = np.array([1 << (2 * i) for i in range(16)], dtype=np.int64)
+
+
+# -- the board -------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def place(cell, cnt, thr, thrn, c, side):
+    """Mark cell ``c`` for ``side`` (0 X, 1 O)."""
+    cell[c] = side + 1
+    for j in range(thrn[c]):
+        cnt[thr[c, j], side] += 1
+
+
+@njit(cache=True)
+def unplace(cell, cnt, thr, thrn, c, side):
+    """Take ``side``'s mark off cell ``c``."""
+    cell[c] = 0
+    for j in range(thrn[c]):
+        cnt[thr[c, j], side] -= 1
+
+
+@njit(cache=True)
+def load(cell, cnt, thr, thrn, owners):
+    """Set the board to ``owners`` (one of 0, 1, 2 per cell)."""
+    cell[:] = 0
+    cnt[:, :] = 0
+    for c in range(owners.shape[0]):
+        if owners[c]:
+            place(cell, cnt, thr, thrn, c, owners[c] - 1)
+
+
+@njit(cache=True)
+def threats_of(lines, cnt, cell, below, k, side, out):
+    """The distinct cells where ``side`` completes a line at once, into ``out``; their number.
+    ``out`` holds at most its length (enough to tell one threat from two). With gravity
+    (``below[c]``: the cell under ``c``, -1 for none) only cells a mark may go to now count."""
+    n = 0
+    other = 1 - side
+    for i in range(lines.shape[0]):
+        if cnt[i, side] == k - 1 and cnt[i, other] == 0:
+            for j in range(k):
+                c = lines[i, j]
+                if cell[c] == 0:
+                    if below[c] >= 0 and cell[below[c]] == 0:
+                        break  # not playable yet
+                    seen = False
+                    for t in range(n):
+                        if out[t] == c:
+                            seen = True
+                            break
+                    if not seen and n < out.shape[0]:
+                        out[n] = c
+                        n += 1
+                    break
+    return n
+
+
+@njit(cache=True)
+def threats_through(lines, thr, thrn, cnt, cell, below, above, k, side, c, out):
+    """:func:`threats_of` over what a move on cell ``c`` changed: the lines through it and, with
+    gravity, the cell above it (``above[c]``, -1 for none), which a mark may go to now."""
+    n = 0
+    other = 1 - side
+    up = above[c]
+    if up >= 0 and cell[up] == 0 and four_cell(cnt, thr, thrn, up, side, k):
+        out[0] = up
+        n = 1
+    for j in range(thrn[c]):
+        i = thr[c, j]
+        if cnt[i, side] == k - 1 and cnt[i, other] == 0:
+            for q in range(k):
+                e = lines[i, q]
+                if cell[e] == 0:
+                    if below[e] >= 0 and cell[below[e]] == 0:
+                        break  # not playable yet
+                    seen = False
+                    for t in range(n):
+                        if out[t] == e:
+                            seen = True
+                            break
+                    if not seen and n < out.shape[0]:
+                        out[n] = e
+                        n += 1
+                    break
+    return n
+
+
+@njit(cache=True)
+def four_cell(cnt, thr, thrn, c, side, k):
+    """Whether a mark of ``side`` on the empty cell ``c`` would complete a line."""
+    other = 1 - side
+    for j in range(thrn[c]):
+        i = thr[c, j]
+        if cnt[i, side] == k - 1 and cnt[i, other] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def completes(cnt, thr, thrn, c, side, k):
+    """Whether ``side``'s mark on ``c`` (already placed) completes a line."""
+    for j in range(thrn[c]):
+        if cnt[thr[c, j], side] == k:
+            return True
+    return False
+
+
+@njit(cache=True)
+def has_open_line(cnt, side):
+    """Whether some line holds no mark of the other side (``side`` may still complete it)."""
+    other = 1 - side
+    for i in range(cnt.shape[0]):
+        if cnt[i, other] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def position_hash(cell, zob):
+    """The position's own Zobrist hash."""
+    h = np.uint64(0)
+    for c in range(cell.shape[0]):
+        if cell[c]:
+            h ^= zob[cell[c] - 1, c]
+    return h
+
+
+@njit(cache=True)
+def position_key(cell, zob, zsym, sym_plies):
+    """The table key: the least hash over the symmetries within ``sym_plies`` marks, else the
+    position's own hash (never 0, which marks an empty slot)."""
+    marks = 0
+    for c in range(cell.shape[0]):
+        if cell[c]:
+            marks += 1
+    if marks > sym_plies:
+        h = position_hash(cell, zob)
+    else:
+        h = np.uint64(0)
+        for s in range(zsym.shape[0]):
+            hs = np.uint64(0)
+            for c in range(cell.shape[0]):
+                if cell[c]:
+                    hs ^= zsym[s, cell[c] - 1, c]
+            if s == 0 or hs < h:
+                h = hs
+    if h == 0:
+        h = np.uint64(1)
+    return h
+
+
+# -- the transposition table -----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def table_find(tkey, key):
+    """The slot holding ``key``, or -1."""
+    mask = tkey.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    for _ in range(PROBES):
+        if tkey[slot] == key:
+            return slot
+        if tkey[slot] == 0:
+            return -1
+        slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def table_store(tkey, tpn, tdn, twork, tflags, stats, key, pn, dn, work, flags):
+    """Store ``key``'s numbers (and OR ``flags`` into its flags); a full run of slots gives up the
+    one of least work."""
+    mask = tkey.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    victim = np.int64(-1)
+    least = np.int64(1) << np.int64(62)
+    for _ in range(PROBES):
+        if tkey[slot] == key:
+            tpn[slot] = pn
+            tdn[slot] = dn
+            if work > twork[slot]:
+                twork[slot] = work
+            tflags[slot] |= flags
+            return
+        if tkey[slot] == 0:
+            tkey[slot] = key
+            tpn[slot] = pn
+            tdn[slot] = dn
+            twork[slot] = work
+            tflags[slot] = flags
+            stats[ST_ENTRIES] += 1
+            return
+        # settled positions are worth more: a strategy is read from them
+        weight = twork[slot] * 4 + 4 if tpn[slot] == 0 or tdn[slot] == 0 else twork[slot]
+        if weight < least:
+            least = weight
+            victim = slot
+        slot = (slot + 1) & mask
+    stats[ST_REPLACED] += 1
+    tkey[victim] = key
+    tpn[victim] = pn
+    tdn[victim] = dn
+    twork[victim] = work
+    tflags[victim] = flags
+
+
+@njit(cache=True)
+def table_mark(tkey, tpn, tdn, twork, tflags, stats, key, flags):
+    """OR ``flags`` into ``key``'s flags, storing it with the numbers (1, 1) when it is new."""
+    slot = table_find(tkey, key)
+    if slot >= 0:
+        tflags[slot] |= flags
+    else:
+        table_store(tkey, tpn, tdn, twork, tflags, stats, key, 1, 1, 0, flags)
+
+
+@njit(cache=True)
+def table_numbers(tkey, tpn, tdn, key):
+    """(pn, dn) of ``key``, (1, 1) when the table does not hold it."""
+    slot = table_find(tkey, key)
+    if slot < 0:
+        return 1, 1
+    return tpn[slot], tdn[slot]
+
+
+# -- continuous fours ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _fail_seen(fkeys, fgen, gen, h):
+    mask = fkeys.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    for _ in range(PROBES):
+        if fgen[slot] != gen:
+            return False
+        if fkeys[slot] == h:
+            return True
+        slot = (slot + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def _fail_add(fkeys, fgen, gen, h):
+    mask = fkeys.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    for _ in range(PROBES):
+        if fgen[slot] != gen or fkeys[slot] == h:
+            fkeys[slot] = h
+            fgen[slot] = gen
+            return
+        slot = (slot + 1) & mask
+    fkeys[np.int64(h & np.uint64(mask))] = h  # a full run: overwrite its first slot
+
+
+@njit(cache=True)
+def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, h0):
+    """A win of side ``s`` (to move) by continuous fours: ``plan`` gets the moves in order (S's
+    move, D's forced block, S's move, ..., S's last move, which completes a line or makes two fours
+    at once); the number of moves, or 0 when none is found within ``budget`` positions. The board
+    is left as it was; ``h0`` is its Zobrist hash.
+
+    ``vs`` is the search's scratch: (candidates buffer, offsets, counts, indices, blocks, failed
+    keys, their generations, generation counter, small buffers, node counter)."""
+    cand, start, count, index, block, fkeys, fgen, gens, tmp, tmp2, nodes = vs
+    d = 1 - s
+    gens[0] += 1
+    gen = gens[0]
+    h = h0
+    depth = 0
+    top = 0  # next free slot of ``cand``
+    nodes[0] = 0
+    # Enter level 0.
+    entering = True
+    result = 0
+    while True:
+        if entering:
+            entering = False
+            nodes[0] += 1
+            if nodes[0] > budget:
+                result = 0
+                break
+            # S completes a line at once: the plan ends here. (Deeper down S has none: its last
+            # move made one four, which D's block took.)
+            if depth == 0:
+                t = threats_of(lines, cnt, cell, below, k, s, tmp)
+                if t > 0:
+                    plan[0] = tmp[0]
+                    result = 1
+                    break
+            elif above[block[depth - 1]] >= 0:  # gravity: D's block let S onto the cell above it
+                up = above[block[depth - 1]]
+                if cell[up] == 0 and four_cell(cnt, thr, thrn, up, s, k):
+                    plan[2 * depth] = up
+                    result = 2 * depth + 1
+                    break
+            failed = _fail_seen(fkeys, fgen, gen, h)
+            if failed:
+                u = 0
+            elif depth == 0:
+                u = threats_of(lines, cnt, cell, below, k, d, tmp2)
+            else:  # D's fours: only where its block made them (S took any it had before)
+                u = threats_through(
+                    lines, thr, thrn, cnt, cell, below, above, k, d, block[depth - 1], tmp2
+                )
+            start[depth] = top
+            count[depth] = 0
+            index[depth] = 0
+            if not failed and u < 2:
+                forced = tmp2[0] if u == 1 else -1
+                # Candidates: cells of S's open lines that lack two marks (a mark there makes a
+                # four), only D's threat cell when D threatens.
+                for i in range(lines.shape[0]):
+                    if cnt[i, s] == k - 2 and cnt[i, d] == 0:
+                        for j in range(k):
+                            c = lines[i, j]
+                            playable = below[c] < 0 or cell[below[c]] != 0
+                            if cell[c] == 0 and playable and (forced < 0 or c == forced):
+                                dup = False
+                                for q in range(start[depth], top):
+                                    if cand[q] == c:
+                                        dup = True
+                                        break
+                                if not dup and top < cand.shape[0]:
+                                    cand[top] = c
+                                    top += 1
+                count[depth] = top - start[depth]
+        # Try the next candidate at this depth.
+        advanced = False
+        while index[depth] < count[depth]:
+            c = cand[start[depth] + index[depth]]
+            index[depth] += 1
+            place(cell, cnt, thr, thrn, c, s)
+            h ^= zob[s, c]
+            t = threats_through(lines, thr, thrn, cnt, cell, below, above, k, s, c, tmp)
+            up = above[c]
+            if t == 0 or (up >= 0 and four_cell(cnt, thr, thrn, up, d, k)):
+                # (with gravity) no four S may finish at once, or D may finish one above c
+                unplace(cell, cnt, thr, thrn, c, s)
+                h ^= zob[s, c]
+                continue
+            if t >= 2:
+                plan[2 * depth] = c
+                unplace(cell, cnt, thr, thrn, c, s)
+                h ^= zob[s, c]
+                result = 2 * depth + 1
+                advanced = True
+                break
+            b = tmp[0]
+            place(cell, cnt, thr, thrn, b, d)
+            h ^= zob[d, b]
+            if completes(cnt, thr, thrn, b, d, k):
+                unplace(cell, cnt, thr, thrn, b, d)
+                h ^= zob[d, b]
+                unplace(cell, cnt, thr, thrn, c, s)
+                h ^= zob[s, c]
+                continue
+            plan[2 * depth] = c
+            plan[2 * depth + 1] = b
+            block[depth] = b
+            depth += 1
+            entering = True
+            advanced = True
+            break
+        if result:
+            break
+        if advanced:
+            continue
+        # Every candidate failed: this position has no such win; back up one level.
+        _fail_add(fkeys, fgen, gen, h)
+        top = start[depth]
+        if depth == 0:
+            result = 0
+            break
+        depth -= 1
+        b = block[depth]
+        c = plan[2 * depth]
+        unplace(cell, cnt, thr, thrn, b, d)
+        h ^= zob[d, b]
+        unplace(cell, cnt, thr, thrn, c, s)
+        h ^= zob[s, c]
+    # Take back the moves of the plan's path still on the board.
+    while depth > 0:
+        depth -= 1
+        b = plan[2 * depth + 1]
+        c = plan[2 * depth]
+        unplace(cell, cnt, thr, thrn, b, d)
+        unplace(cell, cnt, thr, thrn, c, s)
+    return result
+
+
+# -- settling a position ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def k_of(lines):
+    return lines.shape[1]
+
+
+@njit(cache=True)
+def ordered_moves(lines, thr, thrn, below, above, cell, cnt, s, moves, scores):
+    """Every cell ``s`` may mark into ``moves``, the most promising first (lines open to either
+    side through the cell, weighed by the marks in them); their number. With gravity, only the
+    lowest empty cell of each column, and not one under a cell where the other side completes a
+    line (it would at once: such a move loses, and is left out)."""
+    m = 0
+    d = 1 - s
+    for c in range(cell.shape[0]):
+        if cell[c] != 0 or (below[c] >= 0 and cell[below[c]] == 0):
+            continue
+        if above[c] >= 0 and four_cell(cnt, thr, thrn, above[c], d, k_of(lines)):
+            continue
+        if cell[c] == 0:
+            score = 0
+            for j in range(thrn[c]):
+                i = thr[c, j]
+                if cnt[i, d] == 0:
+                    score += WEIGHTS[min(cnt[i, s], 15)]
+                if cnt[i, s] == 0:
+                    score += WEIGHTS[min(cnt[i, d], 15)]
+            moves[m] = c
+            scores[m] = score
+            m += 1
+    # insertion sort, highest score first (stable: lower cells first among equals)
+    for a in range(1, m):
+        mv = moves[a]
+        sc = scores[a]
+        b = a - 1
+        while b >= 0 and scores[b] < sc:
+            moves[b + 1] = moves[b]
+            scores[b + 1] = scores[b]
+            b -= 1
+        moves[b + 1] = mv
+        scores[b + 1] = sc
+    return m
+
+
+@njit(cache=True)
+def expand(
+    lines,
+    thr,
+    thrn,
+    below,
+    above,
+    cell,
+    cnt,
+    zob,
+    k,
+    attacker,
+    flags,
+    vcf_budget,
+    vs,
+    plan,
+    moves,
+    scores,
+    stats,
+):
+    """Settle the position on the board if the rules alone (or a win by continuous fours of the
+    attacker to move) do: ``(status, count)`` with status 1 proven, 2 proven by continuous fours,
+    -1 disproven, or 0 and the ``count`` moves worth searching in ``moves`` (a forced block alone,
+    else every empty cell, best first). A side completing a line on the board is not asked about:
+    the search never moves past a completed line."""
+    a = attacker
+    d = 1 - attacker
+    marks = 0
+    for c in range(cell.shape[0]):
+        if cell[c]:
+            marks += 1
+    x_to_move = marks % 2 == 0
+    a_to_move = x_to_move == (a == 0)
+    if marks == cell.shape[0] or not has_open_line(cnt, a):
+        return DISPROVEN, 0
+    tmp = vs[8]
+    if a_to_move:
+        if threats_of(lines, cnt, cell, below, k, a, tmp) > 0:
+            return PROVEN, 0
+        u = threats_of(lines, cnt, cell, below, k, d, tmp)
+        if u >= 2:
+            return DISPROVEN, 0
+        if u == 1:
+            moves[0] = tmp[0]
+            return 0, 1
+        if not flags & FLAG_VCF_TRIED:
+            stats[ST_VCF_TRIES] += 1
+            h = position_hash(cell, zob)
+            found = vcf(
+                lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, h
+            )
+            stats[ST_VCF_NODES] += vs[10][0]
+            if found > 0:
+                stats[ST_VCF_FOUND] += 1
+                return PROVEN_BY_THREATS, 0
+        return 0, ordered_moves(lines, thr, thrn, below, above, cell, cnt, a, moves, scores)
+    if threats_of(lines, cnt, cell, below, k, d, tmp) > 0:
+        return DISPROVEN, 0
+    u = threats_of(lines, cnt, cell, below, k, a, tmp)
+    if u >= 2:
+        return PROVEN, 0
+    if u == 1:
+        moves[0] = tmp[0]
+        return 0, 1
+    return 0, ordered_moves(lines, thr, thrn, below, above, cell, cnt, d, moves, scores)
+
+
+# -- df-pn -----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _store_status(tkey, tpn, tdn, twork, tflags, stats, key, status):
+    if status > 0:
+        table_store(tkey, tpn, tdn, twork, tflags, stats, key, 0, INF, 1, 0)
+    else:
+        table_store(tkey, tpn, tdn, twork, tflags, stats, key, INF, 0, 1, 0)
+
+
+@njit(cache=True)
+def _set_children(
+    cell, zob, zsym, sym_plies, marks, own_hash, mover, moves, m, cmove, ckey, at, stats
+):
+    """The children of the position on the board (``mover`` to move, ``marks`` marks, its own hash
+    given) from its ``m`` moves: their moves and keys from ``at`` on, mirror twins dropped within
+    the symmetric plies; the end of what was written."""
+    top = at
+    for i in range(m):
+        c = moves[i]
+        if marks + 1 > sym_plies:
+            h = own_hash ^ zob[mover, c]
+            if h == 0:
+                h = np.uint64(1)
+        else:
+            cell[c] = mover + 1
+            h = position_key(cell, zob, zsym, sym_plies)
+            cell[c] = 0
+            twin = False
+            for q in range(at, top):
+                if ckey[q] == h:
+                    twin = True
+                    break
+            if twin:
+                stats[ST_TWINS] += 1
+                continue
+        cmove[top] = c
+        ckey[top] = h
+        top += 1
+    return top
+
+
+@njit(cache=True)
+def _try_replies(
+    lines,
+    thr,
+    thrn,
+    below,
+    above,
+    cell,
+    cnt,
+    zob,
+    k,
+    a,
+    vcf_budget,
+    vs,
+    plan,
+    tkey,
+    tpn,
+    tdn,
+    twork,
+    tflags,
+    stats,
+    cmove,
+    ckey,
+    first,
+    count,
+    h,
+):
+    """The defender to move (the position's hash ``h``): each reply not settled yet is tried once
+    for a win of the attacker by continuous fours (or a four it leaves standing), so that the
+    replies the attacker answers at once count as settled from the start. Only when the attacker
+    would have such a win if the defender let it move again: a reply never gives the attacker one
+    it does not have (with the budget a search may still find one after a reply and not before:
+    these replies are searched when their turn comes)."""
+    d = 1 - a
+    tmp = vs[9]
+    stats[ST_VCF_TRIES] += 1
+    threat = vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, h)
+    stats[ST_VCF_NODES] += vs[10][0]
+    if threat == 0:
+        return
+    for i in range(first, first + count):
+        ck = ckey[i]
+        slot = table_find(tkey, ck)
+        if slot >= 0 and (tpn[slot] == 0 or tdn[slot] == 0 or tflags[slot] & FLAG_VCF_TRIED):
+            continue
+        c = cmove[i]
+        place(cell, cnt, thr, thrn, c, d)
+        if threats_of(lines, cnt, cell, below, k, a, tmp) > 0:
+            table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
+        elif threats_of(lines, cnt, cell, below, k, d, tmp) == 0 and has_open_line(cnt, a):
+            stats[ST_VCF_TRIES] += 1
+            found = vcf(
+                lines,
+                thr,
+                thrn,
+                below,
+                above,
+                cell,
+                cnt,
+                zob,
+                k,
+                a,
+                vcf_budget,
+                vs,
+                plan,
+                h ^ zob[d, c],
+            )
+            stats[ST_VCF_NODES] += vs[10][0]
+            if found > 0:
+                stats[ST_VCF_FOUND] += 1
+                table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
+            else:
+                table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_VCF_TRIED)
+        unplace(cell, cnt, thr, thrn, c, d)
+
+
+@njit(cache=True)
+def _init_moves(
+    lines,
+    thr,
+    thrn,
+    below,
+    above,
+    cell,
+    cnt,
+    zob,
+    k,
+    a,
+    vcf_budget,
+    vs,
+    plan,
+    tkey,
+    tpn,
+    tdn,
+    twork,
+    tflags,
+    stats,
+    cmove,
+    ckey,
+    first,
+    count,
+    empties,
+    h,
+):
+    """The attacker to move: the proof number each move starts from, stored for the moves the
+    table does not hold yet. A four (the defender must block) starts at 1; a move after which the
+    attacker would win by continuous fours if the defender let it move again (a threat the defender
+    must answer) at 2; any other move at the defender's replies (``empties``), each of which may
+    need a proof of its own. ``h`` is the position's hash."""
+    tmp = vs[9]
+    for i in range(first, first + count):
+        ck = ckey[i]
+        if table_find(tkey, ck) >= 0:
+            continue
+        c = cmove[i]
+        place(cell, cnt, thr, thrn, c, a)
+        # A move that leaves no line through it open to the attacker with two marks short or
+        # fewer makes no threat the attacker did not have (it had none: its own search failed).
+        near = False
+        for j in range(thrn[c]):
+            line = thr[c, j]
+            if cnt[line, 1 - a] == 0 and cnt[line, a] >= k - 2:
+                near = True
+                break
+        if threats_through(lines, thr, thrn, cnt, cell, below, above, k, a, c, tmp) > 0:
+            pn = 1
+        elif not near and below[c] < 0:
+            pn = empties
+        else:
+            stats[ST_INIT_TRIES] += 1
+            found = vcf(
+                lines,
+                thr,
+                thrn,
+                below,
+                above,
+                cell,
+                cnt,
+                zob,
+                k,
+                a,
+                vcf_budget,
+                vs,
+                plan,
+                h ^ zob[a, c],
+            )
+            stats[ST_VCF_NODES] += vs[10][0]
+            if found > 0:
+                stats[ST_INIT_THREATS] += 1
+                pn = 2
+            else:
+                pn = empties
+        unplace(cell, cnt, thr, thrn, c, a)
+        table_store(tkey, tpn, tdn, twork, tflags, stats, ck, pn, 1, 0, 0)
+
+
+@njit(cache=True)
+def run(
+    lines,
+    thr,
+    thrn,
+    below,
+    above,
+    cell,
+    cnt,
+    zob,
+    zsym,
+    k,
+    attacker,
+    sym_plies,
+    vcf_budget,
+    probe_budget,
+    epsilon,
+    table,
+    frames,
+    cmove,
+    ckey,
+    vs,
+    plan,
+    scores,
+    stats,
+    budget,
+):
+    """df-pn from the position on the board for at most ``budget`` positions: 0 when the root is
+    settled, 1 when the budget ran out first. The board is left as it was; what was learnt stays
+    in ``table`` (keys, pn, dn, work, flags), so the next call goes on from there.
+
+    ``frames`` holds one row per depth: the move made to get there, the key and own hash, the
+    thresholds, the first child in ``cmove``/``ckey`` and their number, the positions searched at
+    entry, and whether the attacker is to move (an OR node)."""
+    tkey, tpn, tdn, twork, tflags = table
+    fmove, fkey, fhash, fthpn, fthdn, fstart, fcount, fwork, f_or = frames
+    n = cell.shape[0]
+    a = attacker
+    marks0 = 0
+    for c in range(n):
+        if cell[c]:
+            marks0 += 1
+    moves = np.empty(n, np.int64)
+    key0 = position_key(cell, zob, zsym, sym_plies)
+    slot = table_find(tkey, key0)
+    flags0 = 0 if slot < 0 else tflags[slot]
+    if slot >= 0 and (tpn[slot] == 0 or tdn[slot] == 0):
+        return 0
+    x_to_move = marks0 % 2 == 0
+    a_to_move = x_to_move == (a == 0)
+    status, m = expand(
+        lines,
+        thr,
+        thrn,
+        below,
+        above,
+        cell,
+        cnt,
+        zob,
+        k,
+        a,
+        flags0,
+        vcf_budget,
+        vs,
+        plan,
+        moves,
+        scores,
+        stats,
+    )
+    stats[ST_NODES] += 1
+    if status != 0:
+        _store_status(tkey, tpn, tdn, twork, tflags, stats, key0, status)
+        return 0
+    if a_to_move and not flags0 & FLAG_VCF_TRIED:
+        table_mark(tkey, tpn, tdn, twork, tflags, stats, key0, FLAG_VCF_TRIED)
+    depth = 0
+    fmove[0] = -1
+    fkey[0] = key0
+    fhash[0] = position_hash(cell, zob)
+    fthpn[0] = INF
+    fthdn[0] = INF
+    fstart[0] = 0
+    fwork[0] = stats[ST_NODES]
+    f_or[0] = 1 if a_to_move else 0
+    mover0 = 0 if x_to_move else 1
+    fcount[0] = _set_children(
+        cell, zob, zsym, sym_plies, marks0, fhash[0], mover0, moves, m, cmove, ckey, 0, stats
+    )
+    if a_to_move and not flags0 & FLAG_MOVES_RATED:
+        _init_moves(
+            lines,
+            thr,
+            thrn,
+            below,
+            above,
+            cell,
+            cnt,
+            zob,
+            k,
+            a,
+            probe_budget,
+            vs,
+            plan,
+            tkey,
+            tpn,
+            tdn,
+            twork,
+            tflags,
+            stats,
+            cmove,
+            ckey,
+            0,
+            fcount[0],
+            n - marks0 - 1,
+            fhash[0],
+        )
+        table_mark(tkey, tpn, tdn, twork, tflags, stats, key0, FLAG_MOVES_RATED)
+    if not a_to_move and not flags0 & FLAG_REPLIES_TRIED:
+        _try_replies(
+            lines,
+            thr,
+            thrn,
+            below,
+            above,
+            cell,
+            cnt,
+            zob,
+            k,
+            a,
+            probe_budget,
+            vs,
+            plan,
+            tkey,
+            tpn,
+            tdn,
+            twork,
+            tflags,
+            stats,
+            cmove,
+            ckey,
+            0,
+            fcount[0],
+            fhash[0],
+        )
+        table_mark(tkey, tpn, tdn, twork, tflags, stats, key0, FLAG_REPLIES_TRIED)
+    spent = 0
+    while True:
+        or_node = f_or[depth] == 1
+        first = fstart[depth]
+        count = fcount[depth]
+        best = -1
+        best_value = INF + 1
+        second_value = INF + 1
+        pn_sum = 0
+        dn_sum = 0
+        pn_min = INF
+        dn_min = INF
+        best_pn = 0
+        best_dn = 0
+        for i in range(first, first + count):
+            cpn, cdn = table_numbers(tkey, tpn, tdn, ckey[i])
+            if or_node:
+                dn_sum += cdn
+                if cpn < pn_min:
+                    pn_min = cpn
+                value = cpn
+            else:
+                pn_sum += cpn
+                if cdn < dn_min:
+                    dn_min = cdn
+                value = cdn
+            if value < best_value:
+                second_value = best_value
+                best_value = value
+                best = i
+                best_pn = cpn
+                best_dn = cdn
+            elif value < second_value:
+                second_value = value
+        if or_node:
+            pn = pn_min
+            dn = min(dn_sum, INF)
+        else:
+            pn = min(pn_sum, INF)
+            dn = dn_min
+        work = stats[ST_NODES] - fwork[depth]
+        table_store(tkey, tpn, tdn, twork, tflags, stats, fkey[depth], pn, dn, work, 0)
+        if pn >= fthpn[depth] or dn >= fthdn[depth] or pn == 0 or dn == 0 or spent >= budget:
+            if depth == 0:
+                return 0 if (pn == 0 or dn == 0) else 1
+            side = 0 if (marks0 + depth) % 2 == 1 else 1  # the side that made the move
+            unplace(cell, cnt, thr, thrn, fmove[depth], side)
+            depth -= 1
+            continue
+        # The best child, with its thresholds (the 1 + epsilon trick).
+        grown = INF if second_value >= INF else second_value + (second_value * epsilon) // 1000 + 1
+        if or_node:
+            child_thpn = min(fthpn[depth], grown)
+            child_thdn = min(INF, fthdn[depth] - dn + best_dn)
+        else:
+            child_thdn = min(fthdn[depth], grown)
+            child_thpn = min(INF, fthpn[depth] - pn + best_pn)
+        c = cmove[best]
+        ck = ckey[best]
+        mover = 0 if (marks0 + depth) % 2 == 0 else 1
+        place(cell, cnt, thr, thrn, c, mover)
+        stats[ST_NODES] += 1
+        spent += 1
+        slot = table_find(tkey, ck)
+        cflags = 0 if slot < 0 else tflags[slot]
+        status, m = expand(
+            lines,
+            thr,
+            thrn,
+            below,
+            above,
+            cell,
+            cnt,
+            zob,
+            k,
+            a,
+            cflags,
+            vcf_budget,
+            vs,
+            plan,
+            moves,
+            scores,
+            stats,
+        )
+        if status != 0:
+            _store_status(tkey, tpn, tdn, twork, tflags, stats, ck, status)
+            unplace(cell, cnt, thr, thrn, c, mover)
+            continue
+        child_or = mover != a
+        if child_or and not cflags & FLAG_VCF_TRIED:
+            table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_VCF_TRIED)
+        depth += 1
+        fmove[depth] = c
+        fkey[depth] = ck
+        fhash[depth] = fhash[depth - 1] ^ zob[mover, c]
+        fthpn[depth] = child_thpn
+        fthdn[depth] = child_thdn
+        fstart[depth] = first + count
+        fwork[depth] = stats[ST_NODES]
+        f_or[depth] = 1 if child_or else 0
+        end = _set_children(
+            cell,
+            zob,
+            zsym,
+            sym_plies,
+            marks0 + depth,
+            fhash[depth],
+            1 - mover,
+            moves,
+            m,
+            cmove,
+            ckey,
+            first + count,
+            stats,
+        )
+        fcount[depth] = end - (first + count)
+        if child_or and not cflags & FLAG_MOVES_RATED:
+            _init_moves(
+                lines,
+                thr,
+                thrn,
+                below,
+                above,
+                cell,
+                cnt,
+                zob,
+                k,
+                a,
+                probe_budget,
+                vs,
+                plan,
+                tkey,
+                tpn,
+                tdn,
+                twork,
+                tflags,
+                stats,
+                cmove,
+                ckey,
+                fstart[depth],
+                fcount[depth],
+                n - marks0 - depth - 1,
+                fhash[depth],
+            )
+            table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_MOVES_RATED)
+        if not child_or and not cflags & FLAG_REPLIES_TRIED:
+            _try_replies(
+                lines,
+                thr,
+                thrn,
+                below,
+                above,
+                cell,
+                cnt,
+                zob,
+                k,
+                a,
+                probe_budget,
+                vs,
+                plan,
+                tkey,
+                tpn,
+                tdn,
+                twork,
+                tflags,
+                stats,
+                cmove,
+                ckey,
+                fstart[depth],
+                fcount[depth],
+                fhash[depth],
+            )
+            table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_REPLIES_TRIED)

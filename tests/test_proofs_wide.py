@@ -1,0 +1,141 @@
+"""The proof search for boards of more than 64 cells (oxo.proofs.wide, compiled in
+oxo.proofs.widekernel), held to the plain search on small boards: the same values, strategies the
+certificate checker accepts, and wins by continuous fours played out right."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.proofs.certificate import StrategyHeader, verify_certificate, write_certificate
+from oxo.proofs.merge import certificate_lines
+from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.wide import WideSearch
+
+
+@pytest.mark.parametrize(
+    ("spec", "attacker"),
+    [("3x3", "x"), ("3x3", "o"), ("4x4,k=3", "x"), ("3x3x3", "x"), ("2x2x2x2,k=2", "x")],
+)
+def test_the_value_of_the_empty_board_is_the_plain_searchs(spec: str, attacker: str) -> None:
+    geometry = Geometry.parse(spec)
+    wide = WideSearch(geometry, attacker, table_bytes=1 << 20)
+    assert wide.solve() == ReferenceSearch(geometry, attacker).solve()
+
+
+@pytest.mark.parametrize("spec", ["4x4,k=3", "3x3x3", "5x5,k=4", "4x5,k=4"])
+def test_positions_get_the_plain_searchs_values(spec: str) -> None:
+    """Random positions a few plies in (no line yet): each side's question answered alike where
+    both searches settle it within their budgets (without pairings the wide search settles fewer
+    draws: it may not know, but it never contradicts)."""
+    geometry = Geometry.parse(spec)
+    rng = random.Random(spec)
+    compared = 0
+    for _ in range(12):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(2, 7)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        if position.is_over:
+            continue
+        for attacker in ("x", "o"):
+            plain = ReferenceSearch(geometry, attacker, max_nodes=5_000).solve(
+                position.x, position.o
+            )
+            if plain is None:
+                continue
+            wide = WideSearch(geometry, attacker, table_bytes=1 << 20, max_nodes=10_000)
+            answer = wide.solve(position.x, position.o)
+            assert answer in (None, plain), position.to_letters(rows=True)
+            compared += answer is not None
+    assert compared >= 4
+
+
+@pytest.mark.parametrize(("spec", "attacker"), [("4x4,k=3", "x"), ("3x3x3", "x"), ("3x3", "o")])
+def test_its_strategies_are_accepted_by_the_checker(
+    tmp_path: Path, spec: str, attacker: str
+) -> None:
+    geometry = Geometry.parse(spec)
+    search = WideSearch(geometry, attacker, table_bytes=1 << 20)
+    proven = search.solve()
+    assert proven is not None
+    side = attacker if proven else ("o" if attacker == "x" else "x")
+    guarantee = "win" if proven else "no-loss"
+    path = tmp_path / "strategy.jsonl.gz"
+    header = StrategyHeader(geometry.shape, geometry.k, side, guarantee)  # type: ignore[arg-type]
+    write_certificate(path, header, certificate_lines(geometry, search.strategy()))
+    assert verify_certificate(path).valid
+
+
+def test_a_win_by_continuous_fours_is_played_out() -> None:
+    """On 4x4x4x4, both sides playing among the engines' six most promising cells: once the search
+    finds X a win by continuous fours, the plan is a chain of fours and forced blocks, and playing
+    it out (O answering each four where it must) leaves X a line to complete, or two."""
+    geometry = Geometry.parse("4x4x4x4")
+    search = WideSearch(geometry, "x", table_bytes=1 << 20)
+    position = Position.empty(geometry)
+    rng = random.Random(4)
+    found = None
+    while found is None and position.ply < 30:
+        if position.to_move == "x":
+            found = search.threat_plan(position.x, position.o)
+            if found is not None:
+                break
+        position = position.play(rng.choice(position.candidate_moves()[:6]))
+    assert found is not None
+    _, _, plan = found
+    while plan.replies:
+        position = position.play(plan.move)
+        block, plan = plan.replies[0]
+        assert position.winning_moves("x") == (block,)  # a four: O must take that cell
+        assert not position.winning_moves("o")
+        position = position.play(block)
+    position = position.play(plan.move)
+    assert position.winner == "x" or len(position.winning_moves("x")) >= 2
+
+
+def forces_a_line(geometry: Geometry, attacker: str) -> bool:
+    """Whether ``attacker`` can force a line from the empty board, by plain memoised minimax over
+    the positions' own rules (gravity's moves included)."""
+    memo: dict[tuple[int, int], bool] = {}
+
+    def value(x: int, o: int) -> bool:
+        if (x, o) not in memo:
+            position = Position(geometry, x, o)
+            if position.winner is not None or position.is_full:
+                memo[x, o] = position.winner == attacker
+            else:
+                children = [position.play(move) for move in position.legal_moves]
+                results = (value(child.x, child.o) for child in children)
+                memo[x, o] = any(results) if position.to_move == attacker else all(results)
+        return memo[x, o]
+
+    return value(0, 0)
+
+
+@pytest.mark.parametrize(
+    "spec", ["3x4,k=3,gravity", "2x2x2,gravity", "2x2x3,k=3,gravity", "3x2x2,k=2,gravity"]
+)
+def test_with_gravity_the_values_are_plain_minimaxs(spec: str) -> None:
+    geometry = Geometry.parse(spec)
+    for attacker in ("x", "o"):
+        search = WideSearch(geometry, attacker, table_bytes=1 << 20)
+        assert search.solve() == forces_a_line(geometry, attacker), attacker
+
+
+def test_a_gravity_strategy_is_accepted_by_the_checker(tmp_path: Path) -> None:
+    """X wins 4x5 with k=3 and gravity; the strategy read off the search is a certificate with
+    gravity in its header that the checker walks with gravity's moves."""
+    geometry = Geometry.parse("4x5,k=3,gravity")
+    search = WideSearch(geometry, "x", table_bytes=1 << 20)
+    assert search.solve() is True
+    path = tmp_path / "gravity.jsonl.gz"
+    header = StrategyHeader.for_board(geometry, "x", "win")
+    write_certificate(path, header, certificate_lines(geometry, search.strategy()))
+    checked = verify_certificate(path)
+    assert checked.valid and checked.gravity
