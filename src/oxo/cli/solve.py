@@ -18,6 +18,7 @@ from oxo.analysis import (
     seed_rule_unwinnable,
     winnability,
 )
+from oxo.book import book_entry
 from oxo.cli.common import (
     console,
     echo_json,
@@ -470,8 +471,8 @@ def solve_command(
         for path in solved.proofs:
             click.echo(f"certificate: {path}")
         return
-    if proof_dir is None and not again:
-        solved = api.solve(geometry)
+    if proof_dir is None and not again and book_entry(geometry.spec) is not None:
+        solved = api.solve(geometry)  # read from the book at once, without a search
         if solved.from_book:
             _print_from_book(solved, as_json)
             return
