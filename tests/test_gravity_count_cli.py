@@ -195,7 +195,6 @@ def test_a_count_stopped_by_the_memory_limit_says_how_far_it_got() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["3x3x3", "--gravity"], "not a gravity board"),
         (["4x,gravity"], "not a gravity board"),
         (["6x7", "--gravity", "--k", "9"], "k must be between 1 and the longest side"),
         (["6x7,k=0,gravity"], "k must be between"),

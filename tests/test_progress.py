@@ -124,8 +124,8 @@ def test_ctrl_c_stops_a_proof_with_what_it_settled(monkeypatch: pytest.MonkeyPat
 
 
 LONG_RUNS = [
-    ["solve", "7x7", "--k", "5"],
-    ["solve", "10x4", "--k", "4", "--time", "8"],
+    ["solve", "7x7", "--k", "5", "--again"],  # (without --again: read from the proof book)
+    ["solve", "10x4", "--k", "4", "--time", "8", "--again"],
     ["analyze", "4453", "--gravity", "--time", "8"],
 ]
 
@@ -142,7 +142,7 @@ def test_long_work_fits_an_80_column_terminal(args: list[str]) -> None:
 @pytest.mark.slow
 def test_ctrl_c_of_a_proof_says_what_it_settled_on_a_line_of_its_own() -> None:
     run = run_in_terminal(
-        ["solve", "8x8", "--k", "5"],
+        ["solve", "8x8", "--k", "5", "--again"],
         columns=80,
         seconds=300,
         interrupt_on=r"can X force a line\? [\d,]+ positions searched",
