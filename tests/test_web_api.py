@@ -159,7 +159,7 @@ def answers_legally(before: dict, after: dict) -> None:
     assert after["moves"][:-1] == before["moves"] and after["moves"][-1] in before["legal"]
     search = after["last_search"]
     assert search["side"] == before["to_move"]
-    if "gravity" not in before["board"]:  # Score Four's report names its move otherwise (open)
+    if "gravity" not in before["board"]:  # (a gravity box's notation names moves otherwise)
         assert search["move"] == str(after["moves"][-1])
     assert search["level"] == before["players"][before["to_move"]]
     state = replayed(after)
