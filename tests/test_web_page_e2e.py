@@ -671,3 +671,82 @@ def test_explore_this_position_only_where_the_explorer_draws(page, server_url: s
     assert page.is_hidden("#play-explore")
     new_game(page, "4x4x4", "human", "human")
     assert page.is_visible("#play-explore")
+
+
+WIDE = """() => { const W = document.documentElement.clientWidth; const out = [];
+  for (const e of document.querySelectorAll('body *')) { const r = e.getBoundingClientRect();
+    if (r.right > W + 1) out.push(e.tagName + '#' + e.id + ' ' + Math.round(r.right)); }
+  return out.slice(0, 10); }"""
+
+
+def focused_label(page) -> str:
+    return page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
+
+
+def play_an_empty_cell_by_keyboard(page) -> None:
+    """From the board's tab stop, the arrow keys to an empty cell (a snake through the rows),
+    then Enter."""
+    page.focus("#play-svg [role=button][tabindex='0']")
+    across, before = "ArrowRight", None
+    for _ in range(200):
+        label = focused_label(page)
+        if label.endswith(", empty"):
+            page.keyboard.press("Enter")
+            return
+        if label == before:  # at the end of a row: down one, then back the other way
+            page.keyboard.press("ArrowDown")
+            across = "ArrowLeft" if across == "ArrowRight" else "ArrowRight"
+        before = focused_label(page)
+        page.keyboard.press(across)
+    raise AssertionError("no empty cell was reached with the arrow keys")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_play_against_the_proof(page, server_url: str, width: int) -> None:
+    """Issue 41, item 3: the menu lists the boards oxo has proved, the level menu names the
+    proof, the page says what is proved and where the certificate is (and how to check it), and a
+    game against the proof (3x3x3: the computer as X wins), played with the keyboard, is lost."""
+    from oxo.book import book_entry
+    from oxo.web.proofs import proved_page_boards
+    from oxo.web.sessions import BOARDS
+
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    group = page.locator("#play-board optgroup")
+    assert group.get_attribute("label") == "Proved by oxo: play against the proof"
+    offered = {board["id"] for board in BOARDS}
+    apart = [board for board in proved_page_boards() if board["id"] not in offered]
+    assert group.locator("option").all_inner_texts() == [board["label"] for board in apart]
+    assert "8x8, 5 in a row: a draw (proved)" in [board["label"] for board in apart]
+    assert "8x8, 5 in a row" in (page.text_content("#proved-list") or "")
+    new_game(page, "3x3x3", "human", "human")
+    assert page.inner_text("#play-x option[value='perfect']") == "perfect · plays oxo's proof"
+    entry = book_entry("3x3x3")
+    assert entry is not None and entry.certificate_of("x") is not None
+    certificate = entry.certificate_of("x")
+    panel = page.locator("#proof")
+    text = panel.inner_text()
+    assert "X wins with best play" in text and f"{certificate.file}" in text
+    assert "oxo verify " in text and "python3 tools/check_strategy.py " in text
+    snapshot = panel.aria_snapshot()
+    assert 'heading "Proved by oxo"' in snapshot and 'button "Play O against the proof"' in snapshot
+    assert no_sideways_scroll(page), page.evaluate(WIDE)
+    page.focus("#proof-play button")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "Play.state && Play.state.players.x === 'perfect' && Play.state.players.o === 'human'"
+    )
+    idle(page)
+    engines = [page.evaluate("Play.state.last_search.engine")]
+    while not page.evaluate("Play.state.over"):
+        play_an_empty_cell_by_keyboard(page)
+        idle(page)
+        if page.evaluate("Play.state.last_search && Play.state.last_search.side === 'x'"):
+            engines.append(page.evaluate("Play.state.last_search.engine"))
+    assert page.evaluate("Play.state.winner") == "x"
+    assert "loss" in page.get_attribute("#play-status", "class")
+    assert engines[0].startswith("perfect (proof book: X wins"), engines
+    assert "Ready: perfect plays X's moves from it" in panel.inner_text()
+    assert no_sideways_scroll(page)
+    if width == 390:
+        assert e2e.axe_violations(page) == []

@@ -298,6 +298,8 @@ class _Side:
     certificate: BookCertificate
     player: CertificatePlayer | None = None
     problem: str | None = None
+    #: Whether the index was missing when the player could not load (it is looked for again).
+    retry: bool = False
 
 
 def certificate_geometry(entry: BookEntry, certificate: BookCertificate) -> Geometry:
@@ -386,11 +388,17 @@ class BoardBook:
         known = self._sides.get(side)
         if known is None:
             return None
+        if known.player is None and known.problem is not None and known.retry:
+            # The index was missing: built since (``oxo book --index``, the page), it is used
+            # from the next move on.
+            if load_index(known.certificate) is not None:
+                known.problem = None
         if known.player is None and known.problem is None:
             try:
                 known.player = load_player(self.entry, known.certificate, build=self.build)
             except CertificateUnavailableError as error:
                 known.problem = str(error)
+                known.retry = load_index(known.certificate) is None
         return known.player
 
     def problem(self, side: str) -> str | None:

@@ -44,7 +44,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.registry import board_geometry, find_game, new_game
 from oxo.web import explore as explorer
-from oxo.web import schemas, sessions
+from oxo.web import proofs, schemas, sessions
 from oxo.web.levels import board_levels, level_words, strength_notes
 from oxo.web.maps import map_answer
 from oxo.web.schemas import (
@@ -56,6 +56,8 @@ from oxo.web.schemas import (
     NewGame,
     Nothing,
     PlayMove,
+    PrepareProof,
+    ProofQuery,
     TakeBack,
     decode_body,
     decode_query,
@@ -363,6 +365,7 @@ def create_app(
     solutions = SolutionCache()
     games = GameStore()
     pool = Thinkers(thinkers)
+    preparer = proofs.Preparer()
     explored: BoundedCache[tuple[str, str], dict[str, Any]] = BoundedCache(EXPLORE_CACHE)
     pending: dict[Any, asyncio.Future[Any]] = {}
     info_cache: dict[str, Any] = {}
@@ -396,6 +399,10 @@ def create_app(
                 )
         return JSONResponse({**game.to_dict(values=values), **queued(game), **extra})
 
+    def proof_of(game: Game) -> dict[str, Any]:
+        """The game's board as oxo's proof book has it (``"proof"``: None when it has not proved it)."""
+        return {"proof": proofs.board_proof(game.game.name, preparer)}
+
     def queued(game: Game) -> dict[str, Any]:
         """Where the game's computer move is (:meth:`Thinkers.status`): waiting for a free worker (for
         about how long, behind how many searches: the two workers may be busy with other games'
@@ -404,7 +411,19 @@ def create_app(
         status = (pool.status(game.id) if game.is_thinking else None) or {}
         phase = status.get("phase")
         waiting = phase == "waiting"
+        preparing = game.preparing if game.is_thinking else None
+        if preparing is not None and preparing.running:
+            return {
+                "thinking_phase": "preparing",
+                "thinking_note": preparing_words(preparing),
+                "search_seconds": None,
+                "waiting_for_worker": False,
+                "wait_seconds": None,
+                "searches_ahead": None,
+                **proof_of(game),
+            }
         return {
+            **proof_of(game),
             "thinking_phase": phase,
             "thinking_note": wait_words(status) if status else None,
             "search_seconds": status["seconds"] if phase == "searching" else None,
@@ -431,6 +450,12 @@ def create_app(
                     "boards": [
                         {**board, **board_levels(find_game(board["board"], board["k"]))}
                         for board in sessions.BOARDS
+                    ],
+                    # the boards oxo has proved: the page lists those it does not offer above
+                    # apart ("play against the proof"), each with how its levels play there
+                    "proved": [
+                        {**board, **board_levels(find_game(board["name"]))}
+                        for board in proofs.proved_page_boards()
                     ],
                     "strength": strength_notes(),
                     "seconds": {
@@ -538,6 +563,16 @@ def create_app(
         return await answer(game, query.values)
 
     async def think(game: Game, task: Task) -> None:
+        # A certificate the move plays from, quick to prepare but not prepared yet, is prepared
+        # first, in a process of its own (the page shows how far it is).
+        job = proofs.needs_preparing(game.game.name, task.side, task.level, task.state, preparer)
+        if job is not None:
+            game.preparing = job
+            try:
+                while not await job.wait(3600.0):
+                    pass
+            finally:
+                game.preparing = None
         move, report = await pool.think(task)
         game.apply(task, move, report)
 
@@ -649,6 +684,67 @@ def create_app(
             )
         return JSONResponse({"move": shown, "moves": [shown], "text": text, "value": None})
 
+    # oxo's proofs ----------------------------------------------------------------------------
+
+    def proved_entry(board: str | None, k: int | None) -> Any:
+        """The proof book's row of a board named in a request (400 naming ``board`` when it is
+        not a board, or oxo has not proved it)."""
+        from oxo.book import book_entry
+
+        text = _ascii("board", board)
+        if text is None or not text.strip():
+            raise WebInputError("board: give a board such as 8x8 (with k=5), 10x4 or qubic")
+        try:
+            name = find_game(text.strip(), k).name
+        except OxoError as error:
+            raise WebInputError(f"board: {error}") from None
+        entry = book_entry(name)
+        if entry is None:
+            proved = ", ".join(row["id"] for row in proofs.proved_page_boards())
+            raise WebInputError(
+                f"board: oxo has proved nothing about {name}; the proved boards are {proved}"
+            )
+        return entry
+
+    async def proofs_list(request: Request) -> Response:
+        """Every board oxo has proved, with its certificates as they are on this machine."""
+        from oxo.book import proved_boards as rows
+
+        _query(request, Nothing)
+        return JSONResponse({"boards": [proofs.board_proof(row.board, preparer) for row in rows()]})
+
+    async def proof_one(request: Request) -> Response:
+        """One board's proof (``"proof": null`` when oxo has not proved it)."""
+        query = _query(request, ProofQuery)
+        text = _ascii("board", query.board) or ""
+        try:
+            name = find_game(text.strip(), query.k).name
+        except OxoError as error:
+            raise WebInputError(f"board: {error}") from None
+        return JSONResponse({"board": name, "proof": proofs.board_proof(name, preparer)})
+
+    async def proof_prepare(request: Request) -> Response:
+        """Start preparing a certificate for perfect play (its index, once on this machine)."""
+        data = await _body(request, PrepareProof)
+        entry = proved_entry(data.board, data.k)
+        side = (_ascii("side", data.side) or "").strip().lower()
+        if side not in ("x", "o"):
+            raise WebInputError(f"side: must be x or o, got {data.side[:40]!r}")
+        from oxo.book.play import FORMATS
+
+        certificate = entry.certificate_of(side)
+        if certificate is None or certificate.format not in FORMATS:
+            has = entry.playable_sides
+            raise WebInputError(
+                f"side: oxo's proof of {entry.board} ({entry.value_words}) has no certificate "
+                f"to prepare for {side.upper()}"
+                + (f"; it has one for {' and '.join(s.upper() for s in has)}" if has else "")
+            )
+        preparer.start(entry, side)
+        return JSONResponse(
+            {"board": entry.board, "proof": proofs.board_proof(entry.board, preparer)}
+        )
+
     # explorer --------------------------------------------------------------------------------
 
     async def explore(request: Request) -> Response:
@@ -738,6 +834,7 @@ def create_app(
             loop.run_in_executor(None, info_bytes)
         yield
         pool.close()
+        preparer.close()
 
     game_path = "/api/games/{game_id:str}"
     routes = [
@@ -752,6 +849,9 @@ def create_app(
         Route(f"{game_path}/cancel", game_cancel, methods=["POST"]),
         Route(f"{game_path}/undo", game_undo, methods=["POST"]),
         Route(f"{game_path}/hint", game_hint, methods=["POST"]),
+        Route("/api/proofs", proofs_list),
+        Route("/api/proof", proof_one),
+        Route("/api/proofs/prepare", proof_prepare, methods=["POST"]),
         Route("/api/explore", explore),
         Route("/api/count", count),
         Route("/api/map", strategy),
@@ -769,6 +869,7 @@ def create_app(
     app.state.games = games
     app.state.thinkers = pool
     app.state.solutions = solutions
+    app.state.preparer = preparer
     app.add_middleware(Guard, hosts=hosts or HostRule())
     return app
 
@@ -789,6 +890,19 @@ def _check_ply(game: Game, ply: int | None) -> None:
             f"{played} now (another tab or window moved in it); nothing was played: "
             "load the game again",
         )
+
+
+def preparing_words(job: proofs.Preparation) -> str:
+    """What the page says while the computer's move waits for its certificate (after "O
+    (perfect) "): which file, how far, about how long is left."""
+    data = job.to_dict()
+    left = data["seconds_left"]
+    when = "" if left is None else f", about {max(1, round(left))} s left"
+    far = f"{round(100 * data['fraction'])} %" if data["total"] else "starting"
+    return (
+        f"is preparing its proof first: {job.side.upper()}'s certificate {job.file}, checked "
+        f"and indexed once on this machine ({far}{when})"
+    )
 
 
 def _consume(job: asyncio.Future[Any]) -> None:

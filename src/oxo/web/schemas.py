@@ -105,6 +105,21 @@ class MapQuery(Struct, forbid_unknown_fields=True):
     k: K | None = None
 
 
+class ProofQuery(Struct, forbid_unknown_fields=True):
+    """``GET /api/proof``: a board (and k)."""
+
+    board: Text
+    k: K | None = None
+
+
+class PrepareProof(Struct, forbid_unknown_fields=True):
+    """``POST /api/proofs/prepare``: the board (and k) and the side whose certificate is prepared."""
+
+    board: Text
+    side: Text
+    k: K | None = None
+
+
 S = TypeVar("S", bound=Struct)
 _WHERE = re.compile(r"^(.*?)(?: - at `\$(?:\.)?(.*)`)?$", re.DOTALL)
 

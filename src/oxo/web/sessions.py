@@ -266,6 +266,8 @@ class Game:
         self.last_search: dict[str, Any] | None = None
         self.thinking: Any = None  # the asyncio task of a running search, if any
         self.thinking_since: float | None = None
+        #: The preparation of a certificate the computer's move waits for (:mod:`oxo.web.proofs`).
+        self.preparing: Any = None
         self.touched = time.monotonic()  # set by the store at each request
         self._solutions = solutions or SolutionCache()
 

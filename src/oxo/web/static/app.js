@@ -133,6 +133,27 @@ function fillSelect(select, options, value, label = (option) => (option === "hum
 }
 
 let info = null;
+// A board of the menu: one the page offers, or one oxo has proved (the menu lists those apart).
+function findBoard(boardId) {
+  return info.boards.find((b) => b.id === boardId) || (info.proved || []).find((b) => b.id === boardId);
+}
+
+// The boards oxo has proved that the menu does not offer above, in a group of their own: on them
+// the computer at perfect plays the moves of oxo's certificates ("play against the proof").
+function addProvedBoards(select, meta) {
+  const offered = new Set(meta.boards.map((b) => b.id));
+  const group = document.createElement("optgroup");
+  group.label = "Proved by oxo: play against the proof";
+  for (const board of meta.proved || []) {
+    if (offered.has(board.id)) continue;
+    const option = document.createElement("option");
+    option.value = board.id;
+    option.textContent = board.label;
+    group.appendChild(option);
+  }
+  if (group.children.length) select.appendChild(group);
+}
+
 async function getInfo() {
   if (!info) {
     info = await api("GET", "/api/info");
@@ -167,6 +188,9 @@ function showLevels(meta) {
     item.textContent = line;
     items.appendChild(item);
   }
+  const proved = (meta.proved || []).map((b) => `${b.label.replace(/ \(proved\)$/, "")}`);
+  $("proved-list").textContent = proved.length ? `On these boards perfect (and best) play the moves of oxo's ` +
+    `certificates, files that prove the value and that a program without oxo can check: ${proved.join("; ")}.` : "";
   const note = meta.strength;
   $("levels-note").textContent = note.anchor ? `Elo points, ${note.anchor} = 0: a level 200 points above another is expected to ` +
     `score ${Math.round(note.expected_at_200 * 100)} % against it (a draw counting half). Measured by a round robin of the levels ` +
@@ -178,7 +202,7 @@ function showLevels(meta) {
 // How each level plays on the board chosen in the form, and how strong it measured there; the
 // level menus carry the same figure.
 function showBoardLevels(boardId) {
-  const board = info.boards.find((b) => b.id === boardId);
+  const board = findBoard(boardId);
   const body = $("levels-table").querySelector("tbody");
   body.innerHTML = "";
   $("levels-board").textContent = board ? `The levels on ${board.label}` : `The levels on ${boardId}`;
@@ -211,6 +235,7 @@ function levelLabel(level, board, row) {
   if (!board) return level;
   if (!row) return `${level} (not on this game)`;
   if (row.refused) return `${level} (out of reach from the start)`;
+  if (row.plays.startsWith(`${level}: oxo's proof`)) return `${level} · plays oxo's proof`;
   return row.strength ? `${level} · Elo ${row.strength.text}` : level;
 }
 
@@ -341,7 +366,7 @@ const Play = {
   // form does not list (a link naming 3x5) is asked for as it is: the server plays any classic board
   // it can read, or answers 400 naming the board, which is shown (never another board instead).
   setup(boardId, players, seconds) {
-    const board = info.boards.find((b) => b.id === boardId);
+    const board = findBoard(boardId);
     if (!board) return boardId ? { kind: "classic", board: boardId, players, seconds } : { players, seconds };
     const body = { kind: board.kind, players, seconds };
     if (board.kind === "classic") Object.assign(body, { board: board.board, k: board.k });
@@ -353,7 +378,10 @@ const Play = {
     const { tab, params } = readHash();
     const linked = tab === "play" && params.has("board") ? Play.fromLink(params, meta) : null;
     let saved = load("oxo.game");
-    fillSelect($("play-board"), meta.boards, (linked || saved || {}).board || "3x3", (board) => board.label);
+    fillSelect($("play-board"), meta.boards, undefined, (board) => board.label);
+    addProvedBoards($("play-board"), meta);
+    const wanted = (linked || saved || {}).board || "3x3";
+    if ([...$("play-board").options].some((o) => o.value === wanted)) $("play-board").value = wanted;
     const chosen = linked || saved;
     fillSelect($("play-x"), meta.players, chosen ? chosen.players.x : "human");
     fillSelect($("play-o"), meta.players, chosen ? chosen.players.o : meta.default_level);
@@ -407,13 +435,13 @@ const Play = {
 
   // A link the server refused, said as such (a board the page does not offer, a bad move, ...).
   linkError(linked, error) {
-    const offered = info.boards.some((b) => b.id === linked.board);
+    const offered = Boolean(findBoard(linked.board));
     const what = offered ? "The link's game" : `The link's board ${JSON.stringify(linked.board)} (not one this page offers)`;
     return Object.assign(new Error(`${what} cannot be played: ${error.message}`), { status: error.status });
   },
 
   classic(boardId) {
-    const board = info.boards.find((b) => b.id === boardId);
+    const board = findBoard(boardId);
     return !board || board.kind === "classic";
   },
 
@@ -444,7 +472,8 @@ const Play = {
     $("play-svg").innerHTML = "";
     $("play-status").textContent = message;
     $("play-status").className = "status";
-    for (const id of ["play-values-label", "play-legend", "play-values-list", "play-again", "play-explore", "play-hint-text", "play-paused", "mega-facts", "mega-hint", "play-link-row"]) $(id).hidden = true;
+    for (const id of ["play-values-label", "play-legend", "play-values-list", "play-again", "play-explore", "play-hint-text", "play-paused", "mega-facts", "mega-hint", "play-link-row", "proof"]) $(id).hidden = true;
+    Proof.stopPolling();
     $("play-levels").textContent = "—";
     $("play-search").textContent = "—";
     $("play-moves").textContent = "—";
@@ -486,6 +515,7 @@ const Play = {
     $("play-explore").hidden = !(state.kind === "classic" && state.explorable);
     $("play-hint").disabled = state.over || state.computer_to_move;
     $("play-hint-text").hidden = true;
+    Proof.show(state);
     for (const id of ["mega-rules", "mega-facts", "mega-hint"]) $(id).hidden = !mega;
     $("uttt-rules").hidden = state.kind !== "uttt";
     if (state.kind === "uttt") Play.loadRules("uttt").catch(showError);
@@ -765,6 +795,146 @@ const Play = {
       $("play-link").select();
       if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
     }
+  },
+};
+
+// -- the proof of a board oxo has proved: what is proved, the certificates, play against it -----------
+
+const Proof = {
+  board: null,   // the page's id of the board shown
+  poll: null,
+
+  show(state) {
+    const proof = state.proof;
+    $("proof").hidden = !proof;
+    if (!proof) { Proof.board = null; Proof.stopPolling(); return; }
+    Proof.board = state.board;
+    Proof.draw(proof, state);
+  },
+
+  draw(proof, state) {
+    const words = { x: "X wins", o: "O wins", draw: "a draw" };
+    const agrees = proof.published === proof.value ? "The same value was published" : `Published as ${words[proof.published] || proof.published}`;
+    const ending = proof.ending_ply ? `, the game ending at move ${proof.ending_ply}` : "";
+    $("proof-value").textContent = `${proof.page.label.replace(/: .*$/, "")}: ${words[proof.value]} with best play${ending}, ` +
+      `as oxo proved it. ${agrees}: ${proof.source}.`;
+    const list = $("proof-sides");
+    list.innerHTML = "";
+    let running = false;
+    for (const [side, data] of Object.entries(proof.sides)) {
+      const item = document.createElement("li");
+      const S = side.toUpperCase();
+      const who = state.players[side] === "human" ? "" : ` The computer plays ${S} at ${state.players[side]}.`;
+      const head = document.createElement("p");
+      head.textContent = `${S}'s certificate proves ${data.claim}: ${data.file}.${who}`;
+      item.appendChild(head);
+      const where = document.createElement("p");
+      const preparing = data.preparing;
+      if (preparing && preparing.running) {
+        running = true;
+        const bar = document.createElement("progress");
+        bar.max = 1;
+        bar.value = preparing.fraction;
+        bar.setAttribute("aria-label", `Preparing ${S}'s certificate`);
+        const left = preparing.seconds_left === null ? "" : `, about ${Proof.duration(preparing.seconds_left)} left`;
+        where.textContent = `Preparing it (once on this machine): ${preparing.status}, ${Math.round(100 * preparing.fraction)} %${left}. ` +
+          `Until it is ready the level perfect plays hard as ${S}. `;
+        where.appendChild(bar);
+      } else if (data.ready) {
+        where.textContent = data.indexed === null ? `Ready: perfect plays ${S} with its exact solver, as the certificate proves.` :
+          `Ready: perfect plays ${S}'s moves from it.`;
+      } else if (data.missing) {
+        where.textContent = `Not on this machine, so perfect plays hard as ${S}: ${data.missing}`;
+      } else {
+        const failed = preparing && preparing.failed ? `The last preparation failed: ${preparing.failed}. ` : "";
+        where.textContent = `${failed}Not prepared yet: perfect plays hard as ${S} until its index is built, once on this machine ` +
+          `(about ${Proof.duration(data.make_seconds || 0)}; or on the command line: ${data.make}). `;
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = `Prepare ${S}'s certificate`;
+        button.addEventListener("click", () => { showError(null); Proof.prepare(side).catch(showError); });
+        where.appendChild(button);
+      }
+      item.appendChild(where);
+      if (data.check && data.check.length) {
+        const check = document.createElement("p");
+        check.className = "hint";
+        check.append("Check it yourself: ");
+        data.check.forEach((command, index) => {
+          if (index) check.append(" or ");
+          const code = document.createElement("code");
+          code.textContent = command;
+          check.appendChild(code);
+        });
+        item.appendChild(check);
+      }
+      list.appendChild(item);
+    }
+    // Play against the proof: the computer takes a side a certificate covers, at perfect.
+    const play = $("proof-play");
+    play.innerHTML = "";
+    for (const [side, data] of Object.entries(proof.sides)) {
+      const other = side === "x" ? "o" : "x";
+      if (state.players[side] === "perfect" && state.players[other] === "human") continue;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Play ${other.toUpperCase()} against the proof`;
+      button.title = `a new game: you play ${other.toUpperCase()}, the computer ${side.toUpperCase()} at perfect (${data.claim})`;
+      button.addEventListener("click", () => {
+        showError(null);
+        Play.paused = false;
+        const players = { [side]: "perfect", [other]: "human" };
+        Play.newGame(Play.setup(Proof.board, players, Number($("play-seconds").value))).catch(showError);
+      });
+      play.appendChild(button);
+    }
+    play.hidden = !play.children.length;
+    if (running) Proof.startPolling(); else Proof.stopPolling();
+  },
+
+  duration(seconds) {
+    if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+    if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+    return `${(seconds / 3600).toFixed(1)} h`;
+  },
+
+  async prepare(side) {
+    const state = Play.state;
+    if (!state || !state.proof) return;
+    const board = findBoard(state.board);
+    const body = board && board.kind === "classic" ? { board: board.board, k: board.k, side } : { board: state.board, side };
+    const answer = await api("POST", "/api/proofs/prepare", body);
+    if (Play.state && Play.state.id === state.id) {
+      Play.state.proof = answer.proof;
+      Proof.draw(answer.proof, Play.state);
+      announce(`Preparing ${side.toUpperCase()}'s certificate.`);
+    }
+  },
+
+  // While a preparation runs, its progress every second (the board's proof alone: cheap).
+  startPolling() {
+    if (Proof.poll) return;
+    Proof.poll = setInterval(async () => {
+      const state = Play.state;
+      if (!state || !state.proof) { Proof.stopPolling(); return; }
+      const board = findBoard(state.board);
+      const query = board && board.kind === "classic" ? `board=${encodeURIComponent(board.board)}&k=${board.k}` : `board=${encodeURIComponent(state.board)}`;
+      try {
+        const answer = await api("GET", `/api/proof?${query}`);
+        if (Play.state && Play.state.id === state.id && answer.proof) {
+          const before = Object.values(Play.state.proof.sides).filter((s) => s.ready).length;
+          Play.state.proof = answer.proof;
+          Proof.draw(answer.proof, Play.state);
+          const after = Object.values(answer.proof.sides).filter((s) => s.ready).length;
+          if (after > before) announce("A certificate is ready: perfect plays from it from the next move on.");
+        }
+      } catch (error) { /* shown at the next answer of the game */ }
+    }, 1000);
+  },
+
+  stopPolling() {
+    clearInterval(Proof.poll);
+    Proof.poll = null;
   },
 };
 

@@ -1,0 +1,328 @@
+"""Playing against oxo's proofs on the page: what the proof book proves about a board, where its
+certificates are and how to check them, and the one-time preparation perfect play needs.
+
+The level ``perfect`` (and ``best``) plays a certificate's moves on a board the proof book holds
+(:mod:`oxo.book.play`), once the certificate's index is built in oxo's cache. Building it takes
+a few seconds on the small certificates and minutes on the big ones (8x8 with k=5 as O, Qubic),
+so it runs in a process of its own (:class:`Preparer`, at a lower priority, as the thinkers do):
+the server keeps answering, and the page shows how far the preparation is. A quick one (estimated
+under :data:`oxo.book.play.AUTO_BUILD_SECONDS`) starts by itself before the computer's first move
+from the proof; a long one when the person asks for it. Until a certificate is ready, ``perfect``
+plays ``hard`` and says why (the engine's own note names the command that makes it ready).
+
+:func:`board_proof` is a board's proof as the API answers it (:func:`oxo.api.proof`, plus the
+page's board id, the commands that check each certificate, and the state of its preparation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import shlex
+import threading
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from oxo.book import BookEntry, book_entry, missing_message, proved_boards
+from oxo.book.index import estimate_seconds
+from oxo.book.play import AUTO_BUILD_SECONDS, FORMATS, proof_summary
+from oxo.engines.exact import PERFECT_LIMIT
+from oxo.errors import OxoError
+from oxo.game import GameState
+
+#: How much lower than the server a preparation runs (Unix nice), as the thinkers do.
+NICENESS = 10
+#: Seconds between two progress reports of a preparation.
+REPORT_SECONDS = 0.25
+#: Levels that play from the proof book where a certificate covers the position.
+PROOF_LEVELS = frozenset({"perfect", "best"})
+
+
+def page_board(entry: BookEntry) -> dict[str, Any]:
+    """How the page names a proved board: ``id`` (as its board menu and the game answers write
+    it), ``kind``, ``board`` and ``k`` (the fields of ``POST /api/games``) and a ``label``."""
+    from oxo.web.sessions import BOARDS
+
+    for offered in BOARDS:  # a board the page offers already (Connect Four: by its own name)
+        from oxo.registry import find_game
+
+        if find_game(offered["board"], offered["k"]).name == entry.board:
+            return {key: offered[key] for key in ("id", "kind", "board", "k")} | {
+                "label": f"{offered['label']}: {_proved_words(entry)}"
+            }
+    shape = "x".join(map(str, entry.shape))
+    return {
+        "id": entry.board,
+        "kind": "classic",
+        "board": shape,
+        "k": entry.k,
+        "label": f"{shape}, {entry.k} in a row: {_proved_words(entry)}",
+    }
+
+
+def _proved_words(entry: BookEntry) -> str:
+    """``X wins (proved)``, ``a draw (proved)``."""
+    return f"{'a draw' if entry.value == 'draw' else entry.value_words} (proved)"
+
+
+# -- preparing a certificate, in a process of its own ---------------------------------------------
+
+
+def _prepare(conn: Connection, board: str, side: str) -> None:  # pragma: no cover - a child process
+    """The preparation process: :func:`oxo.api.prepare_proof` of one side, its progress sent back
+    as ``("progress", done, total)`` and ``("status", text)``, then ``("ready",)`` or
+    ``("failed", message)``."""
+    import os
+
+    try:
+        os.nice(NICENESS)
+    except (AttributeError, OSError):
+        pass
+    last = 0.0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= REPORT_SECONDS or done >= total:
+            last = now
+            conn.send(("progress", done, total))
+
+    def status(text: str) -> None:
+        conn.send(("status", text))
+
+    try:
+        from oxo.api import prepare_proof
+
+        prepare_proof(board, side=side, on_progress=progress, on_status=status)
+        conn.send(("ready",))
+    except OxoError as error:
+        conn.send(("failed", " ".join(str(error).split())))
+    except Exception as error:  # a defect: said, not hidden
+        conn.send(("failed", f"{type(error).__name__}: {error}"))
+    finally:
+        conn.close()
+
+
+@dataclass
+class Preparation:
+    """One side's certificate of one board being prepared (its file checked, its index built):
+    how far it is (``done`` of ``total`` positions of the certificate's walk), what it does now
+    (``status``), and how it ended (``ready``, or ``failed`` with ``message``)."""
+
+    board: str
+    side: str
+    file: str
+    estimate: float
+    started: float = field(default_factory=time.monotonic)
+    done: int = 0
+    total: int = 0
+    status: str = "starting"
+    ready: bool = False
+    failed: str | None = None
+    finished: threading.Event = field(default_factory=threading.Event)
+    process: Any = None
+
+    @property
+    def running(self) -> bool:
+        return not self.finished.is_set()
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the API answers it: the fraction done, the seconds so far, and about how many are
+        left (from the rate so far once a tenth is done, else from the estimate; None when over)."""
+        seconds = time.monotonic() - self.started
+        fraction = self.done / self.total if self.total else 0.0
+        if not self.running:
+            left = None
+        elif fraction >= 0.1:
+            left = seconds * (1 - fraction) / fraction
+        else:
+            left = max(self.estimate - seconds, 1.0)
+        return {
+            "side": self.side,
+            "file": self.file,
+            "running": self.running,
+            "status": self.status,
+            "done": self.done,
+            "total": self.total,
+            "fraction": round(fraction, 4),
+            "seconds": round(seconds, 1),
+            "seconds_left": None if left is None else round(left, 1),
+            "ready": self.ready,
+            "failed": self.failed,
+        }
+
+    async def wait(self, seconds: float) -> bool:
+        """Wait (on the event loop, never blocking it) at most ``seconds`` for the end; whether
+        it ended."""
+        deadline = time.monotonic() + seconds
+        while self.running and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        return not self.running
+
+
+class Preparer:
+    """The preparations of the server: at most one per (board, side) at a time, each in a
+    ``spawn`` process (nothing of the server is inherited) read by a thread of its own."""
+
+    def __init__(self) -> None:
+        self._jobs: dict[tuple[str, str], Preparation] = {}
+        self._lock = threading.Lock()
+
+    def get(self, board: str, side: str) -> Preparation | None:
+        """The last preparation of ``side``'s certificate of ``board`` (running or ended)."""
+        return self._jobs.get((board, side))
+
+    def start(self, entry: BookEntry, side: str) -> Preparation:
+        """The preparation of ``side``'s certificate of ``entry``: the one running, else a new
+        one (a failed one is tried again: the file may have been put right meanwhile)."""
+        certificate = entry.certificate_of(side)
+        if certificate is None:
+            raise OxoError(f"oxo's proof of {entry.board} has no certificate for {side.upper()}")
+        with self._lock:
+            job = self._jobs.get((entry.board, side))
+            if job is not None and (job.running or job.ready):
+                return job
+            job = Preparation(entry.board, side, certificate.file, estimate_seconds(certificate))
+            self._jobs[(entry.board, side)] = job
+            context = multiprocessing.get_context("spawn")
+            ours, theirs = context.Pipe(duplex=False)
+            job.process = context.Process(
+                target=_prepare,
+                args=(theirs, entry.board, side),
+                name="oxo-prepare",
+                daemon=True,
+            )
+            job.process.start()
+            theirs.close()
+        threading.Thread(
+            target=self._follow, args=(job, ours), name="oxo-prepare-follow", daemon=True
+        ).start()
+        return job
+
+    @staticmethod
+    def _follow(job: Preparation, conn: Connection) -> None:
+        """Read a preparation's reports until it ends (or its process does)."""
+        try:
+            while True:
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    break
+                kind = message[0]
+                if kind == "progress":
+                    job.done, job.total = int(message[1]), int(message[2])
+                    job.status = f"indexing {job.file}"
+                elif kind == "status":
+                    job.status = str(message[1])
+                elif kind == "ready":
+                    job.ready, job.status = True, "ready"
+                elif kind == "failed":
+                    job.failed, job.status = str(message[1]), "failed"
+            if not job.ready and job.failed is None:
+                job.process.join(timeout=5)
+                job.failed = (
+                    f"the preparation of {job.file} stopped before it ended (its process "
+                    f"exited with code {job.process.exitcode})"
+                )
+                job.status = "failed"
+        finally:
+            conn.close()
+            job.finished.set()
+
+    def close(self) -> None:
+        """End the preparations still running (the server stops): a stopped build leaves
+        nothing behind (:mod:`oxo.book.index` writes aside and renames)."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+        for job in jobs:
+            if job.running and job.process is not None and job.process.is_alive():
+                job.process.terminate()
+
+
+# -- a board's proof, as the API answers it ---------------------------------------------------------
+
+
+def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] | None:
+    """What oxo has proved about the game named ``name`` (:func:`oxo.api.proof`'s keys), or None:
+    plus ``page`` (how the page names the board) and, per side, ``check`` (the commands that check
+    the certificate: ``oxo verify FILE``, and the standalone checker), ``quick`` (its preparation
+    starts by itself), ``missing`` (why the file is not here and how to get it) and
+    ``preparing`` (:meth:`Preparation.to_dict`, when one was started). Cheap: nothing is hashed."""
+    summary = proof_summary(name)
+    entry = book_entry(name)
+    if summary is None or entry is None:
+        return None
+    sides: dict[str, Any] = summary["sides"]  # type: ignore[assignment]  # built as a dict
+    for certificate in entry.certificates:
+        data = sides.get(certificate.side)
+        if data is None or data.get("file") != certificate.file:
+            continue
+        played = certificate.format in FORMATS
+        where = data["path"]
+        data["check"] = [
+            command if where is None else command.replace(certificate.file, shlex.quote(where))
+            for command in certificate.check_commands
+        ]
+        data["quick"] = (not played) or estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
+        data["missing"] = None if data["path"] is not None else missing_message(certificate)
+        job = None if preparer is None else preparer.get(entry.board, certificate.side)
+        data["preparing"] = None if job is None else job.to_dict()
+        if job is not None and job.ready and played:
+            data["ready"], data["make"], data["make_seconds"] = True, None, None
+    summary["page"] = page_board(entry)
+    summary["references"] = [list(item) for item in entry.references]
+    return summary
+
+
+def proved_page_boards() -> list[dict[str, Any]]:
+    """Every board of the book as the page's board menu lists it (:func:`page_board`), with what
+    is proved (``value``, ``value_words``) and each side's claim: static, for ``/api/info``."""
+    out = []
+    for entry in proved_boards():
+        claims = {
+            certificate.side: certificate.claim
+            for certificate in entry.certificates
+            if certificate.format in FORMATS or entry.gravity
+        }
+        out.append(
+            {
+                **page_board(entry),
+                "name": entry.board,
+                "value": entry.value,
+                "value_words": entry.value_words,
+                "claims": claims,
+            }
+        )
+    return out
+
+
+def needs_preparing(
+    name: str, side: str, level: str, state: GameState, preparer: Preparer
+) -> Preparation | None:
+    """The preparation the computer's move in ``state`` must wait for, when it plays ``side`` at
+    ``level`` on the game named ``name``: a certificate of the book whose index is not built yet,
+    whose file is here and whose build is quick (a long one waits for the person to ask: the move
+    plays hard meanwhile). None where the exact solver plays (a position of at most
+    :data:`~oxo.engines.exact.PERFECT_LIMIT` empty cells: small boards never wait), or nothing is
+    to wait for. Started here when it is not running."""
+    if level not in PROOF_LEVELS or len(state.legal_moves) <= PERFECT_LIMIT:
+        return None
+    entry = book_entry(name)
+    if entry is None:
+        return None
+    certificate = entry.certificate_of(side)
+    if certificate is None or certificate.format not in FORMATS:
+        return None
+    job = preparer.get(entry.board, side)
+    if job is not None:
+        return job if job.running else None
+    from oxo.book import find_certificate
+    from oxo.book.index import load_index
+
+    if load_index(certificate) is not None or find_certificate(certificate) is None:
+        return None
+    if estimate_seconds(certificate) > AUTO_BUILD_SECONDS:
+        return None
+    return preparer.start(entry, side)

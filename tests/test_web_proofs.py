@@ -1,0 +1,223 @@
+"""Playing against oxo's proofs on the page (``oxo.web.proofs``): what the API says is proved and
+where the certificates are, preparing a certificate in a process of its own, and a game against
+the proof on the smallest board where the certificate (not the exact solver) plays: 3x3x3, which
+X wins. Every figure is compared with the library's own answers (``oxo.api.proof``, the book),
+never typed in. Each test that prepares a certificate does it in an empty cache of its own."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from oxo import api  # noqa: E402
+from oxo.book import book_entry, proved_boards  # noqa: E402
+from oxo.book.index import load_index  # noqa: E402
+from oxo.book.play import BoardBook  # noqa: E402
+from oxo.engines.exact import PERFECT_LIMIT  # noqa: E402
+from oxo.position import Position  # noqa: E402
+from oxo.registry import new_game  # noqa: E402
+from oxo.web import proofs as web_proofs  # noqa: E402
+from oxo.web.app import create_app  # noqa: E402
+from oxo.web.sessions import BOARDS  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """A client of a fresh app whose cache is empty (its worker and preparation processes,
+    started later, inherit the folder)."""
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
+    with TestClient(
+        create_app(thinkers=1),
+        base_url="http://127.0.0.1:8000",
+        headers={"Content-Type": "application/json"},
+        raise_server_exceptions=False,
+    ) as test_client:
+        yield test_client
+
+
+def bad(response, field: str) -> str:
+    """A 400 whose one-line message names ``field`` first."""
+    assert response.status_code == 400, response.text
+    message = response.json()["error"]
+    assert message.startswith(f"{field}:") and "\n" not in message, message
+    return message
+
+
+def test_info_lists_every_proved_board(client: TestClient) -> None:
+    """/api/info names every board of the book once, as the page's menu takes it; a board the
+    page offers keeps its id, and perfect says it plays the proof where the solver does not
+    reach the first position."""
+    info = client.get("/api/info").json()
+    rows = proved_boards()
+    assert [board["name"] for board in info["proved"]] == [row.board for row in rows]
+    offered = {board["id"]: board for board in info["boards"]}
+    for board, row in zip(info["proved"], rows, strict=True):
+        assert board["value"] == row.value and board["label"].endswith("(proved)")
+        if board["id"] in offered:
+            assert {k: offered[board["id"]][k] for k in ("kind", "board", "k")} == {
+                k: board[k] for k in ("kind", "board", "k")
+            }
+        plays = {level["level"]: level["plays"] for level in board["levels"]}
+        far = sum(row.shape) and len(new_game(row.board).legal_moves) > PERFECT_LIMIT
+        if far and not row.gravity:
+            assert plays["perfect"].startswith("perfect: oxo's proof of this board"), plays
+    assert any(board["id"] not in offered for board in info["proved"])  # 8x8 with k=5, 10x4...
+
+
+def test_a_boards_proof_is_the_librarys(client: TestClient) -> None:
+    answer = client.get("/api/proof?board=3x3x3").json()
+    proof = answer["proof"]
+    assert answer["board"] == "3x3x3"
+    library = api.proof("3x3x3")
+    assert library is not None
+    for key in ("value", "value_words", "published", "source", "command"):
+        assert proof[key] == library[key]
+    entry = book_entry("3x3x3")
+    assert entry is not None
+    certificate = entry.certificate_of("x")
+    assert certificate is not None and set(proof["sides"]) == {"x"}
+    side = proof["sides"]["x"]
+    assert side["file"] == certificate.file and side["claim"] == "X wins"
+    assert side["path"] and Path(side["path"]).name == certificate.file
+    assert side["check"] == [
+        command.replace(certificate.file, side["path"]) for command in certificate.check_commands
+    ]
+    assert side["check"][0].startswith("oxo verify ") and side["quick"] and not side["missing"]
+    assert proof["page"]["id"] == "3x3x3"
+    # Connect Four: its own solver plays perfect, ready without an index; by the page's name.
+    four = client.get("/api/proof?board=connect4").json()["proof"]
+    assert four["page"]["id"] == "connect4" and all(s["ready"] for s in four["sides"].values())
+    # A board oxo has not proved: no proof (not an error); bad fields: 400 naming them.
+    assert client.get("/api/proof?board=9x9&k=5").json() == {"board": "9x9,k=5", "proof": None}
+    bad(client.get("/api/proof?board=9x9x"), "board")
+    bad(client.get("/api/proof"), "board")
+    bad(client.get("/api/proof?board=3x3&side=x"), "side")
+    bad(client.get("/api/proof?board=3x3&k=two"), "k")
+
+
+def test_prepare_refuses_bad_fields(client: TestClient) -> None:
+    post = lambda body: client.post("/api/proofs/prepare", json=body)  # noqa: E731
+    assert "proved nothing about 9x9,k=5" in bad(
+        post({"board": "9x9", "k": 5, "side": "x"}), "board"
+    )
+    bad(post({"board": "nine", "side": "x"}), "board")
+    bad(post({"side": "x"}), "board")
+    bad(post({"board": "3x3x3", "side": "z"}), "side")
+    assert "for O" in bad(post({"board": "3x3x3", "side": "o"}), "side")  # X wins: X's only
+    assert bad(post({"board": "connect4", "side": "x"}), "side")  # its solver needs nothing
+    bad(post({"board": "3x3x3", "side": "x", "depth": 3}), "depth")
+
+
+def test_a_certificate_is_prepared_in_a_process_of_its_own(client: TestClient) -> None:
+    """4x5's O certificate: not indexed in an empty cache, prepared on request while the server
+    answers, then ready (its index in the cache, as the library reads it)."""
+    entry = book_entry("4x5")
+    assert entry is not None
+    certificate = entry.certificate_of("o")
+    assert certificate is not None and load_index(certificate) is None
+    before = client.get("/api/proof?board=4x5").json()["proof"]["sides"]["o"]
+    assert before["indexed"] is False and before["preparing"] is None
+    started = client.post("/api/proofs/prepare", json={"board": "4x5", "side": "o"})
+    assert started.status_code == 200, started.text
+    job = started.json()["proof"]["sides"]["o"]["preparing"]
+    assert job["side"] == "o" and job["file"] == certificate.file
+    deadline = time.monotonic() + 120
+    while True:
+        side = client.get("/api/proof?board=4x5").json()["proof"]["sides"]["o"]
+        if not side["preparing"]["running"]:
+            break
+        assert client.get("/api/info").status_code == 200  # the server answers meanwhile
+        assert time.monotonic() < deadline, side
+        time.sleep(0.2)
+    assert side["preparing"]["ready"] and side["preparing"]["failed"] is None, side
+    assert side["ready"] and side["indexed"] and side["preparing"]["fraction"] == 1.0
+    assert load_index(certificate) is not None
+
+
+@pytest.mark.slow  # a worker process starts (seconds), then the preparation's own
+def test_play_against_the_proof(client: TestClient) -> None:
+    """3x3x3 with the computer as X at perfect: its first move waits for X's certificate to be
+    prepared, then every move comes from the proof (the certificate while more than 16 cells
+    are empty, the exact solver after), and the person (here: the first empty cell each time)
+    loses."""
+    game = client.post(
+        "/api/games", json={"board": "3x3x3", "players": {"x": "perfect", "o": "human"}}
+    ).json()
+    assert game["proof"]["value"] == "x" and game["proof"]["sides"]["x"]["indexed"] is False
+    engines = []
+    while not game["over"]:
+        if game["computer_to_move"]:
+            game = client.post(f"/api/games/{game['id']}/ai", json={}).json()
+            engines.append(game["last_search"]["engine"])
+        else:
+            game = client.post(
+                f"/api/games/{game['id']}/move", json={"move": game["legal"][0]}
+            ).json()
+    assert game["winner"] == "x", game["result"]
+    assert engines[0].startswith("perfect (proof book: X wins"), engines
+    assert all(engine.startswith("perfect") for engine in engines), engines
+    side = game["proof"]["sides"]["x"]
+    assert side["ready"] and side["indexed"] and side["preparing"]["ready"]
+
+
+def test_what_the_computer_waits_for() -> None:
+    """A move waits only for a quick certificate of a proof level, out of the exact solver's
+    reach; the page's words say which file, how far and how long is left."""
+    preparer = web_proofs.Preparer()
+    empty = new_game("3x3")
+    assert web_proofs.needs_preparing("3x3", "x", "perfect", empty, preparer) is None  # solver
+    cube = new_game("3x3x3")
+    assert web_proofs.needs_preparing("3x3x3", "x", "hard", cube, preparer) is None
+    assert web_proofs.needs_preparing("3x3x3", "o", "perfect", cube, preparer) is None  # X's only
+    four = new_game("connect4")
+    assert web_proofs.needs_preparing("6x7,k=4,gravity", "x", "perfect", four, preparer) is None
+    job = web_proofs.Preparation("8x8,k=5", "o", "8x8-k5-o-no-loss.jsonl.gz", 800.0)
+    job.started -= 10.0
+    job.done, job.total = 1_000, 4_000
+    data = job.to_dict()
+    assert data["fraction"] == 0.25 and 29 <= data["seconds_left"] <= 31  # 10 s for a quarter
+    from oxo.web.app import preparing_words
+
+    words = preparing_words(job)
+    assert "O's certificate 8x8-k5-o-no-loss.jsonl.gz" in words and "25 %" in words
+    assert "about 30 s left" in words
+
+
+def test_a_book_uses_an_index_built_after_it_said_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine told a certificate had no index (the page plays hard meanwhile) plays from it
+    once it is built: a preparation during a game counts from the next move."""
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
+    entry = book_entry("4x5")
+    assert entry is not None
+    certificate = entry.certificate_of("x")
+    assert certificate is not None
+    book = BoardBook(entry, build=False)
+    start = Position.empty(new_game("4x5").geometry)  # type: ignore[attr-defined]
+    first = book.advise(start)
+    assert first.move is None and "needs an index" in first.note
+    api.prepare_proof("4x5", side="x")
+    again = book.advise(start)
+    assert again.move is not None and again.move in start.legal_moves, again
+
+
+def test_every_offered_proved_board_is_in_the_menu_once() -> None:
+    boards = web_proofs.proved_page_boards()
+    ids = [board["id"] for board in boards]
+    assert len(ids) == len(set(ids))
+    offered = {board["id"] for board in BOARDS}
+    assert {"3x3", "3x3x3", "4x4x4", "connect4"} <= offered & set(ids)
