@@ -221,3 +221,20 @@ def test_every_offered_proved_board_is_in_the_menu_once() -> None:
     assert len(ids) == len(set(ids))
     offered = {board["id"] for board in BOARDS}
     assert {"3x3", "3x3x3", "4x4x4", "connect4"} <= offered & set(ids)
+
+
+def test_a_failed_preparation_is_said_and_not_played_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A preparation that failed (a file whose SHA-256 is not the book's, say) leaves the side
+    not ready, with the reason and the command that makes it ready."""
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
+    preparer = web_proofs.Preparer()
+    job = web_proofs.Preparation("4x5", "o", "4x5-k4-o-no-loss.jsonl.gz", 2.0)
+    job.failed, job.status = "the certificate ... is not the one oxo's proof book names", "failed"
+    job.finished.set()
+    preparer._jobs[("4x5", "o")] = job
+    side = web_proofs.board_proof("4x5", preparer)["sides"]["o"]  # type: ignore[index]
+    assert not side["ready"] and side["make"] == "oxo book 4x5 --index"
+    assert side["preparing"]["failed"] == job.failed and not side["preparing"]["running"]
+    assert web_proofs.board_proof("4x5")["sides"]["o"]["ready"]  # type: ignore[index]  # quick

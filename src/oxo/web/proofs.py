@@ -271,6 +271,10 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
         data["preparing"] = None if job is None else job.to_dict()
         if job is not None and job.ready and played:
             data["ready"], data["make"], data["make_seconds"] = True, None, None
+        elif job is not None and job.failed is not None and not data["indexed"]:
+            # not played from (perfect plays hard): the page says why, and may try again
+            data["ready"], data["make"] = False, f"oxo book {entry.board_args} --index"
+            data["make_seconds"] = round(estimate_seconds(certificate), 1)
     summary["page"] = page_board(entry)
     summary["references"] = [list(item) for item in entry.references]
     return summary

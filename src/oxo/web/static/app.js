@@ -818,6 +818,9 @@ const Proof = {
     const ending = proof.ending_ply ? `, the game ending at move ${proof.ending_ply}` : "";
     $("proof-value").textContent = `${proof.page.label.replace(/: .*$/, "")}: ${words[proof.value]} with best play${ending}, ` +
       `as oxo proved it. ${agrees}: ${proof.source}.`;
+    const sources = (proof.references || []).map(([number, text]) => `[${number}] ${text}`);
+    $("proof-sources").textContent = sources.join(" ");
+    $("proof-sources").hidden = !sources.length;
     const list = $("proof-sides");
     list.innerHTML = "";
     let running = false;
@@ -853,6 +856,7 @@ const Proof = {
         button.type = "button";
         button.textContent = `Prepare ${S}'s certificate`;
         button.addEventListener("click", () => { showError(null); Proof.prepare(side).catch(showError); });
+        where.appendChild(document.createElement("br"));
         where.appendChild(button);
       }
       item.appendChild(where);
