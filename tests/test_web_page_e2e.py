@@ -750,3 +750,46 @@ def test_play_against_the_proof(page, server_url: str, width: int) -> None:
     assert no_sideways_scroll(page)
     if width == 390:
         assert e2e.axe_violations(page) == []
+
+
+def test_a_certificate_is_prepared_from_the_page(page, server_url: str, monkeypatch) -> None:
+    """A certificate whose index takes long is prepared when asked (here every one counts as
+    long): the button starts it, the box shows how far it is, and says when it is ready."""
+    import oxo.book.play
+    import oxo.web.proofs
+    from oxo.book import proved_boards
+    from oxo.book.index import load_index
+    from oxo.engines.exact import PERFECT_LIMIT
+    from oxo.web.proofs import page_board
+
+    monkeypatch.setattr(oxo.book.play, "AUTO_BUILD_SECONDS", -1.0)
+    monkeypatch.setattr(oxo.web.proofs, "AUTO_BUILD_SECONDS", -1.0)
+    # the smallest board beyond the exact solver with a certificate not indexed yet
+    chosen = next(
+        (entry, certificate)
+        for entry in proved_boards()
+        if not entry.gravity
+        and len(Position.empty(Geometry(entry.shape, entry.k)).empty_cells) > PERFECT_LIMIT
+        for certificate in entry.certificates
+        if load_index(certificate) is None and certificate.positions < 1_000
+    )
+    entry, certificate = chosen
+    board = page_board(entry)
+    side = certificate.side.upper()
+    open_tab(page, server_url, "play")
+    hear(page)
+    new_game(page, board["id"], "human", "human")
+    button = page.get_by_role("button", name=f"Prepare {side}'s certificate")
+    assert "Not prepared yet" in page.inner_text("#proof")
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"Play.state.proof.sides[{certificate.side!r}].ready", timeout=120_000, polling=200
+    )
+    page.wait_for_function(
+        "window.heard.some((text) => text.startsWith('A certificate is ready'))", timeout=10_000
+    )
+    assert f"Ready: perfect plays {side}'s moves from it." in page.inner_text("#proof-sides"), (
+        page.inner_text("#proof-sides")
+    )
+    assert load_index(certificate) is not None

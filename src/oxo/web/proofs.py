@@ -17,6 +17,7 @@ page's board id, the commands that check each certificate, and the state of its 
 from __future__ import annotations
 
 import asyncio
+import copy
 import multiprocessing
 import shlex
 import threading
@@ -28,6 +29,7 @@ from typing import Any
 from oxo.book import BookEntry, book_entry, missing_message, proved_boards
 from oxo.book.index import estimate_seconds
 from oxo.book.play import AUTO_BUILD_SECONDS, FORMATS, proof_summary
+from oxo.cache import BoundedCache
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OxoError
 from oxo.game import GameState
@@ -244,13 +246,32 @@ class Preparer:
 # -- a board's proof, as the API answers it ---------------------------------------------------------
 
 
+#: Seconds a board's summary is kept (every game answer carries it; looking for the files and
+#: their indexes takes milliseconds that a page polling its game each second need not wait).
+SUMMARY_SECONDS = 2.0
+_summaries: BoundedCache[str, tuple[float, dict[str, Any] | None]] = BoundedCache(64)
+
+
+def _summary(name: str) -> dict[str, Any] | None:
+    """:func:`oxo.book.play.proof_summary` of ``name``, a fresh copy of one at most
+    :data:`SUMMARY_SECONDS` old."""
+    from oxo.cache import cache_root
+
+    now = time.monotonic()
+    key = f"{cache_root()}\n{name}"  # a test (or a user) may change the cache's folder
+    kept = _summaries.get(key)
+    if kept is None or now - kept[0] > SUMMARY_SECONDS:
+        kept = _summaries.put(key, (now, proof_summary(name)))
+    return copy.deepcopy(kept[1])
+
+
 def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] | None:
     """What oxo has proved about the game named ``name`` (:func:`oxo.api.proof`'s keys), or None:
     plus ``page`` (how the page names the board) and, per side, ``check`` (the commands that check
     the certificate: ``oxo verify FILE``, and the standalone checker), ``quick`` (its preparation
     starts by itself), ``missing`` (why the file is not here and how to get it) and
     ``preparing`` (:meth:`Preparation.to_dict`, when one was started). Cheap: nothing is hashed."""
-    summary = proof_summary(name)
+    summary = _summary(name)
     entry = book_entry(name)
     if summary is None or entry is None:
         return None
@@ -270,7 +291,8 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
         job = None if preparer is None else preparer.get(entry.board, certificate.side)
         data["preparing"] = None if job is None else job.to_dict()
         if job is not None and job.ready and played:
-            data["ready"], data["make"], data["make_seconds"] = True, None, None
+            data["ready"], data["indexed"] = True, True
+            data["make"], data["make_seconds"] = None, None
         elif job is not None and job.failed is not None and not data["indexed"]:
             # not played from (perfect plays hard): the page says why, and may try again
             data["ready"], data["make"] = False, f"oxo book {entry.board_args} --index"
