@@ -275,7 +275,7 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
     entry = book_entry(name)
     if summary is None or entry is None:
         return None
-    sides: dict[str, Any] = summary["sides"]  # type: ignore[assignment]  # built as a dict
+    sides: dict[str, Any] = summary["sides"]
     for certificate in entry.certificates:
         data = sides.get(certificate.side)
         if data is None or data.get("file") != certificate.file:
