@@ -186,7 +186,7 @@ def test_what_the_computer_waits_for() -> None:
     assert web_proofs.needs_preparing("6x7,k=4,gravity", "x", "perfect", four, preparer) is None
     job = web_proofs.Preparation("8x8,k=5", "o", "8x8-k5-o-no-loss.jsonl.gz", 800.0)
     job.started -= 10.0
-    job.done, job.total = 1_000, 4_000
+    job.done, job.total, job.updated = 1_000, 4_000, time.monotonic()
     data = job.to_dict()
     assert data["fraction"] == 0.25 and 29 <= data["seconds_left"] <= 31  # 10 s for a quarter
     from oxo.web.app import preparing_words
@@ -238,3 +238,26 @@ def test_a_failed_preparation_is_said_and_not_played_from(
     assert not side["ready"] and side["make"] == "oxo book 4x5 --index"
     assert side["preparing"]["failed"] == job.failed and not side["preparing"]["running"]
     assert web_proofs.board_proof("4x5")["sides"]["o"]["ready"]  # type: ignore[index]  # quick
+
+
+def test_a_certificate_not_here_says_how_to_get_it(client: TestClient) -> None:
+    """Every side whose file is not on this machine (in an empty cache: Qubic's, which is
+    rebuilt from its kept run) is not ready, and says why and the command that gets it, in the
+    library's words; perfect plays hard for it (the level's own note)."""
+    from oxo.book import missing_message
+
+    boards = client.get("/api/proofs").json()["boards"]
+    assert [board["board"] for board in boards] == [row.board for row in proved_boards()]
+    absent = 0
+    for board, row in zip(boards, proved_boards(), strict=True):
+        for certificate in row.certificates:
+            side = board["sides"].get(certificate.side)
+            if side is None or side["path"] is not None:
+                continue
+            absent += 1
+            assert not side["ready"] and side["missing"] == missing_message(certificate)
+            if certificate.make is not None:
+                assert certificate.make in side["missing"]
+    qubic = next(board for board in boards if board["board"] == "4x4x4")["sides"]["x"]
+    if qubic["path"] is None:  # until a compact certificate ships inside oxo
+        assert absent and "oxo book 4x4x4 --index" in qubic["missing"], qubic

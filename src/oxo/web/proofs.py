@@ -120,6 +120,8 @@ class Preparation:
     started: float = field(default_factory=time.monotonic)
     done: int = 0
     total: int = 0
+    #: When the last report of progress came (:func:`time.monotonic`).
+    updated: float = 0.0
     status: str = "starting"
     ready: bool = False
     failed: str | None = None
@@ -132,13 +134,16 @@ class Preparation:
 
     def to_dict(self) -> dict[str, Any]:
         """As the API answers it: the fraction done, the seconds so far, and about how many are
-        left (from the rate so far once a tenth is done, else from the estimate; None when over)."""
-        seconds = time.monotonic() - self.started
+        left (from the rate up to the last report once a tenth is done, else from the estimate;
+        None when over)."""
+        now = time.monotonic()
+        seconds = now - self.started
         fraction = self.done / self.total if self.total else 0.0
         if not self.running:
             left = None
         elif fraction >= 0.1:
-            left = seconds * (1 - fraction) / fraction
+            whole = (self.updated - self.started) / fraction
+            left = max(self.started + whole - now, 1.0)
         else:
             left = max(self.estimate - seconds, 1.0)
         return {
@@ -215,6 +220,7 @@ class Preparer:
                 kind = message[0]
                 if kind == "progress":
                     job.done, job.total = int(message[1]), int(message[2])
+                    job.updated = time.monotonic()
                     job.status = f"indexing {job.file}"
                 elif kind == "status":
                     job.status = str(message[1])
