@@ -6,6 +6,7 @@ never typed in. Each test that prepares a certificate does it in an empty cache 
 
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -157,7 +158,22 @@ def test_play_against_the_proof(client: TestClient) -> None:
         "/api/games", json={"board": "3x3x3", "players": {"x": "perfect", "o": "human"}}
     ).json()
     assert game["proof"]["value"] == "x" and game["proof"]["sides"]["x"]["indexed"] is False
-    engines = []
+    # The first move waits for the preparation: the game says so, while the server answers.
+    first: dict = {}
+    mover = threading.Thread(
+        target=lambda: first.update(client.post(f"/api/games/{game['id']}/ai", json={}).json())
+    )
+    mover.start()
+    notes = set()
+    while mover.is_alive():
+        seen = client.get(f"/api/games/{game['id']}").json()
+        if seen.get("thinking_phase") == "preparing":
+            notes.add(seen["thinking_note"])
+        time.sleep(0.02)
+    mover.join()
+    assert notes and all("X's certificate 3x3x3-k3-x-win.jsonl.gz" in note for note in notes)
+    game = first
+    engines = [game["last_search"]["engine"]]
     while not game["over"]:
         if game["computer_to_move"]:
             game = client.post(f"/api/games/{game['id']}/ai", json={}).json()

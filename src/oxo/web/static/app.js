@@ -682,7 +682,16 @@ const Play = {
     const first = setTimeout(ask, 200);
     $("play-thinking").hidden = false;
     try {
-      const answer = await Play.call("POST", "ai", seconds === undefined ? null : { seconds }, state);
+      // A move that takes longer than a request may wait (a certificate prepared first, minutes
+      // on a big one) answers 503 and carries on on the server: asked again, it is joined.
+      let answer = null;
+      while (answer === null) {
+        try {
+          answer = await Play.call("POST", "ai", seconds === undefined ? null : { seconds }, state);
+        } catch (error) {
+          if (error.status !== 503 || Play.generation !== generation || Play.paused || !Play.state || Play.state.id !== state.id) throw error;
+        }
+      }
       if (Play.state && Play.state.id === answer.id && Play.generation === generation) {
         if (answer.cancelled) Play.paused = true;
         Play.thinking = false;
