@@ -201,6 +201,11 @@ def test_what_the_computer_waits_for() -> None:
     four = new_game("connect4")
     assert web_proofs.needs_preparing("6x7,k=4,gravity", "x", "perfect", four, preparer) is None
     job = web_proofs.Preparation("8x8,k=5", "o", "8x8-k5-o-no-loss.jsonl.gz", 800.0)
+    # a long one is never waited for, even while it is prepared: hard plays meanwhile
+    preparer._jobs[("8x8,k=5", "o")] = job
+    assert job.running
+    eight = new_game("8x8,k=5")
+    assert web_proofs.needs_preparing("8x8,k=5", "o", "perfect", eight, preparer) is None
     job.started -= 10.0
     job.done, job.total, job.updated = 1_000, 4_000, time.monotonic()
     data = job.to_dict()

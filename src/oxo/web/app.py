@@ -897,12 +897,21 @@ def preparing_words(job: proofs.Preparation) -> str:
     (perfect) "): which file, how far, about how long is left."""
     data = job.to_dict()
     left = data["seconds_left"]
-    when = "" if left is None else f", about {max(1, round(left))} s left"
+    when = "" if left is None else f", about {_duration(left)} left"
     far = f"{round(100 * data['fraction'])} %" if data["total"] else "starting"
     return (
         f"is preparing its proof first: {job.side.upper()}'s certificate {job.file}, checked "
         f"and indexed once on this machine ({far}{when})"
     )
+
+
+def _duration(seconds: float) -> str:
+    """``45 s``, ``3 min``, ``1.2 h``."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _consume(job: asyncio.Future[Any]) -> None:

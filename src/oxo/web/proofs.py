@@ -347,6 +347,8 @@ def needs_preparing(
     certificate = entry.certificate_of(side)
     if certificate is None or certificate.format not in FORMATS:
         return None
+    if estimate_seconds(certificate) > AUTO_BUILD_SECONDS:
+        return None  # a long one: hard plays until it is ready, even while it is prepared
     job = preparer.get(entry.board, side)
     if job is not None:
         return job if job.running else None
@@ -354,7 +356,5 @@ def needs_preparing(
     from oxo.book.index import load_index
 
     if load_index(certificate) is not None or find_certificate(certificate) is None:
-        return None
-    if estimate_seconds(certificate) > AUTO_BUILD_SECONDS:
         return None
     return preparer.start(entry, side)
