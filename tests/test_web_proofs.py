@@ -282,3 +282,21 @@ def test_a_certificate_not_here_says_how_to_get_it(client: TestClient) -> None:
     qubic = next(board for board in boards if board["board"] == "4x4x4")["sides"]["x"]
     if qubic["path"] is None:  # until a compact certificate ships inside oxo
         assert absent and "oxo book 4x4x4 --index" in qubic["missing"], qubic
+
+
+def test_a_hint_plays_the_proof(client: TestClient) -> None:
+    """On 3x3x3 the person as X gets the move of X's certificate as a hint (once its index is
+    built: a hint never waits for one), the same the computer would play from it."""
+    from oxo.book.play import board_book
+
+    game = client.post(
+        "/api/games", json={"board": "3x3x3", "players": {"x": "human", "o": "hard"}}
+    ).json()
+    api.prepare_proof("3x3x3", side="x")
+    hint = client.post(f"/api/games/{game['id']}/hint", json={}).json()
+    book = board_book("3x3x3", build=False)
+    assert book is not None
+    advice = book.advise(Position.empty(new_game("3x3x3").geometry))  # type: ignore[attr-defined]
+    assert hint["move"] == advice.move and hint["moves"] == [advice.move]
+    assert hint["text"] == f"{advice.move}: the move of oxo's proof ({advice.note})"
+    assert "X wins" in hint["text"]

@@ -627,8 +627,9 @@ def create_app(
         return await answer(game, query.values)
 
     async def game_hint(request: Request) -> Response:
-        """A move for the person to move: a proven best move where the solver reaches, else the hard
-        level's choice (thinking at most a second)."""
+        """A move for the person to move: a proven best move where the solver reaches, else the move
+        of a certificate of oxo's proof that covers the position, else the hard level's choice
+        (thinking at most a second)."""
         game = games.get(request.path_params["game_id"])
         await _body(request, Nothing)
         state = game.state
@@ -657,6 +658,10 @@ def create_app(
                     "value": entry,
                 }
             )
+        if isinstance(state, Position):  # a certificate of oxo's proof, where one covers it
+            proved = await run_in_threadpool(proofs.proof_hint, game.game.name, state)
+            if proved is not None:
+                return JSONResponse(proved)
         task = Task(
             f"{game.id}/hint",
             mover,

@@ -33,6 +33,7 @@ from oxo.cache import BoundedCache
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OxoError
 from oxo.game import GameState
+from oxo.position import Position
 
 #: How much lower than the server a preparation runs (Unix nice), as the thinkers do.
 NICENESS = 10
@@ -358,3 +359,23 @@ def needs_preparing(
     if load_index(certificate) is not None or find_certificate(certificate) is None:
         return None
     return preparer.start(entry, side)
+
+
+def proof_hint(name: str, state: Position) -> dict[str, Any] | None:
+    """A hint from oxo's proof of the game named ``name``: the move of a certificate that covers
+    ``state`` for the side to move (``/hint``'s keys), or None where none does or its index is not
+    built yet (a hint never waits for one)."""
+    from oxo.book.play import board_book
+
+    book = board_book(name, build=False)
+    if book is None or state.to_move is None:
+        return None
+    advice = book.advise(state)
+    if advice.move is None:
+        return None
+    return {
+        "move": advice.move,
+        "moves": [advice.move],
+        "text": f"{advice.move}: the move of oxo's proof ({advice.note})",
+        "value": None,
+    }
