@@ -906,7 +906,7 @@ def preparing_words(job: proofs.Preparation) -> str:
     far = f"{round(100 * data['fraction'])} %" if data["total"] else "starting"
     return (
         f"is preparing its proof first: {job.side.upper()}'s certificate {job.file}, checked "
-        f"and indexed once on this machine ({far}{when})"
+        f"and its moves put in a table, once on this machine ({far}{when})"
     )
 
 

@@ -222,7 +222,7 @@ class Preparer:
                 if kind == "progress":
                     job.done, job.total = int(message[1]), int(message[2])
                     job.updated = time.monotonic()
-                    job.status = f"indexing {job.file}"
+                    job.status = f"checking {job.file} and putting its moves in a table"
                 elif kind == "status":
                     job.status = str(message[1])
                 elif kind == "ready":

@@ -859,7 +859,7 @@ const Proof = {
         where.textContent = `Not on this machine, so perfect plays hard as ${S}: ${data.missing}`;
       } else {
         const failed = preparing && preparing.failed ? `The last preparation failed: ${preparing.failed}. ` : "";
-        where.textContent = `${failed}Not prepared yet: perfect plays hard as ${S} until its index is built, once on this machine ` +
+        where.textContent = `${failed}Not prepared yet: perfect plays hard as ${S} until its certificate is prepared: checked, and its moves put in a table, once on this machine ` +
           `(about ${Proof.duration(data.make_seconds || 0)}; or on the command line: ${data.make}). `;
         const button = document.createElement("button");
         button.type = "button";
