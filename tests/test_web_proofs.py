@@ -6,6 +6,7 @@ never typed in. Each test that prepares a certificate does it in an empty cache 
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import warnings
@@ -13,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -300,3 +303,40 @@ def test_a_hint_plays_the_proof(client: TestClient) -> None:
     assert hint["move"] == advice.move and hint["moves"] == [advice.move]
     assert hint["text"] == f"{advice.move}: the move of oxo's proof ({advice.note})"
     assert "X wins" in hint["text"]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+FIELDS = st.sampled_from(["board", "k", "side", "x", ""])
+WORDS = st.sampled_from(["8x8", "qubic", "3x3x3", "connect4", "x", "o", "5", "-1", "9x9x", "²", ""])
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.one_of(JSON, st.dictionaries(FIELDS, WORDS | JSON, max_size=3)),
+    query=st.dictionaries(FIELDS, WORDS | st.text(max_size=8), max_size=3),
+)
+def test_odd_requests_get_a_named_400_never_a_500(
+    client: TestClient, body: object, query: dict[str, str]
+) -> None:
+    """Random bodies and queries on the proof endpoints: 200, or a one-line error naming what
+    was wrong (never a 500). A body that happens to name a proved side starts its preparation:
+    only the two small boards' ones can be named here."""
+    if isinstance(body, dict) and body.get("board") in ("8x8", "qubic"):
+        body["board"] = "3x3x3"
+    for response in (
+        client.get("/api/proof", params=query),
+        client.get("/api/proofs", params=query),
+        client.post("/api/proofs/prepare", content=json.dumps(body).encode()),
+    ):
+        assert response.status_code in (200, 400), response.text
+        if response.status_code == 400:
+            message = response.json()["error"]
+            assert message and "\n" not in message
