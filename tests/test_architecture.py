@@ -245,7 +245,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("drawings", ("oxo.render",)),
     ("registry", ("oxo.registry",)),
-    ("public API", ("oxo", "oxo.api", "oxo.rl")),
+    ("public API", ("oxo", "oxo.api", "oxo.rl", "oxo.warmup")),
     ("shells", ("oxo.cli", "oxo.web")),
 )
 

@@ -38,6 +38,7 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "uttt": ("uttt",),
     "map": ("map",),
     "web": ("serve",),
+    "warmup": ("compile",),
 }
 
 

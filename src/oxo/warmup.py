@@ -1,0 +1,134 @@
+"""Compile oxo's searches into machine code ahead of time (``oxo compile``).
+
+oxo's fast searches are compiled by numba the first time each runs, once after install, and kept in
+numba's cache beside the sources; later runs load them in well under a second. The first proof
+search, Connect Four solve or ultimate tic-tac-toe game therefore waits a minute or more for the
+compiler. :func:`compile_searches` does that work at a time of the user's choosing: each search
+family runs once on a tiny board, spread over worker processes (the families share nothing, so
+they compile side by side). The continuous-integration script runs it beside the linters so that
+no test pays for compiling.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from oxo.progress import SILENT, ProgressSink
+
+
+def _proofs() -> None:
+    """The proof search of boards of at most 64 cells, its certificates and its split runs."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.runs import RunOptions
+    from oxo.proofs.solver import prove_board
+
+    with tempfile.TemporaryDirectory(prefix="oxo-compile-") as folder:
+        for spec, split in (("4x4,k=3", False), ("3x3x3", False), ("4x4", True)):
+            run = RunOptions(workers=1, probe_seconds=0, slice_nodes=30) if split else None
+            prove_board(Geometry.parse(spec), seconds=None, proof_dir=Path(folder) / spec, run=run)
+
+
+def _wide_proofs() -> None:
+    """The proof search of larger boards and of boxes with gravity."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.solver import prove_board
+
+    with tempfile.TemporaryDirectory(prefix="oxo-compile-") as folder:
+        prove_board(Geometry.parse("2x3x3,k=3,gravity"), seconds=None, proof_dir=Path(folder) / "g")
+
+
+def _gravity() -> None:
+    """The exact solver of gravity boards (one machine word, and two for boards past 63 cells)."""
+    from oxo.gravity.board import GravityBoard, GravityState
+    from oxo.gravity.solver import GravitySolver
+
+    board = GravityBoard.parse("4x4,k=3")
+    start = GravityState(board)
+    for lo_cols in (None, 2):
+        solver = GravitySolver(board, 1 << 12, lo_cols=lo_cols)
+        solver.solve(start)
+        solver.holds(start.play(0), "x", True, 0)
+        solver.table_column(start)
+
+
+def _counts() -> None:
+    """The per-ply counters: gravity boards, ultimate tic-tac-toe, and the frontier count."""
+    from oxo.counting.frontier import count_frontier
+    from oxo.geometry import Geometry
+    from oxo.gravity.board import GravityBoard
+    from oxo.gravity.counting import count_positions as gravity_counts
+    from oxo.uttt.counting import count_positions as uttt_counts
+
+    gravity_counts(GravityBoard.parse("4x4,k=3"), 4)
+    uttt_counts(3)
+    with tempfile.TemporaryDirectory(prefix="oxo-compile-") as folder:
+        count_frontier(Geometry.parse("3x3"), folder, max_ply=3, executor="serial")
+
+
+def _tree_searches() -> None:
+    """The tree searches of ultimate and mega tic-tac-toe."""
+    from oxo.mega import compiled as mega
+    from oxo.uttt import compiled as uttt
+
+    uttt.warm_up()
+    mega.warm_up()
+
+
+#: What compiles, by family, in the order the work is handed out (the longest first).
+FAMILIES: dict[str, Callable[[], None]] = {
+    "proof search": _proofs,
+    "proof search of large boards": _wide_proofs,
+    "gravity solver": _gravity,
+    "tree searches": _tree_searches,
+    "counters": _counts,
+}
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What :func:`compile_searches` did: each family's seconds, and the wall time in all."""
+
+    seconds: dict[str, float]
+    wall: float
+
+    def to_dict(self) -> dict[str, object]:
+        families = {name: round(took, 2) for name, took in self.seconds.items()}
+        return {"families": families, "wall": round(self.wall, 2)}
+
+
+def _timed(name: str) -> tuple[str, float]:
+    started = time.perf_counter()
+    FAMILIES[name]()
+    return name, time.perf_counter() - started
+
+
+def compile_searches(workers: int | None = None, progress: ProgressSink = SILENT) -> Compiled:
+    """Compile (or load from numba's cache) every search family, over ``workers`` processes
+    (default: one per core, at most one per family; 1 compiles in this process). ``progress``
+    advances by one family at a time, with a note naming each as it ends."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    names = list(FAMILIES)
+    count = min(len(names), workers or os.cpu_count() or 1)
+    started = time.perf_counter()
+    seconds: dict[str, float] = {}
+
+    def done(name: str, took: float) -> None:
+        seconds[name] = took
+        progress.note(f"{name}: {took:.0f} s")
+        progress.advance()
+
+    if count <= 1:
+        for name in names:
+            done(*_timed(name))
+    else:
+        with ProcessPoolExecutor(count, mp_context=get_context("spawn")) as pool:
+            for future in as_completed([pool.submit(_timed, name) for name in names]):
+                done(*future.result())
+    return Compiled({name: seconds[name] for name in names}, time.perf_counter() - started)
