@@ -292,11 +292,10 @@ def analyze(
     both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``), on other boards of up
     to 64 cells from a proof search within ``seconds`` (default 3).
     """
-    from oxo.registry import find_game
     from oxo.reports import analyze as analyze_position
 
     pos = _position_or_empty(position)
-    gomoku = find_game(pos.geometry.spec).gomoku
+    gomoku = game_of(pos).gomoku
     budget = TACTICS_SECONDS if seconds is None else seconds
     if gomoku:
         return analyze_position(pos, tactics_seconds=budget, book_build=None)
