@@ -700,6 +700,21 @@ def refuse_game(game: Game, asked: str) -> None:
         )
 
 
+def classic_board(spec: str, k: int | None = None, asked: str = "this command") -> Geometry:
+    """The geometry of a classic board from text (a shape or a name such as ``qubic``), the text
+    parsed once (:func:`find_game`); the name of another game is refused by name, saying what
+    works on it and that ``asked`` answers only classic boards. Only text that names no game is
+    read again, for the board parser's own message about it."""
+    try:
+        game = find_game(spec, k)
+    except BoardSpecError:
+        refuse_other_games(spec, asked)  # mega with a k: refused by name first
+        board_geometry(spec, k)  # its own error says what a board is (an unknown name does not)
+        raise
+    refuse_game(game, asked)
+    return game.geometry  # type: ignore[attr-defined]  # a classic board's game
+
+
 def find_game_or_none(spec: str) -> Game | None:
     """:func:`find_game` for text that may name a game or be something else (a position)."""
     try:

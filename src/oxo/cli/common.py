@@ -16,7 +16,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.registry import (
     Game,
-    board_geometry,
+    classic_board,
     find_game,
     find_game_or_none,
     may_name_a_game,
@@ -28,15 +28,8 @@ from oxo.registry import (
 def parse_board(spec: str, k: int | None = None) -> Geometry:
     """A geometry from a board spec given on the command line (errors become exit status 2), or a
     board's name (qubic, gomoku); the name of another game (connect4, mega, uttt) is refused by
-    name, saying what works on it. The text is parsed once (:func:`find_game`); only text that
-    names no game is read again, for the board parser's own message about it."""
-    try:
-        game = find_game(spec, k)
-    except BoardSpecError:
-        refuse_other_games(spec, "this command")  # mega --k 3: refused by name first
-        board_geometry(spec, k)  # its own error says what a board is (an unknown name does not)
-        raise
-    return classic_geometry(game)
+    name, saying what works on it (:func:`oxo.registry.classic_board`: the text parsed once)."""
+    return classic_board(spec, k, "this command")
 
 
 class GameType(click.ParamType):
