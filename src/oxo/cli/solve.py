@@ -721,6 +721,8 @@ def analyze(
         state = gravity_position(position, board, k, game)
         analyze_command(state, seconds or ANALYZE_SECONDS, as_json)
         return
+    if game is None and board is None and api.looks_like_board(position):
+        parse_board(position, k)  # written as a board that cannot be (0x3): the board's own error
     target = classic_position(position, board, k, game)
     if seconds is not None and len(target.empty_cells) <= MAX_EMPTY:
         raise OptionError(
