@@ -61,15 +61,14 @@ ANY_GAME = GameType()
 
 
 def parse_position(
-    text: str, board: Geometry | str | None = None, k: int | None = None, *, named: bool = True
+    text: str, geometry: Geometry | None = None, k: int | None = None, *, named: bool = True
 ) -> Position:
-    """A position from the command line; the board is guessed from the text unless given (parsed
-    already at the edge: a geometry, whose k holds; text is parsed here, once). Digits that read
-    as a record of columns (``4453``) get a hint about ``--gravity``. The name of another game is
+    """A position from the command line, on ``geometry`` (its board parsed at the edge, whose k
+    holds) or on the board guessed from the text, with ``k`` when given. Digits that read as a
+    record of columns (``4453``) get a hint about ``--gravity``. The name of another game is
     refused by name, unless the caller has looked the text up already (``named=False``)."""
     if named:
         refuse_other_games(text, "this command")
-    geometry = parse_board(board, k) if isinstance(board, str) and board else board or None
     try:
         position = Position.from_string(text, geometry)
     except PositionError as error:
