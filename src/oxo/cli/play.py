@@ -161,7 +161,8 @@ def move(
     """
     budget: Budget = {"seconds": seconds, "iterations": iterations, "depth": depth, "seed": seed}
     game = game_of_text(position, board, k, gravity)
-    if gravity if game is None else game.family == "gravity":  # a flat gravity board
+    flat_gravity = gravity if game is None else game.family == "gravity"  # not a box's
+    if flat_gravity:
         from oxo.cli.gravity import gravity_position, move_command
 
         state = gravity_position(position, board, k, game)

@@ -715,7 +715,8 @@ def analyze(
     game = game_of_text(position, board, k, gravity)
     if game is not None:
         game.require("analyzer")
-    if gravity if game is None else game.family == "gravity":  # a flat gravity board
+    flat_gravity = gravity if game is None else game.family == "gravity"  # not a box's
+    if flat_gravity:
         from oxo.cli.gravity import ANALYZE_SECONDS, analyze_command, gravity_position
 
         state = gravity_position(position, board, k, game)
