@@ -263,3 +263,40 @@ def test_import_oxo_loads_no_solver() -> None:
     code = "import sys, oxo, oxo.api; print(sorted(m for m in sys.modules if m in ('oxo.solve', 'numpy', 'oxo.analysis')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_board_is_parsed_once_and_its_parsed_value_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Text is parsed once, at the API's own edge; a game found already (``oxo.find_game``) or a
+    geometry is taken as it is, without its text being read again; another game is refused by
+    name."""
+    from oxo.errors import UnsupportedError
+    from oxo.gravity.board import GravityBoard
+
+    assert oxo.Board(oxo.find_game("4x4,k=3")) == oxo.Board("4x4", k=3)
+    assert oxo.Board("qubic") == oxo.Board("4x4x4")
+    with pytest.raises(UnsupportedError, match="Connect Four is not a board of m,n,k"):
+        oxo.Board(oxo.find_game("connect4"))
+    expected = oxo.solve("3x3").value
+    parse_geometry, parse_gravity = Geometry.parse, GravityBoard.parse
+    calls: list[object] = []
+
+    def geometry(*args: object, **kwargs: object) -> Geometry:
+        calls.append(args[0])
+        return parse_geometry(*args, **kwargs)  # type: ignore[arg-type]  # passed through
+
+    def gravity(*args: object, **kwargs: object) -> GravityBoard:
+        calls.append(args[0])
+        return parse_gravity(*args, **kwargs)  # type: ignore[arg-type]  # passed through
+
+    monkeypatch.setattr(Geometry, "parse", staticmethod(geometry))
+    monkeypatch.setattr(GravityBoard, "parse", staticmethod(gravity))
+    assert oxo.solve("3x3").value == expected and calls == ["3x3"]
+    calls.clear()
+    game = oxo.find_game("connect4")
+    assert calls == ["connect4"]
+    calls.clear()
+    counts = oxo.count(game, plies=2)
+    assert counts.plies[2].positions == 49 and calls == []  # 7 columns, then 7 replies
+    assert oxo.analyze(oxo.find_game("3x3")).outcome == expected and calls == ["3x3"]

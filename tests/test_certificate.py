@@ -34,7 +34,10 @@ from oxo.proofs.certificate import (
     MoveEntry,
     PairingEntry,
     StrategyHeader,
+    WalkStep,
+    position_class,
     read_certificate,
+    status_masks,
     verify_certificate,
     write_certificate,
 )
@@ -316,6 +319,27 @@ def test_round_trip_and_file_format(tmp_path: Path) -> None:
     write_certificate(path, back.header, [entry.to_dict() for entry in entries])
     assert read_certificate(path).entries == tuple(entries)
     assert [p.name for p in tmp_path.iterdir()] == ["o.gz"]
+
+
+def test_the_walk_tells_its_observer_each_entry_it_accepted() -> None:
+    """The observer hears each class the walk accepted once (of the entries' classes, those the
+    walk needs: the board settles the others), with its key as :func:`position_class` gives it,
+    the move in the class's orientation and as met; the entries it heard make a certificate that
+    holds alone."""
+    entries = strategy_entries("3x3", "o")
+    cert = certificate("3x3", "o", "no-loss", [*entries, *entries[:3]])  # three given twice
+    steps: list[WalkStep] = []
+    assert verify_certificate(cert, observer=steps.append).valid
+    classify = position_class(cert.header)
+    keys = [step.key for step in steps]
+    assert len(keys) == len(set(keys)) > 0
+    assert set(keys) <= {classify(*status_masks(entry.position))[0] for entry in entries}
+    for step in steps:
+        key, symmetry = classify(step.x, step.o)
+        assert step.section == 0 and key == step.key
+        assert step.canonical == symmetry.perm[step.played]  # type: ignore[index]  # a move here
+    told = certificate("3x3", "o", "no-loss", [step.entry for step in steps])
+    assert verify_certificate(told).valid
 
 
 def test_any_orientation_verifies(tmp_path: Path) -> None:

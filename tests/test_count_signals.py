@@ -308,7 +308,7 @@ def test_ctrl_c_while_the_command_starts_is_the_same_one_line(
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(core, "_parse_count_board", interrupted)
+    monkeypatch.setattr(core, "_count_board", interrupted)
     assert main(["count", "3x3"]) == 130
     captured = capsys.readouterr()
     assert captured.err == "oxo: interrupted\n" and captured.out == ""

@@ -164,9 +164,10 @@ def test_play_over_a_pipe(
 def test_analyze_says_what_it_does_from_the_start() -> None:
     """In a terminal, a gravity analysis shows a status line before any answer (a 13 s analysis
     used to show nothing), rewritten in place and cleared at the end (issue 30, item 11)."""
-    from test_walkthrough import terminal_output
+    from terminals import run_in_terminal
 
-    code, output = terminal_output(["analyze", "444444333322", "--gravity"])
+    run = run_in_terminal(["analyze", "444444333322", "--gravity"], 80, 120)
+    code, output = run.code, run.output
     assert code == 0 and "Traceback" not in output
     status = output.index("analysing the 6 playable columns")  # column 4 is full
     assert status < output.index("value:")

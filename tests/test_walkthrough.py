@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from oxo.cli import main
+from terminals import run_in_terminal
 from test_words import find_jargon
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -314,48 +315,6 @@ def test_analyze_beyond_the_solver_fits_80_columns_and_says_why_once(
     ) == empty_board  # oxo solve is offered for the empty board only
 
 
-def terminal_output(args: list[str], stdin: str = "", columns: int = 80) -> tuple[int, str]:
-    """Run the installed command in a pseudo-terminal ``columns`` wide, typing ``stdin`` a line
-    at a time at each prompt; its exit status and everything it wrote."""
-    import fcntl
-    import select
-    import struct
-    import termios
-    import time
-
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
-    process = subprocess.Popen(
-        oxo_command() + args, stdin=slave, stdout=slave, stderr=slave, env=env
-    )
-    os.close(slave)
-    typed = stdin.splitlines()
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.2)
-            if ready:
-                try:
-                    data = os.read(master, 65536)
-                except OSError:  # the other end closed: everything was read
-                    break
-                if not data:
-                    break
-                chunks.append(data)
-            elif process.poll() is not None:
-                break
-            elif typed and chunks and not chunks[-1].endswith(b"\n"):  # a prompt waits
-                os.write(master, (typed.pop(0) + "\n").encode())
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        os.close(master)
-    return process.returncode, b"".join(chunks).decode("utf-8", "replace")
-
-
 @pytest.mark.parametrize(
     "args, stdin, code",
     [
@@ -375,7 +334,8 @@ def terminal_output(args: list[str], stdin: str = "", columns: int = 80) -> tupl
 def test_texts_fit_an_80_column_terminal(args: list[str], stdin: str, code: int) -> None:
     """Sentences, lists of moves, rules and errors are broken between words at the terminal's
     width (a terminal cut them inside a word); what draws in place (progress) is left alone."""
-    status, output = terminal_output(args, stdin)
+    run = run_in_terminal(args, 80, 120, typed=stdin.splitlines())
+    status, output = run.code, run.output
     assert status == code, output
     assert "Traceback" not in output
     lines = [line for line in output.replace("\r\n", "\n").split("\n") if "\x1b" not in line]

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
-from oxo.registry import game_of, looks_like_board, refuse_other_games
+from oxo.registry import Game, classic_board, game_of, looks_like_board, refuse_other_games
 
 # The modules behind each question load when it is first asked, so that ``import oxo.api`` (and
 # with it every command of the command line) stays cheap.
@@ -79,14 +79,15 @@ class Board:
     __slots__ = ("geometry",)
     geometry: Geometry
 
-    def __init__(self, spec: str | Geometry | Board = "3x3", k: int | None = None) -> None:
+    def __init__(self, spec: str | Geometry | Board | Game = "3x3", k: int | None = None) -> None:
         if isinstance(spec, Board):
             spec = spec.geometry
+        if isinstance(spec, Game):  # found already (oxo.find_game): a classic board's, else refused
+            spec = _classic_geometry(spec)
         if isinstance(spec, Geometry):
-            geometry = spec if k is None or k == spec.k else Geometry.parse(spec.spec_shape, k)
-        elif isinstance(spec, str):
-            _refuse_other_games(spec)
-            geometry = Geometry.parse(spec, k)
+            geometry = spec if k is None or k == spec.k else replace(spec, k=k)
+        elif isinstance(spec, str):  # parsed here, once; another game's name is refused by name
+            geometry = classic_board(spec, k, "this function of oxo")
         else:
             raise OxoError(f"a board is written like '3x3' or '4x4,k=3', got {spec!r}")
         object.__setattr__(self, "geometry", geometry)
@@ -170,9 +171,18 @@ def _cell_size(geometry: Geometry) -> float:
     return max(14.0, min(48.0, 320.0 / max(geometry.shape[-2:])))
 
 
-def board_of(board: Board | Geometry | str, k: int | None = None) -> Geometry:
-    """The geometry of a board given as a :class:`Board`, a geometry or its text."""
+def board_of(board: Board | Geometry | Game | str, k: int | None = None) -> Geometry:
+    """The geometry of a board given as a :class:`Board`, a geometry, its game
+    (:func:`oxo.find_game`) or its text (parsed here, once)."""
     return Board(board, k).geometry
+
+
+def _classic_geometry(game: Game) -> Geometry:
+    """The geometry of a classic board's game; another game is refused by name."""
+    from oxo.registry import refuse_game
+
+    refuse_game(game, "this function of oxo")
+    return game.geometry  # type: ignore[attr-defined, no-any-return]  # a classic board's game
 
 
 def position_of(position: Position | str, board: Board | Geometry | str | None = None) -> Position:
@@ -189,7 +199,7 @@ def position_of(position: Position | str, board: Board | Geometry | str | None =
 
 
 def count(
-    board: Board | Geometry | GravityBoard | str,
+    board: Board | Geometry | GravityBoard | Game | str,
     method: str = "auto",
     *,
     plies: int | None = None,
@@ -210,8 +220,8 @@ def count(
     from oxo.gravity.board import GravityBoard
     from oxo.registry import find_game
 
-    if isinstance(board, str):
-        game = find_game(board)
+    if isinstance(board, str | Game):
+        game = find_game(board) if isinstance(board, str) else board  # parsed once
         game.require("counter")
         if game.family == "uttt":
             from oxo.uttt.counting import count_positions as count_uttt
@@ -222,8 +232,8 @@ def count(
                 )
             return count_uttt(plies, on_progress=on_progress)
         if game.family == "gravity":
-            board = GravityBoard.parse(game.name)
-        elif game.family == "board" and game.geometry.gravity:  # type: ignore[attr-defined]  # a board game has a geometry
+            board = game.board  # type: ignore[attr-defined]  # a gravity game has a board
+        else:
             board = game.geometry  # type: ignore[attr-defined]  # a board game has a geometry
     if isinstance(board, Geometry) and board.gravity:
         from oxo.counting import drops
@@ -281,7 +291,7 @@ TACTICS_SECONDS = 3.0
 
 
 def analyze(
-    position: Position | Board | Geometry | str, *, seconds: float | None = None
+    position: Position | Board | Geometry | Game | str, *, seconds: float | None = None
 ) -> Analysis:
     """Dead and open lines, winnability, value and every move's value (``oxo analyze``).
 
@@ -292,18 +302,17 @@ def analyze(
     both sides within ``seconds`` (default 3; ``forced_win`` and ``threat``), on other boards of up
     to 64 cells from a proof search within ``seconds`` (default 3).
     """
-    from oxo.registry import find_game
     from oxo.reports import analyze as analyze_position
 
     pos = _position_or_empty(position)
-    gomoku = find_game(pos.geometry.spec).gomoku
+    gomoku = game_of(pos).gomoku
     budget = TACTICS_SECONDS if seconds is None else seconds
     if gomoku:
         return analyze_position(pos, tactics_seconds=budget, book_build=None)
     return analyze_position(pos, proof_seconds=budget, book_build=None)
 
 
-def deadends(board: Board | Geometry | str, *, examples: int | None = 3) -> DeadEndReport:
+def deadends(board: Board | Geometry | Game | str, *, examples: int | None = 3) -> DeadEndReport:
     """Every reachable position still in play by dead lines, empty cells and exact winnability, with the
     five questions about dead lines answered (``oxo deadends BOARD``; boards of at most 16 cells)."""
     geometry = board_of(board)
@@ -323,13 +332,15 @@ def check_space_fits(geometry: Geometry) -> None:
         )
 
 
-def _position_or_empty(value: Position | Board | Geometry | str) -> Position:
+def _position_or_empty(value: Position | Board | Geometry | Game | str) -> Position:
     if isinstance(value, Position):
         return value
     if isinstance(value, Board):
         return value.empty()
     if isinstance(value, Geometry):
         return Position.empty(value)
+    if isinstance(value, Game):
+        return Position.empty(board_of(value))
     if isinstance(value, str):
         return Position.empty(board_of(value)) if looks_like_board(value) else position_of(value)
     raise OxoError(f"give a position such as 'xo./.x./..o' or a board such as '3x3', got {value!r}")
@@ -406,7 +417,7 @@ class Solved:
 
 
 def solve(
-    board: Board | Geometry | str,
+    board: Board | Geometry | Game | str,
     *,
     seconds: float | None = 600.0,
     proof_dir: str | Path | None = None,
@@ -591,8 +602,10 @@ def move(
 # -- oxo's proof book, for a page: what is proved, and the level that plays the proof -------------
 
 
-def _book_name(board: Board | Geometry | str, k: int | None, gravity: bool) -> str:
+def _book_name(board: Board | Geometry | Game | str, k: int | None, gravity: bool) -> str:
     """The game's name as the book keys it (``"8x8,k=5"``, ``"6x7,k=4,gravity"``)."""
+    if isinstance(board, Game) and k is None and not gravity:
+        return board.name
     if isinstance(board, str):
         from oxo.registry import find_game
 
@@ -610,7 +623,7 @@ def proved_boards() -> list[dict[str, object]]:
 
 
 def proof(
-    board: Board | Geometry | str, k: int | None = None, *, gravity: bool = False
+    board: Board | Geometry | Game | str, k: int | None = None, *, gravity: bool = False
 ) -> dict[str, object] | None:
     """What oxo has proved about ``board`` (``"qubic"``, ``"8x8"`` with ``k=5``, ``"connect4"``),
     or None where it has proved nothing: ``value`` (``"x"``, ``"o"``, ``"draw"``) and
@@ -625,7 +638,7 @@ def proof(
 
 
 def prepare_proof(
-    board: Board | Geometry | str,
+    board: Board | Geometry | Game | str,
     k: int | None = None,
     *,
     gravity: bool = False,

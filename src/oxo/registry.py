@@ -603,6 +603,16 @@ def looks_like_board(text: str) -> bool:
     return _BOARD_TEXT.fullmatch(text) is not None or text.strip().lower() in BOARD_NAMES
 
 
+def may_name_a_game(text: str) -> bool:
+    """Whether ``text`` is written as a game's name may be (a shape such as ``5x5,k=4`` or
+    ``mnk(...)``, a name such as ``qubic``, ``connect4`` or ``mega``): :func:`find_game` finds no
+    game in other text (a position such as ``xo./.x./..o`` or ``4453``), so it need not be asked."""
+    name = text.strip().lower() if isinstance(text, str) else ""
+    if name in _NAMED or name in BOARD_NAMES or name in ("connect4", "connect-four"):
+        return True
+    return re.match(r"(\d+\s*[x×*]\s*\d|mnk\()", name) is not None
+
+
 def board_geometry(spec: str, k: int | None = None) -> Geometry:
     """The geometry of a classic board from text: its shape (``4x4``, ``4x4,k=3``, ``3x3x3``) or a
     name people use (``tictactoe``, ``qubic``, ``gomoku``: :data:`BOARD_NAMES`), which takes no
@@ -675,12 +685,34 @@ def refuse_other_games(text: str, asked: str) -> None:
     ``asked`` (a command or function that answers only m,n,k boards and cubes) expects one, naming
     the game and the commands that work on it."""
     game = find_game_or_none(text)
-    if game is not None and game.family != "board":
+    if game is not None:
+        refuse_game(game, asked)
+
+
+def refuse_game(game: Game, asked: str) -> None:
+    """:func:`refuse_other_games` for a game found already: raise :class:`UnsupportedError` unless
+    ``game`` is a classic board."""
+    if game.family != "board":
         works = ", ".join(f"oxo {command} {game.short_name}" for command in game.commands())
         raise UnsupportedError(
             f"{game.title} is not a board of m,n,k tic-tac-toe, which {asked} answers; "
             f"for {game.title} try {works}"
         )
+
+
+def classic_board(spec: str, k: int | None = None, asked: str = "this command") -> Geometry:
+    """The geometry of a classic board from text (a shape or a name such as ``qubic``), the text
+    parsed once (:func:`find_game`); the name of another game is refused by name, saying what
+    works on it and that ``asked`` answers only classic boards. Only text that names no game is
+    read again, for the board parser's own message about it."""
+    try:
+        game = find_game(spec, k)
+    except BoardSpecError:
+        refuse_other_games(spec, asked)  # mega with a k: refused by name first
+        board_geometry(spec, k)  # its own error says what a board is (an unknown name does not)
+        raise
+    refuse_game(game, asked)
+    return game.geometry  # type: ignore[attr-defined]  # a classic board's game
 
 
 def find_game_or_none(spec: str) -> Game | None:

@@ -4,7 +4,7 @@ A certificate (``oxo-strategy/1``, :mod:`oxo.proofs.certificate`) maps classes o
 but "any entry's move" is not always a good move: the checker accepts a class given more than once
 when one of its moves works, and a file may hold entries its walk never reaches. So the index holds
 what the walk itself used: it *is* the walk (:func:`~oxo.proofs.certificate.verify_certificate`,
-told every accepted move and pairing by a :class:`~oxo.proofs.certificate.WalkRecorder`), and a
+told every accepted move and pairing as a :class:`~oxo.proofs.certificate.WalkStep`), and a
 class is in it only when the walk accepted it, with the move (or the pairing) that made it accept.
 From an indexed position of the certificate's side, its move leads to a position the walk accepted,
 whose every reply leads to indexed positions again (or to ones the board alone decides, or to a
@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from oxo.book import BookCertificate, checked_certificate
 from oxo.cache import cache_folder, cache_lock
 from oxo.errors import CertificateUnavailableError, OutOfReachError
 from oxo.fileio import atomic_writer, write_atomic
+
+if TYPE_CHECKING:
+    from oxo.proofs.certificate import WalkStep
 
 #: Changes when the folder's layout or what it holds changes (an older index is built again).
 INDEX_VERSION = 1
@@ -73,13 +76,15 @@ class _Recorder:
         self.pairings: dict[int, tuple[tuple[int, int], ...]] = {}
         self.chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def moved(self, key: int, move: int) -> None:
-        self.moves.setdefault(key, move)
-        if len(self.moves) >= CHUNK:
-            self.flush()
-
-    def paired(self, key: int, pairing: tuple[tuple[int, int], ...]) -> None:
-        self.pairings.setdefault(key, pairing)
+    def __call__(self, step: WalkStep) -> None:
+        """The walk's observer (:data:`oxo.proofs.certificate.WalkObserver`): each class's move or
+        pairing, in the class's orientation."""
+        if isinstance(step.canonical, int):
+            self.moves.setdefault(step.key, step.canonical)
+            if len(self.moves) >= CHUNK:
+                self.flush()
+        else:
+            self.pairings.setdefault(step.key, step.canonical)
 
     def flush(self) -> None:
         if not self.moves:
@@ -245,7 +250,7 @@ def build_index(
             if on_progress is not None:
                 on_progress(checked, total)
 
-        result = verify_certificate(file, on_progress=progress, recorder=recorder)
+        result = verify_certificate(file, on_progress=progress, observer=recorder)
         if not result.valid:
             raise CertificateUnavailableError(
                 f"the certificate {file} does not check ({result}); it is not played from"

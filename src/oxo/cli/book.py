@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oxo.cli.common import echo_json
-from oxo.cli.options import json_option, k_option, quiet_option
+from oxo.cli.common import ANY_GAME, echo_json
+from oxo.cli.options import gravity_option, json_option, k_option, quiet_option
 from oxo.errors import CertificateUnavailableError, OptionError
 from oxo.progress import progress_bar
-from oxo.registry import Game, find_game
+from oxo.registry import Game
 
 if TYPE_CHECKING:
     from oxo.book import BookCertificate, BookEntry
@@ -23,9 +23,9 @@ ASK_AFTER_SECONDS = 60.0
 
 
 @click.command(name="book")
-@click.argument("board", required=False)
+@click.argument("board", required=False, type=ANY_GAME)
 @k_option
-@click.option("--gravity", is_flag=True, help="A gravity board (6x7 --k 4 is Connect Four).")
+@gravity_option("A gravity board (6x7 --k 4 is Connect Four).")
 @click.option(
     "--index",
     "make_index",
@@ -43,7 +43,7 @@ ASK_AFTER_SECONDS = 60.0
 @json_option
 @quiet_option
 def book_command(
-    board: str | None,
+    board: Game | None,
     k: int | None,
     gravity: bool,
     make_index: bool,
@@ -70,7 +70,7 @@ def book_command(
             raise OptionError("--index, --side, --k and --gravity need a BOARD")
         _list(proved_boards(), as_json)
         return
-    game = find_game(board, k, gravity)
+    game = board  # parsed at the edge, with --k and --gravity
     entry = game.proved()
     if entry is None:
         raise OptionError(

@@ -6,18 +6,21 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import click
 
-from oxo.errors import PositionError
+from oxo.errors import BoardSpecError, PositionError
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.registry import (
     Game,
-    board_geometry,
+    classic_board,
     find_game,
     find_game_or_none,
+    may_name_a_game,
+    refuse_game,
     refuse_other_games,
 )
 
@@ -25,16 +28,47 @@ from oxo.registry import (
 def parse_board(spec: str, k: int | None = None) -> Geometry:
     """A geometry from a board spec given on the command line (errors become exit status 2), or a
     board's name (qubic, gomoku); the name of another game (connect4, mega, uttt) is refused by
-    name, saying what works on it."""
-    refuse_other_games(spec, "this command")
-    return board_geometry(spec, k)
+    name, saying what works on it (:func:`oxo.registry.classic_board`: the text parsed once)."""
+    return classic_board(spec, k, "this command")
 
 
-def parse_position(text: str, board: str | None = None, k: int | None = None) -> Position:
-    """A position from the command line; the board is guessed from the text unless given. Digits
-    that read as a record of columns (``4453``) get a hint about ``--gravity``."""
-    refuse_other_games(text, "this command")
-    geometry = parse_board(board, k) if board else None
+class GameType(click.ParamType):
+    """A board argument (or ``--board``) parsed once, at the edge: the :class:`Game` its text
+    names (:func:`find_game`), with the command's ``--k`` and ``--gravity`` (eager options, so read
+    before it); with ``classic=True`` the :class:`Geometry` of a classic board, another game
+    refused by name (:func:`parse_board`). Bad text raises the library's own error, which the
+    command line prints on one line with exit status 2 (JSON with ``--json``)."""
+
+    name = "board"
+
+    def __init__(self, classic: bool = False) -> None:
+        self.classic = classic
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):  # parsed already (a default given as a value)
+            return value
+        params = ctx.params if ctx is not None else {}
+        k = params.get("k")
+        if self.classic:
+            return parse_board(value, k)
+        return find_game(value, k, bool(params.get("gravity")))
+
+
+#: The BOARD argument of the commands that answer about classic boards only: a :class:`Geometry`.
+CLASSIC_BOARD = GameType(classic=True)
+#: The BOARD argument (or ``--board``) of the commands that take every game: a :class:`Game`.
+ANY_GAME = GameType()
+
+
+def parse_position(
+    text: str, geometry: Geometry | None = None, k: int | None = None, *, named: bool = True
+) -> Position:
+    """A position from the command line, on ``geometry`` (its board parsed at the edge, whose k
+    holds) or on the board guessed from the text, with ``k`` when given. Digits that read as a
+    record of columns (``4453``) get a hint about ``--gravity``. The name of another game is
+    refused by name, unless the caller has looked the text up already (``named=False``)."""
+    if named:
+        refuse_other_games(text, "this command")
     try:
         position = Position.from_string(text, geometry)
     except PositionError as error:
@@ -43,7 +77,7 @@ def parse_position(text: str, board: str | None = None, k: int | None = None) ->
             raise
         raise PositionError(f"{error}; {hint}") from None
     if geometry is None and k is not None:
-        position = Position(parse_board(position.geometry.spec_shape, k), position.x, position.o)
+        position = Position(replace(position.geometry, k=k), position.x, position.o)
     return position
 
 
@@ -61,26 +95,41 @@ def column_record_hint(text: str) -> str:
     return f"{looks}, which this command does not take: try 'oxo analyze {word} --gravity'"
 
 
-def classic_position(text: str, board: str | None, k: int | None, game: Game | None) -> Position:
+def classic_position(text: str, board: Game | None, k: int | None, game: Game | None) -> Position:
     """The classic position a command's POSITION argument gives: the empty board of the ``game`` the
     text names (see :func:`game_of_text`) when no ``--board`` is given, else the position written
-    cell by cell (on ``--board`` when given)."""
-    if game is not None and board is None:
-        return Position.empty(parse_board(game.name))
-    return parse_position(text, board, k)
+    cell by cell (on the ``--board`` game, parsed at the edge, when given)."""
+    if board is not None:
+        return parse_position(text, classic_geometry(board))
+    if game is not None:
+        return Position.empty(classic_geometry(game))
+    return parse_position(text, None, k, named=False)  # game_of_text found no game's name
+
+
+def classic_geometry(game: Game) -> Geometry:
+    """The geometry of a game parsed at the edge that must be a classic board (another game is
+    refused by name, saying what works on it)."""
+    refuse_game(game, "this command")
+    return game.geometry  # type: ignore[attr-defined]  # a classic board's game
 
 
 def game_of_text(
-    text: str, board: str | None = None, k: int | None = None, gravity: bool = False
+    text: str, board: Game | None = None, k: int | None = None, gravity: bool = False
 ) -> Game | None:
-    """The game of a command's POSITION argument: the one ``--board`` (or ``--gravity``) names, or
-    the one the text itself names (``connect4``, ``mega``, ``5x5`` with ``--k 4``: its empty board);
-    ``None`` for a classic position written cell by cell without ``--board``."""
+    """The game of a command's POSITION argument: the one ``--board`` names (parsed at the edge,
+    with ``--k`` and ``--gravity``), or the one the text itself names (``connect4``, ``mega``,
+    ``5x5`` with ``--k 4``: its empty board), parsed once; ``None`` for a classic position written
+    cell by cell without ``--board``."""
     if board is not None:
-        return find_game(board, k, gravity)
-    if find_game_or_none(text) is None:
-        return None
-    return find_game(text, k, gravity)
+        return board
+    if not may_name_a_game(text):
+        return None  # a position, written cell by cell or as a record of columns
+    try:
+        return find_game(text, k, gravity)
+    except BoardSpecError:
+        if (k is None and not gravity) or find_game_or_none(text) is None:
+            return None  # not a game's name: a position
+        raise  # a game's name with a --k or --gravity it does not take: say why
 
 
 #: The width lists are broken to when the output is not a terminal (a file, a pipe).

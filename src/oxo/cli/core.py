@@ -12,12 +12,13 @@ import click
 
 from oxo import api
 from oxo.cli.common import (
+    ANY_GAME,
+    CLASSIC_BOARD,
     classic_position,
     console,
     echo_json,
     echo_lines,
     game_of_text,
-    parse_board,
 )
 from oxo.cli.limits import (
     ASK_AFTER_SECONDS,
@@ -33,6 +34,7 @@ from oxo.cli.options import (
     board_option,
     choice_option,
     folder_option,
+    gravity_option,
     json_option,
     k_option,
     quiet_option,
@@ -59,7 +61,7 @@ UTTT = "uttt"
 
 
 @click.command()
-@click.argument("boards", nargs=-1, required=True, metavar="BOARD [BOARD...]")
+@click.argument("boards", nargs=-1, required=True, metavar="BOARD [BOARD...]", type=ANY_GAME)
 @k_option
 @choice_option(
     "--method",
@@ -108,17 +110,15 @@ UTTT = "uttt"
     "Frontier method and uttt on disk: where the plies are kept (default: oxo-count-BOARD "
     "in the current folder). Running the same count again continues from the last complete ply.",
 )
-@click.option(
-    "--gravity",
-    is_flag=True,
-    help="Gravity boards: a mark drops to the lowest empty cell of its column (6x7 --k 4 is "
-    "Connect Four; a board written 6x7,k=4,gravity is one without this flag).",
+@gravity_option(
+    "Gravity boards: a mark drops to the lowest empty cell of its column (6x7 --k 4 is "
+    "Connect Four; a board written 6x7,k=4,gravity is one without this flag)."
 )
 @yes_option
 @json_option
 @quiet_option
 def count(
-    boards: tuple[str, ...],
+    boards: tuple[Game, ...],
     k: int | None,
     method: str,
     executor: Executor,  # one of EXECUTORS: click.Choice checked it
@@ -162,7 +162,7 @@ def count(
     from oxo.counting.budget import MemoryLimitError
     from oxo.errors import OutOfReachError
 
-    parsed = [_parse_count_board(spec, k, gravity) for spec in boards]
+    parsed = [_count_board(game) for game in boards]
     if all(not isinstance(board, Geometry) for board in parsed):
         # --folder applies to uttt, whose count goes to disk when memory is short.
         uttt_only = all(board == UTTT for board in parsed)
@@ -334,20 +334,16 @@ def _method_notes(table: CountTable) -> list[str]:
     return out
 
 
-def _parse_count_board(spec: str, k: int | None, gravity: bool) -> Geometry | GravityBoard | str:
-    """A board of ``oxo count``: a gravity board with --gravity or ``,gravity`` in the spec (or the
-    name connect4), :data:`UTTT` for ultimate tic-tac-toe."""
-    from oxo.registry import find_game
-
-    game = find_game(spec, k, gravity)
+def _count_board(game: Game) -> Geometry | GravityBoard | str:
+    """A board of ``oxo count`` (its game parsed at the edge, with --k and --gravity): a gravity
+    board with --gravity or ``,gravity`` in the spec (or the name connect4), :data:`UTTT` for
+    ultimate tic-tac-toe, else the classic board's geometry."""
     game.require("counter")
     if game.family == "uttt":
         return UTTT
     if game.family == "gravity":
-        from oxo.gravity.board import GravityBoard
-
-        return GravityBoard.parse(game.name)
-    return parse_board(game.name)
+        return game.board  # type: ignore[attr-defined]  # a gravity game has a board
+    return game.geometry  # type: ignore[attr-defined]  # a classic board's game
 
 
 def _count_uttt(
@@ -905,7 +901,7 @@ def _count_table(tables: list[CountTable | GravityCounts | UtttCounts | DropCoun
 @json_option
 @svg_option("Also draw the position as an SVG image into FILE (the drawing of 'oxo serve').")
 def show(
-    position: str, board: str | None, k: int | None, as_json: bool, svg_path: str | None
+    position: str, board: Game | None, k: int | None, as_json: bool, svg_path: str | None
 ) -> None:
     """One position: grid, whose turn, winner, complete lines and its symmetry class.
 
@@ -998,16 +994,16 @@ def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None
 
 
 @click.command()
-@click.argument("board")
+@click.argument("board", type=CLASSIC_BOARD)
 @k_option
 @json_option
-def classes(board: str, k: int | None, as_json: bool) -> None:
+def classes(board: Geometry, k: int | None, as_json: bool) -> None:
     """Cell classes and alignment classes: what the board's symmetries make equivalent.
 
     On 3x3 the cells fall into corner, middle and center, and the alignments into
     diagonal, middle and side. The names are derived from where a class lies.
     """
-    geometry = parse_board(board, k)
+    geometry = board  # parsed at the edge, with --k
     data = {
         **geometry.board_keys(),
         "symmetries": [symmetry.name for symmetry in geometry.symmetries],

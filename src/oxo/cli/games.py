@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import console, echo_json, parse_board, parse_position
+from oxo.cli.common import (
+    CLASSIC_BOARD,
+    classic_geometry,
+    console,
+    echo_json,
+    parse_board,
+    parse_position,
+)
 from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
 from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
+from oxo.geometry import Geometry
+from oxo.registry import Game as GameOfOxo
 
 
 @click.command()
-@click.argument("board")
+@click.argument("board", type=CLASSIC_BOARD)
 @k_option
 @click.option(
     "--universal/--no-universal",
@@ -30,7 +39,7 @@ from oxo.cli.options import board_option, choice_option, json_option, k_option, 
 @json_option
 @quiet_option
 def games(
-    board: str,
+    board: Geometry,
     k: int | None,
     universal: bool | None,
     method: str,
@@ -51,7 +60,7 @@ def games(
     """
     from oxo.games import count_games, estimate_games
 
-    geometry = parse_board(board, k)
+    geometry = board  # parsed at the edge, with --k
     limit = memory_limit(memory_text)
     with (
         clean_stop(),
@@ -171,10 +180,10 @@ def notation() -> None:
 
 
 @notation.command("views")
-@click.argument("board", default="3x3")
+@click.argument("board", default="3x3", type=CLASSIC_BOARD)
 @k_option
 @json_option
-def notation_views(board: str, k: int | None, as_json: bool) -> None:
+def notation_views(board: Geometry, k: int | None, as_json: bool) -> None:
     """The point-of-view letters: how each kind of cell sees the others.
 
     The center looks under the 90° rotation, a middle cell under the reflection in the 0° mirror
@@ -183,7 +192,7 @@ def notation_views(board: str, k: int | None, as_json: bool) -> None:
     """
     from oxo.notation import seed_ambiguities, views
 
-    geometry = parse_board(board, k)
+    geometry = board  # parsed at the edge, with --k
     found = views(geometry)
     ambiguity = seed_ambiguities(geometry) if geometry.size <= 9 else None
     if as_json:
@@ -270,7 +279,12 @@ _SEED_WORDS = {
 )
 @json_option
 def notation_game(
-    moves: str, board: str | None, k: int | None, keypad: bool, explain: bool, as_json: bool
+    moves: str,
+    board: GameOfOxo | None,
+    k: int | None,
+    keypad: bool,
+    explain: bool,
+    as_json: bool,
 ) -> None:
     """A game in cell numbers, its canonical form and its universal form, move by move.
 
@@ -283,7 +297,7 @@ def notation_game(
     from oxo.games import Game
     from oxo.notation import format_universal, universal_game
 
-    geometry = parse_board(board or "3x3", k)
+    geometry = parse_board("3x3", k) if board is None else classic_geometry(board)
     game = Game.parse(moves, geometry, "keypad" if keypad else "id")
     named = universal_game(game)
     outcome = game.outcome
@@ -350,7 +364,7 @@ def notation_game(
 
 
 @click.command()
-@click.argument("board", required=False)
+@click.argument("board", required=False, type=CLASSIC_BOARD)
 @k_option
 @click.option(
     "--games",
@@ -360,7 +374,7 @@ def notation_game(
     help="List the games inside one full board instead.",
 )
 @json_option
-def fullboards(board: str | None, k: int | None, games_of: str | None, as_json: bool) -> None:
+def fullboards(board: Geometry | None, k: int | None, games_of: str | None, as_json: bool) -> None:
     """Full boards: every square filled (5 X and 4 O on 3x3), by alignments and their owners.
 
     As if the players went on regardless of wins. With --games POSITION, the games one full board
@@ -379,7 +393,7 @@ def fullboards(board: str | None, k: int | None, games_of: str | None, as_json: 
             return
         _print_contained(found)
         return
-    geometry = parse_board(board or "3x3", k)
+    geometry = parse_board("3x3", k) if board is None else board
     result = count_full_boards(geometry)
     if as_json:
         echo_json(result.to_dict())

@@ -17,7 +17,7 @@ from oxo.cli.common import echo_json
 from oxo.errors import MoveError
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.progress import progress_status
-from oxo.registry import find_game
+from oxo.registry import Game, game_of
 
 if TYPE_CHECKING:
     from oxo.engines.base import Budget
@@ -26,11 +26,12 @@ if TYPE_CHECKING:
 ANALYZE_SECONDS = 120.0
 
 
-def parse_gravity_position(text: str, board: str | None, k: int | None) -> GravityState:
+def parse_gravity_position(text: str, board: GravityBoard | None, k: int | None) -> GravityState:
     """A gravity position from the command line: columns played from 1 (``4453``; Connect Four
-    unless --board says otherwise) or rows top first with ``/`` (the board read from them)."""
-    if board:
-        return GravityState.from_string(text, GravityBoard.parse(board, k))
+    unless --board says otherwise: the board parsed at the edge, with its k) or rows top first
+    with ``/`` (the board read from them)."""
+    if board is not None:
+        return GravityState.from_string(text, board)
     if re.fullmatch(r"\s*\d+\s*x\s*\d+\s*(,.*)?", text):  # a board: its empty position
         return GravityState(GravityBoard.parse(text, k))
     if "/" in text:
@@ -42,20 +43,24 @@ def parse_gravity_position(text: str, board: str | None, k: int | None) -> Gravi
     return GravityState.from_string(text, GravityBoard(6, 7, 4 if k is None else k))
 
 
-def move_command(
-    position: str,
-    board: str | None,
-    k: int | None,
-    level: str,
-    as_json: bool,
-    **budget: Unpack[Budget],
-) -> None:
+def gravity_position(
+    text: str, board: Game | None, k: int | None, game: Game | None
+) -> GravityState:
+    """The gravity position of a command's POSITION argument: the empty board of the ``game`` the
+    text names when no ``--board`` is given, the position on the ``--board`` game (both parsed at
+    the edge, with --k), else the board read from the text (:func:`parse_gravity_position`)."""
+    if game is None:
+        return parse_gravity_position(text, None, k)
+    shape = game.board  # type: ignore[attr-defined]  # a gravity game has a board
+    return GravityState(shape) if board is None else parse_gravity_position(text, shape, None)
+
+
+def move_command(state: GravityState, level: str, as_json: bool, **budget: Unpack[Budget]) -> None:
     """The computer's column in a gravity position, and the value when proven."""
-    state = parse_gravity_position(position, board, k)
     if state.is_over:
         ended = "draw" if state.winner is None else f"{state.winner.upper()} has won"
         raise MoveError(f"the game is over ({ended}): there is no move")
-    engine = find_game(state.board.spec).make_engine(level, state, **budget)
+    engine = game_of(state).make_engine(level, state, **budget)
     col = engine.choose(state)
     report = engine.last
     assert report is not None
@@ -77,8 +82,7 @@ def move_command(
 
 
 def solve_command(
-    board: str,
-    k: int | None,
+    shape: GravityBoard,
     seconds: float,
     as_json: bool,
     proof_dir: str | None = None,
@@ -92,7 +96,6 @@ def solve_command(
     from oxo.gravity.proof import prove
     from oxo.gravity.solver import GravitySolver, default_table_words
 
-    shape = GravityBoard.parse(board, k)
     state = GravityState(shape)
     if proof_dir is None and not again:
         from oxo.book import book_entry
@@ -181,13 +184,10 @@ def _solved_from_book(state: GravityState, entry: Any, as_json: bool) -> None:
     click.echo(f"to prove it again here: oxo solve {board} --again")
 
 
-def analyze_command(
-    position: str, board: str | None, k: int | None, seconds: float, as_json: bool
-) -> None:
+def analyze_command(state: GravityState, seconds: float, as_json: bool) -> None:
     """A gravity position's exact value and each column's, with the distance to the end."""
     from oxo.gravity.solver import analyze
 
-    state = parse_gravity_position(position, board, k)
     if state.is_over:
         if as_json:
             echo_json({**state.to_dict(), "value": state.outcome, "moves": []})

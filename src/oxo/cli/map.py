@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import echo_json, parse_board
+from oxo.cli.common import ANY_GAME, classic_geometry, echo_json
 from oxo.cli.options import choice_option, json_option, k_option, svg_option
 from oxo.errors import OxoError
 from oxo.fileio import write_atomic
 from oxo.game import Player
 from oxo.progress import progress_bar
-from oxo.registry import find_game
+from oxo.registry import Game
 from oxo.strategy_map import DEFAULT_MAX_POSITIONS, StrategyMap, strategy_map
 
 
 @click.command(name="map")
-@click.argument("board")
+@click.argument("board", type=ANY_GAME)
 @choice_option(
     "--as",
     ["x", "o"],
@@ -27,7 +27,7 @@ from oxo.strategy_map import DEFAULT_MAX_POSITIONS, StrategyMap, strategy_map
 @k_option
 @svg_option("Also draw the map as nested grids in an SVG file.")
 @json_option
-def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_json: bool) -> None:
+def map_command(board: Game, side: str, k: int | None, svg_path: str | None, as_json: bool) -> None:
     """The complete optimal strategy of one side: its move in every position it can meet, and
     every reply of the opponent, until each game ends.
 
@@ -42,9 +42,9 @@ def map_command(board: str, side: str, k: int | None, svg_path: str | None, as_j
 
     Example: oxo map 3x3 --as o --svg o.svg
     """
-    game = find_game(board, k)
+    game = board  # parsed at the edge, with --k
     game.require("strategy_map")
-    geometry = parse_board(game.name)
+    geometry = classic_geometry(game)
     player: Player = "x" if side.lower() == "x" else "o"
     with progress_bar(f"solving every position of {geometry.spec} for the map") as bar:
         strategy = strategy_map(geometry, player, on_progress=bar)

@@ -10,14 +10,23 @@ import click
 
 
 def k_option(function):
-    """``--k K``: how many marks in a row win (default: the board's shortest side)."""
+    """``--k K``: how many marks in a row win (default: the board's shortest side). Read before
+    the other parameters (eager), so that a board argument is parsed once, with its k
+    (:class:`oxo.cli.common.GameType`)."""
     return click.option(
         "--k",
         "k",
         type=click.IntRange(min=1),
         default=None,
+        is_eager=True,
         help="Marks in a row needed to win (default: shortest side).",
     )(function)
+
+
+def gravity_option(words: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--gravity``: a gravity board (each command words its help), read before the other
+    parameters (eager) as ``--k`` is, for the board argument parsed with it."""
+    return click.option("--gravity", is_flag=True, is_eager=True, help=words)
 
 
 def json_option(function):
@@ -31,9 +40,14 @@ def quiet_option(function):
 
 
 def board_option(function):
+    """``--board BOARD``: the game of a position, parsed at the edge into its :class:`Game`
+    (with ``--k`` and ``--gravity``: :class:`oxo.cli.common.GameType`)."""
+    from oxo.cli.common import ANY_GAME
+
     return click.option(
         "--board",
         "-b",
+        type=ANY_GAME,
         default=None,
         metavar="BOARD",
         help="Board of the position, e.g. 3x5 (default: guessed from the text).",

@@ -7,10 +7,18 @@ from typing import TYPE_CHECKING, Any, Unpack
 import click
 
 from oxo import api
-from oxo.cli.common import classic_position, echo_json, echo_selfplay, game_of_text, plural
+from oxo.cli.common import (
+    ANY_GAME,
+    classic_position,
+    echo_json,
+    echo_selfplay,
+    game_of_text,
+    plural,
+)
 from oxo.cli.options import (
     board_option,
     choice_option,
+    gravity_option,
     json_option,
     k_option,
     quiet_option,
@@ -22,7 +30,7 @@ from oxo.engines.rating import strength_text
 from oxo.errors import MoveError
 from oxo.game import GameState
 from oxo.progress import progress_bar
-from oxo.registry import Game, find_game
+from oxo.registry import Game
 
 if TYPE_CHECKING:
     from oxo.engines.base import Budget
@@ -44,19 +52,17 @@ budget_options = search_budget_options(
 )
 
 
-def gravity_option(function):
-    return click.option(
-        "--gravity",
-        is_flag=True,
-        help="Marks drop to the lowest empty cell of their column; moves are columns (6x7 --k 4 is Connect Four).",
-    )(function)
+gravity_flag = gravity_option(
+    "Marks drop to the lowest empty cell of their column; moves are columns (6x7 --k 4 is "
+    "Connect Four)."
+)
 
 
 # -- play ------------------------------------------------------------------------------------------
 
 
 @click.command(epilog=strength_text())
-@click.argument("board", default="3x3")
+@click.argument("board", default="3x3", type=ANY_GAME)
 @k_option
 @choice_option("--as", ["x", "o"], "x", "Your side (X moves first).", name="side")
 @level_option
@@ -67,9 +73,9 @@ def gravity_option(function):
     default=None,
     help="On 3x3, type keys 1..9: phone (1 2 3 on top) or numpad (7 8 9 on top).",
 )
-@gravity_option
+@gravity_flag
 def play(
-    board: str,
+    board: Game,
     k: int | None,
     side: str,
     level: str,
@@ -94,7 +100,7 @@ def play(
     """
     from oxo.cli import session
 
-    game = find_game(board, k, gravity)
+    game = board  # parsed at the edge, with --k and --gravity
     game.require("engine")
     if keypad and (game.family != "board" or game.geometry.shape != (3, 3)):  # type: ignore[attr-defined]  # a BoardGame has a geometry
         how = "" if game.family == "board" else f"; {game.title} moves are {game.move_help}"
@@ -127,10 +133,10 @@ def play(
 @level_option
 @budget_options
 @json_option
-@gravity_option
+@gravity_flag
 def move(
     position: str,
-    board: str | None,
+    board: Game | None,
     k: int | None,
     level: str,
     seconds: float | None,
@@ -155,14 +161,12 @@ def move(
     """
     budget: Budget = {"seconds": seconds, "iterations": iterations, "depth": depth, "seed": seed}
     game = game_of_text(position, board, k, gravity)
-    if gravity or (game is not None and game.family == "gravity"):
-        from oxo.cli.gravity import move_command
+    flat_gravity = gravity if game is None else game.family == "gravity"  # not a box's
+    if flat_gravity:
+        from oxo.cli.gravity import gravity_position, move_command
 
-        if game is not None:  # the board is named: by --board, or by the text (its empty board)
-            position, board, k = (
-                (game.name, None, None) if board is None else (position, game.name, None)
-            )
-        move_command(position, board, k, level, as_json, **budget)
+        state = gravity_position(position, board, k, game)
+        move_command(state, level, as_json, **budget)
         return
     if game is not None and game.family != "board":
         game.require("moves")
@@ -226,7 +230,7 @@ def _move_of_game(
 
 
 @click.command(epilog=strength_text())
-@click.argument("game")
+@click.argument("game", type=ANY_GAME)
 @k_option
 @sides_options(LEVELS, "hard", "random", "Level of X (moves first).", "Level of O.", what="level")
 @click.option(
@@ -235,9 +239,9 @@ def _move_of_game(
 @budget_options
 @json_option
 @quiet_option
-@gravity_option
+@gravity_flag
 def selfplay(
-    game: str,
+    game: Game,
     k: int | None,
     x_level: str,
     o_level: str,
@@ -261,7 +265,7 @@ def selfplay(
     """
     from oxo.engines.selfplay import selfplay as run
 
-    named = find_game(game, k, gravity)
+    named = game  # parsed at the edge, with --k and --gravity
     named.require("selfplay")
     start: GameState = named.start()
     from oxo.cli.book import prepare_perfect
@@ -281,7 +285,7 @@ def selfplay(
         return named.make_engine(level, state, **budget)
 
     stats: Any  # mega's statistics or the engines' (the same fields)
-    with progress_bar(f"{game} self-play", total=games, quiet=quiet) as bar:
+    with progress_bar(f"{named.short_name} self-play", total=games, quiet=quiet) as bar:
         if named.family == "mega":
             from oxo.mega.selfplay import selfplay as run_mega
 
@@ -307,7 +311,7 @@ def selfplay(
                 progress=bar,
                 make=make,
             )
-    echo_selfplay(stats, as_json, of=f" of {game}")
+    echo_selfplay(stats, as_json, of=f" of {named.short_name}")
     if not as_json:
         unfinished = getattr(stats, "unfinished", ())
         if unfinished:

@@ -18,8 +18,11 @@ from oxo.analysis import (
     seed_rule_unwinnable,
     winnability,
 )
-from oxo.book import book_entry
 from oxo.cli.common import (
+    ANY_GAME,
+    CLASSIC_BOARD,
+    classic_geometry,
+    classic_position,
     console,
     echo_json,
     echo_lines,
@@ -32,6 +35,7 @@ from oxo.cli.limits import memory_limit, memory_option
 from oxo.cli.options import (
     board_option,
     folder_option,
+    gravity_option,
     json_option,
     k_option,
     quiet_option,
@@ -43,7 +47,7 @@ from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
 from oxo.proofs.runs import SLICE_DOUBLINGS
 from oxo.proofs.solver import METHOD, ProofResult, RunOptions
-from oxo.registry import find_game, game_of
+from oxo.registry import Game, game_of
 from oxo.solve import SolveTable, Value
 from oxo.space import MAX_EMPTY, build_space
 
@@ -76,6 +80,7 @@ def _build(start: Geometry | Position, quiet: bool):
     "--board",
     "-b",
     "board_of_position",
+    type=CLASSIC_BOARD,
     default=None,
     metavar="BOARD",
     help="Board of a position, e.g. 3x5 (default: guessed from the text).",
@@ -91,7 +96,7 @@ def _build(start: Geometry | Position, quiet: bool):
 @quiet_option
 def deadends(
     board: str,
-    board_of_position: str | None,
+    board_of_position: Geometry | None,
     k: int | None,
     show_all: bool,
     as_json: bool,
@@ -256,7 +261,7 @@ def _print_deadends(report: DeadEndReport) -> None:
 
 
 @click.command(name="solve")
-@click.argument("board")
+@click.argument("board", type=ANY_GAME)
 @k_option
 @seconds_option("Time limit of the proof on boards over 16 cells.", 600.0)
 @folder_option(
@@ -357,13 +362,9 @@ def _print_deadends(report: DeadEndReport) -> None:
 @memory_option
 @json_option
 @quiet_option
-@click.option(
-    "--gravity",
-    is_flag=True,
-    help="Marks drop to the lowest empty cell of their column (6x7 --k 4 is Connect Four).",
-)
+@gravity_option("Marks drop to the lowest empty cell of their column (6x7 --k 4 is Connect Four).")
 def solve_command(
-    board: str,
+    board: Game,
     k: int | None,
     seconds: float,
     proof_dir: str | None,
@@ -411,7 +412,7 @@ def solve_command(
 
     Example: oxo solve 5x5 --k 4 --proof proofs/5x5k4
     """
-    game = find_game(board, k, gravity)
+    game = board  # parsed once, at the edge, with --k and --gravity
     game.require("solver")
     if proof_dir is not None:
         game.require("prover")
@@ -431,14 +432,14 @@ def solve_command(
         )
     if show_status:
         assert proof_dir is not None
-        _print_status(parse_board(game.name), proof_dir, as_json)
+        _print_status(classic_geometry(game), proof_dir, as_json)
         return
     if game.family == "gravity":
         from oxo.cli.gravity import solve_command as solve_gravity
 
-        solve_gravity(game.name, None, seconds, as_json, proof_dir, quiet, again=again)
+        solve_gravity(game.board, seconds, as_json, proof_dir, quiet, again=again)  # type: ignore[attr-defined]  # a gravity game has a board
         return
-    geometry = parse_board(game.name)
+    geometry = classic_geometry(game)
     options = RunOptions(
         workers=workers,
         scheduler=scheduler,
@@ -471,11 +472,6 @@ def solve_command(
         for path in solved.proofs:
             click.echo(f"certificate: {path}")
         return
-    if proof_dir is None and not again and book_entry(geometry.spec) is not None:
-        solved = api.solve(geometry)  # read from the book at once, without a search
-        if solved.from_book:
-            _print_from_book(solved, as_json)
-            return
     with _kept_on_stop(proof_dir), progress_status(quiet=quiet) as status:
 
         def report(attacker: str, nodes: int, table: int, elapsed: float) -> None:
@@ -491,8 +487,11 @@ def solve_command(
             on_search=report,
             run=options,
             on_status=status,
-            again=True,  # the book was read above, unless asked not to
+            again=again,  # a board of the proof book is answered from it, without a search
         )
+    if solved.from_book:
+        _print_from_book(solved, as_json)
+        return
     if as_json:
         echo_json(solved.to_dict())
     else:
@@ -680,11 +679,9 @@ def _describe(value: Value, ply: int) -> str:
 @board_option
 @k_option
 @json_option
-@click.option(
-    "--gravity",
-    is_flag=True,
-    help="A gravity position: the columns played from 1 (4453, Connect Four unless --board says "
-    "otherwise) or rows top first with '/'; gives each column's exact value and distance.",
+@gravity_option(
+    "A gravity position: the columns played from 1 (4453, Connect Four unless --board says "
+    "otherwise) or rows top first with '/'; gives each column's exact value and distance."
 )
 @seconds_option(
     "Gravity positions: time limit of the exact values (default 120); past it, the columns "
@@ -693,7 +690,7 @@ def _describe(value: Value, ply: int) -> str:
 )
 def analyze(
     position: str,
-    board: str | None,
+    board: Game | None,
     k: int | None,
     as_json: bool,
     gravity: bool,
@@ -718,16 +715,16 @@ def analyze(
     game = game_of_text(position, board, k, gravity)
     if game is not None:
         game.require("analyzer")
-    if gravity or (game is not None and game.family == "gravity"):
-        from oxo.cli.gravity import ANALYZE_SECONDS, analyze_command
+    flat_gravity = gravity if game is None else game.family == "gravity"  # not a box's
+    if flat_gravity:
+        from oxo.cli.gravity import ANALYZE_SECONDS, analyze_command, gravity_position
 
-        if game is not None:  # the board is named: by --board, or by the text (its empty board)
-            position, board, k = (
-                (game.name, None, None) if board is None else (position, game.name, None)
-            )
-        analyze_command(position, board, k, seconds or ANALYZE_SECONDS, as_json)
+        state = gravity_position(position, board, k, game)
+        analyze_command(state, seconds or ANALYZE_SECONDS, as_json)
         return
-    target = _position_or_board(position, board, k)
+    if game is None and board is None and api.looks_like_board(position):
+        parse_board(position, k)  # written as a board that cannot be (0x3): the board's own error
+    target = classic_position(position, board, k, game)
     if seconds is not None and len(target.empty_cells) <= MAX_EMPTY:
         raise OptionError(
             "--time applies to gravity positions (--gravity) and to positions beyond the exact "
@@ -755,13 +752,6 @@ def analyze(
             err=True,
         )
         raise click.exceptions.Exit(3)
-
-
-def _position_or_board(text: str, board: str | None, k: int | None) -> Position:
-    """The position given on the command line, or a board's empty position when the text is a board."""
-    if board is None and api.looks_like_board(text):
-        return Position.empty(parse_board(text, k))
-    return parse_position(text, board, k)
 
 
 COMMANDS = [deadends, solve_command, analyze]

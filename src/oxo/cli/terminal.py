@@ -6,15 +6,17 @@ import click
 
 from oxo import api
 from oxo.cli.common import (
+    CLASSIC_BOARD,
     classic_position,
     console,
     echo_json,
     echo_lines,
     game_of_text,
-    parse_board,
 )
 from oxo.cli.limits import clean_stop, estimated_work, memory_limit, memory_option, yes_option
 from oxo.cli.options import board_option, choice_option, json_option, k_option, quiet_option
+from oxo.geometry import Geometry
+from oxo.registry import Game
 from oxo.terminal import (
     METHODS,
     TerminalTable,
@@ -38,7 +40,7 @@ _STATUS_TEXT = {
 @board_option
 @k_option
 @json_option
-def check(position: str, board: str | None, k: int | None, as_json: bool) -> None:
+def check(position: str, board: Game | None, k: int | None, as_json: bool) -> None:
     """Can POSITION occur in a real game? If not, every reason why.
 
     X moves first, players alternate and play stops at the first complete line. Exit status:
@@ -74,7 +76,7 @@ def _last_move_words(cells: tuple[int, ...]) -> str:
 
 
 @click.command()
-@click.argument("board")
+@click.argument("board", type=CLASSIC_BOARD)
 @k_option
 @click.option(
     "--ply",
@@ -107,7 +109,7 @@ def _last_move_words(cells: tuple[int, ...]) -> str:
 @json_option
 @quiet_option
 def terminal(
-    board: str,
+    board: Geometry,
     k: int | None,
     ply_text: str | None,
     method: str,
@@ -126,7 +128,7 @@ def terminal(
 
     Examples: oxo terminal 3x3;  oxo terminal 3x3x3 --ply 0-7;  oxo terminal 4x4 --list --limit 5
     """
-    geometry = parse_board(board, k)
+    geometry = board  # parsed at the edge, with --k
     plies = parse_plies(ply_text, geometry) if ply_text is not None else None
     if as_list or limit is not None:
         shown = 0

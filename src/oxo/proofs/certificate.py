@@ -151,7 +151,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Se
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, BinaryIO, Literal, Protocol, TypeGuard
+from typing import Any, BinaryIO, Literal, TypeGuard
 
 from oxo.errors import (
     CertificateEntryError,
@@ -782,22 +782,47 @@ def _is_int(value: object) -> TypeGuard[int]:
 VerifyProgress = Callable[[int, int, int], None]
 
 
-class WalkRecorder(Protocol):
-    """What the checker's walk used, told as it goes (for a player that plays the certificate,
-    :mod:`oxo.book`): ``moved`` for a position of ``side`` to move whose move the walk accepted,
-    ``paired`` for a position of the opponent to move where a pairing held. ``key`` is the class of
-    the position (:func:`position_class`), the move or pairing in that class's orientation. A
-    class told is accepted whatever else the walk finds: its result depends on it alone."""
+#: A pairing: pairs of cells, the side answering one cell of a pair with the other.
+Pairing = tuple[tuple[int, int], ...]
 
-    def moved(self, key: int, move: int) -> None: ...
 
-    def paired(self, key: int, pairing: tuple[tuple[int, int], ...]) -> None: ...
+@dataclass(frozen=True, slots=True)
+class WalkStep:
+    """One position where the checker's walk accepted the certificate: ``side`` to move, its move
+    held; the opponent to move, one of its pairings did. A class told is accepted whatever else
+    the walk finds: its result depends on it alone.
+
+    ``key`` is the position's class (:func:`position_class`) and ``canonical`` the move or pairing
+    in that class's orientation (what a player of the certificate keeps, :mod:`oxo.book`);
+    ``x``/``o`` the position as met and ``played`` the move or pairing there (what a rewritten
+    certificate keeps, :mod:`oxo.proofs.compact`); ``section`` the header's section the walk was
+    checking (0 for a file without sections)."""
+
+    section: int
+    key: int
+    canonical: int | Pairing
+    x: int
+    o: int
+    size: int
+    played: int | Pairing
+
+    @property
+    def entry(self) -> Entry:
+        """The certificate's entry for the position as met (built when asked)."""
+        position = status_string(self.x, self.o, self.size)
+        if isinstance(self.played, int):
+            return MoveEntry(position, self.played)
+        return PairingEntry(position, self.played)
+
+
+#: What observes the checker's walk: told each :class:`WalkStep` as the walk accepts it.
+WalkObserver = Callable[[WalkStep], None]
 
 
 def position_class(header: StrategyHeader) -> Callable[[int, int], tuple[int, Symmetry]]:
     """The checker's classes of positions on the certificate's board: given the X and O masks of
     a position, its class key (the least image ``x << size | o`` over the symmetries, X first) and
-    a symmetry that carries the position onto that image (the keys a :class:`WalkRecorder` gets)."""
+    a symmetry that carries the position onto that image (the keys of a :class:`WalkStep`)."""
     return _Checker(header).canonical
 
 
@@ -806,39 +831,34 @@ def verify_certificate(
     *,
     whole: bool = False,
     on_progress: VerifyProgress | None = None,
-    recorder: WalkRecorder | None = None,
+    observer: WalkObserver | None = None,
     reheader: Callable[[StrategyHeader], StrategyHeader] | None = None,
-    on_used: Callable[[int, Entry], None] | None = None,
 ) -> VerifyResult:
     """Check a certificate (a file, streamed, or a :class:`Certificate`) by walking every defence.
 
     A file with sections in its header is checked a section at a time (memory for one section, not
     the whole file) unless ``whole``, which reads every entry into one index. Raises a
     :class:`CertificateError` when the file is malformed; a well-formed certificate that does not
-    prove its claim gives a result with ``valid=False`` and the first failing position. A
-    ``recorder`` is told every move and pairing the walk accepted (:class:`WalkRecorder`).
+    prove its claim gives a result with ``valid=False`` and the first failing position. An
+    ``observer`` is told every move and pairing the walk played and found to hold
+    (:class:`WalkStep`: in the class's orientation and as met, with the section checked).
 
     ``reheader`` checks the entries under another header made from the file's (other rules or
-    symmetries, say); ``on_used`` is called with the number of the section (0 for a plain file) and
-    each entry the walk played and found to hold, in the orientation met.
+    symmetries, say).
     """
     report = on_progress or (lambda read, total, checked: None)
     change = reheader or (lambda header: header)
     if isinstance(source, Certificate):
         header = change(source.header)
-        checker = _Checker(header, recorder=recorder)
-        if on_used is not None:
-            checker.on_used = lambda entry: on_used(0, entry)
+        checker = _Checker(header, observer=observer)
         for number, entry in enumerate(source.entries, start=1):
             checker.add(_entry_from_object(entry, header, f"entry {number}"))
         return checker.result(checker.walk(0, 0))
     lines = _read_lines(source)
     header = change(_read_header(source, lines))
     if header.sections is not None and not whole:
-        return _verify_sections(source, header, lines, report, recorder, on_used)
-    checker = _Checker(header, recorder=recorder)
-    if on_used is not None:
-        checker.on_used = lambda entry: on_used(0, entry)
+        return _verify_sections(source, header, lines, report, observer)
+    checker = _Checker(header, observer=observer)
     for number, data in lines:
         checker.add(_entry_from_json(data, header, f"{source}: line {number}"))
         if number % 65536 == 0:
@@ -853,8 +873,7 @@ def _verify_sections(
     header: StrategyHeader,
     lines: Iterator[tuple[int, object]],
     report: VerifyProgress,
-    recorder: WalkRecorder | None = None,
-    on_used: Callable[[int, Entry], None] | None = None,
+    observer: WalkObserver | None = None,
 ) -> VerifyResult:
     """Check a sectioned certificate one section at a time (see the module's description)."""
     assert header.sections is not None
@@ -864,16 +883,14 @@ def _verify_sections(
     for root, _ in header.sections[1:]:
         assert root is not None, "checked with the header"
         roots.append(classes.canonical(*status_masks(root))[0])
-    top = _Checker(header, stops=frozenset(roots), recorder=recorder)
+    top = _Checker(header, stops=frozenset(roots), observer=observer)
     read = 0
     checked = 0
     moves = 0
     blocks = chains = 0
     failure: _Failure | None = None
     for number, (_, count) in enumerate(header.sections):
-        checker = top if number == 0 else _Checker(header, recorder=recorder)
-        if on_used is not None:
-            checker.on_used = lambda entry, number=number: on_used(number, entry)
+        checker = top if number == 0 else _Checker(header, observer=observer, section=number)
         needed = number == 0 or roots[number - 1] in top.reached
         for _ in range(count):
             line = next(lines, None)
@@ -957,7 +974,8 @@ class _Checker:
         self,
         header: StrategyHeader,
         stops: frozenset[int] = frozenset(),
-        recorder: WalkRecorder | None = None,
+        observer: WalkObserver | None = None,
+        section: int = 0,
     ) -> None:
         geometry = header.geometry
         self.header = header
@@ -993,10 +1011,10 @@ class _Checker:
         self.rule_chains = 0
         #: Called with the positions checked so far, every 65,536 of them.
         self.tick: Callable[[int], None] | None = None
-        self.recorder = recorder
-        #: Called with each entry whose move (or pairing) the walk played and found to hold, in
-        #: the orientation met (a certificate of these entries alone holds too).
-        self.on_used: Callable[[Entry], None] | None = None
+        #: Told each move (or pairing) the walk played and found to hold (a certificate of these
+        #: entries alone holds too), in the header's section ``section``.
+        self.observer = observer
+        self.section = section
 
     # The class of a position: the least (X, O) image over the symmetries, as one int X << N | O,
     # and the symmetry that carries the position there.
@@ -1188,10 +1206,10 @@ class _Checker:
                 else:
                     failure = self.child(x, o, move)
                 if failure is None:
-                    if self.recorder is not None:
-                        self.recorder.moved(key, canonical_move)
-                    if self.on_used is not None:
-                        self.on_used(MoveEntry(status_string(x, o, self.size), move))
+                    if self.observer is not None:
+                        self.observer(
+                            WalkStep(self.section, key, canonical_move, x, o, self.size, move)
+                        )
                     return None
                 first_failure = first_failure or failure
             return first_failure
@@ -1202,10 +1220,10 @@ class _Checker:
             )
             problem = self.pairing_problem(own, occupied, pairing)
             if problem is None:
-                if self.recorder is not None:
-                    self.recorder.paired(key, canonical_pairing)
-                if self.on_used is not None:
-                    self.on_used(PairingEntry(status_string(x, o, self.size), pairing))
+                if self.observer is not None:
+                    self.observer(
+                        WalkStep(self.section, key, canonical_pairing, x, o, self.size, pairing)
+                    )
                 return None
             pairing_failure = pairing_failure or self.fail(f"invalid pairing: {problem}", x, o)
         for move in mask_cells(playable):

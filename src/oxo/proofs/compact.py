@@ -85,7 +85,7 @@ def compact_certificate(
         source,
         on_progress=on_progress,
         reheader=reheader,
-        on_used=lambda section, entry: used.setdefault(section, []).append(entry),
+        observer=lambda step: used.setdefault(step.section, []).append(step.entry),
     )
     if not checked.valid:
         raise CertificateError(

@@ -31,7 +31,7 @@ from oxo.errors import MoveError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.registry import find_game, new_game
+from oxo.registry import Game, find_game, new_game
 
 if TYPE_CHECKING:
     from oxo.gravity.board import GravityBoard, GravityState
@@ -355,25 +355,27 @@ def _mega(state: GameState) -> MegaState:
     return state
 
 
-def encoding_for(game: str | Geometry, k: int | None = None) -> Encoding:
+def encoding_for(game: str | Geometry | Game, k: int | None = None) -> Encoding:
     """The encoding of a game named as :func:`oxo.registry.find_game` names it (``"3x3"``,
-    ``"5x5,k=4"``, ``"3x3x3"``, ``"6x7,k=4,gravity"``, ``"mega"``, ``"uttt"``), or of a geometry."""
+    ``"5x5,k=4"``, ``"3x3x3"``, ``"6x7,k=4,gravity"``, ``"mega"``, ``"uttt"``; the text parsed
+    once), of a game found already, or of a geometry."""
     if isinstance(game, Geometry):
         return ClassicEncoding(game)
-    if not isinstance(game, str):
+    if isinstance(game, Game) and k is None:
+        found = game
+    elif isinstance(game, str):
+        found = find_game(game, k)
+    else:
         raise OxoError(
             f"a game is named by text such as '3x3' or 'mega', got {type(game).__name__}"
         )
-    found = find_game(game, k)
     found.require("rl_encoding")
     if found.family == "board":
-        return ClassicEncoding(Geometry.parse(found.name))
+        return ClassicEncoding(found.geometry)  # type: ignore[attr-defined]  # a board's game
     if found.family == "mega":
         return MegaEncoding()
     if found.family == "gravity":
-        from oxo.gravity.board import GravityBoard
-
-        return GravityEncoding(GravityBoard.parse(found.name))
+        return GravityEncoding(found.board)  # type: ignore[attr-defined]  # a gravity game's board
     return UtttEncoding()
 
 

@@ -63,7 +63,7 @@ def _board(label: str, board: str, k: int | None = None) -> dict[str, Any]:
     game = registry.find_game(board, k)
     if game.family != "board":  # a game named by a word (mega, uttt, connect4), not a grid
         return {"id": board, "label": label, "kind": board, "board": board, "k": None}
-    geometry = Geometry.parse(game.name)
+    geometry = game.geometry  # type: ignore[attr-defined]  # a classic board's game has a geometry
     return {
         "id": geometry.spec,
         "label": label,
