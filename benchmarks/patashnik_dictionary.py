@@ -1,6 +1,7 @@
 """Patashnik's dictionary of Qubic, walked with his four rules against every defence: complete or not.
 
-    python benchmarks/patashnik_dictionary.py [--dictionary FILE] [--certificate OUT] [--complete] [--json]
+    python benchmarks/patashnik_dictionary.py [--dictionary FILE] [--state FILE] [--certificate OUT]
+        [--complete] [--json]
 
 X plays by Patashnik's rules (win at once; else block O's three in a row; else the dictionary's
 move, the position looked up under the board's 192 automorphisms; else a forced win, a chain of
@@ -11,6 +12,10 @@ counts the positions walked (one per class under the 192 automorphisms), the dic
 used and never used, the forced wins that end the walk and the longest of them, and the positions
 of the dictionary where X has a forced chain (where a certificate's rules, which put the chain
 before the entries, would play otherwise than Patashnik's program).
+
+With --state FILE the walk is saved to FILE every few minutes and when it ends; the same command
+run again goes on from the last save (a stopped walk is not started over; a finished one answers
+at once). The forced chains and the classes are compiled (oxo.proofs.chainkernel).
 
 With --complete the walk is made again with every forced win played out (X takes the least cell
 that starts a chain, blocks where O threatens) against every reply, and the classes where X moves
@@ -45,7 +50,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DICTIONARY = ROOT / "data" / "qubic-patashnik.dictionary"
 
 
-def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str, object]:
+def run(
+    dictionary: Path, certificate: Path | None, complete: bool, state: Path | None = None
+) -> dict[str, object]:
     geometry = Geometry.parse("4x4x4")
     moves = read_dictionary(dictionary)
     started = time.perf_counter()
@@ -60,7 +67,7 @@ def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str,
         )
 
     walker = DictionaryWalker(geometry, moves, on_progress=progress)
-    walk = walker.walk()
+    walk = walker.walk(state=state)
     record: dict[str, object] = {
         "dictionary": str(dictionary),
         "lines": len(moves),
@@ -98,7 +105,9 @@ def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str,
         }
     if complete and walk.complete:
         again = time.perf_counter()
-        expanded = DictionaryWalker(geometry, moves, on_progress=progress, expand=True).walk()
+        expanded = DictionaryWalker(geometry, moves, on_progress=progress, expand=True).walk(
+            state=None if state is None else state.with_name(state.name + ".complete")
+        )
         record["complete_dictionary"] = {
             **(expanded.expanded or {}),
             "lines": expanded.positions,
@@ -114,13 +123,16 @@ def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dictionary", type=Path, default=DICTIONARY)
+    parser.add_argument(
+        "--state", type=Path, help="save the walk here, and go on from it if it is there"
+    )
     parser.add_argument("--certificate", type=Path, help="write the used lines as a certificate")
     parser.add_argument(
         "--complete", action="store_true", help="also count a complete dictionary's lines"
     )
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     args = parser.parse_args()
-    record = run(args.dictionary, args.certificate, args.complete)
+    record = run(args.dictionary, args.certificate, args.complete, args.state)
     if args.json:
         print(json.dumps(record, indent=1))
         return

@@ -1,0 +1,296 @@
+"""Compiled (numba) twins of the forced-chain search and of a position's class, for long walks.
+
+:class:`CompiledChainSearch` answers as :class:`oxo.proofs.rules.ChainSearch` does (the same
+definition, searched exhaustively to the bound, so the same verdicts; held to it in the tests), on
+boards of at most 64 cells whose lines have one length. What it learns is kept across calls in a
+table of fixed size (a position's verdict, "a chain of at most d moves" or "none of at most d", does
+not depend on the call that found it), so a walk that asks about many related positions, such as
+Patashnik's dictionary walk (:mod:`oxo.proofs.dictionary`), pays once for what they share.
+
+:class:`CompiledClasses` gives the key of a position's class under a list of cell permutations and
+a permutation that carries it there, as :func:`oxo.proofs.symmetry.canonical` does (the same key and
+the same permutation: the first that reaches the least image), from tables of bytes.
+
+Masks go to the kernels as ``np.uint64``; every constant the kernels mix with them is one too (numba
+turns ``uint64`` with ``int64`` into a float).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_BYTE = np.uint64(0xFF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX = np.uint64(0xBF58476D1CE4E5B9)
+_SHIFT = np.uint64(29)
+#: Slots of the table probed for a position before one is replaced.
+_PROBES = 8
+#: Slots of the table (a power of two): 2**20 positions, 20 MiB.
+TABLE_BITS = 20
+
+
+@njit(cache=True)
+def _slot(own: np.uint64, other: np.uint64, mask: np.uint64) -> np.int64:
+    h = own * _GOLDEN ^ other * _MIX
+    h ^= h >> _SHIFT
+    return np.int64(h & mask)
+
+
+@njit(cache=True)
+def _several(mask: np.uint64) -> bool:
+    return bool((mask & (mask - _ONE)) != _ZERO)
+
+
+@njit(cache=True)
+def _scan(
+    masks: np.ndarray, cells: np.ndarray, own: np.uint64, other: np.uint64, partners: np.ndarray
+) -> np.uint64:
+    """One pass over the lines (``masks[line]``, its cells ``cells[line]``): ``partners[c]`` gets,
+    for each empty cell c where S would make a threat, the cells it would threaten (``partners`` is
+    zero on entry); returns T's threats."""
+    their = _ZERO
+    for line in range(masks.shape[0]):
+        mask = masks[line]
+        if mask & other:
+            if not mask & own:
+                rest = mask & ~other
+                if rest != _ZERO and not _several(rest):
+                    their |= rest
+            continue
+        rest = mask & ~own
+        if rest == _ZERO:
+            continue
+        higher = rest & (rest - _ONE)  # rest without its lowest cell: one cell left?
+        if higher == _ZERO or _several(higher):
+            continue
+        low = rest ^ higher
+        for i in range(cells.shape[1]):
+            cell = cells[line, i]
+            bit = _ONE << np.uint64(cell)
+            if bit == low:
+                partners[cell] |= higher
+            elif bit == higher:
+                partners[cell] |= low
+    return their
+
+
+@njit(cache=True)
+def _exists(
+    masks: np.ndarray,
+    cells: np.ndarray,
+    size: int,
+    own: np.uint64,
+    other: np.uint64,
+    depth: int,
+    keys: np.ndarray,
+    values: np.ndarray,
+    nodes: np.ndarray,
+    scratch: np.ndarray,
+) -> bool:
+    """The definition of :class:`oxo.proofs.rules.ChainSearch`, with ``keys``/``values`` the table
+    (``values``: d > 0, a chain of at most d moves; -d, none of at most d; 0, an empty slot);
+    ``scratch[d]`` the partners of a search d moves from its bound."""
+    nodes[0] += 1
+    last = np.int64(values.shape[0] - 1)
+    start = _slot(own, other, np.uint64(last))
+    for probe in range(_PROBES):
+        slot = (start + probe) & last
+        known = values[slot]
+        if known == 0:
+            break
+        if keys[slot, 0] == own and keys[slot, 1] == other:
+            if (0 < known <= depth) or (-known >= depth):
+                return bool(known > 0)
+            break
+    partners = scratch[depth]
+    partners[:] = _ZERO
+    their = _scan(masks, cells, own, other, partners)
+    found = False
+    if not _several(their):
+        only = -1
+        if their != _ZERO:
+            for cell in range(size):
+                if their >> np.uint64(cell) & _ONE:
+                    only = cell
+            for cell in range(size):
+                if cell != only:
+                    partners[cell] = _ZERO
+        for cell in range(size):
+            if _several(partners[cell]):
+                found = True
+                break
+        if not found and depth >= 2:
+            for cell in range(size):
+                threatened = partners[cell]
+                if threatened != _ZERO and _exists(
+                    masks,
+                    cells,
+                    size,
+                    own | _ONE << np.uint64(cell),
+                    other | threatened,
+                    depth - 1,
+                    keys,
+                    values,
+                    nodes,
+                    scratch,
+                ):
+                    found = True
+                    break
+    verdict = depth if found else -depth
+    target = start
+    for probe in range(_PROBES):  # the position's own slot, else an empty one, else the first
+        slot = (start + probe) & last
+        if values[slot] == 0 or (keys[slot, 0] == own and keys[slot, 1] == other):
+            target = slot
+            break
+    keys[target, 0] = own
+    keys[target, 1] = other
+    values[target] = verdict
+    return found
+
+
+class CompiledChainSearch:
+    """:class:`oxo.proofs.rules.ChainSearch` compiled, its verdicts kept across calls (see the
+    module's description); ``lines`` the board's lines as cell tuples (one length), on ``size`` <= 64
+    cells."""
+
+    def __init__(
+        self, line_cells: Sequence[Sequence[int]], size: int, table_bits: int = TABLE_BITS
+    ) -> None:
+        if size > 64:
+            raise ValueError(f"a board of {size} cells: the compiled chain search takes 64 at most")
+        self.cells = np.array(line_cells, dtype=np.int64)
+        self.masks = np.array([sum(1 << c for c in line) for line in line_cells], dtype=np.uint64)
+        self.size = size
+        self.keys = np.zeros((1 << table_bits, 2), dtype=np.uint64)
+        self.values = np.zeros(1 << table_bits, dtype=np.int64)
+        self._nodes = np.zeros(1, dtype=np.int64)
+        self._scratch = np.zeros((33, size), dtype=np.uint64)
+
+    @property
+    def nodes(self) -> int:
+        """Positions the searches looked at (for measurements)."""
+        return int(self._nodes[0])
+
+    def exists(self, own: int, other: int, depth: int) -> bool:
+        """As :meth:`oxo.proofs.rules.ChainSearch.exists`."""
+        if depth < 1:
+            return False
+        if depth >= len(self._scratch):
+            self._scratch = np.zeros((depth + 1, self.size), dtype=np.uint64)
+        return bool(
+            _exists(
+                self.masks,
+                self.cells,
+                self.size,
+                np.uint64(own),
+                np.uint64(other),
+                depth,
+                self.keys,
+                self.values,
+                self._nodes,
+                self._scratch,
+            )
+        )
+
+    def length(self, own: int, other: int, bound: int) -> int | None:
+        """As :meth:`oxo.proofs.rules.ChainSearch.length`."""
+        if bound < 1 or not self.exists(own, other, bound):
+            return None
+        low, high = 1, bound
+        while low < high:
+            middle = (low + high) // 2
+            if self.exists(own, other, middle):
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def moves(self, own: int, other: int, depth: int) -> list[int]:
+        """As :meth:`oxo.proofs.rules.ChainSearch.moves`."""
+        if depth < 1:
+            return []
+        partners = np.zeros(self.size, dtype=np.uint64)
+        their = int(_scan(self.masks, self.cells, np.uint64(own), np.uint64(other), partners))
+        if their & (their - 1):
+            return []
+        out = []
+        for move in range(self.size):
+            threatened = int(partners[move])
+            if not threatened or (their and their != 1 << move):
+                continue
+            if threatened & (threatened - 1) or (
+                depth >= 2 and self.exists(own | 1 << move, other | threatened, depth - 1)
+            ):
+                out.append(move)
+        return out
+
+    def first_move(self, own: int, other: int, depth: int) -> int | None:
+        """As :meth:`oxo.proofs.rules.ChainSearch.first_move`."""
+        if depth < 1:
+            return None
+        partners = np.zeros(self.size, dtype=np.uint64)
+        their = int(_scan(self.masks, self.cells, np.uint64(own), np.uint64(other), partners))
+        if their & (their - 1):
+            return None
+        for move in range(self.size):
+            threatened = int(partners[move])
+            if not threatened or (their and their != 1 << move):
+                continue
+            if threatened & (threatened - 1) or (
+                depth >= 2 and self.exists(own | 1 << move, other | threatened, depth - 1)
+            ):
+                return move
+        return None
+
+
+@njit(cache=True)
+def _least(tables: np.ndarray, x: np.uint64, o: np.uint64) -> tuple[np.uint64, np.uint64, int]:
+    best_x = ~_ZERO
+    best_o = ~_ZERO
+    best = -1
+    for s in range(tables.shape[0]):
+        image_x = _ZERO
+        for b in range(tables.shape[1]):
+            image_x |= tables[s, b, (x >> np.uint64(8 * b)) & _BYTE]
+        if best >= 0 and image_x > best_x:
+            continue
+        image_o = _ZERO
+        for b in range(tables.shape[1]):
+            image_o |= tables[s, b, (o >> np.uint64(8 * b)) & _BYTE]
+        if best < 0 or image_x < best_x or image_o < best_o:
+            best_x, best_o, best = image_x, image_o, s
+    return best_x, best_o, best
+
+
+class CompiledClasses:
+    """Classes of positions under ``perms`` (cell permutations of a board of ``size`` <= 64 cells),
+    as :func:`oxo.proofs.symmetry.canonical` gives them."""
+
+    def __init__(self, perms: Sequence[Sequence[int]], size: int) -> None:
+        if size > 64:
+            raise ValueError(f"a board of {size} cells: compiled classes take 64 at most")
+        self.size = size
+        count = (size + 7) // 8
+        tables = np.zeros((len(perms), count, 256), dtype=np.uint64)
+        for s, perm in enumerate(perms):
+            for b in range(count):
+                for value in range(256):
+                    image = 0
+                    for bit in range(8):
+                        cell = 8 * b + bit
+                        if value >> bit & 1 and cell < size:
+                            image |= 1 << perm[cell]
+                    tables[s, b, value] = image
+        self.tables = tables
+
+    def canonical(self, x: int, o: int) -> tuple[int, int]:
+        """The class's key (``X << size | O`` of its least image) and the index of a permutation
+        that carries the position there (the first that does)."""
+        least_x, least_o, index = _least(self.tables, np.uint64(x), np.uint64(o))
+        return int(least_x) << self.size | int(least_o), int(index)
