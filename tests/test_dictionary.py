@@ -235,3 +235,31 @@ def test_progress_counts_every_class_of_x_in_turn(deep) -> None:  # type: ignore
     walk = walker.walk(root.x, root.o)
     assert walk.complete and walk.positions > 1
     assert seen == list(range(1, walk.positions + 1))
+
+
+def test_a_stopped_walk_goes_on_from_its_state_file(deep, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A walk stopped halfway (its state saved at every step) and started again with the same file
+    ends with the verdict and the counts of a walk never stopped; a finished walk's file answers at
+    once; another walk's file is refused."""
+    root = next(m for m in deep if m.number == 1064)
+    whole = DictionaryWalker(QUBIC, deep).walk(root.x, root.o)
+    state = tmp_path / "walk.state"
+
+    class Stop(Exception):
+        pass
+
+    def stop(positions: int, replies: int, used: int) -> None:
+        if positions == whole.positions // 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        DictionaryWalker(QUBIC, deep, on_progress=stop, every=1).walk(
+            root.x, root.o, state=state, save_every=0.0
+        )
+    assert state.exists()
+    again = DictionaryWalker(QUBIC, deep).walk(root.x, root.o, state=state)
+    assert again == whole
+    assert DictionaryWalker(QUBIC, deep).walk(root.x, root.o, state=state) == whole
+    other = next(m for m in deep if m.number == 2862)
+    with pytest.raises(DictionaryError, match="another walk"):
+        DictionaryWalker(QUBIC, deep).walk(other.x, other.o, state=state)

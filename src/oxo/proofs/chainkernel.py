@@ -278,15 +278,12 @@ class CompiledClasses:
         self.size = size
         count = (size + 7) // 8
         tables = np.zeros((len(perms), count, 256), dtype=np.uint64)
-        for s, perm in enumerate(perms):
-            for b in range(count):
-                for value in range(256):
-                    image = 0
-                    for bit in range(8):
-                        cell = 8 * b + bit
-                        if value >> bit & 1 and cell < size:
-                            image |= 1 << perm[cell]
-                    tables[s, b, value] = image
+        values = np.arange(256)
+        targets = np.array(perms, dtype=np.uint64)  # targets[s, cell]: where s sends the cell
+        for cell in range(size):
+            b, bit = divmod(cell, 8)
+            has = (values >> bit & 1).astype(bool)
+            tables[:, b, has] |= (np.uint64(1) << targets[:, cell])[:, None]
         self.tables = tables
 
     def canonical(self, x: int, o: int) -> tuple[int, int]:
