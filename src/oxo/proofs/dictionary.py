@@ -33,7 +33,7 @@ import io
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -164,6 +164,8 @@ class DictionaryWalk:
     #: would need with no rule but the win at once. (``forced_wins`` then counts every class where
     #: a chain gave the move, not only the first of each chain.)
     expanded: dict[str, int] | None = None
+    #: Processor time of the walk, over every run of it that a state file joined (seconds).
+    cpu_seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -180,6 +182,7 @@ class DictionaryWalk:
             "failure_position": self.failure_position,
             "failure_line": None if self.failure_line is None else list(self.failure_line),
             "expanded": self.expanded,
+            "walk_cpu_seconds": round(self.cpu_seconds, 1),
         }
 
 
@@ -268,6 +271,8 @@ class DictionaryWalker:
         #: being tried (-1 before the first)].
         self._frames: list[list[int]] = []
         self._failure: tuple[str, int, int, tuple[int, ...]] | None = None
+        self._cpu_before = 0.0
+        self._cpu_start = time.process_time()
         path = None if state is None else Path(state)
         identity = self._identity(x, o)
         resumed = path is not None and path.exists()
@@ -337,6 +342,7 @@ class DictionaryWalker:
                 kind: sum(1 for value in self._x_done.values() if value == code)
                 for code, kind in enumerate(KINDS)
             },
+            cpu_seconds=self._cpu_before + time.process_time() - self._cpu_start,
         )
 
     def _fail(self, reason: str, x: int, o: int, last: int | None = None) -> _Failed:
@@ -429,6 +435,7 @@ class DictionaryWalker:
             **identity,
             "used": sorted(self._used),
             "counts": [self._wins, self._blocks, self._forced, self._longest],
+            "cpu_seconds": self._cpu_before + time.process_time() - self._cpu_start,
             "frames": self._frames,
             "failure": None if self._failure is None else list(self._failure),
         }
@@ -461,6 +468,7 @@ class DictionaryWalker:
         self._o_done = set(o_keys)
         self._used = set(meta["used"])
         self._wins, self._blocks, self._forced, self._longest = meta["counts"]
+        self._cpu_before = float(meta.get("cpu_seconds", 0.0))
         self._frames = [list(frame) for frame in meta["frames"]]
         failure = meta["failure"]
         if failure is not None:
