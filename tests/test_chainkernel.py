@@ -8,6 +8,7 @@ import random
 import pytest
 
 from oxo.geometry import Geometry
+from oxo.proofs import chainkernel
 from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
 from oxo.proofs.rules import ChainSearch, threats
 from oxo.proofs.symmetry import Classes, canonical
@@ -29,8 +30,16 @@ def positions(geometry: Geometry, count: int, seed: int) -> list[tuple[int, int]
     return out
 
 
-@pytest.mark.parametrize(("board", "count"), [("4x4x4", 60), ("6x6,k=4", 120), ("5x5,k=4", 80)])
-def test_the_compiled_chain_search_answers_as_the_plain_one(board: str, count: int) -> None:
+@pytest.mark.parametrize(
+    ("board", "count", "budget"),
+    [("4x4x4", 60, 20_000), ("4x4x4", 30, 10), ("6x6,k=4", 120, 20_000), ("5x5,k=4", 80, 20_000)],
+)
+def test_the_compiled_chain_search_answers_as_the_plain_one(
+    board: str, count: int, budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same verdicts, lengths and moves; with a budget of 10 positions, every deep search
+    gives up and the shorter bounds are searched first (the answer does not change)."""
+    monkeypatch.setattr(chainkernel, "BUDGET", budget)
     geometry = Geometry.parse(board)
     plain = ChainSearch(geometry.lines)
     # A small table, so that slots are replaced: a verdict lost is searched again, never wrong.
@@ -45,6 +54,19 @@ def test_the_compiled_chain_search_answers_as_the_plain_one(board: str, count: i
         assert compiled.first_move(x, o, 32) == plain.first_move(x, o, 32)
         assert compiled.moves(x, o, 4) == plain.moves(x, o, 4)
     assert found > 0 and compiled.nodes > 0  # chains were met, not only their absence
+
+
+def test_a_deep_search_astray_finds_the_short_chain() -> None:
+    """A position met in Patashnik's walk: X has a chain of six moves, and a depth-first search to
+    32 moves in the order of the cells goes down forcing lines that fail for minutes (before the
+    budget and the shorter bounds)."""
+    geometry = Geometry.parse("4x4x4")
+    x, o = 10378826816252022785, 2314850208570146824
+    plain = ChainSearch(geometry.lines)
+    compiled = CompiledChainSearch(geometry.line_cells, geometry.size)
+    assert plain.exists(x, o, 32) and compiled.exists(x, o, 32)
+    assert compiled.nodes < 1_000_000
+    assert plain.length(x, o, 32) == compiled.length(x, o, 32) == 6
 
 
 def test_the_compiled_classes_give_the_plain_key_and_symmetry() -> None:

@@ -30,6 +30,12 @@ _MIX = np.uint64(0xBF58476D1CE4E5B9)
 _SHIFT = np.uint64(29)
 #: Slots of the table probed for a position before one is replaced.
 _PROBES = 8
+#: Positions a search to the full bound may visit before :meth:`CompiledChainSearch.exists` looks
+#: for shorter chains first: a depth-first search that goes down a long forcing line that fails
+#: can take millions of positions where a chain of six moves lies elsewhere.
+BUDGET = 20_000
+#: The bounds tried, in turn, when a search gives up.
+DEEPENING = (4, 6, 8, 12, 16, 24)
 #: Slots of the table (a power of two): 2**20 positions, 20 MiB.
 TABLE_BITS = 20
 
@@ -94,7 +100,12 @@ def _exists(
 ) -> bool:
     """The definition of :class:`oxo.proofs.rules.ChainSearch`, with ``keys``/``values`` the table
     (``values``: d > 0, a chain of at most d moves; -d, none of at most d; 0, an empty slot);
-    ``scratch[d]`` the partners of a search d moves from its bound."""
+    ``scratch[d]`` the partners of a search d moves from its bound. ``nodes[0]`` counts the
+    positions searched; at ``nodes[2]`` of them the search gives up, sets ``nodes[1]`` and answers
+    False, which then means nothing (and is not stored)."""
+    if nodes[0] >= nodes[2]:
+        nodes[1] = 1
+        return False
     nodes[0] += 1
     last = np.int64(values.shape[0] - 1)
     start = _slot(own, other, np.uint64(last))
@@ -141,6 +152,8 @@ def _exists(
                 ):
                     found = True
                     break
+                if nodes[1]:
+                    return False
     verdict = depth if found else -depth
     target = start
     for probe in range(_PROBES):  # the position's own slot, else an empty one, else the first
@@ -169,7 +182,8 @@ class CompiledChainSearch:
         self.size = size
         self.keys = np.zeros((1 << table_bits, 2), dtype=np.uint64)
         self.values = np.zeros(1 << table_bits, dtype=np.int64)
-        self._nodes = np.zeros(1, dtype=np.int64)
+        #: Positions searched, a flag set when a search gave up, and where it gives up.
+        self._nodes = np.zeros(3, dtype=np.int64)
         self._scratch = np.zeros((33, size), dtype=np.uint64)
 
     @property
@@ -183,7 +197,23 @@ class CompiledChainSearch:
             return False
         if depth >= len(self._scratch):
             self._scratch = np.zeros((depth + 1, self.size), dtype=np.uint64)
-        return bool(
+        if depth > DEEPENING[0]:
+            found = self._search(own, other, depth, BUDGET)
+            if found is not None:
+                return found
+            # A deep search that went astray: look for short chains first.
+            for bound in DEEPENING:
+                if bound >= depth:
+                    break
+                if self._search(own, other, bound, None):
+                    return True
+        return bool(self._search(own, other, depth, None))
+
+    def _search(self, own: int, other: int, depth: int, budget: int | None) -> bool | None:
+        """The kernel's answer, or None when it gave up after ``budget`` more positions."""
+        self._nodes[1] = 0
+        self._nodes[2] = np.iinfo(np.int64).max if budget is None else self._nodes[0] + budget
+        found = bool(
             _exists(
                 self.masks,
                 self.cells,
@@ -197,6 +227,7 @@ class CompiledChainSearch:
                 self._scratch,
             )
         )
+        return None if self._nodes[1] else found
 
     def length(self, own: int, other: int, bound: int) -> int | None:
         """As :meth:`oxo.proofs.rules.ChainSearch.length`."""
