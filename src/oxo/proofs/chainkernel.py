@@ -27,7 +27,10 @@ _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX = np.uint64(0xBF58476D1CE4E5B9)
-_SHIFT = np.uint64(29)
+_MIX_B = np.uint64(0x94D049BB133111EB)
+_SHIFT_A = np.uint64(30)
+_SHIFT_B = np.uint64(27)
+_SHIFT_C = np.uint64(31)
 #: Slots of the table probed for a position before one is replaced.
 _PROBES = 8
 #: Positions a search to the full bound may visit before :meth:`CompiledChainSearch.exists` looks
@@ -42,8 +45,14 @@ TABLE_BITS = 20
 
 @njit(cache=True)
 def _slot(own: np.uint64, other: np.uint64, mask: np.uint64) -> np.int64:
-    h = own * _GOLDEN ^ other * _MIX
-    h ^= h >> _SHIFT
+    # splitmix64's finisher over both masks: every bit of either reaches the low bits (a product
+    # alone leaves its low bits to the masks' low bits, and Qubic's top layer would collide).
+    h = own * _GOLDEN ^ other
+    h ^= h >> _SHIFT_A
+    h *= _MIX
+    h ^= h >> _SHIFT_B
+    h *= _MIX_B
+    h ^= h >> _SHIFT_C
     return np.int64(h & mask)
 
 
@@ -97,12 +106,14 @@ def _exists(
     values: np.ndarray,
     nodes: np.ndarray,
     scratch: np.ndarray,
+    ages: np.ndarray,
 ) -> bool:
     """The definition of :class:`oxo.proofs.rules.ChainSearch`, with ``keys``/``values`` the table
     (``values``: d > 0, a chain of at most d moves; -d, none of at most d; 0, an empty slot);
     ``scratch[d]`` the partners of a search d moves from its bound. ``nodes[0]`` counts the
     positions searched; at ``nodes[2]`` of them the search gives up, sets ``nodes[1]`` and answers
-    False, which then means nothing (and is not stored)."""
+    False, which then means nothing (and is not stored). ``ages[slot]``: the number ``nodes[3]`` of
+    the search that stored the slot."""
     if nodes[0] >= nodes[2]:
         nodes[1] = 1
         return False
@@ -149,21 +160,30 @@ def _exists(
                     values,
                     nodes,
                     scratch,
+                    ages,
                 ):
                     found = True
                     break
                 if nodes[1]:
                     return False
     verdict = depth if found else -depth
-    target = start
-    for probe in range(_PROBES):  # the position's own slot, else an empty one, else the first
+    # The position's own slot, else an empty one, else the one stored longest ago (by an earlier
+    # search if any: a full table must not lose the entries of the search under way).
+    target = -1
+    oldest = start
+    for probe in range(_PROBES):
         slot = (start + probe) & last
         if values[slot] == 0 or (keys[slot, 0] == own and keys[slot, 1] == other):
             target = slot
             break
+        if ages[slot] < ages[oldest]:
+            oldest = slot
+    if target < 0:
+        target = oldest
     keys[target, 0] = own
     keys[target, 1] = other
     values[target] = verdict
+    ages[target] = nodes[3]
     return found
 
 
@@ -182,8 +202,10 @@ class CompiledChainSearch:
         self.size = size
         self.keys = np.zeros((1 << table_bits, 2), dtype=np.uint64)
         self.values = np.zeros(1 << table_bits, dtype=np.int64)
-        #: Positions searched, a flag set when a search gave up, and where it gives up.
-        self._nodes = np.zeros(3, dtype=np.int64)
+        #: Positions searched, a flag set when a search gave up, where it gives up, and the number
+        #: of the search under way.
+        self._nodes = np.zeros(4, dtype=np.int64)
+        self._ages = np.zeros(1 << table_bits, dtype=np.int64)
         self._scratch = np.zeros((33, size), dtype=np.uint64)
 
     @property
@@ -212,6 +234,7 @@ class CompiledChainSearch:
     def _search(self, own: int, other: int, depth: int, budget: int | None) -> bool | None:
         """The kernel's answer, or None when it gave up after ``budget`` more positions."""
         self._nodes[1] = 0
+        self._nodes[3] += 1
         self._nodes[2] = np.iinfo(np.int64).max if budget is None else self._nodes[0] + budget
         found = bool(
             _exists(
@@ -225,6 +248,7 @@ class CompiledChainSearch:
                 self.values,
                 self._nodes,
                 self._scratch,
+                self._ages,
             )
         )
         return None if self._nodes[1] else found
