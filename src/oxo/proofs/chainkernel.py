@@ -169,7 +169,7 @@ def _exists(
     verdict = depth if found else -depth
     # The position's own slot, else an empty one, else the one stored longest ago (by an earlier
     # search if any: a full table must not lose the entries of the search under way).
-    target = -1
+    target = np.int64(-1)
     oldest = start
     for probe in range(_PROBES):
         slot = (start + probe) & last
