@@ -263,3 +263,23 @@ def test_a_stopped_walk_goes_on_from_its_state_file(deep, tmp_path: Path) -> Non
     other = next(m for m in deep if m.number == 2862)
     with pytest.raises(DictionaryError, match="another walk"):
         DictionaryWalker(QUBIC, deep).walk(other.x, other.o, state=state)
+
+
+def test_the_shipped_certificate_is_the_dictionary_unchanged(moves) -> None:  # type: ignore[no-untyped-def]
+    """results/certificates/4x4x4-k4-x-win.rules.jsonl.gz holds Patashnik's lines, in the file's
+    order, positions and moves unchanged (his notice asks for the moves unchanged), under the
+    block and chain rules and the symmetries that make the board's 192 (its full check is recorded
+    in results/certificate-checks.json: it takes longer than the suite may)."""
+    from oxo.proofs.certificate import MoveEntry, read_certificate, status_string
+    from oxo.proofs.rules import Rules
+    from oxo.proofs.symmetry import extra_generators
+
+    shipped = read_certificate(ROOT / "results" / "certificates" / "4x4x4-k4-x-win.rules.jsonl.gz")
+    header = shipped.header
+    assert (header.side, header.guarantee) == ("x", "win")
+    assert header.rules == Rules(block=True, chain=32)
+    assert header.symmetries == tuple(tuple(perm) for perm in extra_generators(QUBIC))
+    assert len(header.group) == 192
+    assert [(e.position, e.move) for e in shipped.entries if isinstance(e, MoveEntry)] == [
+        (status_string(m.x, m.o, 64), m.move) for m in moves
+    ]
