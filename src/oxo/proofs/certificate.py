@@ -982,7 +982,7 @@ class _Checker:
         self._classes: CompiledClasses | None = None
         if header.rules.chain:
             self.chains = ChainSearch(self.lines)
-            if self.size <= 64 and len({len(cells) for cells in geometry.line_cells}) == 1:
+            if 32 < self.size <= 64 and len({len(cells) for cells in geometry.line_cells}) == 1:
                 # The compiled twins (the same answers, held to these in the tests): a certificate
                 # with the chain rule asks for a chain at every position of the side. numba loads
                 # only here.
