@@ -4,6 +4,14 @@ against the checker without oxo of an earlier commit.
 Run:  python benchmarks/bench_check.py                      (10x4 with k = 4's shipped certificate)
       python benchmarks/bench_check.py FILE --baseline 6697292
       python benchmarks/bench_check.py FILE --no-baseline
+      python benchmarks/bench_check.py FILE --no-baseline --only oxo --record
+
+With --record the checks (their verdicts, times and peak memory, with the file's size and digests,
+its board, side and guarantee, the commit and the machine) are kept under the file's name in
+results/certificate-checks.json, which the test suite reads for a shipped certificate whose check
+takes longer than the suite may (tests/test_results_certificates.py compares the digests).
+--only runs one of this commit's checkers (oxo: oxo verify's; tool: tools/check_strategy.py); a
+second --record run adds its check to the first's.
 
 Each checker runs in a fresh process on the same file; the table gives the wall time, the
 processor time (what a loaded machine does not inflate), the peak memory, the verdict and the positions it checked, and the ratio of the earlier checker's time to
@@ -14,6 +22,9 @@ changed (since 2026-11-27 a position the board alone decides is not looked up, s
 from __future__ import annotations
 
 import argparse
+import datetime
+import gzip
+import json
 import os
 import subprocess
 import sys
@@ -26,6 +37,7 @@ from _measure import commit, machine, measure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "results" / "certificates" / "10x4-k4-x-win.jsonl.gz"
+RECORD = ROOT / "results" / "certificate-checks.json"
 
 OXO = """
 from oxo.proofs.certificate import verify_certificate
@@ -50,6 +62,10 @@ def main() -> None:
         "--baseline", default="6697292", help="the commit whose checker without oxo to compare"
     )
     parser.add_argument("--no-baseline", action="store_true", help="only this commit's checkers")
+    parser.add_argument("--only", choices=("oxo", "tool"), help="one of this commit's checkers")
+    parser.add_argument(
+        "--record", action="store_true", help="keep the checks in results/certificate-checks.json"
+    )
     args = parser.parse_args()
     path = str(Path(args.file).resolve())
     print(f"checking {path} ({os.path.getsize(path):,} bytes)")
@@ -73,9 +89,13 @@ def main() -> None:
                 )
             )
         tool = str(ROOT / "tools" / "check_strategy.py")
-        rows.append(measure(TOOL.format(tool=tool, path=path), label="checker without oxo, now"))
-        rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
-    base = rows[0]["seconds"]
+        if args.only != "oxo":
+            rows.append(
+                measure(TOOL.format(tool=tool, path=path), label="checker without oxo, now")
+            )
+        if args.only != "tool":
+            rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
+    base = rows[0]["seconds"]  # the ratio is to the first checker run
     print(
         f"{'checker':<32} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'valid':>6} {'positions':>11} "
         f"{'ratio':>6}"
@@ -89,6 +109,47 @@ def main() -> None:
         )
     if len({row["result"]["valid"] for row in rows}) != 1:  # type: ignore[index]
         raise SystemExit("the checkers disagree")
+    if args.record:
+        record(Path(path), rows)
+
+
+def record(path: Path, rows: list[dict[str, object]]) -> None:
+    """Keep the checks of ``path`` in results/certificate-checks.json (see the module's text)."""
+    from oxo.fileio import digests, write_atomic
+
+    with gzip.open(path, "rt", encoding="utf-8") as text:
+        header = json.loads(text.readline())
+    kept = json.loads(RECORD.read_text(encoding="utf-8")) if RECORD.exists() else {}
+    sums = digests(path)
+    entry = kept.get(path.name, {})
+    if any(entry.get(key) != value for key, value in sums.items()):
+        entry = {}  # checks of other bytes: they say nothing of this file
+    checks = {check["checker"]: check for check in entry.get("checks", [])}
+    for row in rows:
+        result = row["result"]
+        assert isinstance(result, dict)
+        checks[str(row["label"])] = {
+            "checker": row["label"],
+            "valid": result["valid"],
+            "positions": result["positions"],
+            "seconds": round(float(row["seconds"]), 1),  # type: ignore[arg-type]
+            "cpu_seconds": round(float(row["cpu_seconds"]), 1),  # type: ignore[arg-type]
+            "peak_mib": round(float(row["peak_mib"])),  # type: ignore[arg-type]
+            "commit": commit(short=True),
+            "machine": machine(),
+            "date": datetime.date.today().isoformat(),
+        }
+    kept[path.name] = {
+        "board": header["board"],
+        "k": header["k"],
+        "side": header["side"],
+        "guarantee": header["guarantee"],
+        "valid": all(check["valid"] for check in checks.values()),
+        **sums,
+        "checks": sorted(checks.values(), key=lambda check: str(check["checker"])),
+    }
+    write_atomic(RECORD, json.dumps(kept, indent=1, sort_keys=True) + "\n")
+    print(f"recorded in {RECORD.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

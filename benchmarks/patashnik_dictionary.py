@@ -1,6 +1,7 @@
 """Patashnik's dictionary of Qubic, walked with his four rules against every defence: complete or not.
 
-    python benchmarks/patashnik_dictionary.py [--dictionary FILE] [--certificate OUT] [--complete] [--json]
+    python benchmarks/patashnik_dictionary.py [--dictionary FILE] [--state FILE] [--certificate OUT]
+        [--complete] [--json]
 
 X plays by Patashnik's rules (win at once; else block O's three in a row; else the dictionary's
 move, the position looked up under the board's 192 automorphisms; else a forced win, a chain of
@@ -12,13 +13,19 @@ used and never used, the forced wins that end the walk and the longest of them, 
 of the dictionary where X has a forced chain (where a certificate's rules, which put the chain
 before the entries, would play otherwise than Patashnik's program).
 
+With --state FILE the walk is saved to FILE every few minutes and when it ends; the same command
+run again goes on from the last save (a stopped walk is not started over; a finished one answers
+at once). The forced chains and the classes are compiled (oxo.proofs.chainkernel).
+
 With --complete the walk is made again with every forced win played out (X takes the least cell
 that starts a chain, blocks where O threatens) against every reply, and the classes where X moves
 are counted: the size of a complete dictionary, one that needs no rule but the win at once.
 
 With --certificate OUT the lines the walk used are written, unchanged, as an oxo-strategy/1
-certificate of X's win with rules (block, and forced chains to no bound in effect), which is then
-checked by oxo's checker; check it without oxo with python3 tools/check_strategy.py OUT.
+certificate of X's win with rules (block, and forced chains to no bound in effect); with --check
+oxo's checker then checks it here (it plays the rules again: under a minute of processor time; or
+check it apart with oxo verify OUT, and without oxo with python3 tools/check_strategy.py OUT, about
+nine minutes).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import commit, machine  # noqa: E402
+from oxo.fileio import digests  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.proofs.certificate import verify_certificate  # noqa: E402
 from oxo.proofs.dictionary import (  # noqa: E402
@@ -45,7 +53,13 @@ ROOT = Path(__file__).resolve().parents[1]
 DICTIONARY = ROOT / "data" / "qubic-patashnik.dictionary"
 
 
-def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str, object]:
+def run(
+    dictionary: Path,
+    certificate: Path | None,
+    complete: bool,
+    state: Path | None = None,
+    check: bool = False,
+) -> dict[str, object]:
     geometry = Geometry.parse("4x4x4")
     moves = read_dictionary(dictionary)
     started = time.perf_counter()
@@ -60,7 +74,7 @@ def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str,
         )
 
     walker = DictionaryWalker(geometry, moves, on_progress=progress)
-    walk = walker.walk()
+    walk = walker.walk(state=state)
     record: dict[str, object] = {
         "dictionary": str(dictionary),
         "lines": len(moves),
@@ -89,16 +103,19 @@ def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str,
             [move for move in moves if move.number in used],
             Rules(block=True, chain=walker.bound),
         )
-        checked = verify_certificate(certificate)
-        record["certificate"] = {
+        written: dict[str, object] = {
             "path": str(certificate),
             "entries": entries,
-            "bytes": certificate.stat().st_size,
-            "check": checked.to_dict(),
+            **digests(certificate),
         }
+        record["certificate"] = written
+        if check:
+            written["check"] = verify_certificate(certificate).to_dict()
     if complete and walk.complete:
         again = time.perf_counter()
-        expanded = DictionaryWalker(geometry, moves, on_progress=progress, expand=True).walk()
+        expanded = DictionaryWalker(geometry, moves, on_progress=progress, expand=True).walk(
+            state=None if state is None else state.with_name(state.name + ".complete")
+        )
         record["complete_dictionary"] = {
             **(expanded.expanded or {}),
             "lines": expanded.positions,
@@ -114,13 +131,19 @@ def run(dictionary: Path, certificate: Path | None, complete: bool) -> dict[str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dictionary", type=Path, default=DICTIONARY)
+    parser.add_argument(
+        "--state", type=Path, help="save the walk here, and go on from it if it is there"
+    )
     parser.add_argument("--certificate", type=Path, help="write the used lines as a certificate")
+    parser.add_argument(
+        "--check", action="store_true", help="check the written certificate with oxo's checker"
+    )
     parser.add_argument(
         "--complete", action="store_true", help="also count a complete dictionary's lines"
     )
     parser.add_argument("--json", action="store_true", help="print the record as JSON")
     args = parser.parse_args()
-    record = run(args.dictionary, args.certificate, args.complete)
+    record = run(args.dictionary, args.certificate, args.complete, args.state, args.check)
     if args.json:
         print(json.dumps(record, indent=1))
         return
@@ -156,8 +179,12 @@ def main() -> None:
         cert = record["certificate"]
         assert isinstance(cert, dict)
         print(
-            f"  certificate {cert['path']}: {cert['entries']:,} entries, {cert['bytes']:,} bytes; "
-            f"oxo verify: {'valid' if cert['check']['valid'] else 'INVALID'}"
+            f"  certificate {cert['path']}: {cert['entries']:,} entries, {cert['bytes']:,} bytes"
+            + (
+                ""
+                if "check" not in cert
+                else f"; oxo verify: {'valid' if cert['check']['valid'] else 'INVALID'}"
+            )
         )
     print(
         f"{record['seconds']} s ({record['cpu_seconds']} s of processor time), peak "

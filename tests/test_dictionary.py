@@ -11,6 +11,7 @@ import pytest
 from oxo.errors import DictionaryError
 from oxo.geometry import Geometry, Symmetry
 from oxo.position import Position
+from oxo.proofs import dictionary
 from oxo.proofs.certificate import status_masks
 from oxo.proofs.dictionary import DictionaryWalker, parse_position, read_dictionary
 from oxo.proofs.rules import ChainSearch, threats
@@ -235,3 +236,120 @@ def test_progress_counts_every_class_of_x_in_turn(deep) -> None:  # type: ignore
     walk = walker.walk(root.x, root.o)
     assert walk.complete and walk.positions > 1
     assert seen == list(range(1, walk.positions + 1))
+
+
+def test_a_stopped_walk_goes_on_from_its_state_file(deep, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A walk stopped halfway (its state saved at every step) and started again with the same file
+    ends with the verdict and the counts of a walk never stopped; a finished walk's file answers at
+    once; another walk's file is refused."""
+    root = next(m for m in deep if m.number == 2296)
+    whole = DictionaryWalker(QUBIC, deep).walk(root.x, root.o)
+    state = tmp_path / "walk.state"
+    # A save at every step: written without the atomic writer's fsync, which would take seconds.
+    monkeypatch.setattr(dictionary, "write_atomic", lambda path, data: Path(path).write_bytes(data))
+
+    class Stop(Exception):
+        pass
+
+    def stop(positions: int, replies: int, used: int) -> None:
+        if positions == whole.positions // 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        DictionaryWalker(QUBIC, deep, on_progress=stop, every=1).walk(
+            root.x, root.o, state=state, save_every=0.0
+        )
+    assert state.exists()
+    again = DictionaryWalker(QUBIC, deep).walk(root.x, root.o, state=state)
+    assert again == whole
+    assert DictionaryWalker(QUBIC, deep).walk(root.x, root.o, state=state) == whole
+    other = next(m for m in deep if m.number == 2862)
+    with pytest.raises(DictionaryError, match="another walk"):
+        DictionaryWalker(QUBIC, deep).walk(other.x, other.o, state=state)
+
+
+def test_the_shipped_certificate_is_the_dictionary_unchanged(moves) -> None:  # type: ignore[no-untyped-def]
+    """results/certificates/4x4x4-k4-x-win.rules.jsonl.gz holds Patashnik's lines, in the file's
+    order, positions and moves unchanged (his notice asks for the moves unchanged), under the
+    block and chain rules and the symmetries that make the board's 192 (its full check is recorded
+    in results/certificate-checks.json: it takes longer than the suite may)."""
+    from oxo.proofs.certificate import MoveEntry, read_certificate, status_string
+    from oxo.proofs.rules import Rules
+    from oxo.proofs.symmetry import extra_generators
+
+    shipped = read_certificate(ROOT / "results" / "certificates" / "4x4x4-k4-x-win.rules.jsonl.gz")
+    header = shipped.header
+    assert (header.side, header.guarantee) == ("x", "win")
+    assert header.rules == Rules(block=True, chain=32)
+    assert header.symmetries == tuple(tuple(perm) for perm in extra_generators(QUBIC))
+    assert len(header.group) == 192
+    assert [(e.position, e.move) for e in shipped.entries if isinstance(e, MoveEntry)] == [
+        (status_string(m.x, m.o, 64), m.move) for m in moves
+    ]
+
+
+def corrupted_copies(moves, folder: Path) -> list[Path]:  # type: ignore[no-untyped-def]
+    """Copies of Qubic's certificate with rules, broken: the line that X needs after O's first
+    reply (a corner, then the cell next to it) taken out, and the empty board's move changed to a
+    cell the dictionary does not go on from."""
+    import gzip
+
+    from oxo.proofs.certificate import status_string
+
+    shipped = ROOT / "results" / "certificates" / "4x4x4-k4-x-win.rules.jsonl.gz"
+    with gzip.open(shipped, "rt", encoding="utf-8") as text:
+        rows = text.read().splitlines()
+    walker = DictionaryWalker(QUBIC, moves)
+    key, _ = walker.canonical(1, 2)  # X in cell 0, O in cell 1: the first line looked up
+    needed = walker.dictionary[key][1]
+    needed_text = status_string(*next((m.x, m.o) for m in moves if m.number == needed), 64)
+    gap = [row for row in rows if needed_text not in row]
+    moved = [rows[0], rows[1].replace('"move":0', '"move":5'), *rows[2:]]
+    assert len(gap) == len(rows) - 1 and moved != rows
+    paths = []
+    for name, body in (("gap", gap), ("moved", moved)):
+        path = folder / f"{name}.jsonl.gz"
+        with gzip.open(path, "wt", encoding="utf-8") as out:
+            out.write("\n".join(body) + "\n")
+        paths.append(path)
+    return paths
+
+
+def test_a_corrupted_copy_of_the_shipped_certificate_is_refused_where_it_breaks(
+    moves,  # type: ignore[no-untyped-def]  # the dictionary's lines
+    tmp_path: Path,
+) -> None:
+    """oxo's checker (with the compiled chain search and classes on Qubic) refuses the broken
+    copies, naming the position with no entry."""
+    from oxo.proofs.certificate import verify_certificate
+
+    for path in corrupted_copies(moves, tmp_path):
+        result = verify_certificate(path)
+        assert not result.valid and result.failure is not None
+        assert "missing position" in result.failure and result.failure_position is not None
+
+
+@pytest.mark.slow
+def test_the_checker_without_oxo_refuses_the_corrupted_copies_at_the_same_position(
+    moves,  # type: ignore[no-untyped-def]  # the dictionary's lines
+    tmp_path: Path,
+) -> None:
+    """tools/check_strategy.py names the position oxo's checker names (5 s a copy: the checker
+    builds the 192 symmetries in plain Python)."""
+    import json
+    import subprocess
+    import sys
+
+    from oxo.proofs.certificate import verify_certificate
+
+    for path in corrupted_copies(moves, tmp_path):
+        position = verify_certificate(path).failure_position
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        verdict = json.loads(done.stdout)
+        assert done.returncode == 1 and not verdict["valid"], done.stdout
+        assert position is not None and f"at position {position} " in verdict["failure"]

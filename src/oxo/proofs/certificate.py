@@ -136,7 +136,9 @@ the full reading refuses (a rule only ever gives a move that every other move of
 to, or settles a position the side wins).
 
 The checker uses nothing from oxo but the board's lines and symmetries (:class:`oxo.geometry.Geometry`)
-and the rules (:mod:`oxo.proofs.rules`); ``tools/check_strategy.py`` in oxo's source is a checker
+and the rules (:mod:`oxo.proofs.rules`; with the chain rule, on boards of at most 64 cells, its chain
+search and classes are their compiled twins in :mod:`oxo.proofs.chainkernel`, held to the plain
+ones in the tests); ``tools/check_strategy.py`` in oxo's source is a checker
 that uses nothing from oxo at all.
 """
 
@@ -151,7 +153,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Se
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, BinaryIO, Literal, TypeGuard
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeGuard
 
 from oxo.errors import (
     CertificateEntryError,
@@ -164,6 +166,9 @@ from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, Symmetry, mask_cells
 from oxo.proofs.rules import ChainSearch, Rules, threats
 from oxo.records import Record, attributes
+
+if TYPE_CHECKING:
+    from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
 
 FORMAT = "oxo-strategy/1"
 #: About how many positions the checker checks per second on this project's machine (2 cores, AMD
@@ -991,7 +996,18 @@ class _Checker:
         self.lines_through = geometry.lines_through
         self.symmetries: tuple[Symmetry, ...] = header.group
         self.rules = header.rules
-        self.chains = ChainSearch(self.lines) if header.rules.chain else None
+        self.chains: ChainSearch | CompiledChainSearch | None = None
+        self._classes: CompiledClasses | None = None
+        if header.rules.chain:
+            self.chains = ChainSearch(self.lines)
+            if 32 < self.size <= 64 and len({len(cells) for cells in geometry.line_cells}) == 1:
+                # The compiled twins (the same answers, held to these in the tests): a certificate
+                # with the chain rule asks for a chain at every position of the side. numba loads
+                # only here.
+                from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
+
+                self.chains = CompiledChainSearch(geometry.line_cells, self.size)
+                self._classes = CompiledClasses([s.perm for s in self.symmetries], self.size)
         self.geometry = geometry
         self.side_is_x = header.side == "x"
         self.no_loss = header.guarantee == "no-loss"
@@ -1019,6 +1035,9 @@ class _Checker:
     # The class of a position: the least (X, O) image over the symmetries, as one int X << N | O,
     # and the symmetry that carries the position there.
     def canonical(self, x: int, o: int) -> tuple[int, Symmetry]:
+        if self._classes is not None:
+            key, index = self._classes.canonical(x, o)
+            return key, self.symmetries[index]
         images = [symmetry.apply_mask(x) for symmetry in self.symmetries]
         least_x = min(images)
         best_o = -1

@@ -17,7 +17,10 @@ with its notice, in ``data/qubic-patashnik.dictionary``. X plays by four rules, 
 any position, and says whether they always win (the dictionary is *complete*) or where they first
 fail, with the moves that lead there. Each class of positions (under the 192 automorphisms) is
 walked once. A position where rule 4 applies is a leaf: the chain wins against every defence by
-its definition, so the walk does not go on below it.
+its definition, so the walk does not go on below it. The walk keeps its own stack (no recursion),
+so it can be saved to a state file between two steps and go on from it in another process; its
+forced chains and classes are compiled (:mod:`oxo.proofs.chainkernel`). From the empty board it
+is complete: 306,813 classes with X to move, every line used (docs/big-proofs.md).
 
 The notation: each line is a position, a space and a cell (0-63). A position is a string of ``x``
 (X's marks), ``o`` (O's marks) and numbers (that many empty cells), cell by cell from cell 0;
@@ -28,14 +31,21 @@ board's cells.
 
 from __future__ import annotations
 
-import sys
+import hashlib
+import io
+import json
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from oxo.errors import DictionaryError
+from oxo.fileio import write_atomic
 from oxo.geometry import Geometry, Symmetry, mask_cells
 from oxo.proofs.certificate import MoveEntry, StrategyHeader, status_string, write_certificate
+from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
 from oxo.proofs.rules import ChainSearch, Rules, threats
 from oxo.proofs.symmetry import Classes, canonical, extra_generators
 
@@ -157,6 +167,8 @@ class DictionaryWalk:
     #: would need with no rule but the win at once. (``forced_wins`` then counts every class where
     #: a chain gave the move, not only the first of each chain.)
     expanded: dict[str, int] | None = None
+    #: Processor time of the walk, over every run of it that a state file joined (seconds).
+    cpu_seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -173,6 +185,7 @@ class DictionaryWalk:
             "failure_position": self.failure_position,
             "failure_line": None if self.failure_line is None else list(self.failure_line),
             "expanded": self.expanded,
+            "walk_cpu_seconds": round(self.cpu_seconds, 1),
         }
 
 
@@ -189,7 +202,9 @@ class DictionaryWalker:
     classes walked so far (X to move, then O) about every ``every`` of them. With ``expand``, a
     forced win is played out (X takes the least cell that starts a chain, and blocks where O has a
     threat) against every reply, and every class where X moves is counted: the size of a
-    dictionary that needs no rule but the win at once.
+    dictionary that needs no rule but the win at once. With ``compiled`` (on boards of at most 64
+    cells) the forced chains and the classes are worked out by :mod:`oxo.proofs.chainkernel` (the
+    same answers, many times faster; the chain search's verdicts kept across positions).
     """
 
     def __init__(
@@ -202,6 +217,7 @@ class DictionaryWalker:
         on_progress: Callable[[int, int, int], None] | None = None,
         every: int = 10_000,
         expand: bool = False,
+        compiled: bool = True,
     ) -> None:
         self.geometry = geometry
         self.lines = geometry.lines
@@ -209,7 +225,13 @@ class DictionaryWalker:
         self.size = geometry.size
         self.symmetries = tuple(symmetries or Classes(geometry).symmetries)
         self.bound = bound if bound is not None else (geometry.size + 1) // 2
-        self.chains = ChainSearch(self.lines)
+        self.chains: ChainSearch | CompiledChainSearch
+        self._classes: CompiledClasses | None = None
+        if compiled and self.size <= 64 and len({len(c) for c in geometry.line_cells}) == 1:
+            self.chains = CompiledChainSearch(geometry.line_cells, self.size)
+            self._classes = CompiledClasses([s.perm for s in self.symmetries], self.size)
+        else:
+            self.chains = ChainSearch(self.lines)
         self.on_progress = on_progress
         self.every = every
         self.expand = expand
@@ -222,26 +244,85 @@ class DictionaryWalker:
 
     def canonical(self, x: int, o: int) -> tuple[int, Symmetry]:
         """The class's key and a symmetry carrying the position onto its least image."""
+        if self._classes is not None:
+            key, index = self._classes.canonical(x, o)
+            return key, self.symmetries[index]
         return canonical(self.symmetries, self.size, x, o)
 
-    def walk(self, x: int = 0, o: int = 0) -> DictionaryWalk:
+    def walk(
+        self,
+        x: int = 0,
+        o: int = 0,
+        *,
+        state: str | Path | None = None,
+        save_every: float = 300.0,
+    ) -> DictionaryWalk:
         """Walk from the position (X to move, the game not over) with X's rules against every
-        defence."""
-        self._x_done: dict[int, str] = {}
+        defence.
+
+        With ``state`` (a file), the walk is saved there about every ``save_every`` seconds and
+        when it ends (written atomically), and a walk started again with the same file goes on
+        from the last save (refused, with :class:`DictionaryError`, if the file is of another
+        walk: another root, dictionary, bound or ``expand``)."""
+        self._x_done: dict[int, int] = {}
         self._o_done: set[int] = set()
         self._used: set[int] = set()
         self._wins = self._blocks = self._forced = 0
         self._longest = 0
-        self._path: list[int] = []
+        #: The positions with O to move whose replies are being walked, outermost first: [X's
+        #: marks, O's, X's move that led there, the replies not yet tried (a mask), the reply
+        #: being tried (-1 before the first)].
+        self._frames: list[list[int]] = []
         self._failure: tuple[str, int, int, tuple[int, ...]] | None = None
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 8 * self.size + 1000))
+        self._cpu_before = 0.0
+        self._cpu_start = time.process_time()
+        path = None if state is None else Path(state)
+        identity = self._identity(x, o)
+        resumed = path is not None and path.exists()
+        if resumed:
+            assert path is not None
+            self._load(path, identity)
         try:
-            self._x_to_move(x, o)
+            if not resumed:
+                self._x_to_move(x, o)
+            saved = time.monotonic()
+            while self._frames:
+                if path is not None and time.monotonic() - saved >= save_every:
+                    self._save(path, identity)
+                    saved = time.monotonic()
+                self._step()
         except _Failed:
-            pass
-        finally:
-            sys.setrecursionlimit(limit)
+            self._frames = []
+        if path is not None:
+            self._save(path, identity)
+        return self._verdict()
+
+    def _step(self) -> None:
+        """Try the next reply of the innermost position with O to move (or leave it, all tried)."""
+        frame = self._frames[-1]
+        fx, fo, _, remaining, _ = frame
+        if not remaining:
+            self._frames.pop()
+            return
+        low = remaining & -remaining
+        frame[3] = remaining ^ low
+        reply = low.bit_length() - 1
+        frame[4] = reply
+        after = fo | low
+        if any(line & after == line for line in self.geometry.lines_through[reply]):
+            raise self._fail("O completes a line", fx, after)
+        self._x_to_move(fx, after)
+
+    def _line(self) -> list[int]:
+        """The cells played from the root to the position being looked at."""
+        line = []
+        for frame in self._frames:
+            line.append(frame[2])
+            if frame[4] >= 0:
+                line.append(frame[4])
+        return line
+
+    def _verdict(self) -> DictionaryWalk:
         failure = self._failure
         return DictionaryWalk(
             complete=failure is None,
@@ -261,13 +342,15 @@ class DictionaryWalker:
             expanded=None
             if not self.expand
             else {
-                kind: sum(1 for value in self._x_done.values() if value == kind)
-                for kind in ("dictionary", "block", "chain")
+                kind: sum(1 for value in self._x_done.values() if value == code)
+                for code, kind in enumerate(KINDS)
             },
+            cpu_seconds=self._cpu_before + time.process_time() - self._cpu_start,
         )
 
-    def _fail(self, reason: str, x: int, o: int) -> _Failed:
-        self._failure = (reason, x, o, tuple(self._path))
+    def _fail(self, reason: str, x: int, o: int, last: int | None = None) -> _Failed:
+        line = self._line() + ([] if last is None else [last])
+        self._failure = (reason, x, o, tuple(line))
         return _Failed()
 
     def _x_to_move(self, x: int, o: int) -> None:
@@ -285,7 +368,7 @@ class DictionaryWalker:
                 key, _ = self.canonical(x, o)
                 if key in self._x_done:
                     return
-                self._x_done[key] = "block"
+                self._x_done[key] = BLOCK
                 self._report()
             self._o_to_move(x | theirs, o, theirs.bit_length() - 1)
             return
@@ -294,13 +377,13 @@ class DictionaryWalker:
             return
         entry = self.dictionary.get(key)
         if entry is not None:
-            self._x_done[key] = "dictionary"
+            self._x_done[key] = DICTIONARY
             self._report()
             self._used.add(entry[1])
             move = symmetry.inverse_perm[entry[0]]
             self._o_to_move(x | 1 << move, o, move)
         elif self.chains.exists(x, o, self.bound):
-            self._x_done[key] = "chain"
+            self._x_done[key] = CHAIN
             self._report()
             self._forced += 1
             # The longest shortest chain so far: a chain within it needs no exact length.
@@ -319,31 +402,101 @@ class DictionaryWalker:
             )
 
     def _o_to_move(self, x: int, o: int, last: int) -> None:
-        self._path.append(last)
-        try:
-            key, _ = self.canonical(x, o)
-            if key in self._o_done:
-                return
-            self._o_done.add(key)
-            if not ~(x | o) & self.full:
-                raise self._fail("the board is full without a line of X", x, o)
-            for reply in mask_cells(self.full & ~(x | o)):
-                self._path.append(reply)
-                try:
-                    after = o | 1 << reply
-                    if any(line & after == line for line in self.geometry.lines_through[reply]):
-                        raise self._fail("O completes a line", x, after)
-                    self._x_to_move(x, after)
-                finally:
-                    self._path.pop()
-        finally:
-            self._path.pop()
+        """Queue the position (O to move, after X's move ``last``) for its replies, once a class."""
+        key, _ = self.canonical(x, o)
+        if key in self._o_done:
+            return
+        self._o_done.add(key)
+        empty = self.full & ~(x | o)
+        if not empty:
+            raise self._fail("the board is full without a line of X", x, o, last)
+        self._frames.append([x, o, last, empty, -1])
 
     def _report(self) -> None:
         """Progress, when the classes with X to move reach a multiple of ``every`` (called as each
         class is added, before the walk goes below it, so no multiple is passed over)."""
         if self.on_progress is not None and len(self._x_done) % self.every == 0:
             self.on_progress(len(self._x_done), len(self._o_done), len(self._used))
+
+    # -- the state file ------------------------------------------------------------------------
+
+    def _identity(self, x: int, o: int) -> dict[str, object]:
+        """What a state file must match to be this walk's."""
+        lines = hashlib.sha256(repr(sorted(self.dictionary.items())).encode()).hexdigest()
+        return {
+            "format": STATE_FORMAT,
+            "root": status_string(x, o, self.size),
+            "dictionary": lines,
+            "bound": self.bound,
+            "expand": self.expand,
+            "symmetries": len(self.symmetries),
+        }
+
+    def _save(self, path: Path, identity: dict[str, object]) -> None:
+        """Write the walk as it stands (between two steps) to ``path``, atomically."""
+        meta = {
+            **identity,
+            "used": sorted(self._used),
+            "counts": [self._wins, self._blocks, self._forced, self._longest],
+            "cpu_seconds": self._cpu_before + time.process_time() - self._cpu_start,
+            "frames": self._frames,
+            "failure": None if self._failure is None else list(self._failure),
+        }
+        x_keys = list(self._x_done)
+        buffer = io.BytesIO()
+        np.savez(
+            buffer,
+            meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+            x_keys=_key_array(x_keys, self.size),
+            x_kinds=np.fromiter(self._x_done.values(), dtype=np.uint8, count=len(x_keys)),
+            o_keys=_key_array(list(self._o_done), self.size),
+        )
+        write_atomic(path, buffer.getvalue())
+
+    def _load(self, path: Path, identity: dict[str, object]) -> None:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(data["meta"].tobytes())
+                x_keys = _key_list(data["x_keys"], self.size)
+                x_kinds = data["x_kinds"].tolist()
+                o_keys = _key_list(data["o_keys"], self.size)
+        except (OSError, ValueError, KeyError) as error:
+            raise DictionaryError(f"{path}: not a walk's state file ({error})") from None
+        other = {key: meta.get(key) for key in identity}
+        if other != identity:
+            raise DictionaryError(
+                f"{path} is the state of another walk ({other}), not of this one ({identity})"
+            )
+        self._x_done = dict(zip(x_keys, x_kinds, strict=True))
+        self._o_done = set(o_keys)
+        self._used = set(meta["used"])
+        self._wins, self._blocks, self._forced, self._longest = meta["counts"]
+        self._cpu_before = float(meta.get("cpu_seconds", 0.0))
+        self._frames = [list(frame) for frame in meta["frames"]]
+        failure = meta["failure"]
+        if failure is not None:
+            self._failure = (failure[0], failure[1], failure[2], tuple(failure[3]))
+
+
+#: The kinds of classes with X to move, as a state file stores them.
+KINDS = ("dictionary", "block", "chain")
+DICTIONARY, BLOCK, CHAIN = range(3)
+#: The version of a walk's state file.
+STATE_FORMAT = "oxo-dictionary-walk/1"
+
+
+def _key_array(keys: list[int], size: int) -> np.ndarray:
+    """Class keys (``X << size | O``, at most 128 bits) as rows of two ``uint64``."""
+    out = np.zeros((len(keys), 2), dtype=np.uint64)
+    if keys:
+        low = (1 << size) - 1
+        out[:, 0] = np.array([key >> size for key in keys], dtype=np.uint64)
+        out[:, 1] = np.array([key & low for key in keys], dtype=np.uint64)
+    return out
+
+
+def _key_list(array: np.ndarray, size: int) -> list[int]:
+    return [high << size | low for high, low in array.tolist()]
 
 
 def dictionary_certificate(
