@@ -31,6 +31,21 @@ def _proofs() -> None:
         for spec, split in (("4x4,k=3", False), ("3x3x3", False), ("4x4", True)):
             run = RunOptions(workers=1, probe_seconds=0, slice_nodes=30) if split else None
             prove_board(Geometry.parse(spec), seconds=None, proof_dir=Path(folder) / spec, run=run)
+    _chains()
+
+
+def _chains() -> None:
+    """The forced-chain search and the classes a checker of certificates with rules uses."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
+
+    geometry = Geometry.parse("3x3x3")
+    cells = [tuple(c for c in range(geometry.size) if line >> c & 1) for line in geometry.lines]
+    chains = CompiledChainSearch(cells, geometry.size, table_bits=8)
+    chains.exists(0b11, 0b100000, 4)
+    chains.first_move(0b11, 0b100000, 4)
+    perms = [symmetry.perm for symmetry in geometry.symmetries]
+    CompiledClasses(perms, geometry.size).canonical(0b11, 0b100000)
 
 
 def _wide_proofs() -> None:
