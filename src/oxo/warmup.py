@@ -27,6 +27,17 @@ def _proofs() -> None:
     from oxo.proofs.runs import RunOptions
     from oxo.proofs.solver import prove_board
 
+    from oxo.proofs.dfpn import ProofSearch
+
+    # Small boards are settled by a plain search before the compiled one starts: ask it directly.
+    for spec in ("4x4", "5x4,k=4"):
+        geometry = Geometry.parse(spec)
+        for attacker in ("x", "o"):
+            search = ProofSearch(geometry, attacker, table_bytes=1 << 16)
+            search.threat_plan(0b1, 0b10)
+            search.pairing(0b1, 0b10)
+            if search.solve():
+                search.strategy()
     with tempfile.TemporaryDirectory(prefix="oxo-compile-") as folder:
         for spec, split in (("4x4,k=3", False), ("3x3x3", False), ("4x4", True)):
             run = RunOptions(workers=1, probe_seconds=0, slice_nodes=30) if split else None
@@ -87,11 +98,16 @@ def _counts() -> None:
 
 def _tree_searches() -> None:
     """The tree searches of ultimate and mega tic-tac-toe."""
+    import numpy as np
+
     from oxo.mega import compiled as mega
     from oxo.uttt import compiled as uttt
 
     uttt.warm_up()
     mega.warm_up()
+    for game in (uttt, mega):  # random games, as the self-play of random players runs them
+        game.random_games(1, game.make_rng(1))
+        game.random_game_record(game.make_rng(1), np.zeros(128, dtype=np.int64))
 
 
 #: What compiles, by family, in the order the work is handed out (the longest first).
