@@ -24,10 +24,9 @@ from oxo.progress import SILENT, ProgressSink
 def _proofs() -> None:
     """The proof search of boards of at most 64 cells, its certificates and its split runs."""
     from oxo.geometry import Geometry
+    from oxo.proofs.dfpn import ProofSearch
     from oxo.proofs.runs import RunOptions
     from oxo.proofs.solver import prove_board
-
-    from oxo.proofs.dfpn import ProofSearch
 
     # Small boards are settled by a plain search before the compiled one starts: ask it directly.
     for spec in ("4x4", "5x4,k=4"):
