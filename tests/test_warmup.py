@@ -55,6 +55,7 @@ def test_the_families_are_the_searches() -> None:
     assert set(warmup.FAMILIES) == {
         "proof search",
         "proof search of large boards",
+        "proof runs and checkers",
         "gravity solver",
         "tree searches",
         "counters",

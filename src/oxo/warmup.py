@@ -22,11 +22,9 @@ from oxo.progress import SILENT, ProgressSink
 
 
 def _proofs() -> None:
-    """The proof search of boards of at most 64 cells, its certificates and its split runs."""
+    """The proof search of boards of at most 64 cells, and the strategy read back from it."""
     from oxo.geometry import Geometry
     from oxo.proofs.dfpn import ProofSearch
-    from oxo.proofs.runs import RunOptions
-    from oxo.proofs.solver import prove_board
 
     # Small boards are settled by a plain search before the compiled one starts: ask it directly.
     for spec in ("4x4", "5x4,k=4"):
@@ -37,6 +35,14 @@ def _proofs() -> None:
             search.pairing(0b1, 0b10)
             if search.solve():
                 search.strategy()
+
+
+def _proof_runs() -> None:
+    """Proofs with certificates and split runs, and the checkers' search for forced chains."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.runs import RunOptions
+    from oxo.proofs.solver import prove_board
+
     with tempfile.TemporaryDirectory(prefix="oxo-compile-") as folder:
         for spec, split in (("4x4,k=3", False), ("3x3x3", False), ("4x4", True)):
             run = RunOptions(workers=1, probe_seconds=0, slice_nodes=30) if split else None
@@ -112,8 +118,9 @@ def _tree_searches() -> None:
 #: What compiles, by family, in the order the work is handed out (the longest first).
 FAMILIES: dict[str, Callable[[], None]] = {
     "proof search": _proofs,
-    "proof search of large boards": _wide_proofs,
     "gravity solver": _gravity,
+    "proof search of large boards": _wide_proofs,
+    "proof runs and checkers": _proof_runs,
     "tree searches": _tree_searches,
     "counters": _counts,
 }
