@@ -105,6 +105,7 @@ def certificate(path: Path, shipped: str, known: dict | None = None, **extra) ->
         "turned": False,
         "make": None,
         "run": None,
+        "check_seconds": None,
         **extra,
     }
 
@@ -229,6 +230,33 @@ def _wanted(value: str) -> list[tuple[str, str]]:
     ]
 
 
+def compact_certificates(geometry) -> list[dict]:
+    """The shipped certificates with rules of a board proved by a long run (Qubic's, from
+    Patashnik's dictionary), first in its row: the book plays from the first certificate of a
+    side. A check recorded in results/certificate-checks.json (``benchmarks/bench_check.py
+    --record``) for the same bytes stands for checking it again here."""
+    import gzip
+
+    checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text(encoding="utf-8"))
+    rows = []
+    for path in sorted(REPOSITORY.glob(f"{geometry.spec_shape}-k{geometry.k}-*.rules.jsonl.gz")):
+        record = checks.get(path.name, {})
+        ours = [check for check in record.get("checks", []) if check["checker"].startswith("oxo")]
+        known = None
+        if ours and ours[-1]["valid"]:
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                entries = sum(1 for _ in handle) - 1  # a stored move a line, after the header
+            known = {
+                "sha256": record["sha256"],
+                "entries": entries,
+                "positions_checked": ours[-1]["positions"],
+                "strategy_moves": entries,
+            }
+        seconds = ours[-1]["cpu_seconds"] if known is not None else None
+        rows.append(certificate(path, "repository", known, check_seconds=seconds))
+    return rows
+
+
 def long_runs() -> list[dict]:
     """The rows of the boards proved by the runs kept in results/runs/."""
     from oxo.geometry import Geometry
@@ -244,7 +272,7 @@ def long_runs() -> list[dict]:
             continue
         state = load_state(folder)
         geometry = Geometry(tuple(state["dims"]), state["k"])
-        certificates = []
+        certificates = compact_certificates(geometry)
         for name in sorted(status.proofs, key=lambda name: "-x-" not in name):
             known = status.checks.get(name, {})
             if (REPOSITORY / name).exists():
@@ -268,6 +296,7 @@ def long_runs() -> list[dict]:
                         "turned": False,
                         "make": REBUILT[name],
                         "run": str(folder.relative_to(ROOT)),
+                        "check_seconds": None,
                     }
                 )
             else:

@@ -505,7 +505,7 @@ def test_perfect_moves_from_the_book_on_the_command_line(
     assert code == 0 and json.loads(out)["value"] == "x"
 
 
-def test_perfect_on_qubic_without_its_certificate_plays_hard_and_says_how_to_get_it(
+def test_perfect_on_qubic_before_its_index_plays_hard_and_says_how_to_build_it(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))  # no certificate rebuilt here

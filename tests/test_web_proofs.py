@@ -264,27 +264,32 @@ def test_a_failed_preparation_is_said_and_not_played_from(
     assert web_proofs.board_proof("4x5")["sides"]["o"]["ready"]  # type: ignore[index]  # quick
 
 
-def test_a_certificate_not_here_says_how_to_get_it(client: TestClient) -> None:
-    """Every side whose file is not on this machine (in an empty cache: Qubic's, which is
-    rebuilt from its kept run) is not ready, and says why and the command that gets it, in the
-    library's words; perfect plays hard for it (the level's own note)."""
+def test_a_certificate_not_here_says_how_to_get_it(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every side whose file is not on this machine (here: an installed oxo, without the source
+    tree's results/certificates, and an empty cache) is not ready, and says why and where to
+    get the file, in the library's words; perfect plays hard for it (the level's own note)."""
+    import oxo.book
     from oxo.book import missing_message
+    from oxo.cache import BoundedCache
 
+    monkeypatch.setattr(oxo.book, "REPOSITORY", tmp_path / "no-source-tree")
+    monkeypatch.setattr(web_proofs, "_summaries", BoundedCache(64))
     boards = client.get("/api/proofs").json()["boards"]
     assert [board["board"] for board in boards] == [row.board for row in proved_boards()]
     absent = 0
     for board, row in zip(boards, proved_boards(), strict=True):
-        for certificate in row.certificates:
-            side = board["sides"].get(certificate.side)
-            if side is None or side["path"] is not None:
+        for name, side in board["sides"].items():
+            certificate = row.certificate_of(name)  # the one a side is played from: its first
+            if certificate is None or side["path"] is not None:
                 continue
             absent += 1
             assert not side["ready"] and side["missing"] == missing_message(certificate)
             if certificate.make is not None:
                 assert certificate.make in side["missing"]
     qubic = next(board for board in boards if board["board"] == "4x4x4")["sides"]["x"]
-    if qubic["path"] is None:  # until a compact certificate ships inside oxo
-        assert absent and "oxo book 4x4x4 --index" in qubic["missing"], qubic
+    assert absent and "results/certificates" in qubic["missing"], qubic
 
 
 def test_a_hint_plays_the_proof(client: TestClient) -> None:

@@ -52,7 +52,9 @@ class BookCertificate:
     oxo), ``"repository"`` (``results/certificates`` of oxo's source), ``"gravity"`` (Connect
     Four's, inside oxo) or ``"rebuilt"`` (too big to ship: ``make`` is the command that rebuilds it
     from the kept ``run``). ``positions``/``moves`` are the checker's figures (positions checked,
-    moves of ``side`` played), for estimates of the index's build."""
+    moves of ``side`` played), for estimates of the index's build; ``check_seconds`` the processor
+    time of oxo's checker recorded for the file, where the walk costs more than its positions say
+    (a certificate with rules plays a search for forced chains at each of them)."""
 
     file: str
     board: str
@@ -71,6 +73,7 @@ class BookCertificate:
     make: str | None = None
     #: The kept run a ``rebuilt`` certificate is merged from, relative to the source tree's root.
     run: str | None = None
+    check_seconds: float | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BookCertificate:

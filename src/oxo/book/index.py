@@ -62,6 +62,8 @@ def estimate_seconds(certificate: BookCertificate) -> float:
     """About how long building the certificate's index takes here (an upper estimate)."""
     from oxo.proofs.certificate import CHECK_RATE
 
+    if certificate.check_seconds is not None:
+        return 2.0 + 1.5 * certificate.check_seconds
     return 2.0 + certificate.positions / CHECK_RATE
 
 

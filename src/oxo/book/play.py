@@ -577,6 +577,8 @@ def proof_summary(name: str) -> dict[str, object] | None:
     sides: dict[str, object] = {}
     for here in certificates_here(entry):
         certificate = here.certificate
+        if certificate.side in sides:  # a side is played from its first certificate only
+            continue
         if certificate.format not in FORMATS:
             if entry.gravity:  # Connect Four: perfect plays its exact solver, always ready
                 sides[certificate.side] = {
