@@ -17,7 +17,7 @@ turns ``uint64`` with ``int64`` into a float).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numba import njit
@@ -268,31 +268,21 @@ class CompiledChainSearch:
 
     def moves(self, own: int, other: int, depth: int) -> list[int]:
         """As :meth:`oxo.proofs.rules.ChainSearch.moves`."""
-        if depth < 1:
-            return []
-        partners = np.zeros(self.size, dtype=np.uint64)
-        their = int(_scan(self.masks, self.cells, np.uint64(own), np.uint64(other), partners))
-        if their & (their - 1):
-            return []
-        out = []
-        for move in range(self.size):
-            threatened = int(partners[move])
-            if not threatened or (their and their != 1 << move):
-                continue
-            if threatened & (threatened - 1) or (
-                depth >= 2 and self.exists(own | 1 << move, other | threatened, depth - 1)
-            ):
-                out.append(move)
-        return out
+        return list(self._starts(own, other, depth))
 
     def first_move(self, own: int, other: int, depth: int) -> int | None:
         """As :meth:`oxo.proofs.rules.ChainSearch.first_move`."""
+        return next(self._starts(own, other, depth), None)
+
+    def _starts(self, own: int, other: int, depth: int) -> Iterator[int]:
+        """The moves that start a forced chain of at most ``depth`` moves, in increasing order,
+        each searched only when asked for (``first_move`` stops at the first)."""
         if depth < 1:
-            return None
+            return
         partners = np.zeros(self.size, dtype=np.uint64)
         their = int(_scan(self.masks, self.cells, np.uint64(own), np.uint64(other), partners))
         if their & (their - 1):
-            return None
+            return
         for move in range(self.size):
             threatened = int(partners[move])
             if not threatened or (their and their != 1 << move):
@@ -300,8 +290,7 @@ class CompiledChainSearch:
             if threatened & (threatened - 1) or (
                 depth >= 2 and self.exists(own | 1 << move, other | threatened, depth - 1)
             ):
-                return move
-        return None
+                yield move
 
 
 @njit(cache=True)

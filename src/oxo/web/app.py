@@ -42,6 +42,7 @@ from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.progress import _duration
 from oxo.registry import board_geometry, find_game, new_game
 from oxo.web import explore as explorer
 from oxo.web import proofs, schemas, sessions
@@ -902,21 +903,12 @@ def preparing_words(job: proofs.Preparation) -> str:
     (perfect) "): which file, how far, about how long is left."""
     data = job.to_dict()
     left = data["seconds_left"]
-    when = "" if left is None else f", about {_duration(left)} left"
+    when = "" if left is None else f", about {_duration(max(1.0, left))} left"
     far = f"{round(100 * data['fraction'])} %" if data["total"] else "starting"
     return (
         f"is preparing its proof first: {job.side.upper()}'s certificate {job.file}, checked "
         f"and its moves put in a table, once on this machine ({far}{when})"
     )
-
-
-def _duration(seconds: float) -> str:
-    """``45 s``, ``3 min``, ``1.2 h``."""
-    if seconds < 90:
-        return f"{max(1, round(seconds))} s"
-    if seconds < 5400:
-        return f"{round(seconds / 60)} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def _consume(job: asyncio.Future[Any]) -> None:
