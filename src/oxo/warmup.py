@@ -56,8 +56,7 @@ def _chains() -> None:
     from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
 
     geometry = Geometry.parse("3x3x3")
-    cells = [tuple(c for c in range(geometry.size) if line >> c & 1) for line in geometry.lines]
-    chains = CompiledChainSearch(cells, geometry.size, table_bits=8)
+    chains = CompiledChainSearch(geometry.line_cells, geometry.size, table_bits=8)
     chains.exists(0b11, 0b100000, 4)
     chains.first_move(0b11, 0b100000, 4)
     perms = [symmetry.perm for symmetry in geometry.symmetries]
