@@ -16,7 +16,8 @@ def running_server() -> Iterator[tuple[str, Any]]:
     from oxo.web import bind, make_server, url_of  # the web extra: the callers skip without it
 
     sock = bind("127.0.0.1", 0)
-    server = make_server(sock)
+    # the searches at the tests' own priority: below it, they wait behind the other test processes
+    server = make_server(sock, niceness=0)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -91,7 +91,7 @@ def browser_context() -> object:
 @pytest.fixture
 def page(browser_context, server_url: str):
     page = browser_context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     # Nothing but our own server may be asked for anything: the page works offline.

@@ -383,3 +383,21 @@ def test_a_hint_that_waits_too_long_answers_503(monkeypatch: pytest.MonkeyPatch)
         response = client.post(f"/api/games/{game['id']}/hint", json={})
     assert response.status_code == 503, response.text
     assert "no hint within 0.2 s" in response.json()["error"]
+
+
+@pytest.mark.parametrize("nice", [0, 7])
+def test_workers_run_as_far_below_the_server_as_asked(nice: int) -> None:
+    """The workers' priority is the server's plus ``niceness`` (the page's default keeps the server's
+    answers first; the test suite's server asks for 0, so its searches do not wait behind the other
+    test processes)."""
+    import os
+
+    pool = Thinkers(1, spare=False, niceness=nice)
+    try:
+        pool.start()
+        worker = pool._workers[0]
+        assert worker is not None and worker.wait_ready(120)
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, worker.process.pid) == min(19, mine + nice)
+    finally:
+        pool.close()

@@ -62,13 +62,19 @@ def url_of(sock: socket.socket) -> str:
 
 
 def make_server(
-    sock: socket.socket, *, log_level: str = "warning", allow_hosts: tuple[str, ...] = ()
+    sock: socket.socket,
+    *,
+    log_level: str = "warning",
+    allow_hosts: tuple[str, ...] = (),
+    niceness: int | None = None,
 ) -> uvicorn.Server:
     """A uvicorn server for the app on an already bound socket: ``server.run(sockets=[sock])`` serves until
     ``server.should_exit`` is set (Ctrl-C sets it). The app answers the Host names of the bound address
     (and ``allow_hosts``); connections idle for 5 s, or whose headers take over 10 s, are closed, at
     most 256 complete requests are served at once, and of the connections still sending their headers
-    the slowest are evicted when too many wait (:mod:`oxo.web.protocol`)."""
+    the slowest are evicted when too many wait (:mod:`oxo.web.protocol`). ``niceness``: how much
+    lower than the server the computer's searches run (:data:`oxo.web.thinking.NICENESS` unless
+    given)."""
     import uvicorn
 
     from oxo.web.app import HostRule
@@ -76,7 +82,9 @@ def make_server(
 
     hosts = HostRule.for_address(sock.getsockname()[0], allow_hosts)
     config = uvicorn.Config(
-        make_app(hosts, prestart=True),
+        make_app(hosts, prestart=True)
+        if niceness is None
+        else make_app(hosts, prestart=True, niceness=niceness),
         log_level=log_level,
         lifespan="on",
         access_log=False,

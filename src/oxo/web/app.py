@@ -75,7 +75,7 @@ from oxo.web.sessions import (
     check_players,
     check_seconds,
 )
-from oxo.web.thinking import Task, Thinkers, ThinkingCancelled, wait_words
+from oxo.web.thinking import NICENESS, Task, Thinkers, ThinkingCancelled, wait_words
 
 STATIC = Path(__file__).parent / "static"
 #: Largest request body read, in bytes.
@@ -355,17 +355,23 @@ def _start(data: NewGame) -> tuple[str, GameState]:
 
 
 def create_app(
-    hosts: HostRule | None = None, *, thinkers: int = 2, prestart: bool = False
+    hosts: HostRule | None = None,
+    *,
+    thinkers: int = 2,
+    prestart: bool = False,
+    niceness: int = NICENESS,
 ) -> Starlette:
     """A fresh app with its own game store, caches and worker processes.
 
     ``hosts`` says which Host headers are answered (this machine's loopback names unless given);
     ``thinkers`` is the number of worker processes for the computer's moves (started with the
-    server when ``prestart``, else at the first computer move).
+    server when ``prestart``, else at the first computer move), run ``niceness`` lower than the
+    server (Unix nice; 0 where the server shares the machine with other work of the same priority
+    that the searches must not wait behind, as in the test suite).
     """
     solutions = SolutionCache()
     games = GameStore()
-    pool = Thinkers(thinkers)
+    pool = Thinkers(thinkers, niceness=niceness)
     preparer = proofs.Preparer()
     explored: BoundedCache[tuple[str, str], dict[str, Any]] = BoundedCache(EXPLORE_CACHE)
     pending: dict[Any, asyncio.Future[Any]] = {}

@@ -122,12 +122,13 @@ def engine_for(level: str, start: GameState, seconds: float | None, seed: int | 
     return game_of(start).make_engine(level, start, seconds=budget, seed=seed)
 
 
-def _work(conn: Connection) -> None:  # pragma: no cover - runs in the worker process
+def _work(conn: Connection, niceness: int = NICENESS) -> None:  # pragma: no cover - a worker
     """A worker's loop: receive a :class:`Task`, answer ``("ok", move, report)`` or an error."""
     import os
 
     try:  # the server's answers come before the search when both want the processor
-        os.nice(NICENESS)
+        if niceness:
+            os.nice(niceness)
     except (AttributeError, OSError):
         pass
     try:  # compile (or load from cache) mega's search before the first clock starts
@@ -181,7 +182,9 @@ class _Worker:
     """One worker process and the pipe to it. A thread reads the worker's first message, "ready"
     (sent once it has loaded the engines), and calls ``on_ready`` with the seconds the start took."""
 
-    def __init__(self, on_ready: Callable[[float], None] | None = None) -> None:
+    def __init__(
+        self, on_ready: Callable[[float], None] | None = None, niceness: int = NICENESS
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
         self.conn = ours
@@ -190,7 +193,7 @@ class _Worker:
         self._settled = threading.Event()  # ready, or ended before it was
         self._on_ready = on_ready
         self.process = context.Process(
-            target=_work, args=(theirs,), name="oxo-thinker", daemon=True
+            target=_work, args=(theirs, niceness), name="oxo-thinker", daemon=True
         )
         self.process.start()
         theirs.close()
@@ -233,10 +236,12 @@ class _Worker:
 class Thinkers:
     """A small pool of worker processes that choose computer moves, cancellable per game, with one
     spare worker kept started (``spare``) to replace a cancelled one at once. Searches that find
-    every worker busy wait in one first-come-first-served queue."""
+    every worker busy wait in one first-come-first-served queue. ``niceness`` is how much lower
+    than the server the workers run (:data:`NICENESS`; 0: the same priority)."""
 
-    def __init__(self, workers: int = 2, spare: bool = True) -> None:
+    def __init__(self, workers: int = 2, spare: bool = True, niceness: int = NICENESS) -> None:
         self.size = max(1, workers)
+        self.niceness = niceness
         self._workers: list[_Worker | None] = [None] * self.size
         self._spare: _Worker | None = None
         self._keep_spare = spare
@@ -382,7 +387,7 @@ class Thinkers:
                 if spare is None or not spare.alive():
                     if spare is not None:
                         spare.stop()
-                    spare = _Worker(self._started)
+                    spare = _Worker(self._started, self.niceness)
                 worker = self._workers[slot] = spare
             wanted = self._keep_spare and not self._spare_starting
             wanted = wanted and (self._spare is None or not self._spare.alive())
@@ -396,7 +401,7 @@ class Thinkers:
         """Start a spare worker (in its own thread: starting a process takes a moment)."""
         spare: _Worker | None = None
         try:
-            spare = _Worker(self._started)
+            spare = _Worker(self._started, self.niceness)
         finally:
             with self._guard:
                 self._spare_starting = False
