@@ -11,13 +11,14 @@ process with ``DIR`` an empty temporary folder and nothing else changed. A proof
 settled within the default ``--time`` exits 3 and keeps its work in the folder, and the same command
 continues it: the script runs it again, as a user would, up to ``--sessions`` times. A row passes when
 the command's value is the book's. Printed: board, the book's value, the value reached, sessions,
-wall time (all sessions) and peak memory of the largest session.
+wall and processor time (all sessions, workers included) and the largest session's peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shlex
 import subprocess
@@ -59,16 +60,19 @@ def reproduce(row: dict, sessions: int) -> dict:
         started = time.perf_counter()
         value = "unknown"
         done = 0
+        cpu = 0.0
+        peak = 0.0
         while done < sessions:
             done += 1
-            finished = subprocess.run(argv, capture_output=True, text=True)
-            if finished.returncode not in (0, 3):
-                raise SystemExit(f"{row['board']}: {row['command']} failed: {finished.stderr}")
-            value = json.loads(finished.stdout)["value"]
-            if finished.returncode == 0:
+            code, out, err, usage = run(argv, Path(scratch))
+            cpu += usage.ru_utime + usage.ru_stime
+            peak = max(peak, usage.ru_maxrss / 1024)
+            if code not in (0, 3):
+                raise SystemExit(f"{row['board']}: {row['command']} failed: {err}")
+            value = json.loads(out)["value"]
+            if code == 0:
                 break
         seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {
         "board": row["board"],
         "command": row["command"],
@@ -77,8 +81,20 @@ def reproduce(row: dict, sessions: int) -> dict:
         "same": value == row["value"],
         "sessions": done,
         "seconds": round(seconds, 1),
-        "peak_mib_so_far": round(peak, 1),
+        "cpu_seconds": round(cpu, 1),
+        "peak_mib": round(peak, 1),
     }
+
+
+def run(argv: list[str], scratch: Path) -> tuple[int, str, str, resource.struct_rusage]:
+    """One session: its exit code, output, errors and resources. ``os.wait4`` reports the
+    session's processor time and peak memory with those of the worker processes it waited for."""
+    out_path, err_path = scratch / "stdout", scratch / "stderr"
+    with out_path.open("w") as out, err_path.open("w") as err:
+        process = subprocess.Popen(argv, stdout=out, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, out_path.read_text(), err_path.read_text(), usage
 
 
 def main() -> None:
@@ -91,15 +107,17 @@ def main() -> None:
     results = []
     print(f"machine: {machine()}", flush=True)
     print(
-        f"{'board':<18} {'book':>5} {'value':>7} {'sessions':>8} {'seconds':>9}  command",
+        f"{'board':<16} {'book':>5} {'value':>7} {'sessions':>8} {'wall s':>8} {'CPU s':>8} "
+        f"{'peak MiB':>8}  command",
         flush=True,
     )
     for row in rows(args.only, args.gravity):
         result = reproduce(row, args.sessions)
         results.append(result)
         print(
-            f"{result['board']:<18} {result['book']:>5} {result['value']:>7} "
-            f"{result['sessions']:>8} {result['seconds']:>9.1f}  {result['command']}",
+            f"{result['board']:<16} {result['book']:>5} {result['value']:>7} "
+            f"{result['sessions']:>8} {result['seconds']:>8.1f} {result['cpu_seconds']:>8.1f} "
+            f"{result['peak_mib']:>8.1f}  {result['command']}",
             flush=True,
         )
     failed = [result["board"] for result in results if not result["same"]]
