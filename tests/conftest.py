@@ -23,6 +23,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one test process more than the machine has cores. Many tests wait (for a
+    browser, a child process, a server's worker), and the third process keeps the cores busy
+    meanwhile."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives a real browser (Playwright's ``page``) belongs to the slow part: a
     browser and the page's server cost more than most boards (CI runs the slow part too). The

@@ -486,7 +486,7 @@ def test_oxo_book_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "book", "--json")
     assert code == 0 and len(json.loads(out)["boards"]) == len(proved_boards())
     code, out, _ = run(capsys, "book", "4x4x4")
-    assert code == 0 and "oxo book 4x4x4 --index" in out and "b7c0241e8a97" in out
+    assert code == 0 and "oxo book 4x4x4 --index --all" in out and "b7c0241e8a97" in out
     assert "Patashnik" in out
     code, out, err = run(capsys, "book", "3x3", "--index")
     assert code == 0 and "index built" in err
@@ -494,6 +494,36 @@ def test_oxo_book_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and all(item["indexed"] for item in json.loads(out)["here"])
     code, _, err = run(capsys, "book", "6x6")
     assert code == 2 and "has not proved" in err
+
+
+def test_index_makes_the_certificate_each_side_plays_from(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--index`` builds what perfect plays from, the first certificate of each side; ``--all``
+    every one (Qubic's rebuilt 57 MB certificate too); ``--side`` one side's."""
+    import oxo.cli.book as cli_book
+
+    built: list[str] = []
+    monkeypatch.setattr(cli_book, "_build", lambda entry, c, quiet: built.append(c.file))
+    qubic = entry("4x4x4")
+    x_files = [c.file for c in qubic.certificates if c.side == "x"]
+    assert len(x_files) >= 2  # the compact ones first, the run's own after
+    assert run(capsys, "book", "4x4x4", "--index", "--side", "x")[0] == 0
+    assert built == x_files[:1]
+    built.clear()
+    assert run(capsys, "book", "4x4x4", "--index", "--all")[0] == 0
+    assert built == [c.file for c in qubic.certificates if c.format in cli_book_formats()]
+    built.clear()
+    assert run(capsys, "book", "3x3", "--index")[0] == 0
+    assert sorted(built) == sorted(c.file for c in entry("3x3").certificates)
+    code, _, err = run(capsys, "book", "3x3", "--all")
+    assert code == 2 and "--side and --all go with --index" in err
+
+
+def cli_book_formats() -> frozenset[str]:
+    from oxo.book.play import FORMATS
+
+    return frozenset(FORMATS)
 
 
 def test_perfect_moves_from_the_book_on_the_command_line(

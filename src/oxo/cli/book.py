@@ -30,15 +30,21 @@ ASK_AFTER_SECONDS = 60.0
     "--index",
     "make_index",
     is_flag=True,
-    help="Make what perfect play from the board's certificates needs, once: each certificate's "
-    "index in oxo's cache (and first the certificate itself where it is rebuilt from a kept "
-    "run: Qubic's).",
+    help="Make what perfect play needs, once: the index in oxo's cache of the certificate each "
+    "side plays from (the first of its side in the book).",
 )
 @click.option(
     "--side",
     type=click.Choice(["x", "o"]),
     default=None,
     help="With --index: only the certificate that plays this side.",
+)
+@click.option(
+    "--all",
+    "every",
+    is_flag=True,
+    help="With --index: every certificate of the board, the ones perfect does not play from "
+    "too (Qubic's 57 MB one is first rebuilt from its kept run: about an hour).",
 )
 @json_option
 @quiet_option
@@ -48,6 +54,7 @@ def book_command(
     gravity: bool,
     make_index: bool,
     side: str | None,
+    every: bool,
     as_json: bool,
     quiet: bool,
 ) -> None:
@@ -58,16 +65,18 @@ def book_command(
     BOARD: that proof in full (how, when, on what machine, the command that proves it again from
     scratch) and each certificate as it is on this machine. The levels perfect and best play
     from the certificates ('oxo play 8x8 --k 5 --level perfect'); a large certificate needs an
-    index first, built once with --index (minutes; about an hour for Qubic, whose certificate
-    is also rebuilt from its kept run first).
+    index first, built once with --index (a minute for Qubic's certificate with rules, minutes
+    for 8x8 with k=5).
 
     Example: oxo book;  oxo book 4x4x4;  oxo book 8x8 --k 5 --index
     """
     from oxo.book import proved_boards
 
+    if (side is not None or every) and not make_index:
+        raise OptionError("--side and --all go with --index")
     if board is None:
-        if make_index or side is not None or k is not None or gravity:
-            raise OptionError("--index, --side, --k and --gravity need a BOARD")
+        if make_index or k is not None or gravity:
+            raise OptionError("--index, --side, --all, --k and --gravity need a BOARD")
         _list(proved_boards(), as_json)
         return
     game = board  # parsed at the edge, with --k and --gravity
@@ -77,7 +86,7 @@ def book_command(
             f"oxo has not proved {game.title}: 'oxo book' lists the boards it has proved"
         )
     if make_index:
-        _make_index(entry, side, quiet)
+        _make_index(entry, side, every, quiet)
     if as_json:
         echo_json(entry_json(entry))
         return
@@ -212,7 +221,7 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
                 "  here:",
                 "not on this machine: "
                 + (
-                    f"'oxo book {entry.board_args} --index' rebuilds it from the kept run "
+                    f"'oxo book {entry.board_args} --index --all' rebuilds it from the kept run "
                     f"{certificate.run} (minutes) and indexes it"
                     if certificate.run is not None
                     else "it ships with oxo's source repository (results/certificates)"
@@ -230,13 +239,18 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
     return out
 
 
-def _make_index(entry: BookEntry, side: str | None, quiet: bool) -> None:
-    """Make what perfect play needs for each certificate of ``entry`` (``side``'s only, if given)."""
+def _make_index(entry: BookEntry, side: str | None, every: bool, quiet: bool) -> None:
+    """Make what perfect play needs: the index of the certificate each side plays from (the first
+    of its side that perfect reads), or with ``every`` of each certificate; ``side``'s only, if
+    given."""
     from oxo.book.play import FORMATS
 
-    chosen = [
-        c for c in entry.certificates if c.format in FORMATS and (side is None or c.side == side)
-    ]
+    chosen: list[BookCertificate] = []
+    for c in entry.certificates:
+        if c.format not in FORMATS or (side is not None and c.side != side):
+            continue
+        if every or all(other.side != c.side for other in chosen):
+            chosen.append(c)
     if not chosen:
         raise OptionError(
             f"oxo's proof of {entry.board} has no certificate that perfect play reads"
