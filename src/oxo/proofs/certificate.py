@@ -827,8 +827,11 @@ WalkObserver = Callable[[WalkStep], None]
 def position_class(header: StrategyHeader) -> Callable[[int, int], tuple[int, Symmetry]]:
     """The checker's classes of positions on the certificate's board: given the X and O masks of
     a position, its class key (the least image ``x << size | o`` over the symmetries, X first) and
-    a symmetry that carries the position onto that image (the keys of a :class:`WalkStep`)."""
-    return _Checker(header).canonical
+    a symmetry that carries the position onto that image (the keys of a :class:`WalkStep`).
+
+    Plain Python, for a few positions at a time (a game's moves): the compiled classes of a walk
+    would load numba first, a second of a game's first move on Qubic."""
+    return _Checker(header, compiled=False).canonical
 
 
 def verify_certificate(
@@ -981,6 +984,7 @@ class _Checker:
         stops: frozenset[int] = frozenset(),
         observer: WalkObserver | None = None,
         section: int = 0,
+        compiled: bool = True,
     ) -> None:
         geometry = header.geometry
         self.header = header
@@ -1000,7 +1004,8 @@ class _Checker:
         self._classes: CompiledClasses | None = None
         if header.rules.chain:
             self.chains = ChainSearch(self.lines)
-            if 32 < self.size <= 64 and len({len(cells) for cells in geometry.line_cells}) == 1:
+            uniform = len({len(cells) for cells in geometry.line_cells}) == 1
+            if compiled and 32 < self.size <= 64 and uniform:
                 # The compiled twins (the same answers, held to these in the tests): a certificate
                 # with the chain rule asks for a chain at every position of the side. numba loads
                 # only here.
