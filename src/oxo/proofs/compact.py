@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from oxo.errors import CertificateError
 from oxo.fileio import digests
@@ -33,6 +34,9 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.rules import ChainSearch, Rules, threats
 from oxo.proofs.symmetry import canonical
+
+if TYPE_CHECKING:
+    from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
 
 #: A section of the source that keeps this many entries or fewer joins section 0.
 SMALL_SECTION = 16
@@ -169,11 +173,27 @@ class RulesWalk:
         self.is_x = header.side == "x"
         self.chain = header.rules.chain
         self.block = header.rules.block
-        self.search = ChainSearch(self.lines)
+        self.search: ChainSearch | CompiledChainSearch = ChainSearch(self.lines)
+        self._classes: CompiledClasses | None = None
+        if (
+            self.chain
+            and 32 < self.size <= 64
+            and len({len(cells) for cells in geometry.line_cells}) == 1
+        ):
+            # The compiled twins, on the boards where the checker takes them (the same answers,
+            # held to the plain ones in the tests): Qubic's walk asks for a chain at every
+            # position of the side. numba loads only here.
+            from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
+
+            self.search = CompiledChainSearch(geometry.line_cells, self.size)
+            self._classes = CompiledClasses([s.perm for s in self.group], self.size)
         #: Class key -> the side's move in the class's canonical orientation.
         self.moves = moves
 
     def canonical(self, x: int, o: int) -> tuple[int, Symmetry]:
+        if self._classes is not None:
+            key, index = self._classes.canonical(x, o)
+            return key, self.group[index]
         return canonical(self.group, self.size, x, o)
 
     def walk(self) -> list[tuple[int, int, int, int]]:
