@@ -397,8 +397,8 @@ def improve_certificate(
     ``extra``, a move after which the rules win against every reply but at most ``extra`` (up to
     symmetry) also replaces one, where each of those replies has a move the rules then finish and
     the new entries are fewer than those they spare. Entries kept are written as they were in
-    ``source``; the written file is checked. ``on_progress(done, total, replaced)`` is called as
-    the stored positions are tried."""
+    ``source``; the written file is checked, and an entry its check never plays is left out.
+    ``on_progress(done, total, replaced)`` is called as the stored positions are tried."""
     certificate = read_certificate(source)
     header = certificate.header
     if header.guarantee != "win" or not header.rules.any:
@@ -455,15 +455,28 @@ def improve_certificate(
                 replaced = replaced_before
                 stored = walk.order()
                 break
-    used = walk.order()
+    used = [key for key, _, _, _ in walk.order()]
     plain = dataclasses.replace(header, sections=None)
     with open_certificate(target, plain) as writer:
-        for key, _, _, _ in used:
+        for key in used:
             writer.write(written[key])
-    checked = verify_certificate(target)
+    played: set[int] = set()
+    checked = verify_certificate(
+        target, observer=lambda step: played.add(canonical(group, size, step.x, step.o)[0])
+    )
+    if checked.valid and len(played) < len(used):
+        # An entry the checker never plays: a move stored for a position where the block rule
+        # gives the move (a block followed by more than two blocks before the rules win alone).
+        used = [key for key in used if key in played]
+        with open_certificate(target, plain) as writer:
+            for key in used:
+                writer.write(written[key])
+        checked = verify_certificate(target)
     if not checked.valid:
         raise CertificateError(
             f"the improved certificate {target} does not hold: {checked.failure} at position "
             f"{checked.failure_position}"
         )
-    return ImproveResult(before=before, after=len(used), replaced=replaced, written=checked)
+    return ImproveResult(
+        before=before, after=checked.strategy_moves, replaced=replaced, written=checked
+    )
