@@ -231,15 +231,18 @@ def _wanted(value: str) -> list[tuple[str, str]]:
 
 
 def compact_certificates(geometry) -> list[dict]:
-    """The shipped certificates with rules of a board proved by a long run (Qubic's, from
-    Patashnik's dictionary), first in its row: the book plays from the first certificate of a
-    side. A check recorded in results/certificate-checks.json (``benchmarks/bench_check.py
+    """The shipped certificates with rules of a board proved by a long run (Qubic's: Patashnik's
+    dictionary, then oxo's with fewer stored moves), first in its row: the book plays from the
+    first certificate of a side. A check recorded in results/certificate-checks.json (``benchmarks/bench_check.py
     --record``) for the same bytes stands for checking it again here."""
     import gzip
 
     checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text(encoding="utf-8"))
     rows = []
-    for path in sorted(REPOSITORY.glob(f"{geometry.spec_shape}-k{geometry.k}-*.rules.jsonl.gz")):
+    found = REPOSITORY.glob(f"{geometry.spec_shape}-k{geometry.k}-*.rules.jsonl.gz")
+    # The one named after the board alone first (Qubic's: Patashnik's), then those that name their
+    # maker (``4x4x4-k4-x-win.oxo.rules.jsonl.gz``).
+    for path in sorted(found, key=lambda path: (path.name.count("."), path.name)):
         record = checks.get(path.name, {})
         ours = [check for check in record.get("checks", []) if check["checker"].startswith("oxo")]
         known = None
@@ -438,11 +441,14 @@ def section(data: dict) -> str:
         "book's (a missing, truncated or altered file says so, and perfect plays hard instead). A "
         "large certificate needs an index first, the moves its checker's walk plays, built once in "
         "oxo's cache (`$OXO_CACHE`, else `~/.cache/oxo`) by `oxo book BOARD --index` or by the "
-        "first perfect move; after that a move takes well under a second. Qubic's certificate is "
-        "too big for the repository: `oxo book 4x4x4 --index` merges it again from the run kept in "
-        "`results/runs/4x4x4` (the same bytes), then indexes it. The index column below is the "
-        "estimate of that one-time build on this machine (docs/performance.md has the measured "
-        "times).",
+        "first perfect move; after that a move takes well under a second. Qubic's own certificate "
+        "is too big for the repository (`oxo book 4x4x4 --index` merges it again from the run kept "
+        "in `results/runs/4x4x4`, the same bytes, then indexes it); perfect plays X from the 16 KB "
+        "certificate with rules that comes first in its row, Patashnik's dictionary checked by "
+        "machine (docs/big-proofs.md), whose index takes about a minute to build. The next row, "
+        "12 KB, is oxo's rewriting of his dictionary with fewer stored moves. The index column "
+        "below is the estimate of that one-time build on this machine (docs/performance.md has the "
+        "measured times).",
         "",
         "| board | k | proves | certificate | entries | bytes | SHA-256 (start) | where | index, once |",
         "| --- | ---: | --- | --- | ---: | ---: | --- | --- | ---: |",
