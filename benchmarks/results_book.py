@@ -232,8 +232,8 @@ def _wanted(value: str) -> list[tuple[str, str]]:
 
 def compact_certificates(geometry) -> list[dict]:
     """The shipped certificates with rules of a board proved by a long run (Qubic's: Patashnik's
-    dictionary, then oxo's with fewer stored moves), first in its row: the book plays from the
-    first certificate of a side. A check recorded in results/certificate-checks.json (``benchmarks/bench_check.py
+    dictionary, then oxo's with fewer stored moves), before a certificate that must be rebuilt and
+    after the run's own when it ships: the book plays from the first certificate of a side. A check recorded in results/certificate-checks.json (``benchmarks/bench_check.py
     --record``) for the same bytes stands for checking it again here."""
     import gzip
 
@@ -304,6 +304,16 @@ def long_runs() -> list[dict]:
                 )
             else:
                 raise SystemExit(f"{folder}: the certificate {name} is neither shipped nor rebuilt")
+        # A side is played from its first certificate: the run's own where it ships (8x8's: no
+        # forced chains to search at each move), else one with rules before a rebuilt one (Qubic).
+        order = {"repository": 1, "rebuilt": 2}
+        certificates.sort(
+            key=lambda row: (
+                0
+                if row["shipped"] == "repository" and not row["file"].endswith(".rules.jsonl.gz")
+                else order[row["shipped"]]
+            )
+        )
         last = max(session["started"] for session in state["sessions"])
         row = published[geometry.spec]
         rows.append(
