@@ -9,7 +9,9 @@ Run:  python benchmarks/bench_check.py                      (10x4 with k = 4's s
 With --record the checks (their verdicts, times and peak memory, with the file's size and digests,
 its board, side and guarantee, the commit and the machine) are kept under the file's name in
 results/certificate-checks.json, which the test suite reads for a shipped certificate whose check
-takes longer than the suite may (tests/test_results_certificates.py compares the digests).
+takes longer than the suite may (tests/test_results_certificates.py compares the digests), and
+benchmarks/results_book.py for the figures of the proof book's rows (oxo's checker records the
+entries, moves and sections it counted).
 --only runs one of this commit's checkers (oxo: oxo verify's; tool: tools/check_strategy.py); a
 second --record run adds its check to the first's.
 
@@ -42,7 +44,8 @@ RECORD = ROOT / "results" / "certificate-checks.json"
 OXO = """
 from oxo.proofs.certificate import verify_certificate
 check = verify_certificate({path!r})
-result = {{"valid": check.valid, "positions": check.positions_checked}}
+result = {{"valid": check.valid, "positions": check.positions_checked, "entries": check.entries,
+          "moves": check.strategy_moves, "sections": check.sections}}
 """
 
 TOOL = """
@@ -138,6 +141,8 @@ def record(path: Path, rows: list[dict[str, object]]) -> None:
             "commit": commit(short=True),
             "machine": machine(),
             "date": datetime.date.today().isoformat(),
+            # oxo's checker also counts the entries, the moves it took from them and the sections
+            **{key: result[key] for key in ("entries", "moves", "sections") if key in result},
         }
     kept[path.name] = {
         "board": header["board"],

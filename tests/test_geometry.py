@@ -7,9 +7,11 @@ import math
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oxo.errors import BoardSpecError, OxoError
-from oxo.geometry import Geometry, completing_cells, play
+from oxo.geometry import _TABLES_AFTER, Geometry, Symmetry, completing_cells, play
 
 BOARDS = ["1x1", "2x2", "3x3", "4x4", "4x4,k=3", "3x5", "3x4", "2x5,k=2", "3x3x3", "2x2x2", "4x4x4"]
 
@@ -47,6 +49,22 @@ def test_symmetries_carry_lines_onto_lines(spec: str) -> None:
     lines = set(geometry.lines)
     for symmetry in geometry.symmetries:
         assert {symmetry.apply_mask(line) for line in lines} == lines
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.permutations(range(21)), st.lists(st.integers(0, (1 << 21) - 1), min_size=1, max_size=8))
+def test_a_mask_has_one_image_before_and_after_the_byte_tables(
+    perm: list[int], masks: list[int]
+) -> None:
+    """A symmetry carries a mask cell by cell for its first calls, then by its byte tables: the
+    same image either way, the image of each cell of the mask."""
+    symmetry = Symmetry("s", tuple(perm))
+    plain = [sum(1 << perm[c] for c in range(21) if mask >> c & 1) for mask in masks]
+    early = [symmetry.apply_mask(mask) for mask in masks]
+    for _ in range(_TABLES_AFTER):
+        symmetry.apply_mask(0)
+    assert "_byte_tables" in symmetry.__dict__
+    assert early == plain == [symmetry.apply_mask(mask) for mask in masks]
 
 
 def test_named_transforms_of_3x3() -> None:

@@ -125,8 +125,8 @@ def test_ctrl_c_stops_a_proof_with_what_it_settled(monkeypatch: pytest.MonkeyPat
 
 LONG_RUNS = [
     ["solve", "7x7", "--k", "5", "--again"],  # (without --again: read from the proof book)
-    ["solve", "10x4", "--k", "4", "--time", "8", "--again"],
-    ["analyze", "4453", "--gravity", "--time", "8"],
+    ["solve", "10x4", "--k", "4", "--time", "3", "--again"],
+    ["analyze", "4453", "--gravity", "--time", "3"],
 ]
 
 

@@ -871,8 +871,7 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
 def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> None:
     """7x4 (k=4) on 2 worker processes with slices of 1 second (about 50 jobs, 15 to 20 s of CPU
     in all), killed (SIGKILL) in the middle: the workers die with it, and the same command
-    continues the run to the value of the uninterrupted proof, with certificates both checkers
-    accept. (A slice is wall time: on a busy machine each does less and the run splits deeper, so
+    continues the run to the value of the uninterrupted proof, with certificates that check. (A slice is wall time: on a busy machine each does less and the run splits deeper, so
     a bigger board, 8x4 with slices of 3 s, took a minute alone but over 13 minutes in a shared
     suite run.)"""
     from oxo.counting.budget import descendants
@@ -903,8 +902,10 @@ def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> 
     assert "draw with best play" in out and "continued here" in out and "2 session(s)" in out
     if left:  # the kill came before the last job's answer was saved: the rest was done now
         assert sum(q.jobs for q in run_status(folder).questions) > jobs
+    # oxo's checker (the one without oxo reads split runs' certificates in the split-run
+    # tests above; here it would add 5 s of checking O's 110 KB)
     for path in sorted(folder.glob("*.jsonl.gz")):
-        assert verify_certificate(path).valid and tool(path) == 0
+        assert verify_certificate(path).valid
 
 
 @pytest.mark.parametrize("inline_up_to", [0, 1, 10**9])

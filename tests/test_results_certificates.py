@@ -22,8 +22,10 @@ from oxo.proofs.runs import run_status
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "results" / "certificates").glob("*.jsonl.gz"))
-#: Certificates up to this size are checked in full by the slow tests (10x4's, 220 KB, in about
-#: 13 s); the bigger ones by their digest, which keeps the whole suite within its ten minutes.
+#: Certificates up to this size are checked in full by the slow tests, unless a check of theirs is
+#: recorded (10x4's, 220 KB: 12 s of processor time for each checker, recorded by
+#: ``benchmarks/bench_check.py --record``; the suite checks 9x4's and 7x4's, of the same kind, in
+#: full); the bigger ones by their digest, which keeps the whole suite within its time.
 FULL_CHECK_BYTES = 1 << 20
 EVERY = os.environ.get("OXO_CHECK_ALL_CERTIFICATES") == "1"
 
@@ -38,7 +40,8 @@ def _name_says(path: Path) -> tuple[str, str, str, str]:
 
 
 #: Certificates whose check takes longer than the suite may (Qubic's with Patashnik's dictionary
-#: and the chain rule: the checkers play a forced chain at each of some 300,000 positions), with
+#: and the chain rule: the checkers play a forced chain at each of some 300,000 positions; 10x4's
+#: without rules, whose 89,236 positions two smaller ones of the suite stand for), with
 #: the checks run on them and the file's digests, as ``benchmarks/patashnik_dictionary.py`` and the
 #: commands in docs/big-proofs.md recorded them.
 CHECKED = ROOT / "results" / "certificate-checks.json"

@@ -65,6 +65,8 @@ def test_fifty_random_games_agree_with_openspiel() -> None:
 
 
 @pytest.mark.slow
-def test_ten_thousand_random_games_agree_with_openspiel() -> None:
-    outcomes = replay_through_openspiel(10_000, seed=2026)
-    assert sum(outcomes.values()) == 10_000 and all(outcomes.values())
+def test_three_thousand_random_games_agree_with_openspiel() -> None:
+    """Enough games for every ending (X, O, a draw) many times over: about 4 s of CPU (ten
+    thousand took 13)."""
+    outcomes = replay_through_openspiel(3_000, seed=2026)
+    assert sum(outcomes.values()) == 3_000 and min(outcomes.values()) >= 100

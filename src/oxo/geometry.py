@@ -34,6 +34,10 @@ _SPEC_FORMS = (
 )
 
 
+#: Calls of :meth:`Symmetry.apply_mask` before it builds its byte tables.
+_TABLES_AFTER = 64
+
+
 @dataclass(frozen=True)
 class Symmetry:
     """One symmetry of a board: a permutation of its cells, with a name.
@@ -72,7 +76,23 @@ class Symmetry:
         return tuple(tables)
 
     def apply_mask(self, mask: int) -> int:
-        """The image of a set of cells given as a bitmask."""
+        """The image of a set of cells given as a bitmask.
+
+        The first calls carry the mask's cells one by one; from the :data:`_TABLES_AFTER`-th on,
+        tables of every byte's images (built once, 256 entries for each 8 cells) carry a byte at a
+        time. A symmetry asked a few times (a run's status on 4x4x4x4, with its thousands of
+        symmetries) never pays for its tables."""
+        state = self.__dict__  # frozen: the call count lives beside cached_property's values
+        if "_byte_tables" not in state:
+            calls = state.get("_calls", 0) + 1
+            state["_calls"] = calls
+            if calls < _TABLES_AFTER:
+                image, perm = 0, self.perm
+                while mask:
+                    low = mask & -mask
+                    image |= 1 << perm[low.bit_length() - 1]
+                    mask ^= low
+                return image
         image = 0
         for table in self._byte_tables:
             image |= table[mask & 0xFF]
