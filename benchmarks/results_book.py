@@ -253,8 +253,9 @@ def _wanted(value: str) -> list[tuple[str, str]]:
 def compact_certificates(geometry) -> list[dict]:
     """The shipped certificates with rules of a board proved by a long run (Qubic's: Patashnik's
     dictionary, then oxo's with fewer stored moves), before a certificate that must be rebuilt and
-    after the run's own when it ships: the book plays from the first certificate of a side. A check recorded in results/certificate-checks.json (``benchmarks/bench_check.py
-    --record``) for the same bytes stands for checking it again here."""
+    after the run's own when it ships: the book plays from the first certificate of a side. A
+    check recorded in results/certificate-checks.json (``benchmarks/bench_check.py --record``)
+    for the same bytes stands for checking it again here."""
     import gzip
 
     checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text(encoding="utf-8"))
@@ -268,12 +269,15 @@ def compact_certificates(geometry) -> list[dict]:
         known = None
         if ours and ours[-1]["valid"]:
             with gzip.open(path, "rt", encoding="utf-8") as handle:
-                entries = sum(1 for _ in handle) - 1  # a stored move a line, after the header
+                header = json.loads(handle.readline())
+                lines = [json.loads(line) for line in handle]  # an entry a line
             known = {
                 "sha256": record["sha256"],
-                "entries": entries,
+                "entries": len(lines),
                 "positions_checked": ours[-1]["positions"],
-                "strategy_moves": entries,
+                # The side's stored moves (a no-loss strategy's pairings are entries too).
+                "strategy_moves": sum(1 for line in lines if "move" in line),
+                "sections": len(header.get("sections") or ()),
             }
         seconds = ours[-1]["cpu_seconds"] if known is not None else None
         rows.append(certificate(path, "repository", known, check_seconds=seconds))
