@@ -43,7 +43,7 @@ MADE = ROOT / "results" / "book-certificates.json"
 #: Boards played from the certificate of the same board turned a quarter (rows and columns swapped).
 TURNED = {"4x9,k=4": "9x4,k=4", "4x10,k=4": "10x4,k=4"}
 #: Qubic's certificate is over the repository's 50 MB: it is rebuilt from the kept run.
-REBUILT = {"4x4x4-k4-x-win.jsonl.gz": "oxo book 4x4x4 --index"}
+REBUILT = {"4x4x4-k4-x-win.jsonl.gz": "oxo book 4x4x4 --index --all"}
 #: The options the long runs were proved with, where a person chose them (docs/big-proofs.md).
 CHOSEN = {
     "8x8,k=5": "the session that settled it ran with --split 1 --slice 1200 --no-early-split "
@@ -251,26 +251,33 @@ def _wanted(value: str) -> list[tuple[str, str]]:
 
 
 def compact_certificates(geometry) -> list[dict]:
-    """The shipped certificates with rules of a board proved by a long run (Qubic's, from
-    Patashnik's dictionary), first in its row: the book plays from the first certificate of a
-    side. A check recorded in results/certificate-checks.json (``benchmarks/bench_check.py
-    --record``) for the same bytes stands for checking it again here."""
+    """The shipped certificates with rules of a board proved by a long run (Qubic's: Patashnik's
+    dictionary, then oxo's with fewer stored moves), before a certificate that must be rebuilt and
+    after the run's own when it ships: the book plays from the first certificate of a side. A
+    check recorded in results/certificate-checks.json (``benchmarks/bench_check.py --record``)
+    for the same bytes stands for checking it again here."""
     import gzip
 
     checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text(encoding="utf-8"))
     rows = []
-    for path in sorted(REPOSITORY.glob(f"{geometry.spec_shape}-k{geometry.k}-*.rules.jsonl.gz")):
+    found = REPOSITORY.glob(f"{geometry.spec_shape}-k{geometry.k}-*.rules.jsonl.gz")
+    # The one named after the board alone first (Qubic's: Patashnik's), then those that name their
+    # maker (``4x4x4-k4-x-win.oxo.rules.jsonl.gz``).
+    for path in sorted(found, key=lambda path: (path.name.count("."), path.name)):
         record = checks.get(path.name, {})
         ours = [check for check in record.get("checks", []) if check["checker"].startswith("oxo")]
         known = None
         if ours and ours[-1]["valid"]:
             with gzip.open(path, "rt", encoding="utf-8") as handle:
-                entries = sum(1 for _ in handle) - 1  # a stored move a line, after the header
+                header = json.loads(handle.readline())
+                lines = [json.loads(line) for line in handle]  # an entry a line
             known = {
                 "sha256": record["sha256"],
-                "entries": entries,
+                "entries": len(lines),
                 "positions_checked": ours[-1]["positions"],
-                "strategy_moves": entries,
+                # The side's stored moves (a no-loss strategy's pairings are entries too).
+                "strategy_moves": sum(1 for line in lines if "move" in line),
+                "sections": len(header.get("sections") or ()),
             }
         seconds = ours[-1]["cpu_seconds"] if known is not None else None
         rows.append(certificate(path, "repository", known, check_seconds=seconds))
@@ -321,6 +328,16 @@ def long_runs() -> list[dict]:
                 )
             else:
                 raise SystemExit(f"{folder}: the certificate {name} is neither shipped nor rebuilt")
+        # A side is played from its first certificate: the run's own where it ships (8x8's: no
+        # forced chains to search at each move), else one with rules before a rebuilt one (Qubic).
+        order = {"repository": 1, "rebuilt": 2}
+        certificates.sort(
+            key=lambda row: (
+                0
+                if row["shipped"] == "repository" and not row["file"].endswith(".rules.jsonl.gz")
+                else order[row["shipped"]]
+            )
+        )
         last = max(session["started"] for session in state["sessions"])
         row = published[geometry.spec]
         rows.append(
@@ -458,11 +475,14 @@ def section(data: dict) -> str:
         "book's (a missing, truncated or altered file says so, and perfect plays hard instead). A "
         "large certificate needs an index first, the moves its checker's walk plays, built once in "
         "oxo's cache (`$OXO_CACHE`, else `~/.cache/oxo`) by `oxo book BOARD --index` or by the "
-        "first perfect move; after that a move takes well under a second. Qubic's certificate is "
-        "too big for the repository: `oxo book 4x4x4 --index` merges it again from the run kept in "
-        "`results/runs/4x4x4` (the same bytes), then indexes it. The index column below is the "
-        "estimate of that one-time build on this machine (docs/performance.md has the measured "
-        "times).",
+        "first perfect move; after that a move takes well under a second. Qubic's own certificate "
+        "is too big for the repository (`oxo book 4x4x4 --index --all` merges it again from the run kept "
+        "in `results/runs/4x4x4`, the same bytes, then indexes it); perfect plays X from the 16 KB "
+        "certificate with rules that comes first in its row, Patashnik's dictionary checked by "
+        "machine (docs/big-proofs.md), whose index takes about a minute to build. The next row, "
+        "12 KB, is oxo's rewriting of his dictionary with fewer stored moves. The index column "
+        "below is the estimate of that one-time build on this machine (docs/performance.md has the "
+        "measured times).",
         "",
         "| board | k | proves | certificate | entries | bytes | SHA-256 (start) | where | index, once |",
         "| --- | ---: | --- | --- | ---: | ---: | --- | --- | ---: |",

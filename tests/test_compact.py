@@ -26,7 +26,7 @@ from oxo.proofs.compact import RulesWalk, compact_certificate, improve_certifica
 from oxo.proofs.rules import Rules
 from oxo.proofs.solver import prove_board
 from oxo.proofs.symmetry import canonical
-from test_rules import chain_by_definition
+from test_rules import chain_by_definition, named, rewrite
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "check_strategy.py"
@@ -143,6 +143,22 @@ def test_fewer_stored_moves_where_the_rules_finish_the_game(
             assert classes(better) - classes(compact) or done.replaced == 0
             fewer += done.after < done.before
     assert fewer >= 2
+
+
+def test_an_improved_certificate_with_a_stored_move_taken_out_is_refused(
+    proofs: list[Path], tmp_path: Path
+) -> None:
+    # Every entry an improved certificate keeps is one its walk plays: without the last of them
+    # the walk meets a position with no rule and no entry, and both checkers name the same one.
+    source = next(path for path in proofs if read_header(path).guarantee == "win")
+    compact = tmp_path / "compact.gz"
+    compact_certificate(source, compact, Rules(block=True, chain=1))
+    better = tmp_path / "better.gz"
+    done = improve_certificate(compact, better)
+    assert done.after >= 2 and verify_certificate(better).valid
+    broken = rewrite(better, tmp_path / "gap.gz", lambda lines: lines[:-1])
+    ours, theirs = named(broken)
+    assert ours is not None and ours == theirs
 
 
 def closed_by_definition(geometry: Geometry, x: int, o: int, blocks: int) -> bool:

@@ -32,8 +32,9 @@ EVERY = os.environ.get("OXO_CHECK_ALL_CERTIFICATES") == "1"
 
 def _name_says(path: Path) -> tuple[str, str, str, str]:
     """Board, ``k<k>``, side and guarantee from a name such as ``10x4-k4-x-win.jsonl.gz`` (a
-    certificate with rules: ``10x4-k4-x-win.rules.jsonl.gz``)."""
-    stem = path.name.removesuffix(".jsonl.gz").removesuffix(".rules")
+    certificate with rules: ``10x4-k4-x-win.rules.jsonl.gz``; another of the same board and side
+    names its maker before: ``4x4x4-k4-x-win.oxo.rules.jsonl.gz``)."""
+    stem = path.name.split(".")[0]
     board, k, side, *guarantee = stem.split("-")
     return board, k, side, "-".join(guarantee)
 

@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from oxo.errors import CertificateError
 from oxo.fileio import digests
@@ -33,6 +34,9 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.rules import ChainSearch, Rules, threats
 from oxo.proofs.symmetry import canonical
+
+if TYPE_CHECKING:
+    from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
 
 #: A section of the source that keeps this many entries or fewer joins section 0.
 SMALL_SECTION = 16
@@ -169,11 +173,27 @@ class RulesWalk:
         self.is_x = header.side == "x"
         self.chain = header.rules.chain
         self.block = header.rules.block
-        self.search = ChainSearch(self.lines)
+        self.search: ChainSearch | CompiledChainSearch = ChainSearch(self.lines)
+        self._classes: CompiledClasses | None = None
+        if (
+            self.chain
+            and 32 < self.size <= 64
+            and len({len(cells) for cells in geometry.line_cells}) == 1
+        ):
+            # The compiled twins, on the boards where the checker takes them (the same answers,
+            # held to the plain ones in the tests): Qubic's walk asks for a chain at every
+            # position of the side. numba loads only here.
+            from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
+
+            self.search = CompiledChainSearch(geometry.line_cells, self.size)
+            self._classes = CompiledClasses([s.perm for s in self.group], self.size)
         #: Class key -> the side's move in the class's canonical orientation.
         self.moves = moves
 
     def canonical(self, x: int, o: int) -> tuple[int, Symmetry]:
+        if self._classes is not None:
+            key, index = self._classes.canonical(x, o)
+            return key, self.group[index]
         return canonical(self.group, self.size, x, o)
 
     def walk(self) -> list[tuple[int, int, int, int]]:
@@ -377,8 +397,8 @@ def improve_certificate(
     ``extra``, a move after which the rules win against every reply but at most ``extra`` (up to
     symmetry) also replaces one, where each of those replies has a move the rules then finish and
     the new entries are fewer than those they spare. Entries kept are written as they were in
-    ``source``; the written file is checked. ``on_progress(done, total, replaced)`` is called as
-    the stored positions are tried."""
+    ``source``; the written file is checked, and an entry its check never plays is left out.
+    ``on_progress(done, total, replaced)`` is called as the stored positions are tried."""
     certificate = read_certificate(source)
     header = certificate.header
     if header.guarantee != "win" or not header.rules.any:
@@ -435,15 +455,28 @@ def improve_certificate(
                 replaced = replaced_before
                 stored = walk.order()
                 break
-    used = walk.order()
+    used = [key for key, _, _, _ in walk.order()]
     plain = dataclasses.replace(header, sections=None)
     with open_certificate(target, plain) as writer:
-        for key, _, _, _ in used:
+        for key in used:
             writer.write(written[key])
-    checked = verify_certificate(target)
+    played: set[int] = set()
+    checked = verify_certificate(
+        target, observer=lambda step: played.add(canonical(group, size, step.x, step.o)[0])
+    )
+    if checked.valid and len(played) < len(used):
+        # An entry the checker never plays: a move stored for a position where the block rule
+        # gives the move (a block followed by more than two blocks before the rules win alone).
+        used = [key for key in used if key in played]
+        with open_certificate(target, plain) as writer:
+            for key in used:
+                writer.write(written[key])
+        checked = verify_certificate(target)
     if not checked.valid:
         raise CertificateError(
             f"the improved certificate {target} does not hold: {checked.failure} at position "
             f"{checked.failure_position}"
         )
-    return ImproveResult(before=before, after=len(used), replaced=replaced, written=checked)
+    return ImproveResult(
+        before=before, after=checked.strategy_moves, replaced=replaced, written=checked
+    )
