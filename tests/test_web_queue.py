@@ -389,15 +389,21 @@ def test_a_hint_that_waits_too_long_answers_503(monkeypatch: pytest.MonkeyPatch)
 def test_workers_run_as_far_below_the_server_as_asked(nice: int) -> None:
     """The workers' priority is the server's plus ``niceness`` (the page's default keeps the server's
     answers first; the test suite's server asks for 0, so its searches do not wait behind the other
-    test processes)."""
+    test processes). A worker lowers its priority first thing, before it loads the engines: the
+    test waits for that, not for the whole start (which a loaded machine makes long at nice 7)."""
     import os
 
     pool = Thinkers(1, spare=False, niceness=nice)
     try:
         pool.start()
         worker = pool._workers[0]
-        assert worker is not None and worker.wait_ready(120)
-        mine = os.getpriority(os.PRIO_PROCESS, 0)
-        assert os.getpriority(os.PRIO_PROCESS, worker.process.pid) == min(19, mine + nice)
+        assert worker is not None
+        wanted = min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice)
+        if not nice:  # at the server's own priority from the start: it must stay there
+            assert worker.wait_ready(120)
+        until(
+            lambda: os.getpriority(os.PRIO_PROCESS, worker.process.pid) == wanted,
+            f"the worker at priority {wanted}",
+        )
     finally:
         pool.close()
