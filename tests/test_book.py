@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 import oxo.book as book
+from checkers import checker_verdict
 from oxo.book import BookEntry, book_entry, checked_certificate, proved_boards
 from oxo.book.index import build_index, index_folder, load_index
 from oxo.book.play import BoardBook, StrategyPlayer, board_book, certificate_geometry, proven_value
@@ -118,13 +118,7 @@ def test_a_small_shipped_certificate_passes_both_checkers(name: str) -> None:
         result = verify_certificate(path)
         assert result.valid and result.entries == certificate.entries
         assert result.positions_checked == certificate.positions
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert json.loads(done.stdout)["valid"] is True
+        assert checker_verdict(path)[1]["valid"] is True
 
 
 # -- the files: used only when their SHA-256 matches -------------------------------------------------
@@ -653,11 +647,5 @@ def test_the_book_file_is_what_the_records_give() -> None:
 def test_the_other_shipped_certificates_pass_the_standalone_checker(name: str) -> None:
     for certificate in entry(name).certificates:
         path = checked_certificate(certificate)
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        verdict = json.loads(done.stdout)
+        _, verdict = checker_verdict(path)
         assert verdict["valid"] is True and verdict["entries"] == certificate.entries

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checkers import run_checker
 from oxo.errors import (
     CertificateEntryError,
     CertificateError,
@@ -816,17 +817,14 @@ def test_the_pairing_check_agrees_with_its_definition(spec: str, seed: int) -> N
 def test_a_4d_certificate_is_checked_by_both_checkers(tmp_path: Path) -> None:
     """dims of length 4: X wins 2x2x2x2 with k=2 at its second move (every two cells are a line),
     as a one-entry certificate both checkers accept, and a wrong move both refuse."""
-    import subprocess
-    import sys
 
-    tool = Path(__file__).parents[1] / "tools" / "check_strategy.py"
     for move, valid in ((0, True), (None, False)):
         path = tmp_path / f"c{move}.jsonl.gz"
         header = StrategyHeader((2, 2, 2, 2), 2, "x", "win")
         entries = [] if move is None else [{"position": "0" * 16, "move": move}]
         write_certificate(path, header, entries)
         assert verify_certificate(path).valid is valid
-        run = subprocess.run([sys.executable, str(tool), str(path)], capture_output=True, text=True)
+        run = run_checker(path)
         assert run.returncode == (0 if valid else 1), run.stdout + run.stderr
 
 
@@ -835,13 +833,10 @@ def test_gravity_certificates_are_checked_with_gravitys_moves(tmp_path: Path) ->
     header says gravity, a move to a floating cell fails in both checkers, and X's win there is
     accepted by both; without the gravity key the same entries are checked as a board without
     gravity."""
-    import subprocess
-    import sys
 
     from oxo.geometry import Geometry
 
     geometry = Geometry.parse("2x2x2,k=2,gravity")
-    tool = Path(__file__).parents[1] / "tools" / "check_strategy.py"
     header = StrategyHeader.for_board(geometry, "x", "win")
     assert header.gravity and header.to_dict()["gravity"] is True
     assert StrategyHeader.from_dict(header.to_dict()) == header
@@ -850,7 +845,7 @@ def test_gravity_certificates_are_checked_with_gravitys_moves(tmp_path: Path) ->
         write_certificate(path, header, [{"position": "0" * 8, "move": move}])
         checked = verify_certificate(path)
         assert checked.valid is valid, checked
-        run = subprocess.run([sys.executable, str(tool), str(path)], capture_output=True, text=True)
+        run = run_checker(path)
         assert run.returncode == (0 if valid else 1), run.stdout + run.stderr
         if not valid:
             assert "lowest empty cell" in str(checked) and "lowest empty cell" in run.stdout

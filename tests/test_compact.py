@@ -3,14 +3,12 @@ by both checkers, and win certificates with fewer stored moves still."""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from checkers import checker_verdict
 from oxo.errors import CertificateError
 from oxo.geometry import Geometry
 from oxo.proofs.certificate import (
@@ -28,16 +26,11 @@ from oxo.proofs.solver import prove_board
 from oxo.proofs.symmetry import canonical
 from test_rules import chain_by_definition, named, rewrite
 
-ROOT = Path(__file__).resolve().parents[1]
-TOOL = ROOT / "tools" / "check_strategy.py"
-
 
 def tool_accepts(path: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, str(TOOL), "--json", str(path)], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return dict(json.loads(done.stdout))
+    code, verdict = checker_verdict(path)
+    assert code == 0, verdict
+    return verdict
 
 
 @pytest.fixture(scope="module")

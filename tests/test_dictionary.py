@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from checkers import checker_verdict
 from oxo.errors import DictionaryError
 from oxo.geometry import Geometry, Symmetry
 from oxo.position import Position
@@ -336,20 +337,11 @@ def test_the_checker_without_oxo_refuses_the_corrupted_copies_at_the_same_positi
 ) -> None:
     """tools/check_strategy.py names the position oxo's checker names (5 s a copy: the checker
     builds the 192 symmetries in plain Python)."""
-    import json
-    import subprocess
-    import sys
 
     from oxo.proofs.certificate import verify_certificate
 
     for path in corrupted_copies(moves, tmp_path):
         position = verify_certificate(path).failure_position
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        verdict = json.loads(done.stdout)
-        assert done.returncode == 1 and not verdict["valid"], done.stdout
+        code, verdict = checker_verdict(path)
+        assert code == 1 and not verdict["valid"], verdict
         assert position is not None and f"at position {position} " in verdict["failure"]

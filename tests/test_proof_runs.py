@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from checkers import TOOL, run_checker
 from oxo.cli import main
 from oxo.errors import CertificateFileError, OptionError, OxoError
 from oxo.geometry import Geometry
@@ -30,7 +31,6 @@ from oxo.proofs.symmetry import Classes
 from oxo.proofs.workers import Job, JobResult, run_job
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOL = ROOT / "tools" / "check_strategy.py"
 
 
 def split(**changes: object) -> RunOptions:
@@ -48,9 +48,7 @@ def split(**changes: object) -> RunOptions:
 
 def tool(path: str | Path, *args: str) -> int:
     """The exit status of the checker that does not import oxo."""
-    done = subprocess.run(
-        [sys.executable, str(TOOL), str(path), *args], capture_output=True, text=True
-    )
+    done = run_checker(path, *args)
     assert done.returncode in (0, 1, 2), done.stderr
     return done.returncode
 

@@ -4,15 +4,13 @@ independent checker (tools/check_strategy.py, which does not import oxo)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checkers import checker_verdict
 from oxo.geometry import Geometry
 from oxo.proofs.dfpn import ProofSearch
 from oxo.proofs.orient import Transposed, transposition, wide
@@ -21,8 +19,6 @@ from oxo.proofs.search import make_search
 from oxo.proofs.solver import prove_board
 from oxo.solve import solve
 from positions import random_position
-
-CHECKER = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
 
 
 @settings(max_examples=40, deadline=None)
@@ -81,14 +77,8 @@ def test_a_tall_board_keeps_its_value_and_its_certificates_check(spec: str, tmp_
     assert result.value == value_searched_upright(geometry)
     assert result.proofs
     for path in result.proofs:
-        out = subprocess.run(
-            [sys.executable, str(CHECKER), "--json", str(path)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        report = json.loads(out.stdout)
-        assert out.returncode == 0 and report["valid"], out.stdout
+        code, report = checker_verdict(path)
+        assert code == 0 and report["valid"], report
         assert report["board"] == geometry.spec_shape  # the board as asked, not the one searched
 
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from checkers import checker_verdict
 from oxo.fileio import digests
 from oxo.proofs.runs import run_status
 
@@ -76,14 +75,8 @@ def test_there_are_certificates_to_check() -> None:
 def test_a_shipped_certificate_is_accepted_by_the_standalone_checker(path: Path) -> None:
     if _slow_to_check(path) and not EVERY:
         pytest.skip("too long for the suite: its digest is compared with its check's, below")
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "check_strategy.py"), "--json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    verdict = json.loads(done.stdout)
-    assert done.returncode == 0 and verdict["valid"], done.stdout
+    code, verdict = checker_verdict(path)
+    assert code == 0 and verdict["valid"], verdict
     board, k, side, guarantee = _name_says(path)
     assert (verdict["board"], f"k{verdict['k']}", verdict["side"]) == (board, k, side)
     assert verdict["guarantee"] == guarantee

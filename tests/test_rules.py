@@ -7,14 +7,13 @@ from __future__ import annotations
 import gzip
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checkers import checker_verdict
 from oxo.errors import CertificateHeaderError
 from oxo.geometry import Geometry, mask_cells
 from oxo.position import Position
@@ -30,9 +29,6 @@ from oxo.proofs.certificate import (
 from oxo.proofs.compact import compact_certificate
 from oxo.proofs.rules import ChainSearch, Rules, rule_move, threats
 from oxo.proofs.symmetry import canonical, extra_generators, search_symmetries
-
-ROOT = Path(__file__).resolve().parents[1]
-TOOL = ROOT / "tools" / "check_strategy.py"
 
 BOARDS = ["4x4,k=3", "5x5,k=4", "3x3x3", "4x4x4", "6x6,k=5", "3x5,k=3"]
 
@@ -341,11 +337,7 @@ def test_the_checker_with_rules_agrees_with_the_reference_on_damaged_strategies(
 
 
 def tool(path: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, str(TOOL), "--json", str(path)], capture_output=True, text=True
-    )
-    assert done.returncode in (0, 1), done.stderr
-    return dict(json.loads(done.stdout))
+    return checker_verdict(path)[1]
 
 
 def rewrite(source: Path, target: Path, change) -> Path:  # type: ignore[no-untyped-def]  # a test helper
