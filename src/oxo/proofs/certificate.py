@@ -971,6 +971,13 @@ def _verdict(
     )
 
 
+def compiled_chains_fit(geometry: Geometry) -> bool:
+    """Whether a walk with the chain rule takes the compiled twins of the chain search and of
+    the classes (:mod:`oxo.proofs.chainkernel`): boards of 33 to 64 cells whose lines are all as
+    long (Qubic's), where such a walk asks for a chain at every position of the side."""
+    return 32 < geometry.size <= 64 and len({len(cells) for cells in geometry.line_cells}) == 1
+
+
 class _Checker:
     """The walk of :func:`verify_certificate` over plain bitmasks (bit c = cell c).
 
@@ -1004,8 +1011,7 @@ class _Checker:
         self._classes: CompiledClasses | None = None
         if header.rules.chain:
             self.chains = ChainSearch(self.lines)
-            uniform = len({len(cells) for cells in geometry.line_cells}) == 1
-            if compiled and 32 < self.size <= 64 and uniform:
+            if compiled and compiled_chains_fit(geometry):
                 # The compiled twins (the same answers, held to these in the tests): a certificate
                 # with the chain rule asks for a chain at every position of the side. numba loads
                 # only here.

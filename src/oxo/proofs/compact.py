@@ -25,6 +25,7 @@ from oxo.proofs.certificate import (
     StrategyHeader,
     VerifyProgress,
     VerifyResult,
+    compiled_chains_fit,
     open_certificate,
     read_certificate,
     read_header,
@@ -175,14 +176,9 @@ class RulesWalk:
         self.block = header.rules.block
         self.search: ChainSearch | CompiledChainSearch = ChainSearch(self.lines)
         self._classes: CompiledClasses | None = None
-        if (
-            self.chain
-            and 32 < self.size <= 64
-            and len({len(cells) for cells in geometry.line_cells}) == 1
-        ):
+        if self.chain and compiled_chains_fit(geometry):
             # The compiled twins, on the boards where the checker takes them (the same answers,
-            # held to the plain ones in the tests): Qubic's walk asks for a chain at every
-            # position of the side. numba loads only here.
+            # held to the plain ones in the tests). numba loads only here.
             from oxo.proofs.chainkernel import CompiledChainSearch, CompiledClasses
 
             self.search = CompiledChainSearch(geometry.line_cells, self.size)
