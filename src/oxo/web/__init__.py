@@ -79,12 +79,11 @@ def make_server(
 
     from oxo.web.app import HostRule
     from oxo.web.app import create_app as make_app
+    from oxo.web.thinking import NICENESS
 
     hosts = HostRule.for_address(sock.getsockname()[0], allow_hosts)
     config = uvicorn.Config(
-        make_app(hosts, prestart=True)
-        if niceness is None
-        else make_app(hosts, prestart=True, niceness=niceness),
+        make_app(hosts, prestart=True, niceness=NICENESS if niceness is None else niceness),
         log_level=log_level,
         lifespan="on",
         access_log=False,
