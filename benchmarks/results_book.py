@@ -61,23 +61,29 @@ def command(geometry) -> str:
 _CHECKED: dict[str, dict] = {}
 
 
-def _recorded_check(name: str, sha256: str) -> dict | None:
-    """oxo's check of these very bytes kept in results/certificate-checks.json
-    (``benchmarks/bench_check.py --record``), with what it counted; None without one."""
+def _oxo_check(name: str) -> tuple[str, dict] | None:
+    """The SHA-256 of the file ``name`` that results/certificate-checks.json records
+    (``benchmarks/bench_check.py --record``) and oxo's last check of it, when that check accepted
+    it; None without one."""
     checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text(encoding="utf-8"))
     record = checks.get(name, {})
-    if record.get("sha256") != sha256:
+    ours = [check for check in record.get("checks", []) if check["checker"].startswith("oxo")]
+    return (record["sha256"], ours[-1]) if ours and ours[-1]["valid"] else None
+
+
+def _recorded_check(name: str, sha256: str) -> dict | None:
+    """oxo's check of these very bytes, with what it counted; None without one."""
+    found = _oxo_check(name)
+    if found is None or found[0] != sha256 or "entries" not in found[1]:
         return None
-    for check in record.get("checks", []):
-        if check["checker"].startswith("oxo") and check["valid"] and "entries" in check:
-            return {
-                "sha256": sha256,
-                "entries": check["entries"],
-                "positions_checked": check["positions"],
-                "moves": check["moves"],
-                "sections": check["sections"],
-            }
-    return None
+    check = found[1]
+    return {
+        "sha256": sha256,
+        "entries": check["entries"],
+        "positions_checked": check["positions"],
+        "moves": check["moves"],
+        "sections": check["sections"],
+    }
 
 
 def certificate(path: Path, shipped: str, known: dict | None = None, **extra) -> dict:
@@ -258,28 +264,26 @@ def compact_certificates(geometry) -> list[dict]:
     for the same bytes stands for checking it again here."""
     import gzip
 
-    checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text(encoding="utf-8"))
     rows = []
     found = REPOSITORY.glob(f"{geometry.spec_shape}-k{geometry.k}-*.rules.jsonl.gz")
     # The one named after the board alone first (Qubic's: Patashnik's), then those that name their
     # maker (``4x4x4-k4-x-win.oxo.rules.jsonl.gz``).
     for path in sorted(found, key=lambda path: (path.name.count("."), path.name)):
-        record = checks.get(path.name, {})
-        ours = [check for check in record.get("checks", []) if check["checker"].startswith("oxo")]
+        found = _oxo_check(path.name)
         known = None
-        if ours and ours[-1]["valid"]:
+        if found is not None:
             with gzip.open(path, "rt", encoding="utf-8") as handle:
                 header = json.loads(handle.readline())
                 lines = [json.loads(line) for line in handle]  # an entry a line
             known = {
-                "sha256": record["sha256"],
+                "sha256": found[0],
                 "entries": len(lines),
-                "positions_checked": ours[-1]["positions"],
+                "positions_checked": found[1]["positions"],
                 # The side's stored moves (a no-loss strategy's pairings are entries too).
                 "strategy_moves": sum(1 for line in lines if "move" in line),
                 "sections": len(header.get("sections") or ()),
             }
-        seconds = ours[-1]["cpu_seconds"] if known is not None else None
+        seconds = found[1]["cpu_seconds"] if found is not None else None
         rows.append(certificate(path, "repository", known, check_seconds=seconds))
     return rows
 
