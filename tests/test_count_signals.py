@@ -314,6 +314,43 @@ def test_ctrl_c_while_the_command_starts_is_the_same_one_line(
     assert captured.err == "oxo: interrupted\n" and captured.out == ""
 
 
+#: A command whose work is interrupted inside a constructor, as Ctrl-C can land inside numpy's
+#: reader of a zip file: the half-built object's finalizer fails once the command has stopped.
+CTRL_C_INSIDE_A_CONSTRUCTOR = r"""
+import os, signal, sys
+import oxo.cli.core as core
+from oxo.cli import run
+
+class HalfBuilt:
+    def __init__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        self.ready = True
+
+    def __del__(self):
+        self.ready
+
+def count(*args, **kwargs):
+    HalfBuilt()
+
+core._count_board = count
+sys.argv = ["oxo", "count", "3x3"]
+run()
+"""
+
+
+def test_ctrl_c_inside_a_constructor_prints_one_line() -> None:
+    """The finalizer of an object the interrupt left half built used to print a traceback after
+    "oxo: interrupted"."""
+    process = subprocess.run(
+        [sys.executable, "-c", CTRL_C_INSIDE_A_CONSTRUCTOR],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert process.returncode == 130, process.stderr
+    assert process.stderr == "oxo: interrupted\n"
+
+
 @pytest.mark.slow
 def test_a_stopped_gravity_count_prints_the_plies_it_finished() -> None:
     """Connect Four counted in memory, Ctrl-C during ply 12 or 13: the plies finished, as --json

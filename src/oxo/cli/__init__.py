@@ -171,6 +171,10 @@ def _fitted(wanted: bool) -> Iterator[None]:
                 pass
 
 
+def _quiet(unraisable: object) -> None:
+    """Drop an exception raised where nothing can catch it (a finalizer) once Ctrl-C was pressed."""
+
+
 @contextmanager
 def _one_interrupt(until_exit: bool) -> Iterator[None]:
     """Ctrl-C stops the command once; a second SIGINT while it stops is ignored, up to the
@@ -185,6 +189,11 @@ def _one_interrupt(until_exit: bool) -> Iterator[None]:
         nonlocal interrupted
         interrupted = True
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if until_exit:
+            # The interrupt may land inside a constructor (numpy's reader of a zip file, say);
+            # the half-built object's finalizer then fails later and Python prints its traceback
+            # after "oxo: interrupted". The command is stopping: such failures are not news.
+            sys.unraisablehook = _quiet
         raise KeyboardInterrupt
 
     try:
