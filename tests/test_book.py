@@ -334,8 +334,8 @@ def test_off_the_certificate_says_so_and_plays_hard() -> None:
     """A position X's winning certificate never lets happen (X's own first move elsewhere, on a
     cell no symmetry carries to the certificate's): the book says it is off the certificate, and
     perfect plays hard, saying why."""
-    game = find_game("10x4,k=4")
-    row = entry("10x4,k=4")
+    game = find_game("6x5,k=4")
+    row = entry("6x5,k=4")
     start = game.start()
     assert isinstance(start, Position)
     first = BoardBook(row).advise(start).move

@@ -194,7 +194,7 @@ POSITIONS = [
 def client() -> Iterator[TestClient]:
     from oxo.web import create_app
 
-    with TestClient(create_app(), base_url="http://127.0.0.1:8000") as test_client:
+    with TestClient(create_app(niceness=0), base_url="http://127.0.0.1:8000") as test_client:
         yield test_client
 
 

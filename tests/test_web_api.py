@@ -46,7 +46,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def client() -> Iterator[TestClient]:
     """A client as the page is one: this machine's address, JSON posts, one event loop throughout."""
     with TestClient(
-        create_app(),
+        create_app(niceness=0),
         base_url="http://127.0.0.1:8000",
         headers={"Content-Type": "application/json"},
         raise_server_exceptions=False,
@@ -683,7 +683,7 @@ def test_the_search_runs_off_the_event_loop() -> None:
     from oxo.web import bind, make_server, url_of
 
     sock = bind("127.0.0.1", 0)
-    server = make_server(sock)
+    server = make_server(sock, niceness=0)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
 

@@ -66,7 +66,7 @@ def one_line_error(status: int, body: bytes) -> str:
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with TestClient(
-        create_app(),
+        create_app(niceness=0),
         base_url="http://127.0.0.1:8000",
         headers=JSON_HEADERS,
         raise_server_exceptions=False,

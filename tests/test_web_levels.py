@@ -38,7 +38,7 @@ RECORD = Path(oxo.engines.__file__).with_name("ratings.json")
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with TestClient(
-        create_app(),
+        create_app(niceness=0),
         base_url="http://127.0.0.1:8000",
         headers={"Content-Type": "application/json"},
         raise_server_exceptions=False,

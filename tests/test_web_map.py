@@ -36,7 +36,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with TestClient(
-        create_app(),
+        create_app(niceness=0),
         base_url="http://127.0.0.1:8000",
         raise_server_exceptions=False,
     ) as test_client:

@@ -44,7 +44,7 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
     started later, inherit the folder)."""
     monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
     with TestClient(
-        create_app(thinkers=1),
+        create_app(thinkers=1, niceness=0),
         base_url="http://127.0.0.1:8000",
         headers={"Content-Type": "application/json"},
         raise_server_exceptions=False,

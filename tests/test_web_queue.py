@@ -89,7 +89,7 @@ def test_the_wait_is_worked_out_from_the_searches_before(
     size: int, searching: list[float], queued: list[float]
 ) -> None:
     """The estimate against a walk of the clock, the pool's state set up by hand (no process)."""
-    pool = Thinkers(size)
+    pool = Thinkers(size, niceness=0)
 
     async def run() -> list[Any]:
         now = time.monotonic()
@@ -141,7 +141,7 @@ def statuses(pool: Thinkers, acquired: list[Task], queued: list[Task]) -> list[A
 def test_a_worker_that_starts_is_said_to_start_and_counted_in_the_wait() -> None:
     """The old estimate counted a search from the moment it was asked for: a worker still starting
     (after Stop or New game) made a 3 s wait read "about 1 s" and the start read as thinking."""
-    pool = Thinkers(1, spare=False)
+    pool = Thinkers(1, spare=False, niceness=0)
     pool.startup_seconds, pool.startup_measured = 3.0, True
     pool._workers[0] = StartingWorker(ago=1.0)  # type: ignore[assignment]  # a stand-in: no process
     first, behind = task("first", 2.0), task("behind", 2.0)
@@ -171,7 +171,7 @@ def test_a_wait_not_known_is_never_promised(
 ) -> None:
     """Whatever is before a move without a known end, its wait is "at least" or has no figure,
     never "about N s"."""
-    pool = Thinkers(1, spare=False)
+    pool = Thinkers(1, spare=False, niceness=0)
     pool.startup_seconds, pool.startup_measured = startup
     pool._workers[0] = worker()
 
@@ -217,11 +217,11 @@ def test_the_words_of_a_wait() -> None:
 def test_a_started_worker_handed_a_search_is_searching() -> None:
     """Between taking a slot and sending the task, a move on a started worker reads as searching
     (0 s), not as a start."""
-    pool = Thinkers(1, spare=False)
+    pool = Thinkers(1, spare=False, niceness=0)
     pool._workers[0] = ReadyWorker()  # type: ignore[assignment]  # a stand-in: no process
     (status,) = statuses(pool, [task("g", 1.0)], [])
     assert status == {"phase": "searching", "seconds": 0.0}
-    assert Thinkers(1, spare=False).status("nobody") is None
+    assert Thinkers(1, spare=False, niceness=0).status("nobody") is None
 
 
 def until(condition: Any, what: str, seconds: float = 120.0) -> None:
@@ -236,7 +236,7 @@ def until(condition: Any, what: str, seconds: float = 120.0) -> None:
 def test_a_spare_worker_takes_over_from_a_cancelled_one() -> None:
     """Stop, then the next move: the cancelled worker's slot gets the spare, started beforehand, so
     the move searches at once (it never reads as a start), and a new spare starts behind it."""
-    pool = Thinkers(1)
+    pool = Thinkers(1, niceness=0)
     pool.start()
     until(lambda: pool.ready(0) and pool.spare_ready(), "the worker and the spare started")
     spare = pool._spare
@@ -272,7 +272,7 @@ def test_a_spare_worker_takes_over_from_a_cancelled_one() -> None:
 def test_no_worker_idles_while_a_search_waits() -> None:
     """Four searches on two workers: whenever one waits, both workers are busy (the old pool made a
     search wait for its own game's worker while the other was free: 3, 3, 6 and 9 s)."""
-    pool = Thinkers(2)
+    pool = Thinkers(2, niceness=0)
     pool.start()
 
     async def run() -> int:
@@ -374,7 +374,7 @@ def test_a_hint_that_waits_too_long_answers_503(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(Thinkers, "think", slow)
     monkeypatch.setattr(web_app, "REQUEST_SECONDS", 0.2)
     with TestClient(
-        web_app.create_app(),
+        web_app.create_app(niceness=0),
         base_url="http://127.0.0.1:8000",
         headers={"Content-Type": "application/json"},
         raise_server_exceptions=False,

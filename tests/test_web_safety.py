@@ -47,7 +47,7 @@ JSON_HEADERS = {"Content-Type": "application/json"}
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with TestClient(
-        create_app(), base_url=BASE, headers=JSON_HEADERS, raise_server_exceptions=False
+        create_app(niceness=0), base_url=BASE, headers=JSON_HEADERS, raise_server_exceptions=False
     ) as test_client:
         yield test_client
 
@@ -542,7 +542,7 @@ def test_thinkers_pool_survives_cancelled_workers(board: str, rounds: int, pause
     rounds without a pause make it likely)."""
     from oxo.web.thinking import Task, Thinkers, ThinkingCancelled
 
-    pool = Thinkers(1)
+    pool = Thinkers(1, niceness=0)
     start = Position.empty(Geometry.parse(board))
 
     async def run() -> None:

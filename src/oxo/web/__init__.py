@@ -17,12 +17,14 @@ if TYPE_CHECKING:
     from oxo.web.app import HostRule
 
 
-def create_app(hosts: HostRule | None = None) -> Starlette:
+def create_app(hosts: HostRule | None = None, *, niceness: int | None = None) -> Starlette:
     """The ASGI app: JSON API under ``/api`` and the page at ``/`` (answering the Host names of ``hosts``,
-    this machine's loopback names by default)."""
+    this machine's loopback names by default); the computer's searches run ``niceness`` lower than
+    the server (:data:`oxo.web.thinking.NICENESS` unless given)."""
     from oxo.web.app import create_app as make
+    from oxo.web.thinking import NICENESS
 
-    return make(hosts)
+    return make(hosts, niceness=NICENESS if niceness is None else niceness)
 
 
 def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
