@@ -867,20 +867,21 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> None:
-    """7x4 (k=4) on 2 worker processes with slices of 1 second (about 50 jobs, 15 to 20 s of CPU
-    in all), killed (SIGKILL) in the middle: the workers die with it, and the same command
-    continues the run to the value of the uninterrupted proof, with certificates that check. (A slice is wall time: on a busy machine each does less and the run splits deeper, so
-    a bigger board, 8x4 with slices of 3 s, took a minute alone but over 13 minutes in a shared
-    suite run.)"""
+    """5x5 (k=4) on 2 worker processes with slices of 0.3 s (about 30 jobs, 4 s of CPU in all),
+    killed (SIGKILL) in the middle: the workers die with it, and the same command continues the
+    run to the value of the uninterrupted proof, with certificates that check. (A slice is wall
+    time: on a busy machine each does less and the run splits deeper, so a bigger board, 8x4 with
+    slices of 3 s, took a minute alone but over 13 minutes in a shared suite run; 7x4 with slices
+    of 1 s, 15 to 20 s of CPU.)"""
     from oxo.counting.budget import descendants
 
     folder = tmp_path / "p"
-    # The split alone (--no-root-search): a whole search of the root beside it settles 7x4 in a
-    # few seconds, before the kill could come. The state is written every half second: the run
-    # takes about 7 s on an idle machine, where the default of 5 s gave one save before its end.
+    # The split alone (--no-root-search): a whole search of the root beside it settles 5x5 in a
+    # second, before the kill could come. The state is written every half second: the run takes
+    # about 6 s, where the default of 5 s would give one save before its end.
     args = [
-        *("solve", "7x4", "--k", "4", "--proof", str(folder)),
-        *("--workers", "2", "--slice", "1", "--no-root-search", "--save-every", "0.5"),
+        *("solve", "5x5", "--k", "4", "--proof", str(folder)),
+        *("--workers", "2", "--slice", "0.3", "--no-root-search", "--save-every", "0.5"),
     ]
     first = _oxo(args)
     _wait_for_jobs(folder, 2, first)
@@ -901,7 +902,7 @@ def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> 
     if left:  # the kill came before the last job's answer was saved: the rest was done now
         assert sum(q.jobs for q in run_status(folder).questions) > jobs
     # oxo's checker (the one without oxo reads split runs' certificates in the split-run
-    # tests above; here it would add 5 s of checking O's 110 KB)
+    # tests above)
     for path in sorted(folder.glob("*.jsonl.gz")):
         assert verify_certificate(path).valid
 

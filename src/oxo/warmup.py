@@ -106,8 +106,10 @@ def _tree_searches() -> None:
 
     from oxo.mega import compiled as mega
     from oxo.uttt import compiled as uttt
+    from oxo.uttt.search import HARD
 
     uttt.warm_up()
+    uttt.warm_up(**{option: HARD[option] for option in ("solver", "decisive", "playout")})  # hard
     mega.warm_up()
     for game in (uttt, mega):  # random games, as the self-play of random players runs them
         game.random_games(1, game.make_rng(1))
