@@ -851,3 +851,21 @@ def test_gravity_certificates_are_checked_with_gravitys_moves(tmp_path: Path) ->
             assert "lowest empty cell" in str(checked) and "lowest empty cell" in run.stdout
     with pytest.raises(Exception, match="gravity must be"):
         StrategyHeader.from_dict({**header.to_dict(), "gravity": "yes"})
+
+
+def test_rules_on_a_board_with_gravity_are_refused_by_both_checkers(tmp_path: Path) -> None:
+    """The rules speak of cells (a threat cell is taken by the block), which gravity does not allow
+    where a cell is not yet playable: a header with gravity that names rules is refused by oxo's
+    checker and by the checker without oxo (docs/proofs.md, "Boards with gravity")."""
+    from oxo.geometry import Geometry
+
+    header = StrategyHeader.for_board(Geometry.parse("2x2x2,k=2,gravity"), "x", "win").to_dict()
+    with pytest.raises(CertificateHeaderError, match="not defined on a board with gravity"):
+        StrategyHeader.from_dict({**header, "rules": {"block": True, "chain": 4}})
+    path = tmp_path / "gravity-rules.jsonl.gz"
+    lines = [{**header, "rules": {"block": True, "chain": 4}}, {"position": "0" * 8, "move": 4}]
+    path.write_bytes(gzip.compress("".join(json.dumps(line) + "\n" for line in lines).encode()))
+    with pytest.raises(CertificateHeaderError, match="not defined on a board with gravity"):
+        verify_certificate(path)
+    run = run_checker(path)
+    assert run.returncode == 2 and "not defined on a board with gravity" in run.stderr, run.stderr

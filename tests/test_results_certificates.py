@@ -40,8 +40,9 @@ def _name_says(path: Path) -> tuple[str, str, str, str]:
 
 #: Certificates whose check takes longer than the suite may (Qubic's with Patashnik's dictionary
 #: and the chain rule: the checkers play a forced chain at each of some 300,000 positions; 10x4's
-#: without rules, whose 89,236 positions two smaller ones of the suite stand for), with
-#: the checks run on them and the file's digests, as ``benchmarks/patashnik_dictionary.py`` and the
+#: without rules, whose 89,236 positions two smaller ones of the suite stand for), or whose
+#: recorded check spares the suite a few seconds (10x4's with rules: 3 s without oxo), with the
+#: checks run on them and the file's digests, as ``benchmarks/bench_check.py --record`` and the
 #: commands in docs/big-proofs.md recorded them.
 CHECKED = ROOT / "results" / "certificate-checks.json"
 
