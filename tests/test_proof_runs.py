@@ -1141,6 +1141,11 @@ def test_the_whole_search_of_the_root_keeps_its_table_between_sessions(tmp_path:
     assert fresh.value == 1
     first = run_job(replace(whole, max_nodes=fresh.nodes // 2))
     assert first.value == 0 and Path(job.table_file).exists()
+    opened = ProofRun(geometry, folder, RunOptions(workers=2))
+    opened.open()
+    opened.close()
+    kept = run_status(folder).to_dict()["kept_table_bytes"]
+    assert kept == {"x": Path(job.table_file).stat().st_size}
     second = run_job(whole)
     assert second.value == 1 and second.nodes < fresh.nodes * 3 // 4
     result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(workers=2))

@@ -1231,7 +1231,7 @@ class ProofRun:
         session stopped it, read back by the next session's (10x4 with k = 4 takes about 7 CPU
         minutes of it: more than one session of the default --time on a loaded machine). Deleted
         once the question is settled."""
-        return self.state_dir / f"whole-search-{attacker}.npz"
+        return table_path(self.state_dir, attacker)
 
     def root_seconds(self) -> float | None:
         """Seconds of the whole search of the root beside the split jobs: the longest slice a job
@@ -1559,6 +1559,9 @@ class RunStatus:
     estimate_all: float | None = None
     #: The board has gravity (Score Four).
     gravity: bool = False
+    #: Per question, the bytes of the whole search's table kept for the next session
+    #: (:meth:`ProofRun.table_file`).
+    kept_tables: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -1579,6 +1582,7 @@ class RunStatus:
             "workers": self.workers,
             "certificates": {name: self.checks.get(name, {}) for name in self.proofs},
             "questions": [question.to_dict() for question in self.questions],
+            "kept_table_bytes": dict(self.kept_tables),
         }
 
     def lines(self) -> list[str]:
@@ -1635,6 +1639,12 @@ class RunStatus:
                 f"  {q.positions:,} positions searched in {format_seconds(q.cpu)} of worker time "
                 f"({format_seconds(q.wall)} of run time)"
             )
+            if not q.value and q.attacker in self.kept_tables:
+                out.append(
+                    "  the search of the whole board kept its table "
+                    f"({self.kept_tables[q.attacker] / 1e6:,.0f} MB): the next session goes on "
+                    "from it"
+                )
         if self.rate is not None and self.value is None:
             out.append(f"rate: {self.rate:,.0f} positions per second lately")
         if self.estimate is not None:
@@ -1679,6 +1689,11 @@ class RunStatus:
                 out.append(f"  cp -r {self.folder} COPY && oxo solve {board} --proof COPY")
         out.append(f"sessions: {self.sessions}")
         return out
+
+
+def table_path(state_dir: Path, attacker: str) -> Path:
+    """The file of a question's whole search's kept table in a run's state folder."""
+    return state_dir / f"whole-search-{attacker}.npz"
 
 
 def run_status(folder: str | os.PathLike[str]) -> RunStatus:
@@ -1753,6 +1768,11 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         dict(checks),
         estimate_all,
         geometry.gravity,
+        {
+            attacker: path.stat().st_size
+            for attacker in ("x", "o")
+            if (path := table_path(state_dir, attacker)).exists()
+        },
     )
 
 
