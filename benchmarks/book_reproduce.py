@@ -39,6 +39,10 @@ LONG = ("4x4x4", "8x8,k=5")
 
 def rows(only: list[str], gravity: bool) -> list[dict]:
     data = json.loads(BOOK.read_text(encoding="utf-8"))["boards"]
+    unknown = [board for board in only if board not in {row["board"] for row in data}]
+    if unknown:  # an empty selection would pass without running anything
+        names = ", ".join(row["board"] for row in data)
+        raise SystemExit(f"not a board of the book: {', '.join(unknown)} (the book's: {names})")
     chosen = []
     for row in data:
         if only:

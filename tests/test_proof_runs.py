@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -1120,3 +1121,33 @@ def test_what_the_jobs_of_each_depth_did_is_counted_as_results_come_and_again_on
     assert any(f.settled for f in figures) and any(f.searched > f.settled for f in figures)
     loaded = Tree.from_dict(geometry, "x", tmp_path, json.loads(json.dumps(tree.to_dict())))
     assert loaded.depths() == figures
+
+
+def test_the_whole_search_of_the_root_keeps_its_table_between_sessions(tmp_path: Path) -> None:
+    """The run's whole search of the root keeps its table in the folder when its slice ends
+    unsettled, and the next session's goes on from it (fewer positions than a fresh search); a
+    cluster's workers get no table file. Once the question is settled the file goes."""
+    geometry = Geometry.parse("5x6,k=4")  # X wins, searched turned (6x5): a few thousand positions
+    folder = tmp_path / "p"
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    run = ProofRun(geometry, folder, RunOptions(workers=2))
+    job = run._root_job(tree, None)
+    assert job is not None and job.table_file == str(folder / "run" / "whole-search-x.npz")
+    cluster = ProofRun(geometry, folder, RunOptions(workers=2, scheduler="tcp://nowhere:8786"))
+    assert (root := cluster._root_job(tree, None)) is not None and root.table_file is None
+    (folder / "run").mkdir(parents=True)
+    whole = replace(job, seconds=None, plain_first=False)
+    fresh = run_job(replace(whole, table_file=None))
+    assert fresh.value == 1
+    first = run_job(replace(whole, max_nodes=fresh.nodes // 2))
+    assert first.value == 0 and Path(job.table_file).exists()
+    opened = ProofRun(geometry, folder, RunOptions(workers=2))
+    opened.open()
+    opened.close()
+    kept = run_status(folder).to_dict()["kept_table_bytes"]
+    assert kept == {"x": Path(job.table_file).stat().st_size}
+    second = run_job(whole)
+    assert second.value == 1 and second.nodes < fresh.nodes * 3 // 4
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(workers=2))
+    assert result.value == "x" and not Path(job.table_file).exists()

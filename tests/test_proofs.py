@@ -240,3 +240,33 @@ def test_boards_the_field_argues_about(spec: str, value: str, tmp_path: Path) ->
     assert result.value == value
     for path in result.proofs:
         assert verify_certificate(path).valid
+
+
+def test_a_search_stopped_goes_on_from_the_table_it_kept(tmp_path: Path) -> None:
+    """A search cut at half its positions keeps its table on disk; a new search of the same question
+    reads it back and settles the board in about the other half (a fresh one needs all), with a
+    strategy the checker accepts. A table of another question, or altered, is ignored."""
+    from oxo.proofs.solver import write_strategy
+
+    geometry = Geometry.parse("6x5,k=4")  # X wins: about 4,000 positions
+    fresh = ProofSearch(geometry, "x")
+    assert fresh.solve() is True
+    cut = ProofSearch(geometry, "x", max_nodes=fresh.nodes // 2)
+    assert cut.solve() is None
+    path = tmp_path / "table.npz"
+    kept = cut.save_table(path)
+    assert kept > 0
+    again = ProofSearch(geometry, "x")
+    assert again.load_table(path) == kept
+    assert again.solve() is True
+    assert again.nodes < fresh.nodes * 3 // 4
+    certificate = write_strategy(tmp_path, geometry, "x", "win", again.strategy())
+    assert verify_certificate(certificate).valid
+    assert ProofSearch(geometry, "o").load_table(path) == 0  # another question
+    assert ProofSearch(Geometry.parse("5x6,k=4"), "x").load_table(path) == 0  # another board
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    altered = tmp_path / "altered.npz"
+    altered.write_bytes(bytes(data))
+    assert ProofSearch(geometry, "x").load_table(altered) == 0
+    assert ProofSearch(geometry, "x").load_table(tmp_path / "missing.npz") == 0

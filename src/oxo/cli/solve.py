@@ -321,8 +321,8 @@ def _print_deadends(report: DeadEndReport) -> None:
     show_default=True,
     help="With --proof and 2 workers or more: one worker searches the empty board whole, without "
     "splitting, beside the split jobs, for as long as a job's slice may grow (--slice doubled "
-    "--slice-doublings times; one long search keeps all it learns; its work is kept only if it "
-    "settles the question).",
+    "--slice-doublings times; one long search keeps all it learns). At the end of --time it "
+    "keeps its table in DIR (up to about 1 GiB) and the next run goes on from it.",
 )
 @click.option(
     "--early-split/--no-early-split",

@@ -29,12 +29,17 @@ out of the table by :meth:`ProofSearch.strategy` as entries of a certificate
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
 import time
+import zipfile
 from collections.abc import Callable
 
 import numpy as np
 
+from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, play
 from oxo.proofs import kernel
 from oxo.proofs.strategy import Entry, StrategyReader
@@ -69,6 +74,13 @@ SLICE = 4096
 EPSILON = 250
 #: How a fresh position's proof and disproof numbers start (``kernel.INIT_*``): 1 and 1.
 PN_INIT = kernel.INIT_ONE
+#: The format of a table kept on disk (:meth:`ProofSearch.save_table`).
+TABLE_FORMAT = "oxo-dfpn-table/1"
+#: The most positions a table kept on disk holds (those that cost most work to find): 2**25,
+#: about 1 GiB. 10x4 with k = 4 keeps about 13 million.
+KEPT_MAX = 1 << 25
+#: The arrays of a table, in the order :func:`kernel.table_rehash` takes them.
+TABLE_ARRAYS = ("key", "pn", "dn", "flags", "work", "zone")
 
 
 def default_table_bytes() -> int:
@@ -445,6 +457,89 @@ class ProofSearch(StrategyReader):
         median = np.median(score[used])
         self.stats[kernel.ST_SWEPT] += 1
         self._move_into(t, t, used & (score > median))
+
+    # -- a table kept between processes ------------------------------------------------------------
+
+    def _table_identity(self) -> dict[str, object]:
+        """What a kept table must match to be read back: the board, the question, the search's
+        options, and the hashing of positions (the keys are only meaningful under the same)."""
+        hashing = hashlib.sha256(self.zob.tobytes() + self.perms.tobytes()).hexdigest()
+        return {
+            "format": TABLE_FORMAT,
+            "dims": list(self.geometry.shape),
+            "k": self.geometry.k,
+            "gravity": self.geometry.gravity,
+            "attacker": "x" if self.attacker_is_x else "o",
+            "options": [int(v) for v in self.options],
+            "hashing": hashing,
+        }
+
+    @staticmethod
+    def _table_digest(arrays: dict[str, np.ndarray]) -> str:
+        digest = hashlib.sha256()
+        for name in TABLE_ARRAYS:
+            digest.update(np.ascontiguousarray(arrays[name]).tobytes())
+        return digest.hexdigest()
+
+    def _kept_slots(self, limit: int) -> np.ndarray:
+        """The slots of the table's positions, at most ``limit`` of them: those of most work (a
+        settled position counting as the table's replacement counts it)."""
+        t = self.table
+        used = np.flatnonzero(t.key != 0)
+        if len(used) <= limit:
+            return used
+        settled = (t.pn[used] == 0) | (t.dn[used] == 0)
+        score = t.work[used].astype(np.int64) * np.where(settled, kernel.SETTLED_WEIGHT, 1)
+        return used[np.argsort(-score, kind="stable")[:limit]]
+
+    def save_table(self, path: str | os.PathLike[str]) -> int:
+        """Write the table's positions (at most :data:`KEPT_MAX`, those of most work) to ``path``,
+        atomically, so that a later search of the same question can go on from them
+        (:meth:`load_table`): a search stopped by the end of a session keeps what it learnt.
+        Returns the positions written."""
+        slots = self._kept_slots(KEPT_MAX)
+        arrays = {name: getattr(self.table, name)[slots] for name in TABLE_ARRAYS}
+        identity = json.dumps({**self._table_identity(), "sha256": self._table_digest(arrays)})
+        with atomic_writer(path) as handle:
+            np.savez(handle, identity=np.array(identity), **arrays)
+        return len(slots)
+
+    def load_table(self, path: str | os.PathLike[str]) -> int:
+        """Take into the table the positions a search of the same question kept in ``path``
+        (:meth:`save_table`); return how many (0 when the file is missing, damaged, or of another
+        board, question or search: it is then ignored, and the search starts afresh). The file's
+        SHA-256 of its arrays is compared before anything is used."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                identity = json.loads(str(data["identity"]))
+                arrays = {name: data[name] for name in TABLE_ARRAYS}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return 0
+        digest = identity.pop("sha256", None) if isinstance(identity, dict) else None
+        if identity != self._table_identity() or digest != self._table_digest(arrays):
+            return 0
+        t = self.table
+        if any(len(arrays[name]) != len(arrays["key"]) for name in TABLE_ARRAYS) or any(
+            arrays[name].dtype != getattr(t, name).dtype for name in TABLE_ARRAYS
+        ):
+            return 0
+        held = t.key != 0  # what this search holds already stays, after the kept positions
+        count = len(arrays["key"]) + int(held.sum())
+        slots = len(t.key)
+        while count * 3 > slots and slots < self.max_slots:
+            slots *= 2
+        key, pn, dn, flags, work, zone = (
+            np.concatenate((arrays[name], getattr(t, name)[held])) for name in TABLE_ARRAYS
+        )
+        new = kernel.Table(slots)
+        kernel.table_rehash(
+            key, pn, dn, flags, work, zone,
+            new.key, new.pn, new.dn, new.flags, new.work, new.zone, self.stats,
+        )  # fmt: skip
+        self.table = new
+        return len(arrays["key"])
+
+    # -- solving -----------------------------------------------------------------------------------
 
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
         """True when the attacker can force a line from (x, o), False when it cannot, None when the

@@ -97,6 +97,9 @@ TABLE_BYTES_PER_NODE = 32
 MIN_SLICE = 0.5
 #: Seconds to wait, past the end of --time, for the results of the slices still running.
 GRACE = 10.0
+#: Seconds to wait, past the end of --time, for the whole search of the root to write its table
+#: (up to 1 GiB; :meth:`ProofRun.table_file`).
+TABLE_GRACE = 120.0
 #: Progress samples kept in the state (for the rate shown by the status).
 SAMPLES = 400
 #: A depth of the tree is barren (Tree.barren: its jobs where the attacker is to move are split
@@ -136,8 +139,10 @@ class RunOptions:
     worker searches the whole root, unsplit, beside the split jobs, for the longest slice a job
     may grow to (:meth:`ProofRun.root_seconds`): one search keeps everything it learns in one
     table, where split jobs start afresh, so a board
-    that one long search settles (10x4 with k = 4) is not lost to the split; but its work is kept
-    only when it settles the question (a stop loses it), where the split jobs' is kept as it comes.
+    that one long search settles (10x4 with k = 4) is not lost to the split. When the end of
+    ``--time`` stops it, its table is kept in the folder and the next session's whole search goes
+    on from it (:meth:`ProofRun.table_file`; local workers only); a kill or Ctrl-C loses what it
+    learnt since the last session, where the split jobs' work is kept as it comes.
     A job where the defender is to move that has proved none of the defender's moves after the
     ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`); so is a job
     where the attacker is to move that has disproved none of the attacker's moves by then, at a
@@ -719,6 +724,8 @@ class ProofRun:
         self.tickets = 0
         # The questions whose whole root search was started in this session (RunOptions.root_search).
         self.root_searches: set[str] = set()
+        # The tickets of the whole root searches that keep their table in the folder.
+        self.keeping: set[int] = set()
         self.executor: JobExecutor | None = None
         self.last_save = 0.0
         self.save_cost = 0.0
@@ -1134,6 +1141,8 @@ class ProofRun:
                     self.tickets += 1
                     executor.submit(self.tickets, job)
                     self.running[self.tickets] = (tree.attacker, tree.root, round(time.time(), 3))
+                    if job.table_file is not None:
+                        self.keeping.add(self.tickets)
                     free -= 1
                     changed = True
             if free and changed:
@@ -1162,10 +1171,15 @@ class ProofRun:
                 self._cancel_irrelevant(tree, values)
             self.save()
         if self.running and not values[tree.root]:
-            # The time is up: the last slices end with it; wait a little for what they found.
+            # The time is up: the last slices end with it; wait a little for what they found (and
+            # for the whole search of the root to keep its table).
             executor = self._executor()
-            until = time.perf_counter() + GRACE
-            while self.running and time.perf_counter() < until:
+            now = time.perf_counter()
+            until, keeping = now + GRACE, now + TABLE_GRACE
+            while self.running and (
+                time.perf_counter() < until
+                or (time.perf_counter() < keeping and self.keeping & self.running.keys())
+            ):
                 for ticket, result in executor.wait(0.25):
                     _, key, _ = self.running.pop(ticket)
                     tree.apply(key, result, self.options.slice_doublings)
@@ -1174,6 +1188,9 @@ class ProofRun:
             for ticket in list(self.running):
                 self.executor.cancel(ticket)
         self.running.clear()
+        self.keeping.clear()
+        if values[tree.root]:  # the table of the whole search is no longer needed
+            self.table_file(tree.attacker).unlink(missing_ok=True)
         return values[tree.root]
 
     def _wants_root_search(self, tree: Tree) -> bool:
@@ -1194,9 +1211,27 @@ class ProofRun:
             return None
         if self.geometry.size > 64:  # the plain search: its positions are bounded by its share
             return replace(job, final=True)
-        # The compiled search: its work is not bounded, its table is, to most of its share.
+        # The compiled search: its work is not bounded, its table is, to most of its share. The
+        # worker processes of this run (not a cluster's: they need not see the folder, and are
+        # not stopped at once) keep the table in the folder between sessions.
         table_bytes = min(MAX_ROOT_TABLE_BYTES, max(16 << 20, self._share() * 3 // 4))
-        return replace(job, max_nodes=None, table_bytes=table_bytes, final=True)
+        table_file = None
+        if self.options.scheduler is None:
+            table = self.table_file(tree.attacker)
+            for stale in table.parent.glob(f".{table.name}.*.tmp"):  # left by a killed worker
+                stale.unlink(missing_ok=True)
+            table_file = str(table)
+        return replace(
+            job, max_nodes=None, table_bytes=table_bytes, final=True, table_file=table_file
+        )
+
+    def table_file(self, attacker: Question) -> Path:
+        """Where the whole search of the root keeps its table between sessions: the positions
+        it had learnt (at most :data:`oxo.proofs.dfpn.KEPT_MAX`, about 1 GiB) when the end of the
+        session stopped it, read back by the next session's (10x4 with k = 4 takes about 7 CPU
+        minutes of it: more than one session of the default --time on a loaded machine). Deleted
+        once the question is settled."""
+        return table_path(self.state_dir, attacker)
 
     def root_seconds(self) -> float | None:
         """Seconds of the whole search of the root beside the split jobs: the longest slice a job
@@ -1524,6 +1559,9 @@ class RunStatus:
     estimate_all: float | None = None
     #: The board has gravity (Score Four).
     gravity: bool = False
+    #: Per question, the bytes of the whole search's table kept for the next session
+    #: (:meth:`ProofRun.table_file`).
+    kept_tables: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -1544,6 +1582,7 @@ class RunStatus:
             "workers": self.workers,
             "certificates": {name: self.checks.get(name, {}) for name in self.proofs},
             "questions": [question.to_dict() for question in self.questions],
+            "kept_table_bytes": dict(self.kept_tables),
         }
 
     def lines(self) -> list[str]:
@@ -1600,6 +1639,12 @@ class RunStatus:
                 f"  {q.positions:,} positions searched in {format_seconds(q.cpu)} of worker time "
                 f"({format_seconds(q.wall)} of run time)"
             )
+            if not q.value and q.attacker in self.kept_tables:
+                out.append(
+                    "  the search of the whole board kept its table "
+                    f"({self.kept_tables[q.attacker] / 1e6:,.0f} MB): the next session goes on "
+                    "from it"
+                )
         if self.rate is not None and self.value is None:
             out.append(f"rate: {self.rate:,.0f} positions per second lately")
         if self.estimate is not None:
@@ -1644,6 +1689,11 @@ class RunStatus:
                 out.append(f"  cp -r {self.folder} COPY && oxo solve {board} --proof COPY")
         out.append(f"sessions: {self.sessions}")
         return out
+
+
+def table_path(state_dir: Path, attacker: str) -> Path:
+    """The file of a question's whole search's kept table in a run's state folder."""
+    return state_dir / f"whole-search-{attacker}.npz"
 
 
 def run_status(folder: str | os.PathLike[str]) -> RunStatus:
@@ -1718,6 +1768,11 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         dict(checks),
         estimate_all,
         geometry.gravity,
+        {
+            attacker: path.stat().st_size
+            for attacker in ("x", "o")
+            if (path := table_path(state_dir, attacker)).exists()
+        },
     )
 
 

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
+    from oxo.proofs.dfpn import ProofSearch
+
 
 @dataclass(frozen=True)
 class Job:
@@ -53,7 +55,10 @@ class Job:
     moves by then (the run asks for it at depths where searches almost never settle). Without
     ``plain_first`` a board the compiled search handles goes to it at once, without the plain
     search's first moment (:func:`oxo.proofs.search.make_search`): the run gives it a job that
-    the plain search is already trying elsewhere."""
+    the plain search is already trying elsewhere. With ``table_file`` (a path this process can
+    write; the run's whole search of the root, :meth:`oxo.proofs.runs.ProofRun._root_job`), the
+    compiled search starts from the table an earlier job kept there and, when it does not settle
+    the position, keeps its own there for the next (:meth:`oxo.proofs.dfpn.ProofSearch.save_table`)."""
 
     dims: tuple[int, ...]
     k: int
@@ -70,6 +75,7 @@ class Job:
     plain_first: bool = True
     #: Marks drop to the lowest empty cell of their column (a box with gravity: Score Four).
     gravity: bool = False
+    table_file: str | None = None
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -144,13 +150,29 @@ def run_job(job: Job) -> JobResult:
         if job.search and job.plain_first and "oxo.proofs.dfpn" not in sys.modules
         else 0,
     )
+    kept = _compiled(search) if job.table_file is not None else None
+    if kept is not None and job.table_file is not None:
+        kept.load_table(job.table_file)
     early = False
     if job.search:
         answer, early = _solve(search, job, started)
         value = 0 if answer is None else 1 if answer else -1
     else:
         value = search.value_of(job.x, job.o)
+    if kept is not None and job.table_file is not None and not value:
+        kept.save_table(job.table_file)
     return _result(job, search, geometry, value, early, started, cpu)
+
+
+def _compiled(search: StrategyReader) -> ProofSearch | None:
+    """The compiled search a job's search is or holds (a tall board's is turned), if any."""
+    if "oxo.proofs.dfpn" not in sys.modules:  # not loaded: the search is not the compiled one
+        return None
+    from oxo.proofs.dfpn import ProofSearch
+    from oxo.proofs.orient import Transposed
+
+    inner = search.inner if isinstance(search, Transposed) else search
+    return inner if isinstance(inner, ProofSearch) else None
 
 
 def plain_slice(
