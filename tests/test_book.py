@@ -360,12 +360,15 @@ def test_no_certificate_for_the_losing_side() -> None:
 
 
 def test_a_tall_board_plays_from_its_wide_turns_certificate() -> None:
-    """4x10 has no certificate of its own: it plays 10x4's turned a quarter, and X wins."""
-    row = entry("4x10,k=4")
+    """4x9 has no certificate of its own: it plays 9x4's turned a quarter, and X wins (4x10
+    plays 10x4's alike; its index takes twice as long to build)."""
+    row = entry("4x9,k=4")
     certificate = row.certificate_of("x")
-    assert certificate is not None and certificate.turned and certificate.board == "10x4"
-    assert certificate_geometry(row, certificate).shape == (10, 4)
-    game = find_game("4x10,k=4")
+    assert certificate is not None and certificate.turned and certificate.board == "9x4"
+    assert certificate_geometry(row, certificate).shape == (9, 4)
+    tall = entry("4x10,k=4").certificate_of("x")
+    assert tall is not None and tall.turned and tall.board == "10x4"
+    game = find_game("4x9,k=4")
     x = game.make_engine("perfect", game.start(), seed=3)
     o = RandomEngine(3)
     final, _ = play_game(game.start(), x, o)
