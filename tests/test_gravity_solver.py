@@ -153,6 +153,43 @@ def test_a_saved_table_resumes_a_stopped_question(tmp_path: Path) -> None:
         resumed.load_table(path)
 
 
+def test_a_table_saved_after_ctrl_c_matches_its_digest(tmp_path: Path) -> None:
+    """Ctrl-C while the search runs in its thread: the table is saved once the search has ended.
+    Thread.join interrupted by Ctrl-C marked the still-running search's thread as ended, and
+    Connect Four 13x4's table was saved while the search still wrote to it (its SHA-256 did not
+    match when the run was resumed). Also a second Ctrl-C while the first one's stop is waited
+    for: the wait goes on, then raises it."""
+    import hashlib
+    import json
+    import signal
+    import threading
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    board = GravityBoard.parse("4x13,k=4")
+    solver = GravitySolver(board, 1 << 16, on_status=lambda line: None)
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(KeyboardInterrupt):
+            solver.window(GravityState(board), 0, 60)
+        path = tmp_path / "table.bin"
+        solver.save_table(path)
+        header = json.loads((tmp_path / "table.bin.json").read_text(encoding="utf-8"))
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == header["sha256"]
+        searched = threading.Event()
+        threading.Timer(0.3, searched.set).start()
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(KeyboardInterrupt):
+            core._wait_through_interrupts(searched)
+        assert searched.is_set()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    core._wait_through_interrupts(None)  # no search ran: nothing to wait for
+
+
 def test_a_stop_request_ends_the_compiled_search() -> None:
     solver = GravitySolver(C4, 1 << 16)
     counter = np.zeros(3, dtype=np.int64)

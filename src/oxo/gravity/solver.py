@@ -148,6 +148,9 @@ class GravitySolver:
     wide: bool = field(default=False, init=False, repr=False)
     #: When ``on_status`` last heard news: kept across searches, many of which are short.
     _last_report: float = field(default=0.0, init=False, repr=False)
+    #: Set when the last search run in a thread (see :meth:`_window`) has ended: the table is
+    #: still only then.
+    _searched: threading.Event | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not solvable(self.board):
@@ -233,6 +236,7 @@ class GravitySolver:
         (``path`` + ``.json``: the board, the table's size, the SHA-256 of the words), each file
         atomically: a long search stopped and started again (:meth:`load_table`) keeps every bound
         it had stored. Call it while no search runs."""
+        _wait_through_interrupts(self._searched)  # a search stopped by Ctrl-C: let it end first
         table = self._arrays[2]
         digest = hashlib.sha256(table.data.cast("B")).hexdigest()
         with atomic_writer(path) as handle:
@@ -327,23 +331,30 @@ class GravitySolver:
             self.nodes += int(counter[_C_NODES])
             return result
         box: list[int] = []
-        worker = threading.Thread(
-            target=lambda: box.append(self.search(mine, mask, ply, med, med + 1, counter)),
-            daemon=True,
-        )
+        # The search says itself when it has ended: Thread.join interrupted by Ctrl-C can mark a
+        # thread that still runs as ended (Python 3.11), and its table was then saved while the
+        # search still wrote to it.
+        searched = self._searched = threading.Event()
+
+        def run() -> None:
+            try:
+                box.append(self.search(mine, mask, ply, med, med + 1, counter))
+            finally:
+                searched.set()
+
         started = time.perf_counter()
         if self._last_report == 0.0:
             self._last_report = started
-        worker.start()
+        threading.Thread(target=run, daemon=True).start()
         try:
-            while worker.is_alive():
+            while not searched.is_set():
                 now = time.perf_counter()
                 wait = _POLL if deadline is None else max(0.0, min(_POLL, deadline - now))
-                worker.join(wait)
+                searched.wait(wait)
                 now = time.perf_counter()
-                if worker.is_alive() and deadline is not None and now >= deadline:
+                if not searched.is_set() and deadline is not None and now >= deadline:
                     counter[_C_STOP] = 1
-                    worker.join()
+                    searched.wait()
                     self.nodes += int(counter[_C_NODES])
                     raise _SearchStopped(known, self.nodes)
                 if self.on_status is not None and now - self._last_report >= _REPORT_EVERY:
@@ -354,7 +365,7 @@ class GravitySolver:
                     )
         except BaseException:
             counter[_C_STOP] = 1  # Ctrl-C or an error here: stop the search before going on
-            worker.join()
+            _wait_through_interrupts(searched)
             self.nodes += int(counter[_C_NODES])
             raise
         self.nodes += int(counter[_C_NODES])
@@ -588,6 +599,21 @@ def _known_words(state: GravityState, bounds: tuple[int, int]) -> str:
             f"{mover.upper()} cannot win before ply {value_from_score(high, ply, cells, mover).end_ply}"
         )
     return "; ".join(known) if known else "nothing proven yet"
+
+
+def _wait_through_interrupts(searched: threading.Event | None) -> None:
+    """Wait until a search told to stop has ended (``searched`` set), even through more Ctrl-Cs
+    (a stop sent twice, to a process and then to its group): until then it still writes to the
+    table, and a table saved meanwhile does not match the SHA-256 taken of it. The first extra
+    interrupt is raised once the search has ended."""
+    again: BaseException | None = None
+    while searched is not None and not searched.is_set():
+        try:
+            searched.wait()
+        except KeyboardInterrupt as interrupt:
+            again = again or interrupt
+    if again is not None:
+        raise again
 
 
 def _stopped_message(state: GravityState, stop: _SearchStopped, seconds: float | None) -> str:
