@@ -43,6 +43,7 @@ from oxo.game import Player  # noqa: E402
 from oxo.gravity.board import GravityState  # noqa: E402
 from oxo.gravity.certificate import (  # noqa: E402
     GravityCertificate,
+    lookup,
     mirror_state,
     read_gravity_certificate,
 )
@@ -118,15 +119,6 @@ class Chains:
                 return True
             return len(threats) == 1 and self._after_block(after.play(threats[0]))
         return self.wins(state)
-
-
-def lookup(table: dict[tuple[int, int], object], state: GravityState) -> tuple[object, bool] | None:
-    if state.key in table:
-        return table[state.key], False
-    mirrored = mirror_state(state)
-    if mirrored.key in table:
-        return table[mirrored.key], True
-    return None
 
 
 def column(cert: GravityCertificate, state: GravityState) -> int | None:

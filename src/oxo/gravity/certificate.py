@@ -245,6 +245,17 @@ class GravityVerifyResult(Record):
         return text + ")"
 
 
+def lookup(table: dict[tuple[int, int], Any], state: GravityState) -> tuple[Any, bool] | None:
+    """The entry of ``table`` for ``state`` or for its mirror image, and whether it was the
+    mirror's; ``None`` when neither is there."""
+    if state.key in table:
+        return table[state.key], False
+    mirrored = mirror_state(state)
+    if mirrored.key in table:
+        return table[mirrored.key], True
+    return None
+
+
 def verify_gravity_certificate(
     source: str | os.PathLike[str] | GravityCertificate,
     leaves: int | None = 0,
@@ -263,14 +274,6 @@ def verify_gravity_certificate(
         return GravityVerifyResult(
             cert.claim, False, len(accepted), len(reached), 0, reason, state.to_rows()
         )
-
-    def lookup(table: dict[tuple[int, int], Any], state: GravityState) -> tuple[Any, bool] | None:
-        if state.key in table:
-            return table[state.key], False
-        mirrored = mirror_state(state)
-        if mirrored.key in table:
-            return table[mirrored.key], True
-        return None
 
     stack = [GravityState(board)]
     while stack:
