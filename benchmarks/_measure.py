@@ -104,6 +104,15 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Python {platform.python_version()}, load {load:.1f} now"
 
 
+def print_record(rows: list[dict[str, object]]) -> None:
+    """Print a script's ``--json`` record: its rows, this process's peak, the commit and machine."""
+    import resource
+
+    peak = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    record = {"rows": rows, "peak_mib": peak, "commit": commit(short=True), "machine": machine()}
+    print(json.dumps(record, indent=1))
+
+
 def print_rows(rows: list[dict[str, object]]) -> None:
     print(f"{'measurement':<52} {'wall s':>9} {'peak MiB':>9} {'worker MiB':>10}")
     for row in rows:

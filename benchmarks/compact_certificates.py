@@ -18,14 +18,13 @@ without oxo with python3 tools/check_strategy.py FILE.
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import commit, machine  # noqa: E402
+from _measure import commit, machine, print_record  # noqa: E402
 from oxo.fileio import digests  # noqa: E402
 from oxo.proofs.certificate import read_header  # noqa: E402
 from oxo.proofs.compact import compact_certificate, improve_certificate  # noqa: E402
@@ -112,17 +111,7 @@ def main() -> None:
             )
     peak = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "rows": rows,
-                    "peak_mib": peak,
-                    "commit": commit(short=True),
-                    "machine": machine(),
-                },
-                indent=1,
-            )
-        )
+        print_record(rows)
         return
     print(f"peak {peak} MiB, commit {commit(short=True)}")
     print(machine())

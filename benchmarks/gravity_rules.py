@@ -38,7 +38,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import commit, machine  # noqa: E402
+from _measure import commit, machine, print_record  # noqa: E402
 from oxo.game import Player  # noqa: E402
 from oxo.gravity.board import GravityState  # noqa: E402
 from oxo.gravity.certificate import (  # noqa: E402
@@ -266,17 +266,7 @@ def main() -> None:
         rows = [measure(path, not args.no_confirm, Path(folder)) for path in paths]
     peak = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "rows": rows,
-                    "peak_mib": peak,
-                    "commit": commit(short=True),
-                    "machine": machine(),
-                },
-                indent=1,
-            )
-        )
+        print_record(rows)
         return
     for row in rows:
         print(
