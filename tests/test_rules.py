@@ -27,7 +27,7 @@ from oxo.proofs.certificate import (
     write_certificate,
 )
 from oxo.proofs.compact import compact_certificate
-from oxo.proofs.rules import ChainSearch, Rules, rule_move, threats
+from oxo.proofs.rules import ChainSearch, Rules, least_depth, rule_move, threats
 from oxo.proofs.symmetry import canonical, extra_generators, search_symmetries
 
 BOARDS = ["4x4,k=3", "5x5,k=4", "3x3x3", "4x4x4", "6x6,k=5", "3x5,k=3"]
@@ -483,3 +483,19 @@ def test_a_player_with_the_rules_and_the_entries_wins_every_game(rules_certifica
 
     play(Position.empty(geometry))
     assert games > 0
+
+
+@given(st.integers(0, 40), st.integers(-2, 40))
+def test_least_depth_is_the_first_depth_a_scan_finds(first: int, bound: int) -> None:
+    """The bisection behind both chain searches' ``length`` against a scan of every depth, for a
+    monotone question true from ``first`` on (0: at every depth)."""
+    calls: list[int] = []
+
+    def exists(depth: int) -> bool:
+        calls.append(depth)
+        return depth >= first
+
+    scan = next((depth for depth in range(1, bound + 1) if exists(depth)), None)
+    calls.clear()
+    assert least_depth(exists, bound) == scan
+    assert len(calls) <= max(1, bound).bit_length() + 1

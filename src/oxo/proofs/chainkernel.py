@@ -255,16 +255,9 @@ class CompiledChainSearch:
 
     def length(self, own: int, other: int, bound: int) -> int | None:
         """As :meth:`oxo.proofs.rules.ChainSearch.length`."""
-        if bound < 1 or not self.exists(own, other, bound):
-            return None
-        low, high = 1, bound
-        while low < high:
-            middle = (low + high) // 2
-            if self.exists(own, other, middle):
-                high = middle
-            else:
-                low = middle + 1
-        return low
+        from oxo.proofs.rules import least_depth
+
+        return least_depth(lambda depth: self.exists(own, other, depth), bound)
 
     def moves(self, own: int, other: int, depth: int) -> list[int]:
         """As :meth:`oxo.proofs.rules.ChainSearch.moves`."""

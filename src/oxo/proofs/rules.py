@@ -21,7 +21,7 @@ the order only says which move a player picks: :func:`rule_move` takes the least
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -94,6 +94,22 @@ def threats(lines: Sequence[int], own: int, other: int) -> int:
     return completing_cells(lines, own, other)
 
 
+def least_depth(exists: Callable[[int], bool], bound: int) -> int | None:
+    """The least depth d in 1..``bound`` with ``exists(d)``, or None when ``exists(bound)`` is
+    false; ``exists`` must be monotone (a chain of at most d moves is one of at most d + 1), so a
+    bisection finds it with about log2(bound) calls."""
+    if bound < 1 or not exists(bound):
+        return None
+    low, high = 1, bound  # the least d with a chain lies in [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        if exists(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
 class ChainSearch:
     """Forced chains over a board's ``lines`` (bitmasks): the rule ``chain`` of a certificate.
 
@@ -130,16 +146,7 @@ class ChainSearch:
     def length(self, own: int, other: int, bound: int) -> int | None:
         """The fewest moves of a forced chain of S's (at most ``bound``), or None when none is."""
         memo: dict[tuple[int, int], int] = {}
-        if bound < 1 or not self._exists(own, other, bound, memo):
-            return None
-        low, high = 1, bound  # the least d with a chain lies in [low, high]
-        while low < high:
-            middle = (low + high) // 2
-            if self._exists(own, other, middle, memo):
-                high = middle
-            else:
-                low = middle + 1
-        return low
+        return least_depth(lambda depth: self._exists(own, other, depth, memo), bound)
 
     def moves(self, own: int, other: int, depth: int) -> list[int]:
         """Every move that starts a forced chain of at most ``depth`` moves, in increasing order."""
