@@ -165,6 +165,31 @@ def test_memory_guard_stops_work_past_the_limit() -> None:
             raise AssertionError("the guard did not stop the work")
 
 
+def test_memory_guard_spares_the_processes_started_before_it() -> None:
+    """A process this one had before the guard (multiprocessing's resource tracker, say) is not
+    the guard's to kill; a worker started inside the block is."""
+    import subprocess
+    import sys
+
+    earlier = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    inside = None
+    try:
+        with pytest.raises(MemoryLimitError):
+            with MemoryGuard(limit=tree_memory() + 100 * 2**20, interval=0.02):
+                inside = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+                hog = []
+                for _ in range(200):
+                    hog.append(bytearray(10 * 2**20))
+                    __import__("time").sleep(0.01)
+        assert inside is not None and inside.wait(10) == -9
+        assert earlier.poll() is None
+    finally:
+        for process in (earlier, inside):
+            if process is not None:
+                process.kill()
+                process.wait()
+
+
 def test_memory_guard_is_quiet_within_the_limit() -> None:
     with MemoryGuard(limit=tree_memory() + 2**30, interval=0.02) as guard:
         sum(range(10**5))

@@ -131,7 +131,9 @@ class MemoryGuard:
     """Stops the count when this process and its workers use more than ``limit`` bytes.
 
     Use as a context manager around the work: past the limit the workers are killed and the main
-    thread is interrupted; leaving the block then raises :class:`MemoryLimitError`.
+    thread is interrupted; leaving the block then raises :class:`MemoryLimitError`. Only processes
+    started inside the block are killed: those this process had before (multiprocessing's resource
+    tracker, a server's or a caller's own pool) are spared.
     """
 
     limit: int
@@ -143,8 +145,10 @@ class MemoryGuard:
     tripped: bool = False
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
+    _spared: frozenset[int] = frozenset()
 
     def __enter__(self) -> MemoryGuard:
+        self._spared = frozenset(descendants())
         if Path("/proc/self/status").exists():
             self._thread = threading.Thread(
                 target=self._watch, name="oxo-memory-guard", daemon=True
@@ -161,6 +165,8 @@ class MemoryGuard:
             if used > self.limit:
                 self.tripped = True
                 for child in descendants():
+                    if child in self._spared:
+                        continue
                     try:
                         os.kill(child, signal.SIGKILL)
                     except OSError:
