@@ -8,7 +8,8 @@ family runs once on a tiny board, spread over worker processes (the families sha
 they compile side by side). The continuous-integration script runs it beside the linters so that
 no test pays for compiling. It also writes Python's own compiled form of oxo's modules (the
 ``__pycache__`` files an ordinary install writes, but a run from a source folder with
-``PYTHONDONTWRITEBYTECODE`` set never does): `oxo --help` then takes 0.5 s of processor time instead of 0.7.
+``PYTHONDONTWRITEBYTECODE`` set never does): ``oxo --help`` then takes 0.5 s of processor time
+instead of 0.7.
 """
 
 from __future__ import annotations
