@@ -764,8 +764,16 @@ def status_masks(status: str) -> tuple[int, int]:
 
 
 def status_string(x: int, o: int, size: int) -> str:
-    """The status string of the position with X marks ``x`` and O marks ``o`` on ``size`` cells."""
-    return "".join("1" if x >> cell & 1 else "2" if o >> cell & 1 else "0" for cell in range(size))
+    """The status string of the position with X marks ``x`` and O marks ``o`` on ``size`` cells.
+
+    Cell c is digit c from the left. Read in base ten, the binary digits of ``x`` plus twice those
+    of ``o`` spell the digits at once (no carry: a cell holds one mark; X's wins where both are
+    set), most significant first, so the number's digits are reversed. (Python turns numbers of
+    at most 4,300 digits into text: larger boards go cell by cell.)"""
+    if size > 4000:
+        return "".join("1" if x >> c & 1 else "2" if o >> c & 1 else "0" for c in range(size))
+    digits = str(int(format(x, "b")) + 2 * int(format(o & ~x, "b")))
+    return digits.zfill(size)[::-1]
 
 
 def _image(perm: Sequence[int], mask: int) -> int:
