@@ -68,6 +68,7 @@ from oxo.proofs.certificate import (
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
 from oxo.proofs.search import QUICK_SECONDS
+from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.workers import (
     EARLY_SPLIT,
     Job,
@@ -734,6 +735,9 @@ class ProofRun:
         # The question being worked on, and when its run time was last added up.
         self.working: Tree | None = None
         self.since = 0.0
+        # A local worker has run a root's job with the compiled search (:meth:`_probe`): it holds
+        # the search, loaded, and gets the next root's job at once.
+        self.warm = False
 
     # -- the folder --------------------------------------------------------------------------------
 
@@ -953,7 +957,8 @@ class ProofRun:
         compiled search and takes the whole slice from the start. The plain search's answer is
         taken if it comes first (the worker is stopped), else the worker's. So the two cores
         overlap the plain search with the loading of the compiled one (about half a second each)
-        instead of one after the other."""
+        instead of one after the other. Once a worker has answered so (it holds the compiled
+        search, loaded), the other question's root goes to it at once, without a first look."""
         options = self.options
         if (
             options.worker_count() < 2
@@ -962,6 +967,8 @@ class ProofRun:
             or "oxo.proofs.dfpn" in sys.modules
         ):
             return run_job(job)
+        if self.warm and self.executor is not None:
+            return self._on_worker(tree, job, None, None)
         since = time.perf_counter(), time.process_time()
         search = None
         while True:  # the first look, in pieces, until it has used FIRST_LOOK of processor time
@@ -970,6 +977,18 @@ class ProofRun:
                 return result
             if time.process_time() - since[1] >= FIRST_LOOK:
                 break
+        return self._on_worker(tree, job, search, since)
+
+    def _on_worker(
+        self,
+        tree: Tree,
+        job: Job,
+        search: StrategyReader | None,
+        since: tuple[float, float] | None,
+    ) -> JobResult:
+        """The root's job on a worker (the compiled search from the start), raced, while the run
+        is younger than :data:`oxo.proofs.search.QUICK_SECONDS` since ``since``, against the plain
+        search going on here with ``search`` (None: no race)."""
         executor = self._executor()
         self.tickets += 1
         ticket = self.tickets
@@ -977,18 +996,22 @@ class ProofRun:
         self.running[ticket] = (tree.attacker, tree.root, round(time.time(), 3))
         try:
             # The plain search in short pieces, looking for the worker's answer in between.
-            while time.perf_counter() - since[0] < QUICK_SECONDS:
+            while search is not None and since is not None:
+                if time.perf_counter() - since[0] >= QUICK_SECONDS:
+                    break
                 search, result = plain_slice(job, PLAIN_PIECE, search, since)
                 if result is not None:
                     return result
                 for done, answer in executor.wait(0.0):
                     del self.running[done]
                     if done == ticket:
+                        self.warm = True
                         return answer
             while True:
                 for done, answer in executor.wait(0.25):
                     del self.running[done]
                     if done == ticket:
+                        self.warm = True
                         return answer
         finally:
             if ticket in self.running:  # the plain search answered first
@@ -1123,6 +1146,7 @@ class ProofRun:
             self.executor.close()
             self.executor = None
         self.running.clear()
+        self.warm = False
 
     def _loop(self, tree: Tree, deadline: float | None, report: StatusReporter) -> int:
         """Run jobs until the root is settled or the time is up.
