@@ -738,6 +738,8 @@ class ProofRun:
         # A local worker has run a root's job with the compiled search (:meth:`_probe`): it holds
         # the search, loaded, and gets the next root's job at once.
         self.warm = False
+        # prove() wrote the state last, after stopping the workers (close() need not write it).
+        self.saved_at_end = False
 
     # -- the folder --------------------------------------------------------------------------------
 
@@ -831,10 +833,12 @@ class ProofRun:
             mine.unlink(missing_ok=True)
 
     def close(self) -> None:
-        """Stop the workers, write the state and let go of the folder."""
+        """Stop the workers, write the state (unless :meth:`prove` wrote it last, the workers
+        stopped) and let go of the folder."""
         self._stop_workers()
         try:
-            self.save(force=True)
+            if not self.saved_at_end:
+                self.save(force=True)
         finally:
             for tree in self.trees.values():
                 tree.pack.close()
@@ -884,6 +888,7 @@ class ProofRun:
             "end": "running",
         }
         self.state["sessions"].append(self.session)
+        self.saved_at_end = False
         try:
             done = self.state["done"]
             if done is not None and all((self.folder / name).exists() for name in done["proofs"]):
@@ -902,6 +907,7 @@ class ProofRun:
         finally:
             self._stop_workers()
             self.save(force=True)
+            self.saved_at_end = True  # nothing changes before close(): it need not write it again
         return value, time.perf_counter() - started
 
     def _value(self, deadline: float | None, report: StatusReporter) -> Value:
@@ -1303,8 +1309,11 @@ class ProofRun:
             name, check = self._certificate(attacker, target, report)
             proofs.append(name)
             checks[name] = check
-        self.state["done"] = {"value": value, "proofs": proofs, "checks": checks}
-        self.save(force=True)
+        self.state["done"] = {
+            "value": value,
+            "proofs": proofs,
+            "checks": checks,
+        }  # saved by prove()
 
     def _certificate(
         self, attacker: Question, target: int, report: StatusReporter
