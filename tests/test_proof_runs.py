@@ -516,6 +516,16 @@ def test_the_other_question_goes_at_once_to_the_worker_that_answered_the_first(
     assert all(verify_certificate(path).valid for path in result.proofs)
 
 
+def test_a_cancelled_job_leaves_no_worker_known_to_hold_the_compiled_search() -> None:
+    """Cancelling replaces a local worker by a fresh process: the next root takes the first look."""
+    from oxo.proofs.workers import SerialExecutor
+
+    run = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), RunOptions(workers=2))
+    run.executor, run.warm = SerialExecutor(), True
+    run._cancel(1)
+    assert not run.warm
+
+
 # -- the tree --------------------------------------------------------------------------------------
 
 

@@ -973,7 +973,7 @@ class ProofRun:
             or "oxo.proofs.dfpn" in sys.modules
         ):
             return run_job(job)
-        if self.warm and self.executor is not None:
+        if self.warm and self.executor is not None and self.executor.slots:
             return self._on_worker(tree, job, None, None)
         since = time.perf_counter(), time.process_time()
         search = None
@@ -1021,8 +1021,15 @@ class ProofRun:
                         return answer
         finally:
             if ticket in self.running:  # the plain search answered first
-                executor.cancel(ticket)
+                self._cancel(ticket)
                 del self.running[ticket]
+
+    def _cancel(self, ticket: int) -> None:
+        """Give up a running job. A local worker is replaced by a fresh process, which has not
+        loaded the compiled search: the next root's job takes the first look again."""
+        assert self.executor is not None
+        self.executor.cancel(ticket)
+        self.warm = False
 
     def _add_wall(self) -> None:
         """Add the run time since the last call to the question being worked on."""
@@ -1216,7 +1223,7 @@ class ProofRun:
             values = tree.values()
         if self.executor is not None:  # what still runs no longer matters (or has no time left)
             for ticket in list(self.running):
-                self.executor.cancel(ticket)
+                self._cancel(ticket)
         self.running.clear()
         self.keeping.clear()
         if values[tree.root]:  # the table of the whole search is no longer needed
@@ -1280,7 +1287,7 @@ class ProofRun:
         relevant = tree.relevant(values)
         for ticket, (_, key, _) in list(self.running.items()):
             if key not in relevant:
-                self.executor.cancel(ticket)
+                self._cancel(ticket)
                 del self.running[ticket]
 
     def progress_line(self, tree: Tree, values: dict[int, int], deadline: float | None) -> str:
