@@ -152,7 +152,7 @@ import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeGuard
 
 from oxo.errors import (
@@ -1031,6 +1031,13 @@ class _Images:
         return key, images.index(key)
 
 
+@lru_cache(maxsize=8)
+def _images_of(symmetries: tuple[Symmetry, ...], size: int) -> _Images:
+    """The tables of :class:`_Images`, built once per board and process (a sectioned certificate
+    has a walk per section)."""
+    return _Images(symmetries, size)
+
+
 class _Checker:
     """The walk of :func:`verify_certificate` over plain bitmasks (bit c = cell c).
 
@@ -1064,7 +1071,7 @@ class _Checker:
         self._classes: CompiledClasses | None = None
         self._images: _Images | None = None
         if 2 * self.size * len(self.symmetries) <= IMAGES_BITS:
-            self._images = _Images(self.symmetries, self.size)
+            self._images = _images_of(self.symmetries, self.size)
         if header.rules.chain:
             self.chains = ChainSearch(self.lines)
             if compiled and compiled_chains_fit(geometry):
