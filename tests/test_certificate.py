@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from checkers import run_checker
@@ -39,11 +39,47 @@ from oxo.proofs.certificate import (
     position_class,
     read_certificate,
     status_masks,
+    status_string,
     verify_certificate,
     write_certificate,
 )
 
 # -- helpers -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", ["3x3", "4x5,k=4", "7x7,k=5", "3x3x3"])
+def test_every_image_at_once_gives_the_class_and_the_first_symmetry_to_it(board: str) -> None:
+    """The checker's images of a position under all the symmetries at once (one number) give the
+    class key and the symmetry that the images taken one symmetry at a time give."""
+    from oxo.proofs.certificate import _Images
+
+    geometry = Geometry.parse(board)
+    symmetries = geometry.symmetries
+    images = _Images(symmetries, geometry.size)
+    rng = random.Random(7)
+    for _ in range(300):
+        cells = rng.sample(range(geometry.size), rng.randint(0, geometry.size))
+        cut = rng.randint(0, len(cells))
+        x = sum(1 << c for c in cells[:cut])
+        o = sum(1 << c for c in cells[cut:])
+        each = [(s.apply_mask(x) << geometry.size | s.apply_mask(o)) for s in symmetries]
+        key = min(each)
+        assert images.canonical(x, o) == (key, each.index(key))
+
+
+@given(
+    st.integers(1, 130).flatmap(
+        lambda n: st.tuples(st.just(n), st.integers(0, 2**n - 1), st.integers(0, 2**n - 1))
+    )
+)
+@example((4001, 3 << 3990, 5 << 3990))  # the cell-by-cell way (boards past 4,000 cells)
+@settings(max_examples=50)
+def test_a_status_string_spells_each_cell_and_reads_back(case: tuple[int, int, int]) -> None:
+    """Cell by cell, X's mark where both bits are set; read back to the masks (disjoint ones)."""
+    size, x, o = case
+    text = status_string(x, o, size)
+    assert text == "".join("1" if x >> c & 1 else "2" if o >> c & 1 else "0" for c in range(size))
+    assert status_masks(text) == (x, o & ~x)
 
 
 @cache

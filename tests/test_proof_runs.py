@@ -16,6 +16,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -487,6 +488,42 @@ def test_a_root_the_first_look_does_not_settle_is_raced_on_a_worker(
     assert result.value == "draw"
     assert all(verify_certificate(path).valid and tool(path) == 0 for path in result.proofs)
     assert min(len(calls), 1) == started
+
+
+def test_the_other_question_goes_at_once_to_the_worker_that_answered_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that answered a root's job holds the compiled search, loaded: the other question's
+    root goes to it without a first look here (no piece of the plain search for O's question)."""
+    from oxo.proofs import runs
+
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)
+    monkeypatch.setattr(runs, "FIRST_LOOK", 0.0)
+    monkeypatch.setattr(runs, "QUICK_SECONDS", 0.0)  # no race: the worker answers X's question
+    looked: list[str] = []
+    plain = runs.plain_slice
+
+    def counted(job: Job, *args: Any, **kwargs: Any) -> Any:
+        looked.append(job.attacker)
+        return plain(job, *args, **kwargs)
+
+    monkeypatch.setattr(runs, "plain_slice", counted)
+    result = prove_board(
+        Geometry.parse("4x5,k=4"), seconds=None, proof_dir=tmp_path / "p", run=RunOptions(workers=2)
+    )
+    assert result.value == "draw"
+    assert looked == ["x"]  # one piece of X's first look; none for O
+    assert all(verify_certificate(path).valid for path in result.proofs)
+
+
+def test_a_cancelled_job_leaves_no_worker_known_to_hold_the_compiled_search() -> None:
+    """Cancelling replaces a local worker by a fresh process: the next root takes the first look."""
+    from oxo.proofs.workers import SerialExecutor
+
+    run = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), RunOptions(workers=2))
+    run.executor, run.warm = SerialExecutor(), True
+    run._cancel(1)
+    assert not run.warm
 
 
 # -- the tree --------------------------------------------------------------------------------------

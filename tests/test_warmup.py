@@ -4,6 +4,8 @@ prints each family and the whole (or JSON). The real compile runs in ``.ci/run``
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,5 +61,21 @@ def test_the_families_are_the_searches() -> None:
         "gravity solver",
         "tree searches",
         "counters",
+        "Python bytecode",
     }
     assert main(["compile", "--workers", "0"]) == 2
+
+
+def test_the_bytecode_of_every_module_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even with PYTHONDONTWRITEBYTECODE (sys.dont_write_bytecode), as this machine runs."""
+    package = tmp_path / "oxo"
+    (package / "inner").mkdir(parents=True)
+    for name in ("__init__.py", "inner/__init__.py", "inner/mod.py"):
+        (package / name).write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setattr("oxo.__file__", str(package / "__init__.py"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    warmup.FAMILIES["Python bytecode"]()
+    written = sorted(path.relative_to(package).as_posix() for path in package.rglob("*.pyc"))
+    assert len(written) == 3 and all("__pycache__/" in path for path in written)

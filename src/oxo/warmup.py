@@ -6,7 +6,10 @@ search, Connect Four solve or ultimate tic-tac-toe game therefore waits a minute
 compiler. :func:`compile_searches` does that work at a time of the user's choosing: each search
 family runs once on a tiny board, spread over worker processes (the families share nothing, so
 they compile side by side). The continuous-integration script runs it beside the linters so that
-no test pays for compiling.
+no test pays for compiling. It also writes Python's own compiled form of oxo's modules (the
+``__pycache__`` files an ordinary install writes, but a run from a source folder with
+``PYTHONDONTWRITEBYTECODE`` set never does): ``oxo --help`` then takes 0.5 s of processor time
+instead of 0.7.
 """
 
 from __future__ import annotations
@@ -116,6 +119,19 @@ def _tree_searches() -> None:
         game.random_game_record(game.make_rng(1), np.zeros(128, dtype=np.int64))
 
 
+def _bytecode() -> None:
+    """Python's compiled form of every module of oxo (``__pycache__`` beside the sources), written
+    even when ``PYTHONDONTWRITEBYTECODE`` is set: without it each process compiles the modules it
+    imports again (about 0.2 s of the 0.4 s that ``import oxo.cli.solve`` takes, and as much in a
+    proof run's worker). Python checks each file against its source, so a stale one is never used;
+    where the sources cannot be written (a read-only install, which has its own) nothing is done."""
+    import compileall
+
+    import oxo
+
+    compileall.compile_dir(Path(oxo.__file__).parent, quiet=2)
+
+
 #: What compiles, by family, in the order the work is handed out (the longest first).
 FAMILIES: dict[str, Callable[[], None]] = {
     "proof search": _proofs,
@@ -124,6 +140,7 @@ FAMILIES: dict[str, Callable[[], None]] = {
     "proof runs and checkers": _proof_runs,
     "tree searches": _tree_searches,
     "counters": _counts,
+    "Python bytecode": _bytecode,
 }
 
 

@@ -23,7 +23,9 @@ def compile_command(workers: int | None, as_json: bool, quiet: bool) -> None:
     Each search (proofs, the gravity solver, the counters, the tree searches of ultimate and
     mega tic-tac-toe) is compiled the first time it runs, which can take a minute or more; the
     machine code is kept, and later runs load it at once. This command does that work now, so
-    that no later command waits for it. Running it again only loads what is kept.
+    that no later command waits for it. Running it again only loads what is kept. It also writes
+    Python's compiled form of oxo's modules (the __pycache__ folders, even where
+    PYTHONDONTWRITEBYTECODE is set), so that every command starts faster.
     """
     from oxo.progress import progress_bar
     from oxo.warmup import FAMILIES, compile_searches

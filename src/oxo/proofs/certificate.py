@@ -152,7 +152,7 @@ import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TypeGuard
 
 from oxo.errors import (
@@ -764,8 +764,16 @@ def status_masks(status: str) -> tuple[int, int]:
 
 
 def status_string(x: int, o: int, size: int) -> str:
-    """The status string of the position with X marks ``x`` and O marks ``o`` on ``size`` cells."""
-    return "".join("1" if x >> cell & 1 else "2" if o >> cell & 1 else "0" for cell in range(size))
+    """The status string of the position with X marks ``x`` and O marks ``o`` on ``size`` cells.
+
+    Cell c is digit c from the left. Read in base ten, the binary digits of ``x`` plus twice those
+    of ``o`` spell the digits at once (no carry: a cell holds one mark; X's wins where both are
+    set), most significant first, so the number's digits are reversed. (Python turns numbers of
+    at most 4,300 digits into text: larger boards go cell by cell.)"""
+    if size > 4000:
+        return "".join("1" if x >> c & 1 else "2" if o >> c & 1 else "0" for c in range(size))
+    digits = str(int(format(x, "b")) + 2 * int(format(o & ~x, "b")))
+    return digits.zfill(size)[::-1]
 
 
 def _image(perm: Sequence[int], mask: int) -> int:
@@ -978,6 +986,58 @@ def compiled_chains_fit(geometry: Geometry) -> bool:
     return 32 < geometry.size <= 64 and len({len(cells) for cells in geometry.line_cells}) == 1
 
 
+#: The most bits of one number holding every symmetry's image of a position (:class:`_Images`).
+IMAGES_BITS = 4096
+
+
+class _Images:
+    """Every symmetry's image of a position at once, in one number: symmetry s's image of (x, o)
+    as ``x' << size | o'`` in the bits from ``s * 2 * size`` up. Tables give each byte of X's
+    marks and of O's the sum of their images under all the symmetries, so a position takes a few
+    lookups whatever the number of symmetries, where carrying it under each in turn takes a few
+    lookups per symmetry. Read back, the least image is the class's key (the least image of X's
+    marks, then of O's), as :meth:`_Checker.canonical` defines it, and its symmetry the first that
+    gives it."""
+
+    def __init__(self, symmetries: Sequence[Symmetry], size: int) -> None:
+        stride = 2 * size
+        self.shifts = [index * stride for index in range(len(symmetries))]
+        self.mask = (1 << stride) - 1
+        self.tables: list[tuple[list[int], list[int]]] = []
+        for base in range(0, size, 8):
+            width = min(8, size - base)
+            xs, os_ = [0] * (1 << width), [0] * (1 << width)
+            for cell in range(width):
+                one_o = sum(
+                    1 << (shift + symmetry.perm[base + cell])
+                    for shift, symmetry in zip(self.shifts, symmetries, strict=True)
+                )
+                one_x = one_o << size
+                for subset in range(1 << cell, 1 << (cell + 1)):  # subsets whose top cell is cell
+                    xs[subset] = xs[subset ^ 1 << cell] | one_x
+                    os_[subset] = os_[subset ^ 1 << cell] | one_o
+            self.tables.append((xs, os_))
+
+    def canonical(self, x: int, o: int) -> tuple[int, int]:
+        """(the class's key, the index of the first symmetry carrying (x, o) to it)."""
+        packed = 0
+        for xs, os_ in self.tables:
+            packed |= xs[x & 0xFF] | os_[o & 0xFF]
+            x >>= 8
+            o >>= 8
+        mask = self.mask
+        images = [packed >> shift & mask for shift in self.shifts]
+        key = min(images)
+        return key, images.index(key)
+
+
+@lru_cache(maxsize=8)
+def _images_of(symmetries: tuple[Symmetry, ...], size: int) -> _Images:
+    """The tables of :class:`_Images`, built once per board and process (a sectioned certificate
+    has a walk per section)."""
+    return _Images(symmetries, size)
+
+
 class _Checker:
     """The walk of :func:`verify_certificate` over plain bitmasks (bit c = cell c).
 
@@ -1009,6 +1069,9 @@ class _Checker:
         self.rules = header.rules
         self.chains: ChainSearch | CompiledChainSearch | None = None
         self._classes: CompiledClasses | None = None
+        self._images: _Images | None = None
+        if 2 * self.size * len(self.symmetries) <= IMAGES_BITS:
+            self._images = _images_of(self.symmetries, self.size)
         if header.rules.chain:
             self.chains = ChainSearch(self.lines)
             if compiled and compiled_chains_fit(geometry):
@@ -1048,6 +1111,9 @@ class _Checker:
     def canonical(self, x: int, o: int) -> tuple[int, Symmetry]:
         if self._classes is not None:
             key, index = self._classes.canonical(x, o)
+            return key, self.symmetries[index]
+        if self._images is not None:
+            key, index = self._images.canonical(x, o)
             return key, self.symmetries[index]
         images = [symmetry.apply_mask(x) for symmetry in self.symmetries]
         least_x = min(images)

@@ -68,6 +68,7 @@ from oxo.proofs.certificate import (
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
 from oxo.proofs.search import QUICK_SECONDS
+from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.workers import (
     EARLY_SPLIT,
     Job,
@@ -734,6 +735,11 @@ class ProofRun:
         # The question being worked on, and when its run time was last added up.
         self.working: Tree | None = None
         self.since = 0.0
+        # A local worker has run a root's job with the compiled search (:meth:`_probe`): it holds
+        # the search, loaded, and gets the next root's job at once.
+        self.warm = False
+        # prove() wrote the state last, after stopping the workers (close() need not write it).
+        self.saved_at_end = False
 
     # -- the folder --------------------------------------------------------------------------------
 
@@ -827,10 +833,12 @@ class ProofRun:
             mine.unlink(missing_ok=True)
 
     def close(self) -> None:
-        """Stop the workers, write the state and let go of the folder."""
+        """Stop the workers, write the state (unless :meth:`prove` wrote it last, the workers
+        stopped) and let go of the folder."""
         self._stop_workers()
         try:
-            self.save(force=True)
+            if not self.saved_at_end:
+                self.save(force=True)
         finally:
             for tree in self.trees.values():
                 tree.pack.close()
@@ -880,6 +888,7 @@ class ProofRun:
             "end": "running",
         }
         self.state["sessions"].append(self.session)
+        self.saved_at_end = False
         try:
             done = self.state["done"]
             if done is not None and all((self.folder / name).exists() for name in done["proofs"]):
@@ -898,6 +907,7 @@ class ProofRun:
         finally:
             self._stop_workers()
             self.save(force=True)
+            self.saved_at_end = True  # nothing changes before close(): it need not write it again
         return value, time.perf_counter() - started
 
     def _value(self, deadline: float | None, report: StatusReporter) -> Value:
@@ -953,7 +963,8 @@ class ProofRun:
         compiled search and takes the whole slice from the start. The plain search's answer is
         taken if it comes first (the worker is stopped), else the worker's. So the two cores
         overlap the plain search with the loading of the compiled one (about half a second each)
-        instead of one after the other."""
+        instead of one after the other. Once a worker has answered so (it holds the compiled
+        search, loaded), the other question's root goes to it at once, without a first look."""
         options = self.options
         if (
             options.worker_count() < 2
@@ -962,6 +973,8 @@ class ProofRun:
             or "oxo.proofs.dfpn" in sys.modules
         ):
             return run_job(job)
+        if self.warm and self.executor is not None and self.executor.slots:
+            return self._on_worker(tree, job, None, None)
         since = time.perf_counter(), time.process_time()
         search = None
         while True:  # the first look, in pieces, until it has used FIRST_LOOK of processor time
@@ -970,6 +983,18 @@ class ProofRun:
                 return result
             if time.process_time() - since[1] >= FIRST_LOOK:
                 break
+        return self._on_worker(tree, job, search, since)
+
+    def _on_worker(
+        self,
+        tree: Tree,
+        job: Job,
+        search: StrategyReader | None,
+        since: tuple[float, float] | None,
+    ) -> JobResult:
+        """The root's job on a worker (the compiled search from the start), raced, while the run
+        is younger than :data:`oxo.proofs.search.QUICK_SECONDS` since ``since``, against the plain
+        search going on here with ``search`` (None: no race)."""
         executor = self._executor()
         self.tickets += 1
         ticket = self.tickets
@@ -977,23 +1002,34 @@ class ProofRun:
         self.running[ticket] = (tree.attacker, tree.root, round(time.time(), 3))
         try:
             # The plain search in short pieces, looking for the worker's answer in between.
-            while time.perf_counter() - since[0] < QUICK_SECONDS:
+            while search is not None and since is not None:
+                if time.perf_counter() - since[0] >= QUICK_SECONDS:
+                    break
                 search, result = plain_slice(job, PLAIN_PIECE, search, since)
                 if result is not None:
                     return result
                 for done, answer in executor.wait(0.0):
                     del self.running[done]
                     if done == ticket:
+                        self.warm = True
                         return answer
             while True:
                 for done, answer in executor.wait(0.25):
                     del self.running[done]
                     if done == ticket:
+                        self.warm = True
                         return answer
         finally:
             if ticket in self.running:  # the plain search answered first
-                executor.cancel(ticket)
+                self._cancel(ticket)
                 del self.running[ticket]
+
+    def _cancel(self, ticket: int) -> None:
+        """Give up a running job. A local worker is replaced by a fresh process, which has not
+        loaded the compiled search: the next root's job takes the first look again."""
+        assert self.executor is not None
+        self.executor.cancel(ticket)
+        self.warm = False
 
     def _add_wall(self) -> None:
         """Add the run time since the last call to the question being worked on."""
@@ -1123,6 +1159,7 @@ class ProofRun:
             self.executor.close()
             self.executor = None
         self.running.clear()
+        self.warm = False
 
     def _loop(self, tree: Tree, deadline: float | None, report: StatusReporter) -> int:
         """Run jobs until the root is settled or the time is up.
@@ -1186,7 +1223,7 @@ class ProofRun:
             values = tree.values()
         if self.executor is not None:  # what still runs no longer matters (or has no time left)
             for ticket in list(self.running):
-                self.executor.cancel(ticket)
+                self._cancel(ticket)
         self.running.clear()
         self.keeping.clear()
         if values[tree.root]:  # the table of the whole search is no longer needed
@@ -1250,7 +1287,7 @@ class ProofRun:
         relevant = tree.relevant(values)
         for ticket, (_, key, _) in list(self.running.items()):
             if key not in relevant:
-                self.executor.cancel(ticket)
+                self._cancel(ticket)
                 del self.running[ticket]
 
     def progress_line(self, tree: Tree, values: dict[int, int], deadline: float | None) -> str:
@@ -1279,8 +1316,11 @@ class ProofRun:
             name, check = self._certificate(attacker, target, report)
             proofs.append(name)
             checks[name] = check
-        self.state["done"] = {"value": value, "proofs": proofs, "checks": checks}
-        self.save(force=True)
+        self.state["done"] = {
+            "value": value,
+            "proofs": proofs,
+            "checks": checks,
+        }  # saved by prove()
 
     def _certificate(
         self, attacker: Question, target: int, report: StatusReporter
