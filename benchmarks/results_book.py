@@ -491,6 +491,13 @@ def section(data: dict) -> str:
         "| board | k | proves | certificate | entries | bytes | SHA-256 (start) | where | index, once |",
         "| --- | ---: | --- | --- | ---: | ---: | --- | --- | ---: |",
         *rows,
+        "",
+        "On the web page (`oxo serve`) every board of the book can be played against its proof: "
+        "the board menu lists them, and beside the board a box says what is proved, where each "
+        "certificate is and the commands that check it, prepares a certificate's index (by itself "
+        "before the computer's first move when it is quick, on a button when it is long, showing "
+        'how far it is) and offers a new game against the proof (docs/api.md, "Playing against '
+        'the proof").',
         MARKERS[1],
     ]
     return "\n".join(lines)

@@ -633,6 +633,19 @@ def test_a_value_from_the_book_draws_itself_in_a_notebook() -> None:
 # -- the slow part: the whole book against its records, bigger certificates and boards -------------
 
 
+def test_the_solved_page_s_book_section_is_what_the_book_gives() -> None:
+    """docs/solved.md's section on the proof book is benchmarks/results_book.py's, from the book
+    file as it ships: no row or paragraph typed in or left stale."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import results_book
+    finally:
+        sys.path.pop(0)
+    data = json.loads(book.BOOK_FILE.read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "solved.md").read_text(encoding="utf-8")
+    assert results_book.section(data) in page
+
+
 @pytest.mark.slow
 def test_the_book_file_is_what_the_records_give() -> None:
     """benchmarks/results_book.py writes the book from the records and the certificate files:
