@@ -12,7 +12,7 @@ import pytest
 from tests.test_gravity import random_state
 
 from oxo.errors import OutOfReachError
-from oxo.gravity import bitboard, ordering, search
+from oxo.gravity import bitboard, search
 from oxo.gravity import solver as core
 from oxo.gravity import table as tt
 from oxo.gravity.board import GravityBoard, GravityState
@@ -381,23 +381,3 @@ def test_follow_up_bounds_hold_on_every_position_of_small_boards(spec: str) -> N
             if _check_follow_up(state, board, params, claim_rows, scratch, memo) is not None:
                 checked += 1
     assert checked >= 100
-
-
-def test_cell_lines_count_every_line_through_each_cell() -> None:
-    """The move order's lines through a cell, against a count over every line written out: Connect
-    Four's 69 lines, 3 through a corner, 13 through the middle of the centre column, none through
-    the spare row; and the search's ``order`` array is the centre order followed by them."""
-    board = GravityBoard.parse("6x7,k=4")
-    counts = ordering.cell_lines(board)
-    lines = board.lines_through(board.full)
-    assert len(lines) == 69
-    assert int(counts.sum()) == 4 * 69
-    for bit in range(board.stride * board.cols):
-        assert counts[bit] == sum(bit in line for line in lines)
-    assert counts[board.bit(0, 0).bit_length() - 1] == 3
-    assert counts[board.bit(2, 3).bit_length() - 1] == 13
-    assert counts[board.bit(3, 3).bit_length() - 1] == 13
-    assert all(counts[c * board.stride + board.rows] == 0 for c in range(board.cols))
-    order = ordering.move_order(board)
-    assert list(order[: board.cols]) == [3, 2, 4, 1, 5, 0, 6]
-    assert (order[board.cols :] == counts).all()
