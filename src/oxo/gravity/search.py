@@ -327,9 +327,8 @@ def _negamax(
                 parity = odd_rows if (ply & 1) == 0 else even_rows
                 # Order the moves (see :mod:`oxo.gravity.ordering`): the table's best column first,
                 # then by the threats each creates, those on the mover's rows counting once more,
-                # plus the lines through the cell played, centre columns first on ties.
-                # ``moves[depth]`` is kept in increasing order of promise, so that the last is
-                # tried first.
+                # plus the lines through the cell played, centre columns first on ties. ``moves[depth]`` is kept in increasing order of
+                # promise, so that the last is tried first.
                 count = 0
                 column = (1 << params[_ROWS]) - 1
                 for i in range(cols - 1, -1, -1):

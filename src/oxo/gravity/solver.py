@@ -6,10 +6,10 @@ bit above each column's top stays empty, so the playable cells are ``(mask + bot
 transposition table of lower and upper bounds keyed by ``marks of the side to move + mask`` (unique
 per position), only moves that do not hand the opponent an immediate win (a position with two
 opponent threats, or a threat under a threat, is lost at once), columns tried in the order of the
-threats they create and the lines through the cell played (centre first on ties), and an iterative
-null-window search on the score. The hot loop is compiled with numba; it holds boards of at most
-63 bits (``(rows + 1) * cols <= 63``: Connect Four uses 49) in one word, bigger ones (13x4, 14x4,
-12x5 as width x height) in two (:mod:`oxo.gravity.wide`).
+threats they create (centre first on ties), and an iterative null-window search on the score. The
+hot loop is compiled with numba; it holds boards of at most 63 bits (``(rows + 1) * cols <= 63``:
+Connect Four uses 49) in one word, bigger ones (13x4, 14x4, 12x5 as width x height) in two
+(:mod:`oxo.gravity.wide`).
 
 Scores follow the usual convention, for the side to move: with ``N`` cells on the board, a win with
 the mark played at ply ``p`` (the ``p``-th mark of the game) is worth ``(N + 2 - p) // 2`` — the
