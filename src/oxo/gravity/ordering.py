@@ -3,12 +3,8 @@
 The table's best column goes first; the others by the threats they create (cells where one more mark
 completes ``k`` in a row), a threat on a row of the mover's parity counting once more (Allis's
 odd/even threats: the first player's threats on odd rows, the second's on even rows, are the ones
-that decide endgames), a threat one mark away from being playable once more; that score times
-``_THREAT_WEIGHT``, plus the number of lines of ``k`` cells through the cell played
-(:func:`cell_lines`: a middle cell of the centre column before one on the edge or the top), then
-centre columns first on ties (:func:`centre_order`). Good ordering is most of alpha-beta's speed:
-the lines through the cell took Connect Four's empty board from 74 to 49 million positions (see
-docs/performance.md).
+that decide endgames), centre columns first on ties (:func:`centre_order`). Good ordering is most
+of alpha-beta's speed.
 
 The scoring and insertion sort of the moves runs inside the search's loop
 (:func:`oxo.gravity.search._negamax`): as a compiled function of its own, even one numba inlines,
@@ -23,34 +19,11 @@ from numba import njit
 from oxo.gravity.bitboard import _SKEW
 from oxo.gravity.board import GravityBoard
 
-#: What one point of a move's threat score weighs against one line through the cell played
-#: (Connect Four, empty board: 2 gave 52.0, 4 gave 49.5, 8 gave 50.9 million positions; the lines
-#: only breaking ties, 51.8 million).
-_THREAT_WEIGHT = 4
-#: The score of the table's best column: above any other move's.
-_HINT_SCORE = 1 << 40
-
 
 def centre_order(board: GravityBoard) -> np.ndarray:
     """The columns from the centre out (the order moves are tried in when their threats tie)."""
     centre = (board.cols - 1) / 2
     return np.array(sorted(range(board.cols), key=lambda c: (abs(c - centre), c)), dtype=np.int64)
-
-
-def cell_lines(board: GravityBoard) -> np.ndarray:
-    """For each bit of the board (``stride * cols``, the spare row's bits 0), the number of lines
-    of ``k`` cells through that cell: a mark there takes part in that many possible lines (Connect
-    Four: 3 in a corner, 13 in the middle of the centre column)."""
-    counts = np.zeros(board.stride * board.cols, dtype=np.int64)
-    for line in board.lines_through(board.full):
-        counts[list(line)] += 1
-    return counts
-
-
-def move_order(board: GravityBoard) -> np.ndarray:
-    """The search's ``order`` array: :func:`centre_order`, then :func:`cell_lines` (the move
-    ordering reads a cell's lines at ``order[cols + bit]``)."""
-    return np.concatenate([centre_order(board), cell_lines(board)])
 
 
 @njit(cache=True, nogil=True, inline="always")

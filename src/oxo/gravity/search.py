@@ -38,7 +38,7 @@ from oxo.gravity.bitboard import (
     _popcount,
     _winning_cells,
 )
-from oxo.gravity.ordering import _HINT_SCORE, _THREAT_WEIGHT, _skew_moves
+from oxo.gravity.ordering import _skew_moves
 from oxo.gravity.table import _COLUMN_SHIFT, _prefetch, _probe, _store, _table_key
 
 #: Slots of ``counter``: nodes searched, a stop request (set by another thread), and whether the
@@ -327,7 +327,7 @@ def _negamax(
                 parity = odd_rows if (ply & 1) == 0 else even_rows
                 # Order the moves (see :mod:`oxo.gravity.ordering`): the table's best column first,
                 # then by the threats each creates, those on the mover's rows counting once more,
-                # plus the lines through the cell played, centre columns first on ties. ``moves[depth]`` is kept in increasing order of
+                # centre columns first on ties. ``moves[depth]`` is kept in increasing order of
                 # promise, so that the last is tried first.
                 count = 0
                 column = (1 << params[_ROWS]) - 1
@@ -354,9 +354,8 @@ def _negamax(
                             + _popcount(threats & parity)
                             + _popcount(threats & above)
                         )
-                        score = _THREAT_WEIGHT * score + order[cols + _popcount(move - 1)]
                         if col == hint:
-                            score = _HINT_SCORE
+                            score = 1000
                         j = count
                         while j > 0 and scores[depth, j - 1] > score:
                             moves[depth, j] = moves[depth, j - 1]

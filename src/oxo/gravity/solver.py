@@ -49,7 +49,7 @@ from oxo.gravity.bitboard import (
     supports,
 )
 from oxo.gravity.board import GravityBoard, GravityState
-from oxo.gravity.ordering import move_order
+from oxo.gravity.ordering import centre_order
 from oxo.gravity.search import _C_NODES, _C_STOP, _negamax
 from oxo.gravity.table import (
     _COLUMN_SHIFT,
@@ -190,7 +190,7 @@ class GravitySolver:
             fields, kid_rows = 9, 3
         self._arrays = (
             params,
-            move_order(board),
+            centre_order(board),
             self.table,
             np.zeros((board.size + 1, fields), dtype=np.int64),
             np.zeros((board.size + 1, board.cols), dtype=np.int64),

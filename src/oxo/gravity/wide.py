@@ -41,7 +41,7 @@ from oxo.gravity.bitboard import (
     _popcount,
 )
 from oxo.gravity.board import GravityBoard
-from oxo.gravity.ordering import _HINT_SCORE, _THREAT_WEIGHT, _skew_moves
+from oxo.gravity.ordering import _skew_moves
 from oxo.gravity.search import (
     _C_NODES,
     _C_STOP,
@@ -507,7 +507,6 @@ def _negamax_wide(
     marks of the side to move, ``ml``, ``mh`` every mark)."""
     cells = params[_CELLS]
     cols = params[_COLS]
-    lo_bits = params[_LO_BITS]
     fl = params[_FULL_LO]
     fh = params[_FULL_HI]
     bl = params[_BOTTOM_LO]
@@ -601,10 +600,8 @@ def _negamax_wide(
                         + _popcount(ul & al)
                         + _popcount(uh & ah)
                     )
-                    cell = _popcount(mvl - 1) if mvl else lo_bits + _popcount(mvh - 1)
-                    score = _THREAT_WEIGHT * score + order[cols + cell]
                     if col == hint:
-                        score = _HINT_SCORE
+                        score = 1000
                     j = count
                     while j > 0 and scores[depth, j - 1] > score:
                         moves[depth, j] = moves[depth, j - 1]
