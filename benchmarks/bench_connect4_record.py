@@ -1,5 +1,6 @@
-"""Connect Four's empty board, ``oxo solve 6x7 --k 4 --gravity``, with this checkout and another
-(say main, before a change), side by side: processor time and peak memory of one core.
+"""Connect Four's empty board searched from scratch, ``oxo solve 6x7 --k 4 --gravity --again``
+(without ``--again`` the answer comes from oxo's proof book, with no search), with this checkout
+and another (say main, before a change), side by side: processor time and peak memory of one core.
 
 Run:  git archive main | tar -x -C /tmp/base
       python benchmarks/bench_connect4_record.py /tmp/base/src [--rounds 2]
@@ -28,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent / "src"
 #: ``oxo`` itself (the console script's entry point) with the checkout's sources.
 OXO = ["-c", "import sys; from oxo.cli import run; sys.argv[0] = 'oxo'; run()"]
-COMMAND = [*OXO, "solve", "6x7", "--k", "4", "--gravity"]
+COMMAND = [*OXO, "solve", "6x7", "--k", "4", "--gravity", "--again"]
 
 
 def _run(src: Path, args: list[str]) -> tuple[str, float, float, float]:
