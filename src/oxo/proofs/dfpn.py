@@ -425,23 +425,41 @@ class ProofSearch(StrategyReader):
         if entries * 3 <= slots and replaced <= slots:
             return
         self._replaced_before += replaced
-        slots *= 2
+        self._move_into(kernel.Table(self._slots_for(entries, slots * 2)), self.table)
+
+    def _slots_for(self, entries: int, slots: int) -> int:
+        """``slots`` doubled until ``entries`` fill at most a third of them, or the table may not
+        grow any more."""
         while entries * 3 > slots and slots < self.max_slots:
             slots *= 2
-        self._move_into(kernel.Table(slots), self.table)
+        return slots
 
     def _move_into(
         self, new: kernel.Table, old: kernel.Table, keep: np.ndarray | None = None
     ) -> None:
         """Store the entries of ``old`` (those of ``keep``, a mask of slots, when given) in ``new``."""
-        arrays = (old.key, old.pn, old.dn, old.flags, old.work, old.zone)
+        arrays = tuple(getattr(old, name) for name in TABLE_ARRAYS)
         if keep is not None:
             arrays = tuple(a[keep] for a in arrays)  # copies: ``new`` may be ``old`` emptied
             old.key[:] = 0
+        self._rehash(new, arrays)
+
+    def _rehash(self, new: kernel.Table, arrays: tuple[np.ndarray, ...]) -> None:
+        """Store the entries of ``arrays`` (in the order of :data:`TABLE_ARRAYS`) in ``new``, which
+        becomes the table."""
+        key, pn, dn, flags, work, zone = arrays
         kernel.table_rehash(
-            *arrays, *(new.key, new.pn, new.dn, new.flags, new.work, new.zone), self.stats
-        )
+            key, pn, dn, flags, work, zone,
+            new.key, new.pn, new.dn, new.flags, new.work, new.zone, self.stats,
+        )  # fmt: skip
         self.table = new
+
+    def _worth(self) -> np.ndarray:
+        """The work of each slot's position, as the replacement weighs it (a settled position
+        counts :data:`kernel.SETTLED_WEIGHT` times its work)."""
+        t = self.table
+        settled = (t.pn == 0) | (t.dn == 0)
+        return t.work.astype(np.int64) * np.where(settled, kernel.SETTLED_WEIGHT, 1)
 
     def _sweep(self) -> None:
         """Drop the half of the table that cost least to find (weighed as the replacement weighs
@@ -452,8 +470,7 @@ class ProofSearch(StrategyReader):
         used = t.key != 0
         if not used.any():
             return
-        settled = (t.pn == 0) | (t.dn == 0)
-        score = t.work.astype(np.int64) * np.where(settled, kernel.SETTLED_WEIGHT, 1)
+        score = self._worth()
         median = np.median(score[used])
         self.stats[kernel.ST_SWEPT] += 1
         self._move_into(t, t, used & (score > median))
@@ -484,12 +501,10 @@ class ProofSearch(StrategyReader):
     def _kept_slots(self, limit: int) -> np.ndarray:
         """The slots of the table's positions, at most ``limit`` of them: those of most work (a
         settled position counting as the table's replacement counts it)."""
-        t = self.table
-        used = np.flatnonzero(t.key != 0)
+        used = np.flatnonzero(self.table.key != 0)
         if len(used) <= limit:
             return used
-        settled = (t.pn[used] == 0) | (t.dn[used] == 0)
-        score = t.work[used].astype(np.int64) * np.where(settled, kernel.SETTLED_WEIGHT, 1)
+        score = self._worth()[used]
         return used[np.argsort(-score, kind="stable")[:limit]]
 
     def save_table(self, path: str | os.PathLike[str]) -> int:
@@ -524,19 +539,11 @@ class ProofSearch(StrategyReader):
         ):
             return 0
         held = t.key != 0  # what this search holds already stays, after the kept positions
-        count = len(arrays["key"]) + int(held.sum())
-        slots = len(t.key)
-        while count * 3 > slots and slots < self.max_slots:
-            slots *= 2
-        key, pn, dn, flags, work, zone = (
+        slots = self._slots_for(len(arrays["key"]) + int(held.sum()), len(t.key))
+        merged = tuple(
             np.concatenate((arrays[name], getattr(t, name)[held])) for name in TABLE_ARRAYS
         )
-        new = kernel.Table(slots)
-        kernel.table_rehash(
-            key, pn, dn, flags, work, zone,
-            new.key, new.pn, new.dn, new.flags, new.work, new.zone, self.stats,
-        )  # fmt: skip
-        self.table = new
+        self._rehash(kernel.Table(slots), merged)
         return len(arrays["key"])
 
     # -- solving -----------------------------------------------------------------------------------
