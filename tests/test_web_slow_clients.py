@@ -56,10 +56,11 @@ def waiting_now(uvicorn_server: Any) -> set[Any]:
     return set(protocol._waiting(uvicorn_server.server_state).copy())
 
 
-#: How slow clients begin: a request line, then headers a byte at a time; or whole headers, then
-#: a body a byte at a time.
+#: How slow clients begin: a request line and a header whose value then comes a byte at a time; or
+#: whole headers, then a body a byte at a time. Every byte keeps the request valid (a line that
+#: began with a space would be a malformed header, answered 400 and closed at the first drip).
 OPENINGS = {
-    "headers": b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    "headers": b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ",
     "body": b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
     b"Content-Length: 1000\r\n\r\n{",
 }
@@ -84,17 +85,18 @@ class Trickle:
         while not self.stop.wait(0.5):
             for conn in self.sockets:
                 try:
-                    conn.sendall(b" ")
+                    conn.sendall(b"a")  # more of the header's value, or of the body
                 except OSError:
                     pass  # evicted
 
     def open_count(self) -> int:
-        """How many are still open (a closed one reads as the end of the stream)."""
+        """How many are still open and unanswered: a slow client has nothing to read (a closed one
+        reads as the end of the stream, an answered one as its answer)."""
         still = 0
         for conn in self.sockets:
             conn.setblocking(False)
             try:
-                still += conn.recv(1) != b""
+                conn.recv(1)
             except BlockingIOError:
                 still += 1
             except OSError:
