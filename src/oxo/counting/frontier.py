@@ -81,68 +81,11 @@ def _byte_tables(geometry: Geometry) -> np.ndarray:
     return tables
 
 
-def _kernel():
-    """The compiled expansion (numba); compiled once per process, cached on disk."""
-    from numba import njit
-
-    @njit(cache=True)
-    def apply(tables, g, mask):
-        image = np.uint64(0)
-        for b in range(tables.shape[1]):
-            image |= tables[g, b, (mask >> np.uint64(8 * b)) & np.uint64(0xFF)]
-        return image
-
-    @njit(cache=True)
-    def expand(xs, os_, x_moves, tables, lines, full, out_x, out_o, out_stab):
-        count = 0
-        symmetries = tables.shape[0]
-        for i in range(xs.shape[0]):
-            x = xs[i]
-            o = os_[i]
-            done = (x | o) == full
-            for line in lines:
-                if (x & line) == line or (o & line) == line:
-                    done = True
-                    break
-            if done:
-                continue
-            free = full & ~(x | o)
-            while free:
-                bit = free & (~free + np.uint64(1))
-                free ^= bit
-                cx = x | bit if x_moves else x
-                co = o if x_moves else o | bit
-                best_x = cx
-                best_o = co
-                same = 1
-                for g in range(1, symmetries):
-                    gx = apply(tables, g, cx)
-                    if gx > best_x:
-                        continue
-                    go = apply(tables, g, co)
-                    if gx < best_x or go < best_o:
-                        best_x = gx
-                        best_o = go
-                        same = 1
-                    elif go == best_o:
-                        same += 1
-                out_x[count] = best_x
-                out_o[count] = best_o
-                out_stab[count] = same
-                count += 1
-        return count
+def _expand_kernel() -> Any:
+    """The compiled expansion (:mod:`oxo.counting.frontierkernel`; numba is imported only here)."""
+    from oxo.counting.frontierkernel import expand
 
     return expand
-
-
-_EXPAND = None
-
-
-def _expand_kernel():
-    global _EXPAND
-    if _EXPAND is None:
-        _EXPAND = _kernel()
-    return _EXPAND
 
 
 def _unique(x: np.ndarray, o: np.ndarray, stab: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -442,7 +385,9 @@ def _walk(
         step = _Steps(len(tasks) + len(merges), on_progress)
 
         if tasks:
-            _expand_kernel()  # compile before the workers fork, so each does not compile again
+            from oxo.counting.frontierkernel import warm_up
+
+            warm_up()  # compile (or load) it before the workers fork, so each holds it already
             run_shards(tasks, executor, workers=workers, scheduler=scheduler, on_done=step)
         results = run_shards(merges, executor, workers=workers, scheduler=scheduler, on_done=step)
         sums = np.sum(np.array(results), axis=0) if results else np.zeros(4, dtype=np.int64)
