@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -260,3 +263,20 @@ def test_a_frontier_count_says_where_its_folder_is(
     folder = tmp_path / "oxo-count-4x4x4-k4"
     assert folder.is_dir() and str(folder) in err.replace("\n", "")
     assert "continue a stopped count" in err and "remove the folder" in err
+
+
+def test_a_later_process_finds_the_compiled_step_in_the_cache(tmp_path: Path) -> None:
+    """The compiled step is kept in numba's cache under a key every process computes alike: a
+    second process loads it instead of compiling it again (made inside a function, it never did)."""
+    code = (
+        "from oxo.compiled import is_cached\nfrom oxo.counting import frontierkernel as kernel\n"
+        "before = is_cached(kernel.expand)\nkernel.warm_up()\nprint(before, is_cached(kernel.expand))"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    assert runs == [["False", "True"], ["True", "True"]]
