@@ -407,8 +407,9 @@ def solve_command(
     Past --time the value is "unknown" and the exit status is 3.
 
     With --gravity, an exact alpha-beta search gives the value and when the game ends with best
-    play (6x7 --k 4, Connect Four, takes about 40 s and under 256 MiB); --proof writes two
-    certificates there too, one per side, that together pin the value and the ending ply.
+    play (6x7 --k 4, Connect Four, takes about 20 s on one core and under 256 MiB); --proof
+    writes two certificates there too, one per side, that together pin the value and the ending
+    ply.
 
     Example: oxo solve 5x5 --k 4 --proof proofs/5x5k4
     """
