@@ -997,10 +997,16 @@ class ProofRun:
                 return result
             if time.process_time() - since[1] >= FIRST_LOOK:
                 break
-            if not early and self.executor is None and self.geometry.size >= EARLY_WORKER_CELLS:
+            if not early and self.executor is None and self._early_worker():
                 early = True
                 self._executor(preload=True)
         return self._on_worker(tree, job, search, since)
+
+    def _early_worker(self) -> bool:
+        """Whether the worker starts after the first piece of the first look, not after the whole
+        look (:data:`EARLY_WORKER_CELLS`): on a big board the flat compiled search handles (boxes
+        with gravity have a search of their own, which the worker does not preload)."""
+        return self.geometry.size >= EARLY_WORKER_CELLS and not self.geometry.gravity
 
     def _on_worker(
         self,
