@@ -611,6 +611,28 @@ def test_a_preloading_worker_takes_the_first_job_with_the_compiled_search(
         assert ("table_sweeps" in results[0][1].statistics) == preload
 
 
+def test_a_worker_whose_preloading_fails_still_runs_its_jobs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Preloading is a head start only: when it fails, the worker goes on to its jobs, which load
+    what they need themselves (and report any failure as a job's)."""
+    from oxo.proofs import workers
+
+    def broken() -> None:
+        raise RuntimeError("no machine code")
+
+    monkeypatch.setattr(workers, "load_compiled_search", broken)  # the fork inherits it
+    executor = workers.ProcessExecutor(2, preload=True)
+    try:
+        executor.submit(1, Job((3, 3), 3, "x", 0, 0))
+        results: list[tuple[int, JobResult]] = []
+        while not results:
+            results = executor.wait(1.0)
+    finally:
+        executor.close()
+    assert results[0][1].value == -1 and results[0][1].fragment is not None
+
+
 def test_a_cancelled_job_leaves_no_worker_known_to_hold_the_compiled_search() -> None:
     """Cancelling replaces a local worker by a fresh process: the next root takes the first look."""
     from oxo.proofs.workers import SerialExecutor

@@ -353,7 +353,10 @@ def _worker_loop(connection: Connection, parent: int, preload: bool = False) -> 
 
     worker_setup(parent)
     if preload:
-        load_compiled_search()
+        try:
+            load_compiled_search()
+        except Exception:  # only a head start: the first job loads it again and reports why not
+            pass
     while True:
         try:
             job = connection.recv()
