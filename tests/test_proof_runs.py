@@ -588,6 +588,39 @@ def test_a_big_board_whose_first_look_settles_nothing_takes_the_preloaded_worker
         assert [preload for preload, _ in made] == [preloaded]
 
 
+def test_ctrl_c_while_the_early_worker_loads_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the first look, after the early worker started: the run stops as at any other
+    moment (KeyboardInterrupt, its session ended "interrupted") and no worker is left."""
+    from oxo.proofs import runs
+
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)
+    monkeypatch.setattr(runs, "EARLY_WORKER_CELLS", 20)
+    monkeypatch.setattr(runs, "FIRST_LOOK", 60.0)
+    pieces: list[int] = []
+
+    def interrupted(job: Job, *args: Any, **kwargs: Any) -> Any:
+        pieces.append(1)
+        if len(pieces) > 1:
+            raise KeyboardInterrupt
+        return None, None
+
+    monkeypatch.setattr(runs, "plain_slice", interrupted)
+    made = _executors(monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        prove_board(
+            Geometry.parse("4x5,k=4"),
+            seconds=None,
+            proof_dir=tmp_path / "p",
+            run=RunOptions(workers=2),
+        )
+    assert [preload for preload, _ in made] == [True]
+    processes = [worker.process for worker in made[0][1]._workers]  # type: ignore[attr-defined]
+    assert not any(process.is_alive() for process in processes)
+    assert load_state(tmp_path / "p")["sessions"][-1]["end"] == "interrupted"
+
+
 def test_a_preloading_worker_takes_the_first_job_with_the_compiled_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
