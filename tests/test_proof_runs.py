@@ -666,6 +666,23 @@ def test_a_worker_whose_preloading_fails_still_runs_its_jobs(
     assert results[0][1].value == -1 and results[0][1].fragment is not None
 
 
+def test_killed_workers_end_and_close_reaps_them() -> None:
+    """kill() ends every worker, a job in progress too, without waiting; close() after it reaps
+    them (a run kills its workers once the value is known, before writing the certificates)."""
+    from oxo.proofs.workers import ProcessExecutor
+
+    executor = ProcessExecutor(2)
+    processes = [worker.process for worker in executor._workers]
+    executor.submit(1, Job((7, 7), 5, "x", 0, 0))  # many seconds for the plain search
+    executor.kill()
+    deadline = time.monotonic() + 30
+    while any(process.is_alive() for process in processes) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not any(process.is_alive() for process in processes)
+    executor.close()
+    assert all(process.exitcode == -signal.SIGKILL for process in processes)
+
+
 def test_a_cancelled_job_leaves_no_worker_known_to_hold_the_compiled_search() -> None:
     """Cancelling replaces a local worker by a fresh process: the next root takes the first look."""
     from oxo.proofs.workers import SerialExecutor

@@ -905,6 +905,9 @@ class ProofRun:
             else:
                 value = self._value(deadline, report)
                 if value != "unknown":
+                    # The certificates need no worker: they end while this process writes them.
+                    if self.executor is not None:
+                        self.executor.kill()
                     self._certify(value, report)
             self.session["end"] = "settled" if value != "unknown" else "time"
         except KeyboardInterrupt:

@@ -307,7 +307,8 @@ WorkerLostError = OutOfReachError
 
 class JobExecutor(Protocol):
     """Runs jobs somewhere: :meth:`submit` a job under a ticket when :attr:`slots` allow, then
-    :meth:`wait` for results; :meth:`cancel` gives up a job; :meth:`close` stops every worker."""
+    :meth:`wait` for results; :meth:`cancel` gives up a job; :meth:`close` stops every worker
+    (:meth:`kill` ends them at once, without waiting for them to go: close() still must)."""
 
     @property
     def slots(self) -> int: ...
@@ -317,6 +318,8 @@ class JobExecutor(Protocol):
     def wait(self, timeout: float) -> list[tuple[int, JobResult]]: ...
 
     def cancel(self, ticket: int) -> None: ...
+
+    def kill(self) -> None: ...
 
     def close(self) -> None: ...
 
@@ -341,6 +344,9 @@ class SerialExecutor:
 
     def cancel(self, ticket: int) -> None:
         self._queue = [(t, job) for t, job in self._queue if t != ticket]
+
+    def kill(self) -> None:
+        self._queue.clear()
 
     def close(self) -> None:
         self._queue.clear()
@@ -468,9 +474,14 @@ class ProcessExecutor:
             if worker.ticket == ticket:
                 self._replace(worker)
 
-    def close(self) -> None:
+    def kill(self) -> None:
+        """Send every worker SIGKILL; :meth:`close` reaps them (the system takes a few hundredths
+        of a second to end a worker that holds the compiled search, time the caller may use)."""
         for worker in self._workers:
             worker.process.kill()
+
+    def close(self) -> None:
+        self.kill()
         for worker in self._workers:
             worker.process.join()
             worker.connection.close()
@@ -547,10 +558,13 @@ class DaskExecutor:
         if future is not None:
             future.cancel()
 
-    def close(self) -> None:
+    def kill(self) -> None:
         for future in self._futures.values():
             future.cancel()
         self._futures.clear()
+
+    def close(self) -> None:
+        self.kill()
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
