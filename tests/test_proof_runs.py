@@ -519,6 +519,170 @@ def test_the_other_question_goes_at_once_to_the_worker_that_answered_the_first(
     assert all(verify_certificate(path).valid for path in result.proofs)
 
 
+def _executors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, object]]:
+    """Record each executor a run starts (whether its first worker preloads, the executor)."""
+    made: list[tuple[bool, object]] = []
+    executor = ProofRun._executor
+
+    def recorded(self: ProofRun, preload: bool = False) -> object:
+        fresh = self.executor is None
+        out = executor(self, preload)
+        if fresh:
+            made.append((preload, out))
+        return out
+
+    monkeypatch.setattr(ProofRun, "_executor", recorded)
+    return made
+
+
+def test_a_big_board_starts_its_worker_after_the_first_piece_and_stops_it_if_unneeded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a board of EARLY_WORKER_CELLS or more (here 20, so that 4x5 with k = 4 counts), a root
+    the first piece of the first look leaves open starts a worker that loads the compiled search
+    beside the rest of the look; when the look settles the root after all, the workers are
+    stopped (their processes end), and the certificates are the plain search's, checked."""
+    from oxo.proofs import runs
+
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)
+    monkeypatch.setattr(runs, "EARLY_WORKER_CELLS", 20)
+    monkeypatch.setattr(runs, "FIRST_LOOK", 60.0)
+    monkeypatch.setattr(runs, "PLAIN_PIECE", 0.0)  # pieces of 64 positions: 4x5 needs about 470
+    made = _executors(monkeypatch)
+    result = prove_board(
+        Geometry.parse("4x5,k=4"), seconds=None, proof_dir=tmp_path / "p", run=RunOptions(workers=2)
+    )
+    assert result.value == "draw"
+    assert all(verify_certificate(path).valid and tool(path) == 0 for path in result.proofs)
+    assert [preload for preload, _ in made] == [True]  # X's question; O's settles in its piece
+    processes = [worker.process for worker in made[0][1]._workers]  # type: ignore[attr-defined]
+    assert len(processes) == 2 and not any(process.is_alive() for process in processes)
+
+
+def test_a_big_board_whose_first_look_settles_nothing_takes_the_preloaded_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The root the first look leaves open goes to the worker that started loading the compiled
+    search after the first piece; smaller boards start theirs after the whole first look."""
+    from oxo.proofs import runs
+
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)
+    monkeypatch.setattr(runs, "FIRST_LOOK", 0.05)
+    monkeypatch.setattr(runs, "QUICK_SECONDS", 0.0)  # no race: the worker answers X's question
+
+    def nothing(job: Job, *args: Any, **kwargs: Any) -> Any:
+        return None, None  # a piece of the first look that settles nothing
+
+    monkeypatch.setattr(runs, "plain_slice", nothing)
+    for cells, preloaded in ((20, True), (21, False)):
+        monkeypatch.setattr(runs, "EARLY_WORKER_CELLS", cells)
+        made = _executors(monkeypatch)
+        result = prove_board(
+            Geometry.parse("4x5,k=4"),
+            seconds=None,
+            proof_dir=tmp_path / str(cells),
+            run=RunOptions(workers=2),
+        )
+        assert result.value == "draw"
+        assert all(verify_certificate(path).valid for path in result.proofs)
+        assert [preload for preload, _ in made] == [preloaded]
+
+
+def test_ctrl_c_while_the_early_worker_loads_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the first look, after the early worker started: the run stops as at any other
+    moment (KeyboardInterrupt, its session ended "interrupted") and no worker is left."""
+    from oxo.proofs import runs
+
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)
+    monkeypatch.setattr(runs, "EARLY_WORKER_CELLS", 20)
+    monkeypatch.setattr(runs, "FIRST_LOOK", 60.0)
+    pieces: list[int] = []
+
+    def interrupted(job: Job, *args: Any, **kwargs: Any) -> Any:
+        pieces.append(1)
+        if len(pieces) > 1:
+            raise KeyboardInterrupt
+        return None, None
+
+    monkeypatch.setattr(runs, "plain_slice", interrupted)
+    made = _executors(monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        prove_board(
+            Geometry.parse("4x5,k=4"),
+            seconds=None,
+            proof_dir=tmp_path / "p",
+            run=RunOptions(workers=2),
+        )
+    assert [preload for preload, _ in made] == [True]
+    processes = [worker.process for worker in made[0][1]._workers]  # type: ignore[attr-defined]
+    assert not any(process.is_alive() for process in processes)
+    assert load_state(tmp_path / "p")["sessions"][-1]["end"] == "interrupted"
+
+
+def test_a_preloading_worker_takes_the_first_job_with_the_compiled_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first worker of a preloading executor has loaded the compiled search when the first job
+    comes: a small job that a fresh process gives the plain search goes to the compiled one (only
+    it counts table sweeps)."""
+    from oxo.proofs.workers import ProcessExecutor
+
+    monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)  # as in a fresh process
+
+    for preload in (True, False):
+        executor = ProcessExecutor(2, preload=preload)
+        try:
+            executor.submit(1, Job((3, 3), 3, "x", 0, 0))
+            results: list[tuple[int, JobResult]] = []
+            while not results:
+                results = executor.wait(1.0)
+        finally:
+            executor.close()
+        assert results[0][1].value == -1
+        assert ("table_sweeps" in results[0][1].statistics) == preload
+
+
+def test_a_worker_whose_preloading_fails_still_runs_its_jobs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Preloading is a head start only: when it fails, the worker goes on to its jobs, which load
+    what they need themselves (and report any failure as a job's)."""
+    from oxo.proofs import workers
+
+    def broken() -> None:
+        raise RuntimeError("no machine code")
+
+    monkeypatch.setattr(workers, "load_compiled_search", broken)  # the fork inherits it
+    executor = workers.ProcessExecutor(2, preload=True)
+    try:
+        executor.submit(1, Job((3, 3), 3, "x", 0, 0))
+        results: list[tuple[int, JobResult]] = []
+        while not results:
+            results = executor.wait(1.0)
+    finally:
+        executor.close()
+    assert results[0][1].value == -1 and results[0][1].fragment is not None
+
+
+def test_killed_workers_end_and_close_reaps_them() -> None:
+    """kill() ends every worker, a job in progress too, without waiting; close() after it reaps
+    them (a run kills its workers once the value is known, before writing the certificates)."""
+    from oxo.proofs.workers import ProcessExecutor
+
+    executor = ProcessExecutor(2)
+    processes = [worker.process for worker in executor._workers]
+    executor.submit(1, Job((7, 7), 5, "x", 0, 0))  # many seconds for the plain search
+    executor.kill()
+    deadline = time.monotonic() + 30
+    while any(process.is_alive() for process in processes) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not any(process.is_alive() for process in processes)
+    executor.close()
+    assert all(process.exitcode == -signal.SIGKILL for process in processes)
+
+
 def test_a_cancelled_job_leaves_no_worker_known_to_hold_the_compiled_search() -> None:
     """Cancelling replaces a local worker by a fresh process: the next root takes the first look."""
     from oxo.proofs.workers import SerialExecutor

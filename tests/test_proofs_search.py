@@ -55,6 +55,28 @@ def test_proving_a_small_board_does_not_load_numba() -> None:
     assert out.stdout.strip() == "False"
 
 
+def test_loading_the_compiled_search_loads_what_a_job_calls() -> None:
+    """A worker started before its job loads the compiled search's entry points (in a fresh
+    process, so that nothing else loaded them): a 7x7 (k = 5) search then loads no more, its table
+    growing aside (the growth's rehash is loaded when the table first grows)."""
+    code = (
+        "from oxo.proofs.search import load_compiled_search\n"
+        "load_compiled_search()\n"
+        "from oxo.proofs import kernel\n"
+        "names = ('hashes_of', 'class_key', 'run', 'table_find', 'strategy_walk', 'expand')\n"
+        "print(sorted(name for name in names if not getattr(kernel, name).signatures))\n"
+        "from oxo.geometry import Geometry\n"
+        "from oxo.proofs.dfpn import ProofSearch\n"
+        "search = ProofSearch(Geometry.parse('4x5,k=4'), 'x', table_bytes=1 << 16)\n"
+        "loaded = {name: len(getattr(kernel, name).signatures) for name in names}\n"
+        "search.solve()\n"
+        "search.strategy()\n"
+        "print(loaded == {name: len(getattr(kernel, name).signatures) for name in names})\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["[]", "True"]
+
+
 @pytest.mark.parametrize("kind", ["compiled", "plain", "tall board"])
 def test_solve_until_goes_on_from_where_it_stopped(kind: str) -> None:
     """A call with a small budget stops unsettled; the next call starts from what the first left in

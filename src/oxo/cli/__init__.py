@@ -7,6 +7,7 @@ out of reach within the limits (:class:`oxo.errors.OutOfReachError`) exits with 
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -243,5 +244,12 @@ def _main(args: list[str], as_json: bool) -> int:
 
 
 def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script entry point.
+
+    Before the exit, every object left is moved out of the garbage collector's reach
+    (``gc.freeze``): the interpreter's last collection then has nothing to walk, which took 0.05-0.15
+    s of a proof run's exit (docs/performance.md). The command's files are closed by then
+    (written through :mod:`oxo.fileio`); what the exit frees, it still frees."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)

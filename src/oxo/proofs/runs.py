@@ -117,6 +117,15 @@ BARREN_SHARE = 20
 FIRST_LOOK = 0.15
 #: Seconds of each piece of the plain search after that, between two looks for the worker's answer.
 PLAIN_PIECE = 0.02
+#: Boards of at least this many cells whose root the first piece of the first look (PLAIN_PIECE)
+#: has not settled start the worker then, not after the first look: it loads the compiled search
+#: (about a second) while the first look goes on, and is stopped if the first look settles the
+#: root after all. The plain search reaches 250-800 positions in FIRST_LOOK on such boards; of
+#: the questions of boards of 40 to 64 cells tried (docs/performance.md), none that the first piece
+#: left open did the first look settle but O's on a few boards with k = 5 (in 0.03-0.06 s), which a
+#: run asks second, when the worker is loaded already. Smaller boards, which the first look settles
+#: in up to 0.15 s (4x5 with k = 4, 6x6 with k = 5), start no process when it does.
+EARLY_WORKER_CELLS = 40
 
 #: How many times a job that settled nothing in its slice runs again with twice the slice before
 #: it is split (RunOptions.slice_doublings): a minute grows to 16 at most.
@@ -896,6 +905,9 @@ class ProofRun:
             else:
                 value = self._value(deadline, report)
                 if value != "unknown":
+                    # The certificates need no worker: they end while this process writes them.
+                    if self.executor is not None:
+                        self.executor.kill()
                     self._certify(value, report)
             self.session["end"] = "settled" if value != "unknown" else "time"
         except KeyboardInterrupt:
@@ -963,7 +975,9 @@ class ProofRun:
         compiled search and takes the whole slice from the start. The plain search's answer is
         taken if it comes first (the worker is stopped), else the worker's. So the two cores
         overlap the plain search with the loading of the compiled one (about half a second each)
-        instead of one after the other. Once a worker has answered so (it holds the compiled
+        instead of one after the other. On a board of :data:`EARLY_WORKER_CELLS` or more, a
+        worker starts loading the compiled search as soon as the first piece of the first look has
+        not settled the root (and is stopped if the rest of it does). Once a worker has answered so (it holds the compiled
         search, loaded), the other question's root goes to it at once, without a first look."""
         options = self.options
         if (
@@ -977,13 +991,25 @@ class ProofRun:
             return self._on_worker(tree, job, None, None)
         since = time.perf_counter(), time.process_time()
         search = None
+        early = False
         while True:  # the first look, in pieces, until it has used FIRST_LOOK of processor time
             search, result = plain_slice(job, PLAIN_PIECE, search, since)
             if result is not None:
+                if early:  # the worker started for nothing: stopped before it costs more
+                    self._stop_workers()
                 return result
             if time.process_time() - since[1] >= FIRST_LOOK:
                 break
+            if not early and self.executor is None and self._early_worker():
+                early = True
+                self._executor(preload=True)
         return self._on_worker(tree, job, search, since)
+
+    def _early_worker(self) -> bool:
+        """Whether the worker starts after the first piece of the first look, not after the whole
+        look (:data:`EARLY_WORKER_CELLS`): on a big board the flat compiled search handles (boxes
+        with gravity have a search of their own, which the worker does not preload)."""
+        return self.geometry.size >= EARLY_WORKER_CELLS and not self.geometry.gravity
 
     def _on_worker(
         self,
@@ -1143,14 +1169,16 @@ class ProofRun:
         bound = max(1000, share // BYTES_PER_NODE)
         return (bound if nodes is None else min(bound, nodes)), None
 
-    def _executor(self) -> JobExecutor:
+    def _executor(self, preload: bool = False) -> JobExecutor:
+        """The run's executor, started on first use (``preload``: its first worker loads the
+        compiled search at once, :class:`oxo.proofs.workers.ProcessExecutor`)."""
         if self.executor is None:
             from oxo.counting.budget import default_memory_limit
 
             workers = self.options.worker_count()
             memory = self.options.memory or default_memory_limit()
             self.executor = make_executor(
-                workers, self.options.scheduler, recycle_above=memory // (workers + 1)
+                workers, self.options.scheduler, memory // (workers + 1), preload
             )
         return self.executor
 

@@ -26,6 +26,19 @@ QUICK_SECONDS = 0.4
 QUICK_NODES = 600
 
 
+def load_compiled_search() -> None:
+    """Load the compiled search's machine code into this process (numba, then each of its entry
+    points a proof job calls, from numba's cache), by proving 3x3 and reading its strategy: a
+    worker started before its first job does this while the job is still being decided, so that
+    the job's search starts at once (:class:`oxo.proofs.workers.ProcessExecutor`)."""
+    from oxo.proofs.dfpn import ProofSearch
+
+    search = ProofSearch(Geometry((3, 3), 3), "x", table_bytes=1 << 16)
+    search.solve()
+    search.strategy()
+    search.expand(0b1, 0b10)
+
+
 def plain_search(geometry: Geometry, attacker: str) -> StrategyReader:
     """The plain search for "``attacker`` can force a line" on ``geometry``, not started (a tall
     board is searched on its side, as :func:`make_search` does): for a caller that runs it in

@@ -28,7 +28,7 @@ from oxo.errors import OptionError, OutOfReachError
 from oxo.geometry import Geometry, mask_cells, play
 from oxo.proofs.certificate import Side
 from oxo.proofs.merge import encode_fragment
-from oxo.proofs.search import QUICK_NODES, make_search, plain_search
+from oxo.proofs.search import QUICK_NODES, load_compiled_search, make_search, plain_search
 from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.symmetry import Classes
 
@@ -307,7 +307,8 @@ WorkerLostError = OutOfReachError
 
 class JobExecutor(Protocol):
     """Runs jobs somewhere: :meth:`submit` a job under a ticket when :attr:`slots` allow, then
-    :meth:`wait` for results; :meth:`cancel` gives up a job; :meth:`close` stops every worker."""
+    :meth:`wait` for results; :meth:`cancel` gives up a job; :meth:`close` stops every worker
+    (:meth:`kill` ends them at once, without waiting for them to go: close() still must)."""
 
     @property
     def slots(self) -> int: ...
@@ -317,6 +318,8 @@ class JobExecutor(Protocol):
     def wait(self, timeout: float) -> list[tuple[int, JobResult]]: ...
 
     def cancel(self, ticket: int) -> None: ...
+
+    def kill(self) -> None: ...
 
     def close(self) -> None: ...
 
@@ -342,15 +345,24 @@ class SerialExecutor:
     def cancel(self, ticket: int) -> None:
         self._queue = [(t, job) for t, job in self._queue if t != ticket]
 
+    def kill(self) -> None:
+        self._queue.clear()
+
     def close(self) -> None:
         self._queue.clear()
 
 
-def _worker_loop(connection: Connection, parent: int) -> None:
-    """A local worker: run the jobs that arrive on ``connection`` until it closes."""
+def _worker_loop(connection: Connection, parent: int, preload: bool = False) -> None:
+    """A local worker: run the jobs that arrive on ``connection`` until it closes (with
+    ``preload``, after loading the compiled search: a job sent meanwhile waits in the pipe)."""
     from oxo.counting.executors import worker_setup
 
     worker_setup(parent)
+    if preload:
+        try:
+            load_compiled_search()
+        except Exception:  # only a head start: the first job loads it again and reports why not
+            pass
     while True:
         try:
             job = connection.recv()
@@ -375,22 +387,26 @@ class ProcessExecutor:
 
     A worker ignores Ctrl-C (this process stops them all) and dies with this process. A worker
     whose memory passes ``recycle_above`` bytes after a job is replaced by a fresh one, so that the
-    memory a big job's table held goes back to the system."""
+    memory a big job's table held goes back to the system. With ``preload``, the first worker
+    loads the compiled search as soon as it starts, before any job (the first job submitted goes
+    to it)."""
 
-    def __init__(self, workers: int, recycle_above: int | None = None) -> None:
+    def __init__(
+        self, workers: int, recycle_above: int | None = None, preload: bool = False
+    ) -> None:
         import multiprocessing
 
         methods = multiprocessing.get_all_start_methods()
         self._context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._recycle_above = recycle_above
-        self._workers = [self._start() for _ in range(max(1, workers))]
+        self._workers = [self._start(preload and not i) for i in range(max(1, workers))]
 
-    def _start(self) -> _Worker:
+    def _start(self, preload: bool = False) -> _Worker:
         import signal
 
         mine, theirs = self._context.Pipe()
         process = self._context.Process(
-            target=_worker_loop, args=(theirs, os.getpid()), daemon=True
+            target=_worker_loop, args=(theirs, os.getpid(), preload), daemon=True
         )
         # Ctrl-C blocked while forking: the worker cannot be hit before it ignores Ctrl-C.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -458,9 +474,14 @@ class ProcessExecutor:
             if worker.ticket == ticket:
                 self._replace(worker)
 
-    def close(self) -> None:
+    def kill(self) -> None:
+        """Send every worker SIGKILL; :meth:`close` reaps them (the system takes a few hundredths
+        of a second to end a worker that holds the compiled search, time the caller may use)."""
         for worker in self._workers:
             worker.process.kill()
+
+    def close(self) -> None:
+        self.kill()
         for worker in self._workers:
             worker.process.join()
             worker.connection.close()
@@ -537,10 +558,13 @@ class DaskExecutor:
         if future is not None:
             future.cancel()
 
-    def close(self) -> None:
+    def kill(self) -> None:
         for future in self._futures.values():
             future.cancel()
         self._futures.clear()
+
+    def close(self) -> None:
+        self.kill()
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
@@ -558,12 +582,12 @@ def dask_setup(worker: object) -> None:
 
 
 def make_executor(
-    workers: int, scheduler: str | None, recycle_above: int | None = None
+    workers: int, scheduler: str | None, recycle_above: int | None = None, preload: bool = False
 ) -> JobExecutor:
     """The executor for ``workers`` local workers (1: this process), or the Dask cluster at
-    ``scheduler`` (``"local"`` for one started here)."""
+    ``scheduler`` (``"local"`` for one started here); ``preload``: see :class:`ProcessExecutor`."""
     if scheduler:
         return DaskExecutor(scheduler, workers)
     if workers <= 1:
         return SerialExecutor()
-    return ProcessExecutor(workers, recycle_above)
+    return ProcessExecutor(workers, recycle_above, preload)
