@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from numba_cache import twice_with_one_cache
 from oxo.cli import main
 from oxo.counting import count_by_frontier, count_positions
 from oxo.counting.budget import (
@@ -270,13 +268,8 @@ def test_a_later_process_finds_the_compiled_step_in_the_cache(tmp_path: Path) ->
     second process loads it instead of compiling it again (made inside a function, it never did)."""
     code = (
         "from oxo.compiled import is_cached\nfrom oxo.counting import frontierkernel as kernel\n"
-        "before = is_cached(kernel.expand)\nkernel.warm_up()\nprint(before, is_cached(kernel.expand))"
+        "before = is_cached(kernel.expand)\nkernel.warm_up()\n"
+        "print(before, is_cached(kernel.expand))"
     )
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-        ).stdout.split()
-        for _ in range(2)
-    ]
+    runs = twice_with_one_cache(code, tmp_path / "cache")
     assert runs == [["False", "True"], ["True", "True"]]

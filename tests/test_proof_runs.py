@@ -621,6 +621,18 @@ def test_ctrl_c_while_the_early_worker_loads_stops_it(
     assert load_state(tmp_path / "p")["sessions"][-1]["end"] == "interrupted"
 
 
+def _first_result(executor: Any) -> JobResult:
+    """The result of 3x3's job for X, the only job given to ``executor`` (closed after it)."""
+    try:
+        executor.submit(1, Job((3, 3), 3, "x", 0, 0))
+        results: list[tuple[int, JobResult]] = []
+        while not results:
+            results = executor.wait(1.0)
+    finally:
+        executor.close()
+    return results[0][1]
+
+
 def test_a_preloading_worker_takes_the_first_job_with_the_compiled_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -632,16 +644,9 @@ def test_a_preloading_worker_takes_the_first_job_with_the_compiled_search(
     monkeypatch.delitem(sys.modules, "oxo.proofs.dfpn", raising=False)  # as in a fresh process
 
     for preload in (True, False):
-        executor = ProcessExecutor(2, preload=preload)
-        try:
-            executor.submit(1, Job((3, 3), 3, "x", 0, 0))
-            results: list[tuple[int, JobResult]] = []
-            while not results:
-                results = executor.wait(1.0)
-        finally:
-            executor.close()
-        assert results[0][1].value == -1
-        assert ("table_sweeps" in results[0][1].statistics) == preload
+        result = _first_result(ProcessExecutor(2, preload=preload))
+        assert result.value == -1
+        assert ("table_sweeps" in result.statistics) == preload
 
 
 def test_a_worker_whose_preloading_fails_still_runs_its_jobs(
@@ -655,15 +660,8 @@ def test_a_worker_whose_preloading_fails_still_runs_its_jobs(
         raise RuntimeError("no machine code")
 
     monkeypatch.setattr(workers, "load_compiled_search", broken)  # the fork inherits it
-    executor = workers.ProcessExecutor(2, preload=True)
-    try:
-        executor.submit(1, Job((3, 3), 3, "x", 0, 0))
-        results: list[tuple[int, JobResult]] = []
-        while not results:
-            results = executor.wait(1.0)
-    finally:
-        executor.close()
-    assert results[0][1].value == -1 and results[0][1].fragment is not None
+    result = _first_result(workers.ProcessExecutor(2, preload=True))
+    assert result.value == -1 and result.fragment is not None
 
 
 def test_killed_workers_end_and_close_reaps_them() -> None:

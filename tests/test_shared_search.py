@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from numba_cache import twice_with_one_cache
 from oxo.engines import MCTSEngine
 from oxo.engines.base import Clock
 from oxo.mega import MegaState
@@ -164,13 +165,7 @@ def test_compiling_is_told_apart_from_loading(tmp_path: Path) -> None:
         "before = is_cached(tiny.inc)\ntiny.inc(1)\nprint(before, is_cached(tiny.inc))"
     )
     src = str(Path(__file__).parents[1] / "src")
-    env = {**os.environ, "PYTHONPATH": f"{src}:{tmp_path}", "NUMBA_CACHE_DIR": str(tmp_path / "c")}
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-        ).stdout.split()
-        for _ in range(2)
-    ]
+    runs = twice_with_one_cache(code, tmp_path / "c", f"{src}:{tmp_path}")
     assert runs == [["False", "True"], ["True", "True"]]
 
 
