@@ -247,9 +247,9 @@ def run() -> None:
     """Console-script entry point.
 
     Before the exit, every object left is moved out of the garbage collector's reach
-    (``gc.freeze``): the interpreter's last collection then has nothing to walk, which took 0.05-0.15
-    s of a proof run's exit (docs/performance.md). The command's files are closed by then
-    (written through :mod:`oxo.fileio`); what the exit frees, it still frees."""
+    (``gc.freeze``): the interpreter's last collection then has nothing to walk, which took
+    0.05-0.15 s of a proof run's exit (docs/performance.md). The command's files are closed by
+    then (written through :mod:`oxo.fileio`); what the exit frees, it still frees."""
     code = main()
     gc.freeze()
     sys.exit(code)

@@ -977,8 +977,9 @@ class ProofRun:
         overlap the plain search with the loading of the compiled one (about half a second each)
         instead of one after the other. On a board of :data:`EARLY_WORKER_CELLS` or more, a
         worker starts loading the compiled search as soon as the first piece of the first look has
-        not settled the root (and is stopped if the rest of it does). Once a worker has answered so (it holds the compiled
-        search, loaded), the other question's root goes to it at once, without a first look."""
+        not settled the root (and is stopped if the rest of it does). Once a worker has answered
+        so (it holds the compiled search, loaded), the other question's root goes to it at once,
+        without a first look."""
         options = self.options
         if (
             options.worker_count() < 2
