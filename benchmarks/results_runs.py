@@ -90,7 +90,9 @@ def section() -> str:
         "across sessions, and end in a certificate merged from the jobs' pieces (docs/proofs.md, "
         "docs/big-proofs.md). Their state is kept in `results/runs/`; written by "
         "`python benchmarks/results_runs.py --write` from that state. Run time is the time the runs "
-        "took; worker time adds up the time of every worker process (two on this machine); every start of the run's command is a session, restarts and the writing of a certificate included.",
+        "took; worker time adds up the time of every worker process (two on this machine); every start of the run's command is a session, restarts and the writing of a certificate included. "
+        "A second run of a board proved already (its folder named `-defaults`) proves it again from "
+        "an empty folder with the command's defaults only, to measure them (docs/performance.md).",
         "",
         "| board | k | value | published | sessions | run time | worker time | positions | jobs "
         "| kept in |",
