@@ -1208,6 +1208,39 @@ def test_a_job_that_settled_nothing_runs_again_with_twice_the_slice(tmp_path: Pa
     assert tree.nodes[key].children is not None
 
 
+def test_a_leaf_whose_job_settled_nothing_runs_again_before_any_other(tmp_path: Path) -> None:
+    """After a job that settled nothing (its leaf kept for a longer slice), the run's next pick is
+    that leaf again, whatever the numbers of the others, the one with most jobs first; not while
+    it runs, nor once its parent is settled without it, nor once it is split."""
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    first, second, third, *others = [c for _, c in tree.nodes[tree.root].children or []]
+    for key in (second, third, *others):
+        tree.nodes[key].pn = 1
+    nothing = run_job(Job(geometry.shape, geometry.k, "x", tree.nodes[first].x, 0, max_nodes=20))
+    assert nothing.value == 0 and nothing.children is not None
+    assert not any(child.value for child in nothing.children)
+    tree.apply(first, nothing, 2)
+    assert tree.nodes[first].children is None and tree.nodes[first].pn > 1
+    assert tree.select(set(), 1, tree.values()) == [first]  # the numbers alone would not pick it
+    assert tree.select({first}, 1, tree.values()) != [first]  # running: another leaf
+    tree.apply(
+        third,
+        run_job(Job(geometry.shape, geometry.k, "x", tree.nodes[third].x, 0, max_nodes=20)),
+        2,
+    )
+    tree.apply(third, nothing, 2)  # (any result that settles nothing counts)
+    assert tree.select(set(), 2, tree.values()) == [third, first]  # most jobs first
+    tree.nodes[second].value = 1  # X wins by another first move: neither matters any more
+    assert tree.select(set(), 2, tree.values()) == []
+    tree.nodes[second].value = 0
+    for _ in range(2):
+        tree.apply(first, nothing, 2)
+    assert tree.nodes[first].children is not None  # split after its doublings
+    assert first not in tree.continuing(set(), tree.values())
+
+
 def test_a_run_whose_jobs_settle_nothing_doubles_their_slices(tmp_path: Path) -> None:
     """4x5 (k = 4) in jobs of 10 positions: some jobs settle nothing and run again with twice the
     slice before they settle or split, and the certificates are accepted as ever."""

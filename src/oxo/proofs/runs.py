@@ -280,9 +280,16 @@ class Tree:
         the search's own move order is taken: a search spreads its work evenly over the moves it
         has not settled, so after a long slice their numbers differ by chance (on 8x8 with k=5 the
         disproof numbers of O's 63 replies to one first move of X ran from 24,180 to 30,244), and
-        the move order, which puts first the cells on most open lines, says more."""
-        picks: list[int] = []
-        for _ in range(count):
+        the move order, which puts first the cells on most open lines, says more.
+
+        Before any of that, a leaf whose jobs settled nothing (kept a leaf for a longer slice,
+        :meth:`apply`) runs again at once, the one with most jobs first: its search is taken up
+        again with twice the slice until it settles or is split, rather than every other leaf
+        getting a first short slice before it. Left to the numbers, a run whose slices are too
+        short for its positions spreads them over ever more leaves and settles none (the 8x8
+        run with k = 5 and the defaults: 261 jobs of a minute in 2.6 hours, none a second one)."""
+        picks = self.continuing(busy, values)[:count]
+        for _ in range(count - len(picks)):
             numbers = self._numbers(values, busy | set(picks))
             key = self.root
             if values[key] or not numbers[key][2]:
@@ -299,6 +306,16 @@ class Tree:
                 least = min(numbers[c][index] for c in open_)
                 key = next(c for c in open_ if numbers[c][index] * NEAR[1] <= least * NEAR[0])
         return picks
+
+    def continuing(self, busy: set[int], values: dict[int, int]) -> list[int]:
+        """The open leaves that still matter, are not running and had jobs that settled nothing
+        (their next job gets a longer slice), those with most jobs first."""
+        found = [
+            key
+            for key in self.relevant(values)
+            if key not in busy and self.nodes[key].children is None and self.nodes[key].jobs
+        ]
+        return sorted(found, key=lambda key: (-self.nodes[key].jobs, key))
 
     def _numbers(
         self, values: dict[int, int], busy: set[int], unit: bool = False
