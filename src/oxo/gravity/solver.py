@@ -619,8 +619,8 @@ def _wait_through_interrupts(searched: threading.Event | None) -> None:
 def _stopped_message(state: GravityState, stop: _SearchStopped, seconds: float | None) -> str:
     """What a stopped search knew, in words, and what to try."""
     return (
-        f"the exact value of this {state.board.name} position was not found within {seconds:g} s "
-        f"({stop.nodes:,} positions searched; known so far: {_known_words(state, stop.known)}); "
+        f"the exact value was not found within {seconds:g} s ({state.board.name}; "
+        f"{stop.nodes:,} positions searched; known so far: {_known_words(state, stop.known)}); "
         "give it more time with --time"
     )
 
