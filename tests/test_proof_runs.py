@@ -1225,12 +1225,10 @@ def test_a_leaf_whose_job_settled_nothing_runs_again_before_any_other(tmp_path: 
     assert tree.nodes[first].children is None and tree.nodes[first].pn > 1
     assert tree.select(set(), 1, tree.values()) == [first]  # the numbers alone would not pick it
     assert tree.select({first}, 1, tree.values()) != [first]  # running: another leaf
-    tree.apply(
-        third,
-        run_job(Job(geometry.shape, geometry.k, "x", tree.nodes[third].x, 0, max_nodes=20)),
-        2,
-    )
-    tree.apply(third, nothing, 2)  # (any result that settles nothing counts)
+    again = run_job(Job(geometry.shape, geometry.k, "x", tree.nodes[third].x, 0, max_nodes=20))
+    assert again.value == 0 and not any(child.value for child in again.children or [])
+    for _ in range(2):
+        tree.apply(third, again, 2)
     assert tree.select(set(), 2, tree.values()) == [third, first]  # most jobs first
     tree.nodes[second].value = 1  # X wins by another first move: neither matters any more
     assert tree.select(set(), 2, tree.values()) == []
