@@ -19,7 +19,40 @@ C4 = GravityBoard(6, 7, 4)
 
 
 def random_state(board: GravityBoard, plies: int, rng: random.Random) -> GravityState:
-    """A position reached by random play after ``plies`` moves, not over yet."""
+    """A position reached by random play after ``plies`` moves, not over yet (games that end
+    sooner are played again).
+
+    The games are played on the two bitboards, not with states: near a full board most games end
+    early and are played again, thousands of times (4x5 with k=3: 470,000 moves for 150
+    positions). The moves and the random choices are the states' own (the open columns from the
+    left, a game over at a line or a full board): ``test_the_fast_random_games_are_the_states_games``
+    holds the two to the same positions."""
+    full = board.full
+    # per column: its top cell's bit, its bottom cell, its cells
+    columns = [
+        (
+            c * board.stride + board.rows - 1,
+            board.column_mask(c) & board.bottom,
+            board.column_mask(c),
+        )
+        for c in range(board.cols)
+    ]
+    while True:
+        marks = [0, 0]  # X's and O's
+        for ply in range(plies):
+            mask = marks[0] | marks[1]
+            if mask == full or (ply and board.has_line(marks[(ply - 1) % 2])):
+                break
+            col = rng.choice([c for c, (top, _, _) in enumerate(columns) if not mask >> top & 1])
+            _, bottom, cells = columns[col]
+            marks[ply % 2] |= (mask + bottom) & cells
+        state = GravityState(board, marks[0], marks[1])
+        if not state.is_over:
+            return state
+
+
+def slow_random_state(board: GravityBoard, plies: int, rng: random.Random) -> GravityState:
+    """:func:`random_state` with the game states' own moves (the obvious form, for the test)."""
     while True:
         state = GravityState(board)
         for _ in range(plies):
@@ -28,6 +61,21 @@ def random_state(board: GravityBoard, plies: int, rng: random.Random) -> Gravity
             state = state.play(rng.choice(state.legal_moves))
         if not state.is_over:
             return state
+
+
+@pytest.mark.parametrize(
+    ("spec", "most"),
+    [("3x3,k=3", 8), ("3x4,k=3", 11), ("4x4,k=3", 15), ("4x5,k=4", 19), ("6x7,k=4", 24)],
+)
+def test_the_fast_random_games_are_the_states_games(spec: str, most: int) -> None:
+    """Games of every length up to ``most`` (the board less one cell; 24 plies on Connect Four,
+    where the plain form still finds such a game quickly): games that end at a line or a full
+    board sooner are played again."""
+    board = GravityBoard.parse(spec)
+    for plies in range(most + 1):
+        fast, slow = random.Random(plies), random.Random(plies)
+        assert random_state(board, plies, fast) == slow_random_state(board, plies, slow)
+        assert fast.random() == slow.random()  # the same random choices were made
 
 
 # -- rules and notation ----------------------------------------------------------------------------
