@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 
@@ -42,8 +41,17 @@ def reachable(geometry: Geometry) -> set[tuple[int, int]]:
 
 
 def every_position(geometry: Geometry):  # type: ignore[no-untyped-def]
-    for statuses in itertools.product((0, 1, 2), repeat=geometry.size):
-        yield Position.from_statuses(geometry, statuses)
+    """Each of the 3^N boards once: every set of X's cells, with every subset of the rest as O's
+    (from the masks: the statuses' form took twice as long on 3x4's 531,441 boards)."""
+    full = geometry.full_mask
+    for x in range(full + 1):
+        rest = full & ~x
+        o = rest
+        while True:
+            yield Position(geometry, x, o)
+            if not o:
+                break
+            o = (o - 1) & rest
 
 
 # -- seed 004: the line generator and the fast win check ------------------------------------------
@@ -120,7 +128,9 @@ def test_legal_exactly_when_reachable(spec: str) -> None:
 def test_legal_exactly_when_reachable_3x4() -> None:
     geometry = Geometry.parse("3x4")
     games = reachable(geometry)
-    legal = {(p.x, p.o) for p in every_position(geometry) if is_legal(p)}
+    boards = list(every_position(geometry))
+    assert len({(p.x, p.o) for p in boards}) == len(boards) == 3**geometry.size
+    legal = {(p.x, p.o) for p in boards if is_legal(p)}
     assert legal == games
 
 
