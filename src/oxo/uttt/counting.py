@@ -355,8 +355,8 @@ def _images(key: tuple[tuple[int, int], int]) -> list[tuple[tuple[int, int], int
 
 def reference_counts(last: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """Positions, classes and finished positions of plies 0..``last`` by walking every position
-    with the rules' own states (a set of distinct positions per ply, classes as the least of the
-    eight images in the rules' own terms): slow and plain, for the tests."""
+    with the rules' own states (a set of distinct positions per ply, classes counted once per orbit
+    of the eight images in the rules' own terms): slow and plain, for the tests."""
     layer = {((0, 0), -1): UtttState()}
     positions, classes, finished = [1], [1], [0]
     for _ in range(last):
@@ -368,7 +368,15 @@ def reference_counts(last: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple
                 target = -1 if child.target is None else child.target
                 following.setdefault(((child.x_marks, child.o_marks), target), child)
         positions.append(len(following))
-        classes.append(len({min(_images(key)) for key in following}))
+        # a class once per orbit: counted at the first of its positions met, whose eight images
+        # (all in this ply, which the symmetries map onto itself) are then set aside
+        seen: set[tuple[tuple[int, int], int]] = set()
+        orbits = 0
+        for key in following:
+            if key not in seen:
+                orbits += 1
+                seen.update(_images(key))
+        classes.append(orbits)
         finished.append(sum(state.is_over for state in following.values()))
         layer = {key: state for key, state in following.items() if not state.is_over}
     return tuple(positions), tuple(classes), tuple(finished)
