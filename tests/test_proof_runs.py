@@ -1070,20 +1070,21 @@ def test_ctrl_c_on_the_command_line_stops_every_worker(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_kill_9_in_the_middle_then_the_same_command_finishes(tmp_path: Path) -> None:
-    """5x5 (k=4) on 2 worker processes with slices of 0.3 s (about 30 jobs, 4 s of CPU in all),
-    killed (SIGKILL) in the middle: the workers die with it, and the same command continues the
-    run to the value of the uninterrupted proof, with certificates that check. (A slice is wall
-    time: on a busy machine each does less and the run splits deeper, so a bigger board, 8x4 with
-    slices of 3 s, took a minute alone but over 13 minutes in a shared suite run; 7x4 with slices
-    of 1 s, 15 to 20 s of CPU.)"""
+    """7x4 (k=4) on 2 worker processes with slices of 0.3 s (about 20 jobs, 7 s of CPU in all on a
+    free machine), killed (SIGKILL) in the middle: the workers die with it, and the same command
+    continues the run to the value of the uninterrupted proof, with certificates that check. (A
+    slice is wall time: on a busy machine each does less and the run splits deeper, so a bigger
+    board, 8x4 with slices of 3 s, took a minute alone but over 13 minutes in a shared suite run;
+    a smaller one, 5x5 with k = 4, is settled by the first 0.3 s search of its root on a free
+    machine, before any job could be killed.)"""
     from oxo.counting.budget import descendants
 
     folder = tmp_path / "p"
-    # The split alone (--no-root-search): a whole search of the root beside it settles 5x5 in a
-    # second, before the kill could come. The state is written every half second: the run takes
-    # about 6 s, where the default of 5 s would give one save before its end.
+    # The split alone (--no-root-search): a whole search of the root beside it settles the board
+    # in seconds, before the kill could come. The state is written every half second: the run
+    # takes about 5 s, where the default of 5 s would give one save before its end.
     args = [
-        *("solve", "5x5", "--k", "4", "--proof", str(folder)),
+        *("solve", "7x4", "--k", "4", "--proof", str(folder)),
         *("--workers", "2", "--slice", "0.3", "--no-root-search", "--save-every", "0.5"),
     ]
     first = _oxo(args)
@@ -1162,9 +1163,10 @@ def test_a_job_that_settled_nothing_runs_again_with_twice_the_slice(tmp_path: Pa
     """5x6 (k = 4), X to move: a job of 50 positions settles neither the position nor any of X's
     moves. Its leaf is not split: it takes the numbers its children would give it (an OR node:
     the least proof number, the sum of the disproof numbers) and its next job gets twice the
-    slice, 4 times at most (slice_doublings 2 here: then it is split). A job that settled a move
-    (O to move after X on 0 and 7: it proves one of O's replies) or stopped early is split at
-    once, as is every job with slice_doublings 0."""
+    slice, 4 times at most (slice_doublings 2 here: then it is split). So is a job that settled
+    fewer than half of its children (O to move after X on 0 and 7: it proves one of O's replies);
+    one that settled half or more, or stopped early, is split at once, as is every job with
+    slice_doublings 0."""
     geometry = Geometry.parse("5x6,k=4")
     tree = Tree(geometry, "x", tmp_path)
     run = ProofRun(
@@ -1197,10 +1199,20 @@ def test_a_job_that_settled_nothing_runs_again_with_twice_the_slice(tmp_path: Pa
     assert tree.nodes[once].children is not None
     proved = run_job(Job((5, 6), 4, "x", 0b10000001, 0b10, seconds=600, max_nodes=2000))
     assert proved.value == 0 and proved.children is not None
-    assert any(child.value for child in proved.children)
+    settled = [i for i, child in enumerate(proved.children) if child.value]
+    assert len(settled) * 2 >= len(proved.children)  # 15 of O's 27 replies proved
+    few = replace(  # as if it had proved only the first of them
+        proved,
+        children=tuple(
+            replace(child, value=0, fragment=None, entries=0) if i in settled[1:] else child
+            for i, child in enumerate(proved.children)
+        ),
+    )
     key = leaf(0b10000001, 0b10)
-    tree.apply(key, proved, 4)
-    assert tree.nodes[key].children is not None
+    tree.apply(key, few, 4)
+    assert tree.nodes[key].children is None and tree.nodes[key].jobs == 1
+    tree.apply(key, proved, 4)  # its next job proves half of them or more: split
+    assert tree.nodes[key].children is not None and tree.nodes[key].jobs == 2
     stopped = run_job(Job((5, 6), 4, "x", 0b101, 0b10, seconds=600, max_nodes=2000, early=0.25))
     assert stopped.statistics["early_splits"] == 1
     key = leaf(0b101, 0b10)
@@ -1250,6 +1262,40 @@ def test_a_run_whose_jobs_settle_nothing_doubles_their_slices(tmp_path: Path) ->
     state = json.loads((folder / "run" / "state.json").read_text())
     jobs = [node[8] for question in state["questions"].values() for node in question["nodes"]]
     assert max(jobs) >= 2
+
+
+def test_a_leaf_that_runs_again_goes_on_from_its_last_jobs_table(tmp_path: Path) -> None:
+    """The jobs the run gives its leaves keep the compiled search's table in the folder (local
+    workers, slices that double; not a cluster's jobs, nor with slice_doublings 0); the leaf's
+    next job goes on from it and searches fewer positions than a fresh one. The run deletes the
+    table once the leaf is split, and none is left once the question is settled."""
+    geometry = Geometry.parse("5x6,k=4")  # X wins, searched turned (6x5): a few thousand positions
+    folder = tmp_path / "p"
+    run = ProofRun(geometry, folder, split())
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    key = (tree.nodes[tree.root].children or [])[0][1]
+    job = run._leaf_job(tree, key, None)
+    assert job is not None and job.table_file == str(run.job_table("x", key))
+    assert job.table_file == str(folder / "run" / f"job-x-{key:x}.npz")
+    for options in (split(scheduler="tcp://nowhere:8786"), split(slice_doublings=0)):
+        other = ProofRun(geometry, tmp_path / "q", options)._leaf_job(tree, key, None)
+        assert other is not None and other.table_file is None
+    (folder / "run").mkdir(parents=True)
+    whole = replace(job, seconds=None, max_nodes=None, plain_first=False, early=None)
+    fresh = run_job(replace(whole, table_file=None))
+    assert fresh.value and fresh.nodes > 1000
+    first = run_job(replace(whole, max_nodes=fresh.nodes // 2))
+    assert first.value == 0 and Path(whole.table_file or "").exists()
+    run._tidy_tables(tree, tree.values())  # an open leaf's table stays
+    assert Path(whole.table_file or "").exists()
+    second = run_job(whole)
+    assert second.value == fresh.value and second.nodes < fresh.nodes * 3 // 4
+    tree.apply(key, first, 0)  # split: its table is no longer needed
+    run._tidy_tables(tree, tree.values())
+    assert tree.nodes[key].children is not None and not Path(whole.table_file or "").exists()
+    result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(slice_nodes=400))
+    assert result.value == "x" and not list((folder / "run").glob("*job-*"))
 
 
 def test_the_whole_search_of_the_root_gets_the_longest_slice_a_job_may_grow_to(

@@ -356,8 +356,9 @@ def _print_deadends(report: DeadEndReport) -> None:
     show_default=True,
     metavar="N",
     help="With --proof: a job that used its whole --slice and settled neither its position nor "
-    "any move from it runs again at once with twice the slice, before any other job, up to N "
-    "times, before it is split (0: split at once).",
+    "half of the moves from it runs again at once with twice the slice, before any other job, "
+    "going on from what the last one learnt, up to N times, before it is split (0: split at "
+    "once).",
 )
 @memory_option
 @json_option
