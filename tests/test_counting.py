@@ -141,7 +141,10 @@ def test_lines_method_refuses_boards_with_many_lines() -> None:
 
 def test_auto_picks_lines_for_few_lines_and_pairs_otherwise() -> None:
     assert count_positions(Geometry.parse("5x5")).method == "lines"
+    assert count_positions(Geometry.parse("3x3")).method == "lines"
     assert count_positions(Geometry.parse("3x3", k=2)).method == "pairs"
+    # 16 lines of one cell on 16 cells: few lines, but no fewer than the cells
+    assert count_positions(Geometry.parse("4x4", k=1)).method == "pairs"
 
 
 @pytest.mark.parametrize("executor", ["processes", "dask"])
