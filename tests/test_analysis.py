@@ -61,32 +61,34 @@ def test_line_report() -> None:
 
 
 def reference_report(geometry: Geometry) -> tuple[Counter, int, int, dict[int, int]]:
-    """The dead-end table, rule disagreements and question counts by brute force over Position objects."""
+    """The dead-end table, rule disagreements and question counts by brute force over Position objects.
+
+    Plain memoised recursion (``reference_can_win``) from the empty board plays every move of every
+    reachable position and keeps each position it meets in its memo: the memo's keys are the
+    reachable positions, so the table is read from them (a walk of its own, ply by ply, beside the
+    recursion played every move a second time)."""
     table: Counter = Counter()
-    frontier = {Position.empty(geometry)}
     lines = len(geometry.lines)
     memo: dict[tuple[int, int], tuple[bool, bool]] = {}
+    reference_can_win(Position.empty(geometry), memo)
     wrong_unwinnable = wrong_winnable = 0
     questions = Counter()
-    while frontier:
-        following = set()
-        for position in frontier:
-            if position.is_terminal:
-                continue
-            dead = dead_line_count(position)
-            empty = len(position.empty_cells)
-            winnable = any(reference_can_win(position, memo))
-            table[(dead, empty, winnable)] += 1
-            rule = seed_rule_unwinnable(dead, empty, lines)
-            wrong_unwinnable += rule and winnable
-            wrong_winnable += not rule and not winnable
-            questions[1] += dead == lines - 1 and empty == 1
-            questions[2] += dead == lines - 1 and empty >= 3
-            questions[3] += empty == 2 and dead < lines - 1
-            questions[4] += dead == lines
-            questions[5] += dead == lines - 1 and empty == 2 and winnable
-            following.update(position.play(cell) for cell in position.legal_moves)
-        frontier = following
+    for (x, o), can in memo.items():
+        position = Position(geometry, x, o)
+        if position.is_terminal:
+            continue
+        dead = dead_line_count(position)
+        empty = len(position.empty_cells)
+        winnable = any(can)
+        table[(dead, empty, winnable)] += 1
+        rule = seed_rule_unwinnable(dead, empty, lines)
+        wrong_unwinnable += rule and winnable
+        wrong_winnable += not rule and not winnable
+        questions[1] += dead == lines - 1 and empty == 1
+        questions[2] += dead == lines - 1 and empty >= 3
+        questions[3] += empty == 2 and dead < lines - 1
+        questions[4] += dead == lines
+        questions[5] += dead == lines - 1 and empty == 2 and winnable
     return table, wrong_unwinnable, wrong_winnable, questions
 
 
