@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from oxo.analysis import (
     SEED_EXAMPLES,
     SEED_QUESTIONS,
+    Winnability,
     can_win,
     dead_line_count,
     deadend_report,
@@ -25,6 +28,16 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 
 
+@pytest.fixture(scope="module")
+def exact_pass() -> Iterator[Callable[[str], Winnability]]:
+    """The exact pass's answers for a whole board by its name, made once while this file's tests
+    run in a process (4x4 with k = 3's takes 1.6 s and is read by two tests) and let go after
+    them (4x4 with k = 3's holds over 200 MB)."""
+    made = functools.cache(lambda spec: winnability(Geometry.parse(spec)))
+    yield made
+    made.cache_clear()
+
+
 def all_positions(space):  # type: ignore[no-untyped-def]
     for depth, level in enumerate(space.levels):
         for row in range(len(level)):
@@ -32,8 +45,8 @@ def all_positions(space):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("spec", ["3x3", "3x3,k=2", "2x4", "3x4", "2x3", "2x2"])
-def test_winnability_matches_reference(spec: str) -> None:
-    win = winnability(Geometry.parse(spec))
+def test_winnability_matches_reference(spec: str, exact_pass: Callable[[str], Winnability]) -> None:
+    win = exact_pass(spec)
     memo: dict[tuple[int, int], tuple[bool, bool]] = {}
     for position in all_positions(win.space):
         assert win.can_win(position) == reference_can_win(position, memo), (
@@ -61,32 +74,34 @@ def test_line_report() -> None:
 
 
 def reference_report(geometry: Geometry) -> tuple[Counter, int, int, dict[int, int]]:
-    """The dead-end table, rule disagreements and question counts by brute force over Position objects."""
+    """The dead-end table, rule disagreements and question counts by brute force over Position objects.
+
+    Plain memoised recursion (``reference_can_win``) from the empty board plays every move of every
+    reachable position and keeps each position it meets in its memo: the memo's keys are the
+    reachable positions, so the table is read from them (a walk of its own, ply by ply, beside the
+    recursion played every move a second time)."""
     table: Counter = Counter()
-    frontier = {Position.empty(geometry)}
     lines = len(geometry.lines)
     memo: dict[tuple[int, int], tuple[bool, bool]] = {}
+    reference_can_win(Position.empty(geometry), memo)
     wrong_unwinnable = wrong_winnable = 0
     questions = Counter()
-    while frontier:
-        following = set()
-        for position in frontier:
-            if position.is_terminal:
-                continue
-            dead = dead_line_count(position)
-            empty = len(position.empty_cells)
-            winnable = any(reference_can_win(position, memo))
-            table[(dead, empty, winnable)] += 1
-            rule = seed_rule_unwinnable(dead, empty, lines)
-            wrong_unwinnable += rule and winnable
-            wrong_winnable += not rule and not winnable
-            questions[1] += dead == lines - 1 and empty == 1
-            questions[2] += dead == lines - 1 and empty >= 3
-            questions[3] += empty == 2 and dead < lines - 1
-            questions[4] += dead == lines
-            questions[5] += dead == lines - 1 and empty == 2 and winnable
-            following.update(position.play(cell) for cell in position.legal_moves)
-        frontier = following
+    for (x, o), can in memo.items():
+        position = Position(geometry, x, o)
+        if position.is_terminal:
+            continue
+        dead = dead_line_count(position)
+        empty = len(position.empty_cells)
+        winnable = any(can)
+        table[(dead, empty, winnable)] += 1
+        rule = seed_rule_unwinnable(dead, empty, lines)
+        wrong_unwinnable += rule and winnable
+        wrong_winnable += not rule and not winnable
+        questions[1] += dead == lines - 1 and empty == 1
+        questions[2] += dead == lines - 1 and empty >= 3
+        questions[3] += empty == 2 and dead < lines - 1
+        questions[4] += dead == lines
+        questions[5] += dead == lines - 1 and empty == 2 and winnable
     return table, wrong_unwinnable, wrong_winnable, questions
 
 
@@ -134,9 +149,9 @@ def test_deadend_report_matches_brute_force(spec: str) -> None:
 
 
 @pytest.mark.slow
-def test_deadend_report_4x4_k3_is_consistent() -> None:
+def test_deadend_report_4x4_k3_is_consistent(exact_pass: Callable[[str], Winnability]) -> None:
     geometry = Geometry.parse("4x4", 3)
-    win = winnability(geometry)
+    win = exact_pass("4x4,k=3")
     report = deadend_report(geometry, win=win)
     in_play = sum(int((~win.space.terminal(d)).sum()) for d in range(len(win.space.levels)))
     assert report.positions == in_play
@@ -231,10 +246,12 @@ def test_cli_deadends_lists_every_disagreement(capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(
     "spec", ["3x3", "3x4", "2x3,k=2", pytest.param("4x4,k=3", marks=pytest.mark.slow)]
 )
-def test_can_win_by_lines_never_contradicts_the_exact_answer(spec: str) -> None:
+def test_can_win_by_lines_never_contradicts_the_exact_answer(
+    spec: str, exact_pass: Callable[[str], Winnability]
+) -> None:
     from oxo.analysis import can_win_by_lines
 
-    win = winnability(Geometry.parse(spec))
+    win = exact_pass(spec)
     space = win.space
     decided = 0
     for depth, level in enumerate(space.levels):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import re
 import subprocess
 import sys
@@ -62,9 +63,13 @@ def test_games_cli_width_from_columns() -> None:
 
 
 def test_games_json_keys_are_the_same_for_both_methods(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["games", "4x4", "--json", "--method", "lines"]) == 0
+    """The same JSON, keys and figures, from either method. 3x4 has every key 4x4 has (the
+    universal counts of boards up to 16 cells among them) at 0.02 s a count instead of 0.8; the
+    two methods' figures on 4x4 are held to each other in test_count_games_lines."""
+    assert main(["games", "3x4", "--json", "--method", "lines"]) == 0
     lines = capsys.readouterr().out
-    assert main(["games", "4x4", "--json", "--method", "pairs"]) == 0
+    assert json.loads(lines)["universal"] is not None
+    assert main(["games", "3x4", "--json", "--method", "pairs"]) == 0
     assert lines == capsys.readouterr().out
 
 
