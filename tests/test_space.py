@@ -57,8 +57,9 @@ def test_levels_match_position_counter(spec: str) -> None:
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_levels_match_position_counter_4x4(k: int) -> None:
     # Held to the pair counter for every k: with k = 1 the 16 lines are single cells, and the lines
-    # method that ``auto`` picks there sums over 2^16 sets of them (7 s against 0.2 s); the two
-    # counters are held to each other in test_counting (2x2 with k = 1 among them).
+    # method sums over 2^16 sets of them (7 s against 0.2 s; ``auto`` picks pairs there too since
+    # it weighs lines against cells); the two counters are held to each other in test_counting
+    # (2x2 with k = 1 among them).
     geometry = Geometry.parse("4x4", k)
     assert build_space(geometry).counts() == [
         row.positions for row in count_positions(geometry, "pairs").plies

@@ -71,8 +71,8 @@ UTTT = "uttt"
     "cells (boards up to ~27 cells); frontier: keep each ply's positions on disk within --memory "
     "(bigger boards such as 4x4x4, as far as time allows; stop and run again to continue); search: "
     "walk the game tree (slow reference); auto: lines when the board has at most 16 lines and fewer "
-    "lines than cells, pairs up to 27 cells, else the first plies by inclusion-exclusion over the small sets of lines that fit "
-    "in a player's marks while that is quick, and frontier beyond.",
+    "lines than cells, pairs up to 27 cells, else the first plies by inclusion-exclusion over the "
+    "small sets of lines that fit in a player's marks while that is quick, and frontier beyond.",
 )
 @choice_option(
     "--executor",

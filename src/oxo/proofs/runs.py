@@ -1175,10 +1175,10 @@ class ProofRun:
         (:meth:`_tidy_tables`)."""
         return self.state_dir / f"job-{attacker}-{key:x}.npz"
 
-    def _tidy_tables(self, tree: Tree, values: dict[int, int]) -> None:
+    def _tidy_tables(self, tree: Tree, relevant: set[int]) -> None:
         """Delete the kept tables of the question's leaves that no job will take up again: settled,
-        split or no longer mattering (and the pieces a killed worker left half-written)."""
-        relevant = tree.relevant(values)
+        split or no longer mattering (``relevant``: :meth:`Tree.relevant`), and the pieces a
+        killed worker left half-written; never those of a running job."""
         running = {key for _, key, _ in self.running.values()}
         for file in self.state_dir.glob(f"*job-{tree.attacker}-*"):
             found = re.search(rf"job-{tree.attacker}-([0-9a-f]+)\.npz", file.name)
@@ -1186,12 +1186,8 @@ class ProofRun:
             if key in running:
                 continue
             node = tree.nodes.get(key)
-            if (
-                not file.name.startswith("job-")
-                or node is None
-                or node.children is not None
-                or key not in relevant
-            ):
+            whole = file.name.startswith("job-")  # not a half-written piece (".job-....tmp")
+            if not (whole and node is not None and node.children is None and key in relevant):
                 file.unlink(missing_ok=True)
 
     def _share(self) -> int:
@@ -1300,8 +1296,9 @@ class ProofRun:
                 tree.apply(key, result, self.options.slice_doublings)
             if changed:
                 values = tree.values()
-                self._cancel_irrelevant(tree, values)
-                self._tidy_tables(tree, values)
+                relevant = tree.relevant(values)
+                self._cancel_irrelevant(relevant)
+                self._tidy_tables(tree, relevant)
             self.save()
         if self.running and not values[tree.root]:
             # The time is up: the last slices end with it; wait a little for what they found (and
@@ -1322,7 +1319,7 @@ class ProofRun:
                 self._cancel(ticket)
         self.running.clear()
         self.keeping.clear()
-        self._tidy_tables(tree, values)
+        self._tidy_tables(tree, tree.relevant(values))
         if values[tree.root]:  # the table of the whole search is no longer needed
             self.table_file(tree.attacker).unlink(missing_ok=True)
         return values[tree.root]
@@ -1378,10 +1375,10 @@ class ProofRun:
             return None
         return slice_seconds * (1 << self.options.slice_doublings)
 
-    def _cancel_irrelevant(self, tree: Tree, values: dict[int, int]) -> None:
+    def _cancel_irrelevant(self, relevant: set[int]) -> None:
+        """Cancel the running jobs whose leaf no longer matters (not in ``relevant``)."""
         if not self.running or self.executor is None:
             return
-        relevant = tree.relevant(values)
         for ticket, (_, key, _) in list(self.running.items()):
             if key not in relevant:
                 self._cancel(ticket)
