@@ -1164,8 +1164,9 @@ def test_a_job_that_settled_nothing_runs_again_with_twice_the_slice(tmp_path: Pa
     moves. Its leaf is not split: it takes the numbers its children would give it (an OR node:
     the least proof number, the sum of the disproof numbers) and its next job gets twice the
     slice, 4 times at most (slice_doublings 2 here: then it is split). So is a job that settled
-    fewer than half of its children (O to move after X on 0 and 7: it proves one of O's replies);
-    one that settled half or more, or stopped early, is split at once, as is every job with
+    fewer than half of its children (O to move after X on 0 and 7: it proves one of O's replies),
+    or that settled more but kept its table for the next job; one that settled half or more
+    without a kept table, or stopped early, is split at once, as is every job with
     slice_doublings 0."""
     geometry = Geometry.parse("5x6,k=4")
     tree = Tree(geometry, "x", tmp_path)
@@ -1211,7 +1212,10 @@ def test_a_job_that_settled_nothing_runs_again_with_twice_the_slice(tmp_path: Pa
     key = leaf(0b10000001, 0b10)
     tree.apply(key, few, 4)
     assert tree.nodes[key].children is None and tree.nodes[key].jobs == 1
-    tree.apply(key, proved, 4)  # its next job proves half of them or more: split
+    kept = leaf(0b10000001 ^ 0b100, 0b10)  # the same result from a job that kept its table:
+    tree.apply(kept, replace(proved, job=replace(proved.job, table_file="t.npz")), 4)
+    assert tree.nodes[kept].children is None  # its next job goes on from it: not split
+    tree.apply(key, proved, 4)  # its next job proves half of them or more, no table: split
     assert tree.nodes[key].children is not None and tree.nodes[key].jobs == 2
     stopped = run_job(Job((5, 6), 4, "x", 0b101, 0b10, seconds=600, max_nodes=2000, early=0.25))
     assert stopped.statistics["early_splits"] == 1

@@ -355,10 +355,10 @@ def _print_deadends(report: DeadEndReport) -> None:
     default=SLICE_DOUBLINGS,
     show_default=True,
     metavar="N",
-    help="With --proof: a job that used its whole --slice and settled neither its position nor "
-    "half of the moves from it runs again at once with twice the slice, before any other job, "
-    "going on from what the last one learnt, up to N times, before it is split (0: split at "
-    "once).",
+    help="With --proof: a job that used its whole --slice without settling its position runs "
+    "again at once with twice the slice, before any other job, going on from what the last one "
+    "learnt, up to N times, before it is split (0: split at once; on a cluster, whose jobs "
+    "start afresh, also when it settled half of the moves from it).",
 )
 @memory_option
 @json_option

@@ -158,12 +158,12 @@ class RunOptions:
     ``early_split`` part of its slice is split then (0: never early; :attr:`Job.early`); so is a job
     where the attacker is to move that has disproved none of the attacker's moves by then, at a
     depth whose searches almost never settle (:meth:`Tree.barren`). A job that used its whole
-    slice and settled neither its position nor half of its children is not split but run again
-    with twice the slice (the positions and the seconds), up to ``slice_doublings`` times (then it
-    is split): its children would be as far out of reach as it is, each in a search of its own,
-    where a longer search of the position keeps all it learns in one table, which the next job
-    takes up where the last one left it (local workers: :meth:`ProofRun.job_table`; 0: split at
-    once, as before 2026-11-28). ``first_question`` is the
+    slice without settling its position is not split but run again with twice the slice (the
+    positions and the seconds), up to ``slice_doublings`` times (then it is split): its children
+    would be as far out of reach as it is, each in a search of its own, where a longer search of
+    the position keeps all it learns in one table, which the next job takes up where the last one
+    left it (local workers: :meth:`ProofRun.job_table`; a cluster's jobs keep no table, and one
+    that settled half of its children or more is split; 0: split at once, as before 2026-11-28). ``first_question`` is the
     attacker of the question settled first ("x": can X force a line?); a draw needs both answered,
     and the first one answered "no" gives the other side's no-loss certificate at once."""
 
@@ -394,16 +394,21 @@ class Tree:
 
     def apply(self, key: int, result: JobResult, doublings: int = 0) -> None:
         """Take in a job's result: settle its node, or split it into its children, unless the job
-        searched its whole slice and settled fewer than half of them, and its node has had at most
-        ``doublings`` jobs: then the node stays a leaf, for a job with a longer slice
+        searched its whole slice and its node has had at most ``doublings`` jobs, and either the
+        job kept its table for the next one (``Job.table_file``) or it settled fewer than half of
+        the children: then the node stays a leaf, for a job with a longer slice
         (:meth:`ProofRun.slice_of`) that goes on from this one's table, and takes the numbers its
         children would give it.
 
         A child settled where the attacker moves is a move that fails, where the defender moves a
-        reply that loses: a step towards the answer that needs every child. With most children
-        still open, a split would start each of them afresh where one longer search of the node
-        settles them all: of the positions two moves in on 8x8 with k = 5, four were split after
-        a job settled 1 or 2 of their 34 to 62 children, into a job for each of the rest."""
+        reply that loses: a step towards the answer that needs every child. With children still
+        open, a split would start each of them afresh where one longer search of the node, going
+        on from its table, settles them all: of the positions two moves in on 8x8 with k = 5, four
+        were split after a job settled 1 or 2 of their 34 to 62 children, into a job for each of
+        the rest; and X on 1, O on 28 was split after its third job had settled more than half of
+        X's moves (9.0 million positions in all), where one search settles it in 13.5 million.
+        Without a kept table (a cluster's workers), a job that settled half of them or more is
+        split: a longer one would start afresh too."""
         node = self.nodes[key]
         node.jobs += 1
         node.nodes += result.nodes
@@ -425,7 +430,7 @@ class Tree:
             node.jobs <= doublings
             and result.job.search
             and not result.statistics.get("early_splits")
-            and settled * 2 < len(result.children)
+            and (result.job.table_file is not None or settled * 2 < len(result.children))
         ):
             pns = [child.pn for child in result.children]
             dns = [child.dn for child in result.children]
