@@ -1227,32 +1227,40 @@ def test_a_job_that_settled_nothing_runs_again_with_twice_the_slice(tmp_path: Pa
 def test_a_leaf_whose_job_settled_nothing_runs_again_before_any_other(tmp_path: Path) -> None:
     """After a job that settled nothing (its leaf kept for a longer slice), the run's next pick is
     that leaf again, whatever the numbers of the others, the one with most jobs first; not while
-    it runs, nor once its parent is settled without it, nor once it is split."""
+    it runs, nor once its parent is settled without it, nor once it is split. The first two open
+    children of a node take turns: the one with more jobs gives its turn to the other."""
     geometry = Geometry.parse("5x5,k=4")
     tree = Tree(geometry, "x", tmp_path)
     tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
-    first, second, third, *others = [c for _, c in tree.nodes[tree.root].children or []]
-    for key in (second, third, *others):
+    first, second, third, fourth, *others = [c for _, c in tree.nodes[tree.root].children or []]
+    for key in (second, third, fourth, *others):
         tree.nodes[key].pn = 1
     nothing = run_job(Job(geometry.shape, geometry.k, "x", tree.nodes[first].x, 0, max_nodes=20))
     assert nothing.value == 0 and nothing.children is not None
     assert not any(child.value for child in nothing.children)
     tree.apply(first, nothing, 2)
     assert tree.nodes[first].children is None and tree.nodes[first].pn > 1
-    assert tree.select(set(), 1, tree.values()) == [first]  # the numbers alone would not pick it
-    assert tree.select({first}, 1, tree.values()) != [first]  # running: another leaf
-    again = run_job(Job(geometry.shape, geometry.k, "x", tree.nodes[third].x, 0, max_nodes=20))
+    assert tree.select(set(), 1, tree.values()) == [second]  # its turn: fewer jobs than first
+    assert tree.select({second}, 1, tree.values()) == [first]  # the numbers alone would not
+    assert tree.select({first, second}, 1, tree.values()) not in ([first], [second])  # running
+    tree.apply(second, nothing, 2)
+    assert set(tree.select(set(), 2, tree.values())) == {first, second}
+    tree.apply(first, nothing, 2)  # first: 2 jobs, second: 1
+    assert tree.select(set(), 2, tree.values()) == [second, first]
+    again = run_job(Job(geometry.shape, geometry.k, "x", tree.nodes[fourth].x, 0, max_nodes=20))
     assert again.value == 0 and not any(child.value for child in again.children or [])
-    for _ in range(2):
-        tree.apply(third, again, 2)
-    assert tree.select(set(), 2, tree.values()) == [third, first]  # most jobs first
-    tree.nodes[second].value = 1  # X wins by another first move: neither matters any more
+    for _ in range(3):
+        tree.apply(fourth, again, 3)
+    # Not one of the first two children: it goes on, most jobs first, and takes no one's turn.
+    assert tree.select(set(), 3, tree.values()) == [fourth, second, first]
+    tree.nodes[third].value = 1  # X wins by another first move: none of them matters any more
     assert tree.select(set(), 2, tree.values()) == []
-    tree.nodes[second].value = 0
-    for _ in range(2):
-        tree.apply(first, nothing, 2)
+    tree.nodes[third].value = 0
+    tree.apply(first, nothing, 2)
     assert tree.nodes[first].children is not None  # split after its doublings
     assert first not in tree.continuing(set(), tree.values())
+    tree.apply(second, nothing, 2)  # the first two open, unsplit children now: second and third
+    assert tree.select(set(), 3, tree.values()) == [fourth, third, second]
 
 
 def test_a_run_whose_jobs_settle_nothing_doubles_their_slices(tmp_path: Path) -> None:

@@ -223,6 +223,13 @@ INF = 1 << 60
 #: Proof (or disproof) numbers at most NEAR[0] / NEAR[1] times the least among a node's children
 #: count as equal when the run picks its next job (:meth:`Tree.select`).
 NEAR = (5, 4)
+#: How many of a node's open children, the first in its search's move order, take turns at the
+#: slices that double (:meth:`Tree.continuing`). One child may settle its parent alone (a reply of
+#: the defender that the attacker cannot beat, a move of the attacker that wins), and which one
+#: does is not known in advance: on 8x8 with k = 5, with X's first move answered by O, the reply
+#: that settled it was O's first in the move order twice and its second four times in the run with
+#: the defaults; in the run whose slices were picked by hand, its first, second or fourth.
+ABREAST = 2
 
 
 class Tree:
@@ -287,7 +294,8 @@ class Tree:
         Before any of that, a leaf whose jobs settled nothing (kept a leaf for a longer slice,
         :meth:`apply`) runs again at once, the one with most jobs first: its search is taken up
         again with twice the slice until it settles or is split, rather than every other leaf
-        getting a first short slice before it. Left to the numbers, a run whose slices are too
+        getting a first short slice before it; the first two open children of a node take turns
+        at it (:meth:`continuing`). Left to the numbers, a run whose slices are too
         short for its positions spreads them over ever more leaves and settles none (the 8x8
         run with k = 5 and the defaults: 261 jobs of a minute in 2.6 hours, none a second one)."""
         picks = self.continuing(busy, values)[:count]
@@ -311,13 +319,51 @@ class Tree:
 
     def continuing(self, busy: set[int], values: dict[int, int]) -> list[int]:
         """The open leaves that still matter, are not running and had jobs that settled nothing
-        (their next job gets a longer slice), those with most jobs first."""
+        (their next job gets a longer slice), those with most jobs first; except that the first
+        :data:`ABREAST` open and unsplit children of a node take turns: one of them that had more
+        jobs than another that is not running gives its turn to that one (the one with fewest
+        jobs) and comes after the others.
+        So two replies of O are each searched for 1, 2, 4, ... minutes in turn, rather than the
+        first for 31 minutes before the second is tried."""
+        relevant = self.relevant(values)
         found = [
             key
-            for key in self.relevant(values)
+            for key in relevant
             if key not in busy and self.nodes[key].children is None and self.nodes[key].jobs
         ]
-        return sorted(found, key=lambda key: (-self.nodes[key].jobs, key))
+        found.sort(key=lambda key: (-self.nodes[key].jobs, key))
+        parents: dict[int, int] = {}
+        for key in relevant:
+            for _, child in self.nodes[key].children or []:
+                parents.setdefault(child, key)
+        picks: list[int] = []
+        waiting: list[int] = []  # gave its turn: next after the others
+        for key in found:
+            pick = key
+            parent = parents.get(key)
+            if parent is not None:
+                siblings = self.nodes[parent].children or []
+                window = [
+                    child
+                    for _, child in siblings
+                    if not values[child] and self.nodes[child].children is None
+                ][:ABREAST]
+                behind = [
+                    child
+                    for child in window
+                    if child not in busy
+                    and child not in picks
+                    and self.nodes[child].jobs < self.nodes[key].jobs
+                ]
+                if key in window and behind:
+                    pick = min(
+                        behind, key=lambda child: (self.nodes[child].jobs, window.index(child))
+                    )
+            if pick not in picks:
+                picks.append(pick)
+            if pick != key:
+                waiting.append(key)
+        return picks + [key for key in waiting if key not in picks]
 
     def _numbers(
         self, values: dict[int, int], busy: set[int], unit: bool = False
