@@ -27,7 +27,16 @@ from oxo.geometry import Geometry
 from oxo.proofs.certificate import status_masks, status_string, verify_certificate
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
 from oxo.proofs.results import certificate_name
-from oxo.proofs.runs import NEAR, Node, ProofRun, RunOptions, Tree, load_state, run_status
+from oxo.proofs.runs import (
+    NEAR,
+    Node,
+    ProofRun,
+    RunOptions,
+    Tree,
+    _leaf_tables,
+    load_state,
+    run_status,
+)
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.symmetry import Classes
 from oxo.proofs.workers import Job, JobResult, run_job
@@ -1301,6 +1310,8 @@ def test_a_leaf_that_runs_again_goes_on_from_its_last_jobs_table(tmp_path: Path)
     assert first.value == 0 and Path(whole.table_file or "").exists()
     run._tidy_tables(tree, tree.relevant(tree.values()))  # an open leaf's table stays
     assert Path(whole.table_file or "").exists()
+    size = Path(whole.table_file or "").stat().st_size
+    assert _leaf_tables(folder / "run") == {"x": (1, size)}  # what --status says of them
     second = run_job(whole)
     assert second.value == fresh.value and second.nodes < fresh.nodes * 3 // 4
     tree.apply(key, first, 0)  # split: its table is no longer needed

@@ -1747,6 +1747,9 @@ class RunStatus:
     #: Per question, the bytes of the whole search's table kept for the next session
     #: (:meth:`ProofRun.table_file`).
     kept_tables: dict[str, int] = field(default_factory=dict)
+    #: Per question, the leaves whose jobs kept a table for their next job, and its bytes in all
+    #: (:meth:`ProofRun.job_table`).
+    leaf_tables: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -1768,6 +1771,10 @@ class RunStatus:
             "certificates": {name: self.checks.get(name, {}) for name in self.proofs},
             "questions": [question.to_dict() for question in self.questions],
             "kept_table_bytes": dict(self.kept_tables),
+            "leaf_tables": {
+                attacker: {"leaves": leaves, "bytes": size}
+                for attacker, (leaves, size) in self.leaf_tables.items()
+            },
         }
 
     def lines(self) -> list[str]:
@@ -1829,6 +1836,13 @@ class RunStatus:
                     "  the search of the whole board kept its table "
                     f"({self.kept_tables[q.attacker] / 1e6:,.0f} MB): the next session goes on "
                     "from it"
+                )
+            if not q.value and q.attacker in self.leaf_tables:
+                leaves, size = self.leaf_tables[q.attacker]
+                out.append(
+                    f"  {leaves:,} open position{'s' if leaves != 1 else ''} kept "
+                    f"{'their' if leaves != 1 else 'its'} last job's table for the next job "
+                    f"({size / 1e6:,.0f} MB)"
                 )
         if self.rate is not None and self.value is None:
             out.append(f"rate: {self.rate:,.0f} positions per second lately")
@@ -1958,7 +1972,21 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
             for attacker in ("x", "o")
             if (path := table_path(state_dir, attacker)).exists()
         },
+        _leaf_tables(state_dir),
     )
+
+
+def _leaf_tables(state_dir: Path) -> dict[str, tuple[int, int]]:
+    """Per question, how many leaves kept their last job's table in the folder, and its bytes."""
+    found: dict[str, tuple[int, int]] = {}
+    for path in state_dir.glob("job-*.npz"):
+        attacker = path.name[len("job-")]
+        leaves, size = found.get(attacker, (0, 0))
+        try:
+            found[attacker] = (leaves + 1, size + path.stat().st_size)
+        except FileNotFoundError:  # deleted by the run since the listing
+            continue
+    return found
 
 
 def _rate(samples: list[list[float]]) -> float | None:
