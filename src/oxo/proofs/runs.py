@@ -163,9 +163,10 @@ class RunOptions:
     would be as far out of reach as it is, each in a search of its own, where a longer search of
     the position keeps all it learns in one table, which the next job takes up where the last one
     left it (local workers: :meth:`ProofRun.job_table`; a cluster's jobs keep no table, and one
-    that settled half of its children or more is split; 0: split at once, as before 2026-11-28). ``first_question`` is the
-    attacker of the question settled first ("x": can X force a line?); a draw needs both answered,
-    and the first one answered "no" gives the other side's no-loss certificate at once."""
+    that settled half of its children or more is split; 0: split at once, as before 2026-11-28).
+    ``first_question`` is the attacker of the question settled first ("x": can X force a line?);
+    a draw needs both answered, and the first one answered "no" gives the other side's no-loss
+    certificate at once."""
 
     workers: int | None = None
     scheduler: str | None = None
