@@ -13,7 +13,7 @@ a Release build) and runs it. It solves the empty board strongly (the value and 
 the game ends) and prints its node count.
 
 oxo's side is ``oxo solve ROWSxCOLS --k 4 --gravity`` as a library call, in a fresh process (its
-default table for the board: 1 GiB from 40 cells up). Sizes are written as Steininger writes them,
+default table for the board: 32 MiB up to 42 cells, 1 GiB beyond). Sizes are written as Steininger writes them,
 **width x height** (columns x rows): his 10x4 is oxo's ``4x10,k=4,gravity``.
 
 For each size the table gives both solvers' value and ending ply (they must be equal, otherwise
