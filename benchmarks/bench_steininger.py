@@ -12,9 +12,10 @@ of 134,217,757 entries (1 GiB), then builds his ``c4`` program with CMake (his "
 a Release build) and runs it. It solves the empty board strongly (the value and the move on which
 the game ends) and prints its node count.
 
-oxo's side is ``oxo solve ROWSxCOLS --k 4 --gravity`` as a library call, in a fresh process (its
-default table for the board: 32 MiB up to 42 cells, 1 GiB beyond). Sizes are written as Steininger writes them,
-**width x height** (columns x rows): his 10x4 is oxo's ``4x10,k=4,gravity``.
+oxo's side is ``oxo solve ROWSxCOLS --k 4 --gravity`` as a library call, in a fresh process
+(its default table for the board: 32 MiB up to 42 cells, 1 GiB beyond). Sizes are written as
+Steininger writes them, **width x height** (columns x rows): his 10x4 is oxo's
+``4x10,k=4,gravity``.
 
 For each size the table gives both solvers' value and ending ply (they must be equal, otherwise
 the exit status is 1), processor seconds of the search (oxo's without the compilation its first
