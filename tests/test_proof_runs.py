@@ -1321,6 +1321,23 @@ def test_a_leaf_that_runs_again_goes_on_from_its_last_jobs_table(tmp_path: Path)
     assert result.value == "x" and not list((folder / "run").glob("*job-*"))
 
 
+def test_a_job_of_the_search_for_big_boards_and_gravity_keeps_its_table_too(
+    tmp_path: Path,
+) -> None:
+    """The search of boards over 64 cells and of boxes with gravity (oxo.proofs.wide) keeps a
+    job's table as the one of smaller boards does: on 3x4x4 with k = 3 and gravity (O's
+    question, "no"), a job cut at half its positions writes it, and the next job of the position
+    goes on from it and settles it in fewer positions than a fresh one."""
+    job = Job((3, 4, 4), 3, "o", 0, 0, gravity=True, plain_first=False)
+    fresh = run_job(job)
+    assert fresh.value == -1 and fresh.nodes > 100
+    table = tmp_path / "job-o-0.npz"
+    first = run_job(replace(job, max_nodes=fresh.nodes // 2, table_file=str(table)))
+    assert first.value == 0 and table.exists()
+    second = run_job(replace(job, table_file=str(table)))
+    assert second.value == -1 and second.nodes < fresh.nodes * 3 // 4
+
+
 def test_the_whole_search_of_the_root_gets_the_longest_slice_a_job_may_grow_to(
     tmp_path: Path,
 ) -> None:

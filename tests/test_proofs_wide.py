@@ -139,3 +139,38 @@ def test_a_gravity_strategy_is_accepted_by_the_checker(tmp_path: Path) -> None:
     write_certificate(path, header, certificate_lines(geometry, search.strategy()))
     checked = verify_certificate(path)
     assert checked.valid and checked.gravity
+
+
+def test_a_search_stopped_goes_on_from_the_table_it_kept(tmp_path: Path) -> None:
+    """As the search of boards up to 64 cells does: a search cut at half its positions keeps its
+    table on disk; a new search of the same question reads it back and settles the board in fewer
+    positions than a fresh one, with a strategy the checker accepts. A table of another question
+    or board, altered, or missing is ignored; a smaller table is filled with what fits."""
+    geometry = Geometry.parse("6x5,k=4")  # X wins: about 1,200 positions
+    fresh = WideSearch(geometry, "x", table_bytes=1 << 20)
+    assert fresh.solve() is True
+    cut = WideSearch(geometry, "x", table_bytes=1 << 20, max_nodes=fresh.nodes // 2)
+    assert cut.solve() is None
+    path = tmp_path / "table.npz"
+    kept = cut.save_table(path)
+    assert kept > 0
+    again = WideSearch(geometry, "x", table_bytes=1 << 20)
+    assert again.load_table(path) == kept
+    assert again.solve() is True
+    assert again.nodes < fresh.nodes * 3 // 4
+    header = StrategyHeader.for_board(geometry, "x", "win")
+    certificate = tmp_path / "x.jsonl.gz"
+    write_certificate(certificate, header, certificate_lines(geometry, again.strategy()))
+    assert verify_certificate(certificate).valid
+    assert WideSearch(geometry, "o", table_bytes=1 << 20).load_table(path) == 0
+    assert WideSearch(Geometry.parse("5x6,k=4"), "x", table_bytes=1 << 20).load_table(path) == 0
+    assert WideSearch(geometry, "x", table_bytes=1 << 20, sym_plies=2).load_table(path) == 0
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    altered = tmp_path / "altered.npz"
+    altered.write_bytes(bytes(data))
+    assert WideSearch(geometry, "x", table_bytes=1 << 20).load_table(altered) == 0
+    assert WideSearch(geometry, "x", table_bytes=1 << 20).load_table(tmp_path / "none.npz") == 0
+    small = WideSearch(geometry, "x", table_bytes=1 << 10)  # the least table: 1,024 slots
+    assert kept > len(small.table[0]) and small.load_table(path) == kept
+    assert small.statistics()["table_entries"] == len(small.table[0])  # full

@@ -1839,11 +1839,11 @@ class RunStatus:
                     "from it"
                 )
             if not q.value and q.attacker in self.leaf_tables:
-                leaves, size = self.leaf_tables[q.attacker]
+                leaves, held = self.leaf_tables[q.attacker]
                 out.append(
                     f"  {leaves:,} open position{'s' if leaves != 1 else ''} kept "
                     f"{'their' if leaves != 1 else 'its'} last job's table for the next job "
-                    f"({size / 1e6:,.0f} MB)"
+                    f"({held / 1e6:,.0f} MB)"
                 )
         if self.rate is not None and self.value is None:
             out.append(f"rate: {self.rate:,.0f} positions per second lately")

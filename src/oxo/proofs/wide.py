@@ -21,12 +21,18 @@ played out where one settled a position.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import random
 import time
+import zipfile
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, mask_cells
 from oxo.proofs import widekernel as wk
 from oxo.proofs.strategy import StrategyReader
@@ -51,6 +57,12 @@ EPSILON = 250
 DEFAULT_TABLE_BYTES = 1 << 30
 #: Bytes a slot of the table takes (key, proof and disproof numbers, work, flags).
 SLOT_BYTES = 8 + 4 + 4 + 8 + 1
+#: The arrays of the table, in the order of ``WideSearch.table``, as a kept table names them.
+TABLE_ARRAYS = ("key", "pn", "dn", "work", "flags")
+#: The version of a kept table's layout (:meth:`WideSearch.save_table`).
+TABLE_FORMAT = "oxo-wide-table/1"
+#: The most positions a kept table holds (those of most work).
+KEPT_MAX = 1 << 25
 
 
 def default_table_bytes() -> int:
@@ -121,7 +133,7 @@ class WideSearch(StrategyReader):
         if table_bytes is None:
             table_bytes = default_table_bytes()
         slots = 1 << max(10, (table_bytes // SLOT_BYTES).bit_length() - 1)
-        self.table = (
+        self.table: tuple[np.ndarray, ...] = (
             np.zeros(slots, np.uint64),
             np.zeros(slots, np.int32),
             np.zeros(slots, np.int32),
@@ -238,6 +250,68 @@ class WideSearch(StrategyReader):
     def pairing(self, x: int, o: int, key: int | None = None) -> tuple[tuple[int, int], ...] | None:
         """None: this search uses no pairings."""
         return None
+
+    # -- a table kept between processes ------------------------------------------------------------
+
+    def _table_identity(self) -> dict[str, object]:
+        """What a kept table must match to be read back: the board, the question, the search's
+        options, and the hashing of positions (the keys mean nothing under another)."""
+        hashing = hashlib.sha256(self.zsym.tobytes()).hexdigest()
+        return {
+            "format": TABLE_FORMAT,
+            "dims": list(self.geometry.shape),
+            "k": self.geometry.k,
+            "gravity": self.geometry.gravity,
+            "attacker": "x" if self.attacker_is_x else "o",
+            "options": [self.sym_plies, self.vcf_budget, self.probe_budget],
+            "hashing": hashing,
+        }
+
+    @staticmethod
+    def _table_digest(arrays: dict[str, np.ndarray]) -> str:
+        digest = hashlib.sha256()
+        for name in TABLE_ARRAYS:
+            digest.update(np.ascontiguousarray(arrays[name]).tobytes())
+        return digest.hexdigest()
+
+    def save_table(self, path: str | os.PathLike[str]) -> int:
+        """Write the table's positions (at most :data:`KEPT_MAX`, those of most work) to ``path``,
+        atomically, with the SHA-256 of its arrays, so that a later search of the same question
+        can go on from them (:meth:`load_table`). Returns the positions written."""
+        used = np.flatnonzero(self.table[0] != 0)
+        if len(used) > KEPT_MAX:
+            used = used[np.argsort(-self.table[3][used], kind="stable")[:KEPT_MAX]]
+        arrays: dict[str, Any] = {name: t[used] for name, t in zip(TABLE_ARRAYS, self.table)}
+        identity = json.dumps({**self._table_identity(), "sha256": self._table_digest(arrays)})
+        with atomic_writer(path) as handle:
+            np.savez(handle, identity=np.array(identity), **arrays)
+        return len(used)
+
+    def load_table(self, path: str | os.PathLike[str]) -> int:
+        """Take into the table the positions a search of the same question kept in ``path``
+        (:meth:`save_table`); return how many (0 when the file is missing, damaged, or of another
+        board, question or search: it is then ignored, and the search starts afresh). The SHA-256
+        of its arrays is compared before anything is used. Those of least work go in first, so
+        that in a smaller table the others take their slots."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                identity = json.loads(str(data["identity"]))
+                arrays = {name: data[name] for name in TABLE_ARRAYS}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return 0
+        digest = identity.pop("sha256", None) if isinstance(identity, dict) else None
+        if identity != self._table_identity() or digest != self._table_digest(arrays):
+            return 0
+        if any(
+            len(arrays[name]) != len(arrays["key"]) or arrays[name].dtype != array.dtype
+            for name, array in zip(TABLE_ARRAYS, self.table)
+        ):
+            return 0
+        order = np.argsort(arrays["work"], kind="stable")
+        keys, pns, dns, works, flags = (arrays[name][order] for name in TABLE_ARRAYS)
+        tkey, tpn, tdn, twork, tflags = self.table
+        wk.table_fill(tkey, tpn, tdn, twork, tflags, self.stats, keys, pns, dns, works, flags)
+        return len(order)
 
     # -- df-pn -------------------------------------------------------------------------------------
 

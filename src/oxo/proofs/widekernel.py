@@ -274,6 +274,16 @@ def table_mark(tkey, tpn, tdn, twork, tflags, stats, key, flags):
 
 
 @njit(cache=True)
+def table_fill(tkey, tpn, tdn, twork, tflags, stats, keys, pns, dns, works, flags):
+    """Store the entries of ``keys`` (with their numbers, work and flags) in the table, in order:
+    a later one may take the slot of an earlier one of less work."""
+    for i in range(keys.shape[0]):
+        table_store(
+            tkey, tpn, tdn, twork, tflags, stats, keys[i], pns[i], dns[i], works[i], flags[i]
+        )
+
+
+@njit(cache=True)
 def table_numbers(tkey, tpn, tdn, key):
     """(pn, dn) of ``key``, (1, 1) when the table does not hold it."""
     slot = table_find(tkey, key)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
     from oxo.proofs.dfpn import ProofSearch
+    from oxo.proofs.wide import WideSearch
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ class Job:
     the plain search is already trying elsewhere. With ``table_file`` (a path this process can
     write; the run's whole search of the root, :meth:`oxo.proofs.runs.ProofRun._root_job`), the
     compiled search starts from the table an earlier job kept there and, when it does not settle
-    the position, keeps its own there for the next (:meth:`oxo.proofs.dfpn.ProofSearch.save_table`)."""
+    the position, keeps its own there for the next (:meth:`oxo.proofs.dfpn.ProofSearch.save_table`;
+    on bigger boards and boxes with gravity :meth:`oxo.proofs.wide.WideSearch.save_table`)."""
 
     dims: tuple[int, ...]
     k: int
@@ -164,15 +166,24 @@ def run_job(job: Job) -> JobResult:
     return _result(job, search, geometry, value, early, started, cpu)
 
 
-def _compiled(search: StrategyReader) -> ProofSearch | None:
-    """The compiled search a job's search is or holds (a tall board's is turned), if any."""
-    if "oxo.proofs.dfpn" not in sys.modules:  # not loaded: the search is not the compiled one
-        return None
-    from oxo.proofs.dfpn import ProofSearch
+def _compiled(search: StrategyReader) -> ProofSearch | WideSearch | None:
+    """The compiled search a job's search is or holds (a tall board's is turned), if any: the
+    one of boards up to 64 cells or the one of bigger boards and boxes with gravity, both of
+    which keep their table in a file (``save_table``, ``load_table``)."""
     from oxo.proofs.orient import Transposed
 
     inner = search.inner if isinstance(search, Transposed) else search
-    return inner if isinstance(inner, ProofSearch) else None
+    if "oxo.proofs.dfpn" in sys.modules:  # else not loaded: the search is not that one
+        from oxo.proofs.dfpn import ProofSearch
+
+        if isinstance(inner, ProofSearch):
+            return inner
+    if "oxo.proofs.wide" in sys.modules:
+        from oxo.proofs.wide import WideSearch
+
+        if isinstance(inner, WideSearch):
+            return inner
+    return None
 
 
 def plain_slice(
