@@ -1288,8 +1288,9 @@ def test_a_run_whose_jobs_settle_nothing_doubles_their_slices(tmp_path: Path) ->
 def test_a_leaf_that_runs_again_goes_on_from_its_last_jobs_table(tmp_path: Path) -> None:
     """The jobs the run gives its leaves keep the compiled search's table in the folder (local
     workers, slices that double; not a cluster's jobs, nor with slice_doublings 0); the leaf's
-    next job goes on from it and searches fewer positions than a fresh one. The run deletes the
-    table once the leaf is split, and none is left once the question is settled."""
+    next job goes on from it and searches fewer positions than a fresh one. The run keeps the
+    table when the leaf is split (for its children's first jobs), deletes it once the leaf is
+    settled, and none is left once the question is settled."""
     geometry = Geometry.parse("5x6,k=4")  # X wins, searched turned (6x5): a few thousand positions
     folder = tmp_path / "p"
     run = ProofRun(geometry, folder, split())
@@ -1314,11 +1315,57 @@ def test_a_leaf_that_runs_again_goes_on_from_its_last_jobs_table(tmp_path: Path)
     assert _leaf_tables(folder / "run") == {"x": (1, size)}  # what --status says of them
     second = run_job(whole)
     assert second.value == fresh.value and second.nodes < fresh.nodes * 3 // 4
-    tree.apply(key, first, 0)  # split: its table is no longer needed
+    tree.apply(key, first, 0)  # split: its table now seeds its children's first jobs
     run._tidy_tables(tree, tree.relevant(tree.values()))
-    assert tree.nodes[key].children is not None and not Path(whole.table_file or "").exists()
+    assert tree.nodes[key].children is not None and Path(whole.table_file or "").exists()
+    tree.nodes[key].value = -1  # once the leaf is settled, it is no longer needed
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert not Path(whole.table_file or "").exists()
+    tree.nodes[key].value = 0
     result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(slice_nodes=400))
     assert result.value == "x" and not list((folder / "run").glob("*job-*"))
+
+
+def test_a_split_leafs_table_is_where_its_childrens_first_jobs_start(tmp_path: Path) -> None:
+    """5x6 (k = 4), X on its second first move: a job cut at three quarters of what settles it
+    keeps its table, and the leaf is split. The table stays while an open child has had no job;
+    each child's first job starts from it (``seed_file``) and, over the first five open children,
+    searches fewer positions than the same jobs from empty tables; a child's next job starts from
+    its own table. Once each open child has had a job, the parent's table goes."""
+    geometry = Geometry.parse("5x6,k=4")
+    folder = tmp_path / "p"
+    (folder / "run").mkdir(parents=True)
+    run = ProofRun(geometry, folder, split())
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    key = (tree.nodes[tree.root].children or [])[1][1]
+    job = run._leaf_job(tree, key, None)
+    assert job is not None and job.seed_file is None  # split from the root: no table there
+    whole = replace(job, seconds=None, max_nodes=None, plain_first=False, early=None)
+    fresh = run_job(replace(whole, table_file=None))
+    cut = run_job(replace(whole, max_nodes=fresh.nodes * 3 // 4))
+    assert fresh.value == 1 and cut.value == 0
+    tree.apply(key, cut, 0)  # split
+    parent_table = run.job_table("x", key)
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert tree.nodes[key].children is not None and parent_table.exists()
+    values = tree.values()
+    open_children = [child for _, child in tree.nodes[key].children or [] if not values[child]]
+    seeded = afresh = 0
+    for child in open_children[:5]:
+        child_job = run._leaf_job(tree, child, None)
+        assert child_job is not None and child_job.seed_file == str(parent_table)
+        child_whole = replace(child_job, seconds=None, max_nodes=None, plain_first=False)
+        afresh += run_job(replace(child_whole, table_file=None, seed_file=None)).nodes
+        seeded += run_job(child_whole).nodes
+    assert seeded < afresh * 3 // 4
+    tree.nodes[open_children[0]].jobs = 1
+    later = run._leaf_job(tree, open_children[0], None)
+    assert later is not None and later.seed_file is None  # from its own table now
+    for child in open_children:
+        tree.nodes[child].jobs = 1
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert not parent_table.exists()
 
 
 def test_a_job_of_the_search_for_big_boards_and_gravity_keeps_its_table_too(

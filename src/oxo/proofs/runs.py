@@ -318,6 +318,15 @@ class Tree:
                 key = next(c for c in open_ if numbers[c][index] * NEAR[1] <= least * NEAR[0])
         return picks
 
+    def parents_of(self, key: int) -> list[int]:
+        """The nodes that have ``key`` among their children (more than one where moves in
+        another order reach the same class)."""
+        return [
+            parent
+            for parent, node in self.nodes.items()
+            if node.children is not None and any(child == key for _, child in node.children)
+        ]
+
     def continuing(self, busy: set[int], values: dict[int, int]) -> list[int]:
         """The open leaves that still matter, are not running and had jobs that settled nothing
         (their next job gets a longer slice), those with most jobs first; except that the first
@@ -1216,21 +1225,30 @@ class ProofRun:
         job = self._job(tree, key, deadline, self.options.slice_seconds)
         if job is None or not self.options.slice_doublings or self.options.scheduler is not None:
             return job
-        return replace(job, table_file=str(self.job_table(tree.attacker, key)))
+        job = replace(job, table_file=str(self.job_table(tree.attacker, key)))
+        if not tree.nodes[key].jobs:  # its first job: from the table of the leaf it was split from
+            for parent in tree.parents_of(key):
+                seed = self.job_table(tree.attacker, parent)
+                if seed.exists():
+                    return replace(job, seed_file=str(seed))
+        return job
 
     def job_table(self, attacker: Question, key: int) -> Path:
         """Where a leaf's jobs keep the compiled search's table while the leaf runs again with a
         longer slice (:meth:`Tree.apply`): its next job goes on from what the last one learnt
         instead of starting afresh (on 8x8 with k = 5, five jobs of one position, each from an
         empty table, searched 17.9 million positions in all and did not settle it; one search
-        settles it in 13.8 million). Deleted once the leaf is settled or split
-        (:meth:`_tidy_tables`)."""
+        settles it in 13.8 million). When the leaf is split, its table is the first table of each
+        of its children's jobs (``Job.seed_file``), which would otherwise start afresh what it
+        had learnt of them. Deleted once the leaf is settled, no longer matters, or is split and
+        each of its open children has had a job (:meth:`_tidy_tables`)."""
         return self.state_dir / f"job-{attacker}-{key:x}.npz"
 
     def _tidy_tables(self, tree: Tree, relevant: set[int]) -> None:
-        """Delete the kept tables of the question's leaves that no job will take up again: settled,
-        split or no longer mattering (``relevant``: :meth:`Tree.relevant`), and the pieces a
-        killed worker left half-written; never those of a running job."""
+        """Delete the kept tables that no job will take up again: of the question's positions that
+        are settled or no longer matter (``relevant``: :meth:`Tree.relevant`), or are split with
+        no open child left that has not had a job (the table seeds their first jobs), and the
+        pieces a killed worker left half-written; never those of a running job."""
         running = {key for _, key, _ in self.running.values()}
         for file in self.state_dir.glob(f"*job-{tree.attacker}-*"):
             found = re.search(rf"job-{tree.attacker}-([0-9a-f]+)\.npz", file.name)
@@ -1239,7 +1257,15 @@ class ProofRun:
                 continue
             node = tree.nodes.get(key)
             whole = file.name.startswith("job-")  # not a half-written piece (".job-....tmp")
-            if not (whole and node is not None and node.children is None and key in relevant):
+            wanted = node is not None and (
+                node.children is None
+                or any(
+                    not tree.nodes[child].jobs and tree.nodes[child].children is None
+                    for _, child in node.children
+                    if child in relevant
+                )
+            )
+            if not (whole and wanted and key in relevant):
                 file.unlink(missing_ok=True)
 
     def _share(self) -> int:

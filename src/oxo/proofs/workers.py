@@ -78,6 +78,9 @@ class Job:
     #: Marks drop to the lowest empty cell of their column (a box with gravity: Score Four).
     gravity: bool = False
     table_file: str | None = None
+    #: The table to start from when ``table_file`` holds none yet: the one kept by the last job of
+    #: the position this job's position was split from, which holds what that search learnt here.
+    seed_file: str | None = None
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -154,7 +157,8 @@ def run_job(job: Job) -> JobResult:
     )
     kept = _compiled(search) if job.table_file is not None else None
     if kept is not None and job.table_file is not None:
-        kept.load_table(job.table_file)
+        if not kept.load_table(job.table_file) and job.seed_file is not None:
+            kept.load_table(job.seed_file)
     early = False
     if job.search:
         answer, early = _solve(search, job, started)
