@@ -72,7 +72,9 @@ def section() -> str:
             if "sha256" in check:
                 facts.append(f"{int(check['bytes']):,} bytes, SHA-256 `{check['sha256']}`")
                 facts.append(f"SHA-256 of the text it holds `{check['sha256_uncompressed']}`")
-            notes.append(f"- {board} (k = {status.k}): `{name}`: " + "; ".join(facts) + ".")
+            notes.append(
+                f"- {board} (k = {status.k}), `{where.name}`: `{name}`: " + "; ".join(facts) + "."
+            )
         if status.value is None:
             for q in status.questions:
                 if not q.value:
