@@ -1774,8 +1774,8 @@ class RunStatus:
     #: Per question, the bytes of the whole search's table kept for the next session
     #: (:meth:`ProofRun.table_file`).
     kept_tables: dict[str, int] = field(default_factory=dict)
-    #: Per question, the leaves whose jobs kept a table for their next job, and its bytes in all
-    #: (:meth:`ProofRun.job_table`).
+    #: Per question, the positions whose last job kept its table for the jobs to come (its own
+    #: next one, or its children's first ones), and their bytes in all (:meth:`ProofRun.job_table`).
     leaf_tables: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -1867,8 +1867,8 @@ class RunStatus:
             if not q.value and q.attacker in self.leaf_tables:
                 leaves, held = self.leaf_tables[q.attacker]
                 out.append(
-                    f"  {leaves:,} open position{'s' if leaves != 1 else ''} kept "
-                    f"{'their' if leaves != 1 else 'its'} last job's table for the next job "
+                    f"  {leaves:,} position{'s' if leaves != 1 else ''} kept "
+                    f"{'their' if leaves != 1 else 'its'} last job's table for the jobs to come "
                     f"({held / 1e6:,.0f} MB)"
                 )
         if self.rate is not None and self.value is None:
@@ -2004,7 +2004,8 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
 
 
 def _leaf_tables(state_dir: Path) -> dict[str, tuple[int, int]]:
-    """Per question, how many leaves kept their last job's table in the folder, and its bytes."""
+    """Per question, how many positions kept their last job's table in the folder, and the
+    bytes."""
     found: dict[str, tuple[int, int]] = {}
     for path in state_dir.glob("job-*.npz"):
         attacker = path.name[len("job-")]
