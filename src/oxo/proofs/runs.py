@@ -228,8 +228,9 @@ NEAR = (5, 4)
 #: slices that double (:meth:`Tree.continuing`). One child may settle its parent alone (a reply of
 #: the defender that the attacker cannot beat, a move of the attacker that wins), and which one
 #: does is not known in advance: on 8x8 with k = 5, with X's first move answered by O, the reply
-#: that settled it was O's first in the move order twice and its second four times in the run with
-#: the defaults; in the run whose slices were picked by hand, its first, second or fourth.
+#: that settled it was O's first in the move order twice, its second six times and its third and
+#: fourth once each in the run with the defaults; in the run whose slices were picked by hand, its
+#: first, second or fourth.
 ABREAST = 2
 
 
