@@ -30,18 +30,16 @@ out of the table by :meth:`ProofSearch.strategy` as entries of a certificate
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import random
 import time
-import zipfile
 from collections.abc import Callable
 
 import numpy as np
 
-from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, play
 from oxo.proofs import kernel
+from oxo.proofs.kepttable import read_table, write_table
 from oxo.proofs.strategy import Entry, StrategyReader
 from oxo.proofs.symmetry import search_symmetries
 from oxo.proofs.threats import Plan
@@ -491,13 +489,6 @@ class ProofSearch(StrategyReader):
             "hashing": hashing,
         }
 
-    @staticmethod
-    def _table_digest(arrays: dict[str, np.ndarray]) -> str:
-        digest = hashlib.sha256()
-        for name in TABLE_ARRAYS:
-            digest.update(np.ascontiguousarray(arrays[name]).tobytes())
-        return digest.hexdigest()
-
     def _kept_slots(self, limit: int) -> np.ndarray:
         """The slots of the table's positions, at most ``limit`` of them: those of most work (a
         settled position counting as the table's replacement counts it)."""
@@ -514,9 +505,7 @@ class ProofSearch(StrategyReader):
         Returns the positions written."""
         slots = self._kept_slots(KEPT_MAX)
         arrays = {name: getattr(self.table, name)[slots] for name in TABLE_ARRAYS}
-        identity = json.dumps({**self._table_identity(), "sha256": self._table_digest(arrays)})
-        with atomic_writer(path) as handle:
-            np.savez(handle, identity=np.array(identity), **arrays)
+        write_table(path, self._table_identity(), arrays, TABLE_ARRAYS)
         return len(slots)
 
     def load_table(self, path: str | os.PathLike[str]) -> int:
@@ -524,19 +513,10 @@ class ProofSearch(StrategyReader):
         (:meth:`save_table`); return how many (0 when the file is missing, damaged, or of another
         board, question or search: it is then ignored, and the search starts afresh). The file's
         SHA-256 of its arrays is compared before anything is used."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                identity = json.loads(str(data["identity"]))
-                arrays = {name: data[name] for name in TABLE_ARRAYS}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            return 0
-        digest = identity.pop("sha256", None) if isinstance(identity, dict) else None
-        if identity != self._table_identity() or digest != self._table_digest(arrays):
-            return 0
         t = self.table
-        if any(len(arrays[name]) != len(arrays["key"]) for name in TABLE_ARRAYS) or any(
-            arrays[name].dtype != getattr(t, name).dtype for name in TABLE_ARRAYS
-        ):
+        dtypes = {name: getattr(t, name).dtype for name in TABLE_ARRAYS}
+        arrays = read_table(path, self._table_identity(), dtypes)
+        if arrays is None:
             return 0
         held = t.key != 0  # what this search holds already stays, after the kept positions
         slots = self._slots_for(len(arrays["key"]) + int(held.sum()), len(t.key))

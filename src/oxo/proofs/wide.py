@@ -22,19 +22,16 @@ played out where one settled a position.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import random
 import time
-import zipfile
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
-from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, mask_cells
 from oxo.proofs import widekernel as wk
+from oxo.proofs.kepttable import read_table, write_table
 from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.threats import Plan
 
@@ -267,13 +264,6 @@ class WideSearch(StrategyReader):
             "hashing": hashing,
         }
 
-    @staticmethod
-    def _table_digest(arrays: dict[str, np.ndarray]) -> str:
-        digest = hashlib.sha256()
-        for name in TABLE_ARRAYS:
-            digest.update(np.ascontiguousarray(arrays[name]).tobytes())
-        return digest.hexdigest()
-
     def save_table(self, path: str | os.PathLike[str]) -> int:
         """Write the table's positions (at most :data:`KEPT_MAX`, those of most work) to ``path``,
         atomically, with the SHA-256 of its arrays, so that a later search of the same question
@@ -281,10 +271,8 @@ class WideSearch(StrategyReader):
         used = np.flatnonzero(self.table[0] != 0)
         if len(used) > KEPT_MAX:
             used = used[np.argsort(-self.table[3][used], kind="stable")[:KEPT_MAX]]
-        arrays: dict[str, Any] = {name: t[used] for name, t in zip(TABLE_ARRAYS, self.table)}
-        identity = json.dumps({**self._table_identity(), "sha256": self._table_digest(arrays)})
-        with atomic_writer(path) as handle:
-            np.savez(handle, identity=np.array(identity), **arrays)
+        arrays = {name: t[used] for name, t in zip(TABLE_ARRAYS, self.table)}
+        write_table(path, self._table_identity(), arrays, TABLE_ARRAYS)
         return len(used)
 
     def load_table(self, path: str | os.PathLike[str]) -> int:
@@ -293,19 +281,9 @@ class WideSearch(StrategyReader):
         board, question or search: it is then ignored, and the search starts afresh). The SHA-256
         of its arrays is compared before anything is used. Those of least work go in first, so
         that in a smaller table the others take their slots."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                identity = json.loads(str(data["identity"]))
-                arrays = {name: data[name] for name in TABLE_ARRAYS}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            return 0
-        digest = identity.pop("sha256", None) if isinstance(identity, dict) else None
-        if identity != self._table_identity() or digest != self._table_digest(arrays):
-            return 0
-        if any(
-            len(arrays[name]) != len(arrays["key"]) or arrays[name].dtype != array.dtype
-            for name, array in zip(TABLE_ARRAYS, self.table)
-        ):
+        dtypes = {name: t.dtype for name, t in zip(TABLE_ARRAYS, self.table)}
+        arrays = read_table(path, self._table_identity(), dtypes)
+        if arrays is None:
             return 0
         order = np.argsort(arrays["work"], kind="stable")
         keys, pns, dns, works, flags = (arrays[name][order] for name in TABLE_ARRAYS)
