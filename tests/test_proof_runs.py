@@ -1272,6 +1272,78 @@ def test_a_leaf_whose_job_settled_nothing_runs_again_before_any_other(tmp_path: 
     assert tree.select(set(), 3, tree.values()) == [fourth, third, second]
 
 
+def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -> None:
+    """Where the attacker is to move, the run follows the first of its open split moves only (in
+    the search's order), its unsplit ones all: leaves under a later split move neither run again
+    nor get a first job while the first holds a leaf to run; once the first is settled, the next
+    is followed. Where the defender is to move, every open reply is followed."""
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+
+    def split_here(key: int) -> list[int]:
+        node = tree.nodes[key]
+        job = Job(geometry.shape, geometry.k, "x", node.x, node.o, search=False)
+        tree.apply(key, run_job(job))
+        return [child for _, child in tree.nodes[key].children or []]
+
+    first, second, *others = split_here(tree.root)
+    under_first, under_second = split_here(first), split_here(second)
+    values = tree.values()
+    focus = tree.focus(values)
+    assert {first, *under_first, *others} <= focus
+    assert second not in focus and not focus & set(under_second)
+    for leaf in under_second:  # the numbers alone would pick these
+        tree.nodes[leaf].pn = 1
+    for leaf in under_first:
+        tree.nodes[leaf].pn = 1000
+    tree.nodes[first].pn = tree.nodes[second].pn = 1
+    picks = tree.select(set(), 4, values)
+    assert picks and not set(picks) & set(under_second)
+    node = tree.nodes[under_second[0]]
+    nothing = run_job(Job(geometry.shape, geometry.k, "x", node.x, node.o, max_nodes=20))
+    assert nothing.value == 0 and not any(child.value for child in nothing.children or [])
+    tree.apply(under_second[0], nothing, 2)  # had a job, settled nothing: would run again
+    assert under_second[0] not in tree.continuing(set(), tree.values())
+    # Every leaf under the first move running: a free worker still gets a leaf (not idle).
+    assert tree.select(set(under_first), 1, tree.values()) != []
+    tree.nodes[under_first[0]].value = -1  # O refutes X's first move: the second is followed
+    values = tree.values()
+    assert values[first] == -1 and second in tree.focus(values)
+    assert under_second[0] in tree.continuing(set(), values)
+
+
+def test_the_whole_search_of_the_root_has_one_share_over_all_sessions(tmp_path: Path) -> None:
+    """The whole search of the root gets the longest slice of a job over all sessions together
+    (its table is kept, so each session's search goes on from the last): the seconds it had are
+    kept in the state; once its share is spent no session starts it again. A state written
+    before the seconds were counted counts each job of the root after its first look as a share."""
+    geometry = Geometry.parse("5x6,k=4")
+    folder = tmp_path / "p"
+    options = RunOptions(workers=2, slice_seconds=2.0, slice_doublings=1)  # a share of 4 s
+    run = ProofRun(geometry, folder, options)
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    assert run.root_left(tree) == 4.0 and run._wants_root_search(tree)
+    searched = run_job(Job(geometry.shape, geometry.k, "x", 0, 0, max_nodes=20))
+    tree.apply(tree.root, replace(searched, wall=3.0))
+    assert tree.root_wall == 3.0 and run.root_left(tree) == 1.0
+    job = run._root_job(tree, None)
+    assert job is not None and job.seconds == 1.0
+    again = Tree.from_dict(geometry, "x", tmp_path, tree.to_dict())
+    assert again.root_wall == 3.0
+    tree.apply(tree.root, replace(searched, wall=1.5))
+    assert run.root_left(tree) == 0.0 and not run._wants_root_search(tree)
+    data = tree.to_dict()
+    del data["root_wall"]  # a state of before: the root had its first look and one search
+    old = Tree.from_dict(geometry, "x", tmp_path, data)
+    assert old.root_wall is None and old.nodes[old.root].jobs == 3
+    assert run.root_left(old) == 0.0
+    old.nodes[old.root].jobs = 1  # its first look only
+    assert run.root_left(old) == 4.0
+    unbounded = ProofRun(geometry, folder, RunOptions(workers=2, slice_seconds=None))
+    assert unbounded.root_left(tree) is None and unbounded._wants_root_search(tree)
+
+
 def test_a_run_whose_jobs_settle_nothing_doubles_their_slices(tmp_path: Path) -> None:
     """4x5 (k = 4) in jobs of 10 positions: some jobs settle nothing and run again with twice the
     slice before they settle or split, and the certificates are accepted as ever."""

@@ -253,6 +253,9 @@ class Tree:
         self.jobs = 0
         self.searches = 0  # the jobs that searched (splits alone do not)
         self.statistics: dict[str, int] = {}
+        # Wall seconds the whole search of the root has had, over all sessions (None: a state
+        # written before they were counted; :meth:`ProofRun.root_left`).
+        self.root_wall: float | None = 0.0
 
     # -- values ------------------------------------------------------------------------------------
 
@@ -315,6 +318,9 @@ class Tree:
                 open_ = [c for _, c in node.children if not values[c] and numbers[c][2]]
                 if not open_:  # cannot happen: a node holds a leaf to run when a child does
                     return picks
+                if index == 0:  # the attacker's moves that were split, one at a time
+                    followed = self._followed(node, values)
+                    open_ = [c for c in open_ if c in followed] or open_
                 least = min(numbers[c][index] for c in open_)
                 key = next(c for c in open_ if numbers[c][index] * NEAR[1] <= least * NEAR[0])
         return picks
@@ -337,9 +343,10 @@ class Tree:
         So two replies of O are each searched for 1, 2, 4, ... minutes in turn, rather than the
         first for 31 minutes before the second is tried."""
         relevant = self.relevant(values)
+        focus = self.focus(values)
         found = [
             key
-            for key in relevant
+            for key in focus
             if key not in busy and self.nodes[key].children is None and self.nodes[key].jobs
         ]
         found.sort(key=lambda key: (-self.nodes[key].jobs, key))
@@ -407,6 +414,48 @@ class Tree:
         numbers(self.root)
         return memo
 
+    def _followed(self, node: Node, values: dict[int, int]) -> list[int]:
+        """The open children of ``node`` (the attacker to move) that the run works on now: the
+        unsplit ones, and of the split ones the first in the search's move order only."""
+        followed: list[int] = []
+        split_seen = False
+        for _, child in node.children or []:
+            if values[child]:
+                continue
+            if self.nodes[child].children is None:
+                followed.append(child)
+            elif not split_seen:
+                followed.append(child)
+                split_seen = True
+        return followed
+
+    def focus(self, values: dict[int, int]) -> set[int]:
+        """The open nodes the run works on now: those reached from the root through open nodes,
+        where the attacker is to move through one split child at a time (:meth:`_followed`).
+
+        The attacker needs one move that wins, and a question answered no needs every move to
+        fail, so trying the attacker's split moves one after another costs nothing when the
+        answer is no and saves the work on all but one when the first tried wins; spread over
+        them, the slices that double (:meth:`continuing`) grow on all. Qubic's run with the
+        defaults split X's two first moves at once and gave 14 of its first 55 minutes of worker
+        time to O's replies to X on 1 while X on 0 wins (the run whose options were picked by
+        hand proved it through X on 0 alone)."""
+        seen: set[int] = set()
+        stack = [self.root]
+        while stack:
+            key = stack.pop()
+            if key in seen or values[key]:
+                continue
+            seen.add(key)
+            node = self.nodes[key]
+            if node.children is None:
+                continue
+            if self.attacker_to_move(node):
+                stack.extend(self._followed(node, values))
+            else:
+                stack.extend(child for _, child in node.children)
+        return seen
+
     def relevant(self, values: dict[int, int], top: int | None = None) -> set[int]:
         """The nodes whose value still matters: reached from the root (or from ``top``) through
         open nodes only."""
@@ -473,6 +522,8 @@ class Tree:
         self.searches += result.job.search
         self.searched += result.nodes
         self.cpu += result.cpu
+        if key == self.root and node.children is not None and self.root_wall is not None:
+            self.root_wall += result.wall  # the whole search of the root, beside the split
         for name, count in result.statistics.items():
             self.statistics[name] = self.statistics.get(name, 0) + count
         size = self.geometry.size
@@ -662,6 +713,7 @@ class Tree:
             "jobs": self.jobs,
             "searches": self.searches,
             "statistics": self.statistics,
+            "root_wall": None if self.root_wall is None else round(self.root_wall, 3),
         }
 
     @classmethod
@@ -701,6 +753,8 @@ class Tree:
         tree.jobs = int(data["jobs"])
         tree.searches = int(data.get("searches", tree.jobs))
         tree.statistics = {str(k): int(v) for k, v in data["statistics"].items()}
+        root_wall = data.get("root_wall")
+        tree.root_wall = None if root_wall is None else float(root_wall)
         return tree
 
     def rekey(self) -> None:
@@ -1405,18 +1459,38 @@ class ProofRun:
 
     def _wants_root_search(self, tree: Tree) -> bool:
         """Whether to start the whole search of the root beside the split jobs now: once per
-        question and run, with two workers or more, once the root is split."""
-        return (
+        question and session, with two workers or more, once the root is split, while it has
+        time left of its share over all sessions (:meth:`root_left`)."""
+        if not (
             self.options.root_search
             and self.options.worker_count() >= 2
             and tree.attacker not in self.root_searches
             and tree.nodes[tree.root].children is not None
-        )
+        ):
+            return False
+        left = self.root_left(tree)
+        return left is None or left >= MIN_SLICE
+
+    def root_left(self, tree: Tree) -> float | None:
+        """Seconds the whole search of the root has left (None: no bound): :meth:`root_seconds`
+        over all sessions together, less what it has had. It goes on from its kept table, so a
+        session's search is the same search's next part, and one that needs more than the
+        longest slice of a job is the split's to settle: before 2026-11-29 each session gave it
+        the whole share again, and Qubic's run with the defaults spent 16 minutes of one worker
+        on it at every start. A state written before the seconds were counted counts each of the
+        root's jobs after its first look as a whole share."""
+        seconds = self.root_seconds()
+        if seconds is None:
+            return None
+        spent = tree.root_wall
+        if spent is None:
+            spent = max(0, tree.nodes[tree.root].jobs - 1) * seconds
+        return max(0.0, seconds - spent)
 
     def _root_job(self, tree: Tree, deadline: float | None) -> Job | None:
         """The whole search of the root, unsplit, for the longest slice a job may grow to
         (:meth:`root_seconds`; cut at the end of the run's time)."""
-        job = self._job(tree, tree.root, deadline, self.root_seconds())
+        job = self._job(tree, tree.root, deadline, self.root_left(tree))
         if job is None:
             return None
         if self.geometry.size > 64:  # the plain search: its positions are bounded by its share
