@@ -1314,8 +1314,8 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
 
 def test_the_whole_search_of_the_root_has_one_share_over_all_sessions(tmp_path: Path) -> None:
     """The whole search of the root gets the longest slice of a job over all sessions together
-    (its table is kept, so each session's search goes on from the last): the seconds it had are
-    kept in the state; once its share is spent no session starts it again. A state written
+    (its table is kept, so each session's search goes on from the last): the processor seconds it
+    had are kept in the state; once its share is spent no session starts it again. A state written
     before the seconds were counted counts each job of the root after its first look as a share."""
     geometry = Geometry.parse("5x6,k=4")
     folder = tmp_path / "p"
@@ -1325,18 +1325,18 @@ def test_the_whole_search_of_the_root_has_one_share_over_all_sessions(tmp_path: 
     tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
     assert run.root_left(tree) == 4.0 and run._wants_root_search(tree)
     searched = run_job(Job(geometry.shape, geometry.k, "x", 0, 0, max_nodes=20))
-    tree.apply(tree.root, replace(searched, wall=3.0))
-    assert tree.root_wall == 3.0 and run.root_left(tree) == 1.0
+    tree.apply(tree.root, replace(searched, cpu=3.0))
+    assert tree.root_cpu == 3.0 and run.root_left(tree) == 1.0
     job = run._root_job(tree, None)
     assert job is not None and job.seconds == 1.0
     again = Tree.from_dict(geometry, "x", tmp_path, tree.to_dict())
-    assert again.root_wall == 3.0
-    tree.apply(tree.root, replace(searched, wall=1.5))
+    assert again.root_cpu == 3.0
+    tree.apply(tree.root, replace(searched, cpu=1.5))
     assert run.root_left(tree) == 0.0 and not run._wants_root_search(tree)
     data = tree.to_dict()
-    del data["root_wall"]  # a state of before: the root had its first look and one search
+    del data["root_cpu"]  # a state of before: the root had its first look and one search
     old = Tree.from_dict(geometry, "x", tmp_path, data)
-    assert old.root_wall is None and old.nodes[old.root].jobs == 3
+    assert old.root_cpu is None and old.nodes[old.root].jobs == 3
     assert run.root_left(old) == 0.0
     old.nodes[old.root].jobs = 1  # its first look only
     assert run.root_left(old) == 4.0

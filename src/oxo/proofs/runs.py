@@ -253,9 +253,9 @@ class Tree:
         self.jobs = 0
         self.searches = 0  # the jobs that searched (splits alone do not)
         self.statistics: dict[str, int] = {}
-        # Wall seconds the whole search of the root has had, over all sessions (None: a state
-        # written before they were counted; :meth:`ProofRun.root_left`).
-        self.root_wall: float | None = 0.0
+        # Processor seconds the whole search of the root has had, over all sessions (None: a
+        # state written before they were counted; :meth:`ProofRun.root_left`).
+        self.root_cpu: float | None = 0.0
 
     # -- values ------------------------------------------------------------------------------------
 
@@ -522,8 +522,8 @@ class Tree:
         self.searches += result.job.search
         self.searched += result.nodes
         self.cpu += result.cpu
-        if key == self.root and node.children is not None and self.root_wall is not None:
-            self.root_wall += result.wall  # the whole search of the root, beside the split
+        if key == self.root and node.children is not None and self.root_cpu is not None:
+            self.root_cpu += result.cpu  # the whole search of the root, beside the split
         for name, count in result.statistics.items():
             self.statistics[name] = self.statistics.get(name, 0) + count
         size = self.geometry.size
@@ -713,7 +713,7 @@ class Tree:
             "jobs": self.jobs,
             "searches": self.searches,
             "statistics": self.statistics,
-            "root_wall": None if self.root_wall is None else round(self.root_wall, 3),
+            "root_cpu": None if self.root_cpu is None else round(self.root_cpu, 3),
         }
 
     @classmethod
@@ -753,8 +753,8 @@ class Tree:
         tree.jobs = int(data["jobs"])
         tree.searches = int(data.get("searches", tree.jobs))
         tree.statistics = {str(k): int(v) for k, v in data["statistics"].items()}
-        root_wall = data.get("root_wall")
-        tree.root_wall = None if root_wall is None else float(root_wall)
+        root_cpu = data.get("root_cpu")
+        tree.root_cpu = None if root_cpu is None else float(root_cpu)
         return tree
 
     def rekey(self) -> None:
@@ -1473,16 +1473,17 @@ class ProofRun:
 
     def root_left(self, tree: Tree) -> float | None:
         """Seconds the whole search of the root has left (None: no bound): :meth:`root_seconds`
-        over all sessions together, less what it has had. It goes on from its kept table, so a
-        session's search is the same search's next part, and one that needs more than the
-        longest slice of a job is the split's to settle: before 2026-11-29 each session gave it
-        the whole share again, and Qubic's run with the defaults spent 16 minutes of one worker
-        on it at every start. A state written before the seconds were counted counts each of the
-        root's jobs after its first look as a whole share."""
+        over all sessions together, less the processor seconds it has had (processor time, so
+        that a loaded machine does not eat its share). It goes on from its kept table, so each
+        session's search is the next part of one search, and a board that needs more of it than
+        the longest slice of a job is the split's to settle. Until 2026-11-29 each session gave
+        it the whole share again: Qubic's run with the defaults spent 16 minutes of one of its
+        two workers on it at every start. A state written before the seconds were counted counts
+        each of the root's jobs after its first look as a whole share."""
         seconds = self.root_seconds()
         if seconds is None:
             return None
-        spent = tree.root_wall
+        spent = tree.root_cpu
         if spent is None:
             spent = max(0, tree.nodes[tree.root].jobs - 1) * seconds
         return max(0.0, seconds - spent)
