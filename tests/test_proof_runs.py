@@ -224,7 +224,10 @@ def test_ctrl_c_leaves_a_folder_that_continues(tmp_path: Path) -> None:
     assert replies and {r.move for r in replies} <= set(status.questions[0].first_moves["open"])
     for r in replies:
         assert r.win + r.no_win + r.open > 0 and r.open_jobs >= r.open
+    # X's split first moves are worked on one at a time: the first open one now, the others wait.
+    assert [r.now for r in replies] == [True] + [False] * (len(replies) - 1)
     text = "\n".join(status.lines())
+    assert len(replies) > 1 and "; waits its turn" in text
     assert f"replies to X on {replies[0].move}: X wins after {replies[0].win}," in text
     assert status.to_dict()["questions"][0]["replies"][0]["first_move"] == replies[0].move  # type: ignore[index]
     result = prove_board(geometry, seconds=None, proof_dir=folder, run=split())

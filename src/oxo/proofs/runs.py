@@ -797,6 +797,7 @@ class Tree:
         """For each of the root's moves that the run split and has not settled, what is known of
         the replies to it (how far the opening is proved below that move)."""
         root = self.nodes[self.root]
+        focus = self.focus(values)
         out = []
         for move, child in root.children or []:
             node = self.nodes[child]
@@ -805,7 +806,8 @@ class Tree:
             counts = {1: 0, -1: 0, 0: 0}
             for _, reply in node.children:
                 counts[values[reply]] += 1
-            out.append(Replies(move, counts[1], counts[-1], counts[0], self.leaves(values, child)))
+            below = self.leaves(values, child)
+            out.append(Replies(move, counts[1], counts[-1], counts[0], below, child in focus))
         return out
 
 
@@ -843,13 +845,16 @@ def _depth_words(figures: DepthFigures) -> str:
 @dataclass(frozen=True)
 class Replies:
     """The replies to one of the root's moves: how many (one of each set alike by symmetry) the
-    attacker is proved to win after, proved not to, and still open, and the open jobs below."""
+    attacker is proved to win after, proved not to, and still open, and the open jobs below;
+    ``now``: whether the run works below it now (the attacker's split moves wait their turn,
+    :meth:`Tree.focus`)."""
 
     move: int
     win: int
     no_win: int
     open: int
     open_jobs: int
+    now: bool = True
 
 
 def _status(job: Job, size: int) -> str:
@@ -1821,6 +1826,7 @@ class QuestionStatus:
                     f"{self.attacker} does not win after": r.no_win,
                     "open": r.open,
                     "open_jobs_below": r.open_jobs,
+                    "worked_on_now": r.now,
                 }
                 for r in self.replies
             ],
@@ -1912,7 +1918,7 @@ class RunStatus:
                 out.append(
                     f"    O's {total} replies to X on {r.move}: {side} wins after {r.win:,}, "
                     f"does not win after {r.no_win:,}, {r.open:,} open ({r.open_jobs:,} open jobs "
-                    "below)"
+                    f"below){'' if r.now else '; waits its turn'}"
                 )
             out.append(
                 f"  jobs: {q.jobs:,} run; {q.settled_jobs:,} positions settled ({q.proved:,} "
