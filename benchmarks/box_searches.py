@@ -20,6 +20,11 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   ``--seed``, each searched within ``--nodes``: how many positions one of the proof's leaves costs
   (``--sample 4 --seed 1 --nodes 5000`` and ``--sample 2 --seed 2 --nodes 40000``: the figures of
   docs/boxes.md).
+* ``replays``: the same draw searched twice, side by side in fresh processes: with the plan
+  replayed after each reply of O (the default) and with a search for continuous fours after every
+  reply instead (``WideSearch(replays=False)``, as before 2026-11-29): positions settled, positions
+  searched, wall and processor time, peak memory, and the ratio (``--sample 10 --seed 11 --nodes
+  20000``: the figures of docs/boxes.md).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -36,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import commit, machine  # noqa: E402
+from _measure import commit, machine, measure  # noqa: E402
 
 
 def position(name: str):  # type: ignore[no-untyped-def]
@@ -117,12 +122,55 @@ def four_ply_sample(count: int, seed: int, nodes: int) -> None:
         )
 
 
+def replays(count: int, seed: int, nodes: int) -> None:
+    """The four-ply sample searched with and without replayed plans (:func:`four_ply_sample`)."""
+    drawn = four_ply_count(quiet=True)
+    random.Random(seed).shuffle(drawn)
+    setup = f"""
+        from oxo.geometry import Geometry
+        from oxo.proofs.wide import WideSearch
+        geometry = Geometry.parse("4x4x4x4")
+        drawn = {drawn[:count]!r}
+        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(*drawn[0], None, 100)  # compile
+        """
+    rows = []
+    for label, replay in (("replayed plans", True), ("a search after every reply", False)):
+        code = f"""
+            settled = searched = 0
+            for x, o in drawn:
+                search = WideSearch(geometry, "x", table_bytes=1 << 28, replays={replay})
+                settled += search.solve_until(x, o, None, {nodes}) is not None
+                searched += search.nodes
+            result = [settled, searched]
+            """
+        rows.append(measure(code, setup=setup, label=label))
+    base = rows[1]
+    for row in rows:
+        settled, searched = row["result"]  # type: ignore[misc]
+        wall, cpu = float(row["seconds"]), float(row["cpu_seconds"])  # type: ignore[arg-type]
+        print(
+            f"replays: {row['label']}: {settled} of {count} settled within {nodes:,} positions "
+            f"each; {searched:,} positions, {wall:.1f} s wall, {cpu:.1f} s processor, "
+            f"{float(row['peak_mib']):.0f} MiB peak; {float(base['seconds']) / wall:.2f}x the "  # type: ignore[arg-type]
+            f"wall speed, {float(base['cpu_seconds']) / cpu:.2f}x the processor speed of the "  # type: ignore[arg-type]
+            "search after every reply",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--only",
         action="append",
-        choices=["four-plies", "two-plies", "score-four", "four-ply-count", "four-ply-sample"],
+        choices=[
+            "four-plies",
+            "two-plies",
+            "score-four",
+            "four-ply-count",
+            "four-ply-sample",
+            "replays",
+        ],
     )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
@@ -138,6 +186,9 @@ def main() -> None:
             continue
         if name == "four-ply-sample":
             four_ply_sample(args.sample, args.seed, args.nodes)
+            continue
+        if name == "replays":
+            replays(args.sample, args.seed, args.nodes)
             continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)

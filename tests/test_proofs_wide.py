@@ -7,13 +7,16 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.proofs import widekernel as wk
 from oxo.proofs.certificate import StrategyHeader, verify_certificate, write_certificate
 from oxo.proofs.merge import certificate_lines
 from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.rules import ChainSearch
 from oxo.proofs.wide import WideSearch
 
 
@@ -97,6 +100,93 @@ def test_a_win_by_continuous_fours_is_played_out() -> None:
         position = position.play(block)
     position = position.play(plan.move)
     assert position.winner == "x" or len(position.winning_moves("x")) >= 2
+
+
+def replayed_replies(geometry: Geometry, position: Position) -> list[tuple[int, bool]]:
+    """X to move in ``position`` pretended (O is): X's win by continuous fours as if O passed, and
+    for each reply of O that completes nothing and leaves no line to complete at once, whether
+    that plan replayed after it still wins (:func:`oxo.proofs.widekernel.replay`)."""
+    search = WideSearch(geometry, "x", table_bytes=1 << 16, vcf_budget=1 << 20)
+    search._load(position.x, position.o)
+    cell, cnt, tmp = search.cell, search.cnt, np.zeros(4, np.int64)
+    board = (search.lines, search.thr, search.thrn, search.below, search.above, cell, cnt)
+    h = np.uint64(wk.position_hash(cell, search.zob))
+    n = wk.vcf(*board, search.zob, search.k, 0, 1 << 20, search.vs, search.plan, h)
+    if n == 0:
+        return []
+    standing = search.plan[:n].copy()
+    out = []
+    for reply in position.legal_moves:
+        wk.place(cell, cnt, search.thr, search.thrn, reply, 1)
+        quiet = all(
+            wk.threats_of(search.lines, cnt, cell, search.below, search.k, side, tmp) == 0
+            for side in (0, 1)
+        )
+        if quiet:
+            out.append((reply, bool(wk.replay(*board, search.k, 0, standing, n))))
+        wk.unplace(cell, cnt, search.thr, search.thrn, reply, 1)
+    return out
+
+
+def test_a_plan_replayed_after_a_reply_wins_only_where_a_forced_chain_does() -> None:
+    """4x4x4x4, random positions among the engines' most promising cells: where the plan X would
+    have if O passed, replayed after a reply of O, says X wins, the certificate's own definition of
+    a forced chain (:class:`oxo.proofs.rules.ChainSearch`, exhaustive) finds one; most quiet
+    replies leave the plan standing, and replies on its cells do not."""
+    geometry = Geometry.parse("4x4x4x4")
+    chains = ChainSearch([sum(1 << c for c in line) for line in geometry.line_cells])
+    rng = random.Random(7)
+    stood = fell = 0
+    for _ in range(16):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(2, 7) * 2 + 1):
+            position = position.play(rng.choice(position.candidate_moves()[:8]))
+            if position.is_over:
+                break
+        if position.is_over or position.to_move != "o":
+            continue
+        for reply, wins in replayed_replies(geometry, position):
+            if wins:
+                after = position.play(reply)
+                assert chains.exists(after.x, after.o, geometry.size // 2), (position.x, reply)
+                stood += 1
+            else:
+                fell += 1
+    assert stood > 4 * fell > 0
+
+
+def test_a_plan_replayed_under_gravity_wins_only_where_x_wins() -> None:
+    """With gravity (4x5, k = 3; a reply there may also open the cell above it): where the
+    replayed plan says X wins after a reply of O, plain minimax over the rules agrees."""
+    geometry = Geometry.parse("4x5,k=3,gravity")
+    memo: dict[tuple[int, int], bool] = {}
+
+    def x_wins(x: int, o: int) -> bool:
+        if (x, o) not in memo:
+            position = Position(geometry, x, o)
+            if position.winner is not None or position.is_full:
+                memo[x, o] = position.winner == "x"
+            else:
+                results = (x_wins(c.x, c.o) for c in map(position.play, position.legal_moves))
+                memo[x, o] = any(results) if position.to_move == "x" else all(results)
+        return memo[x, o]
+
+    rng = random.Random(3)
+    stood = 0
+    for _ in range(60):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(1, 4) * 2 + 1):
+            position = position.play(rng.choice(position.legal_moves))
+            if position.is_over:
+                break
+        if position.is_over or position.to_move != "o":
+            continue
+        for reply, wins in replayed_replies(geometry, position):
+            if wins:
+                after = position.play(reply)
+                assert x_wins(after.x, after.o), (position.x, position.o, reply)
+                stood += 1
+    assert stood >= 5
 
 
 def forces_a_line(geometry: Geometry, attacker: str) -> bool:

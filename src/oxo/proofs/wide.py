@@ -85,6 +85,7 @@ class WideSearch(StrategyReader):
         vcf_budget: int = VCF_BUDGET,
         probe_budget: int = PROBE_BUDGET,
         sym_plies: int = SYM_PLIES,
+        replays: bool = True,
     ) -> None:
         self.geometry = geometry
         self.attacker_is_x = attacker == "x"
@@ -127,6 +128,11 @@ class WideSearch(StrategyReader):
         self.sym_plies = sym_plies
         self.vcf_budget = vcf_budget
         self.probe_budget = min(probe_budget, vcf_budget)
+        #: Where the defender is to move and the attacker would win by continuous fours if it
+        #: could move again, try that plan again after each reply before a search of its own
+        #: (:func:`oxo.proofs.widekernel.replay`; False: search after every reply, as before
+        #: 2026-11-29, for the benchmark that compares them).
+        self.replays = replays
         if table_bytes is None:
             table_bytes = default_table_bytes()
         slots = 1 << max(10, (table_bytes // SLOT_BYTES).bit_length() - 1)
@@ -308,7 +314,7 @@ class WideSearch(StrategyReader):
                 self.zsym,
                 self.k,
             ),
-            *(self.side, self.sym_plies, self.vcf_budget, self.probe_budget, EPSILON),
+            *(self.side, self.sym_plies, self.vcf_budget, self.probe_budget, EPSILON, self.replays),
             *(self.table, self.frames),
             *(self.cmove, self.ckey, self.vs, self.plan, self.scores, self.stats, budget),
         )
@@ -382,7 +388,9 @@ class WideSearch(StrategyReader):
     def statistics(self) -> dict[str, int]:
         """What the search did: positions searched, positions in the table, entries replaced when
         it was full, searches for continuous fours, wins they found and the positions they visited,
-        moves skipped as mirror images of a move already listed."""
+        moves skipped as mirror images of a move already listed, moves of the attacker tried for
+        such a win and those that had one, and replies after which a plan found before them
+        still won (:attr:`replays`)."""
         s = self.stats
         return {
             "nodes": int(s[wk.ST_NODES]),
@@ -394,4 +402,5 @@ class WideSearch(StrategyReader):
             "symmetric_moves_skipped": int(s[wk.ST_TWINS]),
             "moves_rated": int(s[wk.ST_INIT_TRIES]),
             "threat_moves": int(s[wk.ST_INIT_THREATS]),
+            "threat_wins_replayed": int(s[wk.ST_REPLAYED]),
         }
