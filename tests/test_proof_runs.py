@@ -1315,6 +1315,29 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     assert under_second[0] in tree.continuing(set(), values)
 
 
+def test_a_slice_cut_short_by_the_end_of_the_time_is_not_a_doubling(tmp_path: Path) -> None:
+    """A job the end of the run's time cut short (``final``) that settled nothing leaves its leaf
+    as it was: not split, and its next job has the slice this one should have had; a whole slice
+    that settled nothing counts."""
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    first = (tree.nodes[tree.root].children or [])[0][1]
+    node = tree.nodes[first]
+    job = Job(geometry.shape, geometry.k, "x", node.x, 0, max_nodes=20)
+    cut = run_job(replace(job, final=True))
+    assert cut.value == 0 and cut.children is None
+    tree.apply(first, cut, 2)
+    assert node.jobs == 0 and node.children is None and node.nodes == cut.nodes
+    run = ProofRun(geometry, tmp_path / "p", split(slice_seconds=60.0))
+    assert run.slice_of(node, 60.0) == 60.0
+    tree.apply(first, run_job(job), 2)
+    assert node.jobs == 1 and run.slice_of(node, 60.0) == 120.0
+    for _ in range(5):
+        tree.apply(first, cut, 0)
+    assert node.jobs == 1 and node.children is None  # never split for lack of time
+
+
 def test_the_whole_search_of_the_root_has_one_share_over_all_sessions(tmp_path: Path) -> None:
     """The whole search of the root gets the longest slice of a job over all sessions together
     (its table is kept, so each session's search goes on from the last): the processor seconds it

@@ -516,7 +516,11 @@ class Tree:
         Without a kept table (a cluster's workers), a job that settled half of them or more is
         split: a longer one would start afresh too."""
         node = self.nodes[key]
-        node.jobs += 1
+        # A slice cut short by the end of the run's time (``Job.final``) is not one of the leaf's
+        # doublings: its next job gets the slice this one should have had (before 2026-11-29 each
+        # stop of a run took a doubling from the leaves that were running).
+        if not (result.job.final and not result.value):
+            node.jobs += 1
         node.nodes += result.nodes
         self.jobs += 1
         self.searches += result.job.search
