@@ -1338,6 +1338,34 @@ def test_a_slice_cut_short_by_the_end_of_the_time_is_not_a_doubling(tmp_path: Pa
     assert node.jobs == 1 and node.children is None  # never split for lack of time
 
 
+def test_a_leaf_with_doublings_left_reads_no_strategies_of_its_children(tmp_path: Path) -> None:
+    """A job whose leaf stays whole if it settles nothing (doublings left) reads no strategy of the
+    children its search settled: they come back open, with the numbers the search left (a
+    settled one's say so); the job of its last doubling reads them as ever (a split needs their
+    fragments)."""
+    geometry = Geometry.parse("5x6,k=4")
+    job = Job(geometry.shape, geometry.k, "x", 1, 1 << 8, max_nodes=300, plain_first=False)
+    full = run_job(job)
+    assert full.value == 0 and full.children is not None
+    settled = [child for child in full.children if child.value]
+    assert settled and all(child.fragment is not None for child in settled)
+    bare = run_job(replace(job, fragments=False))
+    assert bare.children is not None and not any(child.value for child in bare.children)
+    again = {child.move: child for child in bare.children}
+    assert all(0 in (again[c.move].pn, again[c.move].dn) for c in settled)
+    run = ProofRun(geometry, tmp_path / "p", split(slice_doublings=2))
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    first = (tree.nodes[tree.root].children or [])[0][1]
+    jobs = []
+    for _ in range(3):
+        leaf_job = run._leaf_job(tree, first, None)
+        assert leaf_job is not None
+        jobs.append(leaf_job.fragments)
+        tree.nodes[first].jobs += 1
+    assert jobs == [False, False, True]  # the third, after two doublings, may be split
+
+
 def test_the_whole_search_of_the_root_has_one_share_over_all_sessions(tmp_path: Path) -> None:
     """The whole search of the root gets the longest slice of a job over all sessions together
     (its table is kept, so each session's search goes on from the last): the processor seconds it

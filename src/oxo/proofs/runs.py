@@ -1285,11 +1285,15 @@ class ProofRun:
     def _leaf_job(self, tree: Tree, key: int, deadline: float | None) -> Job | None:
         """The job the run gives a leaf it picked (:meth:`_job`): with slices that double, it keeps
         the compiled search's table in the folder for the leaf's next job (:meth:`job_table`;
-        local workers only: a cluster's need not see the folder)."""
+        local workers only: a cluster's need not see the folder), and while the leaf has
+        doublings left it reads no strategies of the children it settles (``Job.fragments``)."""
         job = self._job(tree, key, deadline, self.options.slice_seconds)
         if job is None or not self.options.slice_doublings or self.options.scheduler is not None:
             return job
         job = replace(job, table_file=str(self.job_table(tree.attacker, key)))
+        if tree.nodes[key].jobs + 1 <= self.options.slice_doublings:
+            # Unsettled, it stays a leaf (Tree.apply): its children's strategies are not needed.
+            job = replace(job, fragments=False)
         if not tree.nodes[key].jobs:  # its first job: from the table of the leaf it was split from
             for parent in tree.parents_of(key):
                 seed = self.job_table(tree.attacker, parent)

@@ -81,6 +81,13 @@ class Job:
     #: The table to start from when ``table_file`` holds none yet: the one kept by the last job of
     #: the position this job's position was split from, which holds what that search learnt here.
     seed_file: str | None = None
+    #: Whether a job that does not settle its position reads the strategies of the children its
+    #: search settled (their fragments, for a split). The run leaves it False where it keeps the
+    #: leaf whole for a longer slice: nothing uses them then, and reading a strategy may mean
+    #: searching again what the table let go (the children are then reported open, with the
+    #: numbers the search left). A job its early part stopped (``early``) is split, and reads
+    #: them all the same.
+    fragments: bool = True
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -230,7 +237,7 @@ def _result(
         fragment = encode_fragment(geometry, job.attacker, job.x, job.o, value > 0, strategy)
         entries = len(strategy)
     elif not job.final:
-        children = _children(search, geometry, job)
+        children = _children(search, geometry, job, job.fragments or early)
     statistics = search.statistics()
     if job.search and early:
         statistics["early_splits"] = 1
@@ -276,7 +283,9 @@ def _solve(search: StrategyReader, job: Job, started: float) -> tuple[bool | Non
     return search.solve_until(job.x, job.o, seconds_left(), job.max_nodes), False
 
 
-def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Child, ...]:
+def _children(
+    search: StrategyReader, geometry: Geometry, job: Job, fragments: bool = True
+) -> tuple[Child, ...]:
     """Every move from the job's position, one per class of positions the search treats alike
     (:class:`oxo.proofs.symmetry.Classes`: mirror images, and on Qubic more), with what ``search``
     knows of the child (settled in its table, or settled at once) and the child's entries; the
@@ -296,7 +305,7 @@ def _children(search: StrategyReader, geometry: Geometry, job: Job) -> tuple[Chi
     out = []
     for _, move in sorted(found.items(), key=lambda item: rank.get(item[0], len(rank))):
         cx, co = child(move)
-        value = search.value_of(cx, co)
+        value = search.value_of(cx, co) if fragments else 0
         fragment = None
         entries = 0
         if value:
