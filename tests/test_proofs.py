@@ -270,3 +270,28 @@ def test_a_search_stopped_goes_on_from_the_table_it_kept(tmp_path: Path) -> None
     altered.write_bytes(bytes(data))
     assert ProofSearch(geometry, "x").load_table(altered) == 0
     assert ProofSearch(geometry, "x").load_table(tmp_path / "missing.npz") == 0
+
+
+def test_reading_a_strategy_does_not_sink_into_the_first_move_tried() -> None:
+    """A position met reading a fragment of Qubic's run (16 marks, X to move), whose table had let
+    it go: X's first move in the search's order is not settled within 300,000 positions, its
+    second is proved in a few thousand. The move the strategy records is found by searching the
+    moves in rounds of shares that double (``StrategyReader.keeping_move``), not the first to the
+    end: a move that wins, within a small part of what the first alone would take; its position
+    proved."""
+    geometry = Geometry.parse("4x4x4")
+    x, o = 140737490489485, 4535523215410
+    search = ProofSearch(geometry, "x", table_bytes=1 << 24)
+    status, moves = search.expand(x, o)
+    assert status == 0 and len(moves) > 2
+    first = ProofSearch(geometry, "x", table_bytes=1 << 24)
+    assert first.solve_until(x | 1 << moves[0], o, None, 100_000) is None  # the sink
+    kept = search.keeping_move([(move, (x | 1 << move, o)) for move in moves], 1)
+    assert kept is not None
+    move, child = kept
+    assert move != moves[0] and child == (x | 1 << move, o)
+    assert search.value_of(*child) == 1 and search.nodes < 100_000
+    losing = next(m for m in moves if search.value_of(x | 1 << m, o) == -1 or m == moves[3])
+    assert (
+        search.keeping_move([(losing, (x | 1 << losing, o))], 1) is None
+    )  # X does not win after it

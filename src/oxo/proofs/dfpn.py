@@ -357,13 +357,12 @@ class ProofSearch(StrategyReader):
             walk.push(x, o)
             return
         _, moves = self.expand(x, o)
-        for move in moves:
-            child = play(x, o, move)
-            if self.settle(*child) == target:
-                entries.append(Entry(x, o, move=move))
-                walk.push(*child)
-                return
-        raise AssertionError("no move keeps a settled value")
+        kept = self.keeping_move([(move, play(x, o, move)) for move in moves], target)
+        if kept is None:
+            raise AssertionError("no move keeps a settled value")
+        move, child = kept
+        entries.append(Entry(x, o, move=move))
+        walk.push(*child)
 
     # -- df-pn -------------------------------------------------------------------------------------
 
