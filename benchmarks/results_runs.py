@@ -50,7 +50,10 @@ def section() -> str:
         published = PUBLISHED.get((status.board, status.k, status.gravity), "")
         board = f"{status.board} (gravity)" if status.gravity else status.board
         value = WORDS[status.value]
-        if status.value is None:  # a question answered "no" already: the other side cannot lose
+        won = [q.attacker for q in status.questions if q.value == 1]
+        if status.value is None and won:  # the value, its certificate still to be written
+            value = f"{won[0].upper()} wins (certificate not checked yet)"
+        elif status.value is None:  # a question answered "no" already: the other side cannot lose
             value += "".join(
                 f"; {other(q.attacker).upper()} cannot lose"
                 for q in status.questions
@@ -77,6 +80,12 @@ def section() -> str:
             )
         if status.value is None:
             for q in status.questions:
+                if q.value == 1:
+                    notes.append(
+                        f"- {board} (k = {status.k}), `{where.name}`: can {q.attacker.upper()} "
+                        "force a line? yes; its certificate is to be merged and checked by the "
+                        "run's command (the same command again)."
+                    )
                 if not q.value:
                     notes.append(
                         f"- {board} (k = {status.k}), can {q.attacker.upper()} force a "
