@@ -5,6 +5,7 @@ certificate checker accepts, and wins by continuous fours played out right."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -102,6 +103,22 @@ def test_a_win_by_continuous_fours_is_played_out() -> None:
     assert position.winner == "x" or len(position.winning_moves("x")) >= 2
 
 
+def o_to_move(
+    geometry: Geometry,
+    rng: random.Random,
+    pairs: int,
+    moves: Callable[[Position], Sequence[int]],
+) -> Position | None:
+    """The position after ``2 * pairs + 1`` random moves drawn from ``moves`` (O to move), or None
+    when the game ended on the way."""
+    position = Position.empty(geometry)
+    for _ in range(pairs * 2 + 1):
+        position = position.play(rng.choice(moves(position)))
+        if position.is_over:
+            return None
+    return position
+
+
 def replayed_replies(geometry: Geometry, position: Position) -> list[tuple[int, bool]]:
     """X to move in ``position`` pretended (O is): X's win by continuous fours as if O passed, and
     for each reply of O that completes nothing and leaves no line to complete at once, whether
@@ -138,12 +155,8 @@ def test_a_plan_replayed_after_a_reply_wins_only_where_a_forced_chain_does() -> 
     rng = random.Random(7)
     stood = fell = 0
     for _ in range(16):
-        position = Position.empty(geometry)
-        for _ in range(rng.randrange(2, 7) * 2 + 1):
-            position = position.play(rng.choice(position.candidate_moves()[:8]))
-            if position.is_over:
-                break
-        if position.is_over or position.to_move != "o":
+        position = o_to_move(geometry, rng, rng.randrange(2, 7), lambda p: p.candidate_moves()[:8])
+        if position is None:
             continue
         for reply, wins in replayed_replies(geometry, position):
             if wins:
@@ -159,27 +172,12 @@ def test_a_plan_replayed_under_gravity_wins_only_where_x_wins() -> None:
     """With gravity (4x5, k = 3; a reply there may also open the cell above it): where the
     replayed plan says X wins after a reply of O, plain minimax over the rules agrees."""
     geometry = Geometry.parse("4x5,k=3,gravity")
-    memo: dict[tuple[int, int], bool] = {}
-
-    def x_wins(x: int, o: int) -> bool:
-        if (x, o) not in memo:
-            position = Position(geometry, x, o)
-            if position.winner is not None or position.is_full:
-                memo[x, o] = position.winner == "x"
-            else:
-                results = (x_wins(c.x, c.o) for c in map(position.play, position.legal_moves))
-                memo[x, o] = any(results) if position.to_move == "x" else all(results)
-        return memo[x, o]
-
+    x_wins = forcing(geometry, "x")
     rng = random.Random(3)
     stood = 0
     for _ in range(60):
-        position = Position.empty(geometry)
-        for _ in range(rng.randrange(1, 4) * 2 + 1):
-            position = position.play(rng.choice(position.legal_moves))
-            if position.is_over:
-                break
-        if position.is_over or position.to_move != "o":
+        position = o_to_move(geometry, rng, rng.randrange(1, 4), lambda p: p.legal_moves)
+        if position is None:
             continue
         for reply, wins in replayed_replies(geometry, position):
             if wins:
@@ -190,8 +188,13 @@ def test_a_plan_replayed_under_gravity_wins_only_where_x_wins() -> None:
 
 
 def forces_a_line(geometry: Geometry, attacker: str) -> bool:
-    """Whether ``attacker`` can force a line from the empty board, by plain memoised minimax over
-    the positions' own rules (gravity's moves included)."""
+    """Whether ``attacker`` can force a line from the empty board (:func:`forcing`)."""
+    return forcing(geometry, attacker)(0, 0)
+
+
+def forcing(geometry: Geometry, attacker: str) -> Callable[[int, int], bool]:
+    """Whether ``attacker`` can force a line from a position (X's and O's marks), by plain
+    memoised minimax over the positions' own rules (gravity's moves included)."""
     memo: dict[tuple[int, int], bool] = {}
 
     def value(x: int, o: int) -> bool:
@@ -205,7 +208,7 @@ def forces_a_line(geometry: Geometry, attacker: str) -> bool:
                 memo[x, o] = any(results) if position.to_move == attacker else all(results)
         return memo[x, o]
 
-    return value(0, 0)
+    return value
 
 
 @pytest.mark.parametrize(
