@@ -106,11 +106,14 @@ class StrategyReader:
         one that does: reading a fragment of Qubic's run, with X's first move at the 16-mark
         position not settled in 300,000 positions where the second was proved in 4,371, the
         unbounded search of the first held the job for over a quarter of an hour."""
+        known = []
         for move, child in children:
-            if self.value_of(*child) == target:
+            value = self.value_of(*child)
+            if value == target:
                 return move, child
+            known.append((move, child, value))
         index = 0 if target > 0 else 1
-        left = [(move, child) for move, child in children if not self.value_of(*child)]
+        left = [(move, child) for move, child, value in known if not value]
         left.sort(key=lambda item: self.numbers_of(*item[1])[index])
         share = SETTLE_FIRST
         while left:
