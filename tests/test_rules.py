@@ -27,7 +27,14 @@ from oxo.proofs.certificate import (
     write_certificate,
 )
 from oxo.proofs.compact import compact_certificate
-from oxo.proofs.rules import ChainSearch, Rules, least_depth, rule_move, threats
+from oxo.proofs.rules import (
+    ChainSearch,
+    Rules,
+    chain_witness,
+    least_depth,
+    rule_move,
+    threats,
+)
 from oxo.proofs.symmetry import canonical, extra_generators, search_symmetries
 
 BOARDS = ["4x4,k=3", "5x5,k=4", "3x3x3", "4x4x4", "6x6,k=5", "3x5,k=3"]
@@ -99,6 +106,117 @@ def test_the_chain_search_is_its_definition(board: str, seed: int) -> None:
         expected = chain_by_definition(geometry, *position, 4)
         assert search.exists(*position, 4) == expected
         assert bool(search.moves(*position, 4)) == expected
+
+
+def follow(moves: list[int], blocks: list[int] | None = None):  # type: ignore[no-untyped-def]
+    """A line of play for :func:`chain_witness`: S's moves in turn, the i-th (i >= 1) only after T
+    took ``blocks[i - 1]`` when blocks are given (else after any reply)."""
+    state = {"step": 0}
+
+    def path(taken: int) -> int | None:
+        step = state["step"]
+        if step >= len(moves) or (step and blocks is not None and blocks[step - 1] != taken):
+            return None
+        state["step"] = step + 1
+        return moves[step]
+
+    return path
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(BOARDS), st.integers(0, 10**9))
+def test_a_line_of_play_the_witness_accepts_is_a_chain(board: str, seed: int) -> None:
+    """Sound: whatever line of play it is given (the chain search's own first moves, or cells at
+    random), where the witness says yes, a chain within its bound exists by the definition; and
+    the chain search's own moves, played out against the forced blocks, are accepted."""
+    geometry = Geometry.parse(board)
+    rng = random.Random(seed)
+    position = random_position(geometry, rng)
+    if position is None:
+        return
+    own, other = position
+    search = ChainSearch(geometry.lines)
+    empty = [cell for cell in geometry.cells if not (own | other) >> cell & 1]
+    for depth in (1, 2, 3):
+        guessed = rng.sample(empty, min(len(empty), depth))
+        if chain_witness(geometry.lines, own, other, follow(guessed), depth):
+            assert chain_by_definition(geometry, own, other, depth)
+    # The chain search's least first move, then its forced block, and so on: a chain it finds is
+    # one the witness accepts along that line.
+    depth = 3
+    if not search.exists(own, other, depth):
+        return
+    moves, blocks, s, t = [], [], own, other
+    for left in range(depth, 0, -1):
+        move = search.first_move(s, t, left)
+        assert move is not None
+        moves.append(move)
+        s |= 1 << move
+        made = threats(geometry.lines, s, t)
+        if made & (made - 1):
+            break
+        blocks.append(made.bit_length() - 1)
+        t |= made
+    assert chain_witness(geometry.lines, own, other, follow(moves, blocks), depth)
+    # One move fewer than the line needs is not enough.
+    if len(moves) > 1:
+        assert not chain_witness(geometry.lines, own, other, follow(moves, blocks), len(moves) - 1)
+
+
+def test_the_witness_refuses_a_line_that_breaks_the_definition() -> None:
+    """On 5x5 (k = 4), the first random positions (seeded) with a chain of exactly two moves, and
+    with a threat of T: the chain's line is accepted within two moves, not within one; a first
+    move that makes no threat, an occupied cell, a line that stops, a wrong block and, where T has
+    a threat, a forcing move elsewhere are each refused."""
+    geometry = Geometry.parse("5x5,k=4")
+    lines = geometry.lines
+    search = ChainSearch(lines)
+    rng = random.Random(5)
+    two = their = None
+    while two is None or their is None:
+        position = random_position(geometry, rng)
+        if position is None:
+            continue
+        own, other = position
+        danger = threats(lines, other, own)
+        if danger and not danger & (danger - 1) and their is None:
+            forcing = [c for c in geometry.cells if threats(lines, own | 1 << c, other)]
+            if any(1 << c != danger and not (own | other) >> c & 1 for c in forcing):
+                their = (own, other, danger.bit_length() - 1, forcing)
+        if two is None and not danger and search.length(own, other, 4) == 2:
+            two = position
+    own, other = two
+    first = search.first_move(own, other, 2)
+    assert first is not None
+    made = threats(lines, own | 1 << first, other)
+    assert made and not made & (made - 1)
+    block = made.bit_length() - 1
+    second = search.first_move(own | 1 << first, other | made, 1)
+    assert second is not None
+    assert chain_witness(lines, own, other, follow([first, second], [block]), 2)
+    assert not chain_witness(lines, own, other, follow([first, second], [block]), 1)
+    assert not chain_witness(lines, own, other, follow([first]), 2)  # the line stops
+    assert not chain_witness(lines, own, other, follow([first, second], [block + 1]), 2)
+    quiet = next(
+        c
+        for c in geometry.cells
+        if not (own | other) >> c & 1 and not threats(lines, own | 1 << c, other)
+    )
+    assert not chain_witness(lines, own, other, follow([quiet, second], [block]), 2)
+    taken = (other & -other).bit_length() - 1
+    assert not chain_witness(lines, own, other, follow([taken, second], [block]), 2)
+    own, other, danger_cell, forcing = their
+    elsewhere = next(c for c in forcing if c != danger_cell and not (own | other) >> c & 1)
+    assert not chain_witness(lines, own, other, follow([elsewhere]), 3)
+    # S with a line to complete at once: accepted whatever the line (the win rule comes first).
+    win = next(
+        c
+        for c in geometry.cells
+        if threats(lines, own | 1 << c, other) and c != danger_cell and not (own | other) >> c & 1
+    )
+    s2 = own | 1 << win
+    assert threats(lines, s2, other)
+    assert chain_witness(lines, s2, other, follow([]), 1)
 
 
 def play_the_chain_out(

@@ -225,6 +225,58 @@ class ChainSearch:
         return found
 
 
+def chain_witness(
+    lines: Sequence[int],
+    own: int,
+    other: int,
+    path: Callable[[int], int | None],
+    depth: int,
+    through: Sequence[Sequence[int]] | None = None,
+) -> bool:
+    """Whether one line of play is a forced chain of at most ``depth`` moves of S (marks ``own``,
+    to move) against T (``other``) by the definition of :class:`ChainSearch`, or S completes a line
+    at once (the win rule comes first): ``path(n)`` is S's next move after T took ``n`` (the
+    first move: ``path(-1)``), None where the line of play stops.
+
+    It follows that one line, checking each step against the definition (T at most one threat,
+    S's move on T's threat when T has one, after it two threats of S or exactly one, ``n``, which
+    T takes), with no search: a writer that found a win by fours uses it to leave the win to the
+    chain rule only where the rule accepts it for certain (the line is a chain, so one exists).
+
+    Only the first position is scanned whole. After it, S has no threat before each of its moves
+    (none at first, else it wins at once; after a block, its one threat is taken), so its threats
+    after a move lie on the lines through that move; and T has none after S's move (its one threat,
+    if any, was the cell S took), so T's after its block lie on the lines through the block.
+    ``through[c]``, the lines through cell c, saves finding them (else they are picked out)."""
+    if threats(lines, own, other):
+        return True
+
+    def on(cell: int) -> Sequence[int]:
+        return (
+            through[cell] if through is not None else [line for line in lines if line >> cell & 1]
+        )
+
+    their = threats(lines, other, own)
+    move = path(-1)
+    while move is not None and depth >= 1:
+        if (own | other) >> move & 1:
+            return False
+        if their & (their - 1) or (their and their != 1 << move):
+            return False
+        own |= 1 << move
+        mine = threats(on(move), own, other)
+        if mine & (mine - 1):
+            return True
+        if not mine or depth < 2:
+            return False
+        other |= mine
+        block = mine.bit_length() - 1
+        their = threats(on(block), other, own)
+        move = path(block)
+        depth -= 1
+    return False
+
+
 def _candidates(partners: dict[int, int], their: int) -> dict[int, int]:
     """The forcing moves among the candidates: T's one threat if it has one, else every cell where
     S makes a threat (an empty cell that makes none cannot start a chain), with the cells each
