@@ -25,6 +25,9 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   reply instead (``WideSearch(replays=False)``, as before 2026-11-29): positions settled, positions
   searched, wall and processor time, peak memory, and the ratio (``--sample 10 --seed 11 --nodes
   20000``: the figures of docs/boxes.md).
+* ``chain-rule``: the same draw, each position that settles read as a strategy with its wins by
+  continuous fours left to the certificates' chain rule and played out: entries, bytes and the
+  check from the position, side by side (``--sample 10 --seed 11 --nodes 20000``).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -158,6 +161,81 @@ def replays(count: int, seed: int, nodes: int) -> None:
         )
 
 
+def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> None:
+    """The four-ply sample (:func:`four_ply_sample`), each position that settles within ``nodes``
+    read as a strategy twice, side by side: with its wins by continuous fours left to the chain
+    rule (the default for a win on a board without gravity) and played out; for each, the entries,
+    their bytes (gzip JSON lines, as in a certificate), and oxo's check from the position (as a
+    section of a certificate is checked): positions, forced chains the rule settled, seconds. The
+    check of a strategy played out takes minutes (some 100 positions a second): only the first
+    ``played_checks`` are checked both ways."""
+    rule_seconds = 0.0
+    import gzip
+    import json
+
+    from oxo.geometry import Geometry
+    from oxo.proofs.certificate import Certificate, StrategyHeader, verify_certificate
+    from oxo.proofs.merge import certificate_lines
+    from oxo.proofs.rules import Rules
+    from oxo.proofs.wide import WideSearch
+
+    geometry = Geometry.parse("4x4x4x4")
+    drawn = four_ply_count(quiet=True)
+    random.Random(seed).shuffle(drawn)
+    totals: dict[str, list[float]] = {"rule": [0, 0, 0.0], "played": [0, 0, 0.0]}
+    checked_played = 0
+    for x, o in drawn[:count]:
+        search = WideSearch(geometry, "x", table_bytes=1 << 28)
+        if not search.solve_until(x, o, None, nodes):
+            print(f"chain-rule: not settled within {nodes:,} positions", flush=True)
+            continue
+        for label, rules in (("rule", search.rules), ("played", Rules())):
+            search.rules = rules
+            began = time.perf_counter()
+            entries = search.strategy(x, o)
+            read = time.perf_counter() - began
+            lines = list(certificate_lines(geometry, entries))
+            size = len(gzip.compress("".join(json.dumps(line) + "\n" for line in lines).encode()))
+            header = StrategyHeader(geometry.shape, geometry.k, "x", "win", rules=rules)
+            totals[label][0] += len(entries)
+            totals[label][1] += size
+            said = (
+                f"chain-rule: {label:6}: {len(entries):7,} entries, {size:9,} bytes, read in "
+                f"{read:5.1f} s"
+            )
+            if label == "played" and checked_played >= played_checks:
+                print(f"{said}; not checked", flush=True)
+                continue
+            certificate = Certificate(header, tuple(lines))  # type: ignore[arg-type]
+            began = time.perf_counter()
+            check = verify_certificate(certificate, root=(x, o))
+            seconds = time.perf_counter() - began
+            assert check.valid, str(check)
+            if label == "rule":
+                rule_seconds = seconds
+            else:
+                checked_played += 1
+                totals["played"][2] += seconds
+                totals["rule"][2] += rule_seconds
+            print(
+                f"{said}; checked: {check.positions_checked:7,} positions, "
+                f"{check.rule_chains:6,} forced chains, {seconds:6.1f} s",
+                flush=True,
+            )
+    (ruled, ruled_bytes, ruled_s), (played, played_bytes, played_s) = (
+        totals["rule"],
+        totals["played"],
+    )
+    if ruled:
+        print(
+            f"chain-rule: in all, with the rule {ruled:,} entries and {ruled_bytes:,} bytes, "
+            f"played out {played:,} entries ({played / ruled:.0f}x) and {played_bytes:,} bytes "
+            f"({played_bytes / ruled_bytes:.0f}x); the {checked_played} checked both ways: "
+            f"{ruled_s:.1f} s with the rule, {played_s:.1f} s played out "
+            f"({played_s / max(ruled_s, 1e-9):.0f}x)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -170,6 +248,7 @@ def main() -> None:
             "four-ply-count",
             "four-ply-sample",
             "replays",
+            "chain-rule",
         ],
     )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
@@ -189,6 +268,9 @@ def main() -> None:
             continue
         if name == "replays":
             replays(args.sample, args.seed, args.nodes)
+            continue
+        if name == "chain-rule":
+            chain_rule(args.sample, args.seed, args.nodes)
             continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)

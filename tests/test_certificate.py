@@ -43,6 +43,7 @@ from oxo.proofs.certificate import (
     verify_certificate,
     write_certificate,
 )
+from oxo.proofs.reference import ReferenceSearch
 
 # -- helpers -----------------------------------------------------------------------------------------
 
@@ -316,6 +317,27 @@ def test_no_entry_needed_where_side_wins_at_once() -> None:
     lean = strategy_entries("3x4", "x", skip_immediate_wins=True)
     assert len(lean) < len(full)
     assert verify_certificate(certificate("3x4", "x", "win", lean)).valid
+
+
+def test_a_strategy_in_memory_is_walked_from_the_root_given(tmp_path: Path) -> None:
+    """3x3: X on a corner, O on the edge beside it, X to move and winning. The strategy the plain
+    search reads from there is accepted when walked from that position, refused from the empty
+    board (it holds no entry there); a file is walked from the empty board only."""
+    geometry = Geometry.parse("3x3")
+    search = ReferenceSearch(geometry, "x")
+    x, o = 1 << 0, 1 << 1
+    assert search.solve(x, o) is True
+    lines = tuple(
+        MoveEntry(status_string(entry.x, entry.o, 9), entry.move)
+        for entry in search.strategy(x, o)
+        if entry.move is not None
+    )
+    whole = Certificate(StrategyHeader((3, 3), 3, "x", "win"), lines)
+    assert verify_certificate(whole, root=(x, o)).valid
+    assert not verify_certificate(whole).valid
+    path = write(tmp_path / "from-root.gz", "3x3", "x", "win", list(lines))
+    with pytest.raises(ValueError, match="empty board"):
+        verify_certificate(path, root=(x, o))
 
 
 def test_3d_board_hand_written(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from oxo.proofs.runs import (
     load_state,
     run_status,
 )
+from oxo.proofs.search import certificate_rules
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.symmetry import Classes
 from oxo.proofs.workers import Job, JobResult, run_job
@@ -121,6 +122,22 @@ def test_a_split_run_gives_the_value_and_certificates_both_checkers_accept(
         assert check.guarantee == ("no-loss" if result.value == "draw" else "win")
         assert verify_certificate(path, whole=True).valid
         assert tool(path) == 0 and tool(path, "--whole") == 0
+
+
+def test_a_run_past_64_cells_leaves_its_wins_by_fours_to_the_chain_rule(tmp_path: Path) -> None:
+    """9x9 (k = 4), an X win, split into jobs of the search over line counts: the merged
+    certificate's header names the chain rule (its jobs' fragments leave their wins by continuous
+    fours to it), and both checkers accept it, the rule settling positions on the way."""
+    geometry = Geometry.parse("9x9,k=4")
+    options = split(slice_nodes=20_000, split_plies=1)
+    result = prove_board(geometry, seconds=None, proof_dir=tmp_path / "p", run=options)
+    assert result.value == "x"
+    (path,) = result.proofs
+    check = verify_certificate(path)
+    assert check.valid, str(check)
+    assert check.rules == certificate_rules(geometry, "win").to_dict() and check.rule_chains > 0
+    assert check.rules["chain"]
+    assert tool(path) == 0
 
 
 def test_a_win_comes_from_one_winning_move_and_leaves_the_rest_unproved(

@@ -849,6 +849,7 @@ def verify_certificate(
     on_progress: VerifyProgress | None = None,
     observer: WalkObserver | None = None,
     reheader: Callable[[StrategyHeader], StrategyHeader] | None = None,
+    root: tuple[int, int] = (0, 0),
 ) -> VerifyResult:
     """Check a certificate (a file, streamed, or a :class:`Certificate`) by walking every defence.
 
@@ -860,16 +861,21 @@ def verify_certificate(
     (:class:`WalkStep`: in the class's orientation and as met, with the section checked).
 
     ``reheader`` checks the entries under another header made from the file's (other rules or
-    symmetries, say).
+    symmetries, say). ``root`` (X's and O's cells as bitmasks): for a :class:`Certificate` in
+    memory, the position its strategy is walked from, checked as a section's root is (a file is
+    walked from the empty board, as the format says); a strategy read from the middle of a game,
+    such as a proof job's, is checked so.
     """
     report = on_progress or (lambda read, total, checked: None)
     change = reheader or (lambda header: header)
+    if root != (0, 0) and not isinstance(source, Certificate):
+        raise ValueError("a certificate file is walked from the empty board")
     if isinstance(source, Certificate):
         header = change(source.header)
         checker = _Checker(header, observer=observer)
         for number, entry in enumerate(source.entries, start=1):
             checker.add(_entry_from_object(entry, header, f"entry {number}"))
-        return checker.result(checker.walk(0, 0))
+        return checker.result(checker.walk(*root))
     lines = _read_lines(source)
     header = change(_read_header(source, lines))
     if header.sections is not None and not whole:

@@ -43,6 +43,7 @@ from oxo.proofs.certificate import (
     open_certificate,
     status_string,
 )
+from oxo.proofs.rules import Rules
 from oxo.proofs.strategy import Entry
 
 FRAGMENT = "oxo-proof-run/1"
@@ -306,9 +307,11 @@ def merge_certificate(
     top: Sequence[MoveEntry],
     sections: Sequence[Section],
     inline_up_to: int = INLINE_ENTRIES,
+    rules: Rules | None = None,
 ) -> int:
     """Write the board's certificate from the top entries and the fragments, streamed and atomic;
-    return the number of entries.
+    return the number of entries. ``rules``: the rules its header names, those the fragments'
+    searches left moves to (:func:`oxo.proofs.search.certificate_rules`).
 
     Section 0 holds the top entries and the small fragments (at most ``inline_up_to`` entries);
     every bigger fragment is a section of its own. A certificate without such sections, or made of
@@ -324,6 +327,7 @@ def merge_certificate(
         side,
         guarantee,
         None if plain else ((None, first), *((section.root, section.entries) for section in big)),
+        rules or Rules(),
         gravity=geometry.gravity,
     )
     packs: dict[Path, FragmentPack] = {}

@@ -52,6 +52,7 @@ class Transposed(StrategyReader):
         self._out = Symmetry("transpose back", turn.inverse_perm)
         self.attacker_is_x = inner.attacker_is_x
         self.nodes = inner.nodes
+        self.rules = inner.rules  # the inner search reads its own strategy, rules and all
 
     def _pos(self, x: int, o: int) -> tuple[int, int]:
         return self._in.apply_mask(x), self._in.apply_mask(o)

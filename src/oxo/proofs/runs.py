@@ -68,7 +68,7 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import FragmentPack, Section, merge_certificate
 from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
-from oxo.proofs.search import QUICK_SECONDS
+from oxo.proofs.search import QUICK_SECONDS, certificate_rules
 from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.workers import (
     EARLY_SPLIT,
@@ -1599,7 +1599,15 @@ class ProofRun:
                 return name, kept
         top, sections = self.trees[attacker].assemble(target)
         report(f"writing {name}: {len(sections):,} sections")
-        merge_certificate(self.folder / name, self.geometry, side, guarantee, top, sections)
+        merge_certificate(
+            self.folder / name,
+            self.geometry,
+            side,
+            guarantee,
+            top,
+            sections,
+            rules=certificate_rules(self.geometry, guarantee),
+        )
         say = _throttled(report)
 
         def progress(read: int, total: int, checked: int) -> None:
@@ -1688,7 +1696,9 @@ def write_certificate_again(
         top, sections = run.trees[check["attacker"]].assemble(
             1 if check["guarantee"] == "win" else -1
         )
-        merge_certificate(target, geometry, check["side"], check["guarantee"], top, sections)
+        guarantee = check["guarantee"]
+        rules = certificate_rules(geometry, guarantee)
+        merge_certificate(target, geometry, check["side"], guarantee, top, sections, rules=rules)
     finally:
         run.close()
 

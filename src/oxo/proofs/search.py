@@ -17,6 +17,7 @@ from collections.abc import Callable
 from oxo.geometry import Geometry
 from oxo.proofs.orient import Transposed, transposition, wide
 from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.rules import Rules
 from oxo.proofs.strategy import StrategyReader
 
 #: Seconds the plain search gets before the compiled one is loaded (about what loading it costs).
@@ -37,6 +38,28 @@ def load_compiled_search() -> None:
     search.solve()
     search.strategy()
     search.expand(0b1, 0b10)
+
+
+def _goes_wide(geometry: Geometry) -> bool:
+    """Whether the board's questions go to the search over line counts (:mod:`oxo.proofs.wide`):
+    boards of more than 64 cells, and boards with gravity (on their side when tall)."""
+    return geometry.size > 64 or geometry.gravity
+
+
+def certificate_rules(geometry: Geometry, guarantee: str) -> Rules:
+    """The rules (:mod:`oxo.proofs.rules`) that a certificate of ``guarantee`` ("win" or
+    "no-loss") written from this board's searches names: what the search that reads the strategy
+    leaves to them. Only wins of the search over line counts leave anything out (its wins by
+    continuous fours, to the chain rule, on boards without gravity); a no-loss strategy names no
+    rule, which would only make its checker search for chains at every position of its side."""
+    turned = wide(geometry)
+    if turned is not None:
+        return certificate_rules(turned, guarantee)
+    if guarantee != "win" or not _goes_wide(geometry):
+        return Rules()
+    from oxo.proofs.wide import certificate_rules as wide_rules  # loads numba
+
+    return wide_rules(geometry)
 
 
 def plain_search(geometry: Geometry, attacker: str) -> StrategyReader:
@@ -79,7 +102,7 @@ def make_search(
             table_bytes=table_bytes,
         )
         return Transposed(inner, turn)
-    if geometry.size > 64 or geometry.gravity:
+    if _goes_wide(geometry):
         from oxo.proofs.wide import WideSearch  # loads numba
 
         return WideSearch(

@@ -29,6 +29,7 @@ from oxo.proofs.certificate import (
 )
 from oxo.proofs.merge import certificate_lines
 from oxo.proofs.results import METHOD, ProofResult, SearchSummary, Value, certificate_name
+from oxo.proofs.rules import Rules
 from oxo.proofs.runs import RunOptions, run_proof
 from oxo.proofs.search import make_search
 from oxo.proofs.strategy import Entry, StrategyReader
@@ -50,10 +51,17 @@ DEFAULT_SECONDS = 600.0
 
 
 def write_strategy(
-    folder: Path, geometry: Geometry, side: Side, guarantee: Guarantee, entries: list[Entry]
+    folder: Path,
+    geometry: Geometry,
+    side: Side,
+    guarantee: Guarantee,
+    entries: list[Entry],
+    rules: Rules | None = None,
 ) -> str:
-    """Write one strategy as a certificate, check it with the independent checker, return its path."""
-    header = StrategyHeader.for_board(geometry, side, guarantee)
+    """Write one strategy as a certificate, check it with the independent checker, return its path.
+    ``rules``: those its search left moves to (:attr:`oxo.proofs.strategy.StrategyReader.rules`,
+    for a win)."""
+    header = StrategyHeader.for_board(geometry, side, guarantee, rules)
     path = folder / certificate_name(geometry, side, guarantee)
     write_certificate(path, header, certificate_lines(geometry, entries))
     check = verify_certificate(path)

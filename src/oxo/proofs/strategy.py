@@ -4,7 +4,8 @@ Both searches (the compiled :class:`oxo.proofs.dfpn.ProofSearch` and the slow
 :class:`oxo.proofs.reference.ReferenceSearch`) settle positions and keep what they learnt in a
 table; :class:`StrategyReader` walks from the root through the settled positions and writes down the
 strategy side's move wherever it is to move and every reply of the other side, with pairings and
-wins by threats written out where they settled a position (see :mod:`oxo.proofs.certificate`).
+wins by threats written out where they settled a position (see :mod:`oxo.proofs.certificate`), or
+left to the certificate's chain rule where the search names one (:attr:`StrategyReader.rules`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oxo.geometry import play
+from oxo.proofs.rules import Rules, chain_witness
 from oxo.proofs.threats import Plan
 
 #: Positions the first round of :meth:`StrategyReader.keeping_move` gives the first child it tries
@@ -37,6 +39,15 @@ class StrategyReader:
     attacker_is_x: bool
     #: Positions searched so far.
     nodes: int
+    #: The rules the certificate of a win read from this search names (its header's ``rules``,
+    #: :mod:`oxo.proofs.rules`): with the chain rule, a win by threats that is a forced chain within
+    #: its bound is left to the rule, no entry written (the checker finds the chain itself). The
+    #: plain searches name none; their wins by threats are played out.
+    rules: Rules = Rules()
+    #: The board's lines (bitmasks) the chain rule is checked against, and for each cell those
+    #: through it (with :attr:`rules` only).
+    rule_lines: tuple[int, ...] = ()
+    rule_through: tuple[tuple[int, ...], ...] = ()
 
     def solve(self, x: int = 0, o: int = 0) -> bool | None:
         """True when the attacker can force a line from (x, o), False when it cannot, None when the
@@ -198,10 +209,13 @@ class StrategyReader:
 
     def _threat_entries(self, x: int, o: int) -> list[Entry]:
         """The attacker's moves along its win by threats, played out against every defender reply that
-        does not lose at once (after the others the attacker completes a line, which needs no entry)."""
+        does not lose at once (after the others the attacker completes a line, which needs no entry);
+        none where :attr:`rules` has the chain rule and the win is a forced chain within its bound."""
         found = self.threat_plan(x, o)
         assert found is not None, "a threat win found once is found again"
         cx, co, plan = found
+        if self.rules.chain and self._is_chain(cx, co, plan):
+            return []
         entries: list[Entry] = []
         stack = [(cx, co, plan)]
         while stack:
@@ -216,3 +230,22 @@ class StrategyReader:
                     (x, o | 1 << reply, after) if self.attacker_is_x else (x | 1 << reply, o, after)
                 )
         return entries
+
+    def _is_chain(self, x: int, o: int, plan: Plan) -> bool:
+        """Whether the attacker's win ``plan`` from (x, o) is a forced chain within the chain rule's
+        bound (:func:`oxo.proofs.rules.chain_witness`: the plan's one line of play checked step by
+        step, so the rule accepts the position for certain)."""
+        steps = {-1: plan}
+
+        def path(taken: int) -> int | None:
+            step = steps.pop(taken, None)
+            if step is None:
+                return None
+            steps.clear()
+            steps.update(step.replies)
+            return step.move
+
+        own, other = (x, o) if self.attacker_is_x else (o, x)
+        return chain_witness(
+            self.rule_lines, own, other, path, self.rules.chain, self.rule_through or None
+        )
