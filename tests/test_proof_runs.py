@@ -36,6 +36,7 @@ from oxo.proofs.runs import (
     _leaf_tables,
     load_state,
     run_status,
+    write_certificate_again,
 )
 from oxo.proofs.search import certificate_rules
 from oxo.proofs.solver import ProofResult, prove_board
@@ -138,6 +139,30 @@ def test_a_run_past_64_cells_leaves_its_wins_by_fours_to_the_chain_rule(tmp_path
     assert check.rules == certificate_rules(geometry, "win").to_dict() and check.rule_chains > 0
     assert check.rules["chain"]
     assert tool(path) == 0
+
+
+@pytest.mark.parametrize("spec", ["6x5,k=4", "2x3x3,k=3,gravity", "9x9,k=4"])
+def test_a_certificate_merged_again_from_the_run_has_the_same_bytes(
+    spec: str, tmp_path: Path, six_by_five: ProofResult
+) -> None:
+    """What the proof book does for a certificate too big to ship: merge it again from the kept
+    run. The same bytes as the run's own, on a flat board, a box with gravity and a board whose
+    certificate names the chain rule."""
+    if spec == "6x5,k=4":
+        result = six_by_five
+    else:
+        options = split(slice_nodes=20_000, split_plies=1) if spec == "9x9,k=4" else split()
+        result = prove_board(
+            Geometry.parse(spec), seconds=None, proof_dir=tmp_path / "p", run=options
+        )
+    assert result.proofs and result.run is not None
+    for path in map(Path, result.proofs):
+        again = tmp_path / f"again-{path.name}"
+        copy = tmp_path / "copy"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(path.parent / "run", copy / "run")
+        write_certificate_again(copy, path.name, again)
+        assert again.read_bytes() == path.read_bytes()
 
 
 def test_a_win_comes_from_one_winning_move_and_leaves_the_rest_unproved(

@@ -1689,7 +1689,7 @@ def write_certificate_again(
     if name not in done.get("proofs", []) or name not in checks:
         raise OxoError(f"the run in {folder} holds no finished certificate {name}")
     check = checks[name]
-    geometry = Geometry(tuple(state["dims"]), state["k"])
+    geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
     run = ProofRun(geometry, Path(folder), RunOptions(workers=1))
     run.open()
     try:
