@@ -27,6 +27,7 @@ MARKERS = ("<!-- runs -->", "<!-- /runs -->")
 PUBLISHED = {
     ("4x4x4", 4, False): "X wins (Patashnik 1980; Allis & Schoo 1992 [3])",
     ("8x8", 5, False): "draw (Hsu et al. 2020, 17.4 hours [5])",
+    ("9x8", 5, False): "none (with k = 5 below 15x15 none past 8x8 [5])",
     ("4x4x4x4", 4, False): "none (no value or strategy published [6])",
     ("4x4x4", 4, True): "none (open: attacked on a cluster without finishing [7])",
 }
