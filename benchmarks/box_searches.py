@@ -27,7 +27,9 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   20000``: the figures of docs/boxes.md).
 * ``chain-rule``: the same draw, each position that settles read as a strategy with its wins by
   continuous fours left to the certificates' chain rule and played out: entries, bytes and the
-  check from the position, side by side (``--sample 10 --seed 11 --nodes 20000``).
+  check from the position, side by side (``--sample 10 --seed 11 --nodes 20000``); the check with
+  the rule both with the compiled chain search and classes and with the plain ones, and the first
+  ``--played-checks`` strategies played out (minutes each).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -184,6 +186,7 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
     random.Random(seed).shuffle(drawn)
     totals: dict[str, list[float]] = {"rule": [0, 0, 0.0], "played": [0, 0, 0.0]}
     checked_played = 0
+    compiled_checks = [0.0, 0.0]  # the checks with the rule: compiled, plain
     for x, o in drawn[:count]:
         search = WideSearch(geometry, "x", table_bytes=1 << 28)
         if not search.solve_until(x, o, None, nodes):
@@ -213,6 +216,14 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
             assert check.valid, str(check)
             if label == "rule":
                 rule_seconds = seconds
+                # The same check with the plain chain search and classes (Python, no numba).
+                began = time.perf_counter()
+                plain = verify_certificate(certificate, root=(x, o), compiled=False)
+                plain_seconds = time.perf_counter() - began
+                assert (plain.valid, plain.rule_chains) == (True, check.rule_chains)
+                compiled_checks[0] += seconds
+                compiled_checks[1] += plain_seconds
+                said += f"; plain check {plain_seconds:5.1f} s"
             else:
                 checked_played += 1
                 totals["played"][2] += seconds
@@ -233,6 +244,11 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
             f"({played_bytes / ruled_bytes:.0f}x); the {checked_played} checked both ways: "
             f"{ruled_s:.1f} s with the rule, {played_s:.1f} s played out "
             f"({played_s / max(ruled_s, 1e-9):.0f}x)"
+        )
+        fast, slow = compiled_checks
+        print(
+            f"chain-rule: the checks with the rule, compiled chain search and classes {fast:.1f} s, "
+            f"plain {slow:.1f} s ({slow / max(fast, 1e-9):.1f}x)"
         )
 
 
@@ -255,6 +271,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
     parser.add_argument("--every", type=int, default=20_000, help="positions between two reports")
+    parser.add_argument(
+        "--played-checks",
+        type=int,
+        default=1,
+        help="chain-rule: strategies played out to check (minutes each)",
+    )
     args = parser.parse_args()
     from oxo.proofs.wide import WideSearch
 
@@ -270,7 +292,7 @@ def main() -> None:
             replays(args.sample, args.seed, args.nodes)
             continue
         if name == "chain-rule":
-            chain_rule(args.sample, args.seed, args.nodes)
+            chain_rule(args.sample, args.seed, args.nodes, args.played_checks)
             continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)

@@ -32,7 +32,16 @@ def positions(geometry: Geometry, count: int, seed: int) -> list[tuple[int, int]
 
 @pytest.mark.parametrize(
     ("board", "count", "budget"),
-    [("4x4x4", 60, 20_000), ("4x4x4", 30, 10), ("6x6,k=4", 120, 20_000), ("5x5,k=4", 80, 20_000)],
+    [
+        ("4x4x4", 60, 20_000),
+        ("4x4x4", 30, 10),
+        ("6x6,k=4", 120, 20_000),
+        ("5x5,k=4", 80, 20_000),
+        ("9x9,k=4", 80, 20_000),
+        ("3x3x3x3", 60, 20_000),
+        ("4x4x4x4", 60, 20_000),
+        ("4x4x4x4", 20, 10),
+    ],
 )
 def test_the_compiled_chain_search_answers_as_the_plain_one(
     board: str, count: int, budget: int, monkeypatch: pytest.MonkeyPatch
@@ -69,23 +78,18 @@ def test_a_deep_search_astray_finds_the_short_chain() -> None:
     assert plain.length(x, o, 32) == compiled.length(x, o, 32) == 6
 
 
-def test_the_compiled_classes_give_the_plain_key_and_symmetry() -> None:
-    geometry = Geometry.parse("4x4x4")
+@pytest.mark.parametrize(("board", "count"), [("4x4x4", 192), ("4x4x4x4", 1536), ("9x9,k=4", 8)])
+def test_the_compiled_classes_give_the_plain_key_and_symmetry(board: str, count: int) -> None:
+    """On boards of at most 64 cells and beyond (masks of several words)."""
+    geometry = Geometry.parse(board)
     symmetries = Classes(geometry).symmetries
-    assert len(symmetries) == 192
+    assert len(symmetries) == count
     compiled = CompiledClasses([s.perm for s in symmetries], geometry.size)
     rng = random.Random(7)
     for _ in range(200):
         marks = rng.randint(0, 10)
-        cells = rng.sample(range(64), 2 * marks)
+        cells = rng.sample(range(geometry.size), 2 * marks)
         x = sum(1 << c for c in cells[:marks])
         o = sum(1 << c for c in cells[marks:])
         key, symmetry = canonical(symmetries, geometry.size, x, o)
         assert compiled.canonical(x, o) == (key, symmetries.index(symmetry))
-
-
-def test_boards_beyond_64_cells_are_refused() -> None:
-    with pytest.raises(ValueError, match="64"):
-        CompiledChainSearch([(0, 1, 2)], 65)
-    with pytest.raises(ValueError, match="64"):
-        CompiledClasses([tuple(range(65))], 65)

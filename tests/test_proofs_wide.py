@@ -83,7 +83,8 @@ def test_its_strategies_are_accepted_by_the_checker(
 def test_a_win_leaves_its_runs_of_fours_to_the_chain_rule(tmp_path: Path) -> None:
     """9x9 with k = 4, X wins: read with the chain rule the strategy holds a few dozen entries where
     the same search's strategy with its wins by fours played out holds thousands; the certificate
-    whose header names the rule is accepted by oxo's checker and by the one without oxo, and
+    whose header names the rule is accepted by oxo's checker (with its compiled chain search and
+    classes, and with the plain ones: the same walk) and by the one without oxo, and
     refused when the header's bound is too short for the chains it leaves out (the strategies with
     wins played out are checked on small boards above: on this one the check takes 20 s). Every
     position the reader left to the rule has a chain by the exhaustive search (300 of them drawn)."""
@@ -120,7 +121,14 @@ def test_a_win_leaves_its_runs_of_fours_to_the_chain_rule(tmp_path: Path) -> Non
         return path
 
     with_rule = write("ruled.jsonl.gz", ruled, Rules(chain=CHAIN_BOUND))
-    assert verify_certificate(with_rule).valid
+    compiled = verify_certificate(with_rule)  # 81 cells: the kernels over words of masks
+    plain = verify_certificate(with_rule, compiled=False)
+    assert compiled.valid and compiled.rule_chains > 0
+    assert (plain.valid, plain.positions_checked, plain.rule_chains) == (
+        True,
+        compiled.positions_checked,
+        compiled.rule_chains,
+    )
     assert checker_verdict(with_rule)[0] == 0
     assert not verify_certificate(write("short.jsonl.gz", ruled, Rules(chain=1))).valid
 

@@ -64,6 +64,13 @@ def _chains() -> None:
     chains.first_move(0b11, 0b100000, 4)
     perms = [symmetry.perm for symmetry in geometry.symmetries]
     CompiledClasses(perms, geometry.size).canonical(0b11, 0b100000)
+    # Boards past 64 cells (4x4x4x4's certificates) take the kernels over words of masks.
+    wide = Geometry.parse("9x9,k=4")
+    chains = CompiledChainSearch(wide.line_cells, wide.size, table_bits=8)
+    chains.exists(0b111, 1 << 80, 4)
+    chains.first_move(0b111, 1 << 80, 4)
+    perms = [symmetry.perm for symmetry in wide.symmetries]
+    CompiledClasses(perms, wide.size).canonical(0b11, 1 << 80)
 
 
 def _wide_proofs() -> None:

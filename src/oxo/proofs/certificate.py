@@ -136,7 +136,7 @@ the full reading refuses (a rule only ever gives a move that every other move of
 to, or settles a position the side wins).
 
 The checker uses nothing from oxo but the board's lines and symmetries (:class:`oxo.geometry.Geometry`)
-and the rules (:mod:`oxo.proofs.rules`; with the chain rule, on boards of at most 64 cells, its chain
+and the rules (:mod:`oxo.proofs.rules`; with the chain rule, on boards of more than 32 cells, its chain
 search and classes are their compiled twins in :mod:`oxo.proofs.chainkernel`, held to the plain
 ones in the tests); ``tools/check_strategy.py`` in oxo's source is a checker
 that uses nothing from oxo at all.
@@ -850,6 +850,7 @@ def verify_certificate(
     observer: WalkObserver | None = None,
     reheader: Callable[[StrategyHeader], StrategyHeader] | None = None,
     root: tuple[int, int] = (0, 0),
+    compiled: bool = True,
 ) -> VerifyResult:
     """Check a certificate (a file, streamed, or a :class:`Certificate`) by walking every defence.
 
@@ -864,7 +865,9 @@ def verify_certificate(
     symmetries, say). ``root`` (X's and O's cells as bitmasks): for a :class:`Certificate` in
     memory, the position its strategy is walked from, checked as a section's root is (a file is
     walked from the empty board, as the format says); a strategy read from the middle of a game,
-    such as a proof job's, is checked so.
+    such as a proof job's, is checked so. ``compiled=False`` keeps the plain chain search and
+    classes where the compiled twins would be taken (:func:`compiled_chains_fit`; the same verdicts,
+    for measures side by side).
     """
     report = on_progress or (lambda read, total, checked: None)
     change = reheader or (lambda header: header)
@@ -872,15 +875,15 @@ def verify_certificate(
         raise ValueError("a certificate file is walked from the empty board")
     if isinstance(source, Certificate):
         header = change(source.header)
-        checker = _Checker(header, observer=observer)
+        checker = _Checker(header, observer=observer, compiled=compiled)
         for number, entry in enumerate(source.entries, start=1):
             checker.add(_entry_from_object(entry, header, f"entry {number}"))
         return checker.result(checker.walk(*root))
     lines = _read_lines(source)
     header = change(_read_header(source, lines))
     if header.sections is not None and not whole:
-        return _verify_sections(source, header, lines, report, observer)
-    checker = _Checker(header, observer=observer)
+        return _verify_sections(source, header, lines, report, observer, compiled)
+    checker = _Checker(header, observer=observer, compiled=compiled)
     for number, data in lines:
         checker.add(_entry_from_json(data, header, f"{source}: line {number}"))
         if number % 65536 == 0:
@@ -896,23 +899,28 @@ def _verify_sections(
     lines: Iterator[tuple[int, object]],
     report: VerifyProgress,
     observer: WalkObserver | None = None,
+    compiled: bool = True,
 ) -> VerifyResult:
     """Check a sectioned certificate one section at a time (see the module's description)."""
     assert header.sections is not None
     total = sum(count for _, count in header.sections)
-    classes = _Checker(header)
+    classes = _Checker(header, compiled=compiled)
     roots = []
     for root, _ in header.sections[1:]:
         assert root is not None, "checked with the header"
         roots.append(classes.canonical(*status_masks(root))[0])
-    top = _Checker(header, stops=frozenset(roots), observer=observer)
+    top = _Checker(header, stops=frozenset(roots), observer=observer, compiled=compiled)
     read = 0
     checked = 0
     moves = 0
     blocks = chains = 0
     failure: _Failure | None = None
     for number, (_, count) in enumerate(header.sections):
-        checker = top if number == 0 else _Checker(header, observer=observer, section=number)
+        checker = (
+            top
+            if number == 0
+            else _Checker(header, observer=observer, section=number, compiled=compiled)
+        )
         needed = number == 0 or roots[number - 1] in top.reached
         for _ in range(count):
             line = next(lines, None)
@@ -987,9 +995,10 @@ def _verdict(
 
 def compiled_chains_fit(geometry: Geometry) -> bool:
     """Whether a walk with the chain rule takes the compiled twins of the chain search and of
-    the classes (:mod:`oxo.proofs.chainkernel`): boards of 33 to 64 cells whose lines are all as
-    long (Qubic's), where such a walk asks for a chain at every position of the side."""
-    return 32 < geometry.size <= 64 and len({len(cells) for cells in geometry.line_cells}) == 1
+    the classes (:mod:`oxo.proofs.chainkernel`): boards of more than 32 cells whose lines are all
+    as long (Qubic's, 4x4x4x4's), where such a walk asks for a chain at every position of the
+    side."""
+    return geometry.size > 32 and len({len(cells) for cells in geometry.line_cells}) == 1
 
 
 #: The most bits of one number holding every symmetry's image of a position (:class:`_Images`).

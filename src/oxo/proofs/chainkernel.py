@@ -2,14 +2,18 @@
 
 :class:`CompiledChainSearch` answers as :class:`oxo.proofs.rules.ChainSearch` does (the same
 definition, searched exhaustively to the bound, so the same verdicts; held to it in the tests), on
-boards of at most 64 cells whose lines have one length. What it learns is kept across calls in a
-table of fixed size (a position's verdict, "a chain of at most d moves" or "none of at most d", does
-not depend on the call that found it), so a walk that asks about many related positions, such as
-Patashnik's dictionary walk (:mod:`oxo.proofs.dictionary`), pays once for what they share.
+boards whose lines have one length: a position is two 64-bit masks on boards of at most 64 cells,
+and on larger ones (4x4x4x4, 256 cells) each cell's owner and each line's counts, played and taken
+back in place, with masks of several words as the table's keys. What it learns is kept across
+calls in a table of fixed size (a position's verdict, "a chain of at most d moves" or "none of at
+most d", does not depend on the call that found it), so a walk that asks about many related
+positions, such as Patashnik's dictionary walk (:mod:`oxo.proofs.dictionary`), pays once for what
+they share.
 
 :class:`CompiledClasses` gives the key of a position's class under a list of cell permutations and
 a permutation that carries it there, as :func:`oxo.proofs.symmetry.canonical` does (the same key and
-the same permutation: the first that reaches the least image), from tables of bytes.
+the same permutation: the first that reaches the least image), from tables of bytes (on boards of
+more than 64 cells, from the marked cells' images).
 
 Masks go to the kernels as ``np.uint64``; every constant the kernels mix with them is one too (numba
 turns ``uint64`` with ``int64`` into a float).
@@ -21,6 +25,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numba import njit
+
+from oxo.geometry import mask_cells
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -187,26 +193,307 @@ def _exists(
     return found
 
 
+# -- boards of more than 64 cells ------------------------------------------------------------------
+# A position is held as each cell's owner (0 empty, 1 the side S, 2 its opponent T), each line's
+# count of S's and of T's marks, both sides' marks as masks of several 64-bit words (the table's
+# exact key) and a Zobrist hash of it (the table's slot only).
+
+
+@njit(cache=True)
+def _wide_place(
+    through: np.ndarray,
+    counts: np.ndarray,
+    owners: np.ndarray,
+    words_of: np.ndarray,
+    zobrist: np.ndarray,
+    hashed: np.ndarray,
+    cell: int,
+    side: int,
+) -> None:
+    owners[cell] = side + 1
+    for j in range(through.shape[1]):
+        line = through[cell, j]
+        if line < 0:
+            break
+        counts[side, line] += 1
+    words_of[side, cell >> 6] |= _ONE << np.uint64(cell & 63)
+    hashed[0] ^= zobrist[side, cell]
+
+
+@njit(cache=True)
+def _wide_unplace(
+    through: np.ndarray,
+    counts: np.ndarray,
+    owners: np.ndarray,
+    words_of: np.ndarray,
+    zobrist: np.ndarray,
+    hashed: np.ndarray,
+    cell: int,
+    side: int,
+) -> None:
+    owners[cell] = 0
+    for j in range(through.shape[1]):
+        line = through[cell, j]
+        if line < 0:
+            break
+        counts[side, line] -= 1
+    words_of[side, cell >> 6] &= ~(_ONE << np.uint64(cell & 63))
+    hashed[0] ^= zobrist[side, cell]
+
+
+@njit(cache=True)
+def _wide_load(
+    through: np.ndarray,
+    counts: np.ndarray,
+    owners: np.ndarray,
+    words_of: np.ndarray,
+    zobrist: np.ndarray,
+    hashed: np.ndarray,
+) -> None:
+    """Owners, counts and hash from the masks in ``words_of`` (the rest is cleared first)."""
+    counts[:] = 0
+    owners[:] = 0
+    hashed[0] = _ZERO
+    for side in range(2):
+        for w in range(words_of.shape[1]):
+            word = words_of[side, w]
+            for b in range(64):
+                if word >> np.uint64(b) & _ONE:
+                    cell = w * 64 + b
+                    owners[cell] = side + 1
+                    for j in range(through.shape[1]):
+                        line = through[cell, j]
+                        if line < 0:
+                            break
+                        counts[side, line] += 1
+                    hashed[0] ^= zobrist[side, cell]
+
+
+@njit(cache=True)
+def _pair(firsts: np.ndarray, several: np.ndarray, cell: int, partner: int) -> None:
+    if firsts[cell] < 0:
+        firsts[cell] = partner
+    elif firsts[cell] != partner:
+        several[cell] = True
+
+
+@njit(cache=True)
+def _wide_scan(
+    cells: np.ndarray,
+    counts: np.ndarray,
+    owners: np.ndarray,
+    firsts: np.ndarray,
+    several: np.ndarray,
+) -> tuple[int, bool]:
+    """One pass over the lines: ``firsts[c]`` gets a cell S would threaten by playing c (-1: none)
+    and ``several[c]`` whether it would threaten two or more; returns T's threat (-1: none) and
+    whether T has two or more."""
+    firsts[:] = -1
+    several[:] = False
+    k = cells.shape[1]
+    their = -1
+    theirs = False
+    for line in range(cells.shape[0]):
+        mine = counts[0, line]
+        other = counts[1, line]
+        if other:
+            if mine == 0 and other == k - 1:
+                for i in range(k):
+                    cell = cells[line, i]
+                    if owners[cell] == 0:
+                        if their < 0:
+                            their = cell
+                        elif cell != their:
+                            theirs = True
+                        break
+        elif mine == k - 2:
+            a = -1
+            b = -1
+            for i in range(k):
+                cell = cells[line, i]
+                if owners[cell] == 0:
+                    if a < 0:
+                        a = cell
+                    else:
+                        b = cell
+            _pair(firsts, several, a, b)
+            _pair(firsts, several, b, a)
+    return their, theirs
+
+
+@njit(cache=True)
+def _wide_same(keys: np.ndarray, slot: np.int64, words_of: np.ndarray) -> bool:
+    n = words_of.shape[1]
+    for w in range(n):
+        if keys[slot, w] != words_of[0, w] or keys[slot, n + w] != words_of[1, w]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _wide_exists(
+    cells: np.ndarray,
+    through: np.ndarray,
+    counts: np.ndarray,
+    owners: np.ndarray,
+    words_of: np.ndarray,
+    zobrist: np.ndarray,
+    hashed: np.ndarray,
+    depth: int,
+    keys: np.ndarray,
+    values: np.ndarray,
+    nodes: np.ndarray,
+    firsts: np.ndarray,
+    several: np.ndarray,
+    ages: np.ndarray,
+) -> bool:
+    """:func:`_exists` on a board of any size: the position is the one held in ``counts``,
+    ``owners``, ``words_of`` and ``hashed`` (played and taken back in place), ``firsts[d]`` and
+    ``several[d]`` the scan of a search d moves from its bound; the table's keys are both sides'
+    masks, word by word."""
+    if nodes[0] >= nodes[2]:
+        nodes[1] = 1
+        return False
+    nodes[0] += 1
+    last = np.int64(values.shape[0] - 1)
+    start = np.int64(hashed[0] & np.uint64(last))
+    for probe in range(_PROBES):
+        slot = (start + probe) & last
+        known = values[slot]
+        if known == 0:
+            break
+        if _wide_same(keys, slot, words_of):
+            if (0 < known <= depth) or (-known >= depth):
+                return bool(known > 0)
+            break
+    first = firsts[depth]
+    many = several[depth]
+    their, theirs = _wide_scan(cells, counts, owners, first, many)
+    found = False
+    if not theirs:
+        for cell in range(owners.shape[0]):
+            if first[cell] >= 0 and (their < 0 or cell == their) and many[cell]:
+                found = True
+                break
+        if not found and depth >= 2:
+            for cell in range(owners.shape[0]):
+                block = first[cell]
+                if block < 0 or (their >= 0 and cell != their):
+                    continue
+                _wide_place(through, counts, owners, words_of, zobrist, hashed, cell, 0)
+                _wide_place(through, counts, owners, words_of, zobrist, hashed, block, 1)
+                deeper = _wide_exists(
+                    cells,
+                    through,
+                    counts,
+                    owners,
+                    words_of,
+                    zobrist,
+                    hashed,
+                    depth - 1,
+                    keys,
+                    values,
+                    nodes,
+                    firsts,
+                    several,
+                    ages,
+                )
+                _wide_unplace(through, counts, owners, words_of, zobrist, hashed, block, 1)
+                _wide_unplace(through, counts, owners, words_of, zobrist, hashed, cell, 0)
+                if deeper:
+                    found = True
+                    break
+                if nodes[1]:
+                    return False
+    verdict = depth if found else -depth
+    target = np.int64(-1)
+    oldest = start
+    for probe in range(_PROBES):
+        slot = (start + probe) & last
+        if values[slot] == 0 or _wide_same(keys, slot, words_of):
+            target = slot
+            break
+        if ages[slot] < ages[oldest]:
+            oldest = slot
+    if target < 0:
+        target = oldest
+    n = words_of.shape[1]
+    for w in range(n):
+        keys[target, w] = words_of[0, w]
+        keys[target, n + w] = words_of[1, w]
+    values[target] = verdict
+    ages[target] = nodes[3]
+    return found
+
+
+class _WideBoard:
+    """The arrays :func:`_wide_exists` plays on, for a board of ``size`` cells whose lines are the
+    rows of ``cells``."""
+
+    def __init__(self, cells: np.ndarray, size: int) -> None:
+        self.cells = cells
+        self.words = (size + 63) // 64
+        on: list[list[int]] = [[] for _ in range(size)]
+        for line, row in enumerate(cells.tolist()):
+            for cell in row:
+                on[cell].append(line)
+        self.through = np.full((size, max(map(len, on), default=0)), -1, dtype=np.int64)
+        for cell, lines in enumerate(on):
+            self.through[cell, : len(lines)] = lines
+        self.counts = np.zeros((2, len(cells)), dtype=np.int64)
+        self.owners = np.zeros(size, dtype=np.int64)
+        self.words_of = np.zeros((2, self.words), dtype=np.uint64)
+        rng = np.random.default_rng(20261129)
+        self.zobrist = rng.integers(0, 1 << 63, size=(2, size), dtype=np.int64).astype(np.uint64)
+        self.hashed = np.zeros(1, dtype=np.uint64)
+
+    def load(self, own: int, other: int) -> None:
+        """Hold the position: S's marks ``own``, T's ``other``."""
+        mask = (1 << 64) - 1
+        for side, marks in enumerate((own, other)):
+            for w in range(self.words):
+                self.words_of[side, w] = (marks >> (64 * w)) & mask
+        _wide_load(self.through, self.counts, self.owners, self.words_of, self.zobrist, self.hashed)
+
+    def scan(self, own: int, other: int) -> tuple[list[int], list[bool], int, bool]:
+        """:func:`_wide_scan` of the position: for each cell a cell S would threaten by playing it
+        (-1: none) and whether it would threaten several; T's threat (-1: none) and whether T has
+        several."""
+        self.load(own, other)
+        firsts = np.zeros(len(self.owners), dtype=np.int64)
+        several = np.zeros(len(self.owners), dtype=np.bool_)
+        their, theirs = _wide_scan(self.cells, self.counts, self.owners, firsts, several)
+        return firsts.tolist(), several.tolist(), int(their), bool(theirs)
+
+
 class CompiledChainSearch:
     """:class:`oxo.proofs.rules.ChainSearch` compiled, its verdicts kept across calls (see the
-    module's description); ``lines`` the board's lines as cell tuples (one length), on ``size`` <= 64
-    cells."""
+    module's description); ``lines`` the board's lines as cell tuples (one length). Boards of at
+    most 64 cells hold a position in two 64-bit masks; larger ones (4x4x4x4: 256 cells) in line
+    counts, cells and masks of several words (:func:`_wide_exists`)."""
 
     def __init__(
         self, line_cells: Sequence[Sequence[int]], size: int, table_bits: int = TABLE_BITS
     ) -> None:
-        if size > 64:
-            raise ValueError(f"a board of {size} cells: the compiled chain search takes 64 at most")
         self.cells = np.array(line_cells, dtype=np.int64)
-        self.masks = np.array([sum(1 << c for c in line) for line in line_cells], dtype=np.uint64)
         self.size = size
-        self.keys = np.zeros((1 << table_bits, 2), dtype=np.uint64)
-        self.values = np.zeros(1 << table_bits, dtype=np.int64)
+        self.wide = size > 64
         #: Positions searched, a flag set when a search gave up, where it gives up, and the number
         #: of the search under way.
         self._nodes = np.zeros(4, dtype=np.int64)
         self._ages = np.zeros(1 << table_bits, dtype=np.int64)
-        self._scratch = np.zeros((33, size), dtype=np.uint64)
+        self.values = np.zeros(1 << table_bits, dtype=np.int64)
+        if self.wide:
+            self._board = _WideBoard(self.cells, size)
+            self.keys = np.zeros((1 << table_bits, 2 * self._board.words), dtype=np.uint64)
+            self._firsts = np.zeros((33, size), dtype=np.int64)
+            self._several = np.zeros((33, size), dtype=np.bool_)
+        else:
+            self.masks = np.array(
+                [sum(1 << c for c in line) for line in line_cells], dtype=np.uint64
+            )
+            self.keys = np.zeros((1 << table_bits, 2), dtype=np.uint64)
+            self._scratch = np.zeros((33, size), dtype=np.uint64)
 
     @property
     def nodes(self) -> int:
@@ -217,7 +504,10 @@ class CompiledChainSearch:
         """As :meth:`oxo.proofs.rules.ChainSearch.exists`."""
         if depth < 1:
             return False
-        if depth >= len(self._scratch):
+        if self.wide and depth >= len(self._firsts):
+            self._firsts = np.zeros((depth + 1, self.size), dtype=np.int64)
+            self._several = np.zeros((depth + 1, self.size), dtype=np.bool_)
+        elif not self.wide and depth >= len(self._scratch):
             self._scratch = np.zeros((depth + 1, self.size), dtype=np.uint64)
         if depth > DEEPENING[0]:
             found = self._search(own, other, depth, BUDGET)
@@ -236,6 +526,28 @@ class CompiledChainSearch:
         self._nodes[1] = 0
         self._nodes[3] += 1
         self._nodes[2] = np.iinfo(np.int64).max if budget is None else self._nodes[0] + budget
+        if self.wide:
+            board = self._board
+            board.load(own, other)
+            found = bool(
+                _wide_exists(
+                    board.cells,
+                    board.through,
+                    board.counts,
+                    board.owners,
+                    board.words_of,
+                    board.zobrist,
+                    board.hashed,
+                    depth,
+                    self.keys,
+                    self.values,
+                    self._nodes,
+                    self._firsts,
+                    self._several,
+                    self._ages,
+                )
+            )
+            return None if self._nodes[1] else found
         found = bool(
             _exists(
                 self.masks,
@@ -272,16 +584,22 @@ class CompiledChainSearch:
         each searched only when asked for (``first_move`` stops at the first)."""
         if depth < 1:
             return
-        partners = np.zeros(self.size, dtype=np.uint64)
-        their = int(_scan(self.masks, self.cells, np.uint64(own), np.uint64(other), partners))
-        if their & (their - 1):
+        if self.wide:
+            firsts, several, their, theirs = self._board.scan(own, other)
+        else:
+            masks = np.zeros(self.size, dtype=np.uint64)
+            found = int(_scan(self.masks, self.cells, np.uint64(own), np.uint64(other), masks))
+            their, theirs = found.bit_length() - 1, bool(found & (found - 1))
+            threatened = [int(mask) for mask in masks]
+            firsts = [mask.bit_length() - 1 for mask in threatened]
+            several = [bool(mask & (mask - 1)) for mask in threatened]
+        if theirs:
             return
         for move in range(self.size):
-            threatened = int(partners[move])
-            if not threatened or (their and their != 1 << move):
+            if firsts[move] < 0 or (their >= 0 and move != their):
                 continue
-            if threatened & (threatened - 1) or (
-                depth >= 2 and self.exists(own | 1 << move, other | threatened, depth - 1)
+            if several[move] or (
+                depth >= 2 and self.exists(own | 1 << move, other | 1 << firsts[move], depth - 1)
             ):
                 yield move
 
@@ -305,14 +623,54 @@ def _least(tables: np.ndarray, x: np.uint64, o: np.uint64) -> tuple[np.uint64, n
     return best_x, best_o, best
 
 
+@njit(cache=True)
+def _image(targets: np.ndarray, s: int, marked: np.ndarray, out: np.ndarray) -> None:
+    out[:] = _ZERO
+    for i in range(marked.shape[0]):
+        cell = targets[s, marked[i]]
+        out[cell >> 6] |= _ONE << np.uint64(cell & 63)
+
+
+@njit(cache=True)
+def _below(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the number of words ``a`` (the least first) is below ``b``'s."""
+    for w in range(a.shape[0] - 1, -1, -1):
+        if a[w] != b[w]:
+            return bool(a[w] < b[w])
+    return False
+
+
+@njit(cache=True)
+def _wide_least(targets: np.ndarray, xs: np.ndarray, os: np.ndarray, words: np.ndarray) -> int:
+    """:func:`_least` on a board of any size: ``targets[s, cell]`` where symmetry s sends the cell,
+    ``xs`` and ``os`` the marked cells; the least images (X's, then O's) go to ``words``."""
+    best = -1
+    image_x = np.zeros(words.shape[1], dtype=np.uint64)
+    image_o = np.zeros(words.shape[1], dtype=np.uint64)
+    for s in range(targets.shape[0]):
+        _image(targets, s, xs, image_x)
+        if best >= 0 and _below(words[0], image_x):
+            continue
+        _image(targets, s, os, image_o)
+        if best < 0 or _below(image_x, words[0]) or _below(image_o, words[1]):
+            words[0, :] = image_x
+            words[1, :] = image_o
+            best = s
+    return best
+
+
 class CompiledClasses:
-    """Classes of positions under ``perms`` (cell permutations of a board of ``size`` <= 64 cells),
-    as :func:`oxo.proofs.symmetry.canonical` gives them."""
+    """Classes of positions under ``perms`` (cell permutations of a board of ``size`` cells), as
+    :func:`oxo.proofs.symmetry.canonical` gives them: on at most 64 cells from tables of bytes, on
+    more from the marked cells (a position of a walk has few)."""
 
     def __init__(self, perms: Sequence[Sequence[int]], size: int) -> None:
-        if size > 64:
-            raise ValueError(f"a board of {size} cells: compiled classes take 64 at most")
         self.size = size
+        self.wide = size > 64
+        if self.wide:
+            self.targets = np.array(perms, dtype=np.int64)
+            self.words = np.zeros((2, (size + 63) // 64), dtype=np.uint64)
+            return
         count = (size + 7) // 8
         tables = np.zeros((len(perms), count, 256), dtype=np.uint64)
         values = np.arange(256)
@@ -326,5 +684,12 @@ class CompiledClasses:
     def canonical(self, x: int, o: int) -> tuple[int, int]:
         """The class's key (``X << size | O`` of its least image) and the index of a permutation
         that carries the position there (the first that does)."""
+        if self.wide:
+            xs, os = (np.array(mask_cells(mask), dtype=np.int64) for mask in (x, o))
+            index = _wide_least(self.targets, xs, os, self.words)
+            image_x, image_o = (
+                sum(int(word) << (64 * w) for w, word in enumerate(row)) for row in self.words
+            )
+            return image_x << self.size | image_o, int(index)
         least_x, least_o, index = _least(self.tables, np.uint64(x), np.uint64(o))
         return int(least_x) << self.size | int(least_o), int(index)
