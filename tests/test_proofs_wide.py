@@ -89,9 +89,6 @@ def test_a_win_leaves_its_runs_of_fours_to_the_chain_rule(tmp_path: Path) -> Non
     wins played out are checked on small boards above: on this one the check takes 20 s). Every
     position the reader left to the rule has a chain by the exhaustive search (300 of them drawn)."""
     geometry = Geometry.parse("9x9,k=4")
-    # A table of 64 MB: in one of 4 MB the search replaces what it needs and may not settle the
-    # board in 300,000 positions, where it settles it in 4,000 to 10,000 (how many depends on the
-    # search's slices, which follow the measured speed).
     search = WideSearch(geometry, "x", table_bytes=1 << 26)
     assert search.solve() is True
     assert search.rules == Rules(chain=CHAIN_BOUND)
@@ -131,6 +128,20 @@ def test_a_win_leaves_its_runs_of_fours_to_the_chain_rule(tmp_path: Path) -> Non
     )
     assert checker_verdict(with_rule)[0] == 0
     assert not verify_certificate(write("short.jsonl.gz", ruled, Rules(chain=1))).valid
+
+
+def test_a_small_table_is_cleared_and_the_search_still_settles() -> None:
+    """9x9 with k = 4 in a table of 1 MB (some 40,000 positions): the search fills it again and
+    again, lets its positions of least work go, and settles the board in some thousands of
+    positions, as with a large table. Before 2026-11-29 a child settled and then replaced in the
+    table looked new to its parent and was searched again without end: the same search had not
+    settled the board after 200,000 positions."""
+    geometry = Geometry.parse("9x9,k=4")
+    search = WideSearch(geometry, "x", table_bytes=1 << 20)
+    assert search.solve_until(0, 0, None, 100_000) is True
+    assert search.collections > 0
+    assert search.statistics()["table_collections"] == search.collections
+    assert search.stats[wk.ST_ENTRIES] < len(search.table[0])
 
 
 def test_a_win_by_continuous_fours_is_played_out() -> None:

@@ -65,6 +65,14 @@ TABLE_ARRAYS = ("key", "pn", "dn", "work", "flags")
 TABLE_FORMAT = "oxo-wide-table/1"
 #: The most positions a kept table holds (those of most work).
 KEPT_MAX = 1 << 25
+#: When the table holds this share of its slots (and at :data:`widekernel.FULL_PERMILLE
+#: <oxo.proofs.widekernel.FULL_PERMILLE>` the search stops for it), the positions of least work
+#: are let go until :data:`COLLECT_KEEP` of them are left (settled positions weigh four times their
+#: work, as when one is replaced). Without it a full table made the search go round in place: on
+#: a 4x4x4x4 position four plies in, with a table of 512 MB, 230,000 positions without a change
+#: of the root's numbers, each a replacement of the entries the last one stored.
+COLLECT_AT = 0.7
+COLLECT_KEEP = 0.5
 #: The bound of the chain rule that certificates of wins name (the most moves of the side in a
 #: forced chain; :mod:`oxo.proofs.rules`). A win by continuous fours longer than this is played
 #: out (its positions after the first moves come within the bound again). Chains of the wins of
@@ -196,8 +204,10 @@ class WideSearch(StrategyReader):
         self.cell = np.zeros(n, np.int8)
         self.cnt = np.zeros((len(cells), 2), np.int16)
         self.stats = np.zeros(wk.STATS, np.int64)
-        #: Positions searched so far.
+        #: Positions searched so far, and times the table was cleared of its positions of least
+        #: work (:meth:`_collect`).
         self.nodes = 0
+        self.collections = 0
         self.seconds = seconds
         self.max_nodes = max_nodes
         self.on_progress = on_progress
@@ -319,7 +329,31 @@ class WideSearch(StrategyReader):
 
     # -- df-pn -------------------------------------------------------------------------------------
 
+    def _collect(self) -> None:
+        """Make room in a table that holds :data:`COLLECT_AT` of its slots: keep the
+        :data:`COLLECT_KEEP` of its positions of most weight (work, four times it for a settled
+        position, plus 4), put back in a cleared table (an open-addressed table cannot lose an
+        entry in place). What is let go costs search again, never a wrong answer."""
+        tkey = self.table[0]
+        if self.stats[wk.ST_ENTRIES] < COLLECT_AT * len(tkey):
+            return
+        used = np.flatnonzero(tkey != 0)
+        tpn, tdn, twork = self.table[1], self.table[2], self.table[3]
+        settled = (tpn[used] == 0) | (tdn[used] == 0)
+        weight = np.where(settled, twork[used] * 4 + 4, twork[used])
+        keep = int(len(used) * COLLECT_KEEP)
+        kept = used[np.argsort(-weight, kind="stable")[:keep]]
+        arrays = [t[kept] for t in self.table]
+        for t in self.table:
+            t[:] = 0
+        self.stats[wk.ST_ENTRIES] = 0
+        keys, pns, dns, works, flags = arrays
+        tkey, tpn, tdn, twork, tflags = self.table
+        wk.table_fill(tkey, tpn, tdn, twork, tflags, self.stats, keys, pns, dns, works, flags)
+        self.collections += 1
+
     def _run(self, x: int, o: int, budget: int) -> bool:
+        self._collect()
         self._load(x, o)
         more = wk.run(
             *(
@@ -409,8 +443,8 @@ class WideSearch(StrategyReader):
         """What the search did: positions searched, positions in the table, entries replaced when
         it was full, searches for continuous fours, wins they found and the positions they visited,
         moves skipped as mirror images of a move already listed, moves of the attacker tried for
-        such a win and those that had one, and replies after which a plan found before them
-        still won (:attr:`replays`)."""
+        such a win and those that had one, replies after which a plan found before them still
+        won (:attr:`replays`), and times the table was cleared of its positions of least work."""
         s = self.stats
         return {
             "nodes": int(s[wk.ST_NODES]),
@@ -423,4 +457,5 @@ class WideSearch(StrategyReader):
             "moves_rated": int(s[wk.ST_INIT_TRIES]),
             "threat_moves": int(s[wk.ST_INIT_THREATS]),
             "threat_wins_replayed": int(s[wk.ST_REPLAYED]),
+            "table_collections": self.collections,
         }

@@ -55,6 +55,9 @@ ST_INIT_TRIES = 8
 ST_INIT_THREATS = 9
 ST_REPLAYED = 10
 STATS = 11
+#: The share of the table's slots (in thousandths) past which :func:`run` returns for room to be
+#: made (:meth:`oxo.proofs.wide.WideSearch._collect`).
+FULL_PERMILLE = 800
 
 #: Weight of a line open to one side, by the marks that side has in it (move ordering).
 WEIGHTS = np.array([1 << (2 * i) for i in range(16)], dtype=np.int64)
@@ -636,6 +639,15 @@ def expand(
 
 
 @njit(cache=True)
+def _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, start, count):
+    """The table's numbers of the children ``start`` to ``start + count`` into ``lpn``/``ldn``."""
+    for i in range(start, start + count):
+        pn, dn = table_numbers(tkey, tpn, tdn, ckey[i])
+        lpn[i] = pn
+        ldn[i] = dn
+
+
+@njit(cache=True)
 def _store_status(tkey, tpn, tdn, twork, tflags, stats, key, status):
     if status > 0:
         table_store(tkey, tpn, tdn, twork, tflags, stats, key, 0, INF, 1, 0)
@@ -870,7 +882,8 @@ def run(
     budget,
 ):
     """df-pn from the position on the board for at most ``budget`` positions: 0 when the root is
-    settled, 1 when the budget ran out first. The board is left as it was; what was learnt stays
+    settled, 1 when the budget ran out first (or the table holds :data:`FULL_PERMILLE` thousandths
+    of its slots). The board is left as it was; what was learnt stays
     in ``table`` (keys, pn, dn, work, flags), so the next call goes on from there.
 
     ``frames`` holds one row per depth: the move made to get there, the key and own hash, the
@@ -880,6 +893,20 @@ def run(
     fmove, fkey, fhash, fthpn, fthdn, fstart, fcount, fwork, f_or = frames
     n = cell.shape[0]
     a = attacker
+    # Past this many positions in the table the search goes back to the root (as when its budget
+    # is spent) for the caller to clear room (``WideSearch._collect``): in a table nearly full, a
+    # position's entry and its children's take each other's slots, and the search goes round
+    # without learning anything.
+    full_at = (tkey.shape[0] * FULL_PERMILLE) // 1000
+    # The children's numbers as this search last saw them, beside the table's: a child whose entry
+    # the table let go (another position took its slot) keeps what was learnt of it, so the search
+    # never goes back into a child it has just settled or whose numbers it has just raised (with
+    # the table alone, a settled child whose entry its parent's next store replaced looked new
+    # again, and was searched again, without end). ``fbest[d]``: the index of the child searched
+    # at depth d.
+    lpn = np.empty(cmove.shape[0], np.int64)
+    ldn = np.empty(cmove.shape[0], np.int64)
+    fbest = np.empty(fmove.shape[0], np.int64)
     marks0 = 0
     for c in range(n):
         if cell[c]:
@@ -988,6 +1015,7 @@ def run(
             fhash[0],
         )
         table_mark(tkey, tpn, tdn, twork, tflags, stats, key0, FLAG_REPLIES_TRIED)
+    _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, 0, fcount[0])
     spent = 0
     while True:
         or_node = f_or[depth] == 1
@@ -1003,7 +1031,15 @@ def run(
         best_pn = 0
         best_dn = 0
         for i in range(first, first + count):
-            cpn, cdn = table_numbers(tkey, tpn, tdn, ckey[i])
+            slot = table_find(tkey, ckey[i])
+            if slot >= 0:
+                cpn = int(tpn[slot])
+                cdn = int(tdn[slot])
+                lpn[i] = cpn
+                ldn[i] = cdn
+            else:
+                cpn = int(lpn[i])
+                cdn = int(ldn[i])
             if or_node:
                 dn_sum += cdn
                 if cpn < pn_min:
@@ -1030,11 +1066,20 @@ def run(
             dn = dn_min
         work = stats[ST_NODES] - fwork[depth]
         table_store(tkey, tpn, tdn, twork, tflags, stats, fkey[depth], pn, dn, work, 0)
-        if pn >= fthpn[depth] or dn >= fthdn[depth] or pn == 0 or dn == 0 or spent >= budget:
+        if (
+            pn >= fthpn[depth]
+            or dn >= fthdn[depth]
+            or pn == 0
+            or dn == 0
+            or spent >= budget
+            or stats[ST_ENTRIES] >= full_at
+        ):
             if depth == 0:
                 return 0 if (pn == 0 or dn == 0) else 1
             side = 0 if (marks0 + depth) % 2 == 1 else 1  # the side that made the move
             unplace(cell, cnt, thr, thrn, fmove[depth], side)
+            lpn[fbest[depth]] = pn
+            ldn[fbest[depth]] = dn
             depth -= 1
             continue
         # The best child, with its thresholds (the 1 + epsilon trick).
@@ -1075,11 +1120,14 @@ def run(
         if status != 0:
             _store_status(tkey, tpn, tdn, twork, tflags, stats, ck, status)
             unplace(cell, cnt, thr, thrn, c, mover)
+            lpn[best] = 0 if status > 0 else INF
+            ldn[best] = INF if status > 0 else 0
             continue
         child_or = mover != a
         if child_or and not cflags & FLAG_VCF_TRIED:
             table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_VCF_TRIED)
         depth += 1
+        fbest[depth] = best
         fmove[depth] = c
         fkey[depth] = ck
         fhash[depth] = fhash[depth - 1] ^ zob[mover, c]
@@ -1162,3 +1210,4 @@ def run(
                 fhash[depth],
             )
             table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_REPLIES_TRIED)
+        _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, fstart[depth], fcount[depth])
