@@ -19,7 +19,8 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
 * ``four-ply-sample``: the first ``--sample N`` of those four-ply positions shuffled with
   ``--seed``, each searched within ``--nodes``: how many positions one of the proof's leaves costs
   (``--sample 4 --seed 1 --nodes 5000`` and ``--sample 2 --seed 2 --nodes 40000``: the figures of
-  docs/boxes.md).
+  docs/boxes.md); when all settle, the mean and what the 2,389 positions would take at it
+  (``--sample 10 --seed 11 --nodes 2000000``: the estimate of docs/boxes.md).
 * ``replays``: the same draw searched twice, side by side in fresh processes: with the plan
   replayed after each reply of O (the default) and with a search for continuous fours after every
   reply instead (``WideSearch(replays=False)``, as before 2026-11-29): positions settled, positions
@@ -107,12 +108,16 @@ def four_ply_sample(count: int, seed: int, nodes: int) -> None:
     from oxo.proofs.wide import WideSearch
 
     geometry = Geometry.parse("4x4x4x4")
-    drawn = four_ply_count(quiet=True)
+    total = four_ply_count(quiet=True)
+    drawn = list(total)
     random.Random(seed).shuffle(drawn)
+    settled: list[tuple[int, float]] = []
     for x, o in drawn[:count]:
         search = WideSearch(geometry, "x", table_bytes=1 << 28)
         began = time.process_time()
         answer = search.solve_until(x, o, None, nodes)
+        if answer is not None:
+            settled.append((search.nodes, time.process_time() - began))
         words = {True: "X wins", False: "X cannot win", None: "not settled"}[answer]
         cells = [
             f"{side} {cell}"
@@ -125,6 +130,17 @@ def four_ply_sample(count: int, seed: int, nodes: int) -> None:
             f"{time.process_time() - began:.0f} s of processor time",
             flush=True,
         )
+    if settled and len(settled) == count:
+        positions = sum(n for n, _ in settled) / count
+        seconds = sum(t for _, t in settled) / count
+        print(
+            f"four-ply-sample: all {count} settled; a position takes {positions:,.0f} positions "
+            f"and {seconds:.0f} s of processor time on the mean; the {len(total):,} four-ply "
+            f"positions at that mean: {positions * len(total) / 1e6:,.0f} million positions, "
+            f"{seconds * len(total) / 3600:.0f} hours of one core"
+        )
+    elif settled:
+        print(f"four-ply-sample: {len(settled)} of {count} settled within {nodes:,} positions")
 
 
 def replays(count: int, seed: int, nodes: int) -> None:
@@ -163,6 +179,49 @@ def replays(count: int, seed: int, nodes: int) -> None:
         )
 
 
+def standalone_chains(certificate: object, root: tuple[int, int]) -> None:
+    """The chain searches oxo's check of ``certificate`` from ``root`` asks for, asked again of the
+    checker without oxo (``tools/check_strategy.py``, its ``has_chain``): the same verdicts, and
+    the seconds of each (that checker walks a file from the empty board only, so its search is
+    timed on the positions oxo's walk met)."""
+    import importlib.util
+    from pathlib import Path
+
+    from oxo.proofs import chainkernel
+    from oxo.proofs.certificate import verify_certificate
+
+    tool = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
+    spec = importlib.util.spec_from_file_location("check_strategy", tool)
+    assert spec is not None and spec.loader is not None
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    asked: list[tuple[int, int, int, bool]] = []
+    exists = chainkernel.CompiledChainSearch.exists
+
+    def recorded(self: chainkernel.CompiledChainSearch, own: int, other: int, depth: int) -> bool:
+        found = exists(self, own, other, depth)
+        asked.append((own, other, depth, found))
+        return found
+
+    chainkernel.CompiledChainSearch.exists = recorded  # type: ignore[method-assign]
+    try:
+        began = time.perf_counter()
+        verify_certificate(certificate, root=root)  # type: ignore[arg-type]
+        ours = time.perf_counter() - began
+    finally:
+        chainkernel.CompiledChainSearch.exists = exists  # type: ignore[method-assign]
+    board = checker.Board([4, 4, 4, 4], 4)
+    began = time.perf_counter()
+    for own, other, depth, found in asked:
+        assert checker.has_chain(board, own, other, depth, {}) == found
+    theirs = time.perf_counter() - began
+    print(
+        f"chain-rule: the checker without oxo, on the {len(asked):,} chain searches of the first "
+        f"check: {theirs:.1f} s (oxo's whole check {ours:.1f} s), every verdict equal",
+        flush=True,
+    )
+
+
 def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> None:
     """The four-ply sample (:func:`four_ply_sample`), each position that settles within ``nodes``
     read as a strategy twice, side by side: with its wins by continuous fours left to the chain
@@ -187,6 +246,7 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
     totals: dict[str, list[float]] = {"rule": [0, 0, 0.0], "played": [0, 0, 0.0]}
     checked_played = 0
     compiled_checks = [0.0, 0.0]  # the checks with the rule: compiled, plain
+    standalone_done = False
     for x, o in drawn[:count]:
         search = WideSearch(geometry, "x", table_bytes=1 << 28)
         if not search.solve_until(x, o, None, nodes):
@@ -224,6 +284,9 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
                 compiled_checks[0] += seconds
                 compiled_checks[1] += plain_seconds
                 said += f"; plain check {plain_seconds:5.1f} s"
+                if not standalone_done:
+                    standalone_done = True
+                    standalone_chains(certificate, (x, o))
             else:
                 checked_played += 1
                 totals["played"][2] += seconds
@@ -241,9 +304,13 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
         print(
             f"chain-rule: in all, with the rule {ruled:,} entries and {ruled_bytes:,} bytes, "
             f"played out {played:,} entries ({played / ruled:.0f}x) and {played_bytes:,} bytes "
-            f"({played_bytes / ruled_bytes:.0f}x); the {checked_played} checked both ways: "
-            f"{ruled_s:.1f} s with the rule, {played_s:.1f} s played out "
-            f"({played_s / max(ruled_s, 1e-9):.0f}x)"
+            f"({played_bytes / ruled_bytes:.0f}x)"
+            + (
+                f"; the {checked_played} checked both ways: {ruled_s:.1f} s with the rule, "
+                f"{played_s:.1f} s played out ({played_s / max(ruled_s, 1e-9):.0f}x)"
+                if checked_played
+                else ""
+            )
         )
         fast, slow = compiled_checks
         print(
