@@ -104,7 +104,10 @@ def section() -> str:
         "`python benchmarks/results_runs.py --write` from that state. Run time is the time the runs "
         "took; worker time adds up the time of every worker process (two on this machine); every start of the run's command is a session, restarts and the writing of a certificate included. "
         "A second run of a board proved already (its folder named `-defaults`) proves it again from "
-        "an empty folder with the command's defaults only, to measure them (docs/performance.md).",
+        "an empty folder with the command's defaults only, to measure them (docs/performance.md). "
+        "Until 2026-11-29 the search of boards past 64 cells could go round in place once its "
+        "table was full, each round counted as a position: 4x4x4x4's count holds many such "
+        'rounds (docs/performance.md, "The search past 64 cells went round in place").',
         "",
         "| board | k | value | published | sessions | run time | worker time | positions | jobs "
         "| kept in |",

@@ -268,6 +268,19 @@ def test_cli_solve_3x3x3(capsys: pytest.CaptureFixture[str]) -> None:
     assert booked["proofs"][0].endswith("3x3x3-k3-x-win.jsonl.gz")
 
 
+def test_the_method_named_is_the_search_that_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    """3x3x3 goes to the search with pairing strategies, 9x9 (k = 4) to the one over line counts
+    (past 64 cells), which uses none: each answer names its own, as text and as JSON."""
+    from oxo.proofs.results import METHOD, WIDE_METHOD
+
+    code, out, _ = run(capsys, "solve", "3x3x3", "--again", "--json")
+    assert code == 0 and json.loads(out)["method"] == METHOD
+    code, out, _ = run(capsys, "solve", "9x9", "--k", "4", "--json")
+    assert code == 0 and json.loads(out)["method"] == WIDE_METHOD
+    code, out, _ = run(capsys, "solve", "9x9", "--k", "4")
+    assert code == 0 and f"method: {WIDE_METHOD};" in out and "pairing" not in out
+
+
 def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "solve", "5x5", "--k", "9")
     assert code == 2 and err.startswith("oxo: error:") and len(err.splitlines()) == 1

@@ -439,7 +439,7 @@ def solve(
     was stopped.
     """
     from oxo.book import book_entry
-    from oxo.proofs.solver import METHOD, prove_board
+    from oxo.proofs.solver import method_of, prove_board
     from oxo.solve import solve as solve_space
     from oxo.space import build_space
 
@@ -498,7 +498,7 @@ def solve(
         geometry,
         result.value,
         None,
-        METHOD,
+        method_of(geometry),
         result.nodes,
         result.seconds,
         tuple(result.proofs),

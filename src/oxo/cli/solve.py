@@ -46,7 +46,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
 from oxo.proofs.runs import SLICE_DOUBLINGS
-from oxo.proofs.solver import METHOD, ProofResult, RunOptions
+from oxo.proofs.solver import ProofResult, RunOptions, method_of
 from oxo.registry import Game, game_of
 from oxo.solve import SolveTable, Value
 from oxo.space import MAX_EMPTY, build_space
@@ -599,10 +599,16 @@ def _print_proof(result: ProofResult) -> None:
             )
     run = result.run
     if run is None:
-        click.echo(f"method: {METHOD}; {result.nodes:,} positions in {result.seconds:.1f} s")
+        click.echo(
+            f"method: {method_of(result.geometry)}; {result.nodes:,} positions in "
+            f"{result.seconds:.1f} s"
+        )
     else:
         resumed = "continued" if run.get("resumed") else "started"
-        click.echo(f"method: {METHOD}; {result.nodes:,} positions searched by the run in all")
+        click.echo(
+            f"method: {method_of(result.geometry)}; {result.nodes:,} positions searched by the "
+            "run in all"
+        )
         click.echo(
             f"run: kept in {run['folder']} ({resumed} here, {result.seconds:.1f} s this time; "
             f"{run['sessions']} session(s) so far)"

@@ -13,6 +13,23 @@ from oxo.geometry import Geometry
 
 Value = Literal["x", "o", "draw", "unknown"]
 METHOD = "proof-number search (df-pn) with pairing strategies and threat-space search"
+#: The search of boards past 64 cells and boxes with gravity (:mod:`oxo.proofs.wide`): no pairings.
+WIDE_METHOD = (
+    "proof-number search (df-pn) over line counts with wins by continuous threats "
+    "(threat-space search)"
+)
+
+
+def goes_wide(geometry: Geometry) -> bool:
+    """Whether the board's questions go to the search over line counts (:mod:`oxo.proofs.wide`):
+    boards of more than 64 cells, and boards with gravity (on their side when tall)."""
+    return geometry.size > 64 or geometry.gravity
+
+
+def method_of(geometry: Geometry) -> str:
+    """The words for the search that proves the board's value (:data:`METHOD`, or
+    :data:`WIDE_METHOD` where :func:`goes_wide`)."""
+    return WIDE_METHOD if goes_wide(geometry) else METHOD
 
 
 @dataclass(frozen=True)
@@ -102,7 +119,7 @@ class ProofResult:
         out: dict[str, object] = {
             **self.geometry.board_keys(),
             "value": self.value,
-            "method": METHOD,
+            "method": method_of(self.geometry),
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
             "proofs": list(self.proofs),

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from oxo.geometry import Geometry
 from oxo.proofs.orient import Transposed, transposition, wide
 from oxo.proofs.reference import ReferenceSearch
+from oxo.proofs.results import goes_wide
 from oxo.proofs.rules import Rules
 from oxo.proofs.strategy import StrategyReader
 
@@ -42,8 +43,8 @@ def load_compiled_search() -> None:
 
 def _goes_wide(geometry: Geometry) -> bool:
     """Whether the board's questions go to the search over line counts (:mod:`oxo.proofs.wide`):
-    boards of more than 64 cells, and boards with gravity (on their side when tall)."""
-    return geometry.size > 64 or geometry.gravity
+    :func:`oxo.proofs.results.goes_wide`."""
+    return goes_wide(geometry)
 
 
 def certificate_rules(geometry: Geometry, guarantee: str) -> Rules:

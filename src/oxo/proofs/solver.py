@@ -28,7 +28,14 @@ from oxo.proofs.certificate import (
     write_certificate,
 )
 from oxo.proofs.merge import certificate_lines
-from oxo.proofs.results import METHOD, ProofResult, SearchSummary, Value, certificate_name
+from oxo.proofs.results import (
+    METHOD,
+    ProofResult,
+    SearchSummary,
+    Value,
+    certificate_name,
+    method_of,
+)
 from oxo.proofs.rules import Rules
 from oxo.proofs.runs import RunOptions, run_proof
 from oxo.proofs.search import make_search
@@ -37,6 +44,7 @@ from oxo.proofs.strategy import Entry, StrategyReader
 __all__ = [
     "DEFAULT_SECONDS",
     "METHOD",
+    "method_of",
     "ProofResult",
     "RunOptions",
     "SearchSummary",
