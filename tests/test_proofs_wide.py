@@ -131,7 +131,7 @@ def test_a_win_leaves_its_runs_of_fours_to_the_chain_rule(tmp_path: Path) -> Non
 
 
 def test_a_small_table_is_cleared_and_the_search_still_settles() -> None:
-    """9x9 with k = 4 in a table of 1 MB (some 40,000 positions): the search fills it again and
+    """9x9 with k = 4 in a table of 1 MB (32,768 positions): the search fills it again and
     again, lets its positions of least work go, and settles the board in some thousands of
     positions, as with a large table. Before 2026-11-29 a child settled and then replaced in the
     table looked new to its parent and was searched again without end: the same search had not
