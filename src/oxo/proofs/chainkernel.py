@@ -200,7 +200,7 @@ def _exists(
 
 
 @njit(cache=True)
-def _wide_place(
+def _wide_flip(
     through: np.ndarray,
     counts: np.ndarray,
     owners: np.ndarray,
@@ -209,35 +209,16 @@ def _wide_place(
     hashed: np.ndarray,
     cell: int,
     side: int,
+    step: int,
 ) -> None:
-    owners[cell] = side + 1
+    """Play ``side``'s mark on ``cell`` (``step`` 1) or take it back (``step`` -1)."""
+    owners[cell] = side + 1 if step > 0 else 0
     for j in range(through.shape[1]):
         line = through[cell, j]
         if line < 0:
             break
-        counts[side, line] += 1
-    words_of[side, cell >> 6] |= _ONE << np.uint64(cell & 63)
-    hashed[0] ^= zobrist[side, cell]
-
-
-@njit(cache=True)
-def _wide_unplace(
-    through: np.ndarray,
-    counts: np.ndarray,
-    owners: np.ndarray,
-    words_of: np.ndarray,
-    zobrist: np.ndarray,
-    hashed: np.ndarray,
-    cell: int,
-    side: int,
-) -> None:
-    owners[cell] = 0
-    for j in range(through.shape[1]):
-        line = through[cell, j]
-        if line < 0:
-            break
-        counts[side, line] -= 1
-    words_of[side, cell >> 6] &= ~(_ONE << np.uint64(cell & 63))
+        counts[side, line] += step
+    words_of[side, cell >> 6] ^= _ONE << np.uint64(cell & 63)
     hashed[0] ^= zobrist[side, cell]
 
 
@@ -249,24 +230,18 @@ def _wide_load(
     words_of: np.ndarray,
     zobrist: np.ndarray,
     hashed: np.ndarray,
+    own: np.ndarray,
+    other: np.ndarray,
 ) -> None:
-    """Owners, counts and hash from the masks in ``words_of`` (the rest is cleared first)."""
+    """Hold the position whose marked cells are ``own`` (S's) and ``other`` (T's), from empty."""
     counts[:] = 0
     owners[:] = 0
+    words_of[:] = _ZERO
     hashed[0] = _ZERO
-    for side in range(2):
-        for w in range(words_of.shape[1]):
-            word = words_of[side, w]
-            for b in range(64):
-                if word >> np.uint64(b) & _ONE:
-                    cell = w * 64 + b
-                    owners[cell] = side + 1
-                    for j in range(through.shape[1]):
-                        line = through[cell, j]
-                        if line < 0:
-                            break
-                        counts[side, line] += 1
-                    hashed[0] ^= zobrist[side, cell]
+    for cell in own:
+        _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 0, 1)
+    for cell in other:
+        _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 1, 1)
 
 
 @njit(cache=True)
@@ -380,8 +355,8 @@ def _wide_exists(
                 block = first[cell]
                 if block < 0 or (their >= 0 and cell != their):
                     continue
-                _wide_place(through, counts, owners, words_of, zobrist, hashed, cell, 0)
-                _wide_place(through, counts, owners, words_of, zobrist, hashed, block, 1)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 0, 1)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, block, 1, 1)
                 deeper = _wide_exists(
                     cells,
                     through,
@@ -398,8 +373,8 @@ def _wide_exists(
                     several,
                     ages,
                 )
-                _wide_unplace(through, counts, owners, words_of, zobrist, hashed, block, 1)
-                _wide_unplace(through, counts, owners, words_of, zobrist, hashed, cell, 0)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, block, 1, -1)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 0, -1)
                 if deeper:
                     found = True
                     break
@@ -449,11 +424,17 @@ class _WideBoard:
 
     def load(self, own: int, other: int) -> None:
         """Hold the position: S's marks ``own``, T's ``other``."""
-        mask = (1 << 64) - 1
-        for side, marks in enumerate((own, other)):
-            for w in range(self.words):
-                self.words_of[side, w] = (marks >> (64 * w)) & mask
-        _wide_load(self.through, self.counts, self.owners, self.words_of, self.zobrist, self.hashed)
+        own_cells, other_cells = (np.array(mask_cells(m), dtype=np.int64) for m in (own, other))
+        _wide_load(
+            self.through,
+            self.counts,
+            self.owners,
+            self.words_of,
+            self.zobrist,
+            self.hashed,
+            own_cells,
+            other_cells,
+        )
 
     def scan(self, own: int, other: int) -> tuple[list[int], list[bool], int, bool]:
         """:func:`_wide_scan` of the position: for each cell a cell S would threaten by playing it

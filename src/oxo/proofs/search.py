@@ -41,12 +41,6 @@ def load_compiled_search() -> None:
     search.expand(0b1, 0b10)
 
 
-def _goes_wide(geometry: Geometry) -> bool:
-    """Whether the board's questions go to the search over line counts (:mod:`oxo.proofs.wide`):
-    :func:`oxo.proofs.results.goes_wide`."""
-    return goes_wide(geometry)
-
-
 def certificate_rules(geometry: Geometry, guarantee: str) -> Rules:
     """The rules (:mod:`oxo.proofs.rules`) that a certificate of ``guarantee`` ("win" or
     "no-loss") written from this board's searches names: what the search that reads the strategy
@@ -56,7 +50,7 @@ def certificate_rules(geometry: Geometry, guarantee: str) -> Rules:
     turned = wide(geometry)
     if turned is not None:
         return certificate_rules(turned, guarantee)
-    if guarantee != "win" or not _goes_wide(geometry):
+    if guarantee != "win" or not goes_wide(geometry):
         return Rules()
     from oxo.proofs.wide import certificate_rules as wide_rules  # loads numba
 
@@ -103,7 +97,7 @@ def make_search(
             table_bytes=table_bytes,
         )
         return Transposed(inner, turn)
-    if _goes_wide(geometry):
+    if goes_wide(geometry):
         from oxo.proofs.wide import WideSearch  # loads numba
 
         return WideSearch(
