@@ -373,7 +373,9 @@ def test_cli_game_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     lines = out.splitlines()
     universal = next(i for i, line in enumerate(lines) if line.startswith("universal:"))
-    assert "capitals" in lines[universal + 1] and "--explain" in lines[universal + 1]
+    # The legend under the universal form, broken between words at 80 columns in a pipe.
+    legend = " ".join(" ".join(lines[universal + 1 : lines.index("", universal)]).split())
+    assert legend.startswith("(each move:") and "capitals" in legend and "--explain" in legend
     assert "How to read" not in out
     assert main(["notation", "game", "0 4 8 2 6 1 7", "--explain"]) == 0
     out = capsys.readouterr().out

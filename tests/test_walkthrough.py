@@ -279,7 +279,8 @@ def test_words_and_numbers_in_the_newcomers_outputs(capsys: pytest.CaptureFixtur
     )
     assert "string 3 of the game (9 moves long): 1 move so far (13), 8 to go" in run.out
     run = run_here(capsys, ["deadends", "3x3", "--quiet"])
-    assert "4,520 reachable positions" in run.out and ": 1 dead line," in run.out
+    words = " ".join(run.out.split())  # sentences broken at 80 columns in a pipe
+    assert "4,520 reachable positions" in words and ": 1 dead line," in words
     for args in (
         ["games", "3x3"],
         ["count", "4x4"],
@@ -340,6 +341,31 @@ def test_texts_fit_an_80_column_terminal(args: list[str], stdin: str, code: int)
     assert "Traceback" not in output
     lines = [line for line in output.replace("\r\n", "\n").split("\n") if "\x1b" not in line]
     too_wide = [line for line in lines if "\r" not in line and len(line) > 80]
+    assert too_wide == [], too_wide
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["solve", "9x8", "--k", "5", "--time", "0.5"], 3),
+        (["solve", "4x4x4x4", "--time", "0.5"], 3),
+        (["deadends", "3x3"], 0),
+        (["count", "scorefour", "--plies", "2"], 0),
+        (["map", "3x3"], 0),
+        (["show", "4x4x4x4"], 0),
+        (["notation", "game", "0 4 8 2 6"], 0),
+        (["move", "scorefour"], 0),
+    ],
+    ids=lambda value: shlex.join(value) if isinstance(value, list) else None,
+)
+def test_reports_fit_80_columns_in_a_pipe(
+    capsys: pytest.CaptureFixture[str], args: list[str], code: int
+) -> None:
+    """A report's sentences and lists are broken between words to 80 columns in a file or a pipe
+    too (a one-line error stays one line; tables are not sentences and are not broken)."""
+    run = run_here(capsys, args)
+    check(run, code)
+    too_wide = [line for line in (run.out + run.err).splitlines() if len(line) > 80]
     assert too_wide == [], too_wide
 
 

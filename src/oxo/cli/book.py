@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oxo.cli.common import ANY_GAME, echo_json
+from oxo.cli.common import ANY_GAME, echo_json, echo_lines
 from oxo.cli.options import gravity_option, json_option, k_option, quiet_option
 from oxo.errors import CertificateUnavailableError, OptionError
 from oxo.progress import progress_bar
@@ -360,12 +360,8 @@ def prepare_perfect(
 
 
 def _note(text: str) -> None:
-    import shutil
-    import textwrap
-
-    if sys.stderr.isatty():
-        text = textwrap.fill(text, shutil.get_terminal_size((80, 24)).columns - 1)
-    click.echo(text, err=True)
+    """A note on stderr, broken between words to fit (:func:`echo_lines`)."""
+    echo_lines([text], err=True)
 
 
 COMMANDS = [book_command]

@@ -306,15 +306,8 @@ def _print_counts(
 
 
 def _note(text: str, err: bool = False) -> None:
-    """A sentence under a table or on stderr: on a terminal, wrapped at its width between words."""
-    import shutil
-    import sys
-    import textwrap
-
-    stream = sys.stderr if err else sys.stdout
-    if stream.isatty():
-        text = textwrap.fill(text, shutil.get_terminal_size((80, 24)).columns - 1)
-    click.echo(text, err=err)
+    """A sentence under a table or on stderr, broken between words to fit (:func:`echo_lines`)."""
+    echo_lines([text], err=err)
 
 
 def _method_notes(table: CountTable) -> list[str]:
@@ -935,8 +928,7 @@ def show(
     read = "" if board is not None else " (read from the text; --board and --k change it)"
     if pos.geometry.gravity:
         read = f", gravity: {pos.geometry.column_count} columns, moves by column number"
-    click.echo(f"board:          {shape}, {pos.geometry.k} in a row{read}")
-    echo_lines(report.text_lines())
+    echo_lines([f"board:          {shape}, {pos.geometry.k} in a row{read}", *report.text_lines()])
 
 
 def _show_game(game: Game, text: str | None, as_json: bool, svg_path: str | None) -> None:

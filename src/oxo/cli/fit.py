@@ -2,11 +2,12 @@
 between words, so that a sentence, a list of moves or an error never runs past the right edge and
 gets cut inside a word by the terminal (issue 30, item 14).
 
-The command line also breaks its reports' lists (``label:   value`` lines) to 80 columns when
-the output is a file or a pipe (:func:`oxo.cli.common.echo_lines`): a long list reads the same
-there. The break keeps the shape of the line: the continuation lines start under the value of a line of
-the form ``label:   value`` (labels aligned with two spaces or more), under the text of a list item
-(``- `` or ``* ``), else at the line's own indent. Lines that draw something in place (a progress bar
+The command line also breaks its reports' sentences and lists (``label:   value`` lines) to 80
+columns when the output is a file or a pipe (:func:`oxo.cli.common.echo_lines`): a long list reads
+the same there; a one-line error stays one line. The break keeps the shape of the line: the
+continuation lines start under the value of a line of the form ``label:   value`` (labels aligned
+with two spaces or more), under the text of a list item (``- `` or ``* ``), else at the line's own
+indent. Lines that draw something in place (a progress bar
 or a status line: carriage returns and escape sequences) pass unchanged; this stream wraps only a
 terminal's output, and ``--json`` is never touched.
 """

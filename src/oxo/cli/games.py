@@ -9,6 +9,7 @@ from oxo.cli.common import (
     classic_geometry,
     console,
     echo_json,
+    echo_lines,
     parse_board,
     parse_position,
 )
@@ -337,7 +338,7 @@ def notation_game(
         click.echo(f"keypad:     {data['keypad']}")
     click.echo(f"canonical:  {data['canonical']}")
     click.echo(f"universal:  {data['universal']}")
-    click.echo(LEGEND)
+    echo_lines([LEGEND])
     click.echo()
     if explain:
         click.echo(_explanation(geometry))

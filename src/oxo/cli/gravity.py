@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 import click
 
-from oxo.cli.common import echo_json
+from oxo.cli.common import echo_json, echo_lines
 from oxo.errors import MoveError
 from oxo.gravity.board import GravityBoard, GravityState
 from oxo.progress import progress_status
@@ -78,7 +78,7 @@ def move_command(state: GravityState, level: str, as_json: bool, **budget: Unpac
     detail = report.engine + (f", {report.nodes:,} positions" if report.nodes else "")
     click.echo(f"move: column {state.format_move(col)}")
     click.echo(f"value with best play: {value}")
-    click.echo(f"found by: {detail} in {report.seconds:.2f} s")
+    echo_lines([f"found by: {detail} in {report.seconds:.2f} s"])
 
 
 def solve_command(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from oxo.cli.common import ANY_GAME, classic_geometry, echo_json
+from oxo.cli.common import ANY_GAME, classic_geometry, echo_json, echo_lines
 from oxo.cli.options import choice_option, json_option, k_option, svg_option
 from oxo.errors import OxoError
 from oxo.fileio import write_atomic
@@ -59,8 +59,7 @@ def map_command(board: Game, side: str, k: int | None, svg_path: str | None, as_
             if as_json:
                 echo_json(strategy.to_dict())
             else:
-                for line in summary_lines(strategy):
-                    click.echo(line)
+                echo_lines(summary_lines(strategy))
             raise OutOfReachError(f"{str(too_large).split(';')[0]}; no drawing written") from None
         try:
             write_atomic(svg_path, drawing + "\n")
@@ -72,8 +71,7 @@ def map_command(board: Game, side: str, k: int | None, svg_path: str | None, as_
             data["svg"] = svg_path
         echo_json(data)
         return
-    for line in summary_lines(strategy):
-        click.echo(line)
+    echo_lines(summary_lines(strategy))
     if svg_path is not None:
         click.echo(f"drawing written to {svg_path}")
 

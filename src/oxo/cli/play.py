@@ -11,6 +11,7 @@ from oxo.cli.common import (
     ANY_GAME,
     classic_position,
     echo_json,
+    echo_lines,
     echo_selfplay,
     game_of_text,
     plural,
@@ -193,8 +194,7 @@ def move(
         click.echo(f"move: column {chosen.position.format_move(cell)} (cell {cell})")
     else:
         click.echo(f"move: {cell}")
-    click.echo(f"value with best play: {value}")
-    click.echo(f"found by: {detail} in {report.seconds:.2f} s")
+    echo_lines([f"value with best play: {value}", f"found by: {detail} in {report.seconds:.2f} s"])
 
 
 def _move_of_game(

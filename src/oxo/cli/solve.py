@@ -202,9 +202,11 @@ def _print_deadends(report: DeadEndReport) -> None:
     geometry = report.geometry
     out = console()
     lines = report.line_count
-    out.print(
-        f"{geometry.spec_shape} board, k={geometry.k}: {lines} lines; {report.positions:,} reachable positions still in play, "
-        f"{report.unwinnable:,} of them unwinnable"
+    echo_lines(
+        [
+            f"{geometry.spec_shape} board, k={geometry.k}: {lines} lines; {report.positions:,} "
+            f"reachable positions still in play, {report.unwinnable:,} of them unwinnable"
+        ]
     )
     table = Table(box=None, pad_edge=False)
     for name in ("dead lines", "empty cells", "winnable", "unwinnable", "rule of thumb says"):
@@ -223,9 +225,12 @@ def _print_deadends(report: DeadEndReport) -> None:
     for question in report.questions:
         answer = "yes" if question.answer else "no"
         example = f"; e.g. {question.example}" if question.example else ""
-        out.print(
-            f"  {question.number}. {question.question}\n     {answer} ({plural(question.count, 'position')}{example}); "
-            f"the answer guessed before counting: {question.seed_answer}"
+        echo_lines(
+            [
+                f"  {question.number}. {question.question}",
+                f"     {answer} ({plural(question.count, 'position')}{example}); "
+                f"the answer guessed before counting: {question.seed_answer}",
+            ]
         )
 
     def listed(examples: tuple[str, ...], count: int) -> str:
@@ -241,9 +246,12 @@ def _print_deadends(report: DeadEndReport) -> None:
         + listed(report.examples_wrongly_winnable, report.rule_says_winnable_but_unwinnable)
     )
     if geometry.shape == (3, 3) and geometry.k == 3:
-        out.print(
-            "\nThe example boards these questions came with (drawn there with O for player 1, "
-            "except where noted; X is player 1 here):"
+        echo_lines(
+            [
+                "",
+                "The example boards these questions came with (drawn there with O for player 1, "
+                "except where noted; X is player 1 here):",
+            ]
         )
         for label, drawing, first, claimed in SEED_EXAMPLES:
             position = from_seed_board(drawing, first)
@@ -251,9 +259,12 @@ def _print_deadends(report: DeadEndReport) -> None:
             winnable = "winnable" if win.winnable(position) else "unwinnable"
             note = "" if first == "O" else " (X is player 1 in this drawing)"
             stated = f"; its caption says {claimed}" if claimed is not None else ""
-            out.print(
-                f"  {label:<22} {drawing:<13} = {position.to_status_string()}: {plural(dead_line_count(position), 'dead line')}"
-                f", {len(position.empty_cells)} empty, {winnable}{note}{stated}"
+            echo_lines(
+                [
+                    f"  {label:<22} {drawing:<13} = {position.to_status_string()}:",
+                    f"      {plural(dead_line_count(position), 'dead line')}, "
+                    f"{len(position.empty_cells)} empty, {winnable}{note}{stated}",
+                ]
             )
 
 
@@ -576,57 +587,65 @@ def _print_status(geometry: Geometry, proof_dir: str, as_json: bool) -> None:
 
 
 def _print_proof(result: ProofResult) -> None:
+    echo_lines(_proof_lines(result))
+
+
+def _proof_lines(result: ProofResult) -> list[str]:
+    """The report of ``oxo solve`` on a board the proof search settles: its value, each search,
+    the method, the run, the certificates and what to try when the value is not known."""
     geometry = result.geometry
     shape = f"{geometry.spec_shape} board, k={geometry.k}" + (
         ", gravity" if geometry.gravity else ""
     )
     if result.value == "unknown":
-        click.echo(f"{shape}: value unknown within the time limit ({result.limit:g} s)")
+        lines = [f"{shape}: value unknown within the time limit ({result.limit:g} s)"]
     else:
-        click.echo(f"{shape}: {_VALUE_WORDS[result.value]} with best play")
+        lines = [f"{shape}: {_VALUE_WORDS[result.value]} with best play"]
     for search in result.searches:
         answer = {True: "yes", False: "no", None: "not settled"}[search.result]
-        click.echo(
-            f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions searched in {search.seconds:.1f} s)"
+        lines.append(
+            f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions "
+            f"searched in {search.seconds:.1f} s)"
         )
         if search.first_moves is not None:
             side = search.attacker.upper()
             known = search.first_moves
-            click.echo(
-                f"    X's first moves (cells numbered from 0 in reading order, one of each set of mirror images): "
-                f"{side} wins after {_cell_list(known['win'])}; {side} does not win after {_cell_list(known['no win'])}; "
-                f"not settled: {_cell_list(known['open'])}"
+            lines.append(
+                "    X's first moves (cells numbered from 0 in reading order, one of each set of "
+                f"mirror images): {side} wins after {_cell_list(known['win'])}; {side} does not "
+                f"win after {_cell_list(known['no win'])}; not settled: "
+                f"{_cell_list(known['open'])}"
             )
     run = result.run
     if run is None:
-        click.echo(
+        lines.append(
             f"method: {method_of(result.geometry)}; {result.nodes:,} positions in "
             f"{result.seconds:.1f} s"
         )
     else:
         resumed = "continued" if run.get("resumed") else "started"
-        click.echo(
+        lines.append(
             f"method: {method_of(result.geometry)}; {result.nodes:,} positions searched by the "
             "run in all"
         )
-        click.echo(
+        lines.append(
             f"run: kept in {run['folder']} ({resumed} here, {result.seconds:.1f} s this time; "
             f"{run['sessions']} session(s) so far)"
         )
-    for path in result.proofs:
-        click.echo(f"certificate: {path}  (check it with: oxo verify {path})")
+    lines += [f"certificate: {path}  (check it with: oxo verify {path})" for path in result.proofs]
     if result.value == "unknown":
         if run is not None:
-            click.echo(
+            lines.append(
                 "what to try: run the same command again to continue the run (--status shows how "
                 "far it is); more --workers or a --scheduler to go faster"
             )
         else:
-            click.echo(
+            lines.append(
                 "what to try: a longer --time, or --proof DIR to keep the work and continue it "
                 "later; boards of up to 16 cells are always solved; 'oxo play' and 'oxo move' "
                 "play this board at level hard without a proof"
             )
+    return lines
 
 
 _VALUE_WORDS = {"x": "X wins", "o": "O wins", "draw": "draw"}
