@@ -398,7 +398,7 @@ def test_o_question_first_writes_x_no_loss_certificate_at_once_and_keeps_it(
     assert status.value is None and status.proofs == (name,)
     assert [(q.attacker, q.value) for q in status.questions] == [("o", -1)]
     assert main(["solve", "4x5", "--k", "4", "--proof", str(folder), "--status"]) == 0
-    assert f"certificate: {folder / name}" in capsys.readouterr().out
+    assert f"certificate: {folder / name}" in " ".join(capsys.readouterr().out.split())
     written = (folder / name).stat().st_mtime_ns, (folder / name).read_bytes()
     monkeypatch.undo()
     result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(first_question="o"))
@@ -441,6 +441,32 @@ def test_folders_of_something_else_are_refused(tmp_path: Path) -> None:
         prove_board(geometry, proof_dir=broken, run=split())
 
 
+def test_the_rate_falls_back_to_the_last_session_in_which_jobs_ended(tmp_path: Path) -> None:
+    """A job's positions count when it ends, so while long jobs run the last ten minutes show
+    none: the status then gives the rate of the latest session in which some ended, and says so
+    (it said "0 positions per second lately")."""
+    folder = tmp_path / "p"
+    prove_board(Geometry.parse("4x5,k=4"), seconds=0.001, proof_dir=folder, run=split())
+    path = folder / "run" / "state.json"
+    state = json.loads(path.read_text())
+    began = state["sessions"][-1]["started"]
+    ended = dict(state["sessions"][-1], seconds=100.0, nodes=5_000, end="time")
+    running = dict(ended, started=began + 200, seconds=50.0, nodes=0, end="running")
+    state["sessions"] = [ended, running]
+    state["samples"] = [[began + 200 + t, 5_000, 1] for t in (0, 5, 10)]  # no change lately
+    path.write_text(json.dumps(state))
+    status = run_status(folder)
+    assert status.rate == 50.0 and status.rate_over is not None
+    assert status.rate_over.startswith("session 1 (5,000 positions in")
+    assert "rate: 50 positions per second over session 1" in "\n".join(status.lines())
+    assert status.to_dict()["positions_per_second_over"] == status.rate_over
+    state["samples"] = [[began + 200 + t, 5_000 + 100 * t, 1] for t in (0, 5, 10)]
+    path.write_text(json.dumps(state))
+    status = run_status(folder)  # jobs ended lately: the rate over the last ten minutes
+    assert status.rate == 100.0 and status.rate_over is None
+    assert "rate: 100 positions per second lately" in status.lines()
+
+
 def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = str(tmp_path / "p")
     assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status"]) == 2
@@ -448,7 +474,7 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--workers", "1"]) == 0
     capsys.readouterr()
     assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status"]) == 0
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # lines broken at 80 columns in a pipe
     assert "not running" in out and "value: draw" in out and "certificate:" in out
     assert "positions searched" in out and "moves of O" in out
     assert "by depth (moves on the board): 0: 1 searched (1 settled)" in out

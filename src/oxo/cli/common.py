@@ -136,17 +136,18 @@ def game_of_text(
 PIPE_WIDTH = 80
 
 
-def echo_lines(lines: Iterable[str], err: bool = False) -> None:
+def echo_lines(lines: Iterable[str], err: bool = False, hanging: int = 0) -> None:
     """Lines of a report (``label:   value``, sentences, lists of moves, cells or symmetries) on
     stdout (stderr with ``err``), each broken between words to :data:`PIPE_WIDTH` columns when the
     stream is not a terminal, as :mod:`oxo.cli.fit` breaks them to a terminal's width: a long list
-    reads the same in a file or a pipe. Tables, JSON and one-line errors are not printed through
-    here."""
+    reads the same in a file or a pipe (``hanging``: :func:`oxo.cli.fit.fit_line`'s; a word
+    longer than a line, such as a path, is not cut there). Tables, JSON and one-line errors are
+    not printed through here."""
     from oxo.cli.fit import fit_line
 
     piped = not (sys.stderr if err else sys.stdout).isatty()
     for line in lines:
-        click.echo(fit_line(line, PIPE_WIDTH) if piped else line, err=err)
+        click.echo(fit_line(line, PIPE_WIDTH, hanging, cut=False) if piped else line, err=err)
 
 
 def echo_json(data: Any) -> None:

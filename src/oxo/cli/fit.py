@@ -34,15 +34,20 @@ def continuation(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" "))]
 
 
-def fit_line(line: str, width: int) -> str:
+def fit_line(line: str, width: int, hanging: int = 0, cut: bool = True) -> str:
     """``line`` broken between words into lines of at most ``width`` characters (a word longer
-    than a line is cut), or as it is when it fits or draws in place."""
+    than a line is cut, unless not ``cut``: a path or a digest in a file stays whole), or as it
+    is when it fits or draws in place. ``hanging``: columns the continuation lines go further in
+    than the line's indent (where no label or bullet sets it), so that a list whose items are
+    plain lines keeps its items apart."""
     if len(line) <= width or "\x1b" in line or "\r" in line or "\t" in line:
         return line
-    indent = continuation(line)
-    if len(indent) > width // 2:  # too little room under the label: continue at the line's indent
-        indent = line[: len(line) - len(line.lstrip(" "))]
     lead = line[: len(line) - len(line.lstrip(" "))]
+    indent = continuation(line)
+    if indent == lead:
+        indent = lead + " " * hanging
+    if len(indent) > width // 2:  # too little room under the label: continue at the line's indent
+        indent = lead
     return "\n".join(
         textwrap.wrap(
             line[len(lead) :],
@@ -50,6 +55,7 @@ def fit_line(line: str, width: int) -> str:
             initial_indent=lead,
             subsequent_indent=indent,
             break_on_hyphens=False,  # cell lists such as 0-1-2-3 stay whole
+            break_long_words=cut,
         )
     )
 

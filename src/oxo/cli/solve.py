@@ -582,8 +582,7 @@ def _print_status(geometry: Geometry, proof_dir: str, as_json: bool) -> None:
     if as_json:
         echo_json(status.to_dict())
         return
-    for line in status.lines():
-        click.echo(line)
+    echo_lines(status.lines(), hanging=4)  # continuations further in than the next item
 
 
 def _print_proof(result: ProofResult) -> None:

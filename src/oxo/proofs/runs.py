@@ -1877,6 +1877,9 @@ class RunStatus:
     #: Per question, the positions whose last job kept its table for the jobs to come (its own
     #: next one, or its children's first ones), and their bytes in all (:meth:`ProofRun.job_table`).
     leaf_tables: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: What ``rate`` is measured over: None for the last ten minutes, else the words for the
+    #: session it comes from (when no job ended lately: a job's positions count when it ends).
+    rate_over: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -1890,6 +1893,7 @@ class RunStatus:
             "proofs": list(self.proofs),
             "sessions": self.sessions,
             "positions_per_second": None if self.rate is None else round(self.rate, 1),
+            "positions_per_second_over": self.rate_over or "the last ten minutes",
             "estimate_seconds": None if self.estimate is None else round(self.estimate, 1),
             "estimate_all_open_seconds": (
                 None if self.estimate_all is None else round(self.estimate_all, 1)
@@ -1972,7 +1976,10 @@ class RunStatus:
                     f"({held / 1e6:,.0f} MB)"
                 )
         if self.rate is not None and self.value is None:
-            out.append(f"rate: {self.rate:,.0f} positions per second lately")
+            out.append(
+                f"rate: {self.rate:,.0f} positions per second "
+                + (f"over {self.rate_over}" if self.rate_over else "lately")
+            )
         if self.estimate is not None:
             every = (
                 ""
@@ -2072,6 +2079,18 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     sessions = state.get("sessions", [])
     workers = int(sessions[-1]["workers"]) if sessions else 1
     rate = _rate(state.get("samples", []))
+    from oxo.counting.budget import format_seconds
+
+    rate_over = None
+    if not rate:  # no job ended lately (a long slice): the latest session in which some did
+        for number, session in reversed(list(enumerate(sessions, start=1))):
+            if session.get("nodes") and session.get("seconds"):
+                rate = session["nodes"] / session["seconds"]
+                rate_over = (
+                    f"session {number} ({session['nodes']:,} positions in "
+                    f"{format_seconds(session['seconds'])}; a job's positions count when it ends)"
+                )
+                break
     done = state.get("done") or {}
     # Before the value is known, the certificate of a question answered "no" (written at once).
     checks = done.get("checks") or state.get("certified", {})
@@ -2100,6 +2119,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
             if (path := table_path(state_dir, attacker)).exists()
         },
         _leaf_tables(state_dir),
+        rate_over,
     )
 
 
