@@ -30,7 +30,14 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   continuous fours left to the certificates' chain rule and played out: entries, bytes and the
   check from the position, side by side (``--sample 10 --seed 11 --nodes 20000``); the check with
   the rule both with the compiled chain search and classes and with the plain ones, and the first
-  ``--played-checks`` strategies played out (minutes each).
+  ``--played-checks`` strategies played out (minutes each). The first check's chain searches are
+  asked again of the checker without oxo (``tools/check_strategy.py``), and with
+  ``--checker-before REV`` of that git revision's checker too, side by side.
+* ``score-four-depths``: how deep a position of Score Four must be before the search settles it:
+  for each number of plies in ``--plies``, ``--sample N`` positions (the first two moves drawn
+  among the six most promising cells with ``--seed``, the rest played by the engine at level hard
+  searching 4 plies deep, so that neither side throws the game away), each searched within
+  ``--nodes`` for both questions (can X force a line? can O?).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -179,22 +186,45 @@ def replays(count: int, seed: int, nodes: int) -> None:
         )
 
 
-def standalone_chains(certificate: object, root: tuple[int, int]) -> None:
+def _checker_module(before: str | None = None):  # type: ignore[no-untyped-def]
+    """``tools/check_strategy.py`` loaded as a module: the work tree's, or ``before``'s (a git
+    revision) for a side-by-side measure."""
+    import importlib.util
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
+    if before is not None:
+        text = subprocess.run(
+            ["git", "show", f"{before}:tools/check_strategy.py"],
+            cwd=tool.parent,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as copy:
+            copy.write(text)
+        tool = Path(copy.name)
+    spec = importlib.util.spec_from_file_location(f"check_strategy_{before or 'now'}", tool)
+    assert spec is not None and spec.loader is not None
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    return checker
+
+
+def standalone_chains(
+    certificate: object, root: tuple[int, int], before: str | None = None
+) -> None:
     """The chain searches oxo's check of ``certificate`` from ``root`` asks for, asked again of the
     checker without oxo (``tools/check_strategy.py``, its ``has_chain``): the same verdicts, and
     the seconds of each (that checker walks a file from the empty board only, so its search is
-    timed on the positions oxo's walk met)."""
-    import importlib.util
-    from pathlib import Path
+    timed on the positions oxo's walk met); with ``before`` (a git revision), that revision's
+    checker too, on the same searches, one after the other."""
 
     from oxo.proofs import chainkernel
     from oxo.proofs.certificate import verify_certificate
 
-    tool = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
-    spec = importlib.util.spec_from_file_location("check_strategy", tool)
-    assert spec is not None and spec.loader is not None
-    checker = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(checker)
     asked: list[tuple[int, int, int, bool]] = []
     exists = chainkernel.CompiledChainSearch.exists
 
@@ -210,19 +240,32 @@ def standalone_chains(certificate: object, root: tuple[int, int]) -> None:
         ours = time.perf_counter() - began
     finally:
         chainkernel.CompiledChainSearch.exists = exists  # type: ignore[method-assign]
-    board = checker.Board([4, 4, 4, 4], 4)
-    began = time.perf_counter()
-    for own, other, depth, found in asked:
-        assert checker.has_chain(board, own, other, depth, {}) == found
-    theirs = time.perf_counter() - began
+
+    def timed(checker) -> float:  # type: ignore[no-untyped-def]
+        board = checker.Board([4, 4, 4, 4], 4)
+        began = time.perf_counter()
+        for own, other, depth, found in asked:
+            assert checker.has_chain(board, own, other, depth, {}) == found
+        return time.perf_counter() - began
+
+    theirs = timed(_checker_module())
     print(
         f"chain-rule: the checker without oxo, on the {len(asked):,} chain searches of the first "
         f"check: {theirs:.1f} s (oxo's whole check {ours:.1f} s), every verdict equal",
         flush=True,
     )
+    if before is not None:
+        old = timed(_checker_module(before))
+        print(
+            f"chain-rule: the checker of {before} on the same searches: {old:.1f} s, every verdict "
+            f"equal ({old / max(theirs, 1e-9):.1f}x the time of the work tree's)",
+            flush=True,
+        )
 
 
-def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> None:
+def chain_rule(
+    count: int, seed: int, nodes: int, played_checks: int = 1, before: str | None = None
+) -> None:
     """The four-ply sample (:func:`four_ply_sample`), each position that settles within ``nodes``
     read as a strategy twice, side by side: with its wins by continuous fours left to the chain
     rule (the default for a win on a board without gravity) and played out; for each, the entries,
@@ -286,7 +329,7 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
                 said += f"; plain check {plain_seconds:5.1f} s"
                 if not standalone_done:
                     standalone_done = True
-                    standalone_chains(certificate, (x, o))
+                    standalone_chains(certificate, (x, o), before)
             else:
                 checked_played += 1
                 totals["played"][2] += seconds
@@ -319,6 +362,58 @@ def chain_rule(count: int, seed: int, nodes: int, played_checks: int = 1) -> Non
         )
 
 
+def score_four_depths(plies: list[int], count: int, seed: int, nodes: int) -> None:
+    """Score Four positions ``plies`` moves in, both questions searched (:data:`__doc__`)."""
+    from oxo import api
+    from oxo.geometry import Geometry
+    from oxo.position import Position
+    from oxo.proofs.wide import WideSearch
+
+    geometry = Geometry.parse("4x4x4,gravity")
+    for depth in plies:
+        rng = random.Random(seed * 1000 + depth)
+        found, tries = 0, 0
+        settled = {"x": [], "o": []}
+        while found < count and tries < 20 * count:
+            tries += 1
+            start = Position.empty(geometry)
+            for ply in range(depth):
+                if start.is_over:
+                    break
+                if ply < 2:
+                    cell = rng.choice(start.candidate_moves()[:6])
+                else:
+                    cell = api.move(start, "hard", depth=4, seed=rng.randrange(1 << 30)).move
+                start = start.play(cell)
+            if start.is_over:
+                continue  # a game that ended before: drawn again
+            found += 1
+            words = []
+            for attacker in ("x", "o"):
+                search = WideSearch(geometry, attacker, table_bytes=1 << 28)
+                began = time.process_time()
+                answer = search.solve_until(start.x, start.o, None, nodes)
+                spent = time.process_time() - began
+                if answer is not None:
+                    settled[attacker].append(search.nodes)
+                said = {True: "yes", False: "no", None: "not settled"}[answer]
+                words.append(
+                    f"can {attacker.upper()} force a line? {said} ({search.nodes:,} positions, "
+                    f"{spent:.1f} s)"
+                )
+            print(
+                f"score-four-depths: ply {depth}, {start.to_status_string()}: " + "; ".join(words),
+                flush=True,
+            )
+        for attacker in ("x", "o"):
+            done = settled[attacker]
+            mean = f", {sum(done) / len(done):,.0f} positions on the mean" if done else ""
+            print(
+                f"score-four-depths: ply {depth}: can {attacker.upper()} force a line? settled in "
+                f"{len(done)} of {found} positions within {nodes:,}{mean}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -332,7 +427,18 @@ def main() -> None:
             "four-ply-sample",
             "replays",
             "chain-rule",
+            "score-four-depths",
         ],
+    )
+    parser.add_argument(
+        "--checker-before",
+        metavar="REV",
+        help="chain-rule: also time the checker without oxo of this git revision, side by side",
+    )
+    parser.add_argument(
+        "--plies",
+        default="8,16,24,32",
+        help="score-four-depths: the numbers of plies, with commas",
     )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
@@ -359,7 +465,11 @@ def main() -> None:
             replays(args.sample, args.seed, args.nodes)
             continue
         if name == "chain-rule":
-            chain_rule(args.sample, args.seed, args.nodes, args.played_checks)
+            chain_rule(args.sample, args.seed, args.nodes, args.played_checks, args.checker_before)
+            continue
+        if name == "score-four-depths":
+            plies = [int(part) for part in args.plies.split(",")]
+            score_four_depths(plies, args.sample, args.seed, args.nodes)
             continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)

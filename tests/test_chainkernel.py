@@ -93,3 +93,32 @@ def test_the_compiled_classes_give_the_plain_key_and_symmetry(board: str, count:
         o = sum(1 << c for c in cells[marks:])
         key, symmetry = canonical(symmetries, geometry.size, x, o)
         assert compiled.canonical(x, o) == (key, symmetries.index(symmetry))
+
+
+@pytest.mark.parametrize(
+    ("board", "dims", "k"), [("4x4x4x4", [4, 4, 4, 4], 4), ("9x9,k=4", [9, 9], 4)]
+)
+def test_the_checker_without_oxo_finds_the_chains_the_plain_search_finds(
+    board: str, dims: list[int], k: int
+) -> None:
+    """The chain rule of ``tools/check_strategy.py`` (standard library only, its lines built from
+    the format page) gives the plain search's verdict on random positions, at every bound."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
+    spec = importlib.util.spec_from_file_location("check_strategy_tool", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    geometry = Geometry.parse(board)
+    checker = tool.Board(dims, k)
+    assert sorted(checker.lines) == sorted(geometry.lines)
+    plain = ChainSearch(geometry.lines)
+    found = 0
+    for x, o in positions(geometry, 40, seed=7):
+        for depth in (1, 2, 3, 6, 32):
+            verdict = plain.exists(x, o, depth)
+            assert tool.has_chain(checker, x, o, depth, {}) == verdict, (x, o, depth)
+            found += verdict
+    assert found > 0

@@ -336,16 +336,21 @@ def has_chain(board: Board, mine: int, theirs: int, depth: int, failed: dict) ->
     shorter. ``failed`` remembers, per position, the longest bound already found to fail."""
     if depth < 1 or failed.get((mine, theirs), 0) >= depth:
         return False
-    danger = board.threats(theirs, mine)
-    if danger & (danger - 1):
-        return False
-    # Only a cell of a line of the side's that lacks two marks can make a threat.
+    # One pass over the lines: the opponent's threats (``danger``: its lines short of one mark)
+    # and the cells that can make a threat (``makers``: the side's lines short of two marks).
+    danger = 0
     makers = 0
     for m in board.lines:
         if not m & theirs:
             rest = m & ~mine
-            if bin(rest).count("1") == 2:
+            if rest.bit_count() == 2:
                 makers |= rest
+        if not m & mine:
+            rest = m & ~theirs
+            if rest and not rest & (rest - 1):
+                danger |= rest
+    if danger & (danger - 1):
+        return False
     tries = danger & makers if danger else makers
     singles = []
     while tries:
