@@ -606,8 +606,8 @@ def _proof_lines(result: ProofResult) -> list[str]:
             f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions "
             f"searched in {search.seconds:.1f} s)"
         )
-        if search.first_moves is not None:
-            side = search.attacker.upper()
+        if search.first_moves is not None and any(search.first_moves.values()):
+            side = search.attacker.upper()  # (none listed: the first moves were not split yet)
             known = search.first_moves
             lines.append(
                 "    X's first moves (cells numbered from 0 in reading order, one of each set of "
