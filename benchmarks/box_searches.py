@@ -37,7 +37,9 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   for each number of plies in ``--plies``, ``--sample N`` positions (the first two moves drawn
   among the six most promising cells with ``--seed``, the rest played by the engine at level hard
   searching 4 plies deep, so that neither side throws the game away), each searched within
-  ``--nodes`` for both questions (can X force a line? can O?).
+  ``--nodes`` for both questions (can X force a line? can O?); with ``--exact-nodes N`` each is
+  also valued by alpha-beta (:mod:`oxo.proofs.dropvalue`: win, draw or loss, no certificate)
+  within N positions.
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -362,18 +364,23 @@ def chain_rule(
         )
 
 
-def score_four_depths(plies: list[int], count: int, seed: int, nodes: int) -> None:
-    """Score Four positions ``plies`` moves in, both questions searched (:data:`__doc__`)."""
+def score_four_depths(
+    plies: list[int], count: int, seed: int, nodes: int, exact_nodes: int = 0
+) -> None:
+    """Score Four positions ``plies`` moves in, both questions searched (:data:`__doc__`); with
+    ``exact_nodes``, each also valued by alpha-beta (:mod:`oxo.proofs.dropvalue`) within that many
+    positions, its value held to the questions' answers where they settled."""
     from oxo import api
     from oxo.geometry import Geometry
     from oxo.position import Position
+    from oxo.proofs.dropvalue import DropSolver
     from oxo.proofs.wide import WideSearch
 
     geometry = Geometry.parse("4x4x4,gravity")
     for depth in plies:
         rng = random.Random(seed * 1000 + depth)
         found, tries = 0, 0
-        settled = {"x": [], "o": []}
+        settled: dict[str, list[int]] = {"x": [], "o": [], "exact": []}
         while found < count and tries < 20 * count:
             tries += 1
             start = Position.empty(geometry)
@@ -389,10 +396,11 @@ def score_four_depths(plies: list[int], count: int, seed: int, nodes: int) -> No
                 continue  # a game that ended before: drawn again
             found += 1
             words = []
+            answers = {}
             for attacker in ("x", "o"):
                 search = WideSearch(geometry, attacker, table_bytes=1 << 28)
                 began = time.process_time()
-                answer = search.solve_until(start.x, start.o, None, nodes)
+                answer = answers[attacker] = search.solve_until(start.x, start.o, None, nodes)
                 spent = time.process_time() - began
                 if answer is not None:
                     settled[attacker].append(search.nodes)
@@ -401,9 +409,34 @@ def score_four_depths(plies: list[int], count: int, seed: int, nodes: int) -> No
                     f"can {attacker.upper()} force a line? {said} ({search.nodes:,} positions, "
                     f"{spent:.1f} s)"
                 )
+            if exact_nodes:
+                solver = DropSolver(geometry, table_bits=24)
+                began = time.process_time()
+                value = solver.value(start, max_nodes=exact_nodes)
+                spent = time.process_time() - began
+                mover = start.to_move
+                other = "o" if mover == "x" else "x"
+                winner = mover if value == 1 else other if value == -1 else None
+                if value is not None:
+                    settled["exact"].append(solver.nodes)
+                    for attacker, answer in answers.items():  # the two searches agree with it
+                        assert answer is None or answer == (winner == attacker), (attacker, value)
+                said = (
+                    "not settled"
+                    if value is None
+                    else ("a draw" if winner is None else f"{winner.upper()} wins")
+                )
+                words.append(f"by alpha-beta: {said} ({solver.nodes:,} positions, {spent:.1f} s)")
             print(
                 f"score-four-depths: ply {depth}, {start.to_status_string()}: " + "; ".join(words),
                 flush=True,
+            )
+        if exact_nodes:
+            done = settled["exact"]
+            mean = f", {sum(done) / len(done):,.0f} positions on the mean" if done else ""
+            print(
+                f"score-four-depths: ply {depth}: valued by alpha-beta in {len(done)} of {found} "
+                f"positions within {exact_nodes:,}{mean}"
             )
         for attacker in ("x", "o"):
             done = settled[attacker]
@@ -434,6 +467,12 @@ def main() -> None:
         "--checker-before",
         metavar="REV",
         help="chain-rule: also time the checker without oxo of this git revision, side by side",
+    )
+    parser.add_argument(
+        "--exact-nodes",
+        type=int,
+        default=0,
+        help="score-four-depths: also value each position by alpha-beta within this many",
     )
     parser.add_argument(
         "--plies",
@@ -469,7 +508,7 @@ def main() -> None:
             continue
         if name == "score-four-depths":
             plies = [int(part) for part in args.plies.split(",")]
-            score_four_depths(plies, args.sample, args.seed, args.nodes)
+            score_four_depths(plies, args.sample, args.seed, args.nodes, args.exact_nodes)
             continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)

@@ -74,12 +74,17 @@ def _chains() -> None:
 
 
 def _wide_proofs() -> None:
-    """The proof search of larger boards and of boxes with gravity."""
+    """The proof search of larger boards and of boxes with gravity, and the exact values of
+    boxes with gravity."""
     from oxo.geometry import Geometry
+    from oxo.position import Position
+    from oxo.proofs.dropvalue import DropSolver
     from oxo.proofs.solver import prove_board
 
     with tempfile.TemporaryDirectory(prefix="oxo-compile-") as folder:
         prove_board(Geometry.parse("2x3x3,k=3,gravity"), seconds=None, proof_dir=Path(folder) / "g")
+    boxed = Geometry.parse("2x2x3,k=3,gravity")  # the exact values of boxes with gravity
+    DropSolver(boxed, table_bits=10).value(Position.empty(boxed))
 
 
 def _gravity() -> None:
