@@ -223,7 +223,8 @@ def test_cli_deadends_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "O for player 1" in out and "definite unwinnable" in out
     assert "The rule of thumb disagrees with the exact answer on" in out
-    assert ": 1 dead line," in out and ": 1 dead lines" not in out
+    words = " ".join(out.split())  # an example board's line is broken after its digits
+    assert ": 1 dead line," in words and ": 1 dead lines" not in words
 
 
 def test_cli_deadends_lists_every_disagreement(capsys: pytest.CaptureFixture[str]) -> None:
