@@ -7,9 +7,9 @@ columns when the output is a file or a pipe (:func:`oxo.cli.common.echo_lines`):
 the same there; a one-line error stays one line. The break keeps the shape of the line: the
 continuation lines start under the value of a line of the form ``label:   value`` (labels aligned
 with two spaces or more), under the text of a list item (``- `` or ``* ``), else at the line's own
-indent. Lines that draw something in place (a progress bar
-or a status line: carriage returns and escape sequences) pass unchanged; this stream wraps only a
-terminal's output, and ``--json`` is never touched.
+indent. Lines that draw something in place (a progress bar or a status line: carriage returns and
+escape sequences) pass unchanged; this stream wraps only a terminal's output, and ``--json`` is
+never touched.
 """
 
 from __future__ import annotations

@@ -2031,6 +2031,8 @@ def table_path(state_dir: Path, attacker: str) -> Path:
 
 def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     """How far the run in ``folder`` is (it may be going on: the state is read as last written)."""
+    from oxo.counting.budget import format_seconds
+
     state = load_state(folder)
     dims = tuple(state["dims"])
     geometry = Geometry(dims, state["k"], bool(state.get("gravity", False)))
@@ -2079,8 +2081,6 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     sessions = state.get("sessions", [])
     workers = int(sessions[-1]["workers"]) if sessions else 1
     rate = _rate(state.get("samples", []))
-    from oxo.counting.budget import format_seconds
-
     rate_over = None
     if not rate:  # no job ended lately (a long slice): the latest session in which some did
         for number, session in reversed(list(enumerate(sessions, start=1))):
