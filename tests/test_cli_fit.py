@@ -53,3 +53,27 @@ def test_the_stream_keeps_partial_lines_until_a_flush() -> None:
     stream.write("a " * 50 + "\n")  # after the answer, typed on the terminal with its Enter
     after = out.getvalue().removeprefix("your move (X): ")
     assert after.count("\n") == 2 and all(len(line) <= 80 for line in after.split("\n"))
+
+
+def test_a_hanging_continuation_and_a_word_kept_whole() -> None:
+    """``hanging`` sets plain lines' continuations further in than the next item of their list;
+    with ``cut=False`` a word longer than a line (a path, a digest) stands whole on its own line,
+    the other words still broken to the width."""
+    item = "    O's 21 replies to X on 0: " + "X wins after 0, " * 8
+    lines = fit_line(item, 80, hanging=4).split("\n")
+    assert len(lines) > 1 and all(part.startswith(" " * 8) for part in lines[1:])
+    assert all(len(part) <= 80 for part in lines)
+    labelled = "moves:          " + ", ".join(f"{cell}: X wins" for cell in range(20))
+    assert fit_line(labelled, 80, hanging=4) == fit_line(labelled, 80)  # a label sets its own
+    path = "/tmp/" + "d" * 100 + "/4x4x4x4-k4-x-win.jsonl.gz"
+    line = f"certificate: {path}  (check it with: oxo verify {path})"
+    kept = fit_line(line, 80, cut=False).split("\n")
+    assert sum(path in part for part in kept) == 2
+    assert all(len(part) <= 80 for part in kept if path not in part)
+    assert all(path not in part for part in fit_line(line, 80).split("\n"))  # cut by default
+
+
+@given(st.text(alphabet="ab cd-:,.", max_size=300), st.integers(20, 120), st.integers(0, 8))
+def test_uncut_lines_are_wider_only_by_a_long_word(text: str, width: int, hanging: int) -> None:
+    for part in fit_line(text, width, hanging, cut=False).split("\n"):
+        assert len(part) <= width or len(part.split()) == 1
