@@ -217,7 +217,7 @@ def test_cli_counts_on_disk_when_memory_is_short(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    assert "counting on disk instead" in done.stderr
+    assert "counting on disk instead" in " ".join(done.stderr.split())  # broken at 80 columns
     where = tmp_path / "oxo-count-uttt"
     assert (
         str(where) in done.stderr.replace("\n", " ") and (where / "ply-006" / "done.json").exists()
