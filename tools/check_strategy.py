@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check an oxo-strategy/1 certificate without oxo: the Python standard library only.
+"""Check an oxo-strategy/1 certificate without oxo: the standard library of Python 3.10 or later.
 
     python3 tools/check_strategy.py FILE [--whole] [--json]
 
