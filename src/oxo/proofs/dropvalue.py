@@ -26,6 +26,7 @@ from numba import njit
 from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.proofs.kernel import lowest, popcount
 
 #: The search's answer when it ran out of its positions (never a value: values are -1, 0, 1).
 _STOPPED = 3
@@ -122,15 +123,6 @@ def _threats(mine: np.uint64, theirs: np.uint64, lines: np.ndarray) -> np.uint64
 
 
 @njit(cache=True)
-def _count(bits: np.uint64) -> int:
-    found = 0
-    while bits:
-        bits &= bits - np.uint64(1)
-        found += 1
-    return found
-
-
-@njit(cache=True)
 def _negamax(
     mine: np.uint64,
     theirs: np.uint64,
@@ -191,15 +183,11 @@ def _negamax(
     while left:
         low = left & (~left + one)
         left ^= low
-        cell = 0
-        bit = low
-        while bit > one:
-            bit >>= one
-            cell += 1
+        cell = lowest(low)
         after = taken | low
         made = _threats(mine | low, theirs, lines) & ~after
         playable_next = full & ~after & (bottom | (after >> layer))
-        score = 16 * _count(made) + 64 * _count(made & playable_next)
+        score = 16 * popcount(made) + 64 * popcount(made & playable_next)
         j = n
         while j > 0 and scores[j - 1] < score:  # insertion, highest score first
             cells[j] = cells[j - 1]
