@@ -197,21 +197,21 @@ def _checker_module(before: str | None = None):  # type: ignore[no-untyped-def]
     from pathlib import Path
 
     tool = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
-    if before is not None:
-        text = subprocess.run(
-            ["git", "show", f"{before}:tools/check_strategy.py"],
-            cwd=tool.parent,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as copy:
-            copy.write(text)
-        tool = Path(copy.name)
-    spec = importlib.util.spec_from_file_location(f"check_strategy_{before or 'now'}", tool)
-    assert spec is not None and spec.loader is not None
-    checker = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(checker)
+    with tempfile.TemporaryDirectory() as folder:  # the older checker's copy, gone once loaded
+        if before is not None:
+            text = subprocess.run(
+                ["git", "show", f"{before}:tools/check_strategy.py"],
+                cwd=tool.parent,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            tool = Path(folder) / "check_strategy.py"
+            tool.write_text(text)
+        spec = importlib.util.spec_from_file_location(f"check_strategy_{before or 'now'}", tool)
+        assert spec is not None and spec.loader is not None
+        checker = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(checker)
     return checker
 
 
