@@ -40,6 +40,10 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   ``--nodes`` for both questions (can X force a line? can O?); with ``--exact-nodes N`` each is
   also valued by alpha-beta (:mod:`oxo.proofs.dropvalue`: win, draw or loss, no certificate)
   within N positions.
+* ``score-four-perfect``: what perfect play costs near the end of a game of Score Four: positions
+  drawn as for ``score-four-depths``, each valued (win, draw or loss), scored (how soon) and given
+  a perfect move (the score and every best move), each with a fresh table: positions, wall time,
+  the score's cost over the value's (``--plies 48,40,32 --sample 6 --seed 1``: docs/boxes.md).
 
 For each: the answer (yes, no, or not settled), positions searched, processor seconds, and the
 root's proof and disproof numbers every ``--every`` positions (the proof number is a lower bound on
@@ -50,13 +54,19 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import commit, machine, measure  # noqa: E402
+
+if TYPE_CHECKING:
+    from oxo.position import Position
 
 
 def position(name: str):  # type: ignore[no-untyped-def]
@@ -364,36 +374,94 @@ def chain_rule(
         )
 
 
+def engine_positions(depth: int, count: int, seed: int) -> Iterator[Position]:
+    """Score Four positions ``depth`` plies in, the game still going, ``count`` of them at most
+    (20 games a position tried): the first two moves drawn among the six most promising cells
+    with ``seed``, the rest played by the engine at level hard searching 4 plies deep."""
+    from oxo import api
+    from oxo.geometry import Geometry
+    from oxo.position import Position
+
+    geometry = Geometry.parse("4x4x4,gravity")
+    rng = random.Random(seed * 1000 + depth)
+    found, tries = 0, 0
+    while found < count and tries < 20 * count:
+        tries += 1
+        start = Position.empty(geometry)
+        for ply in range(depth):
+            if start.is_over:
+                break
+            if ply < 2:
+                cell = rng.choice(start.candidate_moves()[:6])
+            else:
+                cell = api.move(start, "hard", depth=4, seed=rng.randrange(1 << 30)).move
+            start = start.play(cell)
+        if start.is_over:
+            continue  # a game that ended before: drawn again
+        found += 1
+        yield start
+
+
+def score_four_perfect(plies: list[int], count: int, seed: int) -> None:
+    """What perfect play costs on Score Four near the end: for positions ``plies`` moves in (as
+    ``score-four-depths`` draws them), the win, draw or loss alone, the exact score (how soon), and
+    a perfect move (the score and every best move, :class:`oxo.proofs.dropvalue.DropSolution`),
+    each with a fresh table; positions, wall seconds, and the exact score's cost over the value's."""
+    from oxo.proofs.dropvalue import DropSolver, drop_solution
+
+    for depth in plies:
+        worst = 0.0
+        for start in engine_positions(depth, count, seed):
+            words = []
+            began = time.perf_counter()
+            solver = DropSolver(start.geometry, table_bits=22)
+            value = solver.value(start)
+            value_seconds, value_nodes = time.perf_counter() - began, solver.nodes
+            began = time.perf_counter()
+            solver = DropSolver(start.geometry, table_bits=22)
+            score = solver.score(start)
+            score_seconds = time.perf_counter() - began
+            words.append(
+                f"value {value} ({value_nodes:,} positions, {value_seconds:.2f} s), score {score} "
+                f"({solver.nodes:,}, {score_seconds:.2f} s, "
+                f"{score_seconds / max(value_seconds, 1e-6):.1f}x)"
+            )
+            began = time.perf_counter()
+            solution = drop_solution(start, start.geometry.size)
+            assert solution is not None
+            best = solution.best_moves(start)
+            move_seconds = time.perf_counter() - began
+            worst = max(worst, move_seconds)
+            words.append(
+                f"a perfect move: {len(best)} best of {len(start.legal_moves)} "
+                f"({solution.solver.nodes:,} positions, {move_seconds:.2f} s)"
+            )
+            print(
+                f"score-four-perfect: ply {depth}, {start.to_status_string()}: " + "; ".join(words),
+                flush=True,
+            )
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+        print(
+            f"score-four-perfect: ply {depth} ({64 - depth} cells left): a perfect move in at most "
+            f"{worst:.2f} s; peak memory of the process so far {peak:,.0f} MiB"
+        )
+
+
 def score_four_depths(
     plies: list[int], count: int, seed: int, nodes: int, exact_nodes: int = 0
 ) -> None:
     """Score Four positions ``plies`` moves in, both questions searched (:data:`__doc__`); with
     ``exact_nodes``, each also valued by alpha-beta (:mod:`oxo.proofs.dropvalue`) within that many
     positions, its value held to the questions' answers where they settled."""
-    from oxo import api
     from oxo.geometry import Geometry
-    from oxo.position import Position
     from oxo.proofs.dropvalue import DropSolver
     from oxo.proofs.wide import WideSearch
 
     geometry = Geometry.parse("4x4x4,gravity")
     for depth in plies:
-        rng = random.Random(seed * 1000 + depth)
-        found, tries = 0, 0
         settled: dict[str, list[int]] = {"x": [], "o": [], "exact": []}
-        while found < count and tries < 20 * count:
-            tries += 1
-            start = Position.empty(geometry)
-            for ply in range(depth):
-                if start.is_over:
-                    break
-                if ply < 2:
-                    cell = rng.choice(start.candidate_moves()[:6])
-                else:
-                    cell = api.move(start, "hard", depth=4, seed=rng.randrange(1 << 30)).move
-                start = start.play(cell)
-            if start.is_over:
-                continue  # a game that ended before: drawn again
+        found = 0
+        for start in engine_positions(depth, count, seed):
             found += 1
             words = []
             answers = {}
@@ -461,6 +529,7 @@ def main() -> None:
             "replays",
             "chain-rule",
             "score-four-depths",
+            "score-four-perfect",
         ],
     )
     parser.add_argument(
@@ -509,6 +578,10 @@ def main() -> None:
         if name == "score-four-depths":
             plies = [int(part) for part in args.plies.split(",")]
             score_four_depths(plies, args.sample, args.seed, args.nodes, args.exact_nodes)
+            continue
+        if name == "score-four-perfect":
+            plies = [int(part) for part in args.plies.split(",")]
+            score_four_perfect(plies, args.sample, args.seed)
             continue
         start = position(name)
         search = WideSearch(start.geometry, "x", table_bytes=1 << 30)

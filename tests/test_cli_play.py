@@ -14,6 +14,8 @@ import pytest
 from oxo.cli import main
 from oxo.geometry import Geometry
 from oxo.position import Position
+from oxo.proofs.dropvalue import drop_solution
+from oxo.registry import find_game
 from oxo.solve import reference_value
 
 
@@ -364,6 +366,25 @@ def test_move_and_selfplay_on_score_four_and_4x4x4x4(capsys: pytest.CaptureFixtu
     assert [row["positions"] for row in counted["plies"]] == list(walked.positions)
     code, _, err = run(capsys, "count", "scorefour")
     assert code == 3 and "give --plies N" in err
+
+
+def test_perfect_play_on_score_four_near_the_end(capsys: pytest.CaptureFixture[str]) -> None:
+    """Near the end perfect play answers with a proven value and a best column (the exact
+    search's, held to minimax in tests/test_proofs_dropvalue.py); before that it is out of reach
+    (exit 3, saying why and what works); the 256-cell box with gravity has no perfect."""
+    text = "0002212210010002200122121002012111022111210212122122111211021221"  # 16 empty
+    position = Position.from_string(text, Geometry.parse("4x4x4,gravity"))
+    solution = find_game("scorefour").exact_solver()(position, 16)  # type: ignore[misc]
+    best = {position.format_move(move) for move in solution.best_moves(position)}
+    code, out, _ = run(capsys, "move", text, "--board", "scorefour", "--level", "perfect", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["column"] in best
+    assert data["value"] == solution.value(position).outcome
+    code, _, err = run(capsys, "move", "scorefour", "--level", "perfect")
+    reach = drop_solution.reach
+    assert code == 3 and f"at most {reach} empty cells and this one has 64" in " ".join(err.split())
+    code, _, err = run(capsys, "move", "4x4x4x4,gravity", "--level", "perfect")
+    assert code == 3 and "has no exact solver" in " ".join(err.split())
 
 
 def test_gomoku_takes_the_points_analyze_prints(

@@ -1103,7 +1103,12 @@ def test_score_four_and_the_4d_board_on_the_page(client: TestClient) -> None:
     refused = client.post(
         "/api/games", json={"board": "scorefour", "players": {"x": "perfect", "o": "human"}}
     )
-    assert "no exact solver" in bad(refused)
+    assert "4x4x4,gravity has 64 empty cells" in bad(refused)  # perfect near the end only
+    refused = client.post(
+        "/api/games",
+        json={"board": "4x4x4x4,gravity", "players": {"x": "perfect", "o": "human"}},
+    )
+    assert "has no exact solver" in bad(refused)
     game = new(client, board="4x4x4x4", players={"x": "human", "o": "human"})
     svg = game["svg"]
     assert svg.count('<rect class="cell') == 256 and ">cells 240-255<" in svg

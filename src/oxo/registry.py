@@ -368,7 +368,6 @@ class GravityBoxGame(BoardGame):
     analyzer = False
     strategy_map = False
     rl_encoding = False
-    levels = ("random", "easy", "medium", "hard", "best")  # no exact solver for moves: no perfect
 
     def __init__(self, geometry: Geometry) -> None:
         super().__init__(geometry)
@@ -380,13 +379,18 @@ class GravityBoxGame(BoardGame):
         )
 
     def exact_solver(self) -> ExactSolver | None:
-        return None
+        """The alpha-beta of boards with gravity (:func:`oxo.proofs.dropvalue.drop_solution`),
+        near the end of a game."""
+        from oxo.proofs.dropvalue import drop_solution
+
+        return drop_solution
 
     def make_engine(self, level: str, state: GameState, **limits: Unpack[Budget]) -> Engine:
-        if level == "perfect":
+        if level == "perfect" and self.exact_solver() is None:
             raise OutOfReachError(
-                f"perfect play is out of reach here: {self.title} has no exact solver yet; the "
-                "strongest level that works is hard (best plays hard here)"
+                f"perfect play is out of reach here: {self.title} has no exact solver (the one of "
+                "boxes with gravity holds at most 64 cells); the strongest level that works is hard "
+                "(best plays hard here)"
             )
         return super().make_engine(level, state, **limits)
 
@@ -407,10 +411,23 @@ class GravityBoxGame(BoardGame):
         )
 
 
+class BigGravityBoxGame(GravityBoxGame):
+    """A box with gravity of more than 64 cells (``4x4x4x4,gravity``): beyond the exact solver of
+    boards with gravity, so no perfect play."""
+
+    levels = ("random", "easy", "medium", "hard", "best")
+
+    def exact_solver(self) -> ExactSolver | None:
+        return None
+
+
 def board_game(geometry: Geometry) -> BoardGame:
-    """The descriptor of a board: :class:`GravityBoxGame` for a box with gravity, else
-    :class:`BoardGame` (flat gravity boards are :class:`GravityGame`, found by name)."""
-    return GravityBoxGame(geometry) if geometry.gravity else BoardGame(geometry)
+    """The descriptor of a board: :class:`GravityBoxGame` for a box with gravity
+    (:class:`BigGravityBoxGame` past 64 cells), else :class:`BoardGame` (flat gravity boards are
+    :class:`GravityGame`, found by name)."""
+    if not geometry.gravity:
+        return BoardGame(geometry)
+    return GravityBoxGame(geometry) if geometry.size <= 64 else BigGravityBoxGame(geometry)
 
 
 class GravityGame(Game):

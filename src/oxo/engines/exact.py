@@ -30,7 +30,16 @@ PERFECT_LIMIT = 16
 
 #: A game's exact solver as the engines use it: ``solver(state, limit)`` is a solution of every
 #: state reachable from ``state``, or ``None`` beyond ``limit`` empty cells (see the module's text).
+#: A solver that answers for more empty cells than :data:`PERFECT_LIMIT` in a moment says how
+#: many in its ``reach`` (:func:`solver_reach`).
 ExactSolver = Callable[[Any, int], Any]
+
+
+def solver_reach(solver: ExactSolver | None) -> int:
+    """The most empty cells perfect play asks ``solver`` about: its ``reach`` where it has one
+    (the boxes with gravity's), else :data:`PERFECT_LIMIT`."""
+    reach = getattr(solver, "reach", PERFECT_LIMIT)
+    return reach if isinstance(reach, int) else PERFECT_LIMIT
 
 
 class ExactCache:
@@ -62,13 +71,14 @@ def proven_move(
     return SearchReport.of_move(name, state, move, clock, value=solution.value(state).outcome)
 
 
-def in_reach(state: GameState, solver: ExactSolver | None, limit: int = PERFECT_LIMIT) -> bool:
-    """Whether the exact ``solver`` (``None``: the game has none) can answer for ``state`` (cheap:
-    nothing is solved)."""
+def in_reach(state: GameState, solver: ExactSolver | None, limit: int | None = None) -> bool:
+    """Whether the exact ``solver`` (``None``: the game has none) can answer for ``state`` within
+    ``limit`` empty cells (default: the solver's reach, :func:`solver_reach`); cheap: nothing is
+    solved."""
     if solver is None:
         return False
     empty = getattr(state, "empty_cells", None)
-    return empty is not None and len(empty) <= limit
+    return empty is not None and len(empty) <= (solver_reach(solver) if limit is None else limit)
 
 
 class PerfectEngine:
@@ -81,7 +91,7 @@ class PerfectEngine:
     def __init__(
         self,
         seed: int | None = None,
-        limit: int = PERFECT_LIMIT,
+        limit: int | None = None,
         solver: ExactSolver | None = None,
         *,
         book: Book | None = None,
@@ -89,7 +99,7 @@ class PerfectEngine:
         name: str = "perfect",
     ) -> None:
         self._rng = random.Random(seed)
-        self._cache = ExactCache(solver, limit)
+        self._cache = ExactCache(solver, solver_reach(solver) if limit is None else limit)
         self.book = book
         self.fallback = fallback
         self.name = name
@@ -106,8 +116,8 @@ class PerfectEngine:
         solution = self._cache.get(state)
         if solution is None:
             raise OutOfReachError(
-                f"perfect play needs a position the exact solver can reach (at most {self._cache.limit} empty cells "
-                "of a classic board); use the level hard or best"
+                f"perfect play needs a position the exact solver can reach (at most {self._cache.limit} empty "
+                "cells); use the level hard or best"
             )
         return solution
 

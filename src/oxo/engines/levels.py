@@ -28,7 +28,7 @@ from typing import Unpack
 from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
 from oxo.engines.base import Book, Budget, Clock, Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
-from oxo.engines.exact import PERFECT_LIMIT, ExactSolver, PerfectEngine, in_reach
+from oxo.engines.exact import ExactSolver, PerfectEngine, in_reach, solver_reach
 from oxo.engines.mcts import MCTSEngine
 from oxo.errors import OptionError, OutOfReachError
 from oxo.game import GameState
@@ -127,9 +127,9 @@ def make_engine(
             return PerfectEngine(seed, solver=solver, book=book, fallback=hard)
         if not in_reach(state, solver):
             raise OutOfReachError(
-                f"perfect play is out of reach here: the exact solver handles positions with at most {PERFECT_LIMIT} "
-                "empty cells of a classic board; the strongest level that works is hard (or best, which turns perfect "
-                "once the position is in reach)"
+                f"perfect play is out of reach here: the exact solver handles positions with at most {solver_reach(solver)} "
+                f"empty cells and this one has {len(getattr(state, 'empty_cells', ()))}; the strongest level that "
+                "works is hard (or best, which turns perfect once the position is in reach)"
             )
         return PerfectEngine(seed, solver=solver)
     return BestEngine(
@@ -190,7 +190,9 @@ def describe_level(
             else "Monte Carlo tree search"
         )
         later = (
-            f", perfect once at most {PERFECT_LIMIT} cells are empty" if solver is not None else ""
+            f", perfect once at most {solver_reach(solver)} cells are empty"
+            if solver is not None
+            else ""
         )
         return f"best: hard ({searcher}){later}"
     if level in ("hard", "medium"):

@@ -1,21 +1,26 @@
 """The exact value of a position on a board with gravity of at most 64 cells (Score Four, Connect
-Four and their relatives): whether the side to move wins, draws or loses with best play.
+Four and their relatives): whether the side to move wins, draws or loses with best play, and how
+soon (its score: the sooner a win, the higher), with the best moves for perfect play.
 
 This is the road of Connect Four's solvers, for boxes of any shape: depth-first alpha-beta over
-the win, draw and loss of the side to move, with
+the score of the side to move, with
 
 * a win at once for the mover ends the search of a position, two threats of the other side (cells
   where it would complete a line) playable at once lose it, one must be blocked;
 * a move under a cell where the other side would complete a line (a move that makes that cell
   playable) is never tried while another move is left: it loses at once;
+* the scores a position can still reach (no win sooner than the mover's next move, no loss sooner
+  than the other side's second) narrow the window;
 * moves tried in the order of the threats they make, those the mover could play next first;
 * a transposition table keyed by both sides' marks exactly (a slot is replaced by the newest
-  position; a value is kept with whether it is exact, a lower or an upper bound).
+  position; a score is kept with whether it is exact, a lower or an upper bound).
 
-It answers what the proof-number search of boxes (:mod:`oxo.proofs.wide`) does not settle, the
-quiet positions where neither side forces a line by threats, but it proves no more than a value:
-it writes no certificate. The hot loop is compiled with numba (:func:`_negamax`); the columns run
-along the first axis of the geometry, as everywhere in oxo (:meth:`oxo.geometry.Geometry.playable`).
+A win, draw or loss is one search of the window around a draw; the exact score narrows down by
+searches of null windows. It answers what the proof-number search of boxes
+(:mod:`oxo.proofs.wide`) does not settle, the quiet positions where neither side forces a line by
+threats, but it proves no more than a value: it writes no certificate. The hot loop is compiled
+with numba (:func:`_negamax`); the columns run along the first axis of the geometry, as
+everywhere in oxo (:meth:`oxo.geometry.Geometry.playable`).
 """
 
 from __future__ import annotations
@@ -27,9 +32,12 @@ from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.proofs.kernel import lowest, popcount
+from oxo.solve import Value, score_value
 
-#: The search's answer when it ran out of its positions (never a value: values are -1, 0, 1).
-_STOPPED = 3
+#: The search's answer when it ran out of its positions (never a score: scores are -64..64).
+_STOPPED = 1000
+#: The table of perfect play's solver (:func:`drop_solution`): 2**18 positions, 4.7 MB.
+SOLUTION_TABLE_BITS = 18
 
 
 class DropSolver:
@@ -71,12 +79,50 @@ class DropSolver:
         when ``max_nodes`` more positions did not settle it. A finished game is answered from its
         end: the side to move there has lost (the other completed a line) or drawn (a full
         board)."""
+        found = self.window(position, -1, 1, max_nodes)
+        if found is None:
+            return None
+        return (found > 0) - (found < 0)  # outside the window a bound, but of the right sign
+
+    def score(self, position: Position, max_nodes: int | None = None) -> int | None:
+        """The exact score of ``position`` for the side to move: ``cells + 1 - P`` when it wins
+        with the P-th mark on the board at the latest against the best defence, the negative of
+        that when it loses at the latest it can, 0 a draw; None when ``max_nodes`` more positions
+        did not settle it. A finished game scores from its end (0, or negative: the side to move
+        has lost). It narrows the score down by searches of a null window, as Connect Four's
+        solvers do, each one's table kept for the next."""
+        low, high = -self.geometry.size, self.geometry.size
+        budget = None if max_nodes is None else self.nodes + max_nodes
+        while low < high:
+            middle = (low + high) // 2
+            # the windows nearer a draw first: the searches of small scores are the cheap ones
+            if middle <= 0 and int(low / 2) < middle:
+                middle = int(low / 2)
+            elif middle >= 0 and int(high / 2) > middle:
+                middle = int(high / 2)
+            rest = None if budget is None else max(budget - self.nodes, 0)
+            found = self.window(position, middle, middle + 1, rest)
+            if found is None:
+                return None
+            if found <= middle:
+                high = found
+            else:
+                low = found
+        return low
+
+    def window(
+        self, position: Position, alpha: int, beta: int, max_nodes: int | None = None
+    ) -> int | None:
+        """The score of ``position`` for the side to move if it lies strictly between ``alpha``
+        and ``beta``; else a bound on it: at most ``alpha`` an upper bound, at least ``beta`` a
+        lower one (a search that fails soft: :func:`_negamax`). None when ``max_nodes`` positions
+        did not settle it."""
         if position.geometry != self.geometry:
             raise PositionError(
                 f"a position of {position.geometry.spec}, asked of a solver of {self.geometry.spec}"
             )
         if position.winner is not None:
-            return -1
+            return -(self.geometry.size + 1 - position.ply)
         if position.is_full:
             return 0
         if position.to_move is None:
@@ -91,8 +137,8 @@ class DropSolver:
         found = _negamax(
             np.uint64(mover),
             np.uint64(other),
-            -1,
-            1,
+            alpha,
+            beta,
             self._lines,
             self._layer,
             self._bottom,
@@ -105,6 +151,79 @@ class DropSolver:
             self._counts,
         )
         return None if abs(found) == _STOPPED else int(found)
+
+
+class DropSolution:
+    """Values and best moves of the positions of one board with gravity, for perfect play
+    (:class:`oxo.engines.exact.PerfectEngine`): the quickest win, the slowest loss, or a move that
+    keeps the draw, from :meth:`DropSolver.score`. It holds the positions with at most ``limit``
+    empty cells (:class:`DropSolutions` picks a limit it answers in a moment)."""
+
+    def __init__(self, solver: DropSolver, limit: int) -> None:
+        self.solver = solver
+        self.limit = limit
+
+    def __contains__(self, state: object) -> bool:
+        return (
+            isinstance(state, Position)
+            and state.geometry == self.solver.geometry
+            and len(state.empty_cells) <= self.limit
+        )
+
+    def _score(self, position: Position) -> int:
+        found = self.solver.score(position)
+        assert found is not None, "a search without a limit of positions always ends"
+        return found
+
+    def value(self, state: Position) -> Value:
+        """The result of ``state`` with best play: the winner and the plies to the end."""
+        if state.winner is not None:
+            return Value(state.winner, 0)
+        score = self._score(state)  # for the side to move; score_value wants X's
+        return score_value(
+            -score if state.to_move == "o" else score, state.ply, state.geometry.size
+        )
+
+    def best_moves(self, state: Position) -> tuple[int, ...]:
+        """The moves of ``state`` (cells) that keep its value at its best: each child's score is
+        asked with a window around the best one only, so the others cost little."""
+        best = self._score(state)
+        found = []
+        for move in state.legal_moves:
+            child = state.play(move)
+            if child.is_over:  # a line completed, the quickest win, or the last cell filled
+                found.append(move)
+                continue
+            seen = self.solver.window(child, -best - 1, -best + 1)
+            if seen == -best:
+                found.append(move)
+        return tuple(found)
+
+
+class DropSolutions:
+    """Perfect play's exact solver for boards with gravity of at most 64 cells
+    (:data:`oxo.engines.ExactSolver`): ``solutions(state, limit)`` is a :class:`DropSolution` for a
+    position of such a board with at most ``limit`` empty cells (default :attr:`reach`), None for
+    any other position. Each solution has a solver (and table) of its own: an engine keeps its
+    solution for a whole game, and no two engines share a table."""
+
+    #: The empty cells perfect play asks it about (:func:`oxo.engines.exact.solver_reach`): on
+    #: Score Four a perfect move with 24 left took at most 0.07 s of the 26 positions of the
+    #: benchmark, with 28 left up to 13 s, with 32 up to minutes (docs/boxes.md).
+    reach = 24
+
+    def __call__(self, state: object, limit: int | None = None) -> DropSolution | None:
+        if not isinstance(state, Position):
+            return None
+        geometry = state.geometry
+        limit = self.reach if limit is None else limit
+        if not geometry.gravity or geometry.size > 64 or len(state.empty_cells) > limit:
+            return None
+        return DropSolution(DropSolver(geometry, table_bits=SOLUTION_TABLE_BITS), limit)
+
+
+#: The exact solver the registry hands the engines for boxes with gravity.
+drop_solution = DropSolutions()
 
 
 @njit(cache=True)
@@ -139,27 +258,41 @@ def _negamax(
     tflag: np.ndarray,
     counts: np.ndarray,
 ) -> int:
-    """The value for the side to move (marks ``mine``) within the window (alpha, beta) of -1..1,
-    or +-_STOPPED when the positions ran out."""
+    """The score for the side to move (marks ``mine``), fail-soft within the window (alpha, beta):
+    a result at most alpha is an upper bound, at least beta a lower bound, between them exact; or
+    +-_STOPPED when the positions ran out. A game won with P marks on the board scores
+    cells + 1 - P for the winner (its negative for the loser), a draw 0: the sooner the win, the
+    higher."""
     counts[0] += 1
     if counts[1] >= 0 and counts[0] > counts[1]:
         return _STOPPED
     one = np.uint64(1)
     taken = mine | theirs
+    left = popcount(full & ~taken)  # empty cells
     moves = full & ~taken & (bottom | (taken >> layer))
     if moves == 0:
         return 0
     if _threats(mine, theirs, lines) & moves:
-        return 1
+        return left  # a win at once
     danger = _threats(theirs, mine, lines)
     forced = danger & moves
     if forced:
         if forced & (forced - one):
-            return -1
+            return 1 - left  # two threats: the other side wins at its next move
         moves = forced
     moves &= ~(danger << layer)  # a move under the other side's threat loses at once
     if moves == 0:
-        return -1
+        return 1 - left
+    # Every move left keeps the other side from a win at once, and the mover has none: the mover
+    # wins at its next move at best, the other side at its second at worst (a draw where the
+    # board fills first).
+    high = max(left - 2, 0)
+    low = min(3 - left, 0)
+    if high <= alpha:
+        return high
+    if low >= beta:
+        return low
+    beta = min(beta, high)
     h = (mine * np.uint64(0x9E3779B97F4A7C15)) ^ (theirs * np.uint64(0xC2B2AE3D27D4EB4F))
     h ^= h >> np.uint64(31)
     slot = np.int64(h & mask)
@@ -179,13 +312,13 @@ def _negamax(
     cells = np.empty(64, dtype=np.int64)
     scores = np.empty(64, dtype=np.int64)
     n = 0
-    left = moves
-    while left:
-        low = left & (~left + one)
-        left ^= low
-        cell = lowest(low)
-        after = taken | low
-        made = _threats(mine | low, theirs, lines) & ~after
+    rest = moves
+    while rest:
+        low_bit = rest & (~rest + one)
+        rest ^= low_bit
+        cell = lowest(low_bit)
+        after = taken | low_bit
+        made = _threats(mine | low_bit, theirs, lines) & ~after
         playable_next = full & ~after & (bottom | (after >> layer))
         score = 16 * popcount(made) + 64 * popcount(made & playable_next)
         j = n
@@ -197,12 +330,12 @@ def _negamax(
         scores[j] = score
         n += 1
     start = alpha
-    best = -2
+    best = -_STOPPED
     for i in range(n):
-        low = one << np.uint64(cells[i])
+        bit = one << np.uint64(cells[i])
         found = -_negamax(
             theirs,
-            mine | low,
+            mine | bit,
             -beta,
             -alpha,
             lines,

@@ -31,7 +31,7 @@ from oxo.engines import (
     Engine,
     normalize_level,
 )
-from oxo.engines.exact import PERFECT_LIMIT
+from oxo.engines.exact import solver_reach
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
@@ -195,10 +195,11 @@ def _engine(side: str, level: str, start: GameState, seconds: float, seed: int |
 def perfect_out_of_reach(start: GameState) -> str:
     """Why ``perfect`` cannot play from ``start`` (the engine refused it), and what can."""
     game = registry.game_of(start)
-    exact = game.exact_solver() is not None  # Score Four can be proved (solve) but has none
+    solver = game.exact_solver()
+    exact = solver is not None  # 4x4x4x4 with gravity has none
     classic = game.family == "board" and exact
     where = (
-        f"{game.name} has {len(start.legal_moves)} empty cells"
+        f"{game.name} has {len(getattr(start, 'empty_cells', start.legal_moves))} empty cells"
         if classic
         else f"{game.title} has no exact solver"
         if not exact
@@ -206,8 +207,9 @@ def perfect_out_of_reach(start: GameState) -> str:
     )
     strongest = "best (hard until the position is in reach, then perfect)" if classic else "hard"
     return (
-        f"perfect play is out of reach here: the exact solver handles classic positions with at most "
-        f"{PERFECT_LIMIT} empty cells and {where}; the strongest level that works here is {strongest}"
+        f"perfect play is out of reach here: the exact solver handles positions with at most "
+        f"{solver_reach(solver)} empty cells and {where}; the strongest level that works here is "
+        f"{strongest}"
     )
 
 
