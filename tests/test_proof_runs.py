@@ -24,6 +24,7 @@ from checkers import TOOL, run_checker
 from oxo.cli import main
 from oxo.errors import CertificateFileError, OptionError, OxoError
 from oxo.geometry import Geometry
+from oxo.proofs import runs
 from oxo.proofs.certificate import status_masks, status_string, verify_certificate
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
 from oxo.proofs.results import certificate_name
@@ -1341,6 +1342,69 @@ def test_a_leaf_whose_job_settled_nothing_runs_again_before_any_other(tmp_path: 
     assert first not in tree.continuing(set(), tree.values())
     tree.apply(second, nothing, 2)  # the first two open, unsplit children now: second and third
     assert tree.select(set(), 3, tree.values()) == [fourth, third, second]
+
+
+def test_longer_slices_stop_at_a_depth_where_they_have_not_paid(tmp_path: Path) -> None:
+    """5x5 (k = 4), X's first moves in jobs of 20 positions, two jobs each at most (one
+    doubling): once three of them ran both and settled neither their position nor any of O's
+    replies, a job of the depth that settles nothing is split at once, and a leaf of it that had a
+    job is split when the run picks it, not run again; a reply settled by such a job, or a leaf of
+    the depth settled after more than one job, shows that longer slices paid, and they go on."""
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    first, second, third, fourth, fifth, sixth = [
+        c for _, c in tree.nodes[tree.root].children or []
+    ]
+
+    def nothing(key: int) -> JobResult:
+        node = tree.nodes[key]
+        found = run_job(Job(geometry.shape, geometry.k, "x", node.x, node.o, max_nodes=20))
+        assert found.value == 0 and not any(child.value for child in found.children or [])
+        return found
+
+    for key in (first, second, third):
+        assert not tree.doubling_fruitless(1, 1)
+        tree.apply(key, nothing(key), 1)
+        assert tree.nodes[key].children is None  # its doubling
+        tree.apply(key, nothing(key), 1)
+        assert tree.nodes[key].children is not None  # split after it
+    assert tree.doubling_fruitless(1, 1) and not tree.doubling_fruitless(1, 2)
+    assert not tree.doubling_fruitless(2, 1)  # another depth
+    tree.apply(fourth, nothing(fourth), 1)
+    assert tree.nodes[fourth].children is not None and tree.nodes[fourth].jobs == 1
+    run = ProofRun(geometry, tmp_path / "p", split(slice_doublings=1))
+    tree.nodes[fifth].jobs = 1  # as if its job had ended before the depth was found fruitless
+    assert run._past_doubling(tree, fifth) and not run._past_doubling(tree, sixth)
+    reply = tree.nodes[tree.nodes[first].children[0][1]]  # type: ignore[index]
+    reply.value = -1  # as if first's jobs had settled one of O's replies
+    assert not tree.doubling_fruitless(1, 1)
+    reply.value = 0
+    tree.nodes[sixth].jobs, tree.nodes[sixth].value = 2, 1  # settled after a longer slice
+    assert not tree.doubling_fruitless(1, 1)
+
+
+def test_a_run_splits_the_leaves_of_a_depth_where_longer_slices_did_not_pay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """4x5 (k = 4) in jobs of 10 positions, one doubling, a depth fruitless after one leaf: leaves
+    are split when picked, and the run ends with the value and certificates as ever."""
+    monkeypatch.setattr(runs, "FRUITLESS_DOUBLED", 1)
+    picked = []
+    past = ProofRun._past_doubling
+
+    def spy(self: ProofRun, tree: Tree, key: int) -> bool:
+        found = past(self, tree, key)
+        picked.append(found)
+        return found
+
+    monkeypatch.setattr(ProofRun, "_past_doubling", spy)
+    folder = tmp_path / "p"
+    options = split(slice_nodes=10, slice_doublings=1)
+    result = prove_board(Geometry.parse("4x5,k=4"), seconds=None, proof_dir=folder, run=options)
+    assert result.value == "draw"
+    assert all(verify_certificate(path).valid for path in result.proofs)
+    assert True in picked and False in picked
 
 
 def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -> None:

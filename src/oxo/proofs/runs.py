@@ -110,6 +110,13 @@ SAMPLES = 400
 #: settled or disproved any of X's moves; on Qubic 86 % of the leaves four moves in settled.
 BARREN_SEARCHED = 20
 BARREN_SHARE = 20
+#: Longer slices have not paid at a depth (Tree.doubling_fruitless: its leaves are split after one
+#: slice, not run again with twice it) once this many of its leaves ran all their doublings and
+#: neither settled nor had any of their moves settled by them, and no leaf of the depth that ran
+#: more than once settled. On 4x4x4x4 four positions two moves in ran five jobs each (13 to 40
+#: million positions) and settled none of their 53 to 158 moves: each of the other 17 would have
+#: taken some 2.6 hours of a worker the same way.
+FRUITLESS_DOUBLED = 3
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
 #: settles in that time (4x5 with k = 4 in about 0.07 s) start no process. Processor time, not
@@ -159,7 +166,8 @@ class RunOptions:
     where the attacker is to move that has disproved none of the attacker's moves by then, at a
     depth whose searches almost never settle (:meth:`Tree.barren`). A job that used its whole
     slice without settling its position is not split but run again with twice the slice (the
-    positions and the seconds), up to ``slice_doublings`` times (then it is split): its children
+    positions and the seconds), up to ``slice_doublings`` times (then it is split), except at a
+    depth where that has not paid (:meth:`Tree.doubling_fruitless`: then it is split): its children
     would be as far out of reach as it is, each in a search of its own, where a longer search of
     the position keeps all it learns in one table, which the next job takes up where the last one
     left it (local workers: :meth:`ProofRun.job_table`; a cluster's jobs keep no table, and one
@@ -543,6 +551,7 @@ class Tree:
             and result.job.search
             and not result.statistics.get("early_splits")
             and (result.job.table_file is not None or settled * 2 < len(result.children))
+            and not self.doubling_fruitless((node.x | node.o).bit_count(), doublings)
         ):
             pns = [child.pn for child in result.children]
             dns = [child.dn for child in result.children]
@@ -601,6 +610,22 @@ class Tree:
                     and figures.settled * BARREN_SHARE < figures.searched
                 )
         return False
+
+    def doubling_fruitless(self, moves: int, doublings: int) -> bool:
+        """Whether longer slices have not paid for leaves with ``moves`` on the board: at least
+        :data:`FRUITLESS_DOUBLED` of them ran ``doublings`` + 1 jobs (all their doublings) and
+        neither settled nor settled any of their children (those never searched by a job of their
+        own), and none of them that ran more than once settled."""
+        spent = 0
+        for node in self.nodes.values():
+            if node.jobs < 2 or (node.x | node.o).bit_count() != moves:
+                continue
+            if node.value:
+                return False
+            children = [self.nodes[child] for _, child in node.children or []]
+            if node.jobs > doublings and not any(c.value and not c.jobs for c in children):
+                spent += 1
+        return spent >= FRUITLESS_DOUBLED
 
     def recover(self, start: int) -> None:
         """Take up the fragments the pack holds from ``start`` on (added after the state was last
@@ -1282,6 +1307,18 @@ class ProofRun:
             gravity=self.geometry.gravity,
         )
 
+    def _past_doubling(self, tree: Tree, key: int) -> bool:
+        """Whether a leaf picked for a job is split instead: it had a job that settled nothing,
+        and longer slices have not paid at its depth (:meth:`Tree.doubling_fruitless`), so its
+        moves are the next jobs (its kept table seeds them) rather than it, with twice the slice.
+        A leaf whose job ended just before the depth was found fruitless is split here."""
+        node = tree.nodes[key]
+        return (
+            node.jobs > 0
+            and node.children is None
+            and tree.doubling_fruitless((node.x | node.o).bit_count(), self.options.slice_doublings)
+        )
+
     def _leaf_job(self, tree: Tree, key: int, deadline: float | None) -> Job | None:
         """The job the run gives a leaf it picked (:meth:`_job`): with slices that double, it keeps
         the compiled search's table in the folder for the leaf's next job (:meth:`job_table`;
@@ -1419,7 +1456,12 @@ class ProofRun:
                     changed = True
             if free and changed:
                 busy = {key for _, key, _ in self.running.values()}
+                split = False
                 for key in tree.select(busy, free, values):
+                    if self._past_doubling(tree, key):
+                        self._split(tree, key)
+                        split = True
+                        continue
                     job = self._leaf_job(tree, key, deadline)
                     if job is None:
                         break
@@ -1428,6 +1470,9 @@ class ProofRun:
                     self.running[self.tickets] = (tree.attacker, key, round(time.time(), 3))
                     if job.table_file is not None:
                         self.keeping.add(self.tickets)
+                if split:  # pick again among the new leaves
+                    values = tree.values()
+                    continue
             if changed:
                 report(self.progress_line(tree, values, deadline))
             if not self.running:
