@@ -86,11 +86,11 @@ class DropSolver:
 
     def score(self, position: Position, max_nodes: int | None = None) -> int | None:
         """The exact score of ``position`` for the side to move: ``cells + 1 - P`` when it wins
-        with the P-th mark on the board at the latest against the best defence, the negative of
-        that when it loses at the latest it can, 0 a draw; None when ``max_nodes`` more positions
-        did not settle it. A finished game scores from its end (0, or negative: the side to move
-        has lost). It narrows the score down by searches of a null window, as Connect Four's
-        solvers do, each one's table kept for the next."""
+        and the game, played best by both sides (the winner as soon as it can, the loser as late),
+        ends with P marks on the board; the negative of that when it loses; 0 a draw. None when
+        ``max_nodes`` more positions did not settle it. A finished game scores from its end (0,
+        or negative: the side to move has lost). It narrows the score down by searches of a null
+        window, as Connect Four's solvers do, each one's table kept for the next."""
         low, high = -self.geometry.size, self.geometry.size
         budget = None if max_nodes is None else self.nodes + max_nodes
         while low < high:
