@@ -119,8 +119,11 @@ def test_a_session_prints_the_board_and_moves_turn_by_turn(
         monkeypatch, capsys, typed, "play", *args, "--level", level, "--seed", str(seed)
     )
     assert code == 0
-    assert f"You are {human.upper()}" in out[0] and "help" in out[0]
-    assert out[1:] == lines
+    start = out.index("")  # the introduction, broken to 80 columns, then the first picture
+    intro = " ".join(out[:start])
+    assert f"You are {human.upper()}" in intro and "help" in intro
+    assert all(len(line) <= 80 for line in out[:start])
+    assert out[start:] == lines
 
 
 def test_help_moves_and_undo_on_a_classic_board(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 import click
 
+from oxo.cli.common import echo_lines
 from oxo.errors import IllegalMoveError, MoveError, OxoError
 from oxo.registry import Game
 
@@ -378,8 +379,6 @@ class GridsView(View):
 
         click.echo()
         show_board(self.render, state)
-        from oxo.cli.common import echo_lines
-
         echo_lines(self.render.status_lines(state, legal=legal))
 
     def read(self, state: GameState, text: str) -> GameState:
@@ -484,7 +483,7 @@ def terminal_game(
     rules = game.rules_text() if game.rules else None
     intro = view.intro(kinds)
     if intro is not None:
-        click.echo(intro)
+        echo_lines([intro])  # a long sentence: broken between words in a pipe too
     history: list[Any] = [game.start()]
     movers: list[int] = []
     stdin = sys.stdin
