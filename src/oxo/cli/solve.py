@@ -369,7 +369,8 @@ def _print_deadends(report: DeadEndReport) -> None:
     help="With --proof: a job that used its whole --slice without settling its position runs "
     "again at once with twice the slice, before any other job, going on from what the last one "
     "learnt, up to N times, before it is split (0: split at once; on a cluster, whose jobs "
-    "start afresh, also when it settled half of the moves from it).",
+    "start afresh, also when it settled half of the moves from it; and at a depth where three "
+    "positions ran all their doublings and settled nothing, not even one of their moves).",
 )
 @memory_option
 @json_option
