@@ -1626,6 +1626,34 @@ def test_a_split_leafs_table_is_where_its_childrens_first_jobs_start(tmp_path: P
     assert not parent_table.exists()
 
 
+def test_the_tables_of_split_positions_are_held_within_a_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past SEED_TABLE_BYTES of tables that seed children's first jobs, the oldest go; a leaf's
+    own table (its next job goes on from it) stays whatever its size or age."""
+    monkeypatch.setattr(runs, "SEED_TABLE_BYTES", 250)
+    geometry = Geometry.parse("5x5,k=4")
+    folder = tmp_path / "p"
+    (folder / "run").mkdir(parents=True)
+    run = ProofRun(geometry, folder, split())
+    tree = Tree(geometry, "x", tmp_path)
+    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    first, second, third, leaf = [c for _, c in tree.nodes[tree.root].children or []][:4]
+    for key in (first, second, third):
+        node = tree.nodes[key]
+        tree.apply(key, run_job(Job(geometry.shape, geometry.k, "x", node.x, node.o, search=False)))
+    tables = {key: run.job_table("x", key) for key in (first, second, third, leaf)}
+    for age, table in enumerate(tables.values()):
+        table.write_bytes(bytes(100))
+        os.utime(table, (1_000_000 + age, 1_000_000 + age))  # first the oldest, leaf the newest
+    os.utime(tables[leaf], (1, 1))  # a leaf's table, older than all: kept all the same
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert [table.exists() for table in tables.values()] == [False, True, True, True]
+    monkeypatch.setattr(runs, "SEED_TABLE_BYTES", 0)
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert [table.exists() for table in tables.values()] == [False, False, False, True]
+
+
 def test_a_job_of_the_search_for_big_boards_and_gravity_keeps_its_table_too(
     tmp_path: Path,
 ) -> None:
