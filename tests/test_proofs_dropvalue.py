@@ -147,8 +147,8 @@ def test_finished_and_impossible_positions_and_other_boards() -> None:
     [
         ("3x4,k=3,gravity", 0),
         ("4x3,k=3,gravity", 0),
-        ("2x3x3,k=3,gravity", 6),
-        ("3x3x3,k=3,gravity", 12),
+        ("2x3x3,k=3,gravity", 7),
+        ("3x3x3,k=3,gravity", 14),
         ("4x4x4,gravity", 52),
     ],
 )
