@@ -30,6 +30,7 @@ from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_
 from oxo.proofs.results import certificate_name
 from oxo.proofs.runs import (
     NEAR,
+    PATIENCE,
     Node,
     ProofRun,
     RunOptions,
@@ -1340,6 +1341,10 @@ def test_a_leaf_whose_job_settled_nothing_runs_again_before_any_other(tmp_path: 
     tree.apply(first, nothing, 2)
     assert tree.nodes[first].children is not None  # split after its doublings
     assert first not in tree.continuing(set(), tree.values())
+    below = {child for _, child in tree.nodes[first].children or []}
+    assert set(tree.select(set(), 3, tree.values())) <= below  # followed alone (_getting_on)
+    refuted = next(iter(below))
+    tree.nodes[refuted].value = -1  # O refutes X's first move: its siblings are followed again
     tree.apply(second, nothing, 2)  # the first two open, unsplit children now: second and third
     assert tree.select(set(), 3, tree.values()) == [fourth, third, second]
 
@@ -1409,9 +1414,11 @@ def test_a_run_splits_the_leaves_of_a_depth_where_longer_slices_did_not_pay(
 
 def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -> None:
     """Where the attacker is to move, the run follows the first of its open split moves only (in
-    the search's order), its unsplit ones all: leaves under a later split move neither run again
-    nor get a first job while the first holds a leaf to run; once the first is settled, the next
-    is followed. Where the defender is to move, every open reply is followed."""
+    the search's order), and that one alone while the jobs below it get on (fewer than PATIENCE
+    of them, or one in PATIENCE settled something); else its unsplit ones too: leaves under a
+    later split move neither run again nor get a first job while the first holds a leaf to run;
+    once the first is settled, the next is followed. Where the defender is to move, every open
+    reply is followed."""
     geometry = Geometry.parse("5x5,k=4")
     tree = Tree(geometry, "x", tmp_path)
 
@@ -1425,8 +1432,16 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     under_first, under_second = split_here(first), split_here(second)
     values = tree.values()
     focus = tree.focus(values)
-    assert {first, *under_first, *others} <= focus
+    assert {first, *under_first} <= focus and not focus & set(others)  # first alone, getting on
     assert second not in focus and not focus & set(under_second)
+    tree.nodes[under_first[0]].jobs = PATIENCE  # as many jobs below it, none settled anything
+    focus = tree.focus(values)
+    assert {first, *under_first, *others} <= focus  # its unsplit siblings are tried too
+    assert second not in focus and not focus & set(under_second)
+    tree.nodes[under_first[-1]].value = 1  # one position below it settled: alone again
+    assert not tree.focus(tree.values()) & set(others)
+    tree.nodes[under_first[-1]].value = 0
+    tree.nodes[under_first[0]].jobs = 0
     for leaf in under_second:  # the numbers alone would pick these
         tree.nodes[leaf].pn = 1
     for leaf in under_first:

@@ -123,6 +123,9 @@ BARREN_SHARE = 20
 #: million positions) and settled none of their 53 to 158 moves: each of the other 17 would have
 #: taken some 2.6 hours of a worker the same way.
 FRUITLESS_DOUBLED = 3
+#: The attacker's first split move is followed alone (Tree._followed) until this many jobs ran
+#: below it, and after that while one in this many settled a position below it.
+PATIENCE = 20
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
 #: settles in that time (4x5 with k = 4 in about 0.07 s) start no process. Processor time, not
@@ -430,7 +433,15 @@ class Tree:
 
     def _followed(self, node: Node, values: dict[int, int]) -> list[int]:
         """The open children of ``node`` (the attacker to move) that the run works on now: the
-        unsplit ones, and of the split ones the first in the search's move order only."""
+        unsplit ones, and of the split ones the first in the search's move order only; that one
+        alone while it gets on (:meth:`_getting_on`).
+
+        A move split is one the searches liked best, and the attacker needs only one that wins:
+        its unsplit siblings each cost a job and a split of their own before they look as far
+        off as it does (their numbers come from their parent's search, its from its own
+        children's), so left to the numbers the run would split every move of the attacker
+        before it went deeper in any. On 4x4x4x4 it split X's moves three plies in one after the
+        other, 21 in as many minutes, while a position four plies in settles in about one."""
         followed: list[int] = []
         split_seen = False
         for _, child in node.children or []:
@@ -439,9 +450,26 @@ class Tree:
             if self.nodes[child].children is None:
                 followed.append(child)
             elif not split_seen:
+                if self._getting_on(child, values):
+                    return [child]
                 followed.append(child)
                 split_seen = True
         return followed
+
+    def _getting_on(self, key: int, values: dict[int, int]) -> bool:
+        """Whether the jobs below the split node ``key`` get on: fewer than :data:`PATIENCE` of
+        them ran, or one in PATIENCE settled a position below it."""
+        jobs = settled = 0
+        seen = {key}
+        stack = [key]
+        while stack:
+            for _, child in self.nodes[stack.pop()].children or []:
+                if child not in seen:
+                    seen.add(child)
+                    jobs += self.nodes[child].jobs
+                    settled += bool(values[child])
+                    stack.append(child)
+        return jobs < PATIENCE or settled * PATIENCE >= jobs
 
     def focus(self, values: dict[int, int]) -> set[int]:
         """The open nodes the run works on now: those reached from the root through open nodes,
