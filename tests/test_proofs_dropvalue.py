@@ -236,6 +236,17 @@ def test_perfect_play_on_score_four_near_the_end() -> None:
     with pytest.raises(OutOfReachError, match=f"at most {reach} empty cells and this one has"):
         game.make_engine("perfect", earlier)
     assert game.make_engine("perfect", deep).choose(deep) in deep.legal_moves
+    # hard plays from the exact solution two cells short of its reach, as on classic boards
+    for plies, exact in ((66 - reach, True), (65 - reach, False)):
+        position = random_positions(geometry, plies, 1, seed=6)[0]
+        hard = game.make_engine("hard", position, seconds=0.05, seed=1)
+        move = hard.choose(position)
+        report = hard.last
+        assert report is not None and (report.depth is None) == exact  # no search: the solution's
+        if exact:
+            found = solver(position, reach)
+            assert found is not None and move in found.best_moves(position)
+            assert report.value == found.value(position).outcome
     assert f"perfect once at most {reach} cells are empty" in game.describe_level("best", earlier)
     with pytest.raises(OutOfReachError, match="no exact solver"):
         find_game("4x4x4x4,gravity").make_engine("perfect", find_game("4x4x4x4,gravity").start())

@@ -28,7 +28,13 @@ from typing import Unpack
 from oxo.engines.alphabeta import EXACT_LIMIT, AlphaBetaEngine
 from oxo.engines.base import Book, Budget, Clock, Engine, SearchReport, Tactics
 from oxo.engines.basic import RandomEngine, TacticalEngine
-from oxo.engines.exact import ExactSolver, PerfectEngine, in_reach, solver_reach
+from oxo.engines.exact import (
+    PERFECT_LIMIT,
+    ExactSolver,
+    PerfectEngine,
+    in_reach,
+    solver_reach,
+)
 from oxo.engines.mcts import MCTSEngine
 from oxo.errors import OptionError, OutOfReachError
 from oxo.game import GameState
@@ -61,13 +67,17 @@ def _searcher(
     exact: bool = True,
     tactics: Tactics | None = None,
 ) -> Engine:
+    """The searching engine of ``hard`` and ``medium``: alpha-beta where the game has an
+    evaluation, else Monte Carlo tree search. With ``exact``, alpha-beta plays from the exact
+    solution once the position has :data:`EXACT_LIMIT` empty cells on classic boards, and as many
+    short of its solver's reach elsewhere (22 on Score Four, whose solver reaches 24)."""
     if getattr(state, "evaluate", None) is not None and iterations is None:
         return AlphaBetaEngine(
             seconds=seconds,
             depth=depth,
             seed=seed,
             name=name,
-            exact_limit=EXACT_LIMIT if exact else 0,
+            exact_limit=EXACT_LIMIT + solver_reach(solver) - PERFECT_LIMIT if exact else 0,
             solver=solver,
             tactics=tactics,
         )
