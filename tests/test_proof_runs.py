@@ -1652,11 +1652,10 @@ def test_the_tables_of_split_positions_are_held_within_a_budget(
     (folder / "run").mkdir(parents=True)
     run = ProofRun(geometry, folder, split())
     tree = Tree(geometry, "x", tmp_path)
-    tree.apply(tree.root, run_job(Job(geometry.shape, geometry.k, "x", 0, 0, search=False)))
+    run._split(tree, tree.root)
     first, second, third, leaf = [c for _, c in tree.nodes[tree.root].children or []][:4]
     for key in (first, second, third):
-        node = tree.nodes[key]
-        tree.apply(key, run_job(Job(geometry.shape, geometry.k, "x", node.x, node.o, search=False)))
+        run._split(tree, key)
     tables = {key: run.job_table("x", key) for key in (first, second, third, leaf)}
     for age, table in enumerate(tables.values()):
         table.write_bytes(bytes(100))
