@@ -33,6 +33,10 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   ``--played-checks`` strategies played out (minutes each). The first check's chain searches are
   asked again of the checker without oxo (``tools/check_strategy.py``), and with
   ``--checker-before REV`` of that git revision's checker too, side by side.
+* ``rate``: how fast the search goes: the same draw, each position searched for ``--nodes``
+  positions in a fresh process, ``--repeats`` times, and with ``--before REV`` that git revision's
+  search too, the two taking turns: positions a second of processor and of wall time, peak memory,
+  the ratio of the medians (``--sample 3 --seed 3 --nodes 15000 --before REV``: docs/performance.md).
 * ``score-four-depths``: how deep a position of Score Four must be before the search settles it:
   for each number of plies in ``--plies``, ``--sample N`` positions (the first two moves drawn
   among the six most promising cells with ``--seed``, the rest played by the engine at level hard
@@ -273,6 +277,71 @@ def standalone_chains(
             f"equal ({old / max(theirs, 1e-9):.1f}x the time of the work tree's)",
             flush=True,
         )
+
+
+def rate(count: int, seed: int, nodes: int, before: str | None, repeats: int) -> None:
+    """The search's speed on the four-ply sample (:func:`four_ply_sample`): each position searched
+    for ``nodes`` positions in a fresh process, ``repeats`` times; with ``before`` the same in a
+    copy of that git revision's ``src``, the two taking turns (timings on a shared machine drift).
+    Positions a second of processor time (which the other processes of a loaded machine do not
+    inflate) and of wall time, peak memory, and the ratio of the medians."""
+    import shutil
+    import statistics
+    import subprocess
+    import tempfile
+
+    drawn = four_ply_count(quiet=True)
+    random.Random(seed).shuffle(drawn)
+    setup = f"""
+        import time
+        from oxo.geometry import Geometry
+        from oxo.proofs.wide import WideSearch
+        geometry = Geometry.parse("4x4x4x4")
+        drawn = {drawn[:count]!r}
+        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(*drawn[0], None, 100)  # compile
+        """
+    code = f"""
+        searched = 0
+        began = time.process_time()
+        for x, o in drawn:
+            search = WideSearch(geometry, "x", table_bytes=1 << 28)
+            search.solve_until(x, o, None, {nodes})
+            searched += search.nodes
+        result = [searched, time.process_time() - began]
+        """
+    root = Path(__file__).resolve().parents[1]
+    sides: list[tuple[str, dict[str, str]]] = [("this checkout", {"PYTHONPATH": str(root / "src")})]
+    scratch = None
+    if before:
+        scratch = tempfile.mkdtemp(prefix="oxo-before-")
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", before, "src"], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", scratch], input=archive.stdout, check=True)
+        sides.append((before, {"PYTHONPATH": str(Path(scratch) / "src")}))
+    speeds: dict[str, list[float]] = {label: [] for label, _ in sides}
+    try:
+        for turn in range(repeats):
+            for label, env in sides:
+                row = measure(code, setup=setup, label=label, env=env)
+                searched, cpu = row["result"]  # type: ignore[misc]
+                wall = float(row["seconds"])  # type: ignore[arg-type]
+                speeds[label].append(searched / cpu)
+                print(
+                    f"rate: {label}, turn {turn + 1}: {searched:,} positions, {cpu:.1f} s of "
+                    f"processor time ({searched / cpu:,.0f} a second), {wall:.1f} s wall "
+                    f"({searched / wall:,.0f} a second), {float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
+                    flush=True,
+                )
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    medians = {label: statistics.median(values) for label, values in speeds.items()}
+    line = f"rate: median, this checkout: {medians['this checkout']:,.0f} positions a second"
+    if before:
+        ratio = medians["this checkout"] / medians[before]
+        line += f"; {before}: {medians[before]:,.0f}; {ratio:.2f}x the speed of {before}"
+    print(line)
 
 
 def chain_rule(
@@ -530,8 +599,15 @@ def main() -> None:
             "chain-rule",
             "score-four-depths",
             "score-four-perfect",
+            "rate",
         ],
     )
+    parser.add_argument(
+        "--before",
+        metavar="REV",
+        help="rate: also time the search of this git revision, taking turns",
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="rate: turns of each checkout")
     parser.add_argument(
         "--checker-before",
         metavar="REV",
@@ -571,6 +647,9 @@ def main() -> None:
             continue
         if name == "replays":
             replays(args.sample, args.seed, args.nodes)
+            continue
+        if name == "rate":
+            rate(args.sample, args.seed, args.nodes, args.before, args.repeats)
             continue
         if name == "chain-rule":
             chain_rule(args.sample, args.seed, args.nodes, args.played_checks, args.checker_before)

@@ -171,6 +171,83 @@ def test_a_win_by_continuous_fours_is_played_out() -> None:
     assert position.winner == "x" or len(position.winning_moves("x")) >= 2
 
 
+@pytest.mark.parametrize("spec", ["4x4x4x4", "9x9,k=4", "4x4x4,gravity", "3x3x3"])
+def test_the_tallies_are_the_lines_counted_again(spec: str) -> None:
+    """After random boards loaded and marks placed and taken back, the tallies kept after the
+    lines' counts (:func:`oxo.proofs.widekernel.new_counts`) are the lines counted again: per side,
+    those it lacks one mark of, two, and those open to it."""
+    geometry = Geometry.parse(spec)
+    search = WideSearch(geometry, "x", table_bytes=1 << 16)
+    rng = random.Random(2)
+    lines, k = len(search.lines), search.k
+    for _ in range(60):
+        cells = rng.sample(range(geometry.size), geometry.size)
+        owners = np.zeros(geometry.size, np.int8)
+        marked = rng.randrange(geometry.size)
+        for i, c in enumerate(cells[:marked]):
+            owners[c] = 1 + i % 2
+        wk.load(search.cell, search.cnt, search.thr, search.thrn, owners, k)
+        placed = [(c, rng.randrange(2)) for c in cells[marked : marked + 6]]
+        for c, side in placed:
+            wk.place(search.cell, search.cnt, search.thr, search.thrn, c, side, k)
+        for c, side in reversed(placed[2:]):
+            wk.unplace(search.cell, search.cnt, search.thr, search.thrn, c, side, k)
+        counts = search.cnt[:lines].astype(int)
+        for side in (0, 1):
+            own, other = counts[:, side], counts[:, 1 - side]
+            expected = [
+                int(((own == k - 1) & (other == 0)).sum()),
+                int(((own == k - 2) & (other == 0)).sum()),
+                int((other == 0).sum()),
+            ]
+            assert [int(search.cnt[lines + row, side]) for row in range(3)] == expected
+
+
+@pytest.mark.parametrize("spec", ["4x4x4x4", "9x9,k=4"])
+def test_a_win_by_continuous_fours_is_found_where_a_forced_chain_is(spec: str) -> None:
+    """The compiled search for a win by continuous fours, given all the positions it wants,
+    finds one exactly where the certificate's definition of a forced chain
+    (:class:`oxo.proofs.rules.ChainSearch`, exhaustive) does: on random positions of the engines'
+    most promising cells, either side to move."""
+    geometry = Geometry.parse(spec)
+    chains = ChainSearch([sum(1 << c for c in line) for line in geometry.line_cells])
+    search = WideSearch(geometry, "x", table_bytes=1 << 16, vcf_budget=1 << 20)
+    rng = random.Random(11)
+    found = missed = 0
+    for _ in range(100):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(4, 24)):
+            position = position.play(rng.choice(position.candidate_moves()[:10]))
+            if position.is_over:
+                break
+        if position.is_over or position.winning_moves(position.to_move):
+            continue
+        side = 0 if position.to_move == "x" else 1
+        own, other = (position.x, position.o) if side == 0 else (position.o, position.x)
+        search._load(position.x, position.o)
+        h = np.uint64(wk.position_hash(search.cell, search.zob))
+        board = (search.lines, search.thr, search.thrn, search.below, search.above)
+        length = wk.vcf(
+            *board,
+            search.cell,
+            search.cnt,
+            search.zob,
+            search.k,
+            side,
+            1 << 20,
+            search.vs,
+            search.plan,
+            h,
+        )
+        assert (length > 0) == chains.exists(own, other, geometry.size // 2), (
+            position.x,
+            position.o,
+        )
+        found += length > 0
+        missed += length == 0
+    assert found >= 5 and missed >= 5
+
+
 def o_to_move(
     geometry: Geometry,
     rng: random.Random,
@@ -187,10 +264,11 @@ def o_to_move(
     return position
 
 
-def replayed_replies(geometry: Geometry, position: Position) -> list[tuple[int, bool]]:
+def replayed_replies(geometry: Geometry, position: Position) -> list[tuple[int, bool, bool]]:
     """X to move in ``position`` pretended (O is): X's win by continuous fours as if O passed, and
     for each reply of O that completes nothing and leaves no line to complete at once, whether
-    that plan replayed after it still wins (:func:`oxo.proofs.widekernel.replay`)."""
+    that plan replayed after it still wins (:func:`oxo.proofs.widekernel.replay`) and whether the
+    reply is off the plan's lines (:func:`oxo.proofs.widekernel.off_plan`)."""
     search = WideSearch(geometry, "x", table_bytes=1 << 16, vcf_budget=1 << 20)
     search._load(position.x, position.o)
     cell, cnt, tmp = search.cell, search.cnt, np.zeros(4, np.int64)
@@ -200,16 +278,23 @@ def replayed_replies(geometry: Geometry, position: Position) -> list[tuple[int, 
     if n == 0:
         return []
     standing = search.plan[:n].copy()
+    touched = np.zeros(len(search.lines), np.int64)
+    for cell_of_plan in standing:
+        touched[search.thr[cell_of_plan, : search.thrn[cell_of_plan]]] = 1
     out = []
     for reply in position.legal_moves:
-        wk.place(cell, cnt, search.thr, search.thrn, reply, 1)
+        wk.place(cell, cnt, search.thr, search.thrn, reply, 1, search.k)
         quiet = all(
             wk.threats_of(search.lines, cnt, cell, search.below, search.k, side, tmp) == 0
             for side in (0, 1)
         )
         if quiet:
-            out.append((reply, bool(wk.replay(*board, search.k, 0, standing, n))))
-        wk.unplace(cell, cnt, search.thr, search.thrn, reply, 1)
+            wins = bool(wk.replay(*board, search.k, 0, standing, n, search.vs[15]))
+            apart = bool(
+                wk.off_plan(search.thr, search.thrn, search.below, search.above, touched, reply)
+            )
+            out.append((reply, wins, apart))
+        wk.unplace(cell, cnt, search.thr, search.thrn, reply, 1, search.k)
     return out
 
 
@@ -221,19 +306,22 @@ def test_a_plan_replayed_after_a_reply_wins_only_where_a_forced_chain_does() -> 
     geometry = Geometry.parse("4x4x4x4")
     chains = ChainSearch([sum(1 << c for c in line) for line in geometry.line_cells])
     rng = random.Random(7)
-    stood = fell = 0
+    stood = fell = apart = 0
     for _ in range(16):
         position = o_to_move(geometry, rng, rng.randrange(2, 7), lambda p: p.candidate_moves()[:8])
         if position is None:
             continue
-        for reply, wins in replayed_replies(geometry, position):
+        for reply, wins, off in replayed_replies(geometry, position):
             if wins:
                 after = position.play(reply)
                 assert chains.exists(after.x, after.o, geometry.size // 2), (position.x, reply)
                 stood += 1
             else:
                 fell += 1
+            assert wins or not off  # a reply off the plan's lines never needs the replay
+            apart += off
     assert stood > 4 * fell > 0
+    assert stood > apart > stood // 10
 
 
 def test_a_plan_replayed_under_gravity_wins_only_where_x_wins() -> None:
@@ -247,7 +335,8 @@ def test_a_plan_replayed_under_gravity_wins_only_where_x_wins() -> None:
         position = o_to_move(geometry, rng, rng.randrange(1, 4), lambda p: p.legal_moves)
         if position is None:
             continue
-        for reply, wins in replayed_replies(geometry, position):
+        for reply, wins, off in replayed_replies(geometry, position):
+            assert not off  # with gravity no reply counts as off the plan
             if wins:
                 after = position.play(reply)
                 assert x_wins(after.x, after.o), (position.x, position.o, reply)

@@ -185,24 +185,12 @@ class WideSearch(StrategyReader):
         )
         self.cmove = np.zeros(depth * n, np.int64)
         self.ckey = np.zeros(depth * n, np.uint64)
-        self.vs = (
-            np.zeros(n * (n // 2 + 2), np.int64),
-            np.zeros(n + 2, np.int64),
-            np.zeros(n + 2, np.int64),
-            np.zeros(n + 2, np.int64),
-            np.zeros(n + 2, np.int64),
-            np.zeros(1 << 14, np.uint64),
-            np.zeros(1 << 14, np.int64),
-            np.zeros(1, np.int64),
-            np.zeros(4, np.int64),
-            np.zeros(4, np.int64),
-            np.zeros(1, np.int64),
-        )
+        self.vs = wk.scratch(n, len(cells))
         self.plan = np.zeros(n + 2, np.int64)
         self.scores = np.zeros(n, np.int64)
         self.moves = np.zeros(n, np.int64)
         self.cell = np.zeros(n, np.int8)
-        self.cnt = np.zeros((len(cells), 2), np.int16)
+        self.cnt = wk.new_counts(len(cells))
         self.stats = np.zeros(wk.STATS, np.int64)
         #: Positions searched so far, and times the table was cleared of its positions of least
         #: work (:meth:`_collect`).
@@ -218,7 +206,7 @@ class WideSearch(StrategyReader):
         owners = np.zeros(self.geometry.size, np.int8)
         owners[list(mask_cells(x))] = 1
         owners[list(mask_cells(o))] = 2
-        wk.load(self.cell, self.cnt, self.thr, self.thrn, owners)
+        wk.load(self.cell, self.cnt, self.thr, self.thrn, owners, self.k)
 
     def key(self, x: int, o: int) -> int:
         """The table key: the class's within the first plies, the position's own after."""

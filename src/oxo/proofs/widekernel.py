@@ -5,7 +5,9 @@ The search of :mod:`oxo.proofs.kernel` holds a board in 64-bit masks; a board of
 owner (``cell``: 0 empty, 1 X, 2 O) and, for every line, how many marks of X and of O it holds
 (``cnt``), both changed in place as moves are made and taken back. A line of ``k`` cells is *open*
 to a side while the other side has no mark in it; a side *threatens* (has a *four*, whatever ``k``)
-at the empty cell of an open line it fills but one.
+at the empty cell of an open line it fills but one. After the lines' rows, ``cnt`` keeps three
+rows of tallies per side (:func:`new_counts`), so that a search learns that a side has no four, or
+no line two short, without going over every line.
 
 The pieces, each the compiled twin of a piece of the plain search (:mod:`oxo.proofs.reference`,
 :mod:`oxo.proofs.threats`):
@@ -24,8 +26,16 @@ hash over the board's symmetries (its class), after that by their own hash.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+#: The decorator of the kernel's pieces: compiled, cached, and without numba's reference counts
+#: (``_nrt=False``). None of them makes an array, and the counts' atomic updates on every call
+#: of a small piece (a table lookup, a replay) took a tenth of the search's time on 4x4x4x4.
+_WITHOUT_COUNTS: dict[str, Any] = {"_nrt": False}  # (numba's type stubs lack the option)
+_compiled = njit(cache=True, **_WITHOUT_COUNTS)
 
 #: Proof and disproof numbers at or above this are infinite.
 INF = 1 << 30
@@ -55,6 +65,8 @@ ST_INIT_TRIES = 8
 ST_INIT_THREATS = 9
 ST_REPLAYED = 10
 STATS = 11
+#: Rows of tallies after the lines' rows in the counts array (:func:`new_counts`).
+TALLY_ROWS = 3
 #: The share of the table's slots (in thousandths) past which :func:`run` returns for room to be
 #: made (:meth:`oxo.proofs.wide.WideSearch._collect`).
 FULL_PERMILLE = 800
@@ -66,41 +78,125 @@ WEIGHTS = np.array([1 << (2 * i) for i in range(16)], dtype=np.int64)
 # -- the board -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def place(cell, cnt, thr, thrn, c, side):
-    """Mark cell ``c`` for ``side`` (0 X, 1 O)."""
+@_compiled
+def place(cell, cnt, thr, thrn, c, side, k):
+    """Mark cell ``c`` for ``side`` (0 X, 1 O), keeping the tallies (:func:`new_counts`)."""
     cell[c] = side + 1
+    other = 1 - side
+    t = cnt.shape[0] - TALLY_ROWS
     for j in range(thrn[c]):
-        cnt[thr[c, j], side] += 1
+        i = thr[c, j]
+        a = cnt[i, side]
+        b = cnt[i, other]
+        if b == 0:  # open to the side: one mark more of it
+            if a == k - 1:
+                cnt[t, side] -= 1
+            elif a == k - 2:
+                cnt[t + 1, side] -= 1
+                cnt[t, side] += 1
+            elif a == k - 3:
+                cnt[t + 1, side] += 1
+        if a == 0:  # open to the other side until now
+            cnt[t + 2, other] -= 1
+            if b == k - 1:
+                cnt[t, other] -= 1
+            elif b == k - 2:
+                cnt[t + 1, other] -= 1
+        cnt[i, side] = a + 1
 
 
-@njit(cache=True)
-def unplace(cell, cnt, thr, thrn, c, side):
-    """Take ``side``'s mark off cell ``c``."""
+@_compiled
+def unplace(cell, cnt, thr, thrn, c, side, k):
+    """Take ``side``'s mark off cell ``c`` (:func:`place` undone)."""
     cell[c] = 0
+    other = 1 - side
+    t = cnt.shape[0] - TALLY_ROWS
     for j in range(thrn[c]):
-        cnt[thr[c, j], side] -= 1
+        i = thr[c, j]
+        a = cnt[i, side] - 1
+        b = cnt[i, other]
+        if b == 0:
+            if a == k - 1:
+                cnt[t, side] += 1
+            elif a == k - 2:
+                cnt[t + 1, side] += 1
+                cnt[t, side] -= 1
+            elif a == k - 3:
+                cnt[t + 1, side] -= 1
+        if a == 0:
+            cnt[t + 2, other] += 1
+            if b == k - 1:
+                cnt[t, other] += 1
+            elif b == k - 2:
+                cnt[t + 1, other] += 1
+        cnt[i, side] = a
 
 
-@njit(cache=True)
-def load(cell, cnt, thr, thrn, owners):
+def new_counts(lines: int) -> np.ndarray:
+    """The counts array of a board of ``lines`` lines (the shape :func:`load` fills): a row per
+    line (X's marks, O's marks), then :data:`TALLY_ROWS` rows of tallies per side that
+    :func:`place` and :func:`unplace` keep, so that the searches need not go over every line to
+    learn that there is nothing there: the lines where the side lacks one mark and the other side
+    has none (its fours), those where it lacks two (a mark makes a four), and those where the
+    other side has no mark (open to the side)."""
+    return np.zeros((lines + TALLY_ROWS, 2), np.int16)
+
+
+def scratch(cells: int, lines: int) -> tuple[np.ndarray, ...]:
+    """The scratch arrays of :func:`vcf` (its ``vs``) on a board of ``cells`` cells and ``lines``
+    lines."""
+    n = cells
+    return (
+        np.zeros(n * (n // 2 + 2), np.int64),  # candidates, level after level
+        np.zeros(n + 2, np.int64),  # a level's first candidate
+        np.zeros(n + 2, np.int64),  # its number of candidates
+        np.zeros(n + 2, np.int64),  # the next one to try
+        np.zeros(n + 2, np.int64),  # the defender's block that led to it
+        np.zeros(1 << 14, np.uint64),  # positions without a win, by hash
+        np.zeros(1 << 14, np.int64),  # the search each was found in
+        np.zeros(2, np.int64),  # counters: the searches, the cell stamps
+        np.zeros(4, np.int64),
+        np.zeros(4, np.int64),
+        np.zeros(1, np.int64),  # positions of the last search
+        np.zeros(lines * (n // 2 + 2), np.int64),  # lines two short, level after level
+        np.zeros(n + 2, np.int64),  # a level's first line
+        np.zeros(n + 2, np.int64),  # its number of lines
+        np.zeros(n, np.int64),  # a stamp per cell
+        np.zeros((4, n + 2), np.int64),  # the scratch of replay
+        np.zeros(lines, np.int64),  # the lines through a standing plan's cells (1), by line
+        np.zeros(n + 2, np.int64),  # the standing plan
+    )
+
+
+@_compiled
+def load(cell, cnt, thr, thrn, owners, k):
     """Set the board to ``owners`` (one of 0, 1, 2 per cell)."""
     cell[:] = 0
     cnt[:, :] = 0
+    t = cnt.shape[0] - TALLY_ROWS
+    for side in range(2):  # the empty board: every line open to both sides, no marks in it
+        cnt[t + 2, side] = t
+        if k == 1:
+            cnt[t, side] = t
+        if k == 2:
+            cnt[t + 1, side] = t
     for c in range(owners.shape[0]):
         if owners[c]:
-            place(cell, cnt, thr, thrn, c, owners[c] - 1)
+            place(cell, cnt, thr, thrn, c, owners[c] - 1, k)
 
 
-@njit(cache=True)
+@_compiled
 def threats_of(lines, cnt, cell, below, k, side, out):
     """The distinct cells where ``side`` completes a line at once, into ``out``; their number.
     ``out`` holds at most its length (enough to tell one threat from two). With gravity
     (``below[c]``: the cell under ``c``, -1 for none) only cells a mark may go to now count."""
     n = 0
     other = 1 - side
-    for i in range(lines.shape[0]):
+    left = cnt[cnt.shape[0] - TALLY_ROWS, side]  # the side's fours not met yet in the walk
+    i = 0
+    while left > 0 and i < lines.shape[0]:
         if cnt[i, side] == k - 1 and cnt[i, other] == 0:
+            left -= 1
             for j in range(k):
                 c = lines[i, j]
                 if cell[c] == 0:
@@ -115,10 +211,11 @@ def threats_of(lines, cnt, cell, below, k, side, out):
                         out[n] = c
                         n += 1
                     break
+        i += 1
     return n
 
 
-@njit(cache=True)
+@_compiled
 def threats_through(lines, thr, thrn, cnt, cell, below, above, k, side, c, out):
     """:func:`threats_of` over what a move on cell ``c`` changed: the lines through it and, with
     gravity, the cell above it (``above[c]``, -1 for none), which a mark may go to now."""
@@ -148,7 +245,7 @@ def threats_through(lines, thr, thrn, cnt, cell, below, above, k, side, c, out):
     return n
 
 
-@njit(cache=True)
+@_compiled
 def four_cell(cnt, thr, thrn, c, side, k):
     """Whether a mark of ``side`` on the empty cell ``c`` would complete a line."""
     other = 1 - side
@@ -159,7 +256,7 @@ def four_cell(cnt, thr, thrn, c, side, k):
     return False
 
 
-@njit(cache=True)
+@_compiled
 def completes(cnt, thr, thrn, c, side, k):
     """Whether ``side``'s mark on ``c`` (already placed) completes a line."""
     for j in range(thrn[c]):
@@ -168,17 +265,13 @@ def completes(cnt, thr, thrn, c, side, k):
     return False
 
 
-@njit(cache=True)
+@_compiled
 def has_open_line(cnt, side):
     """Whether some line holds no mark of the other side (``side`` may still complete it)."""
-    other = 1 - side
-    for i in range(cnt.shape[0]):
-        if cnt[i, other] == 0:
-            return True
-    return False
+    return cnt[cnt.shape[0] - TALLY_ROWS + 2, side] > 0
 
 
-@njit(cache=True)
+@_compiled
 def position_hash(cell, zob):
     """The position's own Zobrist hash."""
     h = np.uint64(0)
@@ -188,7 +281,7 @@ def position_hash(cell, zob):
     return h
 
 
-@njit(cache=True)
+@_compiled
 def position_key(cell, zob, zsym, sym_plies):
     """The table key: the least hash over the symmetries within ``sym_plies`` marks, else the
     position's own hash (never 0, which marks an empty slot)."""
@@ -215,7 +308,7 @@ def position_key(cell, zob, zsym, sym_plies):
 # -- the transposition table -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_compiled
 def table_find(tkey, key):
     """The slot holding ``key``, or -1."""
     mask = tkey.shape[0] - 1
@@ -229,7 +322,7 @@ def table_find(tkey, key):
     return -1
 
 
-@njit(cache=True)
+@_compiled
 def table_store(tkey, tpn, tdn, twork, tflags, stats, key, pn, dn, work, flags):
     """Store ``key``'s numbers (and OR ``flags`` into its flags); a full run of slots gives up the
     one of least work."""
@@ -267,7 +360,7 @@ def table_store(tkey, tpn, tdn, twork, tflags, stats, key, pn, dn, work, flags):
     tflags[victim] = flags
 
 
-@njit(cache=True)
+@_compiled
 def table_mark(tkey, tpn, tdn, twork, tflags, stats, key, flags):
     """OR ``flags`` into ``key``'s flags, storing it with the numbers (1, 1) when it is new."""
     slot = table_find(tkey, key)
@@ -277,7 +370,7 @@ def table_mark(tkey, tpn, tdn, twork, tflags, stats, key, flags):
         table_store(tkey, tpn, tdn, twork, tflags, stats, key, 1, 1, 0, flags)
 
 
-@njit(cache=True)
+@_compiled
 def table_fill(tkey, tpn, tdn, twork, tflags, stats, keys, pns, dns, works, flags):
     """Store the entries of ``keys`` (with their numbers, work and flags) in the table, in order:
     a later one may take the slot of an earlier one of less work."""
@@ -287,7 +380,7 @@ def table_fill(tkey, tpn, tdn, twork, tflags, stats, keys, pns, dns, works, flag
         )
 
 
-@njit(cache=True)
+@_compiled
 def table_numbers(tkey, tpn, tdn, key):
     """(pn, dn) of ``key``, (1, 1) when the table does not hold it."""
     slot = table_find(tkey, key)
@@ -299,7 +392,7 @@ def table_numbers(tkey, tpn, tdn, key):
 # -- continuous fours ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_compiled
 def _fail_seen(fkeys, fgen, gen, h):
     mask = fkeys.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
@@ -312,7 +405,7 @@ def _fail_seen(fkeys, fgen, gen, h):
     return False
 
 
-@njit(cache=True)
+@_compiled
 def _fail_add(fkeys, fgen, gen, h):
     mask = fkeys.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
@@ -325,7 +418,7 @@ def _fail_add(fkeys, fgen, gen, h):
     fkeys[np.int64(h & np.uint64(mask))] = h  # a full run: overwrite its first slot
 
 
-@njit(cache=True)
+@_compiled
 def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, h0):
     """A win of side ``s`` (to move) by continuous fours: ``plan`` gets the moves in order (S's
     move, D's forced block, S's move, ..., S's last move, which completes a line or makes two fours
@@ -333,8 +426,11 @@ def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, 
     is left as it was; ``h0`` is its Zobrist hash.
 
     ``vs`` is the search's scratch: (candidates buffer, offsets, counts, indices, blocks, failed
-    keys, their generations, generation counter, small buffers, node counter)."""
-    cand, start, count, index, block, fkeys, fgen, gens, tmp, tmp2, nodes = vs
+    keys, their generations, generation counters (failed keys, cells), small buffers, node
+    counter, the lines that lack two marks level after level with their offsets and counts, a
+    stamp per cell: see :func:`scratch`)."""
+    cand, start, count, index, block, fkeys, fgen, gens, tmp, tmp2, nodes = vs[:11]
+    lstack, lstart, lcount, cstamp = vs[11], vs[12], vs[13], vs[14]
     d = 1 - s
     gens[0] += 1
     gen = gens[0]
@@ -381,50 +477,85 @@ def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, 
             if not failed and u < 2:
                 forced = tmp2[0] if u == 1 else -1
                 # Candidates: cells of S's open lines that lack two marks (a mark there makes a
-                # four), only D's threat cell when D threatens.
-                for i in range(lines.shape[0]):
-                    if cnt[i, s] == k - 2 and cnt[i, d] == 0:
-                        for j in range(k):
-                            c = lines[i, j]
-                            playable = below[c] < 0 or cell[below[c]] != 0
-                            if cell[c] == 0 and playable and (forced < 0 or c == forced):
-                                dup = False
-                                for q in range(start[depth], top):
-                                    if cand[q] == c:
-                                        dup = True
-                                        break
-                                if not dup and top < cand.shape[0]:
-                                    cand[top] = c
-                                    top += 1
+                # four), in the order of the lines, only D's threat cell when D threatens. At
+                # the root such lines are looked for among all; below it they are the parent's
+                # still two short (S's move or D's block took some) and those through S's last
+                # move (marks only add: no other line can have come to lack two). ``lstack``
+                # holds each level's lines, one level after the other.
+                if depth == 0:
+                    base = 0
+                    nl = 0
+                    left = cnt[cnt.shape[0] - TALLY_ROWS + 1, s]
+                    i = 0
+                    while left > 0 and i < lines.shape[0]:
+                        if cnt[i, s] == k - 2 and cnt[i, d] == 0:
+                            lstack[nl] = i
+                            nl += 1
+                            left -= 1
+                        i += 1
+                else:
+                    # The parent's lines still open, then those S's last move brought to two
+                    # short, each put in its place (the parent's are in order).
+                    p0 = lstart[depth - 1]
+                    base = p0 + lcount[depth - 1]
+                    nl = 0
+                    for q in range(p0, base):
+                        i = lstack[q]
+                        if cnt[i, s] == k - 2 and cnt[i, d] == 0:
+                            lstack[base + nl] = i
+                            nl += 1
+                    m = plan[2 * depth - 2]
+                    for j in range(thrn[m]):
+                        i = thr[m, j]
+                        if cnt[i, s] == k - 2 and cnt[i, d] == 0:
+                            r = base + nl - 1
+                            while r >= base and lstack[r] > i:
+                                lstack[r + 1] = lstack[r]
+                                r -= 1
+                            lstack[r + 1] = i
+                            nl += 1
+                lstart[depth] = base
+                lcount[depth] = nl
+                gens[1] += 1
+                for q in range(base, base + nl):
+                    i = lstack[q]
+                    for j in range(k):
+                        c = lines[i, j]
+                        playable = below[c] < 0 or cell[below[c]] != 0
+                        if cell[c] == 0 and playable and (forced < 0 or c == forced):
+                            if cstamp[c] != gens[1] and top < cand.shape[0]:
+                                cstamp[c] = gens[1]
+                                cand[top] = c
+                                top += 1
                 count[depth] = top - start[depth]
         # Try the next candidate at this depth.
         advanced = False
         while index[depth] < count[depth]:
             c = cand[start[depth] + index[depth]]
             index[depth] += 1
-            place(cell, cnt, thr, thrn, c, s)
+            place(cell, cnt, thr, thrn, c, s, k)
             h ^= zob[s, c]
             t = threats_through(lines, thr, thrn, cnt, cell, below, above, k, s, c, tmp)
             up = above[c]
             if t == 0 or (up >= 0 and four_cell(cnt, thr, thrn, up, d, k)):
                 # (with gravity) no four S may finish at once, or D may finish one above c
-                unplace(cell, cnt, thr, thrn, c, s)
+                unplace(cell, cnt, thr, thrn, c, s, k)
                 h ^= zob[s, c]
                 continue
             if t >= 2:
                 plan[2 * depth] = c
-                unplace(cell, cnt, thr, thrn, c, s)
+                unplace(cell, cnt, thr, thrn, c, s, k)
                 h ^= zob[s, c]
                 result = 2 * depth + 1
                 advanced = True
                 break
             b = tmp[0]
-            place(cell, cnt, thr, thrn, b, d)
+            place(cell, cnt, thr, thrn, b, d, k)
             h ^= zob[d, b]
             if completes(cnt, thr, thrn, b, d, k):
-                unplace(cell, cnt, thr, thrn, b, d)
+                unplace(cell, cnt, thr, thrn, b, d, k)
                 h ^= zob[d, b]
-                unplace(cell, cnt, thr, thrn, c, s)
+                unplace(cell, cnt, thr, thrn, c, s, k)
                 h ^= zob[s, c]
                 continue
             plan[2 * depth] = c
@@ -447,35 +578,51 @@ def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, 
         depth -= 1
         b = block[depth]
         c = plan[2 * depth]
-        unplace(cell, cnt, thr, thrn, b, d)
+        unplace(cell, cnt, thr, thrn, b, d, k)
         h ^= zob[d, b]
-        unplace(cell, cnt, thr, thrn, c, s)
+        unplace(cell, cnt, thr, thrn, c, s, k)
         h ^= zob[s, c]
     # Take back the moves of the plan's path still on the board.
     while depth > 0:
         depth -= 1
         b = plan[2 * depth + 1]
         c = plan[2 * depth]
-        unplace(cell, cnt, thr, thrn, b, d)
-        unplace(cell, cnt, thr, thrn, c, s)
+        unplace(cell, cnt, thr, thrn, b, d, k)
+        unplace(cell, cnt, thr, thrn, c, s, k)
     return result
 
 
-@njit(cache=True)
-def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n):
+@_compiled
+def off_plan(thr, thrn, below, above, touched, c):
+    """Whether a mark on cell ``c`` leaves a plan of :func:`vcf` alone: ``c`` on no line through
+    the plan's cells (``touched``, 1 by line), and no gravity. Such a mark changes nothing the plan's
+    checks read, so the plan wins after it (:func:`replay` would say so) unless it gives the
+    other side a four (the caller asks that)."""
+    if below[c] >= 0 or above[c] >= 0:
+        return False
+    for j in range(thrn[c]):
+        if touched[thr[c, j]]:
+            return False
+    return True
+
+
+@_compiled
+def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n, work):
     """Whether the ``n`` moves of a :func:`vcf` plan found in another position still win for
     side ``s`` (to move) here, checked move by move as :func:`vcf` checks the path it takes: each
     move of S makes a four (two: the win), D has no four of its own that S does not take, and D's
     forced block completes none of D's lines. The block is the cell the position forces, not the
     plan's. The board is left as it was.
 
+    ``work``: four rows of scratch, each as long as the board has cells (:func:`scratch`).
+
     Far cheaper than a search: after one reply of the defender the plan found before it usually
     stands (the reply was elsewhere), and the defender has some hundred replies on 4x4x4x4."""
     d = 1 - s
-    tmp = np.empty(4, np.int64)
-    tmp2 = np.empty(4, np.int64)
-    made = np.empty(n + 1, np.int64)
-    sides = np.empty(n + 1, np.int64)
+    tmp = work[0]
+    tmp2 = work[1]
+    made = work[2]
+    sides = work[3]
     placed = 0
     won = False
     depth = 0
@@ -497,7 +644,7 @@ def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n):
         c = plan[2 * depth]
         if cell[c] != 0 or (below[c] >= 0 and cell[below[c]] == 0) or (u == 1 and c != tmp2[0]):
             break
-        place(cell, cnt, thr, thrn, c, s)
+        place(cell, cnt, thr, thrn, c, s, k)
         made[placed] = c
         sides[placed] = s
         placed += 1
@@ -509,7 +656,7 @@ def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n):
             won = True
             break
         b = tmp[0]
-        place(cell, cnt, thr, thrn, b, d)
+        place(cell, cnt, thr, thrn, b, d, k)
         made[placed] = b
         sides[placed] = d
         placed += 1
@@ -518,7 +665,7 @@ def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n):
         depth += 1
     while placed > 0:
         placed -= 1
-        unplace(cell, cnt, thr, thrn, made[placed], sides[placed])
+        unplace(cell, cnt, thr, thrn, made[placed], sides[placed], k)
     return won
 
 
@@ -530,7 +677,7 @@ def k_of(lines):
     return lines.shape[1]
 
 
-@njit(cache=True)
+@_compiled
 def ordered_moves(lines, thr, thrn, below, above, cell, cnt, s, moves, scores):
     """Every cell ``s`` may mark into ``moves``, the most promising first (lines open to either
     side through the cell, weighed by the marks in them); their number. With gravity, only the
@@ -568,7 +715,7 @@ def ordered_moves(lines, thr, thrn, below, above, cell, cnt, s, moves, scores):
     return m
 
 
-@njit(cache=True)
+@_compiled
 def expand(
     lines,
     thr,
@@ -638,7 +785,7 @@ def expand(
 # -- df-pn -----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_compiled
 def _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, start, count):
     """The table's numbers of the children ``start`` to ``start + count`` into ``lpn``/``ldn``."""
     for i in range(start, start + count):
@@ -647,7 +794,7 @@ def _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, start, count):
         ldn[i] = dn
 
 
-@njit(cache=True)
+@_compiled
 def _store_status(tkey, tpn, tdn, twork, tflags, stats, key, status):
     if status > 0:
         table_store(tkey, tpn, tdn, twork, tflags, stats, key, 0, INF, 1, 0)
@@ -655,7 +802,7 @@ def _store_status(tkey, tpn, tdn, twork, tflags, stats, key, status):
         table_store(tkey, tpn, tdn, twork, tflags, stats, key, INF, 0, 1, 0)
 
 
-@njit(cache=True)
+@_compiled
 def _set_children(
     cell, zob, zsym, sym_plies, marks, own_hash, mover, moves, m, cmove, ckey, at, stats
 ):
@@ -687,7 +834,7 @@ def _set_children(
     return top
 
 
-@njit(cache=True)
+@_compiled
 def _try_replies(
     lines,
     thr,
@@ -729,23 +876,34 @@ def _try_replies(
     if threat == 0:
         return
     # The attacker's win if the defender let it move again: after most replies it stands as it is.
-    standing = plan[:threat].copy()
+    standing = vs[17]
+    for q in range(threat):
+        standing[q] = plan[q]
+    # Every check of a replay reads only the lines through the plan's cells (and, with gravity,
+    # the cells above and below them): a reply on none of them, which gives the defender no four
+    # (asked below), leaves the plan winning as it is, without a replay.
+    touched = vs[16]
+    for q in range(threat):
+        m = standing[q]
+        for j in range(thrn[m]):
+            touched[thr[m, j]] = 1
     for i in range(first, first + count):
         ck = ckey[i]
         slot = table_find(tkey, ck)
         if slot >= 0 and (tpn[slot] == 0 or tdn[slot] == 0 or tflags[slot] & FLAG_VCF_TRIED):
             continue
         c = cmove[i]
-        place(cell, cnt, thr, thrn, c, d)
+        place(cell, cnt, thr, thrn, c, d, k)
         if threats_of(lines, cnt, cell, below, k, a, tmp) > 0:
             table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
         elif threats_of(lines, cnt, cell, below, k, d, tmp) == 0 and has_open_line(cnt, a):
-            if replays and replay(
-                lines, thr, thrn, below, above, cell, cnt, k, a, standing, threat
+            if replays and (
+                off_plan(thr, thrn, below, above, touched, c)
+                or replay(lines, thr, thrn, below, above, cell, cnt, k, a, standing, threat, vs[15])
             ):
                 stats[ST_REPLAYED] += 1
                 table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
-                unplace(cell, cnt, thr, thrn, c, d)
+                unplace(cell, cnt, thr, thrn, c, d, k)
                 continue
             stats[ST_VCF_TRIES] += 1
             found = vcf(
@@ -770,10 +928,14 @@ def _try_replies(
                 table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
             else:
                 table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_VCF_TRIED)
-        unplace(cell, cnt, thr, thrn, c, d)
+        unplace(cell, cnt, thr, thrn, c, d, k)
+    for q in range(threat):
+        m = standing[q]
+        for j in range(thrn[m]):
+            touched[thr[m, j]] = 0
 
 
-@njit(cache=True)
+@_compiled
 def _init_moves(
     lines,
     thr,
@@ -812,7 +974,7 @@ def _init_moves(
         if table_find(tkey, ck) >= 0:
             continue
         c = cmove[i]
-        place(cell, cnt, thr, thrn, c, a)
+        place(cell, cnt, thr, thrn, c, a, k)
         # A move that leaves no line through it open to the attacker with two marks short or
         # fewer makes no threat the attacker did not have (it had none: its own search failed).
         near = False
@@ -849,7 +1011,7 @@ def _init_moves(
                 pn = 2
             else:
                 pn = empties
-        unplace(cell, cnt, thr, thrn, c, a)
+        unplace(cell, cnt, thr, thrn, c, a, k)
         table_store(tkey, tpn, tdn, twork, tflags, stats, ck, pn, 1, 0, 0)
 
 
@@ -1077,7 +1239,7 @@ def run(
             if depth == 0:
                 return 0 if (pn == 0 or dn == 0) else 1
             side = 0 if (marks0 + depth) % 2 == 1 else 1  # the side that made the move
-            unplace(cell, cnt, thr, thrn, fmove[depth], side)
+            unplace(cell, cnt, thr, thrn, fmove[depth], side, k)
             lpn[fbest[depth]] = pn
             ldn[fbest[depth]] = dn
             depth -= 1
@@ -1093,7 +1255,7 @@ def run(
         c = cmove[best]
         ck = ckey[best]
         mover = 0 if (marks0 + depth) % 2 == 0 else 1
-        place(cell, cnt, thr, thrn, c, mover)
+        place(cell, cnt, thr, thrn, c, mover, k)
         stats[ST_NODES] += 1
         spent += 1
         slot = table_find(tkey, ck)
@@ -1119,7 +1281,7 @@ def run(
         )
         if status != 0:
             _store_status(tkey, tpn, tdn, twork, tflags, stats, ck, status)
-            unplace(cell, cnt, thr, thrn, c, mover)
+            unplace(cell, cnt, thr, thrn, c, mover, k)
             lpn[best] = 0 if status > 0 else INF
             ldn[best] = INF if status > 0 else 0
             continue
