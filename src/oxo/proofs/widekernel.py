@@ -132,6 +132,23 @@ def unplace(cell, cnt, thr, thrn, c, side, k):
         cnt[i, side] = a
 
 
+@_compiled
+def place_bare(cell, cnt, thr, thrn, c, side):
+    """:func:`place` without the tallies: for a search that reads them only before its first
+    move (its moves are taken back before it returns, and the tallies are right again)."""
+    cell[c] = side + 1
+    for j in range(thrn[c]):
+        cnt[thr[c, j], side] += 1
+
+
+@_compiled
+def unplace_bare(cell, cnt, thr, thrn, c, side):
+    """:func:`unplace` without the tallies (:func:`place_bare`)."""
+    cell[c] = 0
+    for j in range(thrn[c]):
+        cnt[thr[c, j], side] -= 1
+
+
 def new_counts(lines: int) -> np.ndarray:
     """The counts array of a board of ``lines`` lines (the shape :func:`load` fills): a row per
     line (X's marks, O's marks), then :data:`TALLY_ROWS` rows of tallies per side that
@@ -533,29 +550,29 @@ def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, 
         while index[depth] < count[depth]:
             c = cand[start[depth] + index[depth]]
             index[depth] += 1
-            place(cell, cnt, thr, thrn, c, s, k)
+            place_bare(cell, cnt, thr, thrn, c, s)
             h ^= zob[s, c]
             t = threats_through(lines, thr, thrn, cnt, cell, below, above, k, s, c, tmp)
             up = above[c]
             if t == 0 or (up >= 0 and four_cell(cnt, thr, thrn, up, d, k)):
                 # (with gravity) no four S may finish at once, or D may finish one above c
-                unplace(cell, cnt, thr, thrn, c, s, k)
+                unplace_bare(cell, cnt, thr, thrn, c, s)
                 h ^= zob[s, c]
                 continue
             if t >= 2:
                 plan[2 * depth] = c
-                unplace(cell, cnt, thr, thrn, c, s, k)
+                unplace_bare(cell, cnt, thr, thrn, c, s)
                 h ^= zob[s, c]
                 result = 2 * depth + 1
                 advanced = True
                 break
             b = tmp[0]
-            place(cell, cnt, thr, thrn, b, d, k)
+            place_bare(cell, cnt, thr, thrn, b, d)
             h ^= zob[d, b]
             if completes(cnt, thr, thrn, b, d, k):
-                unplace(cell, cnt, thr, thrn, b, d, k)
+                unplace_bare(cell, cnt, thr, thrn, b, d)
                 h ^= zob[d, b]
-                unplace(cell, cnt, thr, thrn, c, s, k)
+                unplace_bare(cell, cnt, thr, thrn, c, s)
                 h ^= zob[s, c]
                 continue
             plan[2 * depth] = c
@@ -578,17 +595,17 @@ def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, 
         depth -= 1
         b = block[depth]
         c = plan[2 * depth]
-        unplace(cell, cnt, thr, thrn, b, d, k)
+        unplace_bare(cell, cnt, thr, thrn, b, d)
         h ^= zob[d, b]
-        unplace(cell, cnt, thr, thrn, c, s, k)
+        unplace_bare(cell, cnt, thr, thrn, c, s)
         h ^= zob[s, c]
     # Take back the moves of the plan's path still on the board.
     while depth > 0:
         depth -= 1
         b = plan[2 * depth + 1]
         c = plan[2 * depth]
-        unplace(cell, cnt, thr, thrn, b, d, k)
-        unplace(cell, cnt, thr, thrn, c, s, k)
+        unplace_bare(cell, cnt, thr, thrn, b, d)
+        unplace_bare(cell, cnt, thr, thrn, c, s)
     return result
 
 
@@ -644,7 +661,7 @@ def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n, work):
         c = plan[2 * depth]
         if cell[c] != 0 or (below[c] >= 0 and cell[below[c]] == 0) or (u == 1 and c != tmp2[0]):
             break
-        place(cell, cnt, thr, thrn, c, s, k)
+        place_bare(cell, cnt, thr, thrn, c, s)
         made[placed] = c
         sides[placed] = s
         placed += 1
@@ -656,7 +673,7 @@ def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n, work):
             won = True
             break
         b = tmp[0]
-        place(cell, cnt, thr, thrn, b, d, k)
+        place_bare(cell, cnt, thr, thrn, b, d)
         made[placed] = b
         sides[placed] = d
         placed += 1
@@ -665,7 +682,7 @@ def replay(lines, thr, thrn, below, above, cell, cnt, k, s, plan, n, work):
         depth += 1
     while placed > 0:
         placed -= 1
-        unplace(cell, cnt, thr, thrn, made[placed], sides[placed], k)
+        unplace_bare(cell, cnt, thr, thrn, made[placed], sides[placed])
     return won
 
 
