@@ -37,6 +37,10 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   positions in a fresh process, ``--repeats`` times, and with ``--before REV`` that git revision's
   search too, the two taking turns: positions a second of processor and of wall time, peak memory,
   the ratio of the medians (``--sample 3 --seed 3 --nodes 15000 --before REV``: docs/performance.md).
+* ``drop-rate``: how fast the exact search of boards with gravity goes: Score Four positions
+  drawn as for ``score-four-depths`` (``--plies``), each valued within ``--nodes`` positions in a
+  fresh process, side by side with ``--before REV`` as ``rate`` (``--plies 36 --sample 6 --seed 2
+  --nodes 3000000 --before REV``: docs/performance.md).
 * ``score-four-depths``: how deep a position of Score Four must be before the search settles it:
   for each number of plies in ``--plies``, ``--sample N`` positions (the first two moves drawn
   among the six most promising cells with ``--seed``, the rest played by the engine at level hard
@@ -280,16 +284,8 @@ def standalone_chains(
 
 
 def rate(count: int, seed: int, nodes: int, before: str | None, repeats: int) -> None:
-    """The search's speed on the four-ply sample (:func:`four_ply_sample`): each position searched
-    for ``nodes`` positions in a fresh process, ``repeats`` times; with ``before`` the same in a
-    copy of that git revision's ``src``, the two taking turns (timings on a shared machine drift).
-    Positions a second of processor time (which the other processes of a loaded machine do not
-    inflate) and of wall time, peak memory, and the ratio of the medians."""
-    import shutil
-    import statistics
-    import subprocess
-    import tempfile
-
+    """The proof search's speed on the four-ply sample (:func:`four_ply_sample`): each position
+    searched for ``nodes`` positions (:func:`side_by_side`)."""
     drawn = four_ply_count(quiet=True)
     random.Random(seed).shuffle(drawn)
     setup = f"""
@@ -309,6 +305,50 @@ def rate(count: int, seed: int, nodes: int, before: str | None, repeats: int) ->
             searched += search.nodes
         result = [searched, time.process_time() - began]
         """
+    side_by_side("rate", setup, code, before, repeats)
+
+
+def drop_rate(
+    plies: list[int], count: int, seed: int, nodes: int, before: str | None, repeats: int
+) -> None:
+    """The exact search's speed (:mod:`oxo.proofs.dropvalue`) on Score Four positions drawn as for
+    ``score-four-depths``: each valued (win, draw or loss) within ``nodes`` positions with a fresh
+    table (:func:`side_by_side`)."""
+    found = [
+        (start.x, start.o) for depth in plies for start in engine_positions(depth, count, seed)
+    ]
+    setup = f"""
+        import time
+        from oxo.geometry import Geometry
+        from oxo.position import Position
+        from oxo.proofs.dropvalue import DropSolver
+        geometry = Geometry.parse("4x4x4,gravity")
+        drawn = [Position(geometry, x, o) for x, o in {found!r}]
+        DropSolver(geometry, table_bits=10).value(drawn[0], 100)  # compile
+        """
+    code = f"""
+        searched = 0
+        began = time.process_time()
+        for start in drawn:
+            solver = DropSolver(geometry, table_bits=22)
+            solver.value(start, {nodes})
+            searched += solver.nodes
+        result = [searched, time.process_time() - began]
+        """
+    side_by_side("drop-rate", setup, code, before, repeats)
+
+
+def side_by_side(name: str, setup: str, code: str, before: str | None, repeats: int) -> None:
+    """``code`` (which sets ``result`` to positions searched and processor seconds) in a fresh
+    process, ``repeats`` times, and with ``before`` the same in a copy of that git revision's
+    ``src``, the two taking turns (timings on a shared machine drift): positions a second of
+    processor time (which the other processes of a loaded machine do not inflate) and of wall
+    time, peak memory, and the ratio of the medians."""
+    import shutil
+    import statistics
+    import subprocess
+    import tempfile
+
     root = Path(__file__).resolve().parents[1]
     sides: list[tuple[str, dict[str, str]]] = [("this checkout", {"PYTHONPATH": str(root / "src")})]
     scratch = None
@@ -328,7 +368,7 @@ def rate(count: int, seed: int, nodes: int, before: str | None, repeats: int) ->
                 wall = float(row["seconds"])  # type: ignore[arg-type]
                 speeds[label].append(searched / cpu)
                 print(
-                    f"rate: {label}, turn {turn + 1}: {searched:,} positions, {cpu:.1f} s of "
+                    f"{name}: {label}, turn {turn + 1}: {searched:,} positions, {cpu:.1f} s of "
                     f"processor time ({searched / cpu:,.0f} a second), {wall:.1f} s wall "
                     f"({searched / wall:,.0f} a second), {float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
                     flush=True,
@@ -337,7 +377,7 @@ def rate(count: int, seed: int, nodes: int, before: str | None, repeats: int) ->
         if scratch:
             shutil.rmtree(scratch, ignore_errors=True)
     medians = {label: statistics.median(values) for label, values in speeds.items()}
-    line = f"rate: median, this checkout: {medians['this checkout']:,.0f} positions a second"
+    line = f"{name}: median, this checkout: {medians['this checkout']:,.0f} positions a second"
     if before:
         ratio = medians["this checkout"] / medians[before]
         line += f"; {before}: {medians[before]:,.0f}; {ratio:.2f}x the speed of {before}"
@@ -600,14 +640,17 @@ def main() -> None:
             "score-four-depths",
             "score-four-perfect",
             "rate",
+            "drop-rate",
         ],
     )
     parser.add_argument(
         "--before",
         metavar="REV",
-        help="rate: also time the search of this git revision, taking turns",
+        help="rate, drop-rate: also time the search of this git revision, taking turns",
     )
-    parser.add_argument("--repeats", type=int, default=3, help="rate: turns of each checkout")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="rate, drop-rate: turns of each checkout"
+    )
     parser.add_argument(
         "--checker-before",
         metavar="REV",
@@ -650,6 +693,10 @@ def main() -> None:
             continue
         if name == "rate":
             rate(args.sample, args.seed, args.nodes, args.before, args.repeats)
+            continue
+        if name == "drop-rate":
+            plies = [int(part) for part in args.plies.split(",")]
+            drop_rate(plies, args.sample, args.seed, args.nodes, args.before, args.repeats)
             continue
         if name == "chain-rule":
             chain_rule(args.sample, args.seed, args.nodes, args.played_checks, args.checker_before)

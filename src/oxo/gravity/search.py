@@ -15,11 +15,10 @@ numba's on-disk cache does not notice a change in a function of another module: 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
+from oxo.compiled import NO_REFCOUNTS
 from oxo.gravity.bitboard import (
     _BOTTOM,
     _BUCKET_BITS,
@@ -52,9 +51,6 @@ _F_POS, _F_MASK, _F_ALPHA, _F_BETA, _F_KEY, _F_START, _F_INDEX, _F_FLIP, _F_ETC 
 #: follow-up bound, and its table key, in the order of ``moves[depth]``.
 _K_THREATS, _K_BOUND, _K_KEY = range(3)
 
-#: numba's option to compile without its runtime's reference counts: the search allocates nothing,
-#: and the counts its helpers' array arguments cost (atomic operations) took a fifth of its time.
-NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}
 
 #: What :func:`_etc_cut` answers when no child gives a cut-off (no score is this low).
 _NO_CUT = -1000

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from oxo.compiled import NO_REFCOUNTS
 from oxo.gravity.bitboard import (
     _BUCKET_BITS,
     _CELLS,
@@ -48,7 +49,6 @@ from oxo.gravity.search import (
     _C_STOPPED,
     _NO_BOUND,
     _NO_CUT,
-    NO_REFCOUNTS,
     _narrow,
 )
 from oxo.gravity.table import _COLUMN_SHIFT, _MIX, _prefetch_word, _probe_at, _store_at

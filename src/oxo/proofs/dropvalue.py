@@ -26,8 +26,8 @@ everywhere in oxo (:meth:`oxo.geometry.Geometry.playable`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from oxo.compiled import without_refcounts
 from oxo.errors import OutOfReachError, PositionError
 from oxo.geometry import Geometry
 from oxo.position import Position
@@ -68,6 +68,8 @@ class DropSolver:
         self._flag = np.full(1 << table_bits, -1, dtype=np.int8)  # -1: an empty slot
         # positions searched in all, the limit of this question
         self._counts = np.zeros(2, dtype=np.int64)
+        # each depth's moves in the order they are tried, and their scores (the search's scratch)
+        self._order = np.zeros((geometry.size + 1, 128), dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -149,6 +151,7 @@ class DropSolver:
             self._value,
             self._flag,
             self._counts,
+            self._order,
         )
         return None if abs(found) == _STOPPED else int(found)
 
@@ -226,7 +229,7 @@ class DropSolutions:
 drop_solution = DropSolutions()
 
 
-@njit(cache=True)
+@without_refcounts
 def _threats(mine: np.uint64, theirs: np.uint64, lines: np.ndarray) -> np.uint64:
     """The cells (empty or not yet playable) where ``mine`` would complete a line."""
     out = np.uint64(0)
@@ -241,7 +244,7 @@ def _threats(mine: np.uint64, theirs: np.uint64, lines: np.ndarray) -> np.uint64
     return out
 
 
-@njit(cache=True)
+@without_refcounts
 def _negamax(
     mine: np.uint64,
     theirs: np.uint64,
@@ -257,6 +260,7 @@ def _negamax(
     tvalue: np.ndarray,
     tflag: np.ndarray,
     counts: np.ndarray,
+    order: np.ndarray,
 ) -> int:
     """The score for the side to move (marks ``mine``), fail-soft within the window (alpha, beta):
     a result at most alpha is an upper bound, at least beta a lower bound, between them exact; or
@@ -309,8 +313,8 @@ def _negamax(
             if kept <= alpha:
                 return kept
             beta = min(beta, kept)
-    cells = np.empty(64, dtype=np.int64)
-    scores = np.empty(64, dtype=np.int64)
+    # The moves in the order they are tried (``order``'s row of this depth: cells, then scores).
+    row = order[popcount(taken)]
     n = 0
     rest = moves
     while rest:
@@ -322,17 +326,17 @@ def _negamax(
         playable_next = full & ~after & (bottom | (after >> layer))
         score = 16 * popcount(made) + 64 * popcount(made & playable_next)
         j = n
-        while j > 0 and scores[j - 1] < score:  # insertion, highest score first
-            cells[j] = cells[j - 1]
-            scores[j] = scores[j - 1]
+        while j > 0 and row[64 + j - 1] < score:  # insertion, highest score first
+            row[j] = row[j - 1]
+            row[64 + j] = row[64 + j - 1]
             j -= 1
-        cells[j] = cell
-        scores[j] = score
+        row[j] = cell
+        row[64 + j] = score
         n += 1
     start = alpha
     best = -_STOPPED
     for i in range(n):
-        bit = one << np.uint64(cells[i])
+        bit = one << np.uint64(row[i])
         found = -_negamax(
             theirs,
             mine | bit,
@@ -348,6 +352,7 @@ def _negamax(
             tvalue,
             tflag,
             counts,
+            order,
         )
         if found == -_STOPPED or found == _STOPPED:
             return _STOPPED

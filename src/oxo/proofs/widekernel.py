@@ -26,16 +26,16 @@ hash over the board's symmetries (its class), after that by their own hash.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
+from oxo.compiled import NO_REFCOUNTS
+
 #: The decorator of the kernel's pieces: compiled, cached, and without numba's reference counts
-#: (``_nrt=False``). None of them makes an array, and the counts' atomic updates on every call
-#: of a small piece (a table lookup, a replay) took a tenth of the search's time on 4x4x4x4.
-_WITHOUT_COUNTS: dict[str, Any] = {"_nrt": False}  # (numba's type stubs lack the option)
-_compiled = njit(cache=True, **_WITHOUT_COUNTS)
+#: (:data:`oxo.compiled.NO_REFCOUNTS`): none of them makes an array, and the counts' atomic
+#: updates on every call of a small piece (a table lookup, a replay) took a tenth of the search's
+#: time on 4x4x4x4.
+_compiled = njit(cache=True, **NO_REFCOUNTS)
 
 #: Proof and disproof numbers at or above this are infinite.
 INF = 1 << 30
