@@ -1074,6 +1074,57 @@ def test_the_docs_show_the_boards_the_page_offers(client: TestClient) -> None:
     assert json.loads(levels.group(1)) == {key: connect4[key] for key in ("rated", "levels")}
 
 
+def test_score_four_shows_the_values_of_its_moves_near_the_end(client: TestClient) -> None:
+    """Score Four, which the classic solver does not know: the values of the moves come from its
+    exact solver once at most its reach of cells are empty (none before), each the value of the
+    position the move leads to for the player making it, and the best of them the position's own."""
+    from oxo.proofs.dropvalue import DropSolver, drop_solution
+
+    geometry = Geometry.parse("4x4x4,gravity")
+    rng = random.Random(5)
+    moves: list[int] = []
+    position = Position.empty(geometry)
+    while len(position.empty_cells) > drop_solution.reach:
+        if position.is_over:
+            position, moves = Position.empty(geometry), []  # a line on the way: again
+            continue
+        choice = rng.choice(position.legal_moves)
+        moves.append(choice)
+        position = position.play(choice)
+    earlier = new(
+        client,
+        "?values=1",
+        board="scorefour",
+        players={"x": "human", "o": "human"},
+        moves=moves[:-2],
+    )
+    assert not earlier["values_available"] and earlier["values"] is None
+    game = new(
+        client, "?values=1", board="scorefour", players={"x": "human", "o": "human"}, moves=moves
+    )
+    assert game["values_available"] and set(game["values"]) == {str(m) for m in game["legal"]}
+    solver = DropSolver(geometry)
+    rank = {"loss": 0, "draw": 1, "win": 2}
+    for cell, entry in game["values"].items():
+        child = position.play(int(cell))
+        if child.winner is not None:
+            expected = ("win", 1)
+        else:
+            score = solver.score(child)  # for the side to move after the move: the other one
+            assert score is not None
+            outcome = "loss" if score > 0 else "win" if score < 0 else "draw"
+            plies = geometry.size + 1 - child.ply - abs(score) if score else None
+            expected = (outcome, None if plies is None else plies + 1)
+        assert (entry["value"], entry["plies"] if entry["value"] != "draw" else None) == expected
+    own = solver.score(position)
+    best = max(
+        game["values"].values(),
+        key=lambda e: (rank[e["value"]], -e["plies"] if e["value"] == "win" else e["plies"]),
+    )
+    assert best["value"] == ("win" if own > 0 else "loss" if own < 0 else "draw")
+    assert game["svg"].count("data-value=") == len(game["legal"])  # the drawing shows them
+
+
 def test_score_four_and_the_4d_board_on_the_page(client: TestClient) -> None:
     boards = {b["id"]: b for b in client.get("/api/info").json()["boards"]}
     offered = boards["4x4x4,gravity"]

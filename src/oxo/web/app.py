@@ -398,7 +398,13 @@ def create_app(
         if values and not game.values_ready():
             state = game.state
             assert isinstance(state, Position)
-            if sessions.solvable(state.geometry):
+            if game.exact_values_reach(state):
+                await compute(
+                    ("values", game.id, len(game.moves)),
+                    "the exact values of the moves",
+                    game.compute_exact_values,
+                )
+            elif sessions.solvable(state.geometry):
                 await compute(
                     ("solve", state.geometry),
                     f"solving {state.geometry.spec} (for the values of the moves)",

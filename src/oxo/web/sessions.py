@@ -31,7 +31,7 @@ from oxo.engines import (
     Engine,
     normalize_level,
 )
-from oxo.engines.exact import solver_reach
+from oxo.engines.exact import in_reach, solver_reach
 from oxo.errors import MoveError, OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
@@ -272,6 +272,9 @@ class Game:
         self.preparing: Any = None
         self.touched = time.monotonic()  # set by the store at each request
         self._solutions = solutions or SolutionCache()
+        #: The values of the moves of one position by the game's exact solver (boxes with gravity
+        #: near the end, which the classic solver does not know), as (position, values).
+        self._exact_values: tuple[GameState, dict[int, dict[str, Any]]] | None = None
 
     @property
     def state(self) -> GameState:
@@ -295,13 +298,42 @@ class Game:
         return self.thinking is not None and not self.thinking.done()
 
     def values_ready(self) -> bool:
-        """Whether the values of the moves can be given at once (the board's solution is in memory)."""
+        """Whether the values of the moves can be given at once (the board's solution is in
+        memory, or the exact solver's values of this position are)."""
         state = self.state
+        if self.exact_values_reach(state):
+            held = self._exact_values
+            return held is not None and held[0] == state
         return (
             not isinstance(state, Position)
             or not solvable(state.geometry)
             or self._solutions.ready(state.geometry)
         )
+
+    def exact_values_reach(self, state: GameState) -> bool:
+        """Whether the game's exact solver gives the values of ``state``'s moves: a box with
+        gravity (Score Four) with few enough empty cells, the game still going."""
+        if not isinstance(state, Position) or not state.geometry.gravity or state.is_over:
+            return False
+        solver = self.game.exact_solver()
+        return solver is not None and in_reach(state, solver)
+
+    def compute_exact_values(self) -> None:
+        """The exact solver's values of the moves of the position on the board, kept for
+        :meth:`to_dict` (the solver's search: up to a second near its reach; run off the event
+        loop)."""
+        state = self.state
+        solver = self.game.exact_solver()
+        if solver is None or not isinstance(state, Position) or not self.exact_values_reach(state):
+            return
+        solution = solver(state, solver_reach(solver))
+        mover = state.to_move
+        assert mover is not None  # the game is still going
+        values = {}
+        for move in state.legal_moves:
+            value = solution.value(state.play(move))
+            values[move] = value_entry(relative_value(value, mover), value.plies + 1)
+        self._exact_values = (state, values)
 
     # -- moves as the API writes them: cell IDs on classic boards, GC text in mega -------------------
 
@@ -392,7 +424,11 @@ class Game:
             "last_search": self.last_search,
         }
         if isinstance(state, Position):
-            data.update(_classic_fields(state, list(moves), self._solutions, values))
+            exact = None
+            if self.exact_values_reach(state):
+                held = self._exact_values
+                exact = held[1] if held is not None and held[0] == state else {}
+            data.update(_classic_fields(state, list(moves), self._solutions, values, exact))
         elif self.game.family == "mega":
             data.update(_mega_fields(state))  # type: ignore[arg-type]  # a mega game's state is a MegaState
         else:
@@ -479,13 +515,21 @@ def cell_size(position: Position) -> float:
 
 
 def _classic_fields(
-    position: Position, moves: list[int], solutions: SolutionCache, values: bool
+    position: Position,
+    moves: list[int],
+    solutions: SolutionCache,
+    values: bool,
+    exact: dict[int, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """What a classic game adds: the position, the winning lines, the move values (boards the solver reaches), the drawing."""
+    """What a classic game adds: the position, the winning lines, the move values (boards the
+    solver reaches, or ``exact``: the exact solver's values on a box with gravity near the end,
+    empty while not computed yet), the drawing."""
     geometry = position.geometry
-    available = solvable(geometry)
+    available = solvable(geometry) or exact is not None
     move_values = None
-    if values and available:
+    if values and exact is not None:
+        move_values = exact or None
+    elif values and available:
         mover = position.to_move
         move_values = (
             {}
