@@ -12,6 +12,7 @@ Screenshots go to each test's temporary folder. Skipped, with the reason, when c
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -399,6 +400,37 @@ def test_keyboard_play_and_cell_names(page, server_url: str) -> None:
         "#play-svg rect[data-cell='0']", "c => getComputedStyle(c).strokeWidth"
     )
     assert width == "5px"
+
+
+def test_score_four_values_near_the_end_by_keyboard(page, server_url: str) -> None:
+    """Score Four from a link to a game 40 plies in (24 cells empty): the values of the moves are
+    offered, turned on from the keyboard, and listed and drawn for each open column's cell."""
+    geometry = Geometry.parse("4x4x4,gravity")
+    rng = random.Random(5)
+    moves: list[int] = []
+    position = Position.empty(geometry)
+    while len(position.empty_cells) > 24:
+        if position.is_over:
+            position, moves = Position.empty(geometry), []
+            continue
+        moves.append(rng.choice(position.legal_moves))
+        position = position.play(moves[-1])
+    link = ",".join(str(m) for m in moves)
+    page.goto(f"{server_url}#play?board=4x4x4,gravity&x=human&o=human&moves={link}")
+    page.wait_for_selector("#play-svg svg")
+    idle(page)
+    assert page.evaluate("Play.state.moves.length") == 40
+    assert page.is_visible("#play-values-label")
+    page.focus("#play-values")
+    page.keyboard.press("Space")
+    page.wait_for_selector("#play-values-list li")
+    idle(page)
+    items = page.locator("#play-values-list li").all_inner_texts()
+    assert len(items) == len(position.legal_moves)
+    assert all(item.rsplit(": ", 1)[1].split()[0] in ("win", "draw", "loss") for item in items)
+    assert page.locator("#play-svg [data-value]").count() == len(position.legal_moves)
+    toggle = page.get_by_role("checkbox", name="show the value of every empty cell")
+    assert toggle.is_checked()  # found by its name in the accessibility tree
 
 
 def test_values_hint_play_again_and_link(page, server_url: str, browser_context) -> None:
