@@ -76,6 +76,31 @@ def measure_command(argv: list[str], *, label: str) -> dict[str, object]:
     return report
 
 
+def export(ref: str) -> Path:
+    """The source tree of git commit ``ref`` (``git archive``), in a folder of the temporary
+    directory named by the commit, kept between runs so numba's cache there stays warm."""
+    import subprocess
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    sha = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    folder = Path(tempfile.gettempdir()) / f"oxo-baseline-{sha[:12]}"
+    if not (folder / "exported").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", "--format=tar", sha], cwd=root, capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+        (folder / "exported").write_text(sha + "\n")
+    return folder
+
+
 def commit(short: bool = False) -> str:
     """The git commit of this checkout (empty when it is not one), recorded with each result."""
     args = ["git", "rev-parse", *(["--short"] if short else []), "HEAD"]

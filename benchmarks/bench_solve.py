@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import machine, measure, measure_command, print_rows  # noqa: E402
+from _measure import export, machine, measure, measure_command, print_rows  # noqa: E402
 
 SETUP = "import numpy\nfrom oxo.geometry import Geometry\nfrom oxo.position import Position\nfrom oxo.space import build_space\nfrom oxo.solve import solve, reference_value, forced_win_value\nfrom oxo.analysis import winnability, deadend_report"
 
@@ -178,21 +178,12 @@ PROOF_BOARDS = [
 
 
 def _export(ref: str) -> Path:
-    """The source tree of git commit ``ref``, exported (``git archive``) into a temporary folder;
-    ``ref`` may also name a folder holding such a tree already (one exported by an earlier run,
-    whose compiled search is cached there: it is not compiled again)."""
-    import subprocess
-    import tempfile
-
+    """The source tree of git commit ``ref`` (:func:`_measure.export`); ``ref`` may also name a
+    folder holding such a tree already (one exported by an earlier run, whose compiled search is
+    cached there: it is not compiled again)."""
     if Path(ref, "src", "oxo").is_dir():
         return Path(ref)
-    root = Path(__file__).resolve().parent.parent
-    folder = Path(tempfile.mkdtemp(prefix="oxo-baseline-"))
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", ref], cwd=root, capture_output=True, check=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder
+    return export(ref)
 
 
 def _proof_comparison(

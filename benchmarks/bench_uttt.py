@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import machine  # noqa: E402
+from _measure import export, machine  # noqa: E402
 from _measure import measure as measure_child  # noqa: E402
 
 WARM_COMPILED = "from oxo.uttt import compiled\ncompiled.random_games(2, compiled.make_rng(0))\n"
@@ -330,31 +330,6 @@ for line in sys.stdin:
         move = engine.choose(UtttState.replay(argument))
         print(json.dumps([move, engine.last.nodes]), flush=True)
 """
-
-
-def export(ref: str) -> Path:
-    """The source tree of git commit ``ref`` (``git archive``), in a folder of the temporary
-    directory named by the commit, kept between runs so numba's cache there stays warm."""
-    import subprocess
-    import tempfile
-
-    root = Path(__file__).resolve().parent.parent
-    sha = subprocess.run(
-        ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    folder = Path(tempfile.gettempdir()) / f"oxo-baseline-{sha[:12]}"
-    if not (folder / "exported").exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            ["git", "archive", "--format=tar", sha], cwd=root, capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-        (folder / "exported").write_text(sha + "\n")
-    return folder
 
 
 def parse_config(text: str) -> dict[str, object]:

@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import commit, machine, measure  # noqa: E402
+from _measure import commit, export, machine, measure  # noqa: E402
 
 if TYPE_CHECKING:
     from oxo.position import Position
@@ -170,17 +170,24 @@ def four_ply_sample(count: int, seed: int, nodes: int) -> None:
         print(f"four-ply-sample: {len(settled)} of {count} settled within {nodes:,} positions")
 
 
-def replays(count: int, seed: int, nodes: int) -> None:
-    """The four-ply sample searched with and without replayed plans (:func:`four_ply_sample`)."""
+def sample_setup(count: int, seed: int) -> str:
+    """The set-up of a fresh process that searches the four-ply sample (:func:`four_ply_sample`):
+    the positions as ``drawn``, the board as ``geometry``, the search compiled."""
     drawn = four_ply_count(quiet=True)
     random.Random(seed).shuffle(drawn)
-    setup = f"""
+    return f"""
+        import time
         from oxo.geometry import Geometry
         from oxo.proofs.wide import WideSearch
         geometry = Geometry.parse("4x4x4x4")
         drawn = {drawn[:count]!r}
         WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(*drawn[0], None, 100)  # compile
         """
+
+
+def replays(count: int, seed: int, nodes: int) -> None:
+    """The four-ply sample searched with and without replayed plans (:func:`four_ply_sample`)."""
+    setup = sample_setup(count, seed)
     rows = []
     for label, replay in (("replayed plans", True), ("a search after every reply", False)):
         code = f"""
@@ -286,16 +293,7 @@ def standalone_chains(
 def rate(count: int, seed: int, nodes: int, before: str | None, repeats: int) -> None:
     """The proof search's speed on the four-ply sample (:func:`four_ply_sample`): each position
     searched for ``nodes`` positions (:func:`side_by_side`)."""
-    drawn = four_ply_count(quiet=True)
-    random.Random(seed).shuffle(drawn)
-    setup = f"""
-        import time
-        from oxo.geometry import Geometry
-        from oxo.proofs.wide import WideSearch
-        geometry = Geometry.parse("4x4x4x4")
-        drawn = {drawn[:count]!r}
-        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(*drawn[0], None, 100)  # compile
-        """
+    setup = sample_setup(count, seed)
     code = f"""
         searched = 0
         began = time.process_time()
@@ -344,38 +342,25 @@ def side_by_side(name: str, setup: str, code: str, before: str | None, repeats: 
     ``src``, the two taking turns (timings on a shared machine drift): positions a second of
     processor time (which the other processes of a loaded machine do not inflate) and of wall
     time, peak memory, and the ratio of the medians."""
-    import shutil
     import statistics
-    import subprocess
-    import tempfile
 
     root = Path(__file__).resolve().parents[1]
     sides: list[tuple[str, dict[str, str]]] = [("this checkout", {"PYTHONPATH": str(root / "src")})]
-    scratch = None
     if before:
-        scratch = tempfile.mkdtemp(prefix="oxo-before-")
-        archive = subprocess.run(
-            ["git", "-C", str(root), "archive", before, "src"], capture_output=True, check=True
-        )
-        subprocess.run(["tar", "-x", "-C", scratch], input=archive.stdout, check=True)
-        sides.append((before, {"PYTHONPATH": str(Path(scratch) / "src")}))
+        sides.append((before, {"PYTHONPATH": str(export(before) / "src")}))
     speeds: dict[str, list[float]] = {label: [] for label, _ in sides}
-    try:
-        for turn in range(repeats):
-            for label, env in sides:
-                row = measure(code, setup=setup, label=label, env=env)
-                searched, cpu = row["result"]  # type: ignore[misc]
-                wall = float(row["seconds"])  # type: ignore[arg-type]
-                speeds[label].append(searched / cpu)
-                print(
-                    f"{name}: {label}, turn {turn + 1}: {searched:,} positions, {cpu:.1f} s of "
-                    f"processor time ({searched / cpu:,.0f} a second), {wall:.1f} s wall "
-                    f"({searched / wall:,.0f} a second), {float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
-                    flush=True,
-                )
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
+    for turn in range(repeats):
+        for label, env in sides:
+            row = measure(code, setup=setup, label=label, env=env)
+            searched, cpu = row["result"]  # type: ignore[misc]
+            wall = float(row["seconds"])  # type: ignore[arg-type]
+            speeds[label].append(searched / cpu)
+            print(
+                f"{name}: {label}, turn {turn + 1}: {searched:,} positions, {cpu:.1f} s of "
+                f"processor time ({searched / cpu:,.0f} a second), {wall:.1f} s wall "
+                f"({searched / wall:,.0f} a second), {float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
+                flush=True,
+            )
     medians = {label: statistics.median(values) for label, values in speeds.items()}
     line = f"{name}: median, this checkout: {medians['this checkout']:,.0f} positions a second"
     if before:
