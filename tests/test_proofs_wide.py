@@ -424,3 +424,19 @@ def test_a_search_stopped_goes_on_from_the_table_it_kept(tmp_path: Path) -> None
     small = WideSearch(geometry, "x", table_bytes=1 << 10)  # the least table: 1,024 slots
     assert kept > len(small.table[0]) and small.load_table(path) == kept
     assert small.statistics()["table_entries"] == len(small.table[0])  # full
+
+
+def test_fixed_slices_make_a_search_repeatable_and_epsilon_changes_only_the_path() -> None:
+    """With a fixed number of positions between returns to the root a search visits the same
+    positions each time (the benchmark that compares epsilons and restarts relies on it); epsilon
+    and the slices change which positions it visits, never the value it proves."""
+    geometry = Geometry.parse("6x5,k=4")  # X wins: about 1,200 positions
+    counts = set()
+    for epsilon, slices in [(250, 50), (250, 50), (0, 50), (1000, 50), (250, None)]:
+        search = WideSearch(geometry, "x", table_bytes=1 << 20, epsilon=epsilon, slice_nodes=slices)
+        assert search.solve() is True
+        assert search.epsilon == epsilon
+        if slices:
+            counts.add((epsilon, search.nodes))
+    assert len({nodes for epsilon, nodes in counts if epsilon == 250}) == 1
+    assert len({nodes for _, nodes in counts}) > 1

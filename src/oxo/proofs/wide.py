@@ -111,6 +111,8 @@ class WideSearch(StrategyReader):
         probe_budget: int = PROBE_BUDGET,
         sym_plies: int = SYM_PLIES,
         replays: bool = True,
+        epsilon: int = EPSILON,
+        slice_nodes: int | None = None,
     ) -> None:
         self.geometry = geometry
         self.attacker_is_x = attacker == "x"
@@ -161,6 +163,13 @@ class WideSearch(StrategyReader):
         #: (:func:`oxo.proofs.widekernel.replay`; False: search after every reply, as before
         #: 2026-11-29, for the benchmark that compares them).
         self.replays = replays
+        #: The 1+epsilon trick's epsilon, in thousandths, and the positions between two returns to
+        #: the root (None: as many as take :data:`SLICE_SECONDS`). A return to the root picks the
+        #: best child of every position on the way afresh, as a search with a smaller epsilon
+        #: would, so both change which positions the search visits (not what it proves); a fixed
+        #: number makes a search repeatable, for ``benchmarks/box_searches.py --only lottery``.
+        self.epsilon = epsilon
+        self.slice_nodes = slice_nodes
         if table_bytes is None:
             table_bytes = default_table_bytes()
         slots = 1 << max(10, (table_bytes // SLOT_BYTES).bit_length() - 1)
@@ -356,7 +365,14 @@ class WideSearch(StrategyReader):
                 self.zsym,
                 self.k,
             ),
-            *(self.side, self.sym_plies, self.vcf_budget, self.probe_budget, EPSILON, self.replays),
+            *(
+                self.side,
+                self.sym_plies,
+                self.vcf_budget,
+                self.probe_budget,
+                self.epsilon,
+                self.replays,
+            ),
             *(self.table, self.frames),
             *(self.cmove, self.ckey, self.vs, self.plan, self.scores, self.stats, budget),
         )
@@ -367,7 +383,7 @@ class WideSearch(StrategyReader):
         """True when the attacker can force a line from (x, o), False when it cannot, None when the
         time or position budget ran out first."""
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        budget = FIRST_SLICE
+        budget = FIRST_SLICE if self.slice_nodes is None else self.slice_nodes
         while True:
             if self.max_nodes is not None:
                 budget = min(budget, self.max_nodes - self.nodes)
@@ -381,7 +397,11 @@ class WideSearch(StrategyReader):
             if self._run(x, o, budget):
                 break
             rate = (self.nodes - before) / max(1e-6, time.perf_counter() - begun)
-            budget = max(FIRST_SLICE, int(rate * SLICE_SECONDS))
+            budget = (
+                max(FIRST_SLICE, int(rate * SLICE_SECONDS))
+                if self.slice_nodes is None
+                else self.slice_nodes
+            )
             if deadline is not None:
                 budget = max(1, min(budget, int(rate * (deadline - time.perf_counter())) + 1))
             if deadline is not None and time.perf_counter() > deadline:
