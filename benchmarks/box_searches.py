@@ -36,7 +36,16 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
 * ``rate``: how fast the search goes: the same draw, each position searched for ``--nodes``
   positions in a fresh process, ``--repeats`` times, and with ``--before REV`` that git revision's
   search too, the two taking turns: positions a second of processor and of wall time, peak memory,
-  the ratio of the medians (``--sample 3 --seed 3 --nodes 15000 --before REV``: docs/performance.md).
+  the ratio of the medians (``--sample 3 --seed 3 --nodes 15000 --before REV``: docs/performance.md);
+  ``--same-path``: each search in one stretch, so that both visit the same positions.
+* ``lottery``: how much the positions a search needs depend on the search's own choices: the
+  positions four plies in that the 4x4x4x4 run kept in ``results/runs/4x4x4x4`` settled, ``--sample
+  N`` of them spread from the cheapest to the dearest (by the positions the run spent), each
+  searched from a fresh table with each epsilon of the 1+epsilon trick in ``--epsilons`` and each
+  number of positions between returns to the root in ``--restarts`` (0: none), repeatable
+  searches within ``--nodes``: the positions each took, and the spread (``--sample 5 --nodes
+  1000000 --epsilons 100,250 --state-from 53805c6``: docs/boxes.md); ``--positions I,J``
+  searches those (0 the cheapest), ``--state-from REV`` the run's settled positions as of REV.
 * ``drop-rate``: how fast the exact search of boards with gravity goes: Score Four positions
   drawn as for ``score-four-depths`` (``--plies``), each valued within ``--nodes`` positions in a
   fresh process, side by side with ``--before REV`` as ``rate`` (``--plies 36 --sample 6 --seed 2
@@ -290,16 +299,25 @@ def standalone_chains(
         )
 
 
-def rate(count: int, seed: int, nodes: int, before: str | None, repeats: int) -> None:
+def rate(
+    count: int, seed: int, nodes: int, before: str | None, repeats: int, same_path: bool = False
+) -> None:
     """The proof search's speed on the four-ply sample (:func:`four_ply_sample`): each position
-    searched for ``nodes`` positions (:func:`side_by_side`)."""
+    searched for ``nodes`` positions (:func:`side_by_side`). With ``same_path`` each search goes
+    in one stretch, never back to the root (the compiled search's own entry, ``_run``, which every
+    revision has): both checkouts visit the same positions when a change leaves the path as it was,
+    where the searches of ``solve`` return to the root after as many positions as take a quarter
+    second, so that two speeds take two paths."""
     setup = sample_setup(count, seed)
+    step = (
+        f"search._run(x, o, {nodes})" if same_path else f"search.solve_until(x, o, None, {nodes})"
+    )
     code = f"""
         searched = 0
         began = time.process_time()
         for x, o in drawn:
             search = WideSearch(geometry, "x", table_bytes=1 << 28)
-            search.solve_until(x, o, None, {nodes})
+            {step}
             searched += search.nodes
         result = [searched, time.process_time() - began]
         """
@@ -334,6 +352,92 @@ def drop_rate(
         result = [searched, time.process_time() - began]
         """
     side_by_side("drop-rate", setup, code, before, repeats)
+
+
+def run_settled(plies: int = 4, revision: str | None = None) -> list[tuple[int, int, int]]:
+    """The positions ``plies`` plies in that the 4x4x4x4 run kept in the repository settled, as
+    (x, o, positions the run spent on them), cheapest first (rows of the run's state: key, x, o,
+    value, ..., positions, jobs, children; see :mod:`oxo.proofs.runs`); with ``revision``, the
+    run's state at that git revision (the list grows as the run goes on)."""
+    import json
+    import subprocess
+
+    from oxo.proofs.runs import load_state
+
+    root = Path(__file__).resolve().parent.parent
+    if revision:
+        path = f"{revision}:results/runs/4x4x4x4/run/state.json"
+        text = subprocess.run(
+            ["git", "show", path], cwd=root, check=True, capture_output=True, text=True
+        ).stdout
+        state = json.loads(text)
+    else:
+        state = load_state(root / "results" / "runs" / "4x4x4x4")
+    found = []
+    for row in state["questions"]["x"]["nodes"]:
+        _, x, o, value, _, _, _, nodes, _, children = row[:10]
+        xs, os_ = int(x, 16), int(o, 16)
+        if value and children is None and (xs | os_).bit_count() == plies:
+            found.append((xs, os_, nodes))
+    return sorted(found, key=lambda item: item[2])
+
+
+def lottery(
+    count: int,
+    nodes: int,
+    epsilons: list[int],
+    restarts: list[int],
+    positions: list[int] | None = None,
+    revision: str | None = None,
+) -> None:
+    from oxo.geometry import Geometry
+    from oxo.proofs.wide import WideSearch
+
+    geometry = Geometry.parse("4x4x4x4")
+    settled = run_settled(revision=revision)
+    picks = positions or sorted(
+        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
+    )
+    print(f"lottery: {len(settled)} positions four plies in settled by the run, {len(picks)} drawn")
+    WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(*settled[0][:2], None, 100)
+    totals: dict[tuple[int, int], list[int]] = {}
+    for index in picks:
+        x, o, spent = settled[index]
+        costs = []
+        for epsilon in epsilons:
+            for restart in restarts:
+                search = WideSearch(
+                    geometry,
+                    "x",
+                    table_bytes=1 << 31,
+                    max_nodes=nodes,
+                    epsilon=epsilon,
+                    slice_nodes=restart or nodes,
+                )
+                began = time.process_time()
+                answer = search.solve(x, o)
+                seconds = time.process_time() - began
+                cost = search.nodes if answer is not None else nodes
+                costs.append(cost)
+                totals.setdefault((epsilon, restart), []).append(cost)
+                shown = f"{cost:,}" if answer is not None else f"over {nodes:,}"
+                print(
+                    f"lottery: position {index} (the run: {spent:,}), epsilon {epsilon}, "
+                    f"{'restarts every ' + format(restart, ',') if restart else 'no restart'}: "
+                    f"{shown} positions, {seconds:.1f} s",
+                    flush=True,
+                )
+        done = [cost for cost in costs if cost < nodes]
+        if len(done) == len(costs):
+            spread = f"the dearest setting took {max(done) / min(done):.1f}x the cheapest"
+        else:
+            spread = f"{len(costs) - len(done)} of {len(costs)} settings not settled within"
+        print(f"lottery: position {index}: {spread}")
+    for (epsilon, restart), costs in totals.items():
+        print(
+            f"lottery: epsilon {epsilon}, restarts {restart or 'none'}: {sum(costs):,} positions "
+            f"in all, median {sorted(costs)[len(costs) // 2]:,}"
+        )
 
 
 def side_by_side(name: str, setup: str, code: str, before: str | None, repeats: int) -> None:
@@ -626,7 +730,30 @@ def main() -> None:
             "score-four-perfect",
             "rate",
             "drop-rate",
+            "lottery",
         ],
+    )
+    parser.add_argument(
+        "--same-path",
+        action="store_true",
+        help="rate: each search in one stretch, so that both checkouts visit the same positions",
+    )
+    parser.add_argument(
+        "--epsilons", default="100,250,400", help="lottery: the epsilons, in thousandths"
+    )
+    parser.add_argument(
+        "--state-from",
+        metavar="REV",
+        help="lottery: the run's settled positions as of this git revision (the list grows)",
+    )
+    parser.add_argument(
+        "--positions",
+        help="lottery: these of the run's settled positions (0: the cheapest), not --sample's",
+    )
+    parser.add_argument(
+        "--restarts",
+        default="1000,0",
+        help="lottery: positions between returns to the root (0: none), with commas",
     )
     parser.add_argument(
         "--before",
@@ -677,11 +804,17 @@ def main() -> None:
             replays(args.sample, args.seed, args.nodes)
             continue
         if name == "rate":
-            rate(args.sample, args.seed, args.nodes, args.before, args.repeats)
+            rate(args.sample, args.seed, args.nodes, args.before, args.repeats, args.same_path)
             continue
         if name == "drop-rate":
             plies = [int(part) for part in args.plies.split(",")]
             drop_rate(plies, args.sample, args.seed, args.nodes, args.before, args.repeats)
+            continue
+        if name == "lottery":
+            epsilons = [int(part) for part in args.epsilons.split(",")]
+            restarts = [int(part) for part in args.restarts.split(",")]
+            chosen = [int(part) for part in args.positions.split(",")] if args.positions else None
+            lottery(args.sample, args.nodes, epsilons, restarts, chosen, args.state_from)
             continue
         if name == "chain-rule":
             chain_rule(args.sample, args.seed, args.nodes, args.played_checks, args.checker_before)
