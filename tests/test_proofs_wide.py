@@ -15,7 +15,14 @@ from checkers import checker_verdict
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.proofs import widekernel as wk
-from oxo.proofs.certificate import StrategyHeader, verify_certificate, write_certificate
+from oxo.proofs.certificate import (
+    Certificate,
+    MoveEntry,
+    StrategyHeader,
+    status_string,
+    verify_certificate,
+    write_certificate,
+)
 from oxo.proofs.merge import certificate_lines
 from oxo.proofs.reference import ReferenceSearch
 from oxo.proofs.rules import ChainSearch, Rules
@@ -440,3 +447,73 @@ def test_fixed_slices_make_a_search_repeatable_and_epsilon_changes_only_the_path
             counts.add((epsilon, search.nodes))
     assert len({nodes for epsilon, nodes in counts if epsilon == 250}) == 1
     assert len({nodes for _, nodes in counts}) > 1
+
+
+@pytest.mark.parametrize(
+    "letters",
+    [
+        "..../..o./..../.x..//..../..../x.../....//..../..../.o../....//..../o.../..../x...",
+        ".x../..../..../...x//..../..../..../....//..../..o./...o/....//..../.o../..x./....",
+    ],
+)
+def test_a_sibling_s_strategy_tried_on_a_reply_settles_it_as_the_checker_accepts(
+    letters: str,
+) -> None:
+    """Qubic, X to move and winning six plies in (positions drawn at random). Where O is to move,
+    the search first tries the strategy that settled one of O's replies on another (Kawano's
+    simulation: the sibling's moves, every position checked by its own rules); some replies are
+    settled so here. The value is the search's without such tries, and the strategy read from
+    the table, the replies settled so included, is accepted by the checker walked from the
+    position."""
+    geometry = Geometry.parse("4x4x4")
+    position = Position.from_string(letters, geometry)
+    x, o = position.x, position.o
+    without = WideSearch(geometry, "x", table_bytes=1 << 24, slice_nodes=200, sim_budget=0)
+    assert without.solve(x, o) is True
+    assert without.statistics()["sibling_strategies_tried"] == 0
+    search = WideSearch(geometry, "x", table_bytes=1 << 24, slice_nodes=200)
+    assert search.solve(x, o) is True
+    statistics = search.statistics()
+    assert statistics["sibling_strategies_won"] > 0
+    assert statistics["sibling_strategy_positions"] > 0
+    entries = tuple(
+        MoveEntry(status_string(entry.x, entry.o, geometry.size), entry.move)
+        for entry in search.strategy(x, o)
+        if entry.move is not None
+    )
+    header = StrategyHeader(geometry.shape, geometry.k, "x", "win", rules=search.rules)
+    assert verify_certificate(Certificate(header, entries), root=(x, o)).valid
+
+
+def test_with_sibling_strategies_tried_positions_keep_the_plain_searchs_values() -> None:
+    """5x5 with k = 4, random positions a few plies in, each side's question: where the search
+    settled replies by a sibling's strategy, its value is the plain search's (a try that took a
+    sibling's moves for granted, without the positions' own checks, answers X wins where it does
+    not)."""
+    geometry = Geometry.parse("5x5,k=4")
+    rng = random.Random(1)
+    compared = won = 0
+    for _ in range(20):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(2, 7)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        if position.is_over:
+            continue
+        for attacker in ("x", "o"):
+            search = WideSearch(
+                geometry, attacker, table_bytes=1 << 22, max_nodes=20_000, slice_nodes=200
+            )
+            answer = search.solve(position.x, position.o)
+            tried = search.statistics()["sibling_strategies_won"]
+            won += tried
+            if answer is None or not tried:
+                continue
+            plain = ReferenceSearch(geometry, attacker, max_nodes=50_000).solve(
+                position.x, position.o
+            )
+            if plain is not None:
+                assert answer == plain, (position.to_letters(rows=True), attacker)
+                compared += 1
+    assert won > 0 and compared >= 5

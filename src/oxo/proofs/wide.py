@@ -12,7 +12,10 @@ by continuous fours (the attacker's usual way to win on a hypercube, a few moves
   attacker to move, a win by continuous fours (every move a four, answered by its forced block, up
   to two fours at once); no pairings;
 * with the defender to move, each reply is tried once for such a win of the attacker when the
-  position is first searched, so that the proof number counts only the replies that need a search.
+  position is first searched, so that the proof number counts only the replies that need a search;
+* before a reply of the defender is searched, the strategy that settled one of its siblings (the
+  one whose search took most) is tried on it: the sibling's moves, every position checked by its
+  own rules (Kawano's simulation; ``sim_budget=0`` turns it off, for the benchmark that compares).
 
 Its strategies are read like the other searches' (:class:`oxo.proofs.strategy.StrategyReader`): the
 attacker's move where it is to move and every reply of the defender. A win by continuous fours is a
@@ -54,6 +57,10 @@ FIRST_SLICE = 64
 SLICE_SECONDS = 0.25
 #: The 1+epsilon trick (as in :mod:`oxo.proofs.dfpn`), in thousandths.
 EPSILON = 250
+#: The most positions one try of a settled sibling's strategy may visit (it gives up sooner when
+#: the sibling's own search took fewer), and the deepest it goes.
+SIM_BUDGET = 100_000
+SIM_DEPTH = 96
 #: Memory of the transposition table when none is given: at most this, and at most a quarter of
 #: the memory free when the search starts (the pages are taken as the table fills).
 DEFAULT_TABLE_BYTES = 1 << 30
@@ -113,6 +120,7 @@ class WideSearch(StrategyReader):
         replays: bool = True,
         epsilon: int = EPSILON,
         slice_nodes: int | None = None,
+        sim_budget: int = SIM_BUDGET,
     ) -> None:
         self.geometry = geometry
         self.attacker_is_x = attacker == "x"
@@ -170,6 +178,9 @@ class WideSearch(StrategyReader):
         #: number makes a search repeatable, for ``benchmarks/box_searches.py --only lottery``.
         self.epsilon = epsilon
         self.slice_nodes = slice_nodes
+        #: The most positions a try of a settled sibling's strategy on a reply of the defender
+        #: may visit (:func:`oxo.proofs.widekernel.simulate`; 0: never tried).
+        self.sim_budget = sim_budget
         if table_bytes is None:
             table_bytes = default_table_bytes()
         slots = 1 << max(10, (table_bytes // SLOT_BYTES).bit_length() - 1)
@@ -201,6 +212,15 @@ class WideSearch(StrategyReader):
         self.cell = np.zeros(n, np.int8)
         self.cnt = wk.new_counts(len(cells))
         self.stats = np.zeros(wk.STATS, np.int64)
+        sim_depth = min(depth, SIM_DEPTH)
+        self.sim_scratch = (
+            np.zeros((sim_depth, n), np.int64),
+            np.zeros(n, np.int64),
+            np.zeros((sim_depth, n), np.int64),
+            np.zeros((sim_depth, n), np.uint64),
+            np.zeros((sim_depth, 4), np.int64),
+            np.zeros((sim_depth, 3), np.uint64),
+        )
         #: Positions searched so far, and times the table was cleared of its positions of least
         #: work (:meth:`_collect`).
         self.nodes = 0
@@ -375,6 +395,8 @@ class WideSearch(StrategyReader):
             ),
             *(self.table, self.frames),
             *(self.cmove, self.ckey, self.vs, self.plan, self.scores, self.stats, budget),
+            self.sim_budget,
+            *self.sim_scratch,
         )
         self.nodes = int(self.stats[wk.ST_NODES])
         return bool(more == 0)
@@ -452,7 +474,9 @@ class WideSearch(StrategyReader):
         it was full, searches for continuous fours, wins they found and the positions they visited,
         moves skipped as mirror images of a move already listed, moves of the attacker tried for
         such a win and those that had one, replies after which a plan found before them still
-        won (:attr:`replays`), and times the table was cleared of its positions of least work."""
+        won (:attr:`replays`), tries of a settled sibling's strategy on a reply, those that settled
+        it and the positions they visited (counted in ``nodes`` too), and times the table was
+        cleared of its positions of least work."""
         s = self.stats
         return {
             "nodes": int(s[wk.ST_NODES]),
@@ -465,5 +489,8 @@ class WideSearch(StrategyReader):
             "moves_rated": int(s[wk.ST_INIT_TRIES]),
             "threat_moves": int(s[wk.ST_INIT_THREATS]),
             "threat_wins_replayed": int(s[wk.ST_REPLAYED]),
+            "sibling_strategies_tried": int(s[wk.ST_SIM_TRIES]),
+            "sibling_strategies_won": int(s[wk.ST_SIM_FOUND]),
+            "sibling_strategy_positions": int(s[wk.ST_SIM_NODES]),
             "table_collections": self.collections,
         }

@@ -16,6 +16,10 @@ The pieces, each the compiled twin of a piece of the plain search (:mod:`oxo.pro
 * :func:`vcf`: a win of the attacker by continuous fours (every move a four, each answered by its
   forced block, ending in two fours at once); the plan is a chain of moves;
 * :func:`expand`: what settles a position before any search, or the moves worth searching;
+* :func:`simulate`: a settled sibling's strategy tried on a reply of the defender (Kawano's
+  simulation, as shogi's mate solvers do it; the plain search has no twin, it only saves
+  searches): a reply that escapes the attacker's first plan often falls to the moves that beat
+  another such reply;
 * :func:`run`: the df-pn loop, with its stack in arrays and a transposition table in open-addressed
   arrays, for a number of positions at a time (each call starts again from the root; what it
   learnt stays in the table).
@@ -51,6 +55,7 @@ DISPROVEN = -1
 FLAG_VCF_TRIED = 1  # the attacker to move has no win by continuous fours within the budget
 FLAG_REPLIES_TRIED = 2  # the defender's replies were each tried for such a win once
 FLAG_MOVES_RATED = 4  # the attacker's moves were each given the proof number they start from
+FLAG_SIM_TRIED = 8  # a settled sibling's strategy was tried on this position (:func:`simulate`)
 
 # Indices of the counters in the statistics array.
 ST_NODES = 0
@@ -64,7 +69,13 @@ ST_HITS = 7
 ST_INIT_TRIES = 8
 ST_INIT_THREATS = 9
 ST_REPLAYED = 10
-STATS = 11
+ST_SIM_TRIES = 11
+ST_SIM_FOUND = 12
+ST_SIM_NODES = 13
+STATS = 14
+#: A try of a sibling's strategy may visit as many positions as the sibling's own search took,
+#: and at least this many (:func:`simulate`).
+SIM_FLOOR = 64
 #: Rows of tallies after the lines' rows in the counts array (:func:`new_counts`).
 TALLY_ROWS = 3
 #: The share of the table's slots (in thousandths) past which :func:`run` returns for room to be
@@ -1032,6 +1043,327 @@ def _init_moves(
         table_store(tkey, tpn, tdn, twork, tflags, stats, ck, pn, 1, 0, 0)
 
 
+@_compiled
+def _sim_enter(
+    lines,
+    thr,
+    thrn,
+    below,
+    above,
+    cell,
+    cnt,
+    zob,
+    k,
+    a,
+    vcf_budget,
+    probe_budget,
+    vs,
+    plan,
+    replays,
+    tkey,
+    tpn,
+    tdn,
+    twork,
+    tflags,
+    stats,
+    smoves,
+    sscores,
+    scmove,
+    sckey,
+    sint,
+    skeys,
+    depth,
+    or_node,
+    nh,
+    oh,
+    limit,
+):
+    """A position of :func:`simulate`'s walk, on the board: 1 won (the table or its own rules say
+    so), -1 not (or the walk is too deep or too long), 0 its row ``depth`` is set up, the moves
+    to go through in ``smoves`` (``scmove``/``sckey`` with the replies' keys where the defender is
+    to move). ``sint[depth]``: or_node, count, next index, positions at entry; ``skeys[depth]``:
+    own hash, the sibling's hash, key."""
+    if depth >= smoves.shape[0] or stats[ST_SIM_NODES] >= limit:
+        return -1
+    nkey = nh if nh != 0 else np.uint64(1)
+    slot = table_find(tkey, nkey)
+    flags = 0
+    if slot >= 0:
+        if tpn[slot] == 0:
+            return 1
+        if tdn[slot] == 0:
+            return -1
+        flags = tflags[slot]
+    stats[ST_SIM_NODES] += 1
+    stats[ST_NODES] += 1
+    moves = smoves[depth]
+    status, m = expand(
+        lines,
+        thr,
+        thrn,
+        below,
+        above,
+        cell,
+        cnt,
+        zob,
+        k,
+        a,
+        flags,
+        vcf_budget,
+        vs,
+        plan,
+        moves,
+        sscores,
+        stats,
+    )
+    if status != 0:
+        _store_status(tkey, tpn, tdn, twork, tflags, stats, nkey, status)
+        return 1 if status > 0 else -1
+    sint[depth, 0] = 1 if or_node else 0
+    sint[depth, 1] = m
+    sint[depth, 2] = 0
+    sint[depth, 3] = stats[ST_SIM_NODES]
+    skeys[depth, 0] = nh
+    skeys[depth, 1] = oh
+    skeys[depth, 2] = nkey
+    if or_node:
+        if not flags & FLAG_VCF_TRIED:
+            table_mark(tkey, tpn, tdn, twork, tflags, stats, nkey, FLAG_VCF_TRIED)
+        return 0
+    d = 1 - a
+    cm = scmove[depth]
+    ck = sckey[depth]
+    for i in range(m):
+        c = moves[i]
+        cm[i] = c
+        h = nh ^ zob[d, c]
+        ck[i] = h if h != 0 else np.uint64(1)
+    if not flags & FLAG_REPLIES_TRIED:
+        _try_replies(
+            lines,
+            thr,
+            thrn,
+            below,
+            above,
+            cell,
+            cnt,
+            zob,
+            k,
+            a,
+            probe_budget,
+            vs,
+            plan,
+            replays,
+            tkey,
+            tpn,
+            tdn,
+            twork,
+            tflags,
+            stats,
+            cm,
+            ck,
+            0,
+            m,
+            nh,
+        )
+        # What the search would store on its first look: every reply won, or as many replies
+        # still to settle (a mark alone would store 1, the number of a four, and the search
+        # would take the strategy's move for one when it rates the moves of the position above).
+        left = 0
+        for i in range(m):
+            s2 = table_find(tkey, ck[i])
+            if s2 < 0 or tpn[s2] != 0:
+                left += 1
+        if left == 0:
+            table_store(tkey, tpn, tdn, twork, tflags, stats, nkey, 0, INF, 1, FLAG_REPLIES_TRIED)
+            return 1
+        if slot < 0:
+            table_store(tkey, tpn, tdn, twork, tflags, stats, nkey, left, 1, 0, FLAG_REPLIES_TRIED)
+        else:
+            table_mark(tkey, tpn, tdn, twork, tflags, stats, nkey, FLAG_REPLIES_TRIED)
+    return 0
+
+
+@_compiled
+def _sim_fours(
+    lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, tkey, tpn, tdn,
+    twork, tflags, stats, nh, oh,
+):  # fmt: skip
+    """For :func:`simulate`, the attacker to move: where the sibling's position (own hash ``oh``)
+    is won, a win here by continuous fours with the full budget (stored as won when found)."""
+    okey = oh if oh != 0 else np.uint64(1)
+    slot = table_find(tkey, okey)
+    if slot < 0 or tpn[slot] != 0:
+        return False
+    stats[ST_VCF_TRIES] += 1
+    found = vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, nh)
+    stats[ST_VCF_NODES] += vs[10][0]
+    if found == 0:
+        return False
+    stats[ST_VCF_FOUND] += 1
+    return True
+
+
+@_compiled
+def simulate(
+    lines,
+    thr,
+    thrn,
+    below,
+    above,
+    cell,
+    cnt,
+    zob,
+    k,
+    a,
+    vcf_budget,
+    probe_budget,
+    vs,
+    plan,
+    replays,
+    tkey,
+    tpn,
+    tdn,
+    twork,
+    tflags,
+    stats,
+    smoves,
+    sscores,
+    scmove,
+    sckey,
+    sint,
+    skeys,
+    nh,
+    oh,
+    r1,
+    limit,
+):
+    """Whether the strategy that settled a sibling position wins here too (Kawano's simulation),
+    the attacker ``a`` to move. The position on the board (own hash ``nh``) is the sibling's (own
+    hash ``oh``) with the defender's last mark on another cell than the sibling's ``r1``. Where
+    the attacker is to move it plays the move of the sibling's strategy (the first of its moves
+    whose position in the sibling's tree the table holds as won); where the defender is, every
+    reply the position allows must lead to a position the table holds as won, here or in the
+    sibling's tree (a reply on ``r1`` leads into the sibling's tree itself). Every position is
+    settled by its own rules (:func:`expand`, the defender's replies tried as the search tries
+    them, :func:`_try_replies`): what is stored as won is won, the sibling's tree only says which
+    move to try. Gives up (False) past ``limit`` of :data:`ST_SIM_NODES` or where the strategy
+    does not fit; what it settled on the way stays. The board is left as it was.
+
+    A walk with a row per depth in ``smoves``, ``scmove``, ``sckey``, ``sint``, ``skeys``
+    (:func:`_sim_enter`), not a recursion: numba's cache of a recursive function could not be
+    read back safely."""
+    d = 1 - a
+    st = _sim_enter(
+        lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, probe_budget, vs,
+        plan, replays, tkey, tpn, tdn, twork, tflags, stats, smoves, sscores, scmove, sckey,
+        sint, skeys, 0, True, nh, oh, limit,
+    )  # fmt: skip
+    if st != 0:
+        return st > 0
+    depth = 0
+    result = 0
+    while True:
+        if result != 0:
+            if result < 0:
+                break
+            if sint[depth, 0] == 1:
+                result = 1  # the attacker's move won: so does its position
+            else:
+                sint[depth, 2] += 1
+                result = 0
+            if result == 1:
+                work = stats[ST_SIM_NODES] - sint[depth, 3] + 1
+                table_store(tkey, tpn, tdn, twork, tflags, stats, skeys[depth, 2], 0, INF, work, 0)
+                if depth == 0:
+                    return True
+                side = a if sint[depth, 0] == 0 else d
+                unplace(cell, cnt, thr, thrn, smoves[depth - 1, sint[depth - 1, 2]], side, k)
+                depth -= 1
+                continue
+        nh = skeys[depth, 0]
+        oh = skeys[depth, 1]
+        m = sint[depth, 1]
+        if sint[depth, 0] == 1:
+            found = -1
+            for i in range(m):
+                oc = oh ^ zob[a, smoves[depth, i]]
+                s2 = table_find(tkey, oc if oc != 0 else np.uint64(1))
+                if s2 >= 0 and tpn[s2] == 0:
+                    found = i
+                    break
+            if found < 0:
+                # The sibling's position was settled by a win by continuous fours (its own search,
+                # or a replay of its parent's plan), not a move kept in the table: look for one
+                # here with the full budget (the defender's replies were only probed for one).
+                if _sim_fours(
+                    lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan,
+                    tkey, tpn, tdn, twork, tflags, stats, nh, oh,
+                ):  # fmt: skip
+                    result = 1
+                    continue
+                result = -1
+                continue
+            c = smoves[depth, found]
+            sint[depth, 2] = found
+            place(cell, cnt, thr, thrn, c, a, k)
+            st = _sim_enter(
+                lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, probe_budget,
+                vs, plan, replays, tkey, tpn, tdn, twork, tflags, stats, smoves, sscores, scmove,
+                sckey, sint, skeys, depth + 1, False, nh ^ zob[a, c], oc, limit,
+            )  # fmt: skip
+            if st == 0:
+                depth += 1
+            else:
+                unplace(cell, cnt, thr, thrn, c, a, k)
+                result = st
+            continue
+        i = sint[depth, 2]
+        while i < m:
+            s2 = table_find(tkey, sckey[depth, i])
+            if s2 >= 0 and tpn[s2] == 0:
+                i += 1
+                continue
+            break
+        if i == m:
+            # the defender's position: every reply won
+            result = 1
+            work = stats[ST_SIM_NODES] - sint[depth, 3] + 1
+            table_store(tkey, tpn, tdn, twork, tflags, stats, skeys[depth, 2], 0, INF, work, 0)
+            if depth == 0:
+                return True
+            unplace(cell, cnt, thr, thrn, smoves[depth - 1, sint[depth - 1, 2]], a, k)
+            depth -= 1
+            continue
+        c = scmove[depth, i]
+        if c == r1:
+            result = -1  # into the sibling's tree, and the table does not hold it as won
+            continue
+        oc = oh ^ zob[d, c]
+        s3 = table_find(tkey, oc if oc != 0 else np.uint64(1))
+        if s3 < 0 or tpn[s3] != 0:
+            result = -1
+            continue
+        sint[depth, 2] = i
+        place(cell, cnt, thr, thrn, c, d, k)
+        st = _sim_enter(
+            lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, probe_budget, vs,
+            plan, replays, tkey, tpn, tdn, twork, tflags, stats, smoves, sscores, scmove, sckey,
+            sint, skeys, depth + 1, True, nh ^ zob[d, c], oc, limit,
+        )  # fmt: skip
+        if st == 0:
+            depth += 1
+        else:
+            unplace(cell, cnt, thr, thrn, c, d, k)
+            result = st
+    # Gave up: take back the moves still on the board.
+    while depth > 0:
+        side = a if sint[depth, 0] == 0 else d
+        unplace(cell, cnt, thr, thrn, smoves[depth - 1, sint[depth - 1, 2]], side, k)
+        depth -= 1
+    return False
+
+
 @njit(cache=True)
 def run(
     lines,
@@ -1059,6 +1391,13 @@ def run(
     scores,
     stats,
     budget,
+    sim_budget,
+    smoves,
+    sscores,
+    scmove,
+    sckey,
+    sint,
+    skeys,
 ):
     """df-pn from the position on the board for at most ``budget`` positions: 0 when the root is
     settled, 1 when the budget ran out first (or the table holds :data:`FULL_PERMILLE` thousandths
@@ -1277,6 +1616,70 @@ def run(
         spent += 1
         slot = table_find(tkey, ck)
         cflags = 0 if slot < 0 else tflags[slot]
+        if (
+            sim_budget > 0
+            and not or_node
+            and marks0 + depth + 1 > sym_plies
+            and not cflags & FLAG_SIM_TRIED
+        ):
+            # A reply of the defender: first try the strategy of the sibling settled with the most
+            # work (a reply elsewhere seldom changes what wins).
+            donor = -1
+            donor_work = np.int64(1)
+            for i in range(first, first + count):
+                if i == best or lpn[i] != 0:
+                    continue
+                s2 = table_find(tkey, ckey[i])
+                if s2 >= 0 and tpn[s2] == 0 and twork[s2] > donor_work:
+                    donor = i
+                    donor_work = twork[s2]
+            if donor >= 0:
+                stats[ST_SIM_TRIES] += 1
+                before = stats[ST_SIM_NODES]
+                r1 = cmove[donor]
+                won = simulate(
+                    lines,
+                    thr,
+                    thrn,
+                    below,
+                    above,
+                    cell,
+                    cnt,
+                    zob,
+                    k,
+                    a,
+                    vcf_budget,
+                    probe_budget,
+                    vs,
+                    plan,
+                    replays,
+                    tkey,
+                    tpn,
+                    tdn,
+                    twork,
+                    tflags,
+                    stats,
+                    smoves,
+                    sscores,
+                    scmove,
+                    sckey,
+                    sint,
+                    skeys,
+                    fhash[depth] ^ zob[mover, c],
+                    fhash[depth] ^ zob[mover, r1],
+                    r1,
+                    before + min(sim_budget, max(donor_work, SIM_FLOOR)),
+                )
+                spent += stats[ST_SIM_NODES] - before
+                if won:
+                    stats[ST_SIM_FOUND] += 1
+                    unplace(cell, cnt, thr, thrn, c, mover, k)
+                    lpn[best] = 0
+                    ldn[best] = INF
+                    continue
+                table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_SIM_TRIED)
+                slot = table_find(tkey, ck)
+                cflags = 0 if slot < 0 else tflags[slot]
         status, m = expand(
             lines,
             thr,
