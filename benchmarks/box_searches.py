@@ -46,6 +46,12 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   searches within ``--nodes``: the positions each took, and the spread (``--sample 5 --nodes
   1000000 --epsilons 100,250 --state-from 53805c6``: docs/boxes.md); ``--positions I,J``
   searches those (0 the cheapest), ``--state-from REV`` the run's settled positions as of REV.
+* ``siblings``: what trying a settled sibling's strategy first on each reply of O gains (Kawano's
+  simulation, :func:`oxo.proofs.widekernel.simulate`): the run's settled positions drawn as for
+  ``lottery``, each searched with the tries and without in fresh processes, side by side, within
+  ``--nodes`` and with 1,000 positions between returns to the root (repeatable): positions, wall
+  and processor time, peak memory, the ratios (``--sample 12 --nodes 3000000 --state-from
+  9f3e445``: docs/boxes.md).
 * ``drop-rate``: how fast the exact search of boards with gravity goes: Score Four positions
   drawn as for ``score-four-depths`` (``--plies``), each valued within ``--nodes`` positions in a
   fresh process, side by side with ``--before REV`` as ``rate`` (``--plies 36 --sample 6 --seed 2
@@ -440,6 +446,68 @@ def lottery(
         )
 
 
+def siblings(
+    count: int,
+    nodes: int,
+    positions: list[int] | None = None,
+    revision: str | None = None,
+    slices: int = 1000,
+) -> None:
+    """The run's settled positions four plies in (as :func:`lottery` draws them), each searched
+    twice in a fresh process, side by side: with a settled sibling's strategy tried first on each
+    reply of O (the default, :func:`oxo.proofs.widekernel.simulate`) and without (``sim_budget=0``),
+    both with ``slices`` positions between returns to the root (repeatable): positions, wall and
+    processor time, peak memory, the tries and what they settled, and the ratios."""
+    settled = run_settled(revision=revision)
+    picks = positions or sorted(
+        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
+    )
+    print(
+        f"siblings: {len(settled)} positions four plies in settled by the run, {len(picks)} drawn"
+    )
+    setup = """
+        from oxo.geometry import Geometry
+        from oxo.proofs.wide import WideSearch
+        geometry = Geometry.parse("4x4x4x4")
+        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(0, 1, None, 100)  # compile
+        """
+    sums = {"tried": [0, 0.0, 0.0], "not tried": [0, 0.0, 0.0]}
+    for index in picks:
+        x, o, spent = settled[index]
+        for label, budget in (("tried", "None"), ("not tried", "0")):
+            options = f"table_bytes=1 << 31, max_nodes={nodes}, slice_nodes={slices}"
+            if budget != "None":
+                options += f", sim_budget={budget}"
+            code = f"""
+                search = WideSearch(geometry, "x", {options})
+                answer = search.solve({x}, {o})
+                s = search.statistics()
+                result = [answer, search.nodes, s["sibling_strategies_tried"],
+                          s["sibling_strategies_won"], s["sibling_strategy_positions"]]
+                """
+            row = measure(code, setup=setup, label=label)
+            answer, searched, tried, won, walked = row["result"]  # type: ignore[misc]
+            wall, cpu = float(row["seconds"]), float(row["cpu_seconds"])  # type: ignore[arg-type]
+            cost = searched if answer is not None else nodes
+            sums[label][0] += cost
+            sums[label][1] += wall
+            sums[label][2] += cpu
+            shown = f"{searched:,} positions" if answer is not None else f"not within {nodes:,}"
+            print(
+                f"siblings: position {index} (the run: {spent:,}), {label}: {shown}, {wall:.1f} s "
+                f"wall, {cpu:.1f} s processor, {float(row['peak_mib']):.0f} MiB peak; "  # type: ignore[arg-type]
+                f"{won:,} of {tried:,} tries settled a reply ({walked:,} positions)",
+                flush=True,
+            )
+    tried, plain = sums["tried"], sums["not tried"]
+    print(
+        f"siblings: in all, tried: {tried[0]:,} positions, {tried[1]:.0f} s wall, {tried[2]:.0f} s "
+        f"processor; not tried: {plain[0]:,} positions, {plain[1]:.0f} s wall, {plain[2]:.0f} s "
+        f"processor; {plain[0] / max(1, tried[0]):.2f}x fewer positions, "
+        f"{plain[1] / max(1e-9, tried[1]):.2f}x the wall speed with the tries"
+    )
+
+
 def side_by_side(name: str, setup: str, code: str, before: str | None, repeats: int) -> None:
     """``code`` (which sets ``result`` to positions searched and processor seconds) in a fresh
     process, ``repeats`` times, and with ``before`` the same in a copy of that git revision's
@@ -731,6 +799,7 @@ def main() -> None:
             "rate",
             "drop-rate",
             "lottery",
+            "siblings",
         ],
     )
     parser.add_argument(
@@ -744,11 +813,11 @@ def main() -> None:
     parser.add_argument(
         "--state-from",
         metavar="REV",
-        help="lottery: the run's settled positions as of this git revision (the list grows)",
+        help="lottery, siblings: the run's settled positions as of this git revision (it grows)",
     )
     parser.add_argument(
         "--positions",
-        help="lottery: these of the run's settled positions (0: the cheapest), not --sample's",
+        help="lottery, siblings: these of the run's settled positions (0: the cheapest)",
     )
     parser.add_argument(
         "--restarts",
@@ -815,6 +884,10 @@ def main() -> None:
             restarts = [int(part) for part in args.restarts.split(",")]
             chosen = [int(part) for part in args.positions.split(",")] if args.positions else None
             lottery(args.sample, args.nodes, epsilons, restarts, chosen, args.state_from)
+            continue
+        if name == "siblings":
+            chosen = [int(part) for part in args.positions.split(",")] if args.positions else None
+            siblings(args.sample, args.nodes, chosen, args.state_from)
             continue
         if name == "chain-rule":
             chain_rule(args.sample, args.seed, args.nodes, args.played_checks, args.checker_before)
