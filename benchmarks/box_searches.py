@@ -781,6 +781,11 @@ def score_four_depths(
             )
 
 
+def numbers(text: str) -> list[int]:
+    """A list of whole numbers written with commas (``--plies 16,24``): argparse's type."""
+    return [int(part) for part in text.split(",")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -808,7 +813,10 @@ def main() -> None:
         help="rate: each search in one stretch, so that both checkouts visit the same positions",
     )
     parser.add_argument(
-        "--epsilons", default="100,250,400", help="lottery: the epsilons, in thousandths"
+        "--epsilons",
+        type=numbers,
+        default="100,250,400",
+        help="lottery: the epsilons, in thousandths",
     )
     parser.add_argument(
         "--state-from",
@@ -817,10 +825,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--positions",
+        type=numbers,
         help="lottery, siblings: these of the run's settled positions (0: the cheapest)",
     )
     parser.add_argument(
         "--restarts",
+        type=numbers,
         default="1000,0",
         help="lottery: positions between returns to the root (0: none), with commas",
     )
@@ -845,6 +855,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--plies",
+        type=numbers,
         default="8,16,24,32",
         help="score-four-depths: the numbers of plies, with commas",
     )
@@ -876,28 +887,31 @@ def main() -> None:
             rate(args.sample, args.seed, args.nodes, args.before, args.repeats, args.same_path)
             continue
         if name == "drop-rate":
-            plies = [int(part) for part in args.plies.split(",")]
+            plies = args.plies
             drop_rate(plies, args.sample, args.seed, args.nodes, args.before, args.repeats)
             continue
         if name == "lottery":
-            epsilons = [int(part) for part in args.epsilons.split(",")]
-            restarts = [int(part) for part in args.restarts.split(",")]
-            chosen = [int(part) for part in args.positions.split(",")] if args.positions else None
-            lottery(args.sample, args.nodes, epsilons, restarts, chosen, args.state_from)
+            lottery(
+                args.sample,
+                args.nodes,
+                args.epsilons,
+                args.restarts,
+                args.positions,
+                args.state_from,
+            )
             continue
         if name == "siblings":
-            chosen = [int(part) for part in args.positions.split(",")] if args.positions else None
-            siblings(args.sample, args.nodes, chosen, args.state_from)
+            siblings(args.sample, args.nodes, args.positions, args.state_from)
             continue
         if name == "chain-rule":
             chain_rule(args.sample, args.seed, args.nodes, args.played_checks, args.checker_before)
             continue
         if name == "score-four-depths":
-            plies = [int(part) for part in args.plies.split(",")]
+            plies = args.plies
             score_four_depths(plies, args.sample, args.seed, args.nodes, args.exact_nodes)
             continue
         if name == "score-four-perfect":
-            plies = [int(part) for part in args.plies.split(",")]
+            plies = args.plies
             score_four_perfect(plies, args.sample, args.seed)
             continue
         start = position(name)
