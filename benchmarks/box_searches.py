@@ -52,6 +52,10 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   ``--nodes`` and with 1,000 positions between returns to the root (repeatable): positions, wall
   and processor time, peak memory, the ratios (``--sample 12 --nodes 3000000 --state-from
   9f3e445``: docs/boxes.md).
+* ``winning-move``: where a settled position's search goes: the run's settled positions drawn as
+  for ``lottery``, each searched as ``siblings`` does, then the position after the winning move
+  it found searched alone (``--positions 4,37 --nodes 1200000 --state-from 9f3e445``:
+  docs/boxes.md).
 * ``drop-rate``: how fast the exact search of boards with gravity goes: Score Four positions
   drawn as for ``score-four-depths`` (``--plies``), each valued within ``--nodes`` positions in a
   fresh process, side by side with ``--before REV`` as ``rate`` (``--plies 36 --sample 6 --seed 2
@@ -508,6 +512,39 @@ def siblings(
     )
 
 
+def winning_move(
+    count: int, nodes: int, positions: list[int] | None = None, revision: str | None = None
+) -> None:
+    """Where a settled position's search goes: the run's settled positions (drawn as for
+    :func:`lottery`) each searched as in :func:`siblings` (with the tries), then the position
+    after the winning move it found searched alone from a fresh table: the positions the other
+    first moves of X took are the difference."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.wide import WideSearch
+
+    geometry = Geometry.parse("4x4x4x4")
+    settled = run_settled(revision=revision)
+    picks = positions or sorted(
+        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
+    )
+    for index in picks:
+        x, o, spent = settled[index]
+        search = WideSearch(geometry, "x", table_bytes=1 << 31, max_nodes=nodes, slice_nodes=1000)
+        if not search.solve(x, o):
+            print(f"winning-move: position {index}: not settled within {nodes:,}")
+            continue
+        _, moves = search.expand(x, o)
+        move = next(m for m in moves if search.value_of(x | 1 << m, o) > 0)
+        alone = WideSearch(geometry, "x", table_bytes=1 << 31, max_nodes=nodes, slice_nodes=1000)
+        assert alone.solve(x | 1 << move, o)
+        print(
+            f"winning-move: position {index} (the run: {spent:,}): {search.nodes:,} positions; "
+            f"X's winning move (cell {move}) alone {alone.nodes:,} "
+            f"({alone.nodes / search.nodes:.0%}), the other first moves the rest",
+            flush=True,
+        )
+
+
 def side_by_side(name: str, setup: str, code: str, before: str | None, repeats: int) -> None:
     """``code`` (which sets ``result`` to positions searched and processor seconds) in a fresh
     process, ``repeats`` times, and with ``before`` the same in a copy of that git revision's
@@ -805,6 +842,7 @@ def main() -> None:
             "drop-rate",
             "lottery",
             "siblings",
+            "winning-move",
         ],
     )
     parser.add_argument(
@@ -821,12 +859,12 @@ def main() -> None:
     parser.add_argument(
         "--state-from",
         metavar="REV",
-        help="lottery, siblings: the run's settled positions as of this git revision (it grows)",
+        help="lottery, siblings, winning-move: the run's settled positions as of this revision",
     )
     parser.add_argument(
         "--positions",
         type=numbers,
-        help="lottery, siblings: these of the run's settled positions (0: the cheapest)",
+        help="lottery, siblings, winning-move: these of the run's settled positions (0: cheapest)",
     )
     parser.add_argument(
         "--restarts",
@@ -899,6 +937,9 @@ def main() -> None:
                 args.positions,
                 args.state_from,
             )
+            continue
+        if name == "winning-move":
+            winning_move(args.sample, args.nodes, args.positions, args.state_from)
             continue
         if name == "siblings":
             siblings(args.sample, args.nodes, args.positions, args.state_from)
