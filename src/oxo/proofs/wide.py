@@ -57,8 +57,9 @@ FIRST_SLICE = 64
 SLICE_SECONDS = 0.25
 #: The 1+epsilon trick (as in :mod:`oxo.proofs.dfpn`), in thousandths.
 EPSILON = 250
-#: The most positions one try of a settled sibling's strategy may visit (it gives up sooner when
-#: the sibling's own search took fewer), and the deepest it goes.
+#: The most positions one try of a settled sibling's strategy may visit (it gives up sooner, past
+#: the sibling's work in the table: the most positions one pass of the search below it took, at
+#: least :data:`widekernel.SIM_FLOOR <oxo.proofs.widekernel.SIM_FLOOR>`), and the deepest it goes.
 SIM_BUDGET = 100_000
 SIM_DEPTH = 96
 #: Memory of the transposition table when none is given: at most this, and at most a quarter of

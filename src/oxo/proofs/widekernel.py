@@ -73,8 +73,9 @@ ST_SIM_TRIES = 11
 ST_SIM_FOUND = 12
 ST_SIM_NODES = 13
 STATS = 14
-#: A try of a sibling's strategy may visit as many positions as the sibling's own search took,
-#: and at least this many (:func:`simulate`).
+#: A try of a sibling's strategy may visit as many positions as the sibling's work in the table
+#: (the most positions one pass of the search below it took), and at least this many
+#: (:func:`simulate`).
 SIM_FLOOR = 64
 #: Rows of tallies after the lines' rows in the counts array (:func:`new_counts`).
 TALLY_ROWS = 3
