@@ -1244,8 +1244,9 @@ def simulate(
     hash ``oh``) with the defender's last mark on another cell than the sibling's ``r1``. Where
     the attacker is to move it plays the move of the sibling's strategy (the first of its moves
     whose position in the sibling's tree the table holds as won); where the defender is, every
-    reply the position allows must lead to a position the table holds as won, here or in the
-    sibling's tree (a reply on ``r1`` leads into the sibling's tree itself). Every position is
+    reply the position allows is won here already or met in the same way, where the matching
+    position of the sibling's tree is held as won (a reply on ``r1`` leads into the sibling's
+    tree itself: the table must hold it as won). Every position is
     settled by its own rules (:func:`expand`, the defender's replies tried as the search tries
     them, :func:`_try_replies`): what is stored as won is won, the sibling's tree only says which
     move to try. Gives up (False) past ``limit`` of :data:`ST_SIM_NODES` or where the strategy
@@ -1624,7 +1625,7 @@ def run(
             and not cflags & FLAG_SIM_TRIED
         ):
             # A reply of the defender: first try the strategy of the sibling settled with the most
-            # work (a reply elsewhere seldom changes what wins).
+            # work (a reply elsewhere often leaves what won there standing).
             donor = -1
             donor_work = np.int64(1)
             for i in range(first, first + count):
