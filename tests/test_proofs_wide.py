@@ -487,9 +487,9 @@ def test_a_sibling_s_strategy_tried_on_a_reply_settles_it_as_the_checker_accepts
 
 def test_with_sibling_strategies_tried_positions_keep_the_plain_searchs_values() -> None:
     """5x5 with k = 4, random positions a few plies in, each side's question: where the search
-    settled replies by a sibling's strategy, its value is the plain search's (a try that took a
-    sibling's moves for granted, without the positions' own checks, answers X wins where it does
-    not)."""
+    settled replies by a sibling's strategy, its value is the plain search's (a try that took the
+    defender's replies for granted, without walking them, answers that the attacker wins where it
+    does not)."""
     geometry = Geometry.parse("5x5,k=4")
     rng = random.Random(1)
     compared = won = 0
