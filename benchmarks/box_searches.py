@@ -507,8 +507,8 @@ def siblings(
     print(
         f"siblings: in all, tried: {tried[0]:,} positions, {tried[1]:.0f} s wall, {tried[2]:.0f} s "
         f"processor; not tried: {plain[0]:,} positions, {plain[1]:.0f} s wall, {plain[2]:.0f} s "
-        f"processor; {plain[0] / max(1, tried[0]):.2f}x fewer positions, "
-        f"{plain[1] / max(1e-9, tried[1]):.2f}x the wall speed with the tries"
+        f"processor; {plain[0] / max(1, tried[0]):.2f} times the positions without the tries "
+        f"as with them, {plain[2] / max(1e-9, tried[2]):.2f} times the processor time"
     )
 
 
