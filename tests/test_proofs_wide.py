@@ -31,6 +31,20 @@ from oxo.proofs.threats import Plan
 from oxo.proofs.wide import CHAIN_BOUND, WideSearch
 
 
+def random_positions(geometry: Geometry, rng: random.Random, draws: int) -> list[Position]:
+    """Of ``draws`` random games of 2 to 6 plies, the positions where no line was made yet."""
+    found = []
+    for _ in range(draws):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(2, 7)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        if not position.is_over:
+            found.append(position)
+    return found
+
+
 @pytest.mark.parametrize(
     ("spec", "attacker"),
     [("3x3", "x"), ("3x3", "o"), ("4x4,k=3", "x"), ("3x3x3", "x"), ("2x2x2x2,k=2", "x")],
@@ -47,16 +61,8 @@ def test_positions_get_the_plain_searchs_values(spec: str) -> None:
     both searches settle it within their budgets (without pairings the wide search settles fewer
     draws: it may not know, but it never contradicts)."""
     geometry = Geometry.parse(spec)
-    rng = random.Random(spec)
     compared = 0
-    for _ in range(12):
-        position = Position.empty(geometry)
-        for _ in range(rng.randrange(2, 7)):
-            if position.is_over:
-                break
-            position = position.play(rng.choice(position.legal_moves))
-        if position.is_over:
-            continue
+    for position in random_positions(geometry, random.Random(spec), 12):
         for attacker in ("x", "o"):
             plain = ReferenceSearch(geometry, attacker, max_nodes=5_000).solve(
                 position.x, position.o
@@ -491,16 +497,8 @@ def test_with_sibling_strategies_tried_positions_keep_the_plain_searchs_values()
     defender's replies for granted, without walking them, answers that the attacker wins where it
     does not)."""
     geometry = Geometry.parse("5x5,k=4")
-    rng = random.Random(1)
     compared = won = 0
-    for _ in range(20):
-        position = Position.empty(geometry)
-        for _ in range(rng.randrange(2, 7)):
-            if position.is_over:
-                break
-            position = position.play(rng.choice(position.legal_moves))
-        if position.is_over:
-            continue
+    for position in random_positions(geometry, random.Random(1), 20):
         for attacker in ("x", "o"):
             search = WideSearch(
                 geometry, attacker, table_bytes=1 << 22, max_nodes=20_000, slice_nodes=200
