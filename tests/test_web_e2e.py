@@ -423,7 +423,10 @@ def test_score_four_values_near_the_end_by_keyboard(page, server_url: str) -> No
     assert page.is_visible("#play-values-label")
     page.focus("#play-values")
     page.keyboard.press("Space")
-    page.wait_for_selector("#play-values-list li")
+    # the list may be drawn again as the values come in: wait until it holds them all
+    page.wait_for_function(
+        f"document.querySelectorAll('#play-values-list li').length >= {len(position.legal_moves)}"
+    )
     idle(page)
     items = page.locator("#play-values-list li").all_inner_texts()
     assert len(items) == len(position.legal_moves)
