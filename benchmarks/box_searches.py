@@ -56,6 +56,10 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   for ``lottery``, each searched as ``siblings`` does, then the position after the winning move
   it found searched alone (``--positions 4,37 --nodes 1200000 --state-from 9f3e445``:
   docs/boxes.md).
+* ``hinted``: what trying first the move that won a position's proven siblings gains (as the
+  run's jobs do, ``Job.hints``): the run's settled positions drawn as for ``lottery``, each given
+  the hint the run would give it were it open, searched with the hint tried first and without,
+  in fresh processes, side by side, as ``siblings`` does.
 * ``drop-rate``: how fast the exact search of boards with gravity goes: Score Four positions
   drawn as for ``score-four-depths`` (``--plies``), each valued within ``--nodes`` positions in a
   fresh process, side by side with ``--before REV`` as ``rate`` (``--plies 36 --sample 6 --seed 2
@@ -86,7 +90,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -364,11 +368,9 @@ def drop_rate(
     side_by_side("drop-rate", setup, code, before, repeats)
 
 
-def run_settled(plies: int = 4, revision: str | None = None) -> list[tuple[int, int, int]]:
-    """The positions ``plies`` plies in that the 4x4x4x4 run kept in the repository settled, as
-    (x, o, positions the run spent on them), cheapest first (rows of the run's state: key, x, o,
-    value, ..., positions, jobs, children; see :mod:`oxo.proofs.runs`); with ``revision``, the
-    run's state at that git revision (the list grows as the run goes on)."""
+def run_state(revision: str | None = None) -> dict[str, Any]:
+    """The 4x4x4x4 run's state kept in the repository (:mod:`oxo.proofs.runs`), or with
+    ``revision`` as it was at that git revision (it grows as the run goes on)."""
     import json
     import subprocess
 
@@ -380,11 +382,17 @@ def run_settled(plies: int = 4, revision: str | None = None) -> list[tuple[int, 
         text = subprocess.run(
             ["git", "show", path], cwd=root, check=True, capture_output=True, text=True
         ).stdout
-        state = json.loads(text)
-    else:
-        state = load_state(root / "results" / "runs" / "4x4x4x4")
+        return json.loads(text)  # type: ignore[no-any-return]
+    return load_state(root / "results" / "runs" / "4x4x4x4")
+
+
+def run_settled(plies: int = 4, revision: str | None = None) -> list[tuple[int, int, int]]:
+    """The positions ``plies`` plies in that the 4x4x4x4 run kept in the repository settled, as
+    (x, o, positions the run spent on them), cheapest first (rows of the run's state: key, x, o,
+    value, ..., positions, jobs, children; see :mod:`oxo.proofs.runs`); with ``revision``, the
+    run's state at that git revision."""
     found = []
-    for row in state["questions"]["x"]["nodes"]:
+    for row in run_state(revision)["questions"]["x"]["nodes"]:
         _, x, o, value, _, _, _, nodes, _, children = row[:10]
         xs, os_ = int(x, 16), int(o, 16)
         if value and children is None and (xs | os_).bit_count() == plies:
@@ -509,6 +517,86 @@ def siblings(
         f"processor; not tried: {plain[0]:,} positions, {plain[1]:.0f} s wall, {plain[2]:.0f} s "
         f"processor; {plain[0] / max(1, tried[0]):.2f} times the positions without the tries "
         f"as with them, {plain[2] / max(1e-9, tried[2]):.2f} times the processor time"
+    )
+
+
+def hinted(
+    count: int,
+    nodes: int,
+    positions: list[int] | None = None,
+    revision: str | None = None,
+    slices: int = 1000,
+) -> None:
+    """What trying first the move that won a position's proven siblings gains (``Job.hints``, as
+    the run's jobs do): the run's settled positions four plies in (drawn as for :func:`lottery`),
+    each given the hint the run would give it were it still open (:meth:`oxo.proofs.runs.Tree.
+    hints`, from the state as of ``revision``), and searched twice in a fresh process, side by
+    side: the position after the hinted move first, for at most the positions a job gives it
+    (:data:`oxo.proofs.workers.HINT_NODES`), then the position; and the position alone. Both
+    repeatable (``slices`` positions between returns to the root), within ``nodes``."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.runs import Tree
+    from oxo.proofs.workers import HINT_NODES
+
+    geometry = Geometry.parse("4x4x4x4")
+    folder = Path(__file__).resolve().parent.parent / "results" / "runs" / "4x4x4x4" / "run"
+    tree = Tree.from_dict(geometry, "x", folder, run_state(revision)["questions"]["x"])
+    settled = run_settled(revision=revision)
+    picks = positions or sorted(
+        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
+    )
+    print(f"hinted: {len(settled)} positions four plies in settled by the run, {len(picks)} drawn")
+    setup = """
+        from oxo.geometry import Geometry
+        from oxo.proofs.wide import WideSearch
+        geometry = Geometry.parse("4x4x4x4")
+        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(0, 1, None, 100)  # compile
+        """
+    sums = {"hinted": [0, 0.0], "alone": [0, 0.0]}
+    for index in picks:
+        x, o, spent = settled[index]
+        node = tree.nodes[tree.classes.key(x, o)]
+        value, node.value = node.value, 0  # as if still open
+        hints = tree.hints(tree.classes.key(x, o), tree.values())
+        node.value = value
+        if not hints:
+            print(f"hinted: position {index}: no proven sibling, no hint")
+            continue
+        (move,) = hints
+        results = {}
+        for label in ("hinted", "alone"):
+            first = ""
+            if label == "hinted":
+                first = f"tried = search.solve_until({x | 1 << move}, {o}, None, {HINT_NODES})"
+            code = f"""
+                search = WideSearch(
+                    geometry, "x", table_bytes=1 << 31, max_nodes={nodes}, slice_nodes={slices}
+                )
+                tried = None
+                {first}
+                answer = search.solve({x}, {o})
+                result = [answer, search.nodes, tried]
+                """
+            row = measure(code, setup=setup, label=label)
+            answer, searched, tried = row["result"]  # type: ignore[misc]
+            cost = searched if answer is not None else nodes
+            cpu = float(row["cpu_seconds"])  # type: ignore[arg-type]
+            sums[label][0] += cost
+            sums[label][1] += cpu
+            results[label] = (
+                f"{searched:,} positions" if answer is not None else f"not within {nodes:,}"
+            ) + (f" (the hint {'won' if tried else 'did not win'})" if label == "hinted" else "")
+            results[label] += f", {cpu:.0f} s processor, {float(row['peak_mib']):.0f} MiB peak"  # type: ignore[arg-type]
+        print(
+            f"hinted: position {index} (the run: {spent:,}), hint {move}: with it "
+            f"{results['hinted']}; alone {results['alone']}",
+            flush=True,
+        )
+    with_, alone = sums["hinted"], sums["alone"]
+    print(
+        f"hinted: in all, with the hint {with_[0]:,} positions, {with_[1]:.0f} s processor; alone "
+        f"{alone[0]:,} positions, {alone[1]:.0f} s processor; "
+        f"{alone[0] / max(1, with_[0]):.2f} times the positions alone as with the hint"
     )
 
 
@@ -843,6 +931,7 @@ def main() -> None:
             "lottery",
             "siblings",
             "winning-move",
+            "hinted",
         ],
     )
     parser.add_argument(
@@ -859,12 +948,14 @@ def main() -> None:
     parser.add_argument(
         "--state-from",
         metavar="REV",
-        help="lottery, siblings, winning-move: the run's settled positions as of this revision",
+        help="lottery, siblings, winning-move, hinted: the run's settled positions as of this "
+        "revision",
     )
     parser.add_argument(
         "--positions",
         type=numbers,
-        help="lottery, siblings, winning-move: these of the run's settled positions (0: cheapest)",
+        help="lottery, siblings, winning-move, hinted: these of the run's settled positions (0: "
+        "cheapest)",
     )
     parser.add_argument(
         "--restarts",
@@ -943,6 +1034,9 @@ def main() -> None:
             continue
         if name == "siblings":
             siblings(args.sample, args.nodes, args.positions, args.state_from)
+            continue
+        if name == "hinted":
+            hinted(args.sample, args.nodes, args.positions, args.state_from)
             continue
         if name == "chain-rule":
             chain_rule(args.sample, args.seed, args.nodes, args.played_checks, args.checker_before)

@@ -24,7 +24,7 @@ from checkers import TOOL, run_checker
 from oxo.cli import main
 from oxo.errors import CertificateFileError, OptionError, OxoError
 from oxo.geometry import Geometry
-from oxo.proofs import runs
+from oxo.proofs import runs, workers
 from oxo.proofs.certificate import status_masks, status_string, verify_certificate
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
 from oxo.proofs.results import certificate_name
@@ -42,6 +42,7 @@ from oxo.proofs.runs import (
 )
 from oxo.proofs.search import certificate_rules
 from oxo.proofs.solver import ProofResult, prove_board
+from oxo.proofs.strategy import Entry
 from oxo.proofs.symmetry import Classes
 from oxo.proofs.workers import Job, JobResult, run_job
 
@@ -76,6 +77,11 @@ def expected_value(spec: str) -> str:
     """The value by one search in memory, no split (tests/test_proofs.py checks that search against
     the per-ply tables on every board up to 16 cells)."""
     return prove_board(Geometry.parse(spec), seconds=None).value
+
+
+def result_folder(result: ProofResult) -> Path:
+    """The folder of a run's proof: where its certificates are, beside its state."""
+    return Path(result.proofs[0]).parent
 
 
 def sections_of(path: str | Path) -> list[list[object]] | None:
@@ -1818,3 +1824,91 @@ def test_the_whole_search_of_the_root_keeps_its_table_between_sessions(tmp_path:
     assert second.value == 1 and second.nodes < fresh.nodes * 3 // 4
     result = prove_board(geometry, seconds=None, proof_dir=folder, run=split(workers=2))
     assert result.value == "x" and not Path(job.table_file).exists()
+
+
+# -- the moves that won a leaf's siblings, tried first ------------------------------------------------
+
+
+def test_a_leaf_is_hinted_the_move_that_won_its_siblings_in_its_own_orientation(
+    tmp_path: Path,
+) -> None:
+    """Two replies of O to one position, each kept in an orientation of its own (a symmetry of the
+    board away from the parent's): the move that won the one (read from its children, then from
+    its fragment) is hinted to the other carried into the other's orientation; a sibling not
+    proven hints nothing, nor does a leaf where the defender is to move."""
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    symmetries = tree.classes.symmetries
+    px, po = 1 << 0 | 1 << 7, 1 << 3  # X on 0 and 7, O on 3: O to move
+    leaf_move, sibling_move, won = 19, 21, 13
+
+    def stabilizer(x: int, o: int) -> int:
+        return sum((s.apply_mask(x), s.apply_mask(o)) == (x, o) for s in symmetries)
+
+    assert stabilizer(px, po | 1 << leaf_move) == stabilizer(px, po | 1 << sibling_move) == 1
+
+    def kept(symmetry: int, x: int, o: int) -> tuple[int, int]:
+        return symmetries[symmetry].apply_mask(x), symmetries[symmetry].apply_mask(o)
+
+    leaf_x, leaf_o = kept(5, px, po | 1 << leaf_move)
+    sibling_x, sibling_o = kept(3, px, po | 1 << sibling_move)
+    won_there = symmetries[3].apply_mask(1 << won).bit_length() - 1
+    hinted = symmetries[5].apply_mask(1 << won).bit_length() - 1
+    parent, leaf, sibling = px << 25 | po, 1, 2  # keys of the test's own
+    tree.nodes = {
+        parent: Node(px, po, children=[(leaf_move, leaf), (sibling_move, sibling)]),
+        leaf: Node(leaf_x, leaf_o),
+        sibling: Node(sibling_x, sibling_o, children=[(won_there, 3)]),
+        3: Node(sibling_x | 1 << won_there, sibling_o),
+    }
+    tree.root = parent
+    assert tree.hints(leaf, tree.values()) == ()  # the sibling is not proven
+    tree.nodes[3].value = 1
+    assert tree.hints(leaf, tree.values()) == (hinted,)
+    assert tree.hints(parent, tree.values()) == ()  # O to move: nothing to hint
+    tree.nodes[sibling] = Node(sibling_x, sibling_o)  # proven by a job of its own, a fragment
+    fragment = encode_fragment(
+        geometry, "x", sibling_x, sibling_o, True, [Entry(sibling_x, sibling_o, won_there)]
+    )
+    tree._won.clear()
+    tree.settle(sibling, 1, fragment, 1, status_string(sibling_x, sibling_o, geometry.size))
+    assert tree.winning_move(sibling, tree.values()) == won_there
+    assert tree.hints(leaf, tree.values()) == (hinted,)
+
+
+def test_a_split_run_tries_the_moves_that_won_siblings_and_says_so(
+    six_by_five: ProofResult,
+) -> None:
+    """The 6x5 run's leaves where X is to move had their siblings' winning moves tried first, some
+    of which won (the run's value and certificates are checked above); its status says how many."""
+    folder = Path(result_folder(six_by_five))
+    status = run_status(folder)
+    question = status.questions[0]
+    assert question.hinted > 0 and 0 < question.hints_won <= question.hinted
+    text = " ".join(" ".join(status.lines()).split())  # any wrapping undone
+    assert f"{question.hinted:,} jobs tried first the move that won a sibling" in text
+
+
+def test_a_job_tries_its_hinted_moves_first_within_a_share_of_its_slice() -> None:
+    """A hinted move that wins settles the job (the search that follows finds it proven); one that
+    does not costs at most its share of the slice, and the job's value is the one found without
+    hints; a hint to a taken cell is not tried."""
+    geometry = Geometry.parse("5x5,k=4")
+    x, o = 1 << 11 | 1 << 12, 1 << 0 | 1 << 4  # X on 13 makes an open three: it wins
+    job = Job(geometry.shape, geometry.k, "x", x, o, max_nodes=200_000, plain_first=False)
+    plain = run_job(job)
+    assert plain.value == 1 and "hints_tried" not in plain.statistics
+    hinted = run_job(replace(job, hints=(13,)))
+    assert hinted.value == 1 and hinted.statistics["hints_won"] == 1
+    assert hinted.statistics["hints_tried"] == 1 and hinted.fragment is not None
+    _, lines = decode_fragment(hinted.fragment)
+    assert next(lines) == {"position": status_string(x, o, geometry.size), "move": 13}
+    square = Geometry.parse("4x4")  # a draw: no move of X wins
+    x, o = 1 << 5, 1 << 10
+    job = Job(square.shape, square.k, "x", x, o, max_nodes=20_000, plain_first=False)
+    plain = run_job(job)
+    bad = run_job(replace(job, hints=(5, 0)))
+    assert plain.value == bad.value == -1
+    assert bad.statistics["hints_tried"] == 1 and bad.statistics["hints_won"] == 0
+    assert 0 < bad.statistics["hint_positions"] <= 20_000 * workers.HINT_SHARE
+    assert bad.nodes <= 20_000

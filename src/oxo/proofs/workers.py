@@ -88,6 +88,12 @@ class Job:
     #: numbers the search left). A job its early part stopped (``early``) is split, and reads
     #: them all the same.
     fragments: bool = True
+    #: Moves of the attacker (cells, in this job's orientation) whose positions the search tries
+    #: first, in turn, within a part of the slice together (:data:`HINT_SHARE`, at most
+    #: :data:`HINT_NODES` positions), where the attacker is to move: the run passes the moves that won the position's
+    #: settled siblings (:meth:`oxo.proofs.runs.Tree.hints`). What a try learns stays in the table,
+    #: and one that proves its move proves the position: the search that follows finds it there.
+    hints: tuple[int, ...] = ()
 
 
 #: The part of its slice after which a job where the defender is to move is split when its search
@@ -96,6 +102,15 @@ class Job:
 #: would have proved 0 to 10 of O's replies with the whole slice; the 2 it let go on proved 30 of 37
 #: and all; half the positions in all.
 EARLY_SPLIT = 0.25
+
+#: The part of a job's slice (its seconds and positions) that its tries of the attacker's moves
+#: named in ``Job.hints`` may take in all, and the most positions they may search, together.
+#: Measured on ten positions four moves in that the 4x4x4x4 run settled (``python
+#: benchmarks/box_searches.py --only hinted``, docs/boxes.md): the hint won on seven, within 3,665
+#: to 296,418 positions (on a dear one 225,709 against 1,332,236 without it); on the five cheap
+#: ones it is the move the search plays first anyway, and costs nothing.
+HINT_SHARE = 0.25
+HINT_NODES = 300_000
 
 
 @dataclass(frozen=True)
@@ -167,14 +182,50 @@ def run_job(job: Job) -> JobResult:
         if not kept.load_table(job.table_file) and job.seed_file is not None:
             kept.load_table(job.seed_file)
     early = False
+    tries: dict[str, int] = {}
     if job.search:
+        if job.hints:
+            tries = _try_hints(search, geometry, job, started)
         answer, early = _solve(search, job, started)
         value = 0 if answer is None else 1 if answer else -1
     else:
         value = search.value_of(job.x, job.o)
     if kept is not None and job.table_file is not None and not value:
         kept.save_table(job.table_file)
-    return _result(job, search, geometry, value, early, started, cpu)
+    return _result(job, search, geometry, value, early, started, cpu, tries)
+
+
+def _try_hints(
+    search: StrategyReader, geometry: Geometry, job: Job, started: float
+) -> dict[str, int]:
+    """Search the positions after the attacker's moves in ``job.hints`` first, in turn, within
+    :data:`HINT_SHARE` of the slice and :data:`HINT_NODES` positions in all, until one is proved
+    (the position is then proved: the search that follows finds the move in its table). Only where
+    the attacker is to move, and only moves to empty cells a mark may go to. What was tried and
+    what it won, as the job's statistics ``hinted_jobs`` (1), ``hints_tried`` (moves),
+    ``hints_won`` (0 or 1) and ``hint_positions``."""
+    attacker_to_move = (job.x.bit_count() == job.o.bit_count()) == (job.attacker == "x")
+    playable = geometry.playable(job.x | job.o)
+    moves = [move for move in job.hints if playable >> move & 1]
+    if not attacker_to_move or not moves:
+        return {}
+    limit = (
+        HINT_NODES if job.max_nodes is None else min(HINT_NODES, int(job.max_nodes * HINT_SHARE))
+    )
+    seconds = None if job.seconds is None else job.seconds * HINT_SHARE
+    before = search.nodes
+    tried = won = 0
+    for move in moves:
+        left = None if seconds is None else seconds - (time.perf_counter() - started)
+        if (left is not None and left <= 0) or search.nodes - before >= limit:
+            break
+        x, o = play(job.x, job.o, move)
+        tried += 1
+        if search.solve_until(x, o, left, before + limit):
+            won = 1
+            break
+    positions = search.nodes - before
+    return {"hinted_jobs": 1, "hints_tried": tried, "hints_won": won, "hint_positions": positions}
 
 
 def _compiled(search: StrategyReader) -> ProofSearch | WideSearch | None:
@@ -226,6 +277,7 @@ def _result(
     early: bool,
     started: float,
     cpu: float,
+    tries: dict[str, int] | None = None,
 ) -> JobResult:
     """The result of a job whose search found ``value`` (0: not settled): the fragment of a settled
     position, the children of one that is split."""
@@ -241,6 +293,7 @@ def _result(
     statistics = search.statistics()
     if job.search and early:
         statistics["early_splits"] = 1
+    statistics.update(tries or {})
     return JobResult(
         job,
         value,
@@ -261,13 +314,16 @@ def _solve(search: StrategyReader, job: Job, started: float) -> tuple[bool | Non
     search stopped early."""
     attacker_to_move = (job.x.bit_count() == job.o.bit_count()) == (job.attacker == "x")
     bounded = job.seconds is not None or job.max_nodes is not None
-    if not job.early or job.final or not bounded or (attacker_to_move and not job.early_attacker):
-        return search.solve(job.x, job.o), False
 
     def seconds_left() -> float | None:
         if job.seconds is None:
             return None
         return max(0.0, job.seconds - (time.perf_counter() - started))
+
+    if not job.early or job.final or not bounded or (attacker_to_move and not job.early_attacker):
+        if job.hints:  # the tries took part of the slice: the search has the rest
+            return search.solve_until(job.x, job.o, seconds_left(), job.max_nodes), False
+        return search.solve(job.x, job.o), False
 
     first = seconds_left()
     answer = search.solve_until(
