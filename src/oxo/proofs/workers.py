@@ -90,9 +90,10 @@ class Job:
     fragments: bool = True
     #: Moves of the attacker (cells, in this job's orientation) whose positions the search tries
     #: first, in turn, within a part of the slice together (:data:`HINT_SHARE`, at most
-    #: :data:`HINT_NODES` positions), where the attacker is to move: the run passes the moves that won the position's
-    #: settled siblings (:meth:`oxo.proofs.runs.Tree.hints`). What a try learns stays in the table,
-    #: and one that proves its move proves the position: the search that follows finds it there.
+    #: :data:`HINT_NODES` positions), where the attacker is to move: the run passes the moves that
+    #: won the position's settled siblings (:meth:`oxo.proofs.runs.Tree.hints`). What a try learns
+    #: stays in the table, and one that proves its move proves the position: the search that
+    #: follows finds it there.
     hints: tuple[int, ...] = ()
 
 
