@@ -1418,11 +1418,10 @@ class ProofRun:
     ) -> Job | None:
         """The job the run gives a leaf it picked (:meth:`_job`): its first tries first the moves
         that won the leaf's proven siblings (:meth:`Tree.hints`; ``values`` the tree's, found
-        again when not given). With
-        slices that double, it keeps the compiled search's table in the folder for the leaf's next
-        job (:meth:`job_table`; local workers only: a cluster's need not see the folder), and
-        while the leaf has doublings left it reads no strategies of the children it settles
-        (``Job.fragments``)."""
+        again when not given). With slices that double, it keeps the compiled search's table in
+        the folder for the leaf's next job (:meth:`job_table`; local workers only: a cluster's
+        need not see the folder), and while the leaf has doublings left it reads no strategies
+        of the children it settles (``Job.fragments``)."""
         job = self._job(tree, key, deadline, self.options.slice_seconds)
         if job is not None and not tree.nodes[key].jobs:
             job = replace(job, hints=tree.hints(key, tree.values() if values is None else values))
