@@ -423,15 +423,22 @@ def test_score_four_values_near_the_end_by_keyboard(page, server_url: str) -> No
     assert page.is_visible("#play-values-label")
     page.focus("#play-values")
     page.keyboard.press("Space")
-    # the list may be drawn again as the values come in: wait until it holds them all
-    page.wait_for_function(
-        f"document.querySelectorAll('#play-values-list li').length >= {len(position.legal_moves)}"
-    )
-    idle(page)
-    items = page.locator("#play-values-list li").all_inner_texts()
+    # The list may be drawn again as answers come in (on a loaded machine an answer came after
+    # the values and drew the list once more): read the list and the board in one go, at a moment
+    # when no request is pending and the list holds every value.
+    seen = page.wait_for_function(
+        f"""() => {{
+            if (document.body.dataset.busy !== '0' || Play.thinking) return null;
+            const items = [...document.querySelectorAll('#play-values-list li')]
+                .map((item) => item.innerText);
+            if (items.length < {len(position.legal_moves)}) return null;
+            return {{items, drawn: document.querySelectorAll('#play-svg [data-value]').length}};
+        }}"""
+    ).json_value()
+    items = seen["items"]
     assert len(items) == len(position.legal_moves)
     assert all(item.rsplit(": ", 1)[1].split()[0] in ("win", "draw", "loss") for item in items)
-    assert page.locator("#play-svg [data-value]").count() == len(position.legal_moves)
+    assert seen["drawn"] == len(position.legal_moves)
     toggle = page.get_by_role("checkbox", name="show the value of every empty cell")
     assert toggle.is_checked()  # found by its name in the accessibility tree
 
