@@ -433,8 +433,9 @@ def test_score_four_values_near_the_end_by_keyboard(page, server_url: str) -> No
             .map((item) => item.innerText);
         return {items, drawn: document.querySelectorAll('#play-svg [data-value]').length};
     }"""
-    for _ in range(20):
-        seen = page.wait_for_function(read).json_value()
+    for _ in range(5):
+        # a request may wait a minute for its answer (the server's bound) before it says so
+        seen = page.wait_for_function(read, timeout=150_000).json_value()
         if len(seen["items"]) >= len(position.legal_moves):
             break
         page.wait_for_timeout(3000)
