@@ -422,26 +422,23 @@ def test_score_four_values_near_the_end_by_keyboard(page, server_url: str) -> No
     assert page.evaluate("Play.state.moves.length") == 40
     assert page.is_visible("#play-values-label")
     page.focus("#play-values")
+    if page.is_checked("#play-values"):  # the saved game of an earlier test had them on: off first
+        page.keyboard.press("Space")
+        idle(page)
     page.keyboard.press("Space")
-    # On a loaded machine the values may take longer than a request may wait: the page then says
-    # to ask again (the work carries on and its answer is kept), which the test does, by turning
-    # the values off and on, until the list and the board hold every value; both are read in one
-    # go, when no request is pending.
-    read = """() => {
+    # The list and the board read in one go, when no request is pending and the list is full (a
+    # request may wait a minute for its answer, the server's bound).
+    seen = page.wait_for_function(
+        """() => {
         if (document.body.dataset.busy !== '0' || Play.thinking) return null;
         const items = [...document.querySelectorAll('#play-values-list li')]
             .map((item) => item.innerText);
+        if (items.length < %d) return null;
         return {items, drawn: document.querySelectorAll('#play-svg [data-value]').length};
     }"""
-    for _ in range(5):
-        # a request may wait a minute for its answer (the server's bound) before it says so
-        seen = page.wait_for_function(read, timeout=150_000).json_value()
-        if len(seen["items"]) >= len(position.legal_moves):
-            break
-        page.wait_for_timeout(3000)
-        page.focus("#play-values")
-        page.keyboard.press("Space")
-        page.keyboard.press("Space")
+        % len(position.legal_moves),
+        timeout=150_000,
+    ).json_value()
     items = seen["items"]
     assert len(items) == len(position.legal_moves)
     assert all(item.rsplit(": ", 1)[1].split()[0] in ("win", "draw", "loss") for item in items)
