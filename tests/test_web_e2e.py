@@ -428,15 +428,15 @@ def test_score_four_values_near_the_end_by_keyboard(page, server_url: str) -> No
     page.keyboard.press("Space")
     # The list and the board read in one go, when no request is pending and the list is full (a
     # request may wait a minute for its answer, the server's bound).
+    full = len(position.legal_moves)
     seen = page.wait_for_function(
         """() => {
         if (document.body.dataset.busy !== '0' || Play.thinking) return null;
         const items = [...document.querySelectorAll('#play-values-list li')]
             .map((item) => item.innerText);
-        if (items.length < %d) return null;
+        if (items.length < FULL) return null;
         return {items, drawn: document.querySelectorAll('#play-svg [data-value]').length};
-    }"""
-        % len(position.legal_moves),
+    }""".replace("FULL", str(full)),
         timeout=150_000,
     ).json_value()
     items = seen["items"]
