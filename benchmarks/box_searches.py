@@ -400,6 +400,24 @@ def run_settled(plies: int = 4, revision: str | None = None) -> list[tuple[int, 
     return sorted(found, key=lambda item: item[2])
 
 
+#: The set-up of a fresh process that searches 4x4x4x4 (:func:`measure`): the geometry and the
+#: search, compiled on a tiny search so that the compiling is not timed.
+WIDE_SETUP = """
+    from oxo.geometry import Geometry
+    from oxo.proofs.wide import WideSearch
+    geometry = Geometry.parse("4x4x4x4")
+    WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(0, 1, None, 100)  # compile
+    """
+
+
+def draw(settled: list[tuple[int, int, int]], count: int, positions: list[int] | None) -> list[int]:
+    """Which of the run's settled positions (cheapest first, :func:`run_settled`) a measure takes:
+    ``positions`` where given, else ``count`` spread evenly from the cheapest to the dearest."""
+    if positions:
+        return list(positions)
+    return sorted({round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)})
+
+
 def lottery(
     count: int,
     nodes: int,
@@ -413,9 +431,7 @@ def lottery(
 
     geometry = Geometry.parse("4x4x4x4")
     settled = run_settled(revision=revision)
-    picks = positions or sorted(
-        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
-    )
+    picks = draw(settled, count, positions)
     print(f"lottery: {len(settled)} positions four plies in settled by the run, {len(picks)} drawn")
     WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(*settled[0][:2], None, 100)
     totals: dict[tuple[int, int], list[int]] = {}
@@ -471,18 +487,11 @@ def siblings(
     both with ``slices`` positions between returns to the root (repeatable): positions, wall and
     processor time, peak memory, the tries and what they settled, and the ratios."""
     settled = run_settled(revision=revision)
-    picks = positions or sorted(
-        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
-    )
+    picks = draw(settled, count, positions)
     print(
         f"siblings: {len(settled)} positions four plies in settled by the run, {len(picks)} drawn"
     )
-    setup = """
-        from oxo.geometry import Geometry
-        from oxo.proofs.wide import WideSearch
-        geometry = Geometry.parse("4x4x4x4")
-        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(0, 1, None, 100)  # compile
-        """
+    setup = WIDE_SETUP
     sums = {"tried": [0, 0.0, 0.0], "not tried": [0, 0.0, 0.0]}
     for index in picks:
         x, o, spent = settled[index]
@@ -542,16 +551,9 @@ def hinted(
     folder = Path(__file__).resolve().parent.parent / "results" / "runs" / "4x4x4x4" / "run"
     tree = Tree.from_dict(geometry, "x", folder, run_state(revision)["questions"]["x"])
     settled = run_settled(revision=revision)
-    picks = positions or sorted(
-        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
-    )
+    picks = draw(settled, count, positions)
     print(f"hinted: {len(settled)} positions four plies in settled by the run, {len(picks)} drawn")
-    setup = """
-        from oxo.geometry import Geometry
-        from oxo.proofs.wide import WideSearch
-        geometry = Geometry.parse("4x4x4x4")
-        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(0, 1, None, 100)  # compile
-        """
+    setup = WIDE_SETUP
     sums = {"hinted": [0, 0.0], "alone": [0, 0.0]}
     for index in picks:
         x, o, spent = settled[index]
@@ -612,9 +614,7 @@ def winning_move(
 
     geometry = Geometry.parse("4x4x4x4")
     settled = run_settled(revision=revision)
-    picks = positions or sorted(
-        {round(i * (len(settled) - 1) / max(1, count - 1)) for i in range(count)}
-    )
+    picks = draw(settled, count, positions)
     for index in picks:
         x, o, spent = settled[index]
         search = WideSearch(geometry, "x", table_bytes=1 << 31, max_nodes=nodes, slice_nodes=1000)
