@@ -239,19 +239,7 @@ def test_a_win_by_continuous_fours_is_found_where_a_forced_chain_is(spec: str) -
         own, other = (position.x, position.o) if side == 0 else (position.o, position.x)
         search._load(position.x, position.o)
         h = np.uint64(wk.position_hash(search.cell, search.zob))
-        board = (search.lines, search.thr, search.thrn, search.below, search.above)
-        length = wk.vcf(
-            *board,
-            search.cell,
-            search.cnt,
-            search.zob,
-            search.k,
-            side,
-            1 << 20,
-            search.vs,
-            search.plan,
-            h,
-        )
+        length = wk.vcf(search.board, side, 1 << 20, search.vs, search.plan, h)
         assert (length > 0) == chains.exists(own, other, geometry.size // 2), (
             position.x,
             position.o,
@@ -287,7 +275,7 @@ def replayed_replies(geometry: Geometry, position: Position) -> list[tuple[int, 
     cell, cnt, tmp = search.cell, search.cnt, np.zeros(4, np.int64)
     board = (search.lines, search.thr, search.thrn, search.below, search.above, cell, cnt)
     h = np.uint64(wk.position_hash(cell, search.zob))
-    n = wk.vcf(*board, search.zob, search.k, 0, 1 << 20, search.vs, search.plan, h)
+    n = wk.vcf(search.board, 0, 1 << 20, search.vs, search.plan, h)
     if n == 0:
         return []
     standing = search.plan[:n].copy()

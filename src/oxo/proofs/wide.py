@@ -212,6 +212,19 @@ class WideSearch(StrategyReader):
         self.moves = np.zeros(n, np.int64)
         self.cell = np.zeros(n, np.int8)
         self.cnt = wk.new_counts(len(cells))
+        #: The board as the kernel takes it (:mod:`oxo.proofs.widekernel`): its arrays, changed in
+        #: place, and k.
+        self.board = (
+            self.lines,
+            self.thr,
+            self.thrn,
+            self.below,
+            self.above,
+            self.cell,
+            self.cnt,
+            self.zob,
+            self.k,
+        )
         self.stats = np.zeros(wk.STATS, np.int64)
         sim_depth = min(depth, SIM_DEPTH)
         self.sim_scratch = (
@@ -254,19 +267,9 @@ class WideSearch(StrategyReader):
         flags = self._flags(self.key(x, o) if key is None else key)
         self._load(x, o)
         status, count = wk.expand(
-            *(
-                self.lines,
-                self.thr,
-                self.thrn,
-                self.below,
-                self.above,
-                self.cell,
-                self.cnt,
-                self.zob,
-                self.k,
-                self.side,
-            ),
-            *(flags, self.vcf_budget, self.vs, self.plan, self.moves, self.scores, self.stats),
+            self.board,
+            *(self.side, flags, self.vcf_budget, self.vs, self.plan, self.moves, self.scores),
+            self.stats,
         )
         return int(status), [int(m) for m in self.moves[:count]]
 
@@ -275,19 +278,8 @@ class WideSearch(StrategyReader):
         or None when none is found within the budget."""
         self._load(x, o)
         length = wk.vcf(
-            *(
-                self.lines,
-                self.thr,
-                self.thrn,
-                self.below,
-                self.above,
-                self.cell,
-                self.cnt,
-                self.zob,
-                self.k,
-                self.side,
-            ),
-            *(self.vcf_budget, self.vs, self.plan),
+            self.board,
+            *(self.side, self.vcf_budget, self.vs, self.plan),
             np.uint64(wk.position_hash(self.cell, self.zob)),
         )
         if length <= 0:
@@ -341,8 +333,7 @@ class WideSearch(StrategyReader):
             return 0
         order = np.argsort(arrays["work"], kind="stable")
         keys, pns, dns, works, flags = (arrays[name][order] for name in TABLE_ARRAYS)
-        tkey, tpn, tdn, twork, tflags = self.table
-        wk.table_fill(tkey, tpn, tdn, twork, tflags, self.stats, keys, pns, dns, works, flags)
+        wk.table_fill((*self.table, self.stats), keys, pns, dns, works, flags)
         return len(order)
 
     # -- df-pn -------------------------------------------------------------------------------------
@@ -366,26 +357,15 @@ class WideSearch(StrategyReader):
             t[:] = 0
         self.stats[wk.ST_ENTRIES] = 0
         keys, pns, dns, works, flags = arrays
-        tkey, tpn, tdn, twork, tflags = self.table
-        wk.table_fill(tkey, tpn, tdn, twork, tflags, self.stats, keys, pns, dns, works, flags)
+        wk.table_fill((*self.table, self.stats), keys, pns, dns, works, flags)
         self.collections += 1
 
     def _run(self, x: int, o: int, budget: int) -> bool:
         self._collect()
         self._load(x, o)
         more = wk.run(
-            *(
-                self.lines,
-                self.thr,
-                self.thrn,
-                self.below,
-                self.above,
-                self.cell,
-                self.cnt,
-                self.zob,
-                self.zsym,
-                self.k,
-            ),
+            self.board,
+            self.zsym,
             *(
                 self.side,
                 self.sym_plies,
@@ -397,7 +377,7 @@ class WideSearch(StrategyReader):
             *(self.table, self.frames),
             *(self.cmove, self.ckey, self.vs, self.plan, self.scores, self.stats, budget),
             self.sim_budget,
-            *self.sim_scratch,
+            self.sim_scratch,
         )
         self.nodes = int(self.stats[wk.ST_NODES])
         return bool(more == 0)

@@ -24,6 +24,14 @@ The pieces, each the compiled twin of a piece of the plain search (:mod:`oxo.pro
   arrays, for a number of positions at a time (each call starts again from the root; what it
   learnt stays in the table).
 
+The pieces take what they share as tuples (numba passes a tuple of arrays as cheaply as the
+arrays one by one): the board ``bd`` (``lines``: each line's cells; ``thr``/``thrn``: the lines
+through each cell and their number; ``below``/``above``: the cell under and over each, -1 without
+gravity; ``cell``; ``cnt``; ``zob``: the Zobrist keys; ``k``), the transposition table ``tb``
+(keys, proof and disproof numbers, work, flags, and the statistics array) and the scratch of
+:func:`simulate`'s walk ``sw`` (its rows of moves, scores, replies' moves and keys, counters and
+hashes, :func:`_sim_enter`).
+
 Positions are keyed by a 64-bit Zobrist hash; within the first ``sym_plies`` plies by the least
 hash over the board's symmetries (its class), after that by their own hash.
 """
@@ -352,9 +360,10 @@ def table_find(tkey, key):
 
 
 @_compiled
-def table_store(tkey, tpn, tdn, twork, tflags, stats, key, pn, dn, work, flags):
+def table_store(tb, key, pn, dn, work, flags):
     """Store ``key``'s numbers (and OR ``flags`` into its flags); a full run of slots gives up the
     one of least work."""
+    tkey, tpn, tdn, twork, tflags, stats = tb
     mask = tkey.shape[0] - 1
     slot = np.int64(key & np.uint64(mask))
     victim = np.int64(-1)
@@ -390,23 +399,22 @@ def table_store(tkey, tpn, tdn, twork, tflags, stats, key, pn, dn, work, flags):
 
 
 @_compiled
-def table_mark(tkey, tpn, tdn, twork, tflags, stats, key, flags):
+def table_mark(tb, key, flags):
     """OR ``flags`` into ``key``'s flags, storing it with the numbers (1, 1) when it is new."""
+    tkey, tflags = tb[0], tb[4]
     slot = table_find(tkey, key)
     if slot >= 0:
         tflags[slot] |= flags
     else:
-        table_store(tkey, tpn, tdn, twork, tflags, stats, key, 1, 1, 0, flags)
+        table_store(tb, key, 1, 1, 0, flags)
 
 
 @_compiled
-def table_fill(tkey, tpn, tdn, twork, tflags, stats, keys, pns, dns, works, flags):
+def table_fill(tb, keys, pns, dns, works, flags):
     """Store the entries of ``keys`` (with their numbers, work and flags) in the table, in order:
     a later one may take the slot of an earlier one of less work."""
     for i in range(keys.shape[0]):
-        table_store(
-            tkey, tpn, tdn, twork, tflags, stats, keys[i], pns[i], dns[i], works[i], flags[i]
-        )
+        table_store(tb, keys[i], pns[i], dns[i], works[i], flags[i])
 
 
 @_compiled
@@ -448,7 +456,7 @@ def _fail_add(fkeys, fgen, gen, h):
 
 
 @_compiled
-def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, h0):
+def vcf(bd, s, budget, vs, plan, h0):
     """A win of side ``s`` (to move) by continuous fours: ``plan`` gets the moves in order (S's
     move, D's forced block, S's move, ..., S's last move, which completes a line or makes two fours
     at once); the number of moves, or 0 when none is found within ``budget`` positions. The board
@@ -458,6 +466,7 @@ def vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, s, budget, vs, plan, 
     keys, their generations, generation counters (failed keys, cells), small buffers, node
     counter, the lines that lack two marks level after level with their offsets and counts, a
     stamp per cell: see :func:`scratch`)."""
+    lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     cand, start, count, index, block, fkeys, fgen, gens, tmp, tmp2, nodes = vs[:11]
     lstack, lstart, lcount, cstamp = vs[11], vs[12], vs[13], vs[14]
     d = 1 - s
@@ -745,30 +754,13 @@ def ordered_moves(lines, thr, thrn, below, above, cell, cnt, s, moves, scores):
 
 
 @_compiled
-def expand(
-    lines,
-    thr,
-    thrn,
-    below,
-    above,
-    cell,
-    cnt,
-    zob,
-    k,
-    attacker,
-    flags,
-    vcf_budget,
-    vs,
-    plan,
-    moves,
-    scores,
-    stats,
-):
+def expand(bd, attacker, flags, vcf_budget, vs, plan, moves, scores, stats):
     """Settle the position on the board if the rules alone (or a win by continuous fours of the
     attacker to move) do: ``(status, count)`` with status 1 proven, 2 proven by continuous fours,
     -1 disproven, or 0 and the ``count`` moves worth searching in ``moves`` (a forced block alone,
     else every empty cell, best first). A side completing a line on the board is not asked about:
     the search never moves past a completed line."""
+    lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     a = attacker
     d = 1 - attacker
     marks = 0
@@ -792,9 +784,7 @@ def expand(
         if not flags & FLAG_VCF_TRIED:
             stats[ST_VCF_TRIES] += 1
             h = position_hash(cell, zob)
-            found = vcf(
-                lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, h
-            )
+            found = vcf(bd, a, vcf_budget, vs, plan, h)
             stats[ST_VCF_NODES] += vs[10][0]
             if found > 0:
                 stats[ST_VCF_FOUND] += 1
@@ -824,11 +814,11 @@ def _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, start, count):
 
 
 @_compiled
-def _store_status(tkey, tpn, tdn, twork, tflags, stats, key, status):
+def _store_status(tb, key, status):
     if status > 0:
-        table_store(tkey, tpn, tdn, twork, tflags, stats, key, 0, INF, 1, 0)
+        table_store(tb, key, 0, INF, 1, 0)
     else:
-        table_store(tkey, tpn, tdn, twork, tflags, stats, key, INF, 0, 1, 0)
+        table_store(tb, key, INF, 0, 1, 0)
 
 
 @_compiled
@@ -864,43 +854,19 @@ def _set_children(
 
 
 @_compiled
-def _try_replies(
-    lines,
-    thr,
-    thrn,
-    below,
-    above,
-    cell,
-    cnt,
-    zob,
-    k,
-    a,
-    vcf_budget,
-    vs,
-    plan,
-    replays,
-    tkey,
-    tpn,
-    tdn,
-    twork,
-    tflags,
-    stats,
-    cmove,
-    ckey,
-    first,
-    count,
-    h,
-):
+def _try_replies(bd, a, vcf_budget, vs, plan, replays, tb, cmove, ckey, first, count, h):
     """The defender to move (the position's hash ``h``): each reply not settled yet is tried once
     for a win of the attacker by continuous fours (or a four it leaves standing), so that the
     replies the attacker answers at once count as settled from the start. Only when the attacker
     would have such a win if the defender let it move again: a reply never gives the attacker one
     it does not have (with the budget a search may still find one after a reply and not before:
     these replies are searched when their turn comes)."""
+    lines, thr, thrn, below, above, cell, cnt, zob, k = bd
+    tkey, tpn, tdn, _, tflags, stats = tb
     d = 1 - a
     tmp = vs[9]
     stats[ST_VCF_TRIES] += 1
-    threat = vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, h)
+    threat = vcf(bd, a, vcf_budget, vs, plan, h)
     stats[ST_VCF_NODES] += vs[10][0]
     if threat == 0:
         return
@@ -924,39 +890,24 @@ def _try_replies(
         c = cmove[i]
         place(cell, cnt, thr, thrn, c, d, k)
         if threats_of(lines, cnt, cell, below, k, a, tmp) > 0:
-            table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
+            table_store(tb, ck, 0, INF, 1, 0)
         elif threats_of(lines, cnt, cell, below, k, d, tmp) == 0 and has_open_line(cnt, a):
             if replays and (
                 off_plan(thr, thrn, below, above, touched, c)
                 or replay(lines, thr, thrn, below, above, cell, cnt, k, a, standing, threat, vs[15])
             ):
                 stats[ST_REPLAYED] += 1
-                table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
+                table_store(tb, ck, 0, INF, 1, 0)
                 unplace(cell, cnt, thr, thrn, c, d, k)
                 continue
             stats[ST_VCF_TRIES] += 1
-            found = vcf(
-                lines,
-                thr,
-                thrn,
-                below,
-                above,
-                cell,
-                cnt,
-                zob,
-                k,
-                a,
-                vcf_budget,
-                vs,
-                plan,
-                h ^ zob[d, c],
-            )
+            found = vcf(bd, a, vcf_budget, vs, plan, h ^ zob[d, c])
             stats[ST_VCF_NODES] += vs[10][0]
             if found > 0:
                 stats[ST_VCF_FOUND] += 1
-                table_store(tkey, tpn, tdn, twork, tflags, stats, ck, 0, INF, 1, 0)
+                table_store(tb, ck, 0, INF, 1, 0)
             else:
-                table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_VCF_TRIED)
+                table_mark(tb, ck, FLAG_VCF_TRIED)
         unplace(cell, cnt, thr, thrn, c, d, k)
     for q in range(threat):
         m = standing[q]
@@ -965,38 +916,14 @@ def _try_replies(
 
 
 @_compiled
-def _init_moves(
-    lines,
-    thr,
-    thrn,
-    below,
-    above,
-    cell,
-    cnt,
-    zob,
-    k,
-    a,
-    vcf_budget,
-    vs,
-    plan,
-    tkey,
-    tpn,
-    tdn,
-    twork,
-    tflags,
-    stats,
-    cmove,
-    ckey,
-    first,
-    count,
-    empties,
-    h,
-):
+def _init_moves(bd, a, vcf_budget, vs, plan, tb, cmove, ckey, first, count, empties, h):
     """The attacker to move: the proof number each move starts from, stored for the moves the
     table does not hold yet. A four (the defender must block) starts at 1; a move after which the
     attacker would win by continuous fours if the defender let it move again (a threat the defender
     must answer) at 2; any other move at the defender's replies (``empties``), each of which may
     need a proof of its own. ``h`` is the position's hash."""
+    lines, thr, thrn, below, above, cell, cnt, zob, k = bd
+    tkey, stats = tb[0], tb[5]
     tmp = vs[9]
     for i in range(first, first + count):
         ck = ckey[i]
@@ -1018,22 +945,7 @@ def _init_moves(
             pn = empties
         else:
             stats[ST_INIT_TRIES] += 1
-            found = vcf(
-                lines,
-                thr,
-                thrn,
-                below,
-                above,
-                cell,
-                cnt,
-                zob,
-                k,
-                a,
-                vcf_budget,
-                vs,
-                plan,
-                h ^ zob[a, c],
-            )
+            found = vcf(bd, a, vcf_budget, vs, plan, h ^ zob[a, c])
             stats[ST_VCF_NODES] += vs[10][0]
             if found > 0:
                 stats[ST_INIT_THREATS] += 1
@@ -1041,49 +953,21 @@ def _init_moves(
             else:
                 pn = empties
         unplace(cell, cnt, thr, thrn, c, a, k)
-        table_store(tkey, tpn, tdn, twork, tflags, stats, ck, pn, 1, 0, 0)
+        table_store(tb, ck, pn, 1, 0, 0)
 
 
 @_compiled
 def _sim_enter(
-    lines,
-    thr,
-    thrn,
-    below,
-    above,
-    cell,
-    cnt,
-    zob,
-    k,
-    a,
-    vcf_budget,
-    probe_budget,
-    vs,
-    plan,
-    replays,
-    tkey,
-    tpn,
-    tdn,
-    twork,
-    tflags,
-    stats,
-    smoves,
-    sscores,
-    scmove,
-    sckey,
-    sint,
-    skeys,
-    depth,
-    or_node,
-    nh,
-    oh,
-    limit,
+    bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, depth, or_node, nh, oh, limit
 ):
     """A position of :func:`simulate`'s walk, on the board: 1 won (the table or its own rules say
     so), -1 not (or the walk is too deep or too long), 0 its row ``depth`` is set up, the moves
     to go through in ``smoves`` (``scmove``/``sckey`` with the replies' keys where the defender is
     to move). ``sint[depth]``: or_node, count, next index, positions at entry; ``skeys[depth]``:
     own hash, the sibling's hash, key."""
+    zob = bd[7]
+    tkey, tpn, tdn, _, tflags, stats = tb
+    smoves, sscores, scmove, sckey, sint, skeys = sw
     if depth >= smoves.shape[0] or stats[ST_SIM_NODES] >= limit:
         return -1
     nkey = nh if nh != 0 else np.uint64(1)
@@ -1098,27 +982,9 @@ def _sim_enter(
     stats[ST_SIM_NODES] += 1
     stats[ST_NODES] += 1
     moves = smoves[depth]
-    status, m = expand(
-        lines,
-        thr,
-        thrn,
-        below,
-        above,
-        cell,
-        cnt,
-        zob,
-        k,
-        a,
-        flags,
-        vcf_budget,
-        vs,
-        plan,
-        moves,
-        sscores,
-        stats,
-    )
+    status, m = expand(bd, a, flags, vcf_budget, vs, plan, moves, sscores, stats)
     if status != 0:
-        _store_status(tkey, tpn, tdn, twork, tflags, stats, nkey, status)
+        _store_status(tb, nkey, status)
         return 1 if status > 0 else -1
     sint[depth, 0] = 1 if or_node else 0
     sint[depth, 1] = m
@@ -1129,7 +995,7 @@ def _sim_enter(
     skeys[depth, 2] = nkey
     if or_node:
         if not flags & FLAG_VCF_TRIED:
-            table_mark(tkey, tpn, tdn, twork, tflags, stats, nkey, FLAG_VCF_TRIED)
+            table_mark(tb, nkey, FLAG_VCF_TRIED)
         return 0
     d = 1 - a
     cm = scmove[depth]
@@ -1140,33 +1006,7 @@ def _sim_enter(
         h = nh ^ zob[d, c]
         ck[i] = h if h != 0 else np.uint64(1)
     if not flags & FLAG_REPLIES_TRIED:
-        _try_replies(
-            lines,
-            thr,
-            thrn,
-            below,
-            above,
-            cell,
-            cnt,
-            zob,
-            k,
-            a,
-            probe_budget,
-            vs,
-            plan,
-            replays,
-            tkey,
-            tpn,
-            tdn,
-            twork,
-            tflags,
-            stats,
-            cm,
-            ck,
-            0,
-            m,
-            nh,
-        )
+        _try_replies(bd, a, probe_budget, vs, plan, replays, tb, cm, ck, 0, m, nh)
         # What the search would store on its first look: every reply won, or as many replies
         # still to settle (a mark alone would store 1, the number of a four, and the search
         # would take the strategy's move for one when it rates the moves of the position above).
@@ -1176,28 +1016,26 @@ def _sim_enter(
             if s2 < 0 or tpn[s2] != 0:
                 left += 1
         if left == 0:
-            table_store(tkey, tpn, tdn, twork, tflags, stats, nkey, 0, INF, 1, FLAG_REPLIES_TRIED)
+            table_store(tb, nkey, 0, INF, 1, FLAG_REPLIES_TRIED)
             return 1
         if slot < 0:
-            table_store(tkey, tpn, tdn, twork, tflags, stats, nkey, left, 1, 0, FLAG_REPLIES_TRIED)
+            table_store(tb, nkey, left, 1, 0, FLAG_REPLIES_TRIED)
         else:
-            table_mark(tkey, tpn, tdn, twork, tflags, stats, nkey, FLAG_REPLIES_TRIED)
+            table_mark(tb, nkey, FLAG_REPLIES_TRIED)
     return 0
 
 
 @_compiled
-def _sim_fours(
-    lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, tkey, tpn, tdn,
-    twork, tflags, stats, nh, oh,
-):  # fmt: skip
+def _sim_fours(bd, a, vcf_budget, vs, plan, tb, nh, oh):
     """For :func:`simulate`, the attacker to move: where the sibling's position (own hash ``oh``)
     is won, a win here by continuous fours with the full budget (stored as won when found)."""
+    tkey, tpn, stats = tb[0], tb[1], tb[5]
     okey = oh if oh != 0 else np.uint64(1)
     slot = table_find(tkey, okey)
     if slot < 0 or tpn[slot] != 0:
         return False
     stats[ST_VCF_TRIES] += 1
-    found = vcf(lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan, nh)
+    found = vcf(bd, a, vcf_budget, vs, plan, nh)
     stats[ST_VCF_NODES] += vs[10][0]
     if found == 0:
         return False
@@ -1206,39 +1044,7 @@ def _sim_fours(
 
 
 @_compiled
-def simulate(
-    lines,
-    thr,
-    thrn,
-    below,
-    above,
-    cell,
-    cnt,
-    zob,
-    k,
-    a,
-    vcf_budget,
-    probe_budget,
-    vs,
-    plan,
-    replays,
-    tkey,
-    tpn,
-    tdn,
-    twork,
-    tflags,
-    stats,
-    smoves,
-    sscores,
-    scmove,
-    sckey,
-    sint,
-    skeys,
-    nh,
-    oh,
-    r1,
-    limit,
-):
+def simulate(bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, nh, oh, r1, limit):
     """Whether the strategy that settled a sibling position wins here too (Kawano's simulation),
     the attacker ``a`` to move. The position on the board (own hash ``nh``) is the sibling's (own
     hash ``oh``) with the defender's last mark on another cell than the sibling's ``r1``. Where
@@ -1255,12 +1061,13 @@ def simulate(
     A walk with a row per depth in ``smoves``, ``scmove``, ``sckey``, ``sint``, ``skeys``
     (:func:`_sim_enter`), not a recursion: numba's cache of a recursive function could not be
     read back safely."""
+    lines, thr, thrn, below, above, cell, cnt, zob, k = bd
+    tkey, tpn, stats = tb[0], tb[1], tb[5]
+    smoves, _, scmove, sckey, sint, skeys = sw
     d = 1 - a
     st = _sim_enter(
-        lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, probe_budget, vs,
-        plan, replays, tkey, tpn, tdn, twork, tflags, stats, smoves, sscores, scmove, sckey,
-        sint, skeys, 0, True, nh, oh, limit,
-    )  # fmt: skip
+        bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, 0, True, nh, oh, limit
+    )
     if st != 0:
         return st > 0
     depth = 0
@@ -1276,7 +1083,7 @@ def simulate(
                 result = 0
             if result == 1:
                 work = stats[ST_SIM_NODES] - sint[depth, 3] + 1
-                table_store(tkey, tpn, tdn, twork, tflags, stats, skeys[depth, 2], 0, INF, work, 0)
+                table_store(tb, skeys[depth, 2], 0, INF, work, 0)
                 if depth == 0:
                     return True
                 side = a if sint[depth, 0] == 0 else d
@@ -1298,10 +1105,7 @@ def simulate(
                 # The sibling's position was settled by a win by continuous fours (its own search,
                 # or a replay of its parent's plan), not a move kept in the table: look for one
                 # here with the full budget (the defender's replies were only probed for one).
-                if _sim_fours(
-                    lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, vs, plan,
-                    tkey, tpn, tdn, twork, tflags, stats, nh, oh,
-                ):  # fmt: skip
+                if _sim_fours(bd, a, vcf_budget, vs, plan, tb, nh, oh):
                     result = 1
                     continue
                 result = -1
@@ -1310,10 +1114,21 @@ def simulate(
             sint[depth, 2] = found
             place(cell, cnt, thr, thrn, c, a, k)
             st = _sim_enter(
-                lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, probe_budget,
-                vs, plan, replays, tkey, tpn, tdn, twork, tflags, stats, smoves, sscores, scmove,
-                sckey, sint, skeys, depth + 1, False, nh ^ zob[a, c], oc, limit,
-            )  # fmt: skip
+                bd,
+                a,
+                vcf_budget,
+                probe_budget,
+                vs,
+                plan,
+                replays,
+                tb,
+                sw,
+                depth + 1,
+                False,
+                nh ^ zob[a, c],
+                oc,
+                limit,
+            )
             if st == 0:
                 depth += 1
             else:
@@ -1331,7 +1146,7 @@ def simulate(
             # the defender's position: every reply won
             result = 1
             work = stats[ST_SIM_NODES] - sint[depth, 3] + 1
-            table_store(tkey, tpn, tdn, twork, tflags, stats, skeys[depth, 2], 0, INF, work, 0)
+            table_store(tb, skeys[depth, 2], 0, INF, work, 0)
             if depth == 0:
                 return True
             unplace(cell, cnt, thr, thrn, smoves[depth - 1, sint[depth - 1, 2]], a, k)
@@ -1349,10 +1164,21 @@ def simulate(
         sint[depth, 2] = i
         place(cell, cnt, thr, thrn, c, d, k)
         st = _sim_enter(
-            lines, thr, thrn, below, above, cell, cnt, zob, k, a, vcf_budget, probe_budget, vs,
-            plan, replays, tkey, tpn, tdn, twork, tflags, stats, smoves, sscores, scmove, sckey,
-            sint, skeys, depth + 1, True, nh ^ zob[d, c], oc, limit,
-        )  # fmt: skip
+            bd,
+            a,
+            vcf_budget,
+            probe_budget,
+            vs,
+            plan,
+            replays,
+            tb,
+            sw,
+            depth + 1,
+            True,
+            nh ^ zob[d, c],
+            oc,
+            limit,
+        )
         if st == 0:
             depth += 1
         else:
@@ -1368,16 +1194,8 @@ def simulate(
 
 @njit(cache=True)
 def run(
-    lines,
-    thr,
-    thrn,
-    below,
-    above,
-    cell,
-    cnt,
-    zob,
+    bd,
     zsym,
-    k,
     attacker,
     sym_plies,
     vcf_budget,
@@ -1394,12 +1212,7 @@ def run(
     stats,
     budget,
     sim_budget,
-    smoves,
-    sscores,
-    scmove,
-    sckey,
-    sint,
-    skeys,
+    sw,
 ):
     """df-pn from the position on the board for at most ``budget`` positions: 0 when the root is
     settled, 1 when the budget ran out first (or the table holds :data:`FULL_PERMILLE` thousandths
@@ -1408,8 +1221,12 @@ def run(
 
     ``frames`` holds one row per depth: the move made to get there, the key and own hash, the
     thresholds, the first child in ``cmove``/``ckey`` and their number, the positions searched at
-    entry, and whether the attacker is to move (an OR node)."""
+    entry, and whether the attacker is to move (an OR node). ``bd`` is the board, ``zsym`` the
+    Zobrist keys of its symmetric images, ``sw`` the scratch of :func:`simulate` (see the module's
+    description)."""
+    lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     tkey, tpn, tdn, twork, tflags = table
+    tb = (tkey, tpn, tdn, twork, tflags, stats)
     fmove, fkey, fhash, fthpn, fthdn, fstart, fcount, fwork, f_or = frames
     n = cell.shape[0]
     a = attacker
@@ -1439,31 +1256,13 @@ def run(
         return 0
     x_to_move = marks0 % 2 == 0
     a_to_move = x_to_move == (a == 0)
-    status, m = expand(
-        lines,
-        thr,
-        thrn,
-        below,
-        above,
-        cell,
-        cnt,
-        zob,
-        k,
-        a,
-        flags0,
-        vcf_budget,
-        vs,
-        plan,
-        moves,
-        scores,
-        stats,
-    )
+    status, m = expand(bd, a, flags0, vcf_budget, vs, plan, moves, scores, stats)
     stats[ST_NODES] += 1
     if status != 0:
-        _store_status(tkey, tpn, tdn, twork, tflags, stats, key0, status)
+        _store_status(tb, key0, status)
         return 0
     if a_to_move and not flags0 & FLAG_VCF_TRIED:
-        table_mark(tkey, tpn, tdn, twork, tflags, stats, key0, FLAG_VCF_TRIED)
+        table_mark(tb, key0, FLAG_VCF_TRIED)
     depth = 0
     fmove[0] = -1
     fkey[0] = key0
@@ -1479,62 +1278,14 @@ def run(
     )
     if a_to_move and not flags0 & FLAG_MOVES_RATED:
         _init_moves(
-            lines,
-            thr,
-            thrn,
-            below,
-            above,
-            cell,
-            cnt,
-            zob,
-            k,
-            a,
-            probe_budget,
-            vs,
-            plan,
-            tkey,
-            tpn,
-            tdn,
-            twork,
-            tflags,
-            stats,
-            cmove,
-            ckey,
-            0,
-            fcount[0],
-            n - marks0 - 1,
-            fhash[0],
+            bd, a, probe_budget, vs, plan, tb, cmove, ckey, 0, fcount[0], n - marks0 - 1, fhash[0]
         )
-        table_mark(tkey, tpn, tdn, twork, tflags, stats, key0, FLAG_MOVES_RATED)
+        table_mark(tb, key0, FLAG_MOVES_RATED)
     if not a_to_move and not flags0 & FLAG_REPLIES_TRIED:
         _try_replies(
-            lines,
-            thr,
-            thrn,
-            below,
-            above,
-            cell,
-            cnt,
-            zob,
-            k,
-            a,
-            probe_budget,
-            vs,
-            plan,
-            replays,
-            tkey,
-            tpn,
-            tdn,
-            twork,
-            tflags,
-            stats,
-            cmove,
-            ckey,
-            0,
-            fcount[0],
-            fhash[0],
+            bd, a, probe_budget, vs, plan, replays, tb, cmove, ckey, 0, fcount[0], fhash[0]
         )
-        table_mark(tkey, tpn, tdn, twork, tflags, stats, key0, FLAG_REPLIES_TRIED)
+        table_mark(tb, key0, FLAG_REPLIES_TRIED)
     _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, 0, fcount[0])
     spent = 0
     while True:
@@ -1585,7 +1336,7 @@ def run(
             pn = min(pn_sum, INF)
             dn = dn_min
         work = stats[ST_NODES] - fwork[depth]
-        table_store(tkey, tpn, tdn, twork, tflags, stats, fkey[depth], pn, dn, work, 0)
+        table_store(tb, fkey[depth], pn, dn, work, 0)
         if (
             pn >= fthpn[depth]
             or dn >= fthdn[depth]
@@ -1640,33 +1391,15 @@ def run(
                 before = stats[ST_SIM_NODES]
                 r1 = cmove[donor]
                 won = simulate(
-                    lines,
-                    thr,
-                    thrn,
-                    below,
-                    above,
-                    cell,
-                    cnt,
-                    zob,
-                    k,
+                    bd,
                     a,
                     vcf_budget,
                     probe_budget,
                     vs,
                     plan,
                     replays,
-                    tkey,
-                    tpn,
-                    tdn,
-                    twork,
-                    tflags,
-                    stats,
-                    smoves,
-                    sscores,
-                    scmove,
-                    sckey,
-                    sint,
-                    skeys,
+                    tb,
+                    sw,
                     fhash[depth] ^ zob[mover, c],
                     fhash[depth] ^ zob[mover, r1],
                     r1,
@@ -1679,37 +1412,19 @@ def run(
                     lpn[best] = 0
                     ldn[best] = INF
                     continue
-                table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_SIM_TRIED)
+                table_mark(tb, ck, FLAG_SIM_TRIED)
                 slot = table_find(tkey, ck)
                 cflags = 0 if slot < 0 else tflags[slot]
-        status, m = expand(
-            lines,
-            thr,
-            thrn,
-            below,
-            above,
-            cell,
-            cnt,
-            zob,
-            k,
-            a,
-            cflags,
-            vcf_budget,
-            vs,
-            plan,
-            moves,
-            scores,
-            stats,
-        )
+        status, m = expand(bd, a, cflags, vcf_budget, vs, plan, moves, scores, stats)
         if status != 0:
-            _store_status(tkey, tpn, tdn, twork, tflags, stats, ck, status)
+            _store_status(tb, ck, status)
             unplace(cell, cnt, thr, thrn, c, mover, k)
             lpn[best] = 0 if status > 0 else INF
             ldn[best] = INF if status > 0 else 0
             continue
         child_or = mover != a
         if child_or and not cflags & FLAG_VCF_TRIED:
-            table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_VCF_TRIED)
+            table_mark(tb, ck, FLAG_VCF_TRIED)
         depth += 1
         fbest[depth] = best
         fmove[depth] = c
@@ -1738,25 +1453,12 @@ def run(
         fcount[depth] = end - (first + count)
         if child_or and not cflags & FLAG_MOVES_RATED:
             _init_moves(
-                lines,
-                thr,
-                thrn,
-                below,
-                above,
-                cell,
-                cnt,
-                zob,
-                k,
+                bd,
                 a,
                 probe_budget,
                 vs,
                 plan,
-                tkey,
-                tpn,
-                tdn,
-                twork,
-                tflags,
-                stats,
+                tb,
                 cmove,
                 ckey,
                 fstart[depth],
@@ -1764,34 +1466,21 @@ def run(
                 n - marks0 - depth - 1,
                 fhash[depth],
             )
-            table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_MOVES_RATED)
+            table_mark(tb, ck, FLAG_MOVES_RATED)
         if not child_or and not cflags & FLAG_REPLIES_TRIED:
             _try_replies(
-                lines,
-                thr,
-                thrn,
-                below,
-                above,
-                cell,
-                cnt,
-                zob,
-                k,
+                bd,
                 a,
                 probe_budget,
                 vs,
                 plan,
                 replays,
-                tkey,
-                tpn,
-                tdn,
-                twork,
-                tflags,
-                stats,
+                tb,
                 cmove,
                 ckey,
                 fstart[depth],
                 fcount[depth],
                 fhash[depth],
             )
-            table_mark(tkey, tpn, tdn, twork, tflags, stats, ck, FLAG_REPLIES_TRIED)
+            table_mark(tb, ck, FLAG_REPLIES_TRIED)
         _read_numbers(tkey, tpn, tdn, ckey, lpn, ldn, fstart[depth], fcount[depth])
