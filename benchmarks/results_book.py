@@ -13,6 +13,8 @@ One row per proved board, each figure read, none typed:
 - the long runs kept in ``results/runs/`` (``oxo solve BOARD --proof DIR --status`` reads the
   same): value, run time, positions, the date of the last session, and each certificate as the
   run's own check reported it;
+- the boards no one has published the value of, that the runs kept in ``results/runs/`` are
+  settling ("open"): how far each run has got, as of its last session;
 - Connect Four's record (``results/solve-6x7-k4-gravity.json``, ``benchmarks/bench_connect4.py``);
 - each certificate from its file: entries, size, SHA-256 of the file and of the text it holds,
   positions checked and moves (``oxo verify``'s checker, unless a run or
@@ -378,6 +380,77 @@ def long_runs() -> list[dict]:
     return rows
 
 
+#: How the open boards' runs are continued, where the sessions used options of their own
+#: (docs/boxes.md): the run's folder is the repository's.
+RUN_OPTIONS = {"4x4x4x4": " --workers 2 --slice 300 --no-root-search"}
+
+
+def open_runs() -> list[dict]:
+    """The rows of the boards whose value no one has published, that the runs kept in
+    results/runs/ are settling: how far each has got, as of its last session."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.runs import load_state, run_status
+    from oxo.registry import find_game
+    from results_runs import PUBLISHED
+
+    rows = []
+    for folder in sorted(path.parent.parent for path in RUNS.glob("*/run/state.json")):
+        status = run_status(folder)
+        state = load_state(folder)
+        geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+        published = PUBLISHED.get((status.board, status.k, status.gravity), "")
+        if status.value is not None or not published.startswith("none"):
+            continue
+        where = folder.relative_to(ROOT)
+        if geometry.gravity:  # the name people know it by: scorefour
+            words = find_game(geometry.spec).short_name  # type: ignore[attr-defined]
+        else:
+            words = geometry.spec_shape + (
+                "" if geometry.k == geometry.default_k else f" --k {geometry.k}"
+            )
+        options = RUN_OPTIONS.get(geometry.spec, "")
+        questions = [
+            {
+                "attacker": q.attacker,
+                "proved": q.proved,
+                "disproved": q.disproved,
+                "open_jobs": q.open_jobs,
+                "fewest_to_prove": q.fewest_to_prove,
+                "fewest_to_disprove": q.fewest_to_disprove,
+                "wins_after": q.first_moves["win"],
+                "no_win_after": q.first_moves["no win"],
+                "open_after": q.first_moves["open"],
+                "replies": [[r.move, r.win, r.no_win, r.open] for r in q.replies],
+            }
+            for q in status.questions
+        ]
+        last = max(session["started"] for session in state["sessions"])
+        rows.append(
+            {
+                "board": geometry.spec,
+                "shape": list(geometry.shape),
+                "k": geometry.k,
+                "gravity": geometry.gravity,
+                "published": published,
+                "board_args": words,
+                "run": str(where),
+                "command": f"oxo solve {words} --proof {where}{options}",
+                "sessions": status.sessions,
+                "date": time.strftime("%Y-%m-%d", time.gmtime(last)),
+                "seconds": round(sum(q.wall for q in status.questions), 1),
+                "worker_seconds": round(sum(q.cpu for q in status.questions), 1),
+                "positions": sum(q.positions for q in status.questions),
+                "jobs": sum(q.jobs for q in status.questions),
+                "questions": questions,
+                "estimate_all_seconds": None
+                if status.estimate_all is None
+                else round(status.estimate_all),
+                "references": cited(published),
+            }
+        )
+    return rows
+
+
 def connect_four() -> list[dict]:
     """Connect Four's row, from its record and the certificates that ship with oxo."""
     record = json.loads(
@@ -425,6 +498,7 @@ def book() -> dict:
         "format": "oxo-book/1",
         "written_by": "python benchmarks/results_book.py --write",
         "boards": small_boards(made) + long_runs() + connect_four(),
+        "open": open_runs(),
     }
 
 

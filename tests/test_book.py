@@ -15,7 +15,15 @@ import pytest
 
 import oxo.book as book
 from checkers import checker_verdict
-from oxo.book import BookEntry, book_entry, checked_certificate, proved_boards
+from oxo.book import (
+    BookEntry,
+    OpenBoard,
+    book_entry,
+    checked_certificate,
+    open_board,
+    open_boards,
+    proved_boards,
+)
 from oxo.book.index import build_index, index_folder, load_index
 from oxo.book.play import BoardBook, StrategyPlayer, board_book, certificate_geometry, proven_value
 from oxo.engines import RandomEngine
@@ -447,6 +455,35 @@ def test_the_cache_folder_follows_the_environment(
 def test_a_row_round_trips_through_json() -> None:
     for row in proved_boards():
         assert BookEntry.from_dict(json.loads(json.dumps(row.to_dict()))) == row
+    for opened in open_boards():
+        assert OpenBoard.from_dict(json.loads(json.dumps(opened.to_dict()))) == opened
+
+
+def test_the_open_boards_are_the_runs_as_their_state_says() -> None:
+    """The open rows say what each run kept in results/runs/ says of itself (its status, read
+    here from the state as it is in the checkout): no figure typed in or left stale."""
+    from oxo.proofs.runs import run_status
+
+    rows = {row.run: row for row in open_boards()}
+    assert {find_game(name).name for name in ("4x4x4x4", "scorefour", "9x8,k=5")} == {
+        row.board for row in rows.values()
+    }
+    for where, row in rows.items():
+        status = run_status(ROOT / where)
+        assert status.value is None and row.sessions == status.sessions, where
+        assert row.positions == sum(q.positions for q in status.questions)
+        assert [q.attacker for q in row.questions] == [q.attacker for q in status.questions]
+        for mine, theirs in zip(row.questions, status.questions, strict=True):
+            assert (mine.proved, mine.disproved, mine.open_jobs) == (
+                theirs.proved,
+                theirs.disproved,
+                theirs.open_jobs,
+            )
+            assert list(mine.open_after) == theirs.first_moves["open"]
+            assert [r[0] for r in mine.replies] == [r.move for r in theirs.replies]
+        assert row.command.startswith("oxo solve ") and f"--proof {where}" in row.command
+        assert open_board(row.board) == row and book_entry(row.board) is None
+    assert open_board(find_game("4x4x4").name) is None  # proved: not open
 
 
 # -- the command line ------------------------------------------------------------------------------
@@ -491,6 +528,38 @@ def test_oxo_book_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and all(item["indexed"] for item in json.loads(out)["here"])
     code, _, err = run(capsys, "book", "6x6")
     assert code == 2 and "has not proved" in err
+
+
+def test_an_open_board_is_answered_with_what_its_run_has_settled(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'oxo solve 4x4x4x4' without --time says at once (no search: a proof takes days) what no
+    one has published and how far oxo's run has got, exit 3; with --time it searches, and says
+    the same after its "unknown"; 'oxo book' lists the open boards and shows each."""
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    settled = f"{opened.settled:,} positions"
+    code, out, _ = run(capsys, "solve", "4x4x4x4")
+    assert code == 3 and "value unknown" in out and "not searched here" in out
+    assert settled in out and opened.command.split(" --proof")[0] in out.replace("\n", " ")
+    assert "positions searched" not in out.split("run so far")[0]
+    assert max(len(line) for line in out.splitlines()) <= 80
+    code, out, _ = run(capsys, "solve", "scorefour", "--json")
+    data = json.loads(out)
+    assert code == 3 and data["value"] == "unknown" and data["searched"] is False
+    assert OpenBoard.from_dict(data["open"]) == open_board(find_game("scorefour").name)
+    code, out, _ = run(capsys, "solve", "9x8", "--k", "5", "--time", "1", "--quiet")
+    assert code == 3 and "within the time limit" in out and "what is known:" in out
+    code, out, _ = run(capsys, "solve", "9x8", "--k", "5", "--time", "1", "--quiet", "--json")
+    assert code == 3 and json.loads(out)["open"]["run"] == "results/runs/9x8-k5"
+    code, out, _ = run(capsys, "book")
+    assert code == 0 and "Being proved" in out and "Score Four" in out
+    code, out, _ = run(capsys, "book", "--json")
+    assert code == 0 and len(json.loads(out)["open"]) == len(open_boards())
+    code, out, _ = run(capsys, "book", "4x4x4x4")
+    assert code == 3 and settled in out and "[6]" in out
+    code, out, _ = run(capsys, "book", "4x4x4x4", "--json")
+    assert code == 3 and json.loads(out)["open"]["board"] == "4x4x4x4"
 
 
 def test_index_makes_the_certificate_each_side_plays_from(

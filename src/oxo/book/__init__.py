@@ -6,7 +6,9 @@ SHA-256 of the file and of the text it holds), how and when the value was proved
 time, positions), the published value it agrees with, and the one command that proves it again from
 scratch. ``python benchmarks/results_book.py --write`` writes it from the project's records
 (``results/solved.json``, the long runs in ``results/runs/``, Connect Four's record) and from the
-certificate files themselves; nothing in it is typed by hand.
+certificate files themselves; nothing in it is typed by hand. Its ``open`` rows are the boards no
+one has published the value of that oxo's long runs are settling (:class:`OpenBoard`): how far
+each run has got, as of its last session.
 
 Here the rows become values (:class:`BookEntry`, :class:`BookCertificate`), found by the name
 :func:`oxo.registry.find_game` gives a game (:func:`book_entry`). A certificate is looked for in the
@@ -181,12 +183,131 @@ class BookEntry:
 
 
 @functools.cache
-def proved_boards() -> tuple[BookEntry, ...]:
-    """Every row of the book, in the book's order (small boards first)."""
-    data = json.loads(BOOK_FILE.read_text(encoding="utf-8"))
+def _book() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(BOOK_FILE.read_text(encoding="utf-8"))
     if data.get("format") != BOOK_FORMAT:
         raise AssertionError(f"{BOOK_FILE} is not an {BOOK_FORMAT} file")
-    return tuple(BookEntry.from_dict(row) for row in data["boards"])
+    return data
+
+
+@functools.cache
+def proved_boards() -> tuple[BookEntry, ...]:
+    """Every row of the book, in the book's order (small boards first)."""
+    return tuple(BookEntry.from_dict(row) for row in _book()["boards"])
+
+
+@dataclass(frozen=True)
+class OpenQuestion:
+    """How far a run has got with one question of an open board ("can X force a line?")."""
+
+    attacker: Side
+    #: Positions the run's jobs settled: proved (the attacker forces a line) and disproved.
+    proved: int
+    disproved: int
+    #: Jobs still open, and the fewest of them whose values would prove the answer yes, or no.
+    open_jobs: int
+    fewest_to_prove: int
+    fewest_to_disprove: int
+    #: The attacker's first moves (cells, one of each set alike by symmetry) after which it is
+    #: known to win, known not to win, and not known yet.
+    wins_after: tuple[int, ...]
+    no_win_after: tuple[int, ...]
+    open_after: tuple[int, ...]
+    #: For each first move split into the other side's replies: (the first move, replies after
+    #: which the attacker wins, does not win, still open).
+    replies: tuple[tuple[int, int, int, int], ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> OpenQuestion:
+        fields = dict(data)
+        for name in ("wins_after", "no_win_after", "open_after"):
+            fields[name] = tuple(fields[name])
+        fields["replies"] = tuple(tuple(item) for item in fields.get("replies", ()))
+        return cls(**fields)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "replies":
+                value = [list(item) for item in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[name] = value
+        return out
+
+
+@dataclass(frozen=True)
+class OpenBoard:
+    """A board no one has published the value of, that a long proof run of oxo is settling: what
+    is published, and how far the run kept in oxo's source repository (``run``) has got as of its
+    last session (``date``). ``command`` continues it, from a clone of the repository."""
+
+    board: str
+    shape: tuple[int, ...]
+    k: int
+    gravity: bool
+    published: str
+    #: The board as the command line takes it (``9x8 --k 5``, ``scorefour``).
+    board_args: str
+    run: str
+    command: str
+    sessions: int
+    date: str
+    #: The run's wall time, its workers' time, positions searched and jobs run, in all.
+    seconds: float
+    worker_seconds: float
+    positions: int
+    jobs: int
+    questions: tuple[OpenQuestion, ...]
+    #: The time every open job would take at the mean cost of a job so far (None: no job yet).
+    estimate_all_seconds: float | None = None
+    #: The sources ``published`` cites by number (``[6]``): (number, the reference in full).
+    references: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> OpenBoard:
+        fields = dict(data)
+        fields["shape"] = tuple(fields["shape"])
+        fields["references"] = tuple(
+            (str(number), str(text)) for number, text in fields.get("references", ())
+        )
+        fields["questions"] = tuple(OpenQuestion.from_dict(item) for item in fields["questions"])
+        return cls(**fields)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "questions":
+                value = [question.to_dict() for question in value]
+            elif name == "references":
+                value = [list(item) for item in value]
+            elif name == "shape":
+                value = list(value)
+            out[name] = value
+        return out
+
+    @property
+    def settled(self) -> int:
+        """Positions the run has settled, for every question."""
+        return sum(q.proved + q.disproved for q in self.questions)
+
+
+@functools.cache
+def open_boards() -> tuple[OpenBoard, ...]:
+    """The boards whose value no one has published and oxo's runs are settling, in the book's
+    order."""
+    return tuple(OpenBoard.from_dict(row) for row in _book().get("open", ()))
+
+
+def open_board(name: str) -> OpenBoard | None:
+    """The book's record of the open board named ``name`` (a game's
+    :attr:`~oxo.registry.Game.name`), or None when the book has none."""
+    for entry in open_boards():
+        if entry.board == name:
+            return entry
+    return None
 
 
 def book_entry(name: str) -> BookEntry | None:

@@ -16,7 +16,7 @@ from oxo.progress import progress_bar
 from oxo.registry import Game
 
 if TYPE_CHECKING:
-    from oxo.book import BookCertificate, BookEntry
+    from oxo.book import BookCertificate, BookEntry, OpenBoard
 
 #: Index builds estimated over this many seconds are asked for first (or left to ``oxo book``).
 ASK_AFTER_SECONDS = 60.0
@@ -58,7 +58,8 @@ def book_command(
     as_json: bool,
     quiet: bool,
 ) -> None:
-    """The boards oxo has proved, beside the values the field published (oxo's proof book).
+    """The boards oxo has proved, beside the values the field published (oxo's proof book), and
+    the boards no one has published that oxo's long runs are proving, with how far each has got.
 
     Each value is proved by certificates: strategy files that a program checks against every
     defence ('oxo verify FILE', or without oxo 'python3 tools/check_strategy.py FILE'). With a
@@ -70,17 +71,24 @@ def book_command(
 
     Example: oxo book;  oxo book 4x4x4;  oxo book 8x8 --k 5 --index
     """
-    from oxo.book import proved_boards
+    from oxo.book import open_board, open_boards, proved_boards
 
     if (side is not None or every) and not make_index:
         raise OptionError("--side and --all go with --index")
     if board is None:
         if make_index or k is not None or gravity:
             raise OptionError("--index, --side, --all, --k and --gravity need a BOARD")
-        _list(proved_boards(), as_json)
+        _list(proved_boards(), open_boards(), as_json)
         return
     game = board  # parsed at the edge, with --k and --gravity
     entry = game.proved()
+    opened = open_board(game.name)
+    if entry is None and opened is not None and not make_index:
+        if as_json:
+            echo_json({"board": game.name, "value": "unknown", "open": opened.to_dict()})
+        else:
+            echo_lines(open_lines(opened))
+        raise click.exceptions.Exit(3)
     if entry is None:
         raise OptionError(
             f"oxo has not proved {game.title}: 'oxo book' lists the boards it has proved"
@@ -101,14 +109,20 @@ def entry_json(entry: BookEntry) -> dict[str, object]:
     return {**entry.to_dict(), "here": [item.to_dict() for item in certificates_here(entry)]}
 
 
-def _list(entries: Iterable[BookEntry], as_json: bool) -> None:
+def _list(entries: Iterable[BookEntry], opened: Iterable[OpenBoard], as_json: bool) -> None:
     from rich.table import Table
 
     from oxo.cli.common import console
 
     rows = list(entries)
+    going = list(opened)
     if as_json:
-        echo_json({"boards": [entry.to_dict() for entry in rows]})
+        echo_json(
+            {
+                "boards": [entry.to_dict() for entry in rows],
+                "open": [entry.to_dict() for entry in going],
+            }
+        )
         return
     table = Table(box=None, pad_edge=False)
     for name, justify in (
@@ -137,6 +151,15 @@ def _list(entries: Iterable[BookEntry], as_json: bool) -> None:
         "proves it again, each certificate's SHA-256 and how to check it.",
     ):
         out.print(line)
+    if going:
+        lines = ["", "Being proved by oxo's long runs (no one has published their values):"]
+        for row in going:
+            lines.append(
+                f"  {_open_title(row, capital=True)}: {row.settled:,} positions settled in "
+                f"{row.sessions:,} {'session' if row.sessions == 1 else 'sessions'} (the last on "
+                f"{row.date}); 'oxo book {row.board_args}' says how far it is"
+            )
+        echo_lines(lines, hanging=4)
 
 
 def _words(value: str) -> str:
@@ -161,6 +184,15 @@ def _duration(seconds: float) -> str:
     return format_seconds(seconds)
 
 
+def _label_wrap(label: str, text: str) -> list[str]:
+    """``text`` broken to 79 columns after a label 13 columns wide (the book's reports)."""
+    import textwrap
+
+    return textwrap.wrap(
+        text, 79, initial_indent=f"{label:<13}", subsequent_indent=" " * 13, break_on_hyphens=False
+    ) or [label]
+
+
 def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
     """One proof of the book in words, for 80 columns: the value, where it is published, how and
     when it was proved, the command that proves it again, and each certificate: its figures, where
@@ -168,15 +200,6 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
     import textwrap
 
     from oxo.book.play import certificates_here
-
-    def wrapped(label: str, text: str) -> list[str]:
-        return textwrap.wrap(
-            text,
-            79,
-            initial_indent=f"{label:<13}",
-            subsequent_indent=" " * 13,
-            break_on_hyphens=False,
-        ) or [label]
 
     out: list[str] = []
     if heading:
@@ -186,16 +209,18 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
             79,
             break_on_hyphens=False,
         )
-    out += wrapped("published:", f"{_words(entry.published)} ({entry.source})")
+    out += _label_wrap("published:", f"{_words(entry.published)} ({entry.source})")
     for number, text in entry.references:
-        out += wrapped(f"  [{number}]", text)
-    out += wrapped("method:", entry.method)
+        out += _label_wrap(f"  [{number}]", text)
+    out += _label_wrap("method:", entry.method)
     when = f", {entry.date}" if entry.date else ""
-    out += wrapped("proved in:", f"{_duration(entry.seconds)}, {entry.positions:,} positions{when}")
-    out += wrapped("machine:", entry.machine)
-    out += wrapped("again:", f"{entry.command} (from an empty folder DIR)")
+    out += _label_wrap(
+        "proved in:", f"{_duration(entry.seconds)}, {entry.positions:,} positions{when}"
+    )
+    out += _label_wrap("machine:", entry.machine)
+    out += _label_wrap("again:", f"{entry.command} (from an empty folder DIR)")
     if entry.note:
-        out += wrapped("note:", entry.note)
+        out += _label_wrap("note:", entry.note)
     for here in certificates_here(entry):
         certificate = here.certificate
         turned = (
@@ -203,7 +228,7 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
             if certificate.turned
             else ""
         )
-        out += wrapped(
+        out += _label_wrap(
             "certificate:",
             f"{certificate.file}{turned}: {certificate.claim}; {certificate.entries:,} entries, "
             f"{certificate.bytes:,} bytes",
@@ -211,13 +236,13 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
         out.append(f"  SHA-256:   {certificate.sha256}")
         out.append(f"  its text:  {certificate.sha256_text}")
         if here.path is not None:
-            out += wrapped("  FILE:", here.path)
+            out += _label_wrap("  FILE:", here.path)
             checks = ", or without oxo: ".join(
                 command.replace(certificate.file, "FILE") for command in certificate.check_commands
             )
-            out += wrapped("  check:", checks)
+            out += _label_wrap("  check:", checks)
         else:
-            out += wrapped(
+            out += _label_wrap(
                 "  here:",
                 "not on this machine: "
                 + (
@@ -235,7 +260,102 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
                     f"not built yet: about {_duration(here.index_seconds)}, once "
                     f"('oxo book {entry.board_args} --index', or the first perfect move)"
                 )
-            out += wrapped("  index:", state)
+            out += _label_wrap("  index:", state)
+    return out
+
+
+#: An open board's reply counts are listed for at most this many first moves; the others are
+#: summed up.
+SHOWN_FIRST_MOVES = 3
+
+
+def _open_title(entry: OpenBoard, *, capital: bool = False) -> str:
+    """The open board's name in words: ``Score Four``, ``the 9x8 board with 5 in a row``."""
+    from oxo.registry import find_game
+
+    title = find_game(entry.board).title
+    return title[:1].upper() + title[1:] if capital else title
+
+
+def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
+    """What is known of a board no one has published the value of, for 80 columns: what is
+    published, and how far oxo's long run of it has got (:class:`oxo.book.OpenBoard`)."""
+    import textwrap
+
+    from oxo.counting.budget import format_seconds
+
+    out: list[str] = []
+    if heading:
+        out += textwrap.wrap(
+            f"{_open_title(entry, capital=True)}: value not known yet. oxo is proving it in a "
+            f"long run, {entry.sessions:,} {'session' if entry.sessions == 1 else 'sessions'} so "
+            f"far, the last on {entry.date}",
+            79,
+            break_on_hyphens=False,
+        )
+    out += _label_wrap("published:", entry.published)
+    for number, text in entry.references:
+        out += _label_wrap(f"  [{number}]", text)
+    for q in entry.questions:
+        side = q.attacker.upper()
+        out.append(f"can {side} force a line? not settled yet")
+        settled = q.proved + q.disproved
+        if not settled:
+            words = "no position yet"
+        elif not q.disproved or not q.proved:
+            won = "won" if q.proved else "not won"
+            words = f"{settled:,} positions, all {won} by {side}"
+        else:
+            words = f"{settled:,} positions, {q.proved:,} won by {side}, {q.disproved:,} not"
+        out += _label_wrap("  settled:", words)
+        out += _label_wrap(
+            "  to go:",
+            f"{q.open_jobs:,} jobs open; at least {q.fewest_to_prove:,} of them to prove that "
+            f"{side} can, {q.fewest_to_disprove:,} to prove that {side} cannot",
+        )
+        firsts = "; ".join(
+            f"{label} {', '.join(map(str, cells))}"
+            for label, cells in (
+                (f"{side} wins after", q.wins_after),
+                (f"{side} does not win after", q.no_win_after),
+                ("open after", q.open_after),
+            )
+            if cells
+        )
+        if firsts:
+            out += _label_wrap(
+                "  1st moves:", f"X's first moves (cells from 0 in reading order): {firsts}"
+            )
+        shown = [r for r in q.replies if r[1] or r[2]] or list(q.replies[:1])
+        shown += [r for r in q.replies if r not in shown][: max(0, SHOWN_FIRST_MOVES - len(shown))]
+        for move, win, no_win, open_ in shown:
+            total = win + no_win + open_
+            out += _label_wrap(
+                "  replies:",
+                f"O's {total:,} replies to X on {move}: {side} wins after {win:,}, does not "
+                f"win after {no_win:,}, {open_:,} open",
+            )
+        rest = len(q.replies) - len(shown)
+        if rest > 0:
+            out += _label_wrap(
+                "", f"and {rest:,} more first moves of X split into O's replies, not settled yet"
+            )
+    estimate = (
+        ""
+        if entry.estimate_all_seconds is None
+        else f"; every open job would take about {format_seconds(entry.estimate_all_seconds)} "
+        "more at the mean cost of a job so far (a job that does not settle splits into more)"
+    )
+    out += _label_wrap(
+        "run so far:",
+        f"{entry.positions:,} positions searched in {entry.jobs:,} jobs, "
+        f"{format_seconds(entry.worker_seconds)} of worker time{estimate}",
+    )
+    out += _label_wrap(
+        "continue:",
+        f"in a clone of oxo's source repository, which keeps the run in {entry.run}: "
+        f"{entry.command}",
+    )
     return out
 
 

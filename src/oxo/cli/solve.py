@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Literal
 
 import click
+from click.core import ParameterSource
 
 from oxo import api
 from oxo.analysis import (
@@ -18,6 +19,7 @@ from oxo.analysis import (
     seed_rule_unwinnable,
     winnability,
 )
+from oxo.book import OpenBoard, open_board
 from oxo.cli.common import (
     ANY_GAME,
     CLASSIC_BOARD,
@@ -416,6 +418,9 @@ def solve_command(
     A board oxo has proved ('oxo book' lists them: Qubic, 8x8 with k=5, 10x4 with k=4,
     Connect Four...) is answered at once from oxo's proof book: the value, how and when it was
     proved, and its certificates with the commands that check them; --again proves it here.
+    A board no one has published the value of, that oxo's long runs are proving (4x4x4x4,
+    Score Four, 9x8 with k=5), is answered at once with how far its run has got (exit status 3:
+    its proof takes days); give --time to search here anyway.
 
     Past --time the value is "unknown" and the exit status is 3.
 
@@ -454,6 +459,11 @@ def solve_command(
         solve_gravity(game.board, seconds, as_json, proof_dir, quiet, again=again)  # type: ignore[attr-defined]  # a gravity game has a board
         return
     geometry = classic_geometry(game)
+    opened = open_board(geometry.spec) if proof_dir is None else None
+    source = click.get_current_context().get_parameter_source("seconds")
+    if opened is not None and source is ParameterSource.DEFAULT:
+        _print_open(geometry, opened, as_json)  # a proof takes days: known at once, no search
+        raise click.exceptions.Exit(3)
     options = RunOptions(
         workers=workers,
         scheduler=scheduler,
@@ -507,10 +517,15 @@ def solve_command(
         _print_from_book(solved, as_json)
         return
     if as_json:
-        echo_json(solved.to_dict())
+        known = {} if solved.known or opened is None else {"open": opened.to_dict()}
+        echo_json({**solved.to_dict(), **known})
     else:
         assert solved.proof is not None
         _print_proof(solved.proof)
+        if not solved.known and opened is not None:
+            from oxo.cli.book import open_lines
+
+            echo_lines(["what is known:", *open_lines(opened, heading=False)])
     if not solved.known:
         if solved.book is not None and not as_json:
             click.echo(
@@ -518,6 +533,39 @@ def solve_command(
                 f"{_board_words(geometry)}' without --again says how)"
             )
         raise click.exceptions.Exit(3)
+
+
+def _print_open(geometry: Geometry, entry: OpenBoard, as_json: bool) -> None:
+    """A board no one has published the value of, asked without --time: what is known of it
+    (oxo's proof book, :func:`oxo.book.open_board`) instead of a search that cannot settle it
+    within the default limit."""
+    from oxo.cli.book import open_lines
+
+    if as_json:
+        echo_json(
+            {
+                "board": geometry.spec_shape,
+                "k": geometry.k,
+                "gravity": geometry.gravity,
+                "value": "unknown",
+                "searched": False,
+                "open": entry.to_dict(),
+            }
+        )
+        return
+    shape = f"{geometry.spec_shape} board, k={geometry.k}" + (
+        ", gravity" if geometry.gravity else ""
+    )
+    board = entry.board_args
+    echo_lines(
+        [
+            f"{shape}: value unknown: no one has published it and oxo has not proved it yet; "
+            "not searched here, as its proof takes days (the run below)",
+            *open_lines(entry, heading=False),
+            f"what to try: the run's command above to take it further, 'oxo solve {board} "
+            f"--time SECONDS' to search here for that long, 'oxo play {board}' to play it",
+        ]
+    )
 
 
 def _board_words(geometry: Geometry) -> str:
