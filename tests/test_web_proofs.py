@@ -25,7 +25,7 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
     from starlette.testclient import TestClient  # noqa: E402
 
 from oxo import api  # noqa: E402
-from oxo.book import book_entry, proved_boards  # noqa: E402
+from oxo.book import book_entry, open_board, proved_boards  # noqa: E402
 from oxo.book.index import load_index  # noqa: E402
 from oxo.book.play import BoardBook  # noqa: E402
 from oxo.engines.exact import PERFECT_LIMIT  # noqa: E402
@@ -105,7 +105,15 @@ def test_a_boards_proof_is_the_librarys(client: TestClient) -> None:
     four = client.get("/api/proof?board=connect4").json()["proof"]
     assert four["page"]["id"] == "connect4" and all(s["ready"] for s in four["sides"].values())
     # A board oxo has not proved: no proof (not an error); bad fields: 400 naming them.
-    assert client.get("/api/proof?board=9x9&k=5").json() == {"board": "9x9,k=5", "proof": None}
+    assert client.get("/api/proof?board=9x9&k=5").json() == {
+        "board": "9x9,k=5",
+        "proof": None,
+        "open": None,
+    }
+    hyper = client.get("/api/proof?board=4x4x4x4").json()
+    assert hyper["proof"] is None and hyper["open"]["run"] == "results/runs/4x4x4x4"
+    opened = open_board("4x4x4x4")
+    assert opened is not None and hyper["open"]["positions"] == opened.positions
     bad(client.get("/api/proof?board=9x9x"), "board")
     bad(client.get("/api/proof"), "board")
     bad(client.get("/api/proof?board=3x3&side=x"), "side")

@@ -732,14 +732,25 @@ def create_app(
         return JSONResponse({"boards": [proofs.board_proof(row.board, preparer) for row in rows()]})
 
     async def proof_one(request: Request) -> Response:
-        """One board's proof (``"proof": null`` when oxo has not proved it)."""
+        """One board's proof (``"proof": null`` when oxo has not proved it), and for a board no one
+        has published that oxo's long runs are proving, how far its run has got (``"open"``, as
+        :class:`oxo.book.OpenBoard` gives it; null for any other board)."""
+        from oxo.book import open_board
+
         query = _query(request, ProofQuery)
         text = _ascii("board", query.board) or ""
         try:
             name = find_game(text.strip(), query.k).name
         except OxoError as error:
             raise WebInputError(f"board: {error}") from None
-        return JSONResponse({"board": name, "proof": proofs.board_proof(name, preparer)})
+        opened = open_board(name)
+        return JSONResponse(
+            {
+                "board": name,
+                "proof": proofs.board_proof(name, preparer),
+                "open": None if opened is None else opened.to_dict(),
+            }
+        )
 
     async def proof_prepare(request: Request) -> Response:
         """Start preparing a certificate for perfect play (its index, once on this machine)."""
