@@ -673,6 +673,9 @@ def test_the_library_api_for_a_page() -> None:
     assert sides["x"]["ready"] and sides["x"]["indexed"]
     with pytest.raises(oxo.OxoError, match="oxo book"):
         oxo.prepare_proof("6x6")
+    opened = oxo.open_boards()
+    assert [row["board"] for row in opened] == [row.board for row in open_boards()]
+    assert "4x4x4x4" in [row["board"] for row in opened] and oxo.proof("4x4x4x4") is None
 
 
 def test_a_move_says_what_the_book_proves_where_its_search_does_not() -> None:

@@ -54,6 +54,7 @@ __all__ = [
     "deadends",
     "describe",
     "move",
+    "open_boards",
     "prepare_proof",
     "proof",
     "proved_boards",
@@ -620,6 +621,16 @@ def proved_boards() -> list[dict[str, object]]:
     from oxo.book.play import proof_summary
 
     return [summary for row in rows() if (summary := proof_summary(row.board)) is not None]
+
+
+def open_boards() -> list[dict[str, object]]:
+    """The boards no one has published the value of, that oxo's long runs are proving
+    (4x4x4x4, Score Four, 9x8 with k=5), each with how far its run has got as of its last
+    session (:class:`oxo.book.OpenBoard` as a dict: what is published, sessions, date, positions,
+    per question the positions settled and the jobs open, the command that takes it further)."""
+    from oxo.book import open_boards as rows
+
+    return [row.to_dict() for row in rows()]
 
 
 def proof(
