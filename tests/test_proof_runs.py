@@ -1876,6 +1876,56 @@ def test_a_leaf_is_hinted_the_move_that_won_its_siblings_in_its_own_orientation(
     assert tree.hints(leaf, tree.values()) == (hinted,)
 
 
+def test_a_leaf_with_nothing_to_try_first_waits_for_its_siblings_first_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three replies of O to one position (X to move after each): the first had a job that
+    settled nothing, the third was settled by its own job. At a depth where jobs mostly settle,
+    the first does not run again while the second never had a job (and is not running) and no
+    proven sibling gives it a move to try first: the second runs first. Once a sibling's winning
+    move is known, the first runs again, trying it first, once (``Node.tried``, kept in the
+    state); where jobs mostly do not settle, it runs again at once as before."""
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+    px, po = 1 << 0 | 1 << 7, 1 << 3  # X on 0 and 7, O on 3: O to move
+    first, second, third = 1, 2, 3  # keys of the test's own
+    tree.nodes = {
+        tree.root: Node(px, po, children=[(19, first), (21, second), (23, third)]),
+        first: Node(px, po | 1 << 19, jobs=1, nodes=500, pn=40, dn=3),
+        second: Node(px, po | 1 << 21, pn=50, dn=3),
+        third: Node(px, po | 1 << 23, value=1, jobs=1, nodes=80),  # no fragment: no move known
+    }
+    assert tree.hints(first, tree.values()) == ()
+    assert tree.paying_depths() == set()  # one leaf searched: too few to say
+    assert tree.waiting(set(), tree.values()) == set()
+    # As before: it runs again at once, after its turn given to the second (ABREAST).
+    assert tree.continuing(set(), tree.values()) == [second, first]
+    monkeypatch.setattr(runs, "BARREN_SEARCHED", 1)
+    values = tree.values()
+    assert tree.paying_depths() == {4}
+    assert tree.waiting(set(), values) == {first}
+    assert tree.continuing(set(), values) == []
+    assert tree.select(set(), 1, values) == [second]  # the numbers alone would pick first
+    assert tree.waiting({second}, values) == set()  # the sibling is running: nothing to wait for
+    assert tree.select({second}, 1, values) == [first]
+    # The third's winning move becomes known (its fragment): the first runs with it first.
+    fragment = encode_fragment(geometry, "x", px, po | 1 << 23, True, [Entry(px, po | 1 << 23, 13)])
+    tree.nodes[third].value = 0
+    tree._won.clear()
+    tree.settle(third, 1, fragment, 1, status_string(px, po | 1 << 23, geometry.size))
+    values = tree.values()
+    assert tree.fresh_hints(first, values) == (13,) and tree.waiting(set(), values) == set()
+    run = ProofRun(geometry, tmp_path / "p", split(slice_doublings=2))
+    job = run._leaf_job(tree, first, None, values)
+    assert job is not None and job.hints == (13,) and tree.nodes[first].tried == (13,)
+    tree.nodes[first].jobs += 1
+    again = run._leaf_job(tree, first, None, values)
+    assert again is not None and again.hints == ()  # tried already
+    assert tree.waiting(set(), values) == {first}  # nothing new to try: waits again
+    kept = Tree.from_dict(geometry, "x", tmp_path, json.loads(json.dumps(tree.to_dict())))
+    assert kept.nodes[first].tried == (13,) and kept.waiting(set(), kept.values()) == {first}
+
+
 def test_a_split_run_tries_the_moves_that_won_siblings_and_says_so(
     six_by_five: ProofResult,
 ) -> None:
