@@ -127,7 +127,8 @@ FRUITLESS_DOUBLED = 3
 #: where first jobs mostly pay: at least BARREN_SEARCHED leaves searched there and at least one in
 #: SIBLINGS_FIRST settled. On 4x4x4x4, four moves in, 549 of some 560 did (most in seconds, with
 #: the move that won a sibling tried first), while two leaves with no proven sibling, so no such
-#: move to try, held both workers for 300, 600, 1,200 and 2,400 s each and settled nothing.
+#: move to try, held both workers for 300, 600 and 1,200 s each without settling (one settled in
+#: its fourth job, of 2,400 s).
 SIBLINGS_FIRST = 2
 #: The attacker's first split move is followed alone (Tree._followed) until this many jobs ran
 #: below it, and after that while one in this many settled a position below it.
@@ -1480,12 +1481,13 @@ class ProofRun:
         self, tree: Tree, key: int, deadline: float | None, values: dict[int, int] | None = None
     ) -> Job | None:
         """The job the run gives a leaf it picked (:meth:`_job`): it tries first the moves that won
-        the leaf's proven siblings that the leaf's jobs have not tried yet (:meth:`Tree.
-        fresh_hints`, recorded in ``Node.tried``; ``values`` the tree's, found again when not
-        given): its first job, and a later one once a sibling settled since. With slices that double, it keeps the compiled search's table in
-        the folder for the leaf's next job (:meth:`job_table`; local workers only: a cluster's
-        need not see the folder), and while the leaf has doublings left it reads no strategies
-        of the children it settles (``Job.fragments``)."""
+        the leaf's proven siblings that the leaf's jobs have not tried yet
+        (:meth:`Tree.fresh_hints`, recorded in ``Node.tried``; ``values`` the tree's, found again
+        when not given): its first job, and a later one once a sibling settled since. With slices
+        that double, it keeps the compiled search's table in the folder for the leaf's next job
+        (:meth:`job_table`; local workers only: a cluster's need not see the folder), and while
+        the leaf has doublings left it reads no strategies of the children it settles
+        (``Job.fragments``)."""
         job = self._job(tree, key, deadline, self.options.slice_seconds)
         if job is not None:
             hints = tree.fresh_hints(key, tree.values() if values is None else values)
