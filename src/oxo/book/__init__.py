@@ -102,6 +102,24 @@ class BookCertificate:
         return (f"oxo verify {self.file}", f"python3 tools/check_strategy.py {self.file}")
 
 
+def _board_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """A board row's fields as read from JSON, its shape and references made tuples."""
+    fields = dict(data)
+    fields["shape"] = tuple(fields["shape"])
+    fields["references"] = tuple(
+        (str(number), str(text)) for number, text in fields.get("references", ())
+    )
+    return fields
+
+
+def _plain(value: object) -> object:
+    """``value`` as JSON holds it: tuples as lists, the book's values as their dicts."""
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    to_dict = getattr(value, "to_dict", None)
+    return to_dict() if callable(to_dict) else value
+
+
 @dataclass(frozen=True)
 class BookEntry:
     """One proved board: its value with best play, the certificates and how it was proved.
@@ -134,26 +152,14 @@ class BookEntry:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BookEntry:
-        fields = dict(data)
-        fields["shape"] = tuple(fields["shape"])
-        fields["references"] = tuple(
-            (str(number), str(text)) for number, text in fields.get("references", ())
-        )
+        fields = _board_fields(data)
         fields["certificates"] = tuple(
             BookCertificate.from_dict(item) for item in fields["certificates"]
         )
         return cls(**fields)
 
     def to_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name in ("shape", "references"):
-                value = [list(item) if isinstance(item, tuple) else item for item in value]
-            elif name == "certificates":
-                value = [certificate.to_dict() for certificate in value]
-            out[name] = value
-        return out
+        return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
 
     @property
     def value_words(self) -> str:
@@ -226,15 +232,7 @@ class OpenQuestion:
         return cls(**fields)
 
     def to_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name == "replies":
-                value = [list(item) for item in value]
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[name] = value
-        return out
+        return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True)
@@ -267,26 +265,12 @@ class OpenBoard:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OpenBoard:
-        fields = dict(data)
-        fields["shape"] = tuple(fields["shape"])
-        fields["references"] = tuple(
-            (str(number), str(text)) for number, text in fields.get("references", ())
-        )
+        fields = _board_fields(data)
         fields["questions"] = tuple(OpenQuestion.from_dict(item) for item in fields["questions"])
         return cls(**fields)
 
     def to_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name == "questions":
-                value = [question.to_dict() for question in value]
-            elif name == "references":
-                value = [list(item) for item in value]
-            elif name == "shape":
-                value = list(value)
-            out[name] = value
-        return out
+        return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
 
     @property
     def settled(self) -> int:

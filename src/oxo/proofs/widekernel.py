@@ -1026,6 +1026,22 @@ def _sim_enter(
 
 
 @_compiled
+def _sim_step(bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, depth, side, c, nh, oc,
+              limit):  # fmt: skip
+    """:func:`simulate`'s move ``c`` of ``side`` from its row ``depth`` (the position's own hash
+    ``nh``; ``oc`` the hash of the matching position of the sibling's tree): made and entered as
+    row ``depth + 1`` (:func:`_sim_enter`), taken back unless the walk goes on from it. The
+    entry's answer: 0 the walk goes on from it, 1 won, -1 not."""
+    cell, cnt, thr, thrn, k = bd[5], bd[6], bd[1], bd[2], bd[8]
+    place(cell, cnt, thr, thrn, c, side, k)
+    st = _sim_enter(bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, depth + 1,
+                    side != a, nh ^ bd[7][side, c], oc, limit)  # fmt: skip
+    if st != 0:
+        unplace(cell, cnt, thr, thrn, c, side, k)
+    return st
+
+
+@_compiled
 def _sim_fours(bd, a, vcf_budget, vs, plan, tb, nh, oh):
     """For :func:`simulate`, the attacker to move: where the sibling's position (own hash ``oh``)
     is won, a win here by continuous fours with the full budget (stored as won when found)."""
@@ -1110,29 +1126,12 @@ def simulate(bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, nh, oh,
                     continue
                 result = -1
                 continue
-            c = smoves[depth, found]
             sint[depth, 2] = found
-            place(cell, cnt, thr, thrn, c, a, k)
-            st = _sim_enter(
-                bd,
-                a,
-                vcf_budget,
-                probe_budget,
-                vs,
-                plan,
-                replays,
-                tb,
-                sw,
-                depth + 1,
-                False,
-                nh ^ zob[a, c],
-                oc,
-                limit,
-            )
+            st = _sim_step(bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, depth, a,
+                           smoves[depth, found], nh, oc, limit)  # fmt: skip
             if st == 0:
                 depth += 1
             else:
-                unplace(cell, cnt, thr, thrn, c, a, k)
                 result = st
             continue
         i = sint[depth, 2]
@@ -1162,27 +1161,11 @@ def simulate(bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, nh, oh,
             result = -1
             continue
         sint[depth, 2] = i
-        place(cell, cnt, thr, thrn, c, d, k)
-        st = _sim_enter(
-            bd,
-            a,
-            vcf_budget,
-            probe_budget,
-            vs,
-            plan,
-            replays,
-            tb,
-            sw,
-            depth + 1,
-            True,
-            nh ^ zob[d, c],
-            oc,
-            limit,
-        )
+        st = _sim_step(bd, a, vcf_budget, probe_budget, vs, plan, replays, tb, sw, depth, d, c, nh,
+                       oc, limit)  # fmt: skip
         if st == 0:
             depth += 1
         else:
-            unplace(cell, cnt, thr, thrn, c, d, k)
             result = st
     # Gave up: take back the moves still on the board.
     while depth > 0:
