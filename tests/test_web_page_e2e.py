@@ -756,6 +756,34 @@ def test_play_against_the_proof(page, server_url: str, width: int) -> None:
     assert no_sideways_scroll(page)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: int) -> None:
+    """A board no one has published the value of (4x4x4x4): no "Proved by oxo" box, but one
+    that says how far oxo's run of it has got (the book's figures) and the command that takes it
+    further, in the accessibility tree, with nothing wider than a phone."""
+    from oxo.book import open_board
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, "4x4x4x4", "human", "human")
+    panel = page.locator("#open-proof")
+    panel.wait_for(state="visible")
+    assert page.locator("#proof").is_hidden()
+    text = panel.inner_text()
+    assert f"settled {opened.settled:,} positions" in text and opened.date in text
+    assert opened.command in text
+    snapshot = panel.aria_snapshot()
+    assert 'heading "Being proved"' in snapshot and "has not proved it yet" in snapshot
+    assert no_sideways_scroll(page), page.evaluate(WIDE)
+    if width == 390:
+        assert e2e.axe_violations(page) == []
+    new_game(page, "3x3x3", "human", "human")  # a proved board: the box goes
+    page.locator("#proof").wait_for(state="visible")
+    assert panel.is_hidden()
+
+
 def test_a_certificate_is_prepared_from_the_page(page, server_url: str, monkeypatch) -> None:
     """A certificate whose index takes long is prepared when asked (here every one counts as
     long): the button starts it, the box shows how far it is, and says when it is ready."""

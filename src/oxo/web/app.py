@@ -413,8 +413,15 @@ def create_app(
         return JSONResponse({**game.to_dict(values=values), **queued(game), **extra})
 
     def proof_of(game: Game) -> dict[str, Any]:
-        """The game's board as oxo's proof book has it (``"proof"``: None when it has not proved it)."""
-        return {"proof": proofs.board_proof(game.game.name, preparer)}
+        """The game's board as oxo's proof book has it (``"proof"``: None when it has not proved
+        it; ``"open"``: how far oxo's run of it is, on a board no one has published)."""
+        from oxo.book import open_board
+
+        opened = open_board(game.game.name)
+        return {
+            "proof": proofs.board_proof(game.game.name, preparer),
+            "open": None if opened is None else opened.to_dict(),
+        }
 
     def queued(game: Game) -> dict[str, Any]:
         """Where the game's computer move is (:meth:`Thinkers.status`): waiting for a free worker (for

@@ -814,11 +814,27 @@ const Proof = {
   poll: null,
 
   show(state) {
+    Proof.showOpen(state.open);
     const proof = state.proof;
     $("proof").hidden = !proof;
     if (!proof) { Proof.board = null; Proof.stopPolling(); return; }
     Proof.board = state.board;
     Proof.draw(proof, state);
+  },
+
+  // A board no one has published the value of, that oxo's long runs are proving: how far its run is.
+  showOpen(open) {
+    $("open-proof").hidden = !open;
+    if (!open) return;
+    const settled = open.questions.reduce((sum, q) => sum + q.proved + q.disproved, 0);
+    const jobs = open.questions.reduce((sum, q) => sum + q.open_jobs, 0);
+    const won = open.questions.length === 1 && settled && !open.questions[0].disproved ?
+      `, all won by ${open.questions[0].attacker.toUpperCase()}` : "";
+    const sessions = `${open.sessions} session${open.sessions === 1 ? "" : "s"}`;
+    $("open-proof-text").textContent = "No one has published the value of this board, and oxo has not proved it yet. " +
+      `oxo's long run of it has settled ${settled.toLocaleString("en")} positions${won} in ${sessions}, the last on ` +
+      `${open.date}; ${jobs.toLocaleString("en")} jobs are open.`;
+    $("open-proof-command").textContent = open.command;
   },
 
   draw(proof, state) {
