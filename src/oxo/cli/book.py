@@ -310,8 +310,9 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
         out += _label_wrap("  settled:", words)
         out += _label_wrap(
             "  to go:",
-            f"{q.open_jobs:,} jobs open; at least {q.fewest_to_prove:,} of them to prove that "
-            f"{side} can, {q.fewest_to_disprove:,} to prove that {side} cannot",
+            f"{q.open_jobs:,} jobs open (a job: a position the run searches on its own); at "
+            f"least {q.fewest_to_prove:,} of them to prove that {side} can, "
+            f"{q.fewest_to_disprove:,} to prove that {side} cannot",
         )
         firsts = "; ".join(
             f"{label} {', '.join(map(str, cells))}"
