@@ -410,6 +410,14 @@ WIDE_SETUP = """
     """
 
 
+def outcome(answer: object, searched: int, nodes: int) -> tuple[int, str]:
+    """A bounded search's cost and its words: the positions it took where it settled its
+    position (``answer`` not None), else the bound ``nodes`` (``not within ...``)."""
+    if answer is None:
+        return nodes, f"not within {nodes:,}"
+    return searched, f"{searched:,} positions"
+
+
 def draw(settled: list[tuple[int, int, int]], count: int, positions: list[int] | None) -> list[int]:
     """Which of the run's settled positions (cheapest first, :func:`run_settled`) a measure takes:
     ``positions`` where given, else ``count`` spread evenly from the cheapest to the dearest."""
@@ -509,11 +517,10 @@ def siblings(
             row = measure(code, setup=setup, label=label)
             answer, searched, tried, won, walked = row["result"]  # type: ignore[misc]
             wall, cpu = float(row["seconds"]), float(row["cpu_seconds"])  # type: ignore[arg-type]
-            cost = searched if answer is not None else nodes
+            cost, shown = outcome(answer, searched, nodes)
             sums[label][0] += cost
             sums[label][1] += wall
             sums[label][2] += cpu
-            shown = f"{searched:,} positions" if answer is not None else f"not within {nodes:,}"
             print(
                 f"siblings: position {index} (the run: {spent:,}), {label}: {shown}, {wall:.1f} s "
                 f"wall, {cpu:.1f} s processor, {float(row['peak_mib']):.0f} MiB peak; "  # type: ignore[arg-type]
@@ -581,13 +588,13 @@ def hinted(
                 """
             row = measure(code, setup=setup, label=label)
             answer, searched, tried = row["result"]  # type: ignore[misc]
-            cost = searched if answer is not None else nodes
+            cost, shown = outcome(answer, searched, nodes)
             cpu = float(row["cpu_seconds"])  # type: ignore[arg-type]
             sums[label][0] += cost
             sums[label][1] += cpu
-            results[label] = (
-                f"{searched:,} positions" if answer is not None else f"not within {nodes:,}"
-            ) + (f" (the hint {'won' if tried else 'did not win'})" if label == "hinted" else "")
+            results[label] = shown + (
+                f" (the hint {'won' if tried else 'did not win'})" if label == "hinted" else ""
+            )
             results[label] += f", {cpu:.0f} s processor, {float(row['peak_mib']):.0f} MiB peak"  # type: ignore[arg-type]
         print(
             f"hinted: position {index} (the run: {spent:,}), hint {move}: with it "
