@@ -259,7 +259,7 @@ NEAR = (5, 4)
 #: first, second or fourth.
 ABREAST = 2
 
-#: How many of the moves that won a leaf's siblings its first job tries first (Tree.hints).
+#: How many of the moves that won a leaf's siblings a job of the leaf tries first (Tree.hints).
 HINTS = 1
 
 
@@ -334,8 +334,8 @@ class Tree:
         at it (:meth:`continuing`). Left to the numbers, a run whose slices are too
         short for its positions spreads them over ever more leaves and settles none (the 8x8
         run with k = 5 and the defaults: 261 jobs of a minute in 2.6 hours, none a second one)."""
-        picks = self.continuing(busy, values)[:count]
         waiting = self.waiting(busy, values)
+        picks = self.continuing(busy, values, waiting)[:count]
         for _ in range(count - len(picks)):
             numbers = self._numbers(values, busy | set(picks) | waiting)
             if not numbers[self.root][2]:  # only waiting leaves left: they run after all
@@ -466,7 +466,9 @@ class Tree:
         self._won[key] = found
         return found
 
-    def continuing(self, busy: set[int], values: dict[int, int]) -> list[int]:
+    def continuing(
+        self, busy: set[int], values: dict[int, int], held: set[int] | None = None
+    ) -> list[int]:
         """The open leaves that still matter, are not running and had jobs that settled nothing
         (their next job gets a longer slice), those with most jobs first; except that the first
         :data:`ABREAST` open and unsplit children of a node take turns: one of them that had more
@@ -474,10 +476,10 @@ class Tree:
         jobs) and comes after the others.
         So two replies of O are each searched for 1, 2, 4, ... minutes in turn, rather than the
         first for 31 minutes before the second is tried. Leaves that wait for their siblings'
-        first jobs (:meth:`waiting`) are left out."""
+        first jobs (:meth:`waiting`, or ``held`` where the caller has them) are left out."""
         relevant = self.relevant(values)
         focus = self.focus(values)
-        held = self.waiting(busy, values)
+        held = self.waiting(busy, values) if held is None else held
         found = [
             key
             for key in focus
