@@ -11,6 +11,7 @@ import gzip
 import itertools
 import json
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from checkers import run_checker
+from checkers import checker_verdict, run_checker
 from oxo.errors import (
     CertificateEntryError,
     CertificateError,
@@ -38,6 +39,7 @@ from oxo.proofs.certificate import (
     WalkStep,
     position_class,
     read_certificate,
+    read_header,
     status_masks,
     status_string,
     verify_certificate,
@@ -336,8 +338,74 @@ def test_a_strategy_in_memory_is_walked_from_the_root_given(tmp_path: Path) -> N
     assert verify_certificate(whole, root=(x, o)).valid
     assert not verify_certificate(whole).valid
     path = write(tmp_path / "from-root.gz", "3x3", "x", "win", list(lines))
-    with pytest.raises(ValueError, match="empty board"):
+    with pytest.raises(ValueError, match="header's start"):
         verify_certificate(path, root=(x, o))
+
+
+def test_a_file_with_a_start_is_walked_from_it(tmp_path: Path) -> None:
+    """The header's ``start``: the same 3x3 strategy from X on a corner and O on the edge beside
+    it is accepted from there, read back with its start, and said to be about that position; the
+    same entries without the start (a checker that ignores the key reads them so) are refused, as
+    is another start (O on the cell X's strategy plays next)."""
+    geometry = Geometry.parse("3x3")
+    search = ReferenceSearch(geometry, "x")
+    x, o = 1 << 0, 1 << 1
+    lines = [
+        MoveEntry(status_string(entry.x, entry.o, 9), entry.move)
+        for entry in search.strategy(x, o)
+        if entry.move is not None
+    ]
+    start = status_string(x, o, 9)
+    header = replace(StrategyHeader.for_board("3x3", "x", "win"), start=start)
+    path = tmp_path / "from-start.gz"
+    write_certificate(path, header, lines)
+    assert read_header(path).start == start == "120000000"
+    result = verify_certificate(path)
+    assert result.valid and result.start == start and result.to_dict()["start"] == start
+    assert "3x3 (k=3) from the position with X on 0 and O on 1 wins" in result.claim
+    assert verify_certificate(read_certificate(path)).valid  # in memory: from the header's start
+    assert verify_certificate(path, whole=True).valid
+    plain = write(tmp_path / "no-start.gz", "3x3", "x", "win", lines)
+    assert not verify_certificate(plain).valid
+    # The checker without oxo, written from the format page, agrees on both.
+    status, verdict = checker_verdict(path)
+    assert status == 0 and verdict["start"] == start
+    assert "from the position with X on 0 and O on 1;" in run_checker(path).stdout
+    assert checker_verdict(plain)[0] == 1
+    first = next(line for line in lines if line.position == start)
+    assert first.move == 3
+    # O on 3 instead (X on 5): a start the entries do not cover.
+    other = status_string(x | 1 << 5, o | 1 << 3, 9)
+    write_certificate(tmp_path / "other.gz", replace(header, start=other), lines)
+    refused = verify_certificate(tmp_path / "other.gz")
+    assert not refused.valid and refused.failure_position == other
+
+
+@pytest.mark.parametrize(
+    ("start", "words"),
+    [
+        ("12000000", "need 9 characters"),
+        ("220000000", "X has 0 marks and O 2"),
+        ("111220000", "X has the line 0-1-2"),
+        ("112221121", "the board is full"),
+    ],
+)
+def test_a_start_that_cannot_be_walked_from_is_refused(
+    start: str, words: str, tmp_path: Path
+) -> None:
+    header = {**header_dict(side="x", guarantee="win"), "start": start}
+    with pytest.raises(CertificateHeaderError, match=words):
+        StrategyHeader.from_dict(header)
+    done = run_checker(write_raw(tmp_path / "bad-start.gz", [header]))
+    assert done.returncode == 2 and "start" in done.stderr
+
+
+def test_a_start_under_gravity_cannot_float() -> None:
+    header = StrategyHeader.for_board("4x4,gravity", "x", "win")
+    below = status_string(1 << 12, 0, 16)  # the bottom layer is the last four cells
+    assert replace(header, start=below).start == below
+    with pytest.raises(CertificateHeaderError, match="floats"):
+        replace(header, start=status_string(1 << 0, 0, 16))
 
 
 def test_3d_board_hand_written(tmp_path: Path) -> None:

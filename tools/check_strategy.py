@@ -9,7 +9,8 @@ programs that share no code. The certificate claims that one side ("side") wins 
 loses ("no-loss") an m x n board (or a box of up to 5 sides, such as 4x4x4x4) with k in a row,
 with or without gravity ("gravity": true: a mark drops to the lowest empty cell of its column),
 whatever the opponent does; this program plays the side's moves from the certificate and every
-opponent reply, from the empty board.
+opponent reply, from the empty board, or from the position the header names ("start": the claim is
+then about the game that goes on from there).
 
 A header may name rules ("rules": {"block": true, "chain": D}) that give the side's moves the
 entries leave out, and symmetries beyond the box's own ("symmetries": cell permutations that carry
@@ -567,6 +568,7 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
     rules = header.get("rules", {})
     block, chain = rules.get("block", False), rules.get("chain", 0)
     sections = header.get("sections")
+    begin = start_of(board, header.get("start"))
     roots = []
     if sections is not None:  # checked in either reading: a header that has them has them right
         if (
@@ -588,6 +590,7 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
         "k": header["k"],
         "side": side,
         "guarantee": header["guarantee"],
+        **({} if "start" not in header else {"start": header["start"]}),
     }
     if sections is None or whole:
         strategy = Strategy(board, side, no_loss, block, chain)
@@ -596,7 +599,7 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
             strategy.add(data, f"line {number}")
             count += 1
         walker = Walker(strategy)
-        failure = walker.start(0, 0)
+        failure = walker.start(*begin)
         report.update(entries=count, positions=len(walker.done), moves=walker.played, sections=0)
         report.update(blocks=walker.blocks, chains=walker.chains)
         report["failure"] = failure
@@ -622,7 +625,7 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
             continue
         if number == 0:
             walker = top
-            failure = top.start(0, 0)
+            failure = top.start(*begin)
         else:
             x, o, way = top.met[roots[number - 1]]
             walker = Walker(strategy)
@@ -638,6 +641,30 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
     report.update(blocks=blocks, chains=chains)
     report["failure"] = failure
     return report
+
+
+def start_of(board: Board, text: object) -> tuple[int, int]:
+    """X's and O's cells where the walk begins: the header's start (a game not over), or none."""
+    if text is None:
+        return 0, 0
+    x, o = position(board, text, "the start")
+    if any(x & m == m or o & m == m for m in board.lines):
+        raise Malformed("the start is a finished game: a side has a line")
+    if x | o == (1 << board.size) - 1:
+        raise Malformed("the start is a finished game: no empty cell is left")
+    if board.floating(x | o):
+        raise Malformed("the start has a mark above an empty cell")
+    return x, o
+
+
+def marks_words(text: str) -> str:
+    """A position's marks in words: ``X on 0, 4 and O on 1``."""
+    parts = []
+    for mark, digit in (("X", "1"), ("O", "2")):
+        cells = [str(i) for i, ch in enumerate(text) if ch == digit]
+        if cells:
+            parts.append(f"{mark} on {', '.join(cells)}")
+    return " and ".join(parts) or "no mark"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -666,7 +693,13 @@ def main(argv: list[str] | None = None) -> int:
         claim = "wins" if report["guarantee"] == "win" else "does not lose"
         print(
             f"valid: {str(report['side']).upper()} {claim} on {report['board']} (k={report['k']}"
-            f"{', gravity' if report.get('gravity') else ''}); "
+            f"{', gravity' if report.get('gravity') else ''})"
+            + (
+                f" from the position with {marks_words(str(report['start']))}"
+                if "start" in report
+                else ""
+            )
+            + "; "
             f"{report['positions']} positions, {report['moves']} moves of {str(report['side']).upper()}, "
             f"{report['entries']} entries"
             + (

@@ -9,8 +9,9 @@ gzip-compressed UTF-8 JSON lines. Line 1 is the header::
 sides), ``k`` how many marks in a row win, ``side`` whose strategy this is (``"x"`` moves first,
 ``"o"`` second) and ``guarantee`` ``"win"`` (every game ends with a line of ``side``) or
 ``"no-loss"`` (no game ends with a line of the opponent). A player may mark any empty cell, unless
-the header holds ``"gravity": true`` (see *Gravity* below). Two more keys are optional, ``rules``
-and ``symmetries`` (below; a header with gravity holds neither); other header keys are ignored.
+the header holds ``"gravity": true`` (see *Gravity* below). Three more keys are optional, ``rules``
+and ``symmetries`` (below; a header with gravity holds neither) and ``start`` (*Start* below); other
+header keys are ignored.
 Every other line is one entry:
 
 * ``{"position": "<status string>", "move": <cell>}``: the move ``side`` plays in that position,
@@ -43,6 +44,16 @@ The checker (:func:`verify_certificate`) walks from the empty board, plays ``sid
 A node's result depends only on its position, so results are memoised by class. A won value of a
 board needs one ``win`` certificate; a draw needs two ``no-loss`` certificates, one per side.
 
+**Start** (optional). ``"start": "<status string>"`` makes the certificate a proof about that
+position rather than the board: ``side`` wins (or does not lose) the game that goes on from it. The
+walk begins at the start position instead of the empty board (in a sectioned file, the walk of
+section 0; see *Sections*), and everything else above holds as written. The header is malformed
+unless the position can occur in a game that is not over: X has as many marks as O or one more
+(X is to move when they are equal), neither side has a line, an empty cell is left, and, with
+gravity, no mark floats above an empty cell. A checker that does not know the key walks from the
+empty board, where such a file has no entry, and refuses it: it never accepts what the full
+reading refuses.
+
 The board's *lines* are every run of ``k`` cells in a straight line along a row, a column, a layer's
 pillar or any diagonal (steps of -1, 0 or 1 along each axis, not all 0). Its *symmetries* are the
 maps that permute axes of equal length and mirror any axes (``c -> n - 1 - c``): the 8 of a square,
@@ -68,9 +79,9 @@ into consecutive sections of n0, n1, ... entries (the counts add up to the numbe
 checker that ignores the key reads the file as above. A checker may instead check a sectioned
 file in pieces, holding one section in memory at a time:
 
-* section 0 (root ``null``) is walked from the empty board with its own entries only, and a
-  position of the class of another section's root is not searched further: it stands for that
-  section;
+* section 0 (root ``null``) is walked from the empty board (or the header's ``start``) with its
+  own entries only, and a position of the class of another section's root is not searched further:
+  it stands for that section;
 * each other section whose root the first walk reached is walked from its root (checked in full:
   no line of the opponent already, legal mark counts) with its own entries only;
 * the certificate holds when the first walk accepts and every section it reached accepts.
@@ -205,6 +216,9 @@ class StrategyHeader:
     symmetries: tuple[tuple[int, ...], ...] | None = None
     #: Marks drop to the lowest empty cell of their column (columns along the first axis).
     gravity: bool = False
+    #: The position the walk begins at (a status string; None: the empty board): the certificate
+    #: proves its claim about the game from there.
+    start: str | None = None
 
     def __post_init__(self) -> None:
         dims = self.dims
@@ -242,6 +256,38 @@ class StrategyHeader:
             raise CertificateHeaderError(
                 "rules and symmetries are not defined on a board with gravity"
             )
+        if self.start is not None:
+            self._check_start(self.start)
+
+    def _check_start(self, start: object) -> None:
+        """The header's ``start``, checked: a position of a game that is not over."""
+        try:
+            x, o = _checked_position(start, self, "the start")
+        except CertificateEntryError as error:
+            raise CertificateHeaderError(str(error)) from None
+        geometry = self.geometry
+        if x.bit_count() - o.bit_count() not in (0, 1):
+            raise CertificateHeaderError(
+                f"the start cannot occur: X has {x.bit_count()} marks and O {o.bit_count()}"
+            )
+        for mark, marks in (("X", x), ("O", o)):
+            line = next((line for line in geometry.lines if marks & line == line), None)
+            if line is not None:
+                cells = "-".join(map(str, mask_cells(line)))
+                raise CertificateHeaderError(
+                    f"the start is a finished game: {mark} has the line {cells}"
+                )
+        if x | o == geometry.full_mask:
+            raise CertificateHeaderError("the start is a finished game: the board is full")
+        if geometry.floating(x | o):
+            raise CertificateHeaderError(
+                "the start cannot occur: a mark floats above an empty cell"
+            )
+
+    @property
+    def start_masks(self) -> tuple[int, int]:
+        """X's and O's cells (bitmasks) at the position the walk begins at."""
+        return (0, 0) if self.start is None else status_masks(self.start)
 
     def _checked_symmetries(self, symmetries: object) -> tuple[tuple[int, ...], ...]:
         """The header's ``symmetries``, checked: permutations of the cells carrying lines onto lines."""
@@ -319,7 +365,8 @@ class StrategyHeader:
             if number == 0:
                 if root is not None:
                     raise CertificateHeaderError(
-                        "section 0 is the walk from the empty board: its root must be null"
+                        "section 0 is the walk from the empty board (or the start): its root "
+                        "must be null"
                     )
             else:
                 try:
@@ -378,6 +425,7 @@ class StrategyHeader:
                 else {"symmetries": [list(perm) for perm in self.symmetries]}
             ),
             **({"gravity": True} if self.gravity else {}),
+            **({} if self.start is None else {"start": self.start}),
         }
 
     @classmethod
@@ -402,6 +450,7 @@ class StrategyHeader:
             rules,
             data.get("symmetries"),
             data.get("gravity", False),
+            data.get("start"),
         )
         if data["board"] != header.board:
             raise CertificateHeaderError(
@@ -473,12 +522,22 @@ class VerifyResult:
     rule_chains: int = 0
     #: The board has gravity (a mark drops to the lowest empty cell of its column).
     gravity: bool = False
+    #: The position the walk began at (the header's ``start``), None for the empty board.
+    start: str | None = None
 
     @property
     def claim(self) -> str:
         """What a valid certificate proves, in words."""
         side = self.side.upper()
         board = f"{self.board} (k={self.k}{', gravity' if self.gravity else ''})"
+        if self.start is not None:
+            x, o = status_masks(self.start)
+            marks = [
+                f"{mark} on {', '.join(map(str, mask_cells(cells)))}"
+                for mark, cells in (("X", x), ("O", o))
+                if cells
+            ]
+            board += f" from the position with {' and '.join(marks) or 'no mark'}"
         if self.guarantee == "win":
             return f"{side} wins — the strategy for {side} on {board} wins against every defence"
         return f"{side} does not lose — the strategy for {side} on {board} draws or wins against every defence"
@@ -508,6 +567,7 @@ class VerifyResult:
             ),
             "failure_path": None if self.failure_path is None else list(self.failure_path),
             **({"gravity": True} if self.gravity else {}),
+            **({} if self.start is None else {"start": self.start}),
         }
 
 
@@ -849,7 +909,7 @@ def verify_certificate(
     on_progress: VerifyProgress | None = None,
     observer: WalkObserver | None = None,
     reheader: Callable[[StrategyHeader], StrategyHeader] | None = None,
-    root: tuple[int, int] = (0, 0),
+    root: tuple[int, int] | None = None,
     compiled: bool = True,
 ) -> VerifyResult:
     """Check a certificate (a file, streamed, or a :class:`Certificate`) by walking every defence.
@@ -864,21 +924,21 @@ def verify_certificate(
     ``reheader`` checks the entries under another header made from the file's (other rules or
     symmetries, say). ``root`` (X's and O's cells as bitmasks): for a :class:`Certificate` in
     memory, the position its strategy is walked from, checked as a section's root is (a file is
-    walked from the empty board, as the format says); a strategy read from the middle of a game,
-    such as a proof job's, is checked so. ``compiled=False`` keeps the plain chain search and
+    walked from its header's ``start``, or the empty board, as the format says); a strategy read
+    from the middle of a game, such as a proof job's, is checked so. ``compiled=False`` keeps the plain chain search and
     classes where the compiled twins would be taken (:func:`compiled_chains_fit`; the same verdicts,
     for measures side by side).
     """
     report = on_progress or (lambda read, total, checked: None)
     change = reheader or (lambda header: header)
-    if root != (0, 0) and not isinstance(source, Certificate):
-        raise ValueError("a certificate file is walked from the empty board")
+    if root is not None and not isinstance(source, Certificate):
+        raise ValueError("a certificate file is walked from its header's start")
     if isinstance(source, Certificate):
         header = change(source.header)
         checker = _Checker(header, observer=observer, compiled=compiled)
         for number, entry in enumerate(source.entries, start=1):
             checker.add(_entry_from_object(entry, header, f"entry {number}"))
-        return checker.result(checker.walk(*root))
+        return checker.result(checker.walk(*(root or header.start_masks)))
     lines = _read_lines(source)
     header = change(_read_header(source, lines))
     if header.sections is not None and not whole:
@@ -890,7 +950,7 @@ def verify_certificate(
             report(checker.entries, 0, 0)
     report(checker.entries, 0, 0)
     checker.tick = lambda checked: report(checker.entries, 0, checked)
-    return checker.result(checker.walk(0, 0))
+    return checker.result(checker.walk(*header.start_masks))
 
 
 def _verify_sections(
@@ -937,7 +997,7 @@ def _verify_sections(
         if needed and failure is None:
             checker.tick = lambda now, before=checked, done=read: report(done, total, before + now)
             if number == 0:
-                failure = top.walk(0, 0)
+                failure = top.walk(*header.start_masks)
             else:
                 x, o, path = top.reached[roots[number - 1]]
                 checker.path = list(path)
@@ -990,6 +1050,7 @@ def _verdict(
         rule_blocks=rule_moves[0],
         rule_chains=rule_moves[1],
         gravity=header.gravity,
+        start=header.start,
     )
 
 
