@@ -30,6 +30,7 @@ from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_
 from oxo.proofs.results import certificate_name
 from oxo.proofs.runs import (
     NEAR,
+    OPENING_PLIES,
     PATIENCE,
     Node,
     ProofRun,
@@ -37,8 +38,10 @@ from oxo.proofs.runs import (
     Tree,
     _leaf_tables,
     load_state,
+    proved_openings,
     run_status,
     write_certificate_again,
+    write_opening_certificate,
 )
 from oxo.proofs.search import certificate_rules
 from oxo.proofs.solver import ProofResult, prove_board
@@ -131,6 +134,47 @@ def test_a_split_run_gives_the_value_and_certificates_both_checkers_accept(
         assert check.guarantee == ("no-loss" if result.value == "draw" else "win")
         assert verify_certificate(path, whole=True).valid
         assert tool(path) == 0 and tool(path, "--whole") == 0
+
+
+def test_the_openings_a_run_settled_have_certificates_that_begin_there(
+    six_by_five: ProofResult, tmp_path: Path
+) -> None:
+    """The positions a move or two in that the 6x5 (k=4) run settled: each the first settled on
+    its way (X's winning first move, not O's replies after it), with a certificate whose walk
+    begins at it (the header's start) that both checkers accept, and that the empty board's walk
+    (a checker that ignores the start) refuses. The state is only read: its bytes do not change."""
+    folder = result_folder(six_by_five)
+    state = (folder / "run" / "state.json").read_bytes()
+    geometry = Geometry.parse("6x5,k=4")
+    openings = proved_openings(folder)
+    assert openings and len({o.key for o in openings}) == len(openings)
+    tree = Tree.from_dict(geometry, "x", folder / "run", load_state(folder)["questions"]["x"])
+    values = tree.values()
+    for opening in openings:
+        x, o = status_masks(opening.position)
+        assert len(opening.moves) == (x | o).bit_count() <= OPENING_PLIES
+        assert values[opening.key] == (1 if opening.side == "x" else -1)
+        parents = tree.parents_of(opening.key)
+        assert all(not values[key] or key == tree.root for key in parents)
+    wins = [o for o in openings if o.guarantee == "win"]
+    assert [len(o.moves) for o in wins] == [1]  # X's winning first move, its replies not again
+    for opening in openings[:3]:
+        path = tmp_path / opening.certificate_name(geometry)
+        assert "-after-" in path.name
+        entries = write_opening_certificate(folder, opening, path)
+        check = verify_certificate(path)
+        assert check.valid and check.start == opening.position and check.entries == entries
+        assert check.side == opening.side and check.guarantee == opening.guarantee
+        assert tool(path) == 0
+        with gzip.open(path, "rt") as handle:
+            header = json.loads(handle.readline())
+        header.pop("start")
+        plain = tmp_path / "plain.jsonl.gz"
+        with gzip.open(path, "rt") as handle:
+            rest = handle.readlines()[1:]
+        plain.write_bytes(gzip.compress((json.dumps(header) + "\n" + "".join(rest)).encode()))
+        assert not verify_certificate(plain).valid and tool(plain) == 1
+    assert (folder / "run" / "state.json").read_bytes() == state
 
 
 def test_a_run_past_64_cells_leaves_its_wins_by_fours_to_the_chain_rule(tmp_path: Path) -> None:

@@ -308,18 +308,22 @@ def merge_certificate(
     sections: Sequence[Section],
     inline_up_to: int = INLINE_ENTRIES,
     rules: Rules | None = None,
+    start: str | None = None,
 ) -> int:
     """Write the board's certificate from the top entries and the fragments, streamed and atomic;
     return the number of entries. ``rules``: the rules its header names, those the fragments'
-    searches left moves to (:func:`oxo.proofs.search.certificate_rules`).
+    searches left moves to (:func:`oxo.proofs.search.certificate_rules`); ``start``: the position
+    (a status string) the certificate's walk begins at, when not the empty board (the header's
+    ``start``).
 
     Section 0 holds the top entries and the small fragments (at most ``inline_up_to`` entries);
     every bigger fragment is a section of its own. A certificate without such sections, or made of
-    one fragment rooted at the empty board, is written plain (no sections in its header)."""
+    one fragment rooted where the walk begins, is written plain (no sections in its header)."""
     small = [section for section in sections if section.entries <= inline_up_to]
     big = [section for section in sections if section.entries > inline_up_to]
     first = len(top) + sum(section.entries for section in small)
-    whole_board = first == 0 and len(big) == 1 and big[0].root == "0" * geometry.size
+    begin = start or "0" * geometry.size
+    whole_board = first == 0 and len(big) == 1 and big[0].root == begin
     plain = not big or whole_board
     header = StrategyHeader(
         geometry.shape,
@@ -329,6 +333,7 @@ def merge_certificate(
         None if plain else ((None, first), *((section.root, section.entries) for section in big)),
         rules or Rules(),
         gravity=geometry.gravity,
+        start=start,
     )
     packs: dict[Path, FragmentPack] = {}
     with open_certificate(path, header) as writer:

@@ -800,24 +800,29 @@ class Tree:
 
     # -- the certificate ---------------------------------------------------------------------------
 
-    def assemble(self, target: int) -> tuple[list[MoveEntry], list[Section]]:
-        """The certificate of the settled root (``target`` its value): the moves of the strategy's
-        side in the top of the tree, and the fragments of the leaves the strategy reaches.
+    def assemble(
+        self, target: int, start: int | None = None
+    ) -> tuple[list[MoveEntry], list[Section]]:
+        """The certificate of the settled root (``target`` its value), or of the settled node
+        ``start`` (a key; its certificate's walk begins at the node's position, in the orientation
+        the tree holds it): the moves of the strategy's side in the top of the tree, and the
+        fragments of the leaves the strategy reaches.
 
-        It walks the positions of the game from the empty board, as the checker will: a node of the
-        tree stands for every position of its class, and the checker knows only the board's own
-        symmetries. So each position reached gets its entry in its own orientation, and a fragment
-        whose root the board's symmetries do not carry onto the position reached is copied carried
-        over by a symmetry of the search (:attr:`Section.perm`)."""
+        It walks the positions of the game from the empty board (or the node), as the checker will:
+        a node of the tree stands for every position of its class, and the checker knows only the
+        board's own symmetries. So each position reached gets its entry in its own orientation, and
+        a fragment whose root the board's symmetries do not carry onto the position reached is
+        copied carried over by a symmetry of the search (:attr:`Section.perm`)."""
         values = self.values()
-        if values[self.root] != target:
-            raise AssertionError("the root does not have the value to certify")
+        key = self.root if start is None else start
+        if values[key] != target:
+            raise AssertionError("the position does not have the value to certify")
         size = self.geometry.size
         classes = self.classes
         top: list[MoveEntry] = []
         sections: list[Section] = []
         done: set[int] = set()
-        stack = [(0, 0, self.root)]  # a position and its class's key
+        stack = [(self.nodes[key].x, self.nodes[key].o, key)]  # a position and its class's key
         while stack:
             x, o, key = stack.pop()
             seen = classes.rigid_key(x, o)
@@ -1928,6 +1933,110 @@ def write_certificate_again(
         merge_certificate(target, geometry, check["side"], guarantee, top, sections, rules=rules)
     finally:
         run.close()
+
+
+#: How many moves in a run's settled positions count as openings (:func:`proved_openings`): the
+#: attacker's first move and the defender's reply, the positions a run's status lists.
+OPENING_PLIES = 2
+
+
+@dataclass(frozen=True)
+class ProvedOpening:
+    """A position a few moves into a board that a run has settled before the board itself: one of
+    :func:`proved_openings`. ``position`` is a status string, in the orientation the run's tree
+    holds it (reached from the empty board by the moves :attr:`moves`); ``side`` wins
+    (``guarantee`` ``"win"``) or does not lose (``"no-loss"``) the game that goes on from it."""
+
+    attacker: Question
+    key: int
+    position: str
+    side: Side
+    guarantee: Guarantee
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """Moves from the empty board to the position: X's and O's cells in turn, each side's in
+        reading order. Any such order reaches a position that is not over (no line is completed
+        on the way); with gravity, one of at most two marks, as an opening has (X's first mark is
+        on the bottom)."""
+        x, o = status_masks(self.position)
+        xs, os_ = mask_cells(x), mask_cells(o)
+        return tuple(cell for pair in zip(xs, (*os_, -1)) for cell in pair if cell >= 0)
+
+    def certificate_name(self, geometry: Geometry) -> str:
+        """The file name of its certificate: the board's (:func:`certificate_name`) with the moves
+        (``4x4x4x4-k4-x-win-after-0-3.jsonl.gz``)."""
+        whole = certificate_name(geometry, self.side, self.guarantee)
+        moves = "-".join(map(str, self.moves))
+        return whole.replace(".jsonl.gz", f"-after-{moves}.jsonl.gz")
+
+
+def _kept_trees(folder: str | os.PathLike[str]) -> tuple[Geometry, dict[Question, Tree]]:
+    """The board and the questions' trees of the run kept in ``folder``, read as they were last
+    saved, without opening the run (no lock, nothing written: a run may be going on)."""
+    state = load_state(folder)
+    geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+    questions: dict[Question, Any] = state["questions"]
+    trees = {
+        attacker: Tree.from_dict(geometry, attacker, Path(folder) / "run", data)
+        for attacker, data in questions.items()
+    }
+    return geometry, trees
+
+
+def proved_openings(
+    folder: str | os.PathLike[str], plies: int = OPENING_PLIES
+) -> list[ProvedOpening]:
+    """The positions at most ``plies`` moves in that the run kept in ``folder`` has settled, one
+    per class, each the first settled on its way from the empty board (a settled position's
+    replies are not listed again), for each question the run asked. Read from the state as last
+    saved (:func:`_kept_trees`)."""
+    _, trees = _kept_trees(folder)
+    found: list[ProvedOpening] = []
+    for attacker, tree in trees.items():
+        values = tree.values()
+        seen: set[int] = set()
+        level = [tree.root]
+        for _ in range(plies):
+            level = [child for key in level for _, child in tree.nodes[key].children or []]
+            following = []
+            for key in level:
+                if key in seen:
+                    continue
+                seen.add(key)
+                if not values[key]:
+                    following.append(key)
+                    continue
+                node = tree.nodes[key]
+                side: Side = attacker if values[key] == 1 else other(attacker)
+                guarantee: Guarantee = "win" if values[key] == 1 else "no-loss"
+                position = status_string(node.x, node.o, tree.geometry.size)
+                found.append(ProvedOpening(attacker, key, position, side, guarantee))
+            level = following
+    return found
+
+
+def write_opening_certificate(
+    folder: str | os.PathLike[str], opening: ProvedOpening, target: str | os.PathLike[str]
+) -> int:
+    """Merge the certificate of a settled opening (one of :func:`proved_openings` of the run kept
+    in ``folder``) into ``target``, atomically, with the opening's position as its ``start``;
+    return its number of entries. Not checked here (:func:`oxo.proofs.certificate
+    .verify_certificate` does). The run is read, not opened: it may be going on."""
+    geometry, trees = _kept_trees(folder)
+    tree = trees[opening.attacker]
+    target_value = 1 if opening.side == opening.attacker else -1
+    top, sections = tree.assemble(target_value, start=opening.key)
+    return merge_certificate(
+        target,
+        geometry,
+        opening.side,
+        opening.guarantee,
+        top,
+        sections,
+        rules=certificate_rules(geometry, opening.guarantee),
+        start=opening.position,
+    )
 
 
 def run_proof(
