@@ -446,6 +446,30 @@ def open_runs() -> list[dict]:
                 if status.estimate_all is None
                 else round(status.estimate_all),
                 "references": cited(published),
+                "openings": openings_of(folder, geometry),
+            }
+        )
+    return rows
+
+
+def openings_of(folder: Path, geometry) -> list[dict]:
+    """The rows of a run's settled openings whose certificate is in results/certificates with a
+    recorded check of oxo's (benchmarks/results_openings.py writes and checks them)."""
+    from oxo.fileio import digests
+    from oxo.proofs.runs import proved_openings
+
+    rows = []
+    for opening in proved_openings(folder):
+        path = REPOSITORY / opening.certificate_name(geometry)
+        if not path.exists() or _recorded_check(path.name, digests(path)["sha256"]) is None:
+            continue
+        rows.append(
+            {
+                "moves": list(opening.moves),
+                "position": opening.position,
+                "side": opening.side,
+                "guarantee": opening.guarantee,
+                "certificate": certificate(path, "repository"),
             }
         )
     return rows
@@ -508,6 +532,38 @@ def text(data: dict) -> str:
 
 DOC = ROOT / "docs" / "solved.md"
 MARKERS = ("<!-- book -->", "<!-- /book -->")
+
+
+def opening_lines(data: dict) -> list[str]:
+    """The part of the section on the openings the long runs of open boards have settled."""
+    from oxo.book import BookOpening
+
+    rows = []
+    for row in data["open"]:
+        for item in row.get("openings", []):
+            opening = BookOpening.from_dict(item)
+            certificate = opening.certificate
+            rows.append(
+                f"| {row['board_args']} | {opening.moves_words} | {opening.value_words} | "
+                f"`{certificate.file}` | {certificate.entries:,} | {certificate.bytes:,} | "
+                f"`{certificate.sha256[:16]}` | {certificate.positions:,} |"
+            )
+    if not rows:
+        return []
+    return [
+        "The boards no one has published the value of are not settled yet, but their runs have "
+        "settled positions a move or two in, and each such position has a certificate of its own "
+        "whose walk begins there (the header's `start`), checked by oxo's checker when it was "
+        "written (`python benchmarks/results_openings.py --write`, recorded in "
+        "`results/certificate-checks.json`) and kept in `results/certificates/`. `oxo book BOARD` "
+        "lists them and `oxo analyze` gives their value; cells are numbered from 0 in reading "
+        "order.",
+        "",
+        "| board | after | proves | certificate | entries | bytes | SHA-256 (start) | positions checked |",
+        "| --- | --- | --- | --- | ---: | ---: | --- | ---: |",
+        *rows,
+        "",
+    ]
 
 
 def section(data: dict) -> str:
@@ -573,6 +629,7 @@ def section(data: dict) -> str:
         "| --- | ---: | --- | --- | ---: | ---: | --- | --- | ---: |",
         *rows,
         "",
+        *opening_lines(data),
         "On the web page (`oxo serve`) every board of the book can be played against its proof: "
         "the board menu lists them, and beside the board a box says what is proved, where each "
         "certificate is and the commands that check it, prepares a certificate's index (by itself "

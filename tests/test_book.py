@@ -486,6 +486,48 @@ def test_the_open_boards_are_the_runs_as_their_state_says() -> None:
     assert open_board(find_game("4x4x4").name) is None  # proved: not open
 
 
+def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates() -> None:
+    """Each opening of an open row is one its run has settled (read again from the state), with a
+    certificate in results/certificates whose SHA-256 is the book's, whose walk begins at the
+    opening (the header's start) and whose recorded check accepted these very bytes; its value is
+    what oxo says of the position and of its images under the board's symmetries, and of no
+    other position: a reply no certificate covers is not known."""
+    from oxo.proofs.runs import proved_openings
+
+    checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text("utf-8"))
+    listed = [(row, opening) for row in open_boards() for opening in row.openings]
+    assert any(row.board == "4x4x4x4" for row, _ in listed)
+    for row, opening in listed:
+        settled = {(o.position, o.side, o.guarantee) for o in proved_openings(ROOT / row.run)}
+        assert (opening.position, opening.side, opening.guarantee) in settled
+        path = checked_certificate(opening.certificate)
+        assert path.parent == ROOT / "results" / "certificates"
+        with gzip.open(path, "rt") as text:
+            assert json.loads(text.readline())["start"] == opening.position
+        record = checks[path.name]
+        assert record["sha256"] == opening.certificate.sha256 and record["valid"] is True
+        geometry = Geometry(row.shape, row.k, row.gravity)
+        x = sum(1 << cell for cell in opening.moves[0::2])
+        o = sum(1 << cell for cell in opening.moves[1::2])
+        for symmetry in geometry.symmetries[:: max(1, len(geometry.symmetries) // 7)]:
+            image = Position(geometry, symmetry.apply_mask(x), symmetry.apply_mask(o))
+            found = proven_value(image)
+            assert found is not None and found.bound == opening.value_words
+            assert opening.certificate.file in found.by
+        assert row.opening_at(x, o) == opening
+    four = open_board("4x4x4x4")
+    assert four is not None and four.openings
+    geometry = Geometry.parse("4x4x4x4")
+    replies = {o.moves[1] for o in four.openings if o.moves[0] == 0}
+    keeping = [s for s in geometry.symmetries if s.perm[0] == 0]  # X's cell stays
+    # O's replies to X on 0 that no symmetry keeping X's cell carries onto a settled one
+    open_ = [m for m in range(1, 256) if not any(s.perm[m] in replies for s in keeping)]
+    assert open_
+    for m in open_[:3]:
+        assert four.opening_at(1, 1 << m) is None
+        assert proven_value(Position(geometry, 1, 1 << m)) is None
+
+
 # -- the command line ------------------------------------------------------------------------------
 
 
@@ -560,6 +602,25 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     assert code == 3 and settled in out and "[6]" in out
     code, out, _ = run(capsys, "book", "4x4x4x4", "--json")
     assert code == 3 and json.loads(out)["open"]["board"] == "4x4x4x4"
+
+
+def test_analyze_gives_a_settled_openings_value_from_its_certificate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'oxo analyze' on a position of 4x4x4x4 that oxo's run has settled (an image of it under the
+    board's symmetries, written in the notation): the value, and the certificate that proves it."""
+    opened = open_board("4x4x4x4")
+    assert opened is not None and opened.openings
+    opening = opened.openings[-1]
+    geometry = Geometry.parse("4x4x4x4")
+    turn = geometry.symmetries[len(geometry.symmetries) // 2]
+    marks = ["."] * geometry.size
+    for number, cell in enumerate(opening.moves):
+        marks[turn.perm[cell]] = "xo"[number % 2]
+    code, out, _ = run(capsys, "analyze", "".join(marks), "--board", "4x4x4x4", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == opening.side, data
+    assert opening.certificate.file in json.dumps(data)
 
 
 def test_index_makes_the_certificate_each_side_plays_from(

@@ -32,10 +32,32 @@ EVERY = os.environ.get("OXO_CHECK_ALL_CERTIFICATES") == "1"
 def _name_says(path: Path) -> tuple[str, str, str, str]:
     """Board, ``k<k>``, side and guarantee from a name such as ``10x4-k4-x-win.jsonl.gz`` (a
     certificate with rules: ``10x4-k4-x-win.rules.jsonl.gz``; another of the same board and side
-    names its maker before: ``4x4x4-k4-x-win.oxo.rules.jsonl.gz``)."""
-    stem = path.name.split(".")[0]
+    names its maker before: ``4x4x4-k4-x-win.oxo.rules.jsonl.gz``; a certificate of a position a
+    few moves in ends in the moves: ``4x4x4x4-k4-x-win-after-0-3.jsonl.gz``)."""
+    stem = path.name.split(".")[0].partition("-after-")[0]
     board, k, side, *guarantee = stem.split("-")
     return board, k, side, "-".join(guarantee)
+
+
+def _moves_named(path: Path) -> tuple[int, ...] | None:
+    """The moves a name ending ``-after-0-3`` gives (X first), None for a board's certificate."""
+    stem = path.name.split(".")[0]
+    return tuple(map(int, stem.split("-after-")[1].split("-"))) if "-after-" in stem else None
+
+
+@pytest.mark.parametrize(
+    "path", [path for path in SHIPPED if _moves_named(path)], ids=lambda path: path.name
+)
+def test_a_certificate_of_a_position_begins_where_its_name_says(path: Path) -> None:
+    """Its header's start is the position its name's moves reach, X first."""
+    moves = _moves_named(path)
+    assert moves is not None
+    with gzip.open(path, "rt") as text:
+        start = json.loads(text.readline())["start"]
+    marks = ["0"] * len(start)
+    for number, cell in enumerate(moves):
+        marks[cell] = "12"[number % 2]
+    assert start == "".join(marks)
 
 
 #: Certificates whose check takes longer than the suite may (Qubic's with Patashnik's dictionary

@@ -236,6 +236,40 @@ class OpenQuestion:
 
 
 @dataclass(frozen=True)
+class BookOpening:
+    """A position a few moves into an open board that oxo's run has settled already, with the
+    certificate that proves it (its walk begins at the position: the header's ``start``).
+    ``moves`` reach it from the empty board, X first; ``side`` wins (``guarantee`` ``"win"``) or
+    does not lose (``"no-loss"``) the game that goes on from it."""
+
+    moves: tuple[int, ...]
+    position: str
+    side: Side
+    guarantee: str
+    certificate: BookCertificate
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BookOpening:
+        fields = dict(data)
+        fields["moves"] = tuple(fields["moves"])
+        fields["certificate"] = BookCertificate.from_dict(fields["certificate"])
+        return cls(**fields)
+
+    def to_dict(self) -> dict[str, object]:
+        return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
+
+    @property
+    def value_words(self) -> str:
+        """``X wins`` or ``O does not lose``: what the certificate proves from the position."""
+        return f"{self.side.upper()} {'wins' if self.guarantee == 'win' else 'does not lose'}"
+
+    @property
+    def moves_words(self) -> str:
+        """The moves in words: ``X on 0, O on 3``."""
+        return ", ".join(f"{'XO'[n % 2]} on {cell}" for n, cell in enumerate(self.moves))
+
+
+@dataclass(frozen=True)
 class OpenBoard:
     """A board no one has published the value of, that a long proof run of oxo is settling: what
     is published, and how far the run kept in oxo's source repository (``run``) has got as of its
@@ -262,12 +296,42 @@ class OpenBoard:
     estimate_all_seconds: float | None = None
     #: The sources ``published`` cites by number (``[6]``): (number, the reference in full).
     references: tuple[tuple[str, str], ...] = ()
+    #: The positions a few moves in that the run has settled, each with its certificate.
+    openings: tuple[BookOpening, ...] = ()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OpenBoard:
         fields = _board_fields(data)
         fields["questions"] = tuple(OpenQuestion.from_dict(item) for item in fields["questions"])
+        fields["openings"] = tuple(
+            BookOpening.from_dict(item) for item in fields.get("openings", ())
+        )
         return cls(**fields)
+
+    def openings_words(self) -> list[str]:
+        """The settled openings in words, those after the same first move together: ``X wins
+        after X on 0 and O on 3, 15 or 63``."""
+        groups: dict[str, list[int]] = {}
+        for opening in self.openings:
+            first = f"{opening.value_words} after X on {opening.moves[0]}"
+            groups.setdefault(first, []).extend(opening.moves[1:2])
+        return [
+            first if not replies else f"{first} and O on {_either(replies)}"
+            for first, replies in groups.items()
+        ]
+
+    def opening_at(self, x: int, o: int) -> BookOpening | None:
+        """The settled opening that is the position (X's and O's cells as bitmasks) or an image of
+        it under the board's symmetries, or None."""
+        from oxo.geometry import Geometry
+        from oxo.proofs.certificate import status_masks
+
+        geometry = Geometry(self.shape, self.k, self.gravity)
+        images = {(s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries}
+        for opening in self.openings:
+            if status_masks(opening.position) in images:
+                return opening
+        return None
 
     def to_dict(self) -> dict[str, object]:
         return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
@@ -276,6 +340,12 @@ class OpenBoard:
     def settled(self) -> int:
         """Positions the run has settled, for every question."""
         return sum(q.proved + q.disproved for q in self.questions)
+
+
+def _either(cells: list[int]) -> str:
+    """``3``, ``3 or 15``, ``3, 15 or 63``."""
+    shown = [str(cell) for cell in cells]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
 
 
 @functools.cache

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from oxo.book import BookCertificate, BookEntry, book_entry, checked_certificate
+from oxo.book import BookCertificate, BookEntry, book_entry, checked_certificate, open_board
 from oxo.book.index import StrategyIndex, build_index, estimate_seconds, load_index
 from oxo.engines.base import BookMove
 from oxo.errors import CertificateUnavailableError
@@ -473,12 +473,30 @@ class ProvenValue:
         return {"outcome": self.outcome, "bound": self.bound, "by": self.by}
 
 
+def _opening_value(position: Position) -> ProvenValue | None:
+    """The value of a settled opening of an open board (:meth:`oxo.book.OpenBoard.opening_at`)."""
+    board = open_board(position.geometry.spec)
+    opening = None if board is None else board.opening_at(position.x, position.o)
+    if board is None or opening is None:
+        return None
+    outcome = opening.side if opening.guarantee == "win" else None
+    by = (
+        f"the certificate {opening.certificate.file} of oxo's run of the board, which is not "
+        f"settled yet ('oxo book {board.board_args}')"
+    )
+    return ProvenValue(outcome, opening.value_words, by)
+
+
 def proven_value(position: Position, *, build: bool | None = None) -> ProvenValue | None:
     """What the book's certificates prove about ``position`` (None when no certificate covers it,
-    or its index is not built and not quick to build: ``build`` as in :func:`load_player`)."""
-    entry = book_entry(position.geometry.spec)
-    if entry is None or position.is_terminal:
+    or its index is not built and not quick to build: ``build`` as in :func:`load_player`). On a
+    board no one has proved, a position a few moves in that oxo's run has settled (one of the open
+    board's :attr:`~oxo.book.OpenBoard.openings`, or an image of one) has its certificate's value."""
+    if position.is_terminal:
         return None
+    entry = book_entry(position.geometry.spec)
+    if entry is None:
+        return _opening_value(position)
     words = entry.value_words
     geometry = position.geometry
     board = geometry.spec_shape + ("" if geometry.k == geometry.default_k else f" --k {geometry.k}")

@@ -341,6 +341,20 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             out += _label_wrap(
                 "", f"and {rest:,} more first moves of X split into O's replies, not settled yet"
             )
+    if entry.openings:
+        sizes = [opening.certificate.bytes / 1e6 for opening in entry.openings]
+        size = (
+            f"{sizes[0]:,.1f} MB"
+            if len(sizes) == 1
+            else f"{min(sizes):,.1f} to {max(sizes):,.1f} MB each"
+        )
+        out += _label_wrap(
+            "proved:",
+            f"{'; '.join(entry.openings_words())}; each with a certificate of its own "
+            f"({size}) whose walk begins there, such as {entry.openings[0].certificate.file}, "
+            "in results/certificates of oxo's source repository",
+        )
+        out += _label_wrap("  check:", "oxo verify FILE, or python3 tools/check_strategy.py FILE")
     estimate = (
         ""
         if entry.estimate_all_seconds is None
