@@ -463,13 +463,16 @@ def openings_of(folder: Path, geometry) -> list[dict]:
         path = REPOSITORY / opening.certificate_name(geometry)
         if not path.exists() or _recorded_check(path.name, digests(path)["sha256"]) is None:
             continue
+        _, check = _oxo_check(path.name)  # type: ignore[misc]  # recorded: not None
         rows.append(
             {
                 "moves": list(opening.moves),
                 "position": opening.position,
                 "side": opening.side,
                 "guarantee": opening.guarantee,
-                "certificate": certificate(path, "repository"),
+                "certificate": certificate(
+                    path, "repository", check_seconds=check.get("cpu_seconds")
+                ),
             }
         )
     return rows
