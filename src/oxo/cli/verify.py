@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import time
 
 import click
@@ -108,8 +109,11 @@ def verify(file: str, leaves: str, seed: int, whole: bool, as_json: bool) -> Non
             result = verify_certificate(file, whole=whole, on_progress=report)
     if as_json:
         echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
+    else:  # within 80 columns (a failing position's status string, one word, may be longer)
+        for line in textwrap.wrap(
+            str(result), 79, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+        ):
+            click.echo(line)
     if not result.valid:
         raise click.exceptions.Exit(1)
 
