@@ -604,11 +604,12 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     assert code == 3 and json.loads(out)["open"]["board"] == "4x4x4x4"
 
 
-def test_analyze_gives_a_settled_openings_value_from_its_certificate(
+def test_analyze_and_move_give_a_settled_openings_value_from_its_certificate(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """'oxo analyze' on a position of 4x4x4x4 that oxo's run has settled (an image of it under the
-    board's symmetries, written in the notation): the value, and the certificate that proves it."""
+    """'oxo analyze' and 'oxo move' on a position of 4x4x4x4 that oxo's run has settled (an image
+    of it under the board's symmetries, written in the notation): the value, and the certificate
+    that proves it."""
     opened = open_board("4x4x4x4")
     assert opened is not None and opened.openings
     opening = opened.openings[-1]
@@ -621,6 +622,12 @@ def test_analyze_gives_a_settled_openings_value_from_its_certificate(
     data = json.loads(out)
     assert code == 0 and data["value"] == opening.side, data
     assert opening.certificate.file in json.dumps(data)
+    # 'oxo move' says the same, and that the value is the certificate's, not its search's
+    code, out, _ = run(capsys, "move", "".join(marks), "--board", "4x4x4x4", "--depth", "1")
+    words = " ".join(out.split())
+    assert code == 0 and f"value with best play: {opening.value_words}" in words
+    assert f"proved by: the certificate {opening.certificate.file}" in words
+    assert "move found by: hard" in words and max(map(len, out.splitlines())) <= 80
 
 
 def test_index_makes_the_certificate_each_side_plays_from(

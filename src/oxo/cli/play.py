@@ -194,7 +194,17 @@ def move(
         click.echo(f"move: column {chosen.position.format_move(cell)} (cell {cell})")
     else:
         click.echo(f"move: {cell}")
-    echo_lines([f"value with best play: {value}", f"found by: {detail} in {report.seconds:.2f} s"])
+    lines = [f"value with best play: {value}"]
+    if (
+        report.value is None and chosen.proven is not None
+    ):  # the value is the book's, not the search's
+        lines += [
+            f"proved by: {chosen.proven.by}",
+            f"move found by: {detail} in {report.seconds:.2f} s",
+        ]
+    else:
+        lines += [f"found by: {detail} in {report.seconds:.2f} s"]
+    echo_lines(lines)
 
 
 def _move_of_game(
