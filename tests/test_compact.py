@@ -17,6 +17,7 @@ from oxo.proofs.certificate import (
     read_certificate,
     read_header,
     status_masks,
+    status_string,
     verify_certificate,
     write_certificate,
 )
@@ -103,6 +104,38 @@ def test_the_rules_alone_may_prove_a_board_from_one_entry(tmp_path: Path) -> Non
     entries = read_certificate(source).entries
     assert len(entries) == 1 and entries[0].position == "0" * 16
     assert verify_certificate(source).rule_chains > 0
+
+
+def test_a_certificate_of_a_position_keeps_its_start_when_compacted(tmp_path: Path) -> None:
+    """4x4 (k = 3) from X on 5 and O on 0, X to move: the strategy the plain search reads from
+    there, written with the header's start, compacted with rules and then with fewer stored
+    moves (the walk that finds them begins at the start too); each file keeps the start and both
+    checkers accept it."""
+    from dataclasses import replace
+
+    from oxo.proofs.reference import ReferenceSearch
+
+    geometry = Geometry.parse("4x4,k=3")
+    x, o = 1 << 5, 1 << 0
+    search = ReferenceSearch(geometry, "x")
+    assert search.solve(x, o) is True
+    entries = [
+        MoveEntry(status_string(e.x, e.o, 16), e.move)
+        for e in search.strategy(x, o)
+        if e.move is not None
+    ]
+    start = status_string(x, o, 16)
+    source = tmp_path / "from-start.gz"
+    write_certificate(
+        source, replace(StrategyHeader.for_board(geometry, "x", "win"), start=start), entries
+    )
+    compact, better = tmp_path / "compact.gz", tmp_path / "better.gz"
+    compact_certificate(source, compact, Rules(block=True, chain=1))
+    improve_certificate(compact, better)
+    for path in (source, compact, better):
+        check = verify_certificate(path)
+        assert check.valid and check.start == start, (path, check)
+        assert tool_accepts(path)["start"] == start
 
 
 def test_a_source_that_does_not_hold_is_refused(tmp_path: Path) -> None:

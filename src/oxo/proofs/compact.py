@@ -208,7 +208,9 @@ class RulesWalk:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 8 * self.size + 1000))
         try:
-            self._side(0, 0)
+            x, o = self.header.start_masks  # the empty board, or the header's start
+            side_to_move = (x.bit_count() == o.bit_count()) == self.is_x
+            (self._side if side_to_move else self._opponent)(x, o)
         except _Invalid as error:
             raise CertificateError(f"the strategy does not win: {error}") from None
         finally:
