@@ -596,6 +596,8 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     assert code == 3 and json.loads(out)["open"]["run"] == "results/runs/9x8-k5"
     code, out, _ = run(capsys, "book")
     assert code == 0 and "Being proved" in out and "Score Four" in out
+    proved = f"{len(opened.openings):,} openings proved with their certificates"
+    assert proved in " ".join(out.split())
     code, out, _ = run(capsys, "book", "--json")
     assert code == 0 and len(json.loads(out)["open"]) == len(open_boards())
     code, out, _ = run(capsys, "book", "4x4x4x4")

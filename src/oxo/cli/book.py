@@ -154,10 +154,15 @@ def _list(entries: Iterable[BookEntry], opened: Iterable[OpenBoard], as_json: bo
     if going:
         lines = ["", "Being proved by oxo's long runs (no one has published their values):"]
         for row in going:
+            proved = (
+                f", {len(row.openings):,} openings proved with their certificates"
+                if row.openings
+                else ""
+            )
             lines.append(
                 f"  {_open_title(row, capital=True)}: {row.settled:,} positions settled in "
                 f"{row.sessions:,} {'session' if row.sessions == 1 else 'sessions'} (the last on "
-                f"{row.date}); 'oxo book {row.board_args}' says how far it is"
+                f"{row.date}){proved}; 'oxo book {row.board_args}' says how far it is"
             )
         echo_lines(lines, hanging=4)
 
