@@ -195,9 +195,7 @@ def move(
     else:
         click.echo(f"move: {cell}")
     lines = [f"value with best play: {value}"]
-    if (
-        report.value is None and chosen.proven is not None
-    ):  # the value is the book's, not the search's
+    if report.value is None and chosen.proven is not None:  # the book's value, not the search's
         lines += [
             f"proved by: {chosen.proven.by}",
             f"move found by: {detail} in {report.seconds:.2f} s",

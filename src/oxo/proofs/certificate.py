@@ -925,9 +925,9 @@ def verify_certificate(
     symmetries, say). ``root`` (X's and O's cells as bitmasks): for a :class:`Certificate` in
     memory, the position its strategy is walked from, checked as a section's root is (a file is
     walked from its header's ``start``, or the empty board, as the format says); a strategy read
-    from the middle of a game, such as a proof job's, is checked so. ``compiled=False`` keeps the plain chain search and
-    classes where the compiled twins would be taken (:func:`compiled_chains_fit`; the same verdicts,
-    for measures side by side).
+    from the middle of a game, such as a proof job's, is checked so. ``compiled=False`` keeps the
+    plain chain search and classes where the compiled twins would be taken
+    (:func:`compiled_chains_fit`; the same verdicts, for measures side by side).
     """
     report = on_progress or (lambda read, total, checked: None)
     change = reheader or (lambda header: header)
