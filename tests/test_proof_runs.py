@@ -177,6 +177,23 @@ def test_the_openings_a_run_settled_have_certificates_that_begin_there(
     assert (folder / "run" / "state.json").read_bytes() == state
 
 
+def test_the_openings_of_every_kept_run_are_read_from_its_state() -> None:
+    """The runs kept in results/runs/: open, finished, and one whose root a whole search settled
+    after the run had split it (8x8 with k = 5 with the defaults, where the tree's values stop at
+    the root): each listed opening has the value the tree gives it, a move or two in, and nothing
+    below a position settled by a job of its own is listed."""
+    for path in sorted((ROOT / "results" / "runs").glob("*/run/state.json")):
+        folder = path.parent.parent
+        state = load_state(folder)
+        geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+        for opening in proved_openings(folder):
+            data = state["questions"][opening.attacker]
+            tree = Tree.from_dict(geometry, opening.attacker, folder / "run", data)
+            value = tree.values()[opening.key]
+            assert value == (1 if opening.side == opening.attacker else -1), folder
+            assert 1 <= len(opening.moves) <= OPENING_PLIES
+
+
 def test_a_run_past_64_cells_leaves_its_wins_by_fours_to_the_chain_rule(tmp_path: Path) -> None:
     """9x9 (k = 4), an X win, split into jobs of the search over line counts: the merged
     certificate's header names the chain rule (its jobs' fragments leave their wins by continuous

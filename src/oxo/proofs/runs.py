@@ -1990,7 +1990,8 @@ def proved_openings(
     """The positions at most ``plies`` moves in that the run kept in ``folder`` has settled, one
     per class, each the first settled on its way from the empty board (a settled position's
     replies are not listed again), for each question the run asked. Read from the state as last
-    saved (:func:`_kept_trees`)."""
+    saved (:func:`_kept_trees`). Below a position a job settled alone (the root of a board proved
+    by one search, say) the tree's values stop: nothing there is listed."""
     _, trees = _kept_trees(folder)
     found: list[ProvedOpening] = []
     for attacker, tree in trees.items():
@@ -2004,12 +2005,13 @@ def proved_openings(
                 if key in seen:
                     continue
                 seen.add(key)
-                if not values[key]:
+                value = values.get(key, 0)
+                if not value:
                     following.append(key)
                     continue
                 node = tree.nodes[key]
-                side: Side = attacker if values[key] == 1 else other(attacker)
-                guarantee: Guarantee = "win" if values[key] == 1 else "no-loss"
+                side: Side = attacker if value == 1 else other(attacker)
+                guarantee: Guarantee = "win" if value == 1 else "no-loss"
                 position = status_string(node.x, node.o, tree.geometry.size)
                 found.append(ProvedOpening(attacker, key, position, side, guarantee))
             level = following
