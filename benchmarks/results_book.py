@@ -85,6 +85,7 @@ def _recorded_check(name: str, sha256: str) -> dict | None:
         "positions_checked": check["positions"],
         "moves": check["moves"],
         "sections": check["sections"],
+        "cpu_seconds": check.get("cpu_seconds"),
     }
 
 
@@ -388,8 +389,7 @@ RUN_OPTIONS = {"4x4x4x4": " --workers 2 --slice 300 --no-root-search"}
 def open_runs() -> list[dict]:
     """The rows of the boards whose value no one has published, that the runs kept in
     results/runs/ are settling: how far each has got, as of its last session."""
-    from oxo.geometry import Geometry
-    from oxo.proofs.runs import load_state, run_status
+    from oxo.proofs.runs import load_state, run_status, state_geometry
     from oxo.registry import find_game
     from results_runs import PUBLISHED
 
@@ -397,7 +397,7 @@ def open_runs() -> list[dict]:
     for folder in sorted(path.parent.parent for path in RUNS.glob("*/run/state.json")):
         status = run_status(folder)
         state = load_state(folder)
-        geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+        geometry = state_geometry(state)
         published = PUBLISHED.get((status.board, status.k, status.gravity), "")
         if status.value is not None or not published.startswith("none"):
             continue
@@ -461,9 +461,9 @@ def openings_of(folder: Path, geometry) -> list[dict]:
     rows = []
     for opening in proved_openings(folder):
         path = REPOSITORY / opening.certificate_name(geometry)
-        if not path.exists() or _recorded_check(path.name, digests(path)["sha256"]) is None:
+        known = _recorded_check(path.name, digests(path)["sha256"]) if path.exists() else None
+        if known is None:
             continue
-        _, check = _oxo_check(path.name)  # type: ignore[misc]  # recorded: not None
         rows.append(
             {
                 "moves": list(opening.moves),
@@ -471,7 +471,7 @@ def openings_of(folder: Path, geometry) -> list[dict]:
                 "side": opening.side,
                 "guarantee": opening.guarantee,
                 "certificate": certificate(
-                    path, "repository", check_seconds=check.get("cpu_seconds")
+                    path, "repository", known, check_seconds=known["cpu_seconds"]
                 ),
             }
         )

@@ -35,15 +35,14 @@ CERTIFICATES = ROOT / "results" / "certificates"
 def openings() -> list[tuple[Path, object, Path]]:
     """(run folder, opening, certificate path) of every settled opening of every kept run of a
     board not settled yet."""
-    from oxo.geometry import Geometry
-    from oxo.proofs.runs import load_state, proved_openings
+    from oxo.proofs.runs import load_state, proved_openings, state_geometry
 
     found = []
     for folder in sorted(path.parent.parent for path in RUNS.glob("*/run/state.json")):
         state = load_state(folder)
         if state.get("done"):  # a board the run proved: its own certificates cover its openings
             continue
-        geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+        geometry = state_geometry(state)
         for opening in proved_openings(folder):
             found.append((folder, opening, CERTIFICATES / opening.certificate_name(geometry)))
     return found

@@ -40,6 +40,7 @@ from oxo.proofs.runs import (
     load_state,
     proved_openings,
     run_status,
+    state_geometry,
     write_certificate_again,
     write_opening_certificate,
 )
@@ -185,7 +186,7 @@ def test_the_openings_of_every_kept_run_are_read_from_its_state() -> None:
     for path in sorted((ROOT / "results" / "runs").glob("*/run/state.json")):
         folder = path.parent.parent
         state = load_state(folder)
-        geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+        geometry = state_geometry(state)
         for opening in proved_openings(folder):
             data = state["questions"][opening.attacker]
             tree = Tree.from_dict(geometry, opening.attacker, folder / "run", data)

@@ -261,7 +261,7 @@ class BookOpening:
     @property
     def value_words(self) -> str:
         """``X wins`` or ``O does not lose``: what the certificate proves from the position."""
-        return f"{self.side.upper()} {'wins' if self.guarantee == 'win' else 'does not lose'}"
+        return self.certificate.claim
 
     @property
     def moves_words(self) -> str:

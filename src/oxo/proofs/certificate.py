@@ -265,11 +265,7 @@ class StrategyHeader:
             x, o = _checked_position(start, self, "the start")
         except CertificateEntryError as error:
             raise CertificateHeaderError(str(error)) from None
-        geometry = self.geometry
-        if x.bit_count() - o.bit_count() not in (0, 1):
-            raise CertificateHeaderError(
-                f"the start cannot occur: X has {x.bit_count()} marks and O {o.bit_count()}"
-            )
+        geometry = self.geometry  # the mark counts are checked with the status string
         for mark, marks in (("X", x), ("O", o)):
             line = next((line for line in geometry.lines if marks & line == line), None)
             if line is not None:

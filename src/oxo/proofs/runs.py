@@ -1921,7 +1921,7 @@ def write_certificate_again(
     if name not in done.get("proofs", []) or name not in checks:
         raise OxoError(f"the run in {folder} holds no finished certificate {name}")
     check = checks[name]
-    geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+    geometry = state_geometry(state)
     run = ProofRun(geometry, Path(folder), RunOptions(workers=1))
     run.open()
     try:
@@ -1975,7 +1975,7 @@ def _kept_trees(folder: str | os.PathLike[str]) -> tuple[Geometry, dict[Question
     """The board and the questions' trees of the run kept in ``folder``, read as they were last
     saved, without opening the run (no lock, nothing written: a run may be going on)."""
     state = load_state(folder)
-    geometry = Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
+    geometry = state_geometry(state)
     questions: dict[Question, Any] = state["questions"]
     trees = {
         attacker: Tree.from_dict(geometry, attacker, Path(folder) / "run", data)
@@ -2085,6 +2085,11 @@ def _guard(guard: Any, limit: int, options: RunOptions) -> Iterator[None]:
 
 
 # -- status ----------------------------------------------------------------------------------------
+
+
+def state_geometry(state: dict[str, Any]) -> Geometry:
+    """The board of a run's state (as :func:`load_state` reads it)."""
+    return Geometry(tuple(state["dims"]), state["k"], bool(state.get("gravity", False)))
 
 
 def load_state(folder: str | os.PathLike[str]) -> dict[str, Any]:
@@ -2383,8 +2388,8 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     from oxo.counting.budget import format_seconds
 
     state = load_state(folder)
-    dims = tuple(state["dims"])
-    geometry = Geometry(dims, state["k"], bool(state.get("gravity", False)))
+    geometry = state_geometry(state)
+    dims = geometry.shape
     state_dir = Path(folder) / "run"
     active = running_process(folder)
     running: dict[str, int] = {}
