@@ -272,6 +272,34 @@ def test_a_failed_preparation_is_said_and_not_played_from(
     assert web_proofs.board_proof("4x5")["sides"]["o"]["ready"]  # type: ignore[index]  # quick
 
 
+def test_a_preparation_counts_only_while_its_index_is_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A preparation that ended ready is forgotten once its index is gone from the cache (the
+    cache emptied or moved while the server runs): the page says "not prepared" again instead
+    of "ready", and a new preparation can start."""
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "built"))
+    entry = book_entry("3x3x3")
+    assert entry is not None
+    api.prepare_proof("3x3x3", side="x")
+    preparer = web_proofs.Preparer()
+    job = web_proofs.Preparation("3x3x3", "x", entry.certificates[0].file, 1.0)
+    job.ready, job.status = True, "ready"
+    job.finished.set()
+    preparer._jobs[("3x3x3", "x")] = job
+    assert preparer.get("3x3x3", "x") is job
+    import oxo.book.play
+
+    monkeypatch.setattr(oxo.book.play, "AUTO_BUILD_SECONDS", -1.0)  # no side counts as quick
+    monkeypatch.setattr(web_proofs, "AUTO_BUILD_SECONDS", -1.0)
+    side = web_proofs.board_proof("3x3x3", preparer)["sides"]["x"]  # type: ignore[index]
+    assert side["ready"] and side["preparing"]["ready"]
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "empty"))
+    side = web_proofs.board_proof("3x3x3", preparer)["sides"]["x"]  # type: ignore[index]
+    assert not side["ready"] and not side["indexed"] and side["preparing"] is None
+    assert preparer.get("3x3x3", "x") is None
+
+
 def test_a_certificate_not_here_says_how_to_get_it(
     client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -27,7 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from oxo.book import BookEntry, book_entry, missing_message, proved_boards
-from oxo.book.index import estimate_seconds
+from oxo.book.index import estimate_seconds, index_folder
 from oxo.book.play import AUTO_BUILD_SECONDS, FORMATS, proof_summary
 from oxo.cache import BoundedCache
 from oxo.engines.exact import PERFECT_LIMIT
@@ -170,6 +170,14 @@ class Preparation:
         return not self.running
 
 
+def _indexed(board: str, side: str) -> bool:
+    """Whether ``side``'s certificate of the book's ``board`` has its index in the cache now
+    (cheap: the folder of a finished index, which a build writes aside and renames)."""
+    entry = book_entry(board)
+    certificate = None if entry is None else entry.certificate_of(side)
+    return certificate is not None and index_folder(certificate).is_dir()
+
+
 class Preparer:
     """The preparations of the server: at most one per (board, side) at a time, each in a
     ``spawn`` process (nothing of the server is inherited) read by a thread of its own."""
@@ -179,8 +187,16 @@ class Preparer:
         self._lock = threading.Lock()
 
     def get(self, board: str, side: str) -> Preparation | None:
-        """The last preparation of ``side``'s certificate of ``board`` (running or ended)."""
-        return self._jobs.get((board, side))
+        """The last preparation of ``side``'s certificate of ``board`` (running or ended). One
+        that ended ready counts only while its index is still in the cache (the cache may have
+        been emptied or moved since, ``OXO_CACHE``): otherwise it is forgotten."""
+        job = self._jobs.get((board, side))
+        if job is not None and job.ready and not _indexed(board, side):
+            with self._lock:
+                if self._jobs.get((board, side)) is job:
+                    del self._jobs[(board, side)]
+            return None
+        return job
 
     def start(self, entry: BookEntry, side: str) -> Preparation:
         """The preparation of ``side``'s certificate of ``entry``: the one running, else a new
@@ -188,6 +204,7 @@ class Preparer:
         certificate = entry.certificate_of(side)
         if certificate is None:
             raise OxoError(f"oxo's proof of {entry.board} has no certificate for {side.upper()}")
+        self.get(entry.board, side)  # forgets a ready one whose index is gone since
         with self._lock:
             job = self._jobs.get((entry.board, side))
             if job is not None and (job.running or job.ready):
