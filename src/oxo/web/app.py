@@ -415,12 +415,9 @@ def create_app(
     def proof_of(game: Game) -> dict[str, Any]:
         """The game's board as oxo's proof book has it (``"proof"``: None when it has not proved
         it; ``"open"``: how far oxo's run of it is, on a board no one has published)."""
-        from oxo.book import open_board
-
-        opened = open_board(game.game.name)
         return {
             "proof": proofs.board_proof(game.game.name, preparer),
-            "open": None if opened is None else opened.to_dict(),
+            "open": proofs.open_proof(game.game.name),
         }
 
     def queued(game: Game) -> dict[str, Any]:
@@ -741,21 +738,18 @@ def create_app(
     async def proof_one(request: Request) -> Response:
         """One board's proof (``"proof": null`` when oxo has not proved it), and for a board no one
         has published that oxo's long runs are proving, how far its run has got (``"open"``, as
-        :class:`oxo.book.OpenBoard` gives it; null for any other board)."""
-        from oxo.book import open_board
-
+        :func:`oxo.web.proofs.open_proof` gives it; null for any other board)."""
         query = _query(request, ProofQuery)
         text = _ascii("board", query.board) or ""
         try:
             name = find_game(text.strip(), query.k).name
         except OxoError as error:
             raise WebInputError(f"board: {error}") from None
-        opened = open_board(name)
         return JSONResponse(
             {
                 "board": name,
                 "proof": proofs.board_proof(name, preparer),
-                "open": None if opened is None else opened.to_dict(),
+                "open": proofs.open_proof(name),
             }
         )
 

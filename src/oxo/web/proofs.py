@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from oxo.book import BookEntry, book_entry, missing_message, proved_boards
+from oxo.book import BookEntry, book_entry, missing_message, open_board, proved_boards
 from oxo.book.index import estimate_seconds, index_folder
 from oxo.book.play import AUTO_BUILD_SECONDS, FORMATS, proof_summary
 from oxo.cache import BoundedCache
@@ -324,6 +324,16 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
     summary["page"] = page_board(entry)
     summary["references"] = [list(item) for item in entry.references]
     return summary
+
+
+def open_proof(name: str) -> dict[str, Any] | None:
+    """How far oxo's run of the game named ``name`` has got, on a board no one has published the
+    value of (:class:`oxo.book.OpenBoard`'s keys, plus ``openings_words``: the settled openings
+    in words, :meth:`~oxo.book.OpenBoard.openings_words`); None on any other board."""
+    opened = open_board(name)
+    if opened is None:
+        return None
+    return {**opened.to_dict(), "openings_words": opened.openings_words()}
 
 
 def proved_page_boards() -> list[dict[str, Any]]:

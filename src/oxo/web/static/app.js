@@ -833,23 +833,16 @@ const Proof = {
     const sessions = `${open.sessions} session${open.sessions === 1 ? "" : "s"}`;
     $("open-proof-text").textContent = "No one has published the value of this board, and oxo has not proved it yet. " +
       `oxo's long run of it has settled ${settled.toLocaleString("en")} positions${won} in ${sessions}, the last on ` +
-      `${open.date}; ${jobs.toLocaleString("en")} jobs are open.` + Proof.openingWords(open.openings || []);
+      `${open.date}; ${jobs.toLocaleString("en")} jobs are open.` + Proof.openingWords(open);
     $("open-proof-command").textContent = open.command;
   },
 
-  // The openings a run has settled, in words: "X wins after X on 0 and O on 3, 15 or 63".
-  openingWords(openings) {
-    if (!openings.length) return "";
-    const groups = new Map();
-    for (const opening of openings) {
-      const words = `${opening.side.toUpperCase()} ${opening.guarantee === "win" ? "wins" : "does not lose"} after X on ${opening.moves[0]}`;
-      if (!groups.has(words)) groups.set(words, []);
-      if (opening.moves.length > 1) groups.get(words).push(opening.moves[1]);
-    }
-    const parts = [...groups].map(([words, replies]) => !replies.length ? words :
-      `${words} and O on ${replies.length === 1 ? replies[0] : replies.slice(0, -1).join(", ") + " or " + replies[replies.length - 1]}`);
-    const count = openings.length === 1 ? "one opening" : `${openings.length} openings`;
-    return ` Proved so far, each with a certificate anyone can check (cells numbered from 0): ${count}, ${parts.join("; ")}.`;
+  // The openings a run has settled, in the server's words ("X wins after X on 0 and O on 3, 15 or 63").
+  openingWords(open) {
+    const words = open.openings_words || [];
+    if (!words.length) return "";
+    const count = open.openings.length === 1 ? "one opening" : `${open.openings.length} openings`;
+    return ` Proved so far, each with a certificate anyone can check (cells numbered from 0): ${count}, ${words.join("; ")}.`;
   },
 
   draw(proof, state) {
