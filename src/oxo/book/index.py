@@ -19,7 +19,10 @@ is a binary search in arrays read from disk as needed (``numpy`` memory maps): w
 The folder: ``keys_x.npy``, ``keys_o.npy`` (the classes' X and O masks, sorted), ``moves.npy`` (the
 move of each, in the class's orientation); ``pairs_x.npy``, ``pairs_o.npy``, ``pairs_start.npy``,
 ``pairs_cells.npy`` (the positions of the opponent to move where a pairing held, and the pairs);
-``meta.json`` (the certificate's SHA-256, what the build took). Boards of at most 64 cells.
+``meta.json`` (the certificate's SHA-256, what the build took). On a board of at most 64 cells a
+mask is one ``uint64``; on a larger one (4x4x4x4's 256 cells) the mask arrays have a row of
+:func:`mask_words` words per class, the most significant word first, so that rows sort as the masks
+do; moves and pairs' cells are ``uint16`` past 256 cells.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +40,7 @@ import numpy as np
 
 from oxo.book import BookCertificate, checked_certificate
 from oxo.cache import cache_folder, cache_lock
-from oxo.errors import CertificateUnavailableError, OutOfReachError
+from oxo.errors import CertificateUnavailableError
 from oxo.fileio import atomic_writer, write_atomic
 
 if TYPE_CHECKING:
@@ -50,6 +53,47 @@ CHUNK = 1 << 20
 
 #: Reports (positions checked so far, positions the certificate holds) during a build.
 BuildProgress = Callable[[int, int], None]
+
+#: Bits of one word of a mask in an index's arrays.
+WORD_BITS = 64
+WORD_MASK = (1 << WORD_BITS) - 1
+
+
+def words_of(size: int) -> int:
+    """How many words a mask of a board of ``size`` cells takes in an index."""
+    return max(1, -(-size // WORD_BITS))
+
+
+def mask_words(mask: int, words: int) -> tuple[int, ...]:
+    """A mask as ``words`` words, the most significant first."""
+    return tuple(mask >> (WORD_BITS * (words - 1 - number)) & WORD_MASK for number in range(words))
+
+
+def words_mask(row: Iterable[int]) -> int:
+    """The mask of a row of words (:func:`mask_words`'s inverse)."""
+    mask = 0
+    for word in row:
+        mask = mask << WORD_BITS | int(word)
+    return mask
+
+
+def _columns(masks: list[int], words: int) -> np.ndarray:
+    """Masks as an array: one ``uint64`` each for one word, else a row of ``words`` each."""
+    if words == 1:
+        return np.fromiter(masks, np.uint64, len(masks))
+    columns = [
+        np.fromiter(
+            (mask >> (WORD_BITS * (words - 1 - number)) & WORD_MASK for mask in masks),
+            np.uint64,
+            len(masks),
+        )
+        for number in range(words)
+    ]
+    return np.stack(columns, axis=1)
+
+
+def _cell_type(size: int) -> type[np.unsignedinteger[Any]]:
+    return np.uint8 if size <= 256 else np.uint16
 
 
 def index_folder(certificate: BookCertificate) -> Path:
@@ -73,6 +117,7 @@ class _Recorder:
 
     def __init__(self, size: int) -> None:
         self.size = size
+        self.words = words_of(size)
         self.mask = (1 << size) - 1
         self.moves: dict[int, int] = {}
         self.pairings: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -88,13 +133,18 @@ class _Recorder:
         else:
             self.pairings.setdefault(step.key, step.canonical)
 
+    def _masks(self, keys: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The X masks and the O masks of class keys, as arrays."""
+        return (
+            _columns([key >> self.size for key in keys], self.words),
+            _columns([key & self.mask for key in keys], self.words),
+        )
+
     def flush(self) -> None:
         if not self.moves:
             return
-        count = len(self.moves)
-        xs = np.fromiter((key >> self.size for key in self.moves), np.uint64, count)
-        os_ = np.fromiter((key & self.mask for key in self.moves), np.uint64, count)
-        moves = np.fromiter(self.moves.values(), np.uint8, count)
+        xs, os_ = self._masks(list(self.moves))
+        moves = np.fromiter(self.moves.values(), _cell_type(self.size), len(self.moves))
         self.chunks.append((xs, os_, moves))
         self.moves = {}
 
@@ -106,13 +156,14 @@ class _Recorder:
             os_ = np.concatenate([chunk[1] for chunk in self.chunks])
             moves = np.concatenate([chunk[2] for chunk in self.chunks])
         else:
-            xs = os_ = np.zeros(0, np.uint64)
-            moves = np.zeros(0, np.uint8)
-        order = np.lexsort((os_, xs))
+            xs, os_ = self._masks([])
+            moves = np.zeros(0, _cell_type(self.size))
+        # By X's mask, then O's, each by its most significant word first (lexsort: last key first).
+        order = np.lexsort([*_by_word(os_)[::-1], *_by_word(xs)[::-1]])
         xs, os_, moves = xs[order], os_[order], moves[order]
         if len(xs) > 1:  # a class told in two sections: keep one (both were accepted)
             keep = np.ones(len(xs), bool)
-            keep[1:] = (xs[1:] != xs[:-1]) | (os_[1:] != os_[:-1])
+            keep[1:] = _differs(xs) | _differs(os_)
             xs, os_, moves = xs[keep], os_[keep], moves[keep]
         keys = sorted(self.pairings)
         starts = [0]
@@ -121,15 +172,27 @@ class _Recorder:
             for a, b in self.pairings[key]:
                 cells += (a, b)
             starts.append(len(cells))
+        pairs_x, pairs_o = self._masks(keys)
         return {
             "keys_x": xs,
             "keys_o": os_,
             "moves": moves,
-            "pairs_x": np.array([key >> self.size for key in keys], np.uint64),
-            "pairs_o": np.array([key & self.mask for key in keys], np.uint64),
+            "pairs_x": pairs_x,
+            "pairs_o": pairs_o,
             "pairs_start": np.array(starts, np.uint32),
-            "pairs_cells": np.array(cells, np.uint8),
+            "pairs_cells": np.array(cells, _cell_type(self.size)),
         }
+
+
+def _by_word(masks: np.ndarray) -> list[np.ndarray]:
+    """The columns of a mask array, the most significant word first."""
+    return [masks] if masks.ndim == 1 else [masks[:, number] for number in range(masks.shape[1])]
+
+
+def _differs(masks: np.ndarray) -> np.ndarray:
+    """Whether each row of a mask array but the first differs from the row before it."""
+    changed = masks[1:] != masks[:-1]
+    return changed if masks.ndim == 1 else np.any(changed, axis=1)
 
 
 @dataclass(frozen=True)
@@ -167,6 +230,36 @@ class StrategyIndex:
     def __len__(self) -> int:
         return len(self.keys_x)
 
+    @property
+    def words(self) -> int:
+        """Words per mask in the arrays (1: one ``uint64`` each, a board of at most 64 cells)."""
+        return 1 if self.keys_x.ndim == 1 else int(self.keys_x.shape[1])
+
+    def keys(self) -> list[tuple[int, int]]:
+        """Every class's (X mask, O mask), in the arrays' order."""
+        return list(zip(_masks_of(self.keys_x), _masks_of(self.keys_o), strict=True))
+
+    def pairings_within(self, x: int, o: int) -> list[int]:
+        """The pairings (numbers, as :meth:`pairs_at` takes) whose position's marks are all
+        among ``x``'s and ``o``'s."""
+        if not len(self.pairs_x):
+            return []
+        outside_x = np.array(mask_words(~x & _all(self.words), self.words), np.uint64)
+        outside_o = np.array(mask_words(~o & _all(self.words), self.words), np.uint64)
+        pairs_x = self.pairs_x.reshape(len(self.pairs_x), -1)
+        pairs_o = self.pairs_o.reshape(len(self.pairs_o), -1)
+        inside = np.all((pairs_x & outside_x) == 0, axis=1) & np.all(
+            (pairs_o & outside_o) == 0, axis=1
+        )
+        return [int(row) for row in np.nonzero(inside)[0]]
+
+    def pairing_marks(self, number: int) -> int:
+        """How many marks the position of the ``number``-th pairing has."""
+        return sum(
+            words_mask(np.atleast_1d(masks[number]).tolist()).bit_count()
+            for masks in (self.pairs_x, self.pairs_o)
+        )
+
     def move_of(self, x: int, o: int) -> int | None:
         """The walk's move in the class whose key is (``x``, ``o``) (its least image), or None."""
         return _lookup(self.keys_x, self.keys_o, x, o, self.moves)
@@ -183,22 +276,36 @@ class StrategyIndex:
         return tuple(zip(cells[::2], cells[1::2], strict=True))
 
 
+def _all(words: int) -> int:
+    return (1 << (WORD_BITS * words)) - 1
+
+
+def _masks_of(masks: np.ndarray) -> list[int]:
+    """The masks of an array of them (one word each, or rows of words)."""
+    if masks.ndim == 1:
+        return [int(mask) for mask in masks.tolist()]
+    return [words_mask(row) for row in masks.tolist()]
+
+
 def _lookup(
     xs: np.ndarray, os_: np.ndarray, x: int, o: int, values: np.ndarray | None
 ) -> int | None:
-    """Binary search of (x, o) in arrays sorted by X then O: the value there (or its row when
-    ``values`` is None), None when absent."""
+    """Binary search of (x, o) in mask arrays sorted by X then O (word by word, the most
+    significant first): the value there (or its row when ``values`` is None), None when absent."""
     if not len(xs):
         return None
-    qx, qo = np.uint64(x), np.uint64(o)
-    low = int(np.searchsorted(xs, qx, "left"))
-    high = int(np.searchsorted(xs, qx, "right"))
-    if low == high:
-        return None
-    row = low + int(np.searchsorted(os_[low:high], qo, "left"))
-    if row >= high or os_[row] != qo:
-        return None
-    return row if values is None else int(values[row])
+    low, high = 0, len(xs)
+    for masks, mask in ((xs, x), (os_, o)):
+        columns = _by_word(masks)
+        for column, word in zip(columns, mask_words(mask, len(columns)), strict=True):
+            part = column[low:high]
+            query = np.uint64(word)
+            start = int(np.searchsorted(part, query, "left"))
+            end = int(np.searchsorted(part, query, "right"))
+            if start == end:
+                return None
+            low, high = low + start, low + end
+    return low if values is None else int(values[low])
 
 
 def load_index(certificate: BookCertificate) -> StrategyIndex | None:
@@ -239,13 +346,7 @@ def build_index(
             return found
         started = time.perf_counter()
         header = _header_of(file)
-        size = _cells_of(header)
-        if size > 64:
-            raise OutOfReachError(
-                f"indexes of certificates hold boards of at most 64 cells; {certificate.board} "
-                f"has {size}"
-            )
-        recorder = _Recorder(size)
+        recorder = _Recorder(_cells_of(header))
         total = certificate.positions
 
         def progress(read: int, entries: int, checked: int) -> None:

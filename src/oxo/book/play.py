@@ -40,8 +40,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-
 from oxo.book import BookCertificate, BookEntry, book_entry, checked_certificate, open_board
 from oxo.book.index import StrategyIndex, build_index, estimate_seconds, load_index
 from oxo.engines.base import BookMove
@@ -57,8 +55,6 @@ if TYPE_CHECKING:
 #: without being asked (the small certificates); a longer one only when asked (``oxo book BOARD --index``,
 #: the level perfect on the command line), so that a move or a page never waits minutes unasked.
 AUTO_BUILD_SECONDS = 60.0
-
-ALL64 = (1 << 64) - 1
 
 #: How a player found its move (:attr:`CertificatePlayer.how`), in words for reports.
 HOW_WORDS = {
@@ -205,17 +201,13 @@ class StrategyPlayer:
                 found.append(pairs)
         if not len(self.index.pairs_x):
             return found
-        pairs_x = np.asarray(self.index.pairs_x)
-        pairs_o = np.asarray(self.index.pairs_o)
         candidates: list[tuple[int, int, Symmetry]] = []
         for symmetry in self.symmetries:
             # The position carried by the symmetry; a pairing position of the index below it.
-            not_x = np.uint64(~symmetry.apply_mask(x) & ALL64)
-            not_o = np.uint64(~symmetry.apply_mask(o) & ALL64)
-            rows = np.nonzero(((pairs_x & not_x) == 0) & ((pairs_o & not_o) == 0))[0]
-            for row in rows.tolist():
-                marks = int(pairs_x[row]).bit_count() + int(pairs_o[row]).bit_count()
-                candidates.append((marks, row, symmetry))
+            for number in self.index.pairings_within(
+                symmetry.apply_mask(x), symmetry.apply_mask(o)
+            ):
+                candidates.append((self.index.pairing_marks(number), number, symmetry))
         candidates.sort(key=lambda item: -item[0])
         for _, number, symmetry in candidates:
             back = symmetry.inverse_perm
