@@ -40,7 +40,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from oxo.book import BookCertificate, BookEntry, book_entry, checked_certificate, open_board
+from oxo.book import (
+    BookCertificate,
+    BookEntry,
+    BookOpening,
+    OpenBoard,
+    book_entry,
+    checked_certificate,
+    open_board,
+)
 from oxo.book.index import StrategyIndex, build_index, estimate_seconds, load_index
 from oxo.engines.base import BookMove
 from oxo.errors import CertificateUnavailableError
@@ -310,6 +318,25 @@ def load_player(
     """The player of one certificate of ``entry``: the file found and its SHA-256 compared, the
     index loaded, or built when ``build`` (None: when it is quick, :data:`AUTO_BUILD_SECONDS`).
     Raises :class:`~oxo.errors.CertificateUnavailableError` saying why it cannot be played from."""
+    return _load_player(
+        certificate,
+        certificate_geometry(entry, certificate),
+        entry.board_args,
+        build=build,
+        on_progress=on_progress,
+    )
+
+
+def _load_player(
+    certificate: BookCertificate,
+    geometry: Geometry,
+    board_args: str,
+    *,
+    build: bool | None = None,
+    on_progress: BuildProgress | None = None,
+) -> CertificatePlayer:
+    """:func:`load_player` of a certificate written for ``geometry``, of the board the command
+    line names ``board_args`` (in the command that builds its index)."""
     from oxo.book import missing_message
 
     make = FORMATS.get(certificate.format)
@@ -323,7 +350,7 @@ def load_player(
             build = estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
         if not build:
             checked_certificate(certificate)  # a missing or altered file says so first
-            raise CertificateUnavailableError(index_missing_message(entry, certificate))
+            raise CertificateUnavailableError(index_missing_message(board_args, certificate))
         index = build_index(certificate, on_progress=on_progress)
     else:
         try:
@@ -331,18 +358,17 @@ def load_player(
         except CertificateUnavailableError as error:
             # The index was built from the right file, but the file must be there and whole.
             raise CertificateUnavailableError(str(error) or missing_message(certificate)) from None
-    return make(
-        index, certificate_geometry(entry, certificate), certificate.side, certificate.guarantee
-    )
+    return make(index, geometry, certificate.side, certificate.guarantee)
 
 
-def index_missing_message(entry: BookEntry, certificate: BookCertificate) -> str:
-    """Why a certificate is not played from yet: its index is not built; the command that builds it."""
+def index_missing_message(board_args: str, certificate: BookCertificate) -> str:
+    """Why a certificate is not played from yet: its index is not built; the command that builds
+    it (``board_args``: the board as the command line names it)."""
     minutes = estimate_seconds(certificate) / 60
     took = f"about {minutes:.0f} min" if minutes >= 1.5 else "under 2 min"
     return (
         f"{certificate.side.upper()}'s certificate {certificate.file} needs an index, built once "
-        f"({took}): oxo book {entry.board_args} --index"
+        f"({took}): oxo book {board_args} --index"
     )
 
 
@@ -439,11 +465,120 @@ class BoardBook:
         )
 
 
-def board_book(name: str, build: bool | None = None) -> BoardBook | None:
+class OpeningsBook:
+    """The proof book's play on a board no one has proved yet, for one engine: from the
+    certificates of the positions a few moves in that oxo's run of it has settled
+    (:attr:`oxo.book.OpenBoard.openings`). In a position whose marks include an opening's (or an
+    image of it under the board's symmetries), the opening's side plays the move of its
+    certificate where the certificate's walk reached the position; anywhere else there is no
+    move (:meth:`advise` says why). Boards without gravity only (a gravity certificate is
+    played by the board's own solver)."""
+
+    def __init__(self, board: OpenBoard, build: bool | None = None) -> None:
+        self.board = board
+        self.build = build
+        self.geometry = Geometry(board.shape, board.k, board.gravity)
+        self._players: dict[str, CertificatePlayer] = {}
+        self._problems: dict[str, str] = {}
+
+    @property
+    def summary(self) -> str:
+        """What the book proves here, for the description of a level."""
+        count = len(self.board.openings)
+        return (
+            f"oxo's certificates of the {count} opening{'s' if count != 1 else ''} its run of "
+            "this board has settled"
+        )
+
+    def openings_under(self, position: Position) -> list[BookOpening]:
+        """The settled openings whose marks (or an image's, under the board's symmetries) are
+        all among the position's, the side to move's first."""
+        from oxo.proofs.certificate import status_masks
+
+        found = []
+        for opening in self.board.openings:
+            x, o = status_masks(opening.position)
+            if any(
+                s.apply_mask(x) & ~position.x == 0 and s.apply_mask(o) & ~position.o == 0
+                for s in self.geometry.symmetries
+            ):
+                found.append(opening)
+        return sorted(found, key=lambda opening: opening.side != position.to_move)
+
+    def player(self, opening: BookOpening) -> CertificatePlayer | None:
+        """The player of the opening's certificate, loaded on first use (None when it cannot
+        be: :meth:`problem` says why; a missing index is looked for again each time)."""
+        file = opening.certificate.file
+        if file not in self._players:
+            try:
+                self._players[file] = _load_player(
+                    opening.certificate, self.geometry, self.board.board_args, build=self.build
+                )
+                self._problems.pop(file, None)
+            except CertificateUnavailableError as error:
+                self._problems[file] = str(error)
+                return None
+        return self._players[file]
+
+    def problem(self, opening: BookOpening) -> str | None:
+        """Why the opening's certificate cannot be played from (None when it can, or untried)."""
+        return self._problems.get(opening.certificate.file)
+
+    def advise(self, state: GameState) -> BookMove:
+        """The move of a settled opening's certificate for the side to move, or why there is none."""
+        started = time.perf_counter()
+        if not isinstance(state, Position) or state.to_move is None:
+            return BookMove(None, note="the proof book plays classic boards in play")
+        side = state.to_move
+        openings = [o for o in self.openings_under(state) if o.side == side]
+        if not openings:
+            return BookMove(
+                None,
+                note=f"no position {side.upper()} wins that oxo's run has settled leads here "
+                f"(settled: {'; '.join(self.board.openings_words()) or 'none yet'})",
+            )
+        problems = []
+        for opening in openings:
+            player = self.player(opening)
+            if player is None:
+                problems.append(self.problem(opening) or "")
+                continue
+            cell = player.move(state)
+            if cell is not None:
+                return BookMove(
+                    cell,
+                    value=side if opening.guarantee == "win" else None,
+                    note=f"{opening.value_words} after {_moves_words(opening.moves)}, by the "
+                    f"certificate {opening.certificate.file}; "
+                    f"{HOW_WORDS.get(player.how, player.how)}",
+                    seconds=time.perf_counter() - started,
+                )
+        if problems:
+            return BookMove(None, note=problems[0])
+        return BookMove(
+            None,
+            note=f"the position is off {side.upper()}'s certificates of the openings it follows "
+            f"(moves of {side.upper()} outside them led here)",
+        )
+
+
+def _moves_words(moves: tuple[int, ...]) -> str:
+    """``X on 0 and O on 3``: an opening's moves, X first."""
+    return " and ".join(f"{'XO'[number % 2]} on {cell}" for number, cell in enumerate(moves))
+
+
+def board_book(name: str, build: bool | None = None) -> BoardBook | OpeningsBook | None:
     """A fresh :class:`BoardBook` of the game named ``name``, or None when oxo has not proved it
-    or its certificates are of a kind no player plays (Connect Four's, played by its own solver)."""
+    or its certificates are of a kind no player plays (Connect Four's, played by its own solver).
+    On a board no one has proved whose run has settled openings (4x4x4x4), an
+    :class:`OpeningsBook` of them."""
     entry = book_entry(name)
-    if entry is None or not entry.playable_sides:
+    if entry is None:
+        opened = open_board(name)
+        if opened is None or not opened.openings or opened.gravity:
+            return None
+        return OpeningsBook(opened, build)
+    if not entry.playable_sides:
         return None
     return BoardBook(entry, build)
 
@@ -571,6 +706,17 @@ def prepare(
     if find_certificate(certificate) is None and certificate.run is not None:
         rebuild_certificate(certificate, on_status)
     return load_player(entry, certificate, build=True, on_progress=on_progress)
+
+
+def prepare_opening(
+    board: OpenBoard, opening: BookOpening, *, on_progress: BuildProgress | None = None
+) -> CertificatePlayer:
+    """The player of a settled opening's certificate (:class:`OpeningsBook`), its index built now
+    when it is not built yet (the file compared with the book's SHA-256 first)."""
+    geometry = Geometry(board.shape, board.k, board.gravity)
+    return _load_player(
+        opening.certificate, geometry, board.board_args, build=True, on_progress=on_progress
+    )
 
 
 def proof_summary(name: str) -> dict[str, object] | None:

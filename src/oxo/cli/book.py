@@ -4,7 +4,7 @@ proof in full; and what perfect play from a certificate needs, made once (``--in
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import click
@@ -16,7 +16,9 @@ from oxo.progress import progress_bar
 from oxo.registry import Game
 
 if TYPE_CHECKING:
-    from oxo.book import BookCertificate, BookEntry, OpenBoard
+    from oxo.book import BookCertificate, BookEntry, BookOpening, OpenBoard
+    from oxo.book.index import BuildProgress
+    from oxo.book.play import CertificatePlayer
 
 #: Index builds estimated over this many seconds are asked for first (or left to ``oxo book``).
 ASK_AFTER_SECONDS = 60.0
@@ -31,7 +33,8 @@ ASK_AFTER_SECONDS = 60.0
     "make_index",
     is_flag=True,
     help="Make what perfect play needs, once: the index in oxo's cache of the certificate each "
-    "side plays from (the first of its side in the book).",
+    "side plays from (the first of its side in the book); on a board being proved (4x4x4x4), "
+    "of each certificate of a position its run has settled.",
 )
 @click.option(
     "--side",
@@ -67,7 +70,8 @@ def book_command(
     scratch) and each certificate as it is on this machine. The levels perfect and best play
     from the certificates ('oxo play 8x8 --k 5 --level perfect'); a large certificate needs an
     index first, built once with --index (a minute for Qubic's certificate with rules, minutes
-    for 8x8 with k=5).
+    for 8x8 with k=5). On a board being proved, perfect plays from the certificates of the
+    positions its run has settled, once they are indexed ('oxo book 4x4x4x4 --index').
 
     Example: oxo book;  oxo book 4x4x4;  oxo book 8x8 --k 5 --index
     """
@@ -83,7 +87,10 @@ def book_command(
     game = board  # parsed at the edge, with --k and --gravity
     entry = game.proved()
     opened = open_board(game.name)
-    if entry is None and opened is not None and not make_index:
+    if entry is None and opened is not None and make_index:
+        _make_opening_indexes(opened, side, quiet)
+        return
+    if entry is None and opened is not None:
         if as_json:
             echo_json({"board": game.name, "value": "unknown", "open": opened.to_dict()})
         else:
@@ -287,6 +294,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     published, and how far oxo's long run of it has got (:class:`oxo.book.OpenBoard`)."""
     import textwrap
 
+    from oxo.book.index import estimate_seconds
     from oxo.counting.budget import format_seconds
 
     out: list[str] = []
@@ -360,6 +368,12 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             "in results/certificates of oxo's source repository",
         )
         out += _label_wrap("  check:", "oxo verify FILE, or python3 tools/check_strategy.py FILE")
+        minutes = sum(estimate_seconds(o.certificate) for o in entry.openings) / 60
+        out += _label_wrap(
+            "  play:",
+            f"the level perfect plays from them once indexed: oxo book {entry.board_args} "
+            f"--index (about {minutes:,.0f} min in all, once)",
+        )
     estimate = (
         ""
         if entry.estimate_all_seconds is None
@@ -401,8 +415,38 @@ def _make_index(entry: BookEntry, side: str | None, every: bool, quiet: bool) ->
         _build(entry, certificate, quiet)
 
 
-def _build(entry: BookEntry, certificate: BookCertificate, quiet: bool) -> None:
-    """Rebuild (when needed) and index one certificate, under a progress bar."""
+def _make_opening_indexes(board: OpenBoard, side: str | None, quiet: bool) -> None:
+    """Make what perfect play needs on a board no one has proved: the index of the certificate
+    of each opening its run has settled (``side``'s only, if given)."""
+    from oxo.book.play import prepare_opening
+
+    chosen = [o for o in board.openings if side is None or o.side == side]
+    if not chosen:
+        raise OptionError(
+            f"oxo's run of {board.board} has settled no opening"
+            + (f" that {side.upper()} wins" if side else "")
+            + " yet: 'oxo book "
+            + board.board_args
+            + "' says where it stands"
+        )
+    for opening in chosen:
+
+        def make(
+            advance: BuildProgress, status: Callable[[str], None], opening: BookOpening = opening
+        ) -> CertificatePlayer:
+            return prepare_opening(board, opening, on_progress=advance)
+
+        _build(None, opening.certificate, quiet, make)
+
+
+def _build(
+    entry: BookEntry | None,
+    certificate: BookCertificate,
+    quiet: bool,
+    make: Callable[[BuildProgress, Callable[[str], None]], CertificatePlayer] | None = None,
+) -> None:
+    """Rebuild (when needed) and index one certificate, under a progress bar (``make``: how,
+    when not the book row ``entry``'s way, :func:`oxo.book.play.prepare`)."""
     from oxo.book.index import estimate_seconds, load_index
     from oxo.book.play import prepare
 
@@ -425,7 +469,11 @@ def _build(entry: BookEntry, certificate: BookCertificate, quiet: bool) -> None:
             bar(min(1.0, checked / max(total, 1)))
 
         try:
-            player = prepare(entry, certificate, on_progress=advance, on_status=status)
+            if make is not None:
+                player = make(advance, status)
+            else:
+                assert entry is not None, "a book row's certificate, or a way to make it"
+                player = prepare(entry, certificate, on_progress=advance, on_status=status)
         except KeyboardInterrupt:
             click.echo(
                 "oxo: interrupted: nothing was kept; the same command starts again", err=True

@@ -1,0 +1,208 @@
+"""Perfect play on a board no one has proved, from the certificates of the openings its run has
+settled (``oxo.book.play.OpeningsBook``): the openings of a 6x5 (k = 4) run made here, each
+certificate written from the run and found in oxo's cache, X played from them against many
+defences (each game won, every move of X from a certificate), and no move where no certificate
+reaches, with the reason; on 4x4x4x4 the book's own openings, through the registry and the
+command line."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from oxo.book import BookCertificate, BookOpening, OpenBoard, OpenQuestion, open_board
+from oxo.book.play import OpeningsBook, board_book, prepare_opening
+from oxo.fileio import digests
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.proofs.certificate import status_masks, verify_certificate
+from oxo.proofs.runs import RunOptions, proved_openings, write_opening_certificate
+from oxo.proofs.solver import prove_board
+from oxo.registry import find_game
+
+SPEC = "6x5,k=4"
+
+
+@pytest.fixture(scope="module")
+def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Path]:
+    """The openings a split run of 6x5 (k = 4) settled, as an open board of the book would list
+    them, and the cache folder whose ``certificates`` holds their files."""
+    base = tmp_path_factory.mktemp("openings")
+    geometry = Geometry.parse(SPEC)
+    options = RunOptions(workers=1, probe_seconds=0, slice_nodes=200, split_plies=2)
+    result = prove_board(geometry, seconds=None, proof_dir=base / "run", run=options)
+    assert result.value == "x"
+    folder = Path(result.proofs[0]).parent
+    certificates = base / "cache" / "certificates"
+    certificates.mkdir(parents=True)
+    rows = []
+    for opening in proved_openings(folder):
+        path = certificates / opening.certificate_name(geometry)
+        write_opening_certificate(folder, opening, path)
+        check = verify_certificate(path)
+        assert check.valid
+        sums = digests(path)
+        certificate = BookCertificate(
+            file=path.name,
+            board="6x5",
+            side=opening.side,
+            guarantee=opening.guarantee,
+            format="oxo-strategy/1",
+            entries=check.entries,
+            bytes=int(str(sums["bytes"])),
+            sha256=str(sums["sha256"]),
+            sha256_text=str(sums["sha256_uncompressed"]),
+            shipped="repository",
+            positions=check.positions_checked,
+        )
+        rows.append(
+            BookOpening(
+                opening.moves, opening.position, opening.side, opening.guarantee, certificate
+            )
+        )
+    assert any(row.side == "x" for row in rows)
+    board = OpenBoard(
+        board=SPEC,
+        shape=geometry.shape,
+        k=geometry.k,
+        gravity=False,
+        published="none",
+        board_args="6x5 --k 4",
+        run=str(folder),
+        command="",
+        sessions=1,
+        date="2026-11-30",
+        seconds=0.0,
+        worker_seconds=0.0,
+        positions=0,
+        jobs=0,
+        questions=(OpenQuestion("x", len(rows), 0, 0, 0, 0, (), (), ()),),
+        openings=tuple(rows),
+    )
+    return board, base / "cache"
+
+
+def _blocking(position: Position) -> int | None:
+    """A cell that completes a line of X's but one (O blocks a threat), or None."""
+    for line in position.geometry.lines:
+        if line & position.o:
+            continue
+        rest = line & ~position.x
+        if rest and rest & (rest - 1) == 0:
+            return rest.bit_length() - 1
+    return None
+
+
+def _start(opening: BookOpening, geometry: Geometry, turn: int) -> Position:
+    """The opening's position, or its image under the ``turn``-th symmetry of the board."""
+    symmetry = geometry.symmetries[turn % len(geometry.symmetries)]
+    x, o = status_masks(opening.position)
+    return Position(geometry, symmetry.apply_mask(x), symmetry.apply_mask(o))
+
+
+def test_x_wins_from_every_settled_opening_it_wins(
+    six_by_five: tuple[OpenBoard, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board, cache = six_by_five
+    monkeypatch.setenv("OXO_CACHE", str(cache))
+    geometry = Geometry.parse(SPEC)
+    rng = random.Random(30)
+    wins = [opening for opening in board.openings if opening.guarantee == "win"]
+    assert wins
+    for number, opening in enumerate(wins):
+        for game in range(6):
+            book = OpeningsBook(board, build=True)
+            position = _start(opening, geometry, 3 * number + game)
+            while not position.is_terminal:
+                if position.to_move == opening.side:
+                    advice = book.advise(position)
+                    assert advice.move is not None, advice.note
+                    assert advice.value == opening.side and opening.certificate.file in advice.note
+                    cell = advice.move
+                else:  # half the games the other side blocks where it can, the others at random
+                    cell = _blocking(position) if game % 2 else None
+                    if cell is None:
+                        cell = rng.choice(list(position.empty_cells))
+                position = position.play(cell)
+            assert position.winner == opening.side, (opening.moves, game)
+
+
+def test_no_move_where_no_certificate_reaches_and_it_says_why(
+    six_by_five: tuple[OpenBoard, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board, cache = six_by_five
+    geometry = Geometry.parse(SPEC)
+    monkeypatch.setenv("OXO_CACHE", str(cache))
+    book = OpeningsBook(board, build=True)
+    empty = Position.empty(geometry)
+    advice = book.advise(empty)  # no settled opening is below the empty board
+    assert advice.move is None and "no position X wins that oxo's run has settled" in advice.note
+    opening = next(o for o in board.openings if o.side == "x")
+    x, o = status_masks(opening.position)
+    start = Position(geometry, x, o)
+    if start.to_move != "x":
+        start = start.play(next(iter(start.empty_cells)))
+    chosen = book.advise(start).move
+    assert chosen is not None
+    # off the certificate: X's own move elsewhere, and a reply, led here
+    stray = next(c for c in start.empty_cells if c != chosen and not start.play(c).is_terminal)
+    after = start.play(stray)
+    off = after.play(next(c for c in after.empty_cells if _blocking(after) in (None, c)))
+    found = book.advise(off)
+    assert found.move is None and "off X's certificates" in found.note, found
+    # without its index, and not allowed to build one: the command that builds it
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "empty-cache"))
+    (tmp_path / "empty-cache" / "certificates").mkdir(parents=True)
+    for row in board.openings:
+        source = cache / "certificates" / row.certificate.file
+        (tmp_path / "empty-cache" / "certificates" / row.certificate.file).write_bytes(
+            source.read_bytes()
+        )
+    unbuilt = OpeningsBook(board, build=False)
+    below = _start(opening, geometry, 0)
+    if below.to_move != "x":
+        below = below.play(next(iter(below.empty_cells)))
+    note = unbuilt.advise(below).note
+    assert "needs an index" in note and "oxo book 6x5 --k 4 --index" in note, note
+    assert prepare_opening(board, opening) is not None  # built when asked
+    assert OpeningsBook(board, build=False).advise(below).move is not None
+
+
+def test_the_registry_gives_4x4x4x4_the_book_of_its_openings() -> None:
+    """4x4x4x4's book is its settled openings (a proved board's stays a BoardBook; a board with
+    neither has none): perfect falls back to hard with the reason where no index is built."""
+    opened = open_board("4x4x4x4")
+    assert opened is not None and opened.openings
+    book = find_game("4x4x4x4").proof_book()
+    assert isinstance(book, OpeningsBook)
+    assert f"{len(opened.openings)} openings" in book.summary
+    assert board_book("9x9,k=5") is None
+    start = Position.empty(Geometry.parse("4x4x4x4"))
+    assert book.advise(start).move is None  # nothing is settled at the empty board
+
+
+def test_index_on_an_open_board_builds_its_openings(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``oxo book 4x4x4x4 --index`` builds the index of each settled opening's certificate
+    (``--side o``: none yet, said with exit 2)."""
+    import oxo.cli.book as cli_book
+    from oxo.cli import main
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    built: list[str] = []
+    monkeypatch.setattr(
+        cli_book,
+        "_build",
+        lambda entry, certificate, quiet, make=None: built.append(certificate.file),
+    )
+    assert main(["book", "4x4x4x4", "--index"]) == 0
+    assert built == [opening.certificate.file for opening in opened.openings]
+    capsys.readouterr()
+    assert main(["book", "4x4x4x4", "--index", "--side", "o", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert "settled no opening that O wins" in error
