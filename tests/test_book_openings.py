@@ -206,3 +206,35 @@ def test_index_on_an_open_board_builds_its_openings(
     assert main(["book", "4x4x4x4", "--index", "--side", "o", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert "settled no opening that O wins" in error
+
+
+def test_a_position_below_a_settled_opening_has_its_value(
+    six_by_five: tuple[OpenBoard, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``oxo analyze`` says (``proven_value``): a position below a settled opening that its
+    certificate covers (indexed) has the certificate's value; one it does not cover, none."""
+    import oxo.book.play as play
+
+    board, cache = six_by_five
+    monkeypatch.setenv("OXO_CACHE", str(cache))
+    # 6x5 (k = 4) is in the book, proved: here it stands for a board being proved
+    monkeypatch.setattr(play, "open_board", lambda name: board if name == SPEC else None)
+    monkeypatch.setattr(play, "book_entry", lambda name: None)
+    geometry = Geometry.parse(SPEC)
+    opening = next(o for o in board.openings if o.guarantee == "win")
+    start = _start(opening, geometry, 5)
+    book = OpeningsBook(board, build=True)
+    if start.to_move != opening.side:
+        start = start.play(max(start.empty_cells))
+    covered = start.play(book.advise(start).move)  # type: ignore[arg-type]  # a move: asserted below
+    for position in (start, covered):
+        value = play.proven_value(position, build=False)
+        assert value is not None and value.outcome == opening.side, position
+        assert opening.certificate.file in value.by
+    assert play.proven_value(Position.empty(geometry), build=False) is None
+    chosen = book.advise(start).move
+    stray = next(c for c in start.empty_cells if c != chosen and not start.play(c).is_terminal)
+    after = start.play(stray)
+    off = after.play(next(c for c in after.empty_cells if _blocking(after) in (None, c)))
+    assert book.advise(off).move is None
+    assert play.proven_value(off, build=False) is None

@@ -600,11 +600,22 @@ class ProvenValue:
         return {"outcome": self.outcome, "bound": self.bound, "by": self.by}
 
 
-def _opening_value(position: Position) -> ProvenValue | None:
-    """The value of a settled opening of an open board (:meth:`oxo.book.OpenBoard.opening_at`)."""
+def _opening_value(position: Position, build: bool | None) -> ProvenValue | None:
+    """The value of a settled opening of an open board (:meth:`oxo.book.OpenBoard.opening_at`),
+    or of a position below one that the opening's certificate covers (its index built, or
+    built now as ``build`` says: :func:`load_player`)."""
     board = open_board(position.geometry.spec)
-    opening = None if board is None else board.opening_at(position.x, position.o)
-    if board is None or opening is None:
+    if board is None:
+        return None
+    opening = board.opening_at(position.x, position.o)
+    if opening is None and board.openings and not board.gravity:
+        book = OpeningsBook(board, build)
+        for below in book.openings_under(position):
+            player = book.player(below)
+            if player is not None and player.covers(position):
+                opening = below
+                break
+    if opening is None:
         return None
     outcome = opening.side if opening.guarantee == "win" else None
     by = (
@@ -618,12 +629,13 @@ def proven_value(position: Position, *, build: bool | None = None) -> ProvenValu
     """What the book's certificates prove about ``position`` (None when no certificate covers it,
     or its index is not built and not quick to build: ``build`` as in :func:`load_player`). On a
     board no one has proved, a position a few moves in that oxo's run has settled (one of the open
-    board's :attr:`~oxo.book.OpenBoard.openings`, or an image of one) has its certificate's value."""
+    board's :attr:`~oxo.book.OpenBoard.openings`, or an image of one) has its certificate's value,
+    and so has a position below one that the certificate covers."""
     if position.is_terminal:
         return None
     entry = book_entry(position.geometry.spec)
     if entry is None:
-        return _opening_value(position)
+        return _opening_value(position, build)
     words = entry.value_words
     geometry = position.geometry
     board = geometry.spec_shape + ("" if geometry.k == geometry.default_k else f" --k {geometry.k}")
