@@ -14,6 +14,11 @@ merged again from its kept run (timed apart). Then a move from each index in a f
 the first move of a process (which compares the certificate's SHA-256 and opens the index) and
 the mean of the next moves of a game.
 
+Openings (``--opening 4x4x4x4:0-3``, repeated; nothing else is run then): the index of the
+certificate of a position a run of a board no one has proved has settled (the book's openings),
+built in a fresh process like the others, then ``--games`` games from the position, its side at
+perfect against the other at hard and at random, with the time of each move from the index.
+
 Games: Qubic, X perfect against O hard and against O random; 10x4 with k = 4, X perfect against
 O hard; 8x8 with k = 5, perfect against hard as X and as O (``--games`` each, hard thinking
 ``--hard-time`` seconds per move). A side playing perfect must never lose, and win where its
@@ -128,6 +133,99 @@ def moves(board: str, side: str, env: dict[str, str]) -> dict:
     }
 
 
+def opening(
+    board: str, moves: str, env: dict[str, str], rebuild: bool, count: int, hard_time: float
+) -> dict:
+    """An opening's index (build time, memory, size) and games from its position (``moves``:
+    ``0-3``, X's cell then O's), its side perfect against hard and random; each in a fresh process."""
+    setup = f"""
+        import shutil, time
+        from oxo.book import open_board
+        from oxo.book.index import index_folder, load_index
+        from oxo.book.play import prepare_opening
+        board = open_board({board!r})
+        wanted = tuple(int(cell) for cell in {moves!r}.split("-"))
+        chosen = next(o for o in board.openings if o.moves == wanted)
+        if {rebuild!r} and load_index(chosen.certificate) is not None:
+            shutil.rmtree(index_folder(chosen.certificate))
+    """
+    code = """
+        import resource
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        fresh = load_index(chosen.certificate) is None
+        index = prepare_opening(board, chosen).index
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        result = {
+            "built_now": fresh,
+            "cpu_seconds": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
+            "moves": len(index),
+            "words": index.words,
+            "positions": int(index.meta["positions_checked"]),
+            "bytes": int(index.meta["bytes"]),
+            "certificate_bytes": chosen.certificate.bytes,
+            "file": chosen.certificate.file,
+            "side": chosen.side,
+            "guarantee": chosen.guarantee,
+        }
+    """
+    built = measure(code, setup=setup, label=f"index {board} {moves}", env=env)
+    play_setup = (
+        setup
+        + f"""
+        import random
+        from oxo.engines import RandomEngine
+        from oxo.engines.selfplay import play_game
+        from oxo.position import Position
+        from oxo.proofs.certificate import status_masks
+        from oxo.registry import find_game
+        game = find_game({board!r})
+        x, o = status_masks(chosen.position)
+        start = Position(game.start().geometry, x, o)
+    """
+    )
+    play_code = f"""
+        rows = []
+        for number in range({count} * 2):
+            ours = game.make_engine("perfect", start, seed=number)
+            theirs = (
+                game.make_engine("hard", start, seconds={hard_time}, seed=number)
+                if number % 2 else RandomEngine(number)
+            )
+            times, off = [], []
+
+            class Timed:
+                last = None
+                def choose(self, state):
+                    began = time.perf_counter()
+                    move = ours.choose(state)
+                    times.append(time.perf_counter() - began)
+                    off.append(ours.note is not None)
+                    self.last = ours.last
+                    return move
+
+            engines = (Timed(), theirs) if chosen.side == "x" else (theirs, Timed())
+            final, _ = play_game(start, *engines)
+            rows.append({{
+                "against": "hard" if number % 2 else "random",
+                "winner": final.outcome,
+                "moves": len(times),
+                "from_the_book": not any(off),
+                "mean_move_seconds": sum(times) / max(len(times), 1),
+                "max_move_seconds": max(times, default=0.0),
+            }})
+        result = rows
+    """
+    played = measure(play_code, setup=play_setup, label=f"games {board} {moves}", env=env)
+    return {
+        "board": board,
+        "opening": moves,
+        **built["result"],
+        "seconds": round(built["seconds"], 1),
+        "peak_mib": round(built["peak_mib"], 1),
+        "games": played["result"],
+    }  # type: ignore[dict-item]
+
+
 def games(board: str, x: str, o: str, count: int, hard_time: float, env: dict[str, str]) -> dict:
     setup = f"""
         from oxo.engines.selfplay import selfplay
@@ -168,9 +266,18 @@ def main() -> None:
     parser.add_argument(
         "--side", choices=("x", "o"), default=None, help="only this side's certificates and games"
     )
+    parser.add_argument(
+        "--opening",
+        action="append",
+        default=[],
+        help="BOARD:MOVES, a settled opening of a board being proved (4x4x4x4:0-3)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     env = {} if args.cache is None else {"OXO_CACHE": str(Path(args.cache).resolve())}
+    if args.opening:
+        openings(args, env)
+        return
     boards = args.only or sorted({board for board, _, _ in GAMES})
     out: dict[str, object] = {"machine": machine(), "indexes": [], "moves": [], "games": []}
     print(f"machine: {out['machine']}", flush=True)
@@ -223,6 +330,39 @@ def main() -> None:
                 f"O won {row['o_wins']}, drawn {row['draws']}; {row['mean_moves']} moves a game; "
                 f"{row['seconds']} s"
                 + ("  <- perfect lost or missed its proved win" if bad else ""),
+                flush=True,
+            )
+    if args.json:
+        print(json.dumps(out, indent=1))
+    raise SystemExit(1 if failed else 0)
+
+
+def openings(args: argparse.Namespace, env: dict[str, str]) -> None:
+    """``--opening``: each opening's index and games; exit 1 if its side lost or missed its win,
+    or a move of its side came from elsewhere than the certificate."""
+    out: dict[str, object] = {"machine": machine(), "openings": []}
+    print(f"machine: {out['machine']}", flush=True)
+    failed = False
+    for text in args.opening:
+        board, _, moves = text.partition(":")
+        row = opening(board, moves, env, args.rebuild, args.games, args.hard_time)
+        out["openings"].append(row)  # type: ignore[attr-defined]
+        print(
+            f"index {board} after {moves}: {row['file']} ({row['certificate_bytes']:,} bytes): "
+            f"{'built' if row['built_now'] else 'there already'} in {row['seconds']} s wall, "
+            f"{row['cpu_seconds']} s CPU, peak {row['peak_mib']} MiB; {row['moves']:,} moves "
+            f"({row['words']} words a mask), {row['positions']:,} positions checked, "
+            f"{row['bytes']:,} bytes",
+            flush=True,
+        )
+        for game in row["games"]:
+            wanted = (row["side"],) if row["guarantee"] == "win" else (row["side"], "draw")
+            bad = not game["from_the_book"] or game["winner"] not in wanted
+            failed |= bad
+            print(
+                f"  against {game['against']}: won by {game['winner']}, {game['moves']} moves "
+                f"from the book, mean {game['mean_move_seconds']:.3f} s, max "
+                f"{game['max_move_seconds']:.3f} s" + ("  <- not as proved" if bad else ""),
                 flush=True,
             )
     if args.json:
