@@ -139,7 +139,7 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
     book = OpeningsBook(board, build=True)
     empty = Position.empty(geometry)
     advice = book.advise(empty)  # no settled opening is below the empty board
-    assert advice.move is None and "no position X wins that oxo's run has settled" in advice.note
+    assert advice.move is None and "no position oxo's run has settled for X" in advice.note
     opening = next(o for o in board.openings if o.side == "x")
     x, o = status_masks(opening.position)
     start = Position(geometry, x, o)

@@ -29,7 +29,9 @@ Nothing else: a position the certificate's side never lets happen is *off the ce
 the caller says so and plays another way (the level ``hard``).
 
 :class:`BoardBook` is what the engines get (through :mod:`oxo.registry`): the book's play on one
-board, both sides, with the files checked and the indexes loaded on first use; and
+board, both sides, with the files checked and the indexes loaded on first use (on a board no one
+has proved, :class:`OpeningsBook`: the same from the certificates of the positions its run has
+settled); and
 :func:`proven_value` tells ``analyze`` and ``show`` what the certificates prove about a position.
 """
 
@@ -534,7 +536,7 @@ class OpeningsBook:
         if not openings:
             return BookMove(
                 None,
-                note=f"no position {side.upper()} wins that oxo's run has settled leads here "
+                note=f"no position oxo's run has settled for {side.upper()} leads here "
                 f"(settled: {'; '.join(self.board.openings_words()) or 'none yet'})",
             )
         problems = []
