@@ -640,7 +640,7 @@ def test_index_makes_the_certificate_each_side_plays_from(
     import oxo.cli.book as cli_book
 
     built: list[str] = []
-    monkeypatch.setattr(cli_book, "_build", lambda entry, c, quiet: built.append(c.file))
+    monkeypatch.setattr(cli_book, "_build", lambda c, quiet, make: built.append(c.file))
     qubic = entry("4x4x4")
     x_files = [c.file for c in qubic.certificates if c.side == "x"]
     assert len(x_files) >= 2  # the compact ones first, the run's own after

@@ -167,7 +167,10 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
         below = below.play(next(iter(below.empty_cells)))
     note = unbuilt.advise(below).note
     assert "needs an index" in note and "oxo book 6x5 --k 4 --index" in note, note
-    assert prepare_opening(board, opening) is not None  # built when asked
+    from oxo.cli.book import _make_opening_indexes
+
+    _make_opening_indexes(board, "x", quiet=True)  # what 'oxo book BOARD --index' does
+    assert prepare_opening(board, opening) is not None  # built now: a player at once
     assert OpeningsBook(board, build=False).advise(below).move is not None
 
 
@@ -196,16 +199,14 @@ def test_index_on_an_open_board_builds_its_openings(
     assert opened is not None
     built: list[str] = []
     monkeypatch.setattr(
-        cli_book,
-        "_build",
-        lambda entry, certificate, quiet, make=None: built.append(certificate.file),
+        cli_book, "_build", lambda certificate, quiet, make: built.append(certificate.file)
     )
     assert main(["book", "4x4x4x4", "--index"]) == 0
     assert built == [opening.certificate.file for opening in opened.openings]
     capsys.readouterr()
     assert main(["book", "4x4x4x4", "--index", "--side", "o", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
-    assert "settled no opening that O wins" in error
+    assert "settled no opening for O yet" in error
 
 
 def test_a_position_below_a_settled_opening_has_its_value(

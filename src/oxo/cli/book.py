@@ -412,43 +412,52 @@ def _make_index(entry: BookEntry, side: str | None, every: bool, quiet: bool) ->
             + " (Connect Four's are played by its own solver)"
         )
     for certificate in chosen:
-        _build(entry, certificate, quiet)
+        _build(certificate, quiet, _preparing(entry, certificate))
 
 
 def _make_opening_indexes(board: OpenBoard, side: str | None, quiet: bool) -> None:
     """Make what perfect play needs on a board no one has proved: the index of the certificate
     of each opening its run has settled (``side``'s only, if given)."""
-    from oxo.book.play import prepare_opening
 
     chosen = [o for o in board.openings if side is None or o.side == side]
     if not chosen:
         raise OptionError(
             f"oxo's run of {board.board} has settled no opening"
-            + (f" that {side.upper()} wins" if side else "")
-            + " yet: 'oxo book "
-            + board.board_args
-            + "' says where it stands"
+            + (f" for {side.upper()}" if side else "")
+            + f" yet: 'oxo book {board.board_args}' says where it stands"
         )
     for opening in chosen:
-
-        def make(
-            advance: BuildProgress, status: Callable[[str], None], opening: BookOpening = opening
-        ) -> CertificatePlayer:
-            return prepare_opening(board, opening, on_progress=advance)
-
-        _build(None, opening.certificate, quiet, make)
+        _build(opening.certificate, quiet, _preparing_opening(board, opening))
 
 
-def _build(
-    entry: BookEntry | None,
-    certificate: BookCertificate,
-    quiet: bool,
-    make: Callable[[BuildProgress, Callable[[str], None]], CertificatePlayer] | None = None,
-) -> None:
-    """Rebuild (when needed) and index one certificate, under a progress bar (``make``: how,
-    when not the book row ``entry``'s way, :func:`oxo.book.play.prepare`)."""
-    from oxo.book.index import estimate_seconds, load_index
+#: How :func:`_build` makes a certificate's player: told the build's progress and status.
+Maker = Callable[["BuildProgress", Callable[[str], None]], "CertificatePlayer"]
+
+
+def _preparing(entry: BookEntry, certificate: BookCertificate) -> Maker:
+    """A book row's certificate, rebuilt from its kept run when needed, and indexed."""
     from oxo.book.play import prepare
+
+    def make(advance: BuildProgress, status: Callable[[str], None]) -> CertificatePlayer:
+        return prepare(entry, certificate, on_progress=advance, on_status=status)
+
+    return make
+
+
+def _preparing_opening(board: OpenBoard, opening: BookOpening) -> Maker:
+    """A settled opening's certificate, indexed."""
+    from oxo.book.play import prepare_opening
+
+    def make(advance: BuildProgress, status: Callable[[str], None]) -> CertificatePlayer:
+        return prepare_opening(board, opening, on_progress=advance)
+
+    return make
+
+
+def _build(certificate: BookCertificate, quiet: bool, make: Maker) -> None:
+    """Index one certificate (``make`` does it: rebuilt first when needed), under a progress
+    bar."""
+    from oxo.book.index import estimate_seconds, load_index
 
     if load_index(certificate) is not None:
         click.echo(f"{certificate.file}: index built already", err=True)
@@ -469,11 +478,7 @@ def _build(
             bar(min(1.0, checked / max(total, 1)))
 
         try:
-            if make is not None:
-                player = make(advance, status)
-            else:
-                assert entry is not None, "a book row's certificate, or a way to make it"
-                player = prepare(entry, certificate, on_progress=advance, on_status=status)
+            player = make(advance, status)
         except KeyboardInterrupt:
             click.echo(
                 "oxo: interrupted: nothing was kept; the same command starts again", err=True
@@ -542,7 +547,7 @@ def prepare_perfect(
                 _note(f"perfect plays hard as {side.upper()}; later: {command}")
                 continue
         try:
-            _build(entry, certificate, quiet)
+            _build(certificate, quiet, _preparing(entry, certificate))
         except CertificateUnavailableError as error:
             _note(f"perfect plays hard as {side.upper()}: {error}")
 
