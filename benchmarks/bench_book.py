@@ -146,6 +146,8 @@ def opening(
         board = open_board({board!r})
         wanted = tuple(int(cell) for cell in {moves!r}.split("-"))
         chosen = next(o for o in board.openings if o.moves == wanted)
+    """
+    rebuilding = f"""
         if {rebuild!r} and load_index(chosen.certificate) is not None:
             shutil.rmtree(index_folder(chosen.certificate))
     """
@@ -168,7 +170,8 @@ def opening(
             "guarantee": chosen.guarantee,
         }
     """
-    built = measure(code, setup=setup, label=f"index {board} {moves}", env=env)
+    built = measure(code, setup=setup + rebuilding, label=f"index {board} {moves}", env=env)
+    # the games' process finds the index just built (it never removes it)
     play_setup = (
         setup
         + f"""
