@@ -777,6 +777,7 @@ def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: i
     replies = [o.moves[1] for o in opened.openings if o.moves[:1] == (0,) and len(o.moves) == 2]
     assert replies and f"X wins after X on 0 and O on {replies[0]}, " in text
     assert f" or {replies[-1]}." in text
+    assert "perfect plays from them once they are indexed (oxo book 4x4x4x4 --index)" in text
     snapshot = panel.aria_snapshot()
     assert 'heading "Being proved"' in snapshot and "has not proved it yet" in snapshot
     assert no_sideways_scroll(page), page.evaluate(WIDE)

@@ -115,6 +115,7 @@ def test_a_boards_proof_is_the_librarys(client: TestClient) -> None:
     opened = open_board("4x4x4x4")
     assert opened is not None and hyper["open"]["positions"] == opened.positions
     assert hyper["open"]["openings_words"] == opened.openings_words()  # the page shows these
+    assert hyper["open"]["index_command"] == "oxo book 4x4x4x4 --index"
     bad(client.get("/api/proof?board=9x9x"), "board")
     bad(client.get("/api/proof"), "board")
     bad(client.get("/api/proof?board=3x3&side=x"), "side")

@@ -329,11 +329,16 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
 def open_proof(name: str) -> dict[str, Any] | None:
     """How far oxo's run of the game named ``name`` has got, on a board no one has published the
     value of (:class:`oxo.book.OpenBoard`'s keys, plus ``openings_words``: the settled openings
-    in words, :meth:`~oxo.book.OpenBoard.openings_words`); None on any other board."""
+    in words, :meth:`~oxo.book.OpenBoard.openings_words`, and ``index_command``: the command that
+    indexes their certificates for perfect play); None on any other board."""
     opened = open_board(name)
     if opened is None:
         return None
-    return {**opened.to_dict(), "openings_words": opened.openings_words()}
+    return {
+        **opened.to_dict(),
+        "openings_words": opened.openings_words(),
+        "index_command": f"oxo book {opened.board_args} --index",
+    }
 
 
 def proved_page_boards() -> list[dict[str, Any]]:

@@ -842,7 +842,8 @@ const Proof = {
     const words = open.openings_words || [];
     if (!words.length) return "";
     const count = open.openings.length === 1 ? "one opening" : `${open.openings.length} openings`;
-    return ` Proved so far, each with a certificate anyone can check (cells numbered from 0): ${count}, ${words.join("; ")}.`;
+    return ` Proved so far, each with a certificate anyone can check (cells numbered from 0): ${count}, ${words.join("; ")}.` +
+      ` The level perfect plays from them once they are indexed (${open.index_command}).`;
   },
 
   draw(proof, state) {
