@@ -82,13 +82,17 @@ def build(board: str, side: str, env: dict[str, str], rebuild: bool) -> dict:
         }
     """
     report = measure(code, setup=setup, label=f"index {board} {side}", env=env)
+    return _index_row(report, board=board, side=side)
+
+
+def _index_row(report: dict, **keys: object) -> dict:
+    """An index build's row: ``keys``, what the child reported, its wall time and peak memory."""
     return {
-        "board": board,
-        "side": side,
+        **keys,
         **report["result"],
         "seconds": round(report["seconds"], 1),
         "peak_mib": round(report["peak_mib"], 1),
-    }  # type: ignore[dict-item]
+    }
 
 
 def moves(board: str, side: str, env: dict[str, str]) -> dict:
@@ -219,14 +223,7 @@ def opening(
         result = rows
     """
     played = measure(play_code, setup=play_setup, label=f"games {board} {moves}", env=env)
-    return {
-        "board": board,
-        "opening": moves,
-        **built["result"],
-        "seconds": round(built["seconds"], 1),
-        "peak_mib": round(built["peak_mib"], 1),
-        "games": played["result"],
-    }  # type: ignore[dict-item]
+    return {**_index_row(built, board=board, opening=moves), "games": played["result"]}
 
 
 def games(board: str, x: str, o: str, count: int, hard_time: float, env: dict[str, str]) -> dict:

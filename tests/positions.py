@@ -1,4 +1,4 @@
-"""Positions for the tests: a game still going after random moves."""
+"""Positions for the tests: a game still going after random moves; the cell that blocks X."""
 
 from __future__ import annotations
 
@@ -19,3 +19,14 @@ def random_position(spec: str, plies: int, seed: int) -> Position:
             break
         position = child
     return position
+
+
+def blocking_x(position: Position) -> int | None:
+    """A cell that completes a line of X's but one (where O blocks a threat), or None."""
+    for line in position.geometry.lines:
+        if line & position.o:
+            continue
+        rest = line & ~position.x
+        if rest and rest & (rest - 1) == 0:
+            return rest.bit_length() - 1
+    return None

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from book_rows import checked_row
 from oxo import api
-from oxo.book import BookCertificate
 from oxo.book.index import (
     StrategyIndex,
     _Recorder,
@@ -24,10 +24,10 @@ from oxo.book.index import (
     words_of,
 )
 from oxo.book.play import StrategyPlayer
-from oxo.fileio import digests
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.proofs.certificate import WalkStep, verify_certificate
+from oxo.proofs.certificate import WalkStep
+from positions import blocking_x
 
 SIZES = (9, 16, 63, 64, 65, 81, 128, 129, 256, 300)
 
@@ -116,22 +116,7 @@ def test_perfect_plays_from_a_certificate_past_64_cells(
     solved = api.solve(Geometry((9, 9), 4), proof_dir=tmp_path / "run", seconds=300)
     assert solved.value == "x"
     path = Path(solved.proofs[0])
-    verdict = verify_certificate(path)
-    assert verdict.valid
-    sums = digests(path)
-    certificate = BookCertificate(
-        file=path.name,
-        board="9x9",
-        side="x",
-        guarantee="win",
-        format="oxo-strategy/1",
-        entries=verdict.entries,
-        bytes=int(sums["bytes"]),  # type: ignore[call-overload]
-        sha256=str(sums["sha256"]),
-        sha256_text=str(sums["sha256_uncompressed"]),
-        shipped="repository",
-        positions=verdict.positions_checked,
-    )
+    certificate = checked_row(path, "9x9")
     index = build_index(certificate, path=path)
     assert index.words == 2 and index.keys_x.shape == (len(index), 2)
     geometry = Geometry((9, 9), 4)
@@ -145,19 +130,8 @@ def test_perfect_plays_from_a_certificate_past_64_cells(
                 assert cell is not None, (game, position)
                 assert player.how in ("win at once", "certificate", "rule"), player.how
             else:  # half the games O blocks where it can, the others at random
-                cell = _blocking(position, geometry) if game % 2 else None
+                cell = blocking_x(position) if game % 2 else None
                 if cell is None:
                     cell = rng.choice(list(position.empty_cells))
             position = position.play(cell)
         assert position.winner == "x", game
-
-
-def _blocking(position: Position, geometry: Geometry) -> int | None:
-    """A cell that completes a line of X's but one (O blocks a threat), or None."""
-    for line in geometry.lines:
-        if line & position.o:
-            continue
-        rest = line & ~position.x
-        if rest and rest & (rest - 1) == 0:
-            return rest.bit_length() - 1
-    return None

@@ -13,15 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from oxo.book import BookCertificate, BookOpening, OpenBoard, OpenQuestion, open_board
+from book_rows import checked_row
+from oxo.book import BookOpening, OpenBoard, OpenQuestion, open_board
 from oxo.book.play import OpeningsBook, board_book, prepare_opening
-from oxo.fileio import digests
 from oxo.geometry import Geometry
 from oxo.position import Position
-from oxo.proofs.certificate import status_masks, verify_certificate
+from oxo.proofs.certificate import status_masks
 from oxo.proofs.runs import RunOptions, proved_openings, write_opening_certificate
 from oxo.proofs.solver import prove_board
 from oxo.registry import find_game
+from positions import blocking_x
 
 SPEC = "6x5,k=4"
 
@@ -42,22 +43,8 @@ def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Pa
     for opening in proved_openings(folder):
         path = certificates / opening.certificate_name(geometry)
         write_opening_certificate(folder, opening, path)
-        check = verify_certificate(path)
-        assert check.valid
-        sums = digests(path)
-        certificate = BookCertificate(
-            file=path.name,
-            board="6x5",
-            side=opening.side,
-            guarantee=opening.guarantee,
-            format="oxo-strategy/1",
-            entries=check.entries,
-            bytes=int(str(sums["bytes"])),
-            sha256=str(sums["sha256"]),
-            sha256_text=str(sums["sha256_uncompressed"]),
-            shipped="repository",
-            positions=check.positions_checked,
-        )
+        certificate = checked_row(path, "6x5")
+        assert (certificate.side, certificate.guarantee) == (opening.side, opening.guarantee)
         rows.append(
             BookOpening(
                 opening.moves, opening.position, opening.side, opening.guarantee, certificate
@@ -83,17 +70,6 @@ def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Pa
         openings=tuple(rows),
     )
     return board, base / "cache"
-
-
-def _blocking(position: Position) -> int | None:
-    """A cell that completes a line of X's but one (O blocks a threat), or None."""
-    for line in position.geometry.lines:
-        if line & position.o:
-            continue
-        rest = line & ~position.x
-        if rest and rest & (rest - 1) == 0:
-            return rest.bit_length() - 1
-    return None
 
 
 def _start(opening: BookOpening, geometry: Geometry, turn: int) -> Position:
@@ -123,7 +99,7 @@ def test_x_wins_from_every_settled_opening_it_wins(
                     assert advice.value == opening.side and opening.certificate.file in advice.note
                     cell = advice.move
                 else:  # half the games the other side blocks where it can, the others at random
-                    cell = _blocking(position) if game % 2 else None
+                    cell = blocking_x(position) if game % 2 else None
                     if cell is None:
                         cell = rng.choice(list(position.empty_cells))
                 position = position.play(cell)
@@ -150,7 +126,7 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
     # off the certificate: X's own move elsewhere, and a reply, led here
     stray = next(c for c in start.empty_cells if c != chosen and not start.play(c).is_terminal)
     after = start.play(stray)
-    off = after.play(next(c for c in after.empty_cells if _blocking(after) in (None, c)))
+    off = after.play(next(c for c in after.empty_cells if blocking_x(after) in (None, c)))
     found = book.advise(off)
     assert found.move is None and "off X's certificates" in found.note, found
     # without its index, and not allowed to build one: the command that builds it
@@ -236,6 +212,6 @@ def test_a_position_below_a_settled_opening_has_its_value(
     chosen = book.advise(start).move
     stray = next(c for c in start.empty_cells if c != chosen and not start.play(c).is_terminal)
     after = start.play(stray)
-    off = after.play(next(c for c in after.empty_cells if _blocking(after) in (None, c)))
+    off = after.play(next(c for c in after.empty_cells if blocking_x(after) in (None, c)))
     assert book.advise(off).move is None
     assert play.proven_value(off, build=False) is None
