@@ -81,15 +81,8 @@ def _columns(masks: list[int], words: int) -> np.ndarray:
     """Masks as an array: one ``uint64`` each for one word, else a row of ``words`` each."""
     if words == 1:
         return np.fromiter(masks, np.uint64, len(masks))
-    columns = [
-        np.fromiter(
-            (mask >> (WORD_BITS * (words - 1 - number)) & WORD_MASK for mask in masks),
-            np.uint64,
-            len(masks),
-        )
-        for number in range(words)
-    ]
-    return np.stack(columns, axis=1)
+    rows = [mask_words(mask, words) for mask in masks]
+    return np.array(rows, np.uint64).reshape(len(masks), words)
 
 
 def _cell_type(size: int) -> type[np.unsignedinteger[Any]]:
