@@ -109,6 +109,9 @@ def test_x_wins_from_every_settled_opening_it_wins(
 def test_no_move_where_no_certificate_reaches_and_it_says_why(
     six_by_five: tuple[OpenBoard, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """No move at the empty board (no opening below it), nor off the certificate (X's own move
+    elsewhere led there), nor while the index is not built and may not be: each note says why,
+    the last with the command that builds it."""
     board, cache = six_by_five
     geometry = Geometry.parse(SPEC)
     monkeypatch.setenv("OXO_CACHE", str(cache))
@@ -146,7 +149,7 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
     from oxo.cli.book import _make_opening_indexes
 
     _make_opening_indexes(board, "x", quiet=True)  # what 'oxo book BOARD --index' does
-    assert prepare_opening(board, opening) is not None  # built now: a player at once
+    assert prepare_opening(board, opening) is not None  # its player, from the index just built
     assert OpeningsBook(board, build=False).advise(below).move is not None
 
 
@@ -161,6 +164,15 @@ def test_the_registry_gives_4x4x4x4_the_book_of_its_openings() -> None:
     assert board_book("9x9,k=5") is None
     start = Position.empty(Geometry.parse("4x4x4x4"))
     assert book.advise(start).move is None  # nothing is settled at the empty board
+    opening = opened.openings[0]
+    x, o = status_masks(opening.position)
+    position = Position(start.geometry, x, o)
+    engine = find_game("4x4x4x4").make_engine("perfect", position, seconds=0.05, seed=1)
+    assert engine.choose(position) in position.empty_cells  # this test's cache: no index
+    assert engine.last is not None and "perfect falls back" in engine.last.engine
+    assert "needs an index" in engine.last.engine and "oxo book 4x4x4x4 --index" in (
+        engine.last.engine
+    )
 
 
 def test_index_on_an_open_board_builds_its_openings(
