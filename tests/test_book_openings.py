@@ -227,3 +227,43 @@ def test_a_position_below_a_settled_opening_has_its_value(
     off = after.play(next(c for c in after.empty_cells if blocking_x(after) in (None, c)))
     assert book.advise(off).move is None
     assert play.proven_value(off, build=False) is None
+
+
+def test_perfect_on_a_terminal_offers_to_index_the_opening_it_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """'oxo move POSITION --level perfect' on a terminal, where a settled opening of 4x4x4x4 leads
+    to the position and its index is not built: asked once, built when accepted; not asked at
+    the empty board, at the level best, or off a terminal."""
+    from types import SimpleNamespace
+
+    import click
+
+    import oxo.cli.book as cli_book
+    from oxo.cli.book import prepare_perfect
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    opening = opened.openings[0]
+    game = find_game("4x4x4x4")
+    empty = Position.empty(Geometry.parse("4x4x4x4"))
+    position = Position(empty.geometry, *status_masks(opening.position))
+    built: list[str] = []
+    asked: list[str] = []
+    answers = iter([True, False])
+    monkeypatch.setattr(cli_book, "_build", lambda c, quiet, make: built.append(c.file))
+    monkeypatch.setattr(click, "confirm", lambda text, err: asked.append(text) or next(answers))
+    terminal = SimpleNamespace(isatty=lambda: True)
+    monkeypatch.setattr(cli_book, "sys", SimpleNamespace(stdin=terminal, stderr=terminal))
+    prepare_perfect(game, ["x"], position=position)
+    assert built == [opening.certificate.file] and opening.certificate.file in asked[0]
+    prepare_perfect(game, ["x"], position=position)  # declined: nothing built
+    assert len(built) == 1 and len(asked) == 2
+    prepare_perfect(game, ["x"], position=empty)  # no settled opening leads there
+    prepare_perfect(game, ["x"], position=position, level="best")
+    prepare_perfect(game, ["o"], position=position)  # no opening settled for O
+    assert len(asked) == 2
+    piped = SimpleNamespace(isatty=lambda: False)
+    monkeypatch.setattr(cli_book, "sys", SimpleNamespace(stdin=piped, stderr=piped))
+    prepare_perfect(game, ["x"], position=position)
+    assert len(asked) == 2

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from oxo.book import BookCertificate, BookEntry, BookOpening, OpenBoard
     from oxo.book.index import BuildProgress
     from oxo.book.play import CertificatePlayer
+    from oxo.position import Position
 
 #: Index builds estimated over this many seconds are asked for first (or left to ``oxo book``).
 ASK_AFTER_SECONDS = 60.0
@@ -498,18 +499,27 @@ def _build(certificate: BookCertificate, quiet: bool, make: Maker) -> None:
 
 
 def prepare_perfect(
-    game: Game, sides: Iterable[str], quiet: bool = False, *, level: str = "perfect"
+    game: Game,
+    sides: Iterable[str],
+    quiet: bool = False,
+    *,
+    level: str = "perfect",
+    position: Position | None = None,
 ) -> None:
     """Before ``perfect`` (or ``best``) plays a proved board: make sure each of ``sides`` can play
     from its certificate. A quick index is built at once (with progress); a long one is asked for
     on a terminal at the level perfect, else (and when declined) a note says how to make it, and
-    the level plays hard where the certificate cannot be read. Nothing here stops the command."""
+    the level plays hard where the certificate cannot be read. Nothing here stops the command.
+    On a board no one has proved, with the ``position`` to play: the certificate of a settled
+    opening that leads there, asked for in the same way (the level's own note says the rest)."""
     from oxo.book import find_certificate
     from oxo.book.index import estimate_seconds, load_index
     from oxo.book.play import FORMATS
 
     entry = game.proved()
     if entry is None:
+        if position is not None and level == "perfect":
+            _prepare_opening(game, sides, quiet, position)
         return
     for side in dict.fromkeys(sides):
         certificate = entry.certificate_of(side)
@@ -550,6 +560,35 @@ def prepare_perfect(
             _build(certificate, quiet, _preparing(entry, certificate))
         except CertificateUnavailableError as error:
             _note(f"perfect plays hard as {side.upper()}: {error}")
+
+
+def _prepare_opening(game: Game, sides: Iterable[str], quiet: bool, position: Position) -> None:
+    """On a terminal: offer to index the certificate of a settled opening that leads to
+    ``position`` for one of ``sides`` (the first of them whose index is not built), once."""
+    from oxo.book import find_certificate, open_board
+    from oxo.book.index import estimate_seconds, load_index
+    from oxo.book.play import OpeningsBook
+
+    opened = open_board(game.name)
+    if opened is None or not opened.openings or not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return
+    under = OpeningsBook(opened).openings_under(position)
+    for opening in (o for o in under if o.side in set(sides)):
+        certificate = opening.certificate
+        if load_index(certificate) is not None:
+            return  # perfect plays from it
+        if find_certificate(certificate) is None:
+            continue  # the level's note says where to get it
+        asked = (
+            f"Perfect play here comes from {certificate.file}, which needs an index: about "
+            f"{_duration(estimate_seconds(certificate))}, once. Start it now?"
+        )
+        if click.confirm(asked, err=True):
+            try:
+                _build(certificate, quiet, _preparing_opening(opened, opening))
+            except CertificateUnavailableError as error:
+                _note(f"perfect plays hard: {error}")
+        return
 
 
 def _note(text: str) -> None:

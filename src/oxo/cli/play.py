@@ -178,7 +178,7 @@ def move(
         from oxo.cli.book import prepare_perfect
         from oxo.registry import game_of
 
-        prepare_perfect(game_of(start), [start.to_move], level=level)
+        prepare_perfect(game_of(start), [start.to_move], level=level, position=start)
     chosen = api.move(start, level, **budget)
     cell, report = chosen.move, chosen.report
     if as_json:
