@@ -323,7 +323,7 @@ def load_player(
     return _load_player(
         certificate,
         certificate_geometry(entry, certificate),
-        entry.board_args,
+        f"oxo book {entry.board_args} --index",
         build=build,
         on_progress=on_progress,
     )
@@ -332,13 +332,13 @@ def load_player(
 def _load_player(
     certificate: BookCertificate,
     geometry: Geometry,
-    board_args: str,
+    command: str,
     *,
     build: bool | None = None,
     on_progress: BuildProgress | None = None,
 ) -> CertificatePlayer:
-    """:func:`load_player` of a certificate written for ``geometry``, of the board the command
-    line names ``board_args`` (in the command that builds its index)."""
+    """:func:`load_player` of a certificate written for ``geometry``; ``command`` builds its
+    index (said when it is not built and may not be built now)."""
     from oxo.book import missing_message
 
     make = FORMATS.get(certificate.format)
@@ -352,7 +352,7 @@ def _load_player(
             build = estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
         if not build:
             checked_certificate(certificate)  # a missing or altered file says so first
-            raise CertificateUnavailableError(index_missing_message(board_args, certificate))
+            raise CertificateUnavailableError(index_missing_message(command, certificate))
         index = build_index(certificate, on_progress=on_progress)
     else:
         try:
@@ -363,14 +363,14 @@ def _load_player(
     return make(index, geometry, certificate.side, certificate.guarantee)
 
 
-def index_missing_message(board_args: str, certificate: BookCertificate) -> str:
-    """Why a certificate is not played from yet: its index is not built; the command that builds
-    it (``board_args``: the board as the command line names it)."""
+def index_missing_message(command: str, certificate: BookCertificate) -> str:
+    """Why a certificate is not played from yet: its index is not built; the ``command`` that
+    builds it."""
     minutes = estimate_seconds(certificate) / 60
     took = f"about {minutes:.0f} min" if minutes >= 1.5 else "under 2 min"
     return (
         f"{certificate.side.upper()}'s certificate {certificate.file} needs an index, built once "
-        f"({took}): oxo book {board_args} --index"
+        f"({took}): {command}"
     )
 
 
@@ -492,6 +492,15 @@ class OpeningsBook:
             "this board has settled"
         )
 
+    @property
+    def index_command(self) -> str:
+        """The command that indexes the settled openings' certificates, with how long it takes."""
+        minutes = sum(estimate_seconds(o.certificate) for o in self.board.openings) / 60
+        return (
+            f"oxo book {self.board.board_args} --index (every settled opening's, about "
+            f"{minutes:,.0f} min in all)"
+        )
+
     def openings_under(self, position: Position) -> list[BookOpening]:
         """The settled openings whose marks (or an image's, under the board's symmetries) are
         all among the position's, the side to move's first."""
@@ -514,7 +523,7 @@ class OpeningsBook:
         if file not in self._players:
             try:
                 self._players[file] = _load_player(
-                    opening.certificate, self.geometry, self.board.board_args, build=self.build
+                    opening.certificate, self.geometry, self.index_command, build=self.build
                 )
                 self._problems.pop(file, None)
             except CertificateUnavailableError as error:
@@ -728,9 +737,8 @@ def prepare_opening(
     """The player of a settled opening's certificate (:class:`OpeningsBook`), its index built now
     when it is not built yet (the file compared with the book's SHA-256 first)."""
     geometry = Geometry(board.shape, board.k, board.gravity)
-    return _load_player(
-        opening.certificate, geometry, board.board_args, build=True, on_progress=on_progress
-    )
+    # built now: no command to name
+    return _load_player(opening.certificate, geometry, "", build=True, on_progress=on_progress)
 
 
 def proof_summary(name: str) -> dict[str, object] | None:

@@ -553,7 +553,7 @@ def prepare_perfect(
                     f"{asked}: {command}"
                 )
                 continue
-            if not click.confirm(f"{asked[0].upper()}{asked[1:]}. Start it now?", err=True):
+            if not _ask(f"{asked[0].upper()}{asked[1:]}. Start it now?"):
                 _note(f"perfect plays hard as {side.upper()}; later: {command}")
                 continue
         try:
@@ -583,12 +583,20 @@ def _prepare_opening(game: Game, sides: Iterable[str], quiet: bool, position: Po
             f"Perfect play here comes from {certificate.file}, which needs an index: about "
             f"{_duration(estimate_seconds(certificate))}, once. Start it now?"
         )
-        if click.confirm(asked, err=True):
+        if _ask(asked):
             try:
                 _build(certificate, quiet, _preparing_opening(opened, opening))
             except CertificateUnavailableError as error:
                 _note(f"perfect plays hard: {error}")
         return
+
+
+def _ask(question: str) -> bool:
+    """A yes-or-no question on stderr, broken between words so that it and its ``[y/N]: ``
+    fit 80 columns."""
+    import textwrap
+
+    return click.confirm("\n".join(textwrap.wrap(question, 71)), err=True)
 
 
 def _note(text: str) -> None:
