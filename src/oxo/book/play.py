@@ -493,17 +493,21 @@ class OpeningsBook:
         )
 
     @property
+    def index_seconds(self) -> float:
+        """About how long indexing every settled opening's certificate takes here."""
+        return sum(estimate_seconds(o.certificate) for o in self.board.openings)
+
+    @property
     def index_command(self) -> str:
         """The command that indexes the settled openings' certificates, with how long it takes."""
-        minutes = sum(estimate_seconds(o.certificate) for o in self.board.openings) / 60
         return (
             f"oxo book {self.board.board_args} --index (every settled opening's, about "
-            f"{minutes:,.0f} min in all)"
+            f"{self.index_seconds / 60:,.0f} min in all)"
         )
 
     def openings_under(self, position: Position) -> list[BookOpening]:
         """The settled openings whose marks (or an image's, under the board's symmetries) are
-        all among the position's, the side to move's first."""
+        all among the position's."""
         from oxo.proofs.certificate import status_masks
 
         found = []
@@ -514,7 +518,7 @@ class OpeningsBook:
                 for s in self.geometry.symmetries
             ):
                 found.append(opening)
-        return sorted(found, key=lambda opening: opening.side != position.to_move)
+        return found
 
     def player(self, opening: BookOpening) -> CertificatePlayer | None:
         """The player of the opening's certificate, loaded on first use (None when it cannot

@@ -295,7 +295,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     published, and how far oxo's long run of it has got (:class:`oxo.book.OpenBoard`)."""
     import textwrap
 
-    from oxo.book.index import estimate_seconds
+    from oxo.book.play import OpeningsBook
     from oxo.counting.budget import format_seconds
 
     out: list[str] = []
@@ -369,7 +369,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             "in results/certificates of oxo's source repository",
         )
         out += _label_wrap("  check:", "oxo verify FILE, or python3 tools/check_strategy.py FILE")
-        minutes = sum(estimate_seconds(o.certificate) for o in entry.openings) / 60
+        minutes = OpeningsBook(entry).index_seconds / 60
         out += _label_wrap(
             "  play:",
             f"the level perfect plays from them once indexed: oxo book {entry.board_args} "
@@ -547,7 +547,7 @@ def prepare_perfect(
             asked = f"{what} takes about {_duration(seconds)}, once"
             if level == "analyze":
                 continue  # analyze answers from what is ready; it makes only what is quick
-            if level != "perfect" or not (sys.stdin.isatty() and sys.stderr.isatty()):
+            if level != "perfect" or not _on_terminal():
                 _note(
                     f"{level} plays hard as {side.upper()} until its certificate is indexed: "
                     f"{asked}: {command}"
@@ -570,10 +570,11 @@ def _prepare_opening(game: Game, sides: Iterable[str], quiet: bool, position: Po
     from oxo.book.play import OpeningsBook
 
     opened = open_board(game.name)
-    if opened is None or not opened.openings or not (sys.stdin.isatty() and sys.stderr.isatty()):
+    if opened is None or not opened.openings or not _on_terminal():
         return
+    wanted = set(sides)
     under = OpeningsBook(opened).openings_under(position)
-    for opening in (o for o in under if o.side in set(sides)):
+    for opening in (o for o in under if o.side in wanted):
         certificate = opening.certificate
         if load_index(certificate) is not None:
             return  # perfect plays from it
@@ -589,6 +590,11 @@ def _prepare_opening(game: Game, sides: Iterable[str], quiet: bool, position: Po
             except CertificateUnavailableError as error:
                 _note(f"perfect plays hard: {error}")
         return
+
+
+def _on_terminal() -> bool:
+    """Whether a person can be asked (standard input and the error stream are a terminal)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
 
 
 def _ask(question: str) -> bool:
