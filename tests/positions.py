@@ -1,4 +1,4 @@
-"""Positions for the tests: a game still going after random moves; the cell that blocks X."""
+"""Positions for the tests: a game still going after random moves; the cell that blocks a side."""
 
 from __future__ import annotations
 
@@ -23,10 +23,17 @@ def random_position(spec: str, plies: int, seed: int) -> Position:
 
 def blocking_x(position: Position) -> int | None:
     """A cell that completes a line of X's but one (where O blocks a threat), or None."""
+    return blocking(position, "x")
+
+
+def blocking(position: Position, side: str) -> int | None:
+    """A cell that completes a line of ``side``'s but one (where the other side blocks a
+    threat), or None."""
+    own, other = (position.x, position.o) if side == "x" else (position.o, position.x)
     for line in position.geometry.lines:
-        if line & position.o:
+        if line & other:
             continue
-        rest = line & ~position.x
+        rest = line & ~own
         if rest and rest & (rest - 1) == 0:
             return rest.bit_length() - 1
     return None

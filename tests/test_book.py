@@ -490,8 +490,8 @@ def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates
     """Each opening of an open row is one its run has settled (read again from the state), with a
     certificate in results/certificates whose SHA-256 is the book's, whose walk begins at the
     opening (the header's start) and whose recorded check accepted these very bytes; its value is
-    what oxo says of the position and of its images under the board's symmetries, and of no
-    other position: a reply no certificate covers is not known."""
+    what oxo says of the position and of its images under the maps that keep lines lines (the
+    inside-out ones too), and of no other position: a reply no certificate covers is not known."""
     from oxo.proofs.runs import proved_openings
 
     checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text("utf-8"))
@@ -509,7 +509,8 @@ def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates
         geometry = Geometry(row.shape, row.k, row.gravity)
         x = sum(1 << cell for cell in opening.moves[0::2])
         o = sum(1 << cell for cell in opening.moves[1::2])
-        for symmetry in geometry.symmetries[:: max(1, len(geometry.symmetries) // 7)]:
+        maps = geometry.line_symmetries  # the inside-out maps among them (4x4x4x4's 1,536)
+        for symmetry in maps[:: max(1, len(maps) // 7)] + geometry.line_frames:
             image = Position(geometry, symmetry.apply_mask(x), symmetry.apply_mask(o))
             found = proven_value(image)
             assert found is not None and found.bound == opening.value_words
@@ -519,8 +520,8 @@ def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates
     assert four is not None and four.openings
     geometry = Geometry.parse("4x4x4x4")
     replies = {o.moves[1] for o in four.openings if o.moves[0] == 0}
-    keeping = [s for s in geometry.symmetries if s.perm[0] == 0]  # X's cell stays
-    # O's replies to X on 0 that no symmetry keeping X's cell carries onto a settled one
+    keeping = [s for s in geometry.line_symmetries if s.perm[0] == 0]  # X's cell stays
+    # O's replies to X on 0 that no map keeping X's cell and the lines carries onto a settled one
     open_ = [m for m in range(1, 256) if not any(s.perm[m] in replies for s in keeping)]
     assert open_
     for m in open_[:3]:

@@ -22,20 +22,17 @@ from oxo.proofs.certificate import status_masks
 from oxo.proofs.runs import RunOptions, proved_openings, write_opening_certificate
 from oxo.proofs.solver import prove_board
 from oxo.registry import find_game
-from positions import blocking_x
+from positions import blocking, blocking_x
 
 SPEC = "6x5,k=4"
 
 
-@pytest.fixture(scope="module")
-def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Path]:
-    """The openings a split run of 6x5 (k = 4) settled, as an open board of the book would list
-    them, and the cache folder whose ``certificates`` holds their files."""
-    base = tmp_path_factory.mktemp("openings")
-    geometry = Geometry.parse(SPEC)
-    options = RunOptions(workers=1, probe_seconds=0, slice_nodes=200, split_plies=2)
+def _settled_openings(base: Path, spec: str, board_args: str, split_plies: int) -> OpenBoard:
+    """The openings a split run of ``spec`` settled, as an open board of the book would list
+    them; their certificates written into ``base / "cache" / "certificates"``."""
+    geometry = Geometry.parse(spec)
+    options = RunOptions(workers=1, probe_seconds=0, slice_nodes=200, split_plies=split_plies)
     result = prove_board(geometry, seconds=None, proof_dir=base / "run", run=options)
-    assert result.value == "x"
     folder = Path(result.proofs[0]).parent
     certificates = base / "cache" / "certificates"
     certificates.mkdir(parents=True)
@@ -43,21 +40,20 @@ def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Pa
     for opening in proved_openings(folder):
         path = certificates / opening.certificate_name(geometry)
         write_opening_certificate(folder, opening, path)
-        certificate = checked_row(path, "6x5")
+        certificate = checked_row(path, geometry.spec_shape)
         assert (certificate.side, certificate.guarantee) == (opening.side, opening.guarantee)
         rows.append(
             BookOpening(
                 opening.moves, opening.position, opening.side, opening.guarantee, certificate
             )
         )
-    assert any(row.side == "x" for row in rows)
-    board = OpenBoard(
-        board=SPEC,
+    return OpenBoard(
+        board=spec,
         shape=geometry.shape,
         k=geometry.k,
         gravity=False,
         published="none",
-        board_args="6x5 --k 4",
+        board_args=board_args,
         run=str(folder),
         command="",
         sessions=1,
@@ -69,6 +65,25 @@ def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Pa
         questions=(OpenQuestion("x", len(rows), 0, 0, 0, 0, (), (), ()),),
         openings=tuple(rows),
     )
+
+
+@pytest.fixture(scope="module")
+def six_by_five(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Path]:
+    """The openings a split run of 6x5 (k = 4) settled (X wins), and the cache folder whose
+    ``certificates`` holds their files."""
+    base = tmp_path_factory.mktemp("openings")
+    board = _settled_openings(base, SPEC, "6x5 --k 4", split_plies=2)
+    assert any(row.side == "x" and row.guarantee == "win" for row in board.openings)
+    return board, base / "cache"
+
+
+@pytest.fixture(scope="module")
+def four_by_four(tmp_path_factory: pytest.TempPathFactory) -> tuple[OpenBoard, Path]:
+    """The openings a split run of 4x4 (a draw) settled, one move in: after X on the corner 0,
+    neither side loses; and the cache folder of their certificates."""
+    base = tmp_path_factory.mktemp("openings-4x4")
+    board = _settled_openings(base, "4x4", "4x4", split_plies=1)
+    assert {(o.moves, o.side) for o in board.openings} >= {((0,), "x"), ((0,), "o")}
     return board, base / "cache"
 
 
@@ -268,3 +283,47 @@ def test_perfect_on_a_terminal_offers_to_index_the_opening_it_needs(
     monkeypatch.setattr(cli_book, "sys", SimpleNamespace(stdin=piped, stderr=piped))
     prepare_perfect(game, ["x"], position=position)
     assert len(asked) == 2
+
+
+def test_an_inside_out_image_of_an_opening_is_played_in_its_frame(
+    four_by_four: tuple[OpenBoard, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On 4x4 the inside-out map (1,0,3,2) carries the corner 0 to the middle cell 5 and every
+    line onto a line, which no rotation or reflection does: the openings settled after X on 0
+    are found under X on 5 in that map's frame, and each side plays its certificate from there
+    (neither loses a game, every move from the book, the note naming the map); the position's
+    value is the opening's."""
+    import oxo.book.play as play
+
+    board, cache = four_by_four
+    monkeypatch.setenv("OXO_CACHE", str(cache))
+    geometry = Geometry.parse("4x4")
+    assert all(s.perm[0] != 5 for s in geometry.symmetries)
+    start = Position(geometry, 1 << 5, 0)
+    book = OpeningsBook(board, build=True)
+    found = {(m.opening.moves, m.opening.side, m.frame.name) for m in book.frames_under(start)}
+    assert ((0,), "o", "inside-out(1,0,3,2)") in found or ((0,), "o", "inside-out(2,3,0,1)") in (
+        found
+    ), found
+    rng = random.Random(44)
+    for side in ("o", "x"):
+        for game in range(6):
+            book = OpeningsBook(board, build=True)
+            position = start
+            while not position.is_terminal:
+                if position.to_move == side:
+                    advice = book.advise(position)
+                    assert advice.move is not None, advice.note
+                    assert "renamed by inside-out" in advice.note or position != start
+                    cell = advice.move
+                else:  # half the games the other side blocks where it can, the others at random
+                    cell = blocking(position, side) if game % 2 else None
+                    if cell is None:
+                        cell = rng.choice(list(position.empty_cells))
+                position = position.play(cell)
+            assert position.winner in (None, side), (side, game)
+    monkeypatch.setattr(play, "open_board", lambda name: board if name == "4x4" else None)
+    monkeypatch.setattr(play, "book_entry", lambda name: None)
+    value = play.proven_value(start, build=False)
+    assert value is not None and value.bound in ("X does not lose", "O does not lose")
+    assert "renamed by inside-out" in value.by

@@ -449,6 +449,22 @@ def test_4x4x4x4_line_symmetries() -> None:
     assert Geometry.parse("4x4x4,gravity").inside_out == ()
 
 
+@pytest.mark.parametrize("spec", ["3x3", "4x4", "5x5", "3x3x3", "4x4x4", "4x4x4x4", "6x5,k=4"])
+def test_line_frames_split_the_line_symmetries_into_the_boards_classes(spec: str) -> None:
+    """Every map that keeps lines lines is one frame after one of the board's own symmetries
+    (f∘g), in exactly one way: the frames are one of each left coset, the identity first."""
+    geometry = Geometry.parse(spec)
+    own = {s.perm for s in geometry.symmetries}
+    frames = geometry.line_frames
+    assert frames[0].is_identity
+    assert len(frames) * len(own) == len(geometry.line_symmetries)
+    for s in geometry.line_symmetries[:: max(1, len(geometry.line_symmetries) // 50)]:
+        holding = [f for f in frames if tuple(f.inverse.perm[t] for t in s.perm) in own]
+        assert len(holding) == 1, s.name
+    for frame in frames:
+        assert tuple(frame.perm[t] for t in frame.inverse.perm) == tuple(geometry.cells)
+
+
 @pytest.mark.parametrize(
     ("spec", "shape", "k", "gravity", "canonical"),
     [

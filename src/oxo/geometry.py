@@ -103,6 +103,13 @@ class Symmetry:
     def is_identity(self) -> bool:
         return all(source == target for source, target in enumerate(self.perm))
 
+    @cached_property
+    def inverse(self) -> Symmetry:
+        """The symmetry that undoes this one (named ``NAME⁻¹``; the identity is its own)."""
+        if self.is_identity:
+            return self
+        return Symmetry(f"{self.name}⁻¹", self.inverse_perm)
+
 
 @dataclass(frozen=True)
 class CellClass:
@@ -399,6 +406,28 @@ class Geometry:
                     seen.add(composed)
                     group.append(Symmetry(f"s{len(group)}", composed))
         return tuple(group)
+
+    @cached_property
+    def line_frames(self) -> tuple[Symmetry, ...]:
+        """One map of each class of :attr:`line_symmetries` that the board's own symmetries do not
+        tell apart (the left cosets ``f∘G`` of the board's group G): the identity first, then
+        inside-out maps (4 on 4x4x4x4 and on Qubic; the identity alone where :attr:`inside_out` is
+        empty). A position p holds the image of a position q under some line symmetry exactly when,
+        for one frame f, the position f⁻¹(p) holds an image of q under the board's own symmetries:
+        a question about the classes of the board's own symmetries (a certificate's index, say) is
+        asked of every line symmetry by asking it once in each frame."""
+        own = {symmetry.perm for symmetry in self.symmetries}
+        frames: list[Symmetry] = []
+        for candidate in self.symmetries[:1] + self.inside_out + self.line_symmetries:
+            # f⁻¹∘candidate in G for a frame f found already: the candidate's class is known
+            if all(
+                tuple(frame.inverse_perm[target] for target in candidate.perm) not in own
+                for frame in frames
+            ):
+                frames.append(candidate)
+            if len(frames) * len(own) == len(self.line_symmetries):
+                break
+        return tuple(frames)
 
     def symmetry(self, name: str) -> Symmetry:
         """The symmetry with the given name."""

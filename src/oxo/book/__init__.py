@@ -322,12 +322,14 @@ class OpenBoard:
 
     def opening_at(self, x: int, o: int) -> BookOpening | None:
         """The settled opening that is the position (X's and O's cells as bitmasks) or an image of
-        it under the board's symmetries, or None."""
+        it under a map that carries lines onto lines (the board's symmetries, and on 4x4x4x4 the
+        inside-out maps: :attr:`oxo.geometry.Geometry.line_symmetries`; such an image is the same
+        game, with the cells renamed), or None."""
         from oxo.geometry import Geometry
         from oxo.proofs.certificate import status_masks
 
         geometry = Geometry(self.shape, self.k, self.gravity)
-        images = {(s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries}
+        images = {(s.apply_mask(x), s.apply_mask(o)) for s in geometry.line_symmetries}
         for opening in self.openings:
             if status_masks(opening.position) in images:
                 return opening

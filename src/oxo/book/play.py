@@ -467,14 +467,43 @@ class BoardBook:
         )
 
 
+@dataclass(frozen=True)
+class OpeningFrame:
+    """A settled opening found under a position (:meth:`OpeningsBook.frames_under`): ``frame``,
+    one of the board's :attr:`~oxo.geometry.Geometry.line_frames`, carries the certificate's
+    cells to the position's, so that the position carried back (:meth:`inside`) holds the
+    opening or an image of it under the board's own symmetries, the classes the certificate's
+    index knows. The identity, but for a position that holds only an inside-out image of the
+    opening (the same game with the cells renamed: the center for a corner on 4x4x4x4)."""
+
+    opening: BookOpening
+    frame: Symmetry
+
+    def inside(self, position: Position) -> Position:
+        """The position in the certificate's cells (itself in the identity frame)."""
+        if self.frame.is_identity:
+            return position
+        back = self.frame.inverse
+        return Position(position.geometry, back.apply_mask(position.x), back.apply_mask(position.o))
+
+    @property
+    def renamed_words(self) -> str:
+        """``, with its cells renamed by inside-out(1,0,3,2) (a map that keeps lines lines)``,
+        or nothing in the identity frame: for notes."""
+        if self.frame.is_identity:
+            return ""
+        return f", with its cells renamed by {self.frame.name} (a map that keeps lines lines)"
+
+
 class OpeningsBook:
     """The proof book's play on a board no one has proved yet, for one engine: from the
     certificates of the positions a few moves in that oxo's run of it has settled
     (:attr:`oxo.book.OpenBoard.openings`). In a position whose marks include an opening's (or an
-    image of it under the board's symmetries), the opening's side plays the move of its
-    certificate where the certificate's walk reached the position; anywhere else there is no
-    move (:meth:`advise` says why). Boards without gravity only (a gravity certificate is
-    played by the board's own solver)."""
+    image of it under a map that keeps lines lines: the board's symmetries, and the inside-out
+    maps, in the frame that carries it back, :class:`OpeningFrame`), the opening's side plays
+    the move of its certificate where the certificate's walk reached the position; anywhere
+    else there is no move (:meth:`advise` says why). Boards without gravity only (a gravity
+    certificate is played by the board's own solver)."""
 
     def __init__(self, board: OpenBoard, build: bool | None = None) -> None:
         self.board = board
@@ -505,19 +534,34 @@ class OpeningsBook:
             f"{self.index_seconds / 60:,.0f} min in all)"
         )
 
-    def openings_under(self, position: Position) -> list[BookOpening]:
-        """The settled openings whose marks (or an image's, under the board's symmetries) are
-        all among the position's."""
+    def frames_under(self, position: Position) -> list[OpeningFrame]:
+        """The settled openings whose marks, carried by a map that keeps lines lines, are all
+        among the position's: each with the frame that carries the position back to the
+        certificate's cells (:class:`OpeningFrame`; one per frame of
+        :attr:`~oxo.geometry.Geometry.line_frames` in which it is found), the board's own
+        orientation first."""
         from oxo.proofs.certificate import status_masks
 
         found = []
-        for opening in self.board.openings:
-            x, o = status_masks(opening.position)
-            if any(
-                s.apply_mask(x) & ~position.x == 0 and s.apply_mask(o) & ~position.o == 0
-                for s in self.geometry.symmetries
-            ):
-                found.append(opening)
+        for frame in self.geometry.line_frames:
+            back = frame.inverse
+            x, o = back.apply_mask(position.x), back.apply_mask(position.o)
+            for opening in self.board.openings:
+                ox, oo = status_masks(opening.position)
+                if any(
+                    s.apply_mask(ox) & ~x == 0 and s.apply_mask(oo) & ~o == 0
+                    for s in self.geometry.symmetries
+                ):
+                    found.append(OpeningFrame(opening, frame))
+        return found
+
+    def openings_under(self, position: Position) -> list[BookOpening]:
+        """The settled openings whose marks (or an image's, under a map that keeps lines lines)
+        are all among the position's, each once."""
+        found: list[BookOpening] = []
+        for match in self.frames_under(position):
+            if match.opening not in found:
+                found.append(match.opening)
         return found
 
     def player(self, opening: BookOpening) -> CertificatePlayer | None:
@@ -545,26 +589,27 @@ class OpeningsBook:
         if not isinstance(state, Position) or state.to_move is None:
             return BookMove(None, note="the proof book plays classic boards in play")
         side = state.to_move
-        openings = [o for o in self.openings_under(state) if o.side == side]
-        if not openings:
+        matches = [m for m in self.frames_under(state) if m.opening.side == side]
+        if not matches:
             return BookMove(
                 None,
                 note=f"no position oxo's run has settled for {side.upper()} leads here "
                 f"(settled: {'; '.join(self.board.openings_words()) or 'none yet'})",
             )
         problems = []
-        for opening in openings:
+        for match in matches:
+            opening = match.opening
             player = self.player(opening)
             if player is None:
                 problems.append(self.problem(opening) or "")
                 continue
-            cell = player.move(state)
+            cell = player.move(match.inside(state))
             if cell is not None:
                 return BookMove(
-                    cell,
+                    match.frame.perm[cell],
                     value=side if opening.guarantee == "win" else None,
-                    note=f"{opening.value_words} after {_moves_words(opening.moves)}, by the "
-                    f"certificate {opening.certificate.file}; "
+                    note=f"{opening.value_words} after {_moves_words(opening.moves)}"
+                    f"{match.renamed_words}, by the certificate {opening.certificate.file}; "
                     f"{HOW_WORDS.get(player.how, player.how)}",
                     seconds=time.perf_counter() - started,
                 )
@@ -623,19 +668,24 @@ def _opening_value(position: Position, build: bool | None) -> ProvenValue | None
     if board is None:
         return None
     opening = board.opening_at(position.x, position.o)
-    if opening is None and board.openings and not board.gravity:
+    renamed = ""
+    if board.openings and not board.gravity:
         book = OpeningsBook(board, build)
-        for below in book.openings_under(position):
-            player = book.player(below)
-            if player is not None and player.covers(position):
-                opening = below
-                break
+        for match in book.frames_under(position):
+            if opening is None:
+                player = book.player(match.opening)
+                if player is None or not player.covers(match.inside(position)):
+                    continue
+            elif match.opening != opening:
+                continue
+            opening, renamed = match.opening, match.renamed_words
+            break
     if opening is None:
         return None
     outcome = opening.side if opening.guarantee == "win" else None
     by = (
         f"the certificate {opening.certificate.file} of oxo's run of the board, which is not "
-        f"settled yet ('oxo book {board.board_args}')"
+        f"settled yet ('oxo book {board.board_args}'){renamed}"
     )
     return ProvenValue(outcome, opening.value_words, by)
 
