@@ -327,3 +327,45 @@ def test_an_inside_out_image_of_an_opening_is_played_in_its_frame(
     value = play.proven_value(start, build=False)
     assert value is not None and value.bound in ("X does not lose", "O does not lose")
     assert "renamed by inside-out" in value.by
+
+
+def test_perfect_in_a_terminal_game_offers_each_openings_index_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """'oxo play 4x4x4x4 --level perfect' on a terminal: when the game reaches a settled opening
+    whose index is not built, the computer's side is offered it (once a game, declined here);
+    no offer before, at the level hard, or on a proved board."""
+    from types import SimpleNamespace
+
+    import click
+
+    import oxo.cli.book as cli_book
+    import oxo.cli.session as session
+    from oxo.cli import main
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    opening = opened.openings[0]
+    hooks: list[object] = []
+    monkeypatch.setattr(session, "play", lambda game, kinds, **kw: hooks.append(kw["before_move"]))
+    asked: list[str] = []
+    monkeypatch.setattr(click, "confirm", lambda text, err: asked.append(text) or False)
+    built: list[str] = []
+    monkeypatch.setattr(cli_book, "_build", lambda c, quiet, make: built.append(c.file))
+    terminal = SimpleNamespace(isatty=lambda: True)
+    monkeypatch.setattr(cli_book, "sys", SimpleNamespace(stdin=terminal, stderr=terminal))
+    assert main(["play", "4x4x4x4", "--level", "perfect", "--as", "o"]) == 0
+    offer = hooks[-1]
+    assert callable(offer)
+    empty = Position.empty(Geometry.parse("4x4x4x4"))
+    offer(empty)  # nothing settled leads to the empty board
+    assert asked == []
+    position = Position(empty.geometry, *status_masks(opening.position))
+    offer(position)
+    assert len(asked) == 1 and opening.certificate.file in asked[0]
+    deeper = position.play(max(position.empty_cells)).play(min(position.empty_cells))
+    offer(deeper)  # the same certificate: not asked again in this game
+    assert len(asked) == 1 and built == []
+    for args in (["4x4x4x4", "--level", "hard"], ["3x3", "--level", "perfect"]):
+        assert main(["play", *args]) == 0
+        assert hooks[-1] is None

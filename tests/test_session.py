@@ -338,3 +338,24 @@ def test_after_the_end_a_person_may_take_back_or_play_again(then: str) -> None:
     board = after.split("your move")[0]
     marks = sum(board.count(mark) for mark in "XO")
     assert marks == (len(typed) * 2 - 2 if then == "undo" else 0)  # before the last move, or empty
+
+
+def test_before_move_is_given_each_position_a_computer_plays_in(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``before_move`` (what ``oxo play`` offers a level there) sees every position a computer
+    moves in, just before it moves, and none a person moves in."""
+    from oxo.cli.session import terminal_game, view_of
+
+    game = find_game("3x3")
+    seen: list[GameState] = []
+    engines = [game.make_engine("random", game.start(), seed=3), None]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    last = terminal_game(view_of(game), ["random", "human"], engines, before_move=seen.append)
+    assert seen == [game.start()] and last != game.start()  # X moved, then O quit
+    seen.clear()
+    engines = [None, game.make_engine("random", game.start(), seed=3)]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("4\n0\nquit\n"))
+    terminal_game(view_of(game), ["human", "random"], engines, before_move=seen.append)
+    assert seen[0] == game.start().play(4)  # X's first move, typed
+    assert all(state.to_move == "o" for state in seen)  # type: ignore[attr-defined]  # a Position

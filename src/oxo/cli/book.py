@@ -505,13 +505,16 @@ def prepare_perfect(
     *,
     level: str = "perfect",
     position: Position | None = None,
+    offered: set[str] | None = None,
 ) -> None:
     """Before ``perfect`` (or ``best``) plays a proved board: make sure each of ``sides`` can play
     from its certificate. A quick index is built at once (with progress); a long one is asked for
     on a terminal at the level perfect, else (and when declined) a note says how to make it, and
     the level plays hard where the certificate cannot be read. Nothing here stops the command.
     On a board no one has proved, with the ``position`` to play: the certificate of a settled
-    opening that leads there, asked for in the same way (the level's own note says the rest)."""
+    opening that leads there, asked for in the same way (the level's own note says the rest),
+    not again for a certificate named in ``offered`` (a game's moves: each is offered once a
+    game)."""
     from oxo.book import find_certificate
     from oxo.book.index import estimate_seconds, load_index
     from oxo.book.play import FORMATS
@@ -519,7 +522,7 @@ def prepare_perfect(
     entry = game.proved()
     if entry is None:
         if position is not None and level == "perfect":
-            _prepare_opening(game, sides, quiet, position)
+            _prepare_opening(game, sides, quiet, position, set() if offered is None else offered)
         return
     for side in dict.fromkeys(sides):
         certificate = entry.certificate_of(side)
@@ -562,9 +565,12 @@ def prepare_perfect(
             _note(f"perfect plays hard as {side.upper()}: {error}")
 
 
-def _prepare_opening(game: Game, sides: Iterable[str], quiet: bool, position: Position) -> None:
+def _prepare_opening(
+    game: Game, sides: Iterable[str], quiet: bool, position: Position, offered: set[str]
+) -> None:
     """On a terminal: offer to index the certificate of a settled opening that leads to
-    ``position`` for one of ``sides`` (the first of them whose index is not built), once."""
+    ``position`` for one of ``sides`` (the first of them whose index is not built), once; not
+    one whose file is in ``offered`` (the one offered is added)."""
     from oxo.book import find_certificate, open_board
     from oxo.book.index import estimate_seconds, load_index
     from oxo.book.play import OpeningsBook
@@ -580,11 +586,14 @@ def _prepare_opening(game: Game, sides: Iterable[str], quiet: bool, position: Po
             return  # perfect plays from it
         if find_certificate(certificate) is None:
             continue  # the level's note says where to get it
-        asked = (
+        if certificate.file in offered:
+            return  # declined (or failed) in this game: the level's note says how, later
+        offered.add(certificate.file)
+        question = (
             f"Perfect play here comes from {certificate.file}, which needs an index: about "
             f"{_duration(estimate_seconds(certificate))}, once. Start it now?"
         )
-        if _ask(asked):
+        if _ask(question):
             try:
                 _build(certificate, quiet, _preparing_opening(opened, opening))
             except CertificateUnavailableError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Unpack
 
 import click
@@ -30,6 +31,7 @@ from oxo.engines import DEFAULT_LEVEL, LEVELS, Engine
 from oxo.engines.rating import strength_text
 from oxo.errors import MoveError
 from oxo.game import GameState
+from oxo.position import Position
 from oxo.progress import progress_bar
 from oxo.registry import Game
 
@@ -109,10 +111,23 @@ def play(
     kinds = ("human", level) if side == "x" else (level, "human")
     if game.family in ("mega", "uttt"):  # their own players: --depth does not apply
         depth = None
+    before_move: Callable[[GameState], None] | None = None
     if level in ("perfect", "best"):
         from oxo.cli.book import prepare_perfect
 
-        prepare_perfect(game, ["o" if side == "x" else "x"], level=level)
+        computer = "o" if side == "x" else "x"
+        prepare_perfect(game, [computer], level=level)
+        if level == "perfect" and game.family == "board" and game.proved() is None:
+            # a board being proved: the index of a settled opening the game reaches, offered
+            # when it is reached (once a game each)
+            offered: set[str] = set()
+
+            def offer(state: GameState) -> None:
+                if isinstance(state, Position):
+                    prepare_perfect(game, [computer], level=level, position=state, offered=offered)
+
+            before_move = offer
+
     session.play(
         game,
         kinds,
@@ -121,6 +136,7 @@ def play(
         depth=depth,
         seed=seed,
         keypad=keypad,
+        before_move=before_move,
     )
 
 

@@ -14,7 +14,7 @@ board is drawn, how a typed move is read, the words around them — is a :class:
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Unpack
 
@@ -473,12 +473,14 @@ def terminal_game(
     engines: Sequence[Engine | None],
     *,
     save: str | None = None,
+    before_move: Callable[[GameState], None] | None = None,
 ) -> GameState:
     """A game of ``view.game`` in the terminal, ``kinds`` saying who plays X and O (``"human"`` or a
     level) and ``engines`` the computer players (``None`` for a person). People type moves, or
     help/moves/undo/quit (and rules where the game has a rules text); 'undo' takes back moves up to
     and including the last one a person typed. Piped input is shown as if typed, and the game stops
-    cleanly when it ends. Returns the last state."""
+    cleanly when it ends. ``before_move`` is given each position a computer is about to play in
+    (to offer what its level needs there). Returns the last state."""
     game = view.game
     rules = game.rules_text() if game.rules else None
     intro = view.intro(kinds)
@@ -499,6 +501,8 @@ def terminal_game(
                 view.draw(state, legal=engine is None)
             show = True
             if engine is not None:
+                if before_move is not None:
+                    before_move(state)
                 move = engine.choose(state)
                 history.append(state.play(move))
                 movers.append(side)
@@ -597,12 +601,13 @@ def play(
     *,
     keypad: str | None = None,
     save: str | None = None,
+    before_move: Callable[[GameState], None] | None = None,
     **limits: Unpack[Budget],
 ) -> GameState:
     """A game of ``game`` in the terminal between people and computer levels (``kinds``: ``"human"``
     or a level for X, then for O): the computer players made, then :func:`terminal_game`. On the games of
     nine grids each computer gets its own seed (``seed`` and ``seed + 1``) and thinks 1 s per move
-    unless told otherwise."""
+    unless told otherwise. ``before_move`` as in :func:`terminal_game`."""
     nine_grids = game.family in ("mega", "uttt")
     if nine_grids and limits.get("seconds") is None and limits.get("iterations") is None:
         from oxo.engines import DEFAULT_SECONDS
@@ -615,4 +620,6 @@ def play(
         if seed is not None and nine_grids:
             limits["seed"] = seed + side
         engines.append(None if kind == "human" else game.make_engine(kind, start, **limits))
-    return terminal_game(view_of(game, keypad=keypad), kinds, engines, save=save)
+    return terminal_game(
+        view_of(game, keypad=keypad), kinds, engines, save=save, before_move=before_move
+    )
