@@ -44,6 +44,13 @@ def e2e_thinkers() -> Any:
     return _OPEN["server"].config.app.state.thinkers
 
 
+def e2e_preparer() -> Any:
+    """The certificates' preparer of the server :func:`e2e_server_url` started
+    (``oxo.web.proofs.Preparer``)."""
+    e2e_server_url()
+    return _OPEN["server"].config.app.state.preparer
+
+
 def e2e_browser_context(launch: Callable[[str], Any]) -> Any:
     """The browser context made by ``launch(profile folder)`` (a Playwright persistent context and
     the function that closes it all), made at the first call since the last

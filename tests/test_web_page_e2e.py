@@ -788,6 +788,71 @@ def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: i
     assert panel.is_hidden()
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
+    page, server_url: str, width: int, monkeypatch
+) -> None:
+    """A game of 4x4x4x4 against perfect, in a settled opening (its link's moves: X on 0 and O on
+    3): the box offers to prepare that opening's certificate; the button, by keyboard, starts it
+    and the box shows how far it is, then that it failed, with the button again (the
+    preparation is one put in the server's preparer: a real one takes minutes). In the
+    accessibility tree, nothing wider than a phone."""
+    from e2e_session import e2e_preparer
+    from oxo.book import open_board
+    from oxo.web.proofs import Preparation
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    opening = opened.opening_named("0-3")
+    assert opening is not None
+    preparer = e2e_preparer()
+    started: list[Preparation] = []
+
+    def start_opening(board, chosen):  # type: ignore[no-untyped-def]
+        job = Preparation(board.board, chosen.side, chosen.certificate.file, 180.0)
+        job.opening = chosen.name
+        job.done, job.total, job.updated = 250, 1_000, time.monotonic()
+        preparer._jobs[(board.board, chosen.name)] = job
+        started.append(job)
+        return job
+
+    monkeypatch.setattr(preparer, "start_opening", start_opening)
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    hear(page)
+    page.goto(f"{server_url}#play?board=4x4x4x4&x=perfect&o=human&seconds=0.2&moves=0,3")
+    page.wait_for_function("Play.state && Play.state.board === '4x4x4x4'")
+    idle(page)
+    name = f"Prepare the certificate of {opening.moves_words}"
+    button = page.get_by_role("button", name=name)
+    button.wait_for(state="visible")
+    box = page.locator("#open-proof-play")
+    assert f"This game is in the opening {opening.moves_words}, settled" in box.inner_text()
+    assert "Indexed on this machine: 0 of" in box.inner_text()
+    button.focus()
+    page.keyboard.press("Enter")
+    bar = page.get_by_role(
+        "progressbar", name=f"Preparing the certificate of the opening {opening.moves_words}"
+    )
+    bar.wait_for(state="visible")
+    assert len(started) == 1 and started[0].opening == "0-3"
+    assert "25 %" in box.inner_text()
+    page.wait_for_function(
+        "window.heard.some((text) => text.startsWith('Preparing the certificate of the opening'))"
+    )
+    snapshot = box.aria_snapshot()
+    assert "progressbar" in snapshot and "Indexed on this machine" in snapshot
+    assert no_sideways_scroll(page)
+    if width == 390:
+        assert e2e.axe_violations(page) == []
+    job = started[0]
+    job.failed, job.status = "the test stopped it", "failed"
+    job.finished.set()
+    button.wait_for(state="visible", timeout=10_000)  # the page polls while it runs
+    assert "The last preparation failed: the test stopped it." in box.inner_text()
+    del preparer._jobs[("4x4x4x4", "0-3")]
+
+
 def test_a_certificate_is_prepared_from_the_page(page, server_url: str, monkeypatch) -> None:
     """A certificate whose index takes long is prepared when asked (here every one counts as
     long): the button starts it, the box shows how far it is, and says when it is ready."""

@@ -135,6 +135,115 @@ def test_prepare_refuses_bad_fields(client: TestClient) -> None:
     bad(post({"board": "3x3x3", "side": "x", "depth": 3}), "depth")
 
 
+def test_an_open_boards_openings_as_the_page_sees_them(client: TestClient) -> None:
+    """On a board being proved (4x4x4x4), each settled opening with its certificate as it is on
+    this machine (here: the file in results/certificates, no index in the empty cache); in a
+    game, those its position holds (an inside-out image too: X on 85 and O on 86 is X on 0 and
+    O on 3 renamed)."""
+    opened = open_board("4x4x4x4")
+    assert opened is not None and opened.openings
+    hyper = client.get("/api/proof?board=4x4x4x4").json()["open"]
+    here = hyper["openings_here"]
+    assert [o["name"] for o in here] == [o.name for o in opened.openings]
+    assert [o["file"] for o in here] == [o.certificate.file for o in opened.openings]
+    assert all(o["here"] and not o["indexed"] and o["preparing"] is None for o in here)
+    assert all(o["index_seconds"] > 0 and o["side"] == "x" for o in here) and hyper["under"] == []
+    first = opened.openings[0]
+    for moves in (list(first.moves), [85, 86]):
+        game = client.post(
+            "/api/games",
+            json={"board": "4x4x4x4", "players": {"x": "human", "o": "human"}, "moves": moves},
+        ).json()
+        assert game["open"]["under"][:1] == ["0-3"] == [first.name], game["open"]["under"]
+    empty = client.post("/api/games", json={"board": "4x4x4x4"}).json()
+    assert empty["open"]["under"] == []
+
+
+def test_an_openings_preparation_is_shown_and_refusals_named(client: TestClient) -> None:
+    """``POST /api/proofs/prepare`` with an ``opening``: a name that is no settled opening, a
+    board with none, or neither a side nor an opening: 400 naming the field. A preparation of
+    an opening (one put in the server's preparer here: a real one takes minutes) shows in the
+    board's answer, and a ready one counts only while its index is there."""
+    post = lambda body: client.post("/api/proofs/prepare", json=body)  # noqa: E731
+    assert "settled: 0-3" in bad(post({"board": "4x4x4x4", "opening": "0-2"}), "opening")
+    assert "settled no opening" in bad(post({"board": "3x3", "opening": "0-3"}), "board")
+    bad(post({"board": "4x4x4x4"}), "side")
+    bad(post({"board": "nine", "opening": "0-3"}), "board")
+    preparer = client.app.state.preparer  # type: ignore[attr-defined]
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    opening = opened.openings[0]
+    job = web_proofs.Preparation(
+        "4x4x4x4", "x", opening.certificate.file, 180.0, opening=opening.name
+    )
+    job.done, job.total, job.updated = 500, 2_000, time.monotonic()
+    preparer._jobs[("4x4x4x4", opening.name)] = job
+    shown = client.get("/api/proof?board=4x4x4x4").json()["open"]["openings_here"][0]
+    assert shown["preparing"]["running"] and shown["preparing"]["fraction"] == 0.25
+    assert shown["preparing"]["opening"] == opening.name
+    assert post({"board": "4x4x4x4", "opening": opening.name}).json()["open"]["openings_here"][0][
+        "preparing"
+    ]["running"]  # the one running: not started again
+    job.ready, job.status = True, "ready"
+    job.finished.set()
+    assert preparer.get_opening("4x4x4x4", opening.name) is None  # no index in this cache
+
+
+def test_the_preparation_of_an_opening_indexes_its_certificate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the preparation's process does with an opening (run here, not in a process: a board
+    being proved stands in for 4x4x4x4, whose certificates take minutes): the opening's
+    certificate indexed, its progress and "ready" sent back; an opening it does not have,
+    "failed" with the reason."""
+    import multiprocessing
+    import os
+
+    import oxo.book
+    from book_rows import checked_row
+    from oxo.book import BookOpening, OpenBoard, OpenQuestion
+    from oxo.geometry import Geometry
+    from oxo.proofs.runs import RunOptions, proved_openings, write_opening_certificate
+    from oxo.proofs.solver import prove_board
+
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
+    geometry = Geometry.parse("4x4")
+    options = RunOptions(workers=1, probe_seconds=0, slice_nodes=200, split_plies=1)
+    result = prove_board(geometry, seconds=None, proof_dir=tmp_path / "run", run=options)
+    folder = Path(result.proofs[0]).parent
+    (tmp_path / "cache" / "certificates").mkdir(parents=True)
+    settled = next(o for o in proved_openings(folder) if o.side == "o")
+    path = tmp_path / "cache" / "certificates" / settled.certificate_name(geometry)
+    write_opening_certificate(folder, settled, path)
+    opening = BookOpening(
+        settled.moves, settled.position, "o", settled.guarantee, checked_row(path, "4x4")
+    )
+    board = OpenBoard(
+        board="4x4", shape=(4, 4), k=4, gravity=False, published="none", board_args="4x4",
+        run=str(folder), command="", sessions=1, date="2026-11-30", seconds=0.0,
+        worker_seconds=0.0, positions=0, jobs=0,
+        questions=(OpenQuestion("o", 1, 0, 0, 0, 0, (), (), ()),), openings=(opening,),
+    )  # fmt: skip
+    for module in (oxo.book, web_proofs):
+        monkeypatch.setattr(module, "open_board", lambda name: board if name == "4x4" else None)
+    monkeypatch.setattr(os, "nice", lambda increment: 0)  # the test's own process
+    for name, last in ((opening.name, ("ready",)), ("9", None)):
+        ours, theirs = multiprocessing.Pipe(duplex=False)
+        web_proofs._prepare(theirs, "4x4", "o", name)
+        messages = []
+        try:
+            while True:
+                messages.append(ours.recv())
+        except EOFError:  # the process's end of the pipe is closed once it has said all
+            pass
+        if last is not None:
+            assert messages[-1] == last and any(m[0] == "progress" for m in messages), messages
+            assert load_index(opening.certificate) is not None
+            assert web_proofs._indexed("4x4", "o", opening.name)
+        else:
+            assert messages[-1][0] == "failed" and "no settled opening '9'" in messages[-1][1]
+
+
 def test_a_certificate_is_prepared_in_a_process_of_its_own(client: TestClient) -> None:
     """4x5's O certificate: not indexed in an empty cache, prepared on request while the server
     answers, then ready (its index in the cache, as the library reads it)."""
@@ -355,8 +464,10 @@ JSON = st.recursive(
     ),
     max_leaves=8,
 )
-FIELDS = st.sampled_from(["board", "k", "side", "x", ""])
-WORDS = st.sampled_from(["8x8", "qubic", "3x3x3", "connect4", "x", "o", "5", "-1", "9x9x", "²", ""])
+FIELDS = st.sampled_from(["board", "k", "side", "opening", "x", ""])
+WORDS = st.sampled_from(
+    ["8x8", "qubic", "3x3x3", "connect4", "4x4x4x4", "x", "o", "5", "-1", "9x9x", "²", ""]
+)
 
 
 @settings(

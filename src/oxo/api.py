@@ -55,6 +55,7 @@ __all__ = [
     "describe",
     "move",
     "open_boards",
+    "prepare_opening",
     "prepare_proof",
     "proof",
     "proved_boards",
@@ -677,6 +678,36 @@ def prepare_proof(
         prepare(entry, certificate, on_progress=on_progress, on_status=on_status)
         ready.append(certificate.side)
     return ready
+
+
+def prepare_opening(
+    board: Board | Geometry | Game | str,
+    opening: str,
+    k: int | None = None,
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> str:
+    """Make what the level ``perfect`` needs to play from the certificate of ``opening`` (its
+    moves' cells joined by ``-``: ``0-3``), a position oxo's run of ``board``, a board no one has
+    proved, has settled (``oxo book 4x4x4x4`` lists them): the file compared with the book's
+    SHA-256, and its index in oxo's cache (minutes on 4x4x4x4, once per machine). Returns the
+    certificate's file name. Raises :class:`~oxo.errors.OxoError` when the board has no such
+    opening, and ``CertificateUnavailableError`` when the file cannot be had or does not match."""
+    from oxo.book import open_board
+    from oxo.book.play import prepare_opening as prepare
+
+    name = _book_name(board, k, False)
+    opened = open_board(name)
+    if opened is None or not opened.openings:
+        raise OxoError(
+            f"oxo's runs have settled no opening of {name}: 'oxo book' lists what they have"
+        )
+    chosen = opened.opening_named(opening)
+    if chosen is None:
+        known = ", ".join(o.name for o in opened.openings)
+        raise OxoError(f"no settled opening {opening!r} of {name}; settled: {known}")
+    prepare(opened, chosen, on_progress=on_progress)
+    return chosen.certificate.file
 
 
 __all__ += ["PositionReport", "check_space_fits", "looks_like_board", "position_of"]

@@ -268,6 +268,12 @@ class BookOpening:
         """The moves in words: ``X on 0, O on 3``."""
         return ", ".join(f"{'XO'[n % 2]} on {cell}" for n, cell in enumerate(self.moves))
 
+    @property
+    def name(self) -> str:
+        """The moves' cells joined by ``-`` (``0-3``), as its certificate's file ends: how a
+        script names the opening (:meth:`OpenBoard.opening_named`)."""
+        return "-".join(map(str, self.moves))
+
 
 @dataclass(frozen=True)
 class OpenBoard:
@@ -319,6 +325,10 @@ class OpenBoard:
             first if not replies else f"{first} and O on {_either(replies)}"
             for first, replies in groups.items()
         ]
+
+    def opening_named(self, name: str) -> BookOpening | None:
+        """The settled opening whose :attr:`BookOpening.name` is ``name`` (``0-3``), or None."""
+        return next((o for o in self.openings if o.name == name.strip()), None)
 
     def opening_at(self, x: int, o: int) -> BookOpening | None:
         """The settled opening that is the position (X's and O's cells as bitmasks) or an image of

@@ -417,7 +417,7 @@ def create_app(
         it; ``"open"``: how far oxo's run of it is, on a board no one has published)."""
         return {
             "proof": proofs.board_proof(game.game.name, preparer),
-            "open": proofs.open_proof(game.game.name),
+            "open": proofs.open_proof(game.game.name, preparer, game.state),
         }
 
     def queued(game: Game) -> dict[str, Any]:
@@ -749,13 +749,19 @@ def create_app(
             {
                 "board": name,
                 "proof": proofs.board_proof(name, preparer),
-                "open": proofs.open_proof(name),
+                "open": proofs.open_proof(name, preparer),
             }
         )
 
     async def proof_prepare(request: Request) -> Response:
-        """Start preparing a certificate for perfect play (its index, once on this machine)."""
+        """Start preparing a certificate for perfect play (its index, once on this machine): a
+        proved board's ``side``, or on a board being proved the certificate of a settled
+        ``opening`` (``0-3``)."""
         data = await _body(request, PrepareProof)
+        if data.opening is not None:
+            return opening_prepare(data)
+        if data.side is None:
+            raise WebInputError("side: the side whose certificate to prepare (x or o) is missing")
         entry = proved_entry(data.board, data.k)
         side = (_ascii("side", data.side) or "").strip().lower()
         if side not in ("x", "o"):
@@ -774,6 +780,31 @@ def create_app(
         return JSONResponse(
             {"board": entry.board, "proof": proofs.board_proof(entry.board, preparer)}
         )
+
+    def opening_prepare(data: PrepareProof) -> Response:
+        """``POST /api/proofs/prepare`` with an ``opening``: its certificate's preparation."""
+        text = _ascii("board", data.board) or ""
+        try:
+            name = find_game(text.strip(), data.k).name
+        except OxoError as error:
+            raise WebInputError(f"board: {error}") from None
+        from oxo.book import open_board
+
+        opened = open_board(name)
+        if opened is None or not opened.openings:
+            raise WebInputError(
+                f"board: oxo's runs have settled no opening of {name} (the boards being "
+                "proved: 'oxo book')"
+            )
+        wanted = (_ascii("opening", data.opening) or "").strip()
+        opening = opened.opening_named(wanted)
+        if opening is None:
+            raise WebInputError(
+                f"opening: {wanted[:40]!r} is not a settled opening of {name} (its moves' cells "
+                f"joined by '-'; settled: {', '.join(o.name for o in opened.openings)})"
+            )
+        preparer.start_opening(opened, opening)
+        return JSONResponse({"board": name, "open": proofs.open_proof(name, preparer)})
 
     # explorer --------------------------------------------------------------------------------
 

@@ -22,11 +22,20 @@ import multiprocessing
 import shlex
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from oxo.book import BookEntry, book_entry, missing_message, open_board, proved_boards
+from oxo.book import (
+    BookEntry,
+    BookOpening,
+    OpenBoard,
+    book_entry,
+    missing_message,
+    open_board,
+    proved_boards,
+)
 from oxo.book.index import estimate_seconds, index_folder
 from oxo.book.play import AUTO_BUILD_SECONDS, FORMATS, proof_summary
 from oxo.cache import BoundedCache
@@ -73,9 +82,12 @@ def _proved_words(entry: BookEntry) -> str:
 # -- preparing a certificate, in a process of its own ---------------------------------------------
 
 
-def _prepare(conn: Connection, board: str, side: str) -> None:  # pragma: no cover - a child process
-    """The preparation process: :func:`oxo.api.prepare_proof` of one side, its progress sent back
-    as ``("progress", done, total)`` and ``("status", text)``, then ``("ready",)`` or
+def _prepare(  # pragma: no cover - a child process
+    conn: Connection, board: str, side: str, opening: str | None = None
+) -> None:
+    """The preparation process: :func:`oxo.api.prepare_proof` of one side (or, with ``opening``,
+    :func:`oxo.api.prepare_opening` of a settled opening of a board being proved), its progress
+    sent back as ``("progress", done, total)`` and ``("status", text)``, then ``("ready",)`` or
     ``("failed", message)``."""
     import os
 
@@ -96,9 +108,12 @@ def _prepare(conn: Connection, board: str, side: str) -> None:  # pragma: no cov
         conn.send(("status", text))
 
     try:
-        from oxo.api import prepare_proof
+        from oxo.api import prepare_opening, prepare_proof
 
-        prepare_proof(board, side=side, on_progress=progress, on_status=status)
+        if opening is None:
+            prepare_proof(board, side=side, on_progress=progress, on_status=status)
+        else:
+            prepare_opening(board, opening, on_progress=progress)
         conn.send(("ready",))
     except OxoError as error:
         conn.send(("failed", " ".join(str(error).split())))
@@ -110,8 +125,9 @@ def _prepare(conn: Connection, board: str, side: str) -> None:  # pragma: no cov
 
 @dataclass
 class Preparation:
-    """One side's certificate of one board being prepared (its file checked, its index built):
-    how far it is (``done`` of ``total`` positions of the certificate's walk), what it does now
+    """One side's certificate of one board being prepared (its file checked, its index built), or
+    the certificate of a settled ``opening`` of a board being proved (its name, ``0-3``): how far
+    it is (``done`` of ``total`` positions of the certificate's walk), what it does now
     (``status``), and how it ended (``ready``, or ``failed`` with ``message``)."""
 
     board: str
@@ -128,6 +144,7 @@ class Preparation:
     failed: str | None = None
     finished: threading.Event = field(default_factory=threading.Event)
     process: Any = None
+    opening: str | None = None
 
     @property
     def running(self) -> bool:
@@ -149,6 +166,7 @@ class Preparation:
             left = max(self.estimate - seconds, 1.0)
         return {
             "side": self.side,
+            "opening": self.opening,
             "file": self.file,
             "running": self.running,
             "status": self.status,
@@ -170,17 +188,25 @@ class Preparation:
         return not self.running
 
 
-def _indexed(board: str, side: str) -> bool:
-    """Whether ``side``'s certificate of the book's ``board`` has its index in the cache now
-    (cheap: the folder of a finished index, which a build writes aside and renames)."""
-    entry = book_entry(board)
-    certificate = None if entry is None else entry.certificate_of(side)
+def _indexed(board: str, side: str, opening: str | None = None) -> bool:
+    """Whether ``side``'s certificate of the book's ``board`` (or that of its settled
+    ``opening``, on a board being proved) has its index in the cache now (cheap: the folder of a
+    finished index, which a build writes aside and renames)."""
+    certificate = None
+    if opening is None:
+        entry = book_entry(board)
+        certificate = None if entry is None else entry.certificate_of(side)
+    else:
+        opened = open_board(board)
+        found = None if opened is None else opened.opening_named(opening)
+        certificate = None if found is None else found.certificate
     return certificate is not None and index_folder(certificate).is_dir()
 
 
 class Preparer:
-    """The preparations of the server: at most one per (board, side) at a time, each in a
-    ``spawn`` process (nothing of the server is inherited) read by a thread of its own."""
+    """The preparations of the server: at most one per certificate at a time (a proved board's
+    side, or a settled opening of a board being proved), each in a ``spawn`` process (nothing of
+    the server is inherited) read by a thread of its own."""
 
     def __init__(self) -> None:
         self._jobs: dict[tuple[str, str], Preparation] = {}
@@ -190,11 +216,19 @@ class Preparer:
         """The last preparation of ``side``'s certificate of ``board`` (running or ended). One
         that ended ready counts only while its index is still in the cache (the cache may have
         been emptied or moved since, ``OXO_CACHE``): otherwise it is forgotten."""
-        job = self._jobs.get((board, side))
-        if job is not None and job.ready and not _indexed(board, side):
+        return self._get((board, side), lambda: _indexed(board, side))
+
+    def get_opening(self, board: str, opening: str) -> Preparation | None:
+        """The last preparation of the certificate of the settled ``opening`` (``0-3``) of
+        ``board``, as :meth:`get`."""
+        return self._get((board, opening), lambda: _indexed(board, "", opening))
+
+    def _get(self, key: tuple[str, str], indexed: Callable[[], bool]) -> Preparation | None:
+        job = self._jobs.get(key)
+        if job is not None and job.ready and not indexed():
             with self._lock:
-                if self._jobs.get((board, side)) is job:
-                    del self._jobs[(board, side)]
+                if self._jobs.get(key) is job:
+                    del self._jobs[key]
             return None
         return job
 
@@ -205,17 +239,45 @@ class Preparer:
         if certificate is None:
             raise OxoError(f"oxo's proof of {entry.board} has no certificate for {side.upper()}")
         self.get(entry.board, side)  # forgets a ready one whose index is gone since
+        return self._start(
+            (entry.board, side),
+            lambda: Preparation(entry.board, side, certificate.file, estimate_seconds(certificate)),
+            (entry.board, side),
+        )
+
+    def start_opening(self, board: OpenBoard, opening: BookOpening) -> Preparation:
+        """The preparation of the certificate of a settled ``opening`` of ``board`` (a board
+        being proved), as :meth:`start`."""
+        certificate = opening.certificate
+        self.get_opening(board.board, opening.name)
+        return self._start(
+            (board.board, opening.name),
+            lambda: Preparation(
+                board.board,
+                opening.side,
+                certificate.file,
+                estimate_seconds(certificate),
+                opening=opening.name,
+            ),
+            (board.board, opening.side, opening.name),
+        )
+
+    def _start(
+        self, key: tuple[str, str], make: Callable[[], Preparation], args: tuple[str, ...]
+    ) -> Preparation:
+        """The job under ``key`` when it runs or is ready, else a new one (``make``) whose
+        process runs :func:`_prepare` with ``args``."""
         with self._lock:
-            job = self._jobs.get((entry.board, side))
+            job = self._jobs.get(key)
             if job is not None and (job.running or job.ready):
                 return job
-            job = Preparation(entry.board, side, certificate.file, estimate_seconds(certificate))
-            self._jobs[(entry.board, side)] = job
+            job = make()
+            self._jobs[key] = job
             context = multiprocessing.get_context("spawn")
             ours, theirs = context.Pipe(duplex=False)
             job.process = context.Process(
                 target=_prepare,
-                args=(theirs, entry.board, side),
+                args=(theirs, *args),
                 name="oxo-prepare",
                 daemon=True,
             )
@@ -326,18 +388,66 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
     return summary
 
 
-def open_proof(name: str) -> dict[str, Any] | None:
+#: The settled openings found under a position of a board being proved, by (board, X, O): a page
+#: polling its game each second asks again about the same position.
+_under: BoundedCache[tuple[str, int, int], list[str]] = BoundedCache(256)
+
+
+def _openings_under(opened: OpenBoard, state: Position) -> list[str]:
+    """The names of the settled openings whose marks (or an image's) the position holds."""
+    key = (opened.board, state.x, state.o)
+    found = _under.get(key)
+    if found is None:
+        from oxo.book.play import OpeningsBook
+
+        names = [o.name for o in OpeningsBook(opened).openings_under(state)]
+        found = _under.put(key, names)
+    return list(found)
+
+
+def open_proof(
+    name: str, preparer: Preparer | None = None, state: GameState | None = None
+) -> dict[str, Any] | None:
     """How far oxo's run of the game named ``name`` has got, on a board no one has published the
     value of (:class:`oxo.book.OpenBoard`'s keys, plus ``openings_words``: the settled openings
     in words, :meth:`~oxo.book.OpenBoard.openings_words`, and ``index_command``: the command that
-    indexes their certificates for perfect play); None on any other board."""
+    indexes their certificates for perfect play); None on any other board. ``openings_here``
+    says, for each settled opening (in the book's order), whether perfect can play from its
+    certificate on this machine: ``name`` (``0-3``), ``side``, ``words`` (its moves), ``file``,
+    ``here`` (the file is on this machine), ``indexed``, ``index_seconds`` (about how long
+    indexing takes) and ``preparing`` (:meth:`Preparation.to_dict`, when one was started); and
+    ``under``: the names of those the position ``state`` holds (its marks include the opening's,
+    or an image's), where perfect plays from their certificates."""
+    from oxo.book import find_certificate
+
     opened = open_board(name)
     if opened is None:
         return None
+    here = []
+    for opening in opened.openings:
+        certificate = opening.certificate
+        job = None if preparer is None else preparer.get_opening(opened.board, opening.name)
+        here.append(
+            {
+                "name": opening.name,
+                "side": opening.side,
+                "words": opening.moves_words,
+                "file": certificate.file,
+                "here": find_certificate(certificate) is not None,
+                "indexed": index_folder(certificate).is_dir(),
+                "index_seconds": round(estimate_seconds(certificate), 1),
+                "preparing": None if job is None else job.to_dict(),
+            }
+        )
+    under: list[str] = []
+    if isinstance(state, Position) and opened.openings and not opened.gravity:
+        under = _openings_under(opened, state)
     return {
         **opened.to_dict(),
         "openings_words": opened.openings_words(),
         "index_command": f"oxo book {opened.board_args} --index",
+        "openings_here": here,
+        "under": under,
     }
 
 

@@ -113,11 +113,13 @@ class ProofQuery(Struct, forbid_unknown_fields=True):
 
 
 class PrepareProof(Struct, forbid_unknown_fields=True):
-    """``POST /api/proofs/prepare``: the board (and k) and the side whose certificate is prepared."""
+    """``POST /api/proofs/prepare``: the board (and k) and the side whose certificate is prepared,
+    or on a board being proved the settled ``opening`` (``0-3``) whose certificate is."""
 
     board: Text
-    side: Text
+    side: Text | None = None
     k: K | None = None
+    opening: Text | None = None
 
 
 S = TypeVar("S", bound=Struct)

@@ -814,18 +814,23 @@ const Proof = {
   poll: null,
 
   show(state) {
-    Proof.showOpen(state.open);
+    const preparing = Proof.showOpen(state.open, state);
     const proof = state.proof;
     $("proof").hidden = !proof;
-    if (!proof) { Proof.board = null; Proof.stopPolling(); return; }
+    if (!proof) {
+      Proof.board = null;
+      if (preparing) Proof.startPolling(); else Proof.stopPolling();
+      return;
+    }
     Proof.board = state.board;
     Proof.draw(proof, state);
   },
 
-  // A board no one has published the value of, that oxo's long runs are proving: how far its run is.
-  showOpen(open) {
+  // A board no one has published the value of, that oxo's long runs are proving: how far its run is,
+  // and perfect play from the openings it has settled. Whether one of them is being prepared.
+  showOpen(open, state) {
     $("open-proof").hidden = !open;
-    if (!open) return;
+    if (!open) return false;
     const settled = open.questions.reduce((sum, q) => sum + q.proved + q.disproved, 0);
     const jobs = open.questions.reduce((sum, q) => sum + q.open_jobs, 0);
     const won = open.questions.length === 1 && settled && !open.questions[0].disproved ?
@@ -835,6 +840,73 @@ const Proof = {
       `oxo's long run of it has settled ${settled.toLocaleString("en")} positions${won} in ${sessions}, the last on ` +
       `${open.date}; ${jobs.toLocaleString("en")} jobs are open.` + Proof.openingWords(open);
     $("open-proof-command").textContent = open.command;
+    return Proof.showOpenPlay(open, state);
+  },
+
+  // How many settled openings perfect can play from here, and in a game the computer plays at
+  // perfect: the opening its position is in, ready, being prepared (how far), or a button to prepare
+  // it. Whether a preparation runs.
+  showOpenPlay(open, state) {
+    const box = $("open-proof-play");
+    box.innerHTML = "";
+    const here = open.openings_here || [];
+    box.hidden = !here.length;
+    if (!here.length) return false;
+    const indexed = here.filter((o) => o.indexed).length;
+    const count = document.createElement("p");
+    count.textContent = `Indexed on this machine: ${indexed} of their ${here.length} certificates.`;
+    box.appendChild(count);
+    const perfect = ["x", "o"].filter((side) => state && state.players && state.players[side] === "perfect");
+    const under = open.under || [];
+    const opening = here.find((o) => under.includes(o.name) && perfect.includes(o.side));
+    if (!opening) return here.some((o) => o.preparing && o.preparing.running);
+    const S = opening.side.toUpperCase();
+    const job = opening.preparing;
+    const where = document.createElement("p");
+    const named = `the opening ${opening.words}`;
+    if (opening.indexed) {
+      where.textContent = `This game is in ${named}, settled: perfect plays ${S}'s moves from its certificate, ${opening.file}.`;
+    } else if (job && job.running) {
+      const bar = document.createElement("progress");
+      bar.max = 1;
+      bar.value = job.fraction;
+      bar.setAttribute("aria-label", `Preparing the certificate of ${named}`);
+      const left = job.seconds_left === null ? "" : `, about ${Proof.duration(job.seconds_left)} left`;
+      where.textContent = `This game is in ${named}, settled. Preparing its certificate (once on this machine): ` +
+        `${job.status}, ${Math.round(100 * job.fraction)} %${left}. Until it is ready the level perfect plays hard as ${S}. `;
+      where.appendChild(bar);
+    } else if (!opening.here) {
+      where.textContent = `This game is in ${named}, settled, but its certificate ${opening.file} is not on this machine ` +
+        `(it ships with oxo's source repository, results/certificates): perfect plays hard as ${S}.`;
+    } else {
+      const failed = job && job.failed ? `The last preparation failed: ${job.failed}. ` : "";
+      where.textContent = `${failed}This game is in ${named}, settled: perfect plays ${S}'s moves from its certificate once ` +
+        `it is prepared: checked, and its moves put in a table, once on this machine (about ` +
+        `${Proof.duration(opening.index_seconds)}; every opening's: ${open.index_command}). Until then it plays hard. `;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Prepare the certificate of ${opening.words}`;
+      button.addEventListener("click", () => { showError(null); Proof.prepareOpening(opening).catch(showError); });
+      where.appendChild(document.createElement("br"));
+      where.appendChild(button);
+    }
+    box.appendChild(where);
+    return here.some((o) => o.preparing && o.preparing.running);
+  },
+
+  async prepareOpening(opening) {
+    const state = Play.state;
+    if (!state || !state.open) return;
+    const board = findBoard(state.board);
+    const body = { board: board ? board.board : state.board, opening: opening.name };
+    if (board && board.kind === "classic") body.k = board.k;
+    const answer = await api("POST", "/api/proofs/prepare", body);
+    if (Play.state && Play.state.id === state.id && answer.open) {
+      answer.open.under = Play.state.open.under;  // the same position: the game's answer found them
+      Play.state.open = answer.open;
+      if (Proof.showOpen(answer.open, Play.state)) Proof.startPolling();
+      announce(`Preparing the certificate of the opening ${opening.words}.`);
+    }
   },
 
   // The openings a run has settled, in the server's words ("X wins after X on 0 and O on 3, 15 or 63").
@@ -954,7 +1026,7 @@ const Proof = {
     if (Proof.poll) return;
     Proof.poll = setInterval(async () => {
       const state = Play.state;
-      if (!state || !state.proof) { Proof.stopPolling(); return; }
+      if (!state || !(state.proof || state.open)) { Proof.stopPolling(); return; }
       const board = findBoard(state.board);
       const query = board && board.kind === "classic" ? `board=${encodeURIComponent(board.board)}&k=${board.k}` : `board=${encodeURIComponent(state.board)}`;
       try {
@@ -965,6 +1037,15 @@ const Proof = {
           Proof.draw(answer.proof, Play.state);
           const after = Object.values(answer.proof.sides).filter((s) => s.ready).length;
           if (after > before) announce("A certificate is ready: perfect plays from it from the next move on.");
+        }
+        if (Play.state && Play.state.id === state.id && answer.open && Play.state.open) {
+          const indexed = (open) => (open.openings_here || []).filter((o) => o.indexed).length;
+          const before = indexed(Play.state.open);
+          answer.open.under = Play.state.open.under;  // the same position: the game's answer found them
+          Play.state.open = answer.open;
+          const running = Proof.showOpen(answer.open, Play.state);
+          if (indexed(answer.open) > before) announce("A certificate is ready: perfect plays from it from the next move on.");
+          if (!running && !Play.state.proof) Proof.stopPolling();
         }
       } catch (error) { /* shown at the next answer of the game */ }
     }, 1000);
