@@ -160,7 +160,9 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
     if below.to_move != "x":
         below = below.play(next(iter(below.empty_cells)))
     note = unbuilt.advise(below).note
-    assert "needs an index" in note and "oxo book 6x5 --k 4 --index" in note, note
+    assert "needs an index" in note and "oxo book 6x5 --k 4 --index --opening " in note, note
+    named = note.split("--opening ")[1].split()[0]  # the opening whose certificate it needs
+    assert board.opening_named(named) is not None and "without --opening" in note
     from oxo.cli.book import _make_opening_indexes
 
     _make_opening_indexes(board, "x", quiet=True)  # what 'oxo book BOARD --index' does
@@ -194,7 +196,8 @@ def test_index_on_an_open_board_builds_its_openings(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``oxo book 4x4x4x4 --index`` builds the index of each settled opening's certificate
-    (``--side o``: none yet, said with exit 2)."""
+    (``--side o``: none yet, said with exit 2; ``--opening 0-3``: that one's only, a name that
+    is no settled opening refused by name)."""
     import oxo.cli.book as cli_book
     from oxo.cli import main
 
@@ -210,6 +213,19 @@ def test_index_on_an_open_board_builds_its_openings(
     assert main(["book", "4x4x4x4", "--index", "--side", "o", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert "settled no opening for O yet" in error
+    built.clear()
+    chosen = opened.openings[-1]
+    assert main(["book", "4x4x4x4", "--index", "--opening", chosen.name]) == 0
+    assert built == [chosen.certificate.file]  # that one only
+    capsys.readouterr()
+    for args, words in (
+        (["4x4x4x4", "--index", "--opening", "0-2"], "--opening: '0-2' is not a settled opening"),
+        (["4x4x4x4", "--opening", chosen.name], "go with --index"),
+        (["3x3x3", "--index", "--opening", "0-3"], "--opening goes with a board being proved"),
+    ):
+        assert main(["book", *args, "--json"]) == 2
+        assert words in json.loads(capsys.readouterr().out)["error"]
+    assert len(built) == 1
 
 
 def test_a_position_below_a_settled_opening_has_its_value(

@@ -829,6 +829,7 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     box = page.locator("#open-proof-play")
     assert f"This game is in the opening {opening.moves_words}, settled" in box.inner_text()
     assert "Indexed on this machine: 0 of" in box.inner_text()
+    assert "oxo book 4x4x4x4 --index --opening 0-3" in box.inner_text()
     button.focus()
     page.keyboard.press("Enter")
     bar = page.get_by_role(

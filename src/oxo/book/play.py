@@ -526,12 +526,12 @@ class OpeningsBook:
         """About how long indexing every settled opening's certificate takes here."""
         return sum(estimate_seconds(o.certificate) for o in self.board.openings)
 
-    @property
-    def index_command(self) -> str:
-        """The command that indexes the settled openings' certificates, with how long it takes."""
+    def index_command(self, opening: BookOpening) -> str:
+        """The command that indexes ``opening``'s certificate, and the one that indexes every
+        settled opening's, with how long that takes."""
         return (
-            f"oxo book {self.board.board_args} --index (every settled opening's, about "
-            f"{self.index_seconds / 60:,.0f} min in all)"
+            f"oxo book {self.board.board_args} --index --opening {opening.name} (every settled "
+            f"opening's: without --opening, about {self.index_seconds / 60:,.0f} min in all)"
         )
 
     def frames_under(self, position: Position) -> list[OpeningFrame]:
@@ -571,7 +571,10 @@ class OpeningsBook:
         if file not in self._players:
             try:
                 self._players[file] = _load_player(
-                    opening.certificate, self.geometry, self.index_command, build=self.build
+                    opening.certificate,
+                    self.geometry,
+                    self.index_command(opening),
+                    build=self.build,
                 )
                 self._problems.pop(file, None)
             except CertificateUnavailableError as error:

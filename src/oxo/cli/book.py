@@ -44,6 +44,13 @@ ASK_AFTER_SECONDS = 60.0
     help="With --index: only the certificate that plays this side.",
 )
 @click.option(
+    "--opening",
+    metavar="MOVES",
+    default=None,
+    help="With --index on a board being proved: only the certificate of this settled position, "
+    "its moves' cells joined by '-' (0-3: X on 0, O on 3; 'oxo book 4x4x4x4' lists them).",
+)
+@click.option(
     "--all",
     "every",
     is_flag=True,
@@ -58,6 +65,7 @@ def book_command(
     gravity: bool,
     make_index: bool,
     side: str | None,
+    opening: str | None,
     every: bool,
     as_json: bool,
     quiet: bool,
@@ -78,18 +86,22 @@ def book_command(
     """
     from oxo.book import open_board, open_boards, proved_boards
 
-    if (side is not None or every) and not make_index:
-        raise OptionError("--side and --all go with --index")
+    if (side is not None or every or opening is not None) and not make_index:
+        raise OptionError("--side, --opening and --all go with --index")
     if board is None:
         if make_index or k is not None or gravity:
-            raise OptionError("--index, --side, --all, --k and --gravity need a BOARD")
+            raise OptionError("--index, --side, --opening, --all, --k and --gravity need a BOARD")
         _list(proved_boards(), open_boards(), as_json)
         return
     game = board  # parsed at the edge, with --k and --gravity
     entry = game.proved()
     opened = open_board(game.name)
+    if opening is not None and (entry is not None or opened is None):
+        raise OptionError(
+            f"--opening goes with a board being proved; {game.name} is not one ('oxo book')"
+        )
     if entry is None and opened is not None and make_index:
-        _make_opening_indexes(opened, side, quiet)
+        _make_opening_indexes(opened, side, quiet, opening)
         return
     if entry is None and opened is not None:
         if as_json:
@@ -416,11 +428,21 @@ def _make_index(entry: BookEntry, side: str | None, every: bool, quiet: bool) ->
         _build(certificate, quiet, _preparing(entry, certificate))
 
 
-def _make_opening_indexes(board: OpenBoard, side: str | None, quiet: bool) -> None:
+def _make_opening_indexes(
+    board: OpenBoard, side: str | None, quiet: bool, name: str | None = None
+) -> None:
     """Make what perfect play needs on a board no one has proved: the index of the certificate
-    of each opening its run has settled (``side``'s only, if given)."""
-
-    chosen = [o for o in board.openings if side is None or o.side == side]
+    of each opening its run has settled (``side``'s only, or the one named ``name``, if given)."""
+    if name is not None and board.opening_named(name) is None:
+        raise OptionError(
+            f"--opening: {name!r} is not a settled opening of {board.board} (its moves' cells "
+            f"joined by '-'; settled: {', '.join(o.name for o in board.openings)})"
+        )
+    chosen = [
+        o
+        for o in board.openings
+        if (side is None or o.side == side) and (name is None or o.name == name.strip())
+    ]
     if not chosen:
         raise OptionError(
             f"oxo's run of {board.board} has settled no opening"

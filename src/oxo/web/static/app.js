@@ -882,7 +882,8 @@ const Proof = {
       const failed = job && job.failed ? `The last preparation failed: ${job.failed}. ` : "";
       where.textContent = `${failed}This game is in ${named}, settled: perfect plays ${S}'s moves from its certificate once ` +
         `it is prepared: checked, and its moves put in a table, once on this machine (about ` +
-        `${Proof.duration(opening.index_seconds)}; every opening's: ${open.index_command}). Until then it plays hard. `;
+        `${Proof.duration(opening.index_seconds)}; or on the command line: ${open.index_command} --opening ${opening.name}). ` +
+        "Until then it plays hard. ";
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = `Prepare the certificate of ${opening.words}`;
