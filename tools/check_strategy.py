@@ -60,9 +60,19 @@ class Board:
         self.bottom = self.full ^ ((1 << (self.size - self.layer)) - 1)
         self.lines = self._lines()
         self.through = [[m for m in self.lines if m >> cell & 1] for cell in range(self.size)]
+        # The lines as sets of line numbers (bit i stands for self.lines[i]): every line, and the
+        # lines through each cell. The chain rule counts marks on all lines at once with them.
+        self.all_lines = (1 << len(self.lines)) - 1
+        self.line_sets = [
+            sum(1 << i for i, m in enumerate(self.lines) if m >> cell & 1)
+            for cell in range(self.size)
+        ]
+        self.planes = max(k, 1).bit_length()  # bits of a count of marks on a line (at most k)
         self.perms = self._perms()
         if extra:
             self.perms = self._generated(self.perms, extra)
+        # For each symmetry, the image of each cell as a one-bit mask.
+        self.cell_bits = [[1 << target for target in perm] for perm in self.perms]
         # For each symmetry, per byte of a mask: the image of that byte's cells, as a mask.
         self.tables = []
         for perm in self.perms:
@@ -152,16 +162,6 @@ class Board:
                     queue.append(product)
         return [list(p) for p in group]
 
-    def threats(self, mine: int, theirs: int) -> int:
-        """The cells where the player with the marks ``mine`` would complete a line at once."""
-        out = 0
-        for m in self.lines:
-            if not m & theirs:
-                rest = m & ~mine
-                if rest and not rest & (rest - 1):
-                    out |= rest
-        return out
-
     def playable(self, taken: int) -> int:
         """The empty cells a mark may go to: all of them, or with gravity those on the bottom layer
         or with their cell under them taken."""
@@ -182,15 +182,44 @@ class Board:
         return out
 
     def canon(self, x: int, o: int) -> tuple[tuple[int, int], int]:
-        """The least (X image, O image) over the symmetries, and a symmetry giving it."""
-        best = None
+        """The least (X image, O image) over the symmetries, and the first symmetry giving it.
+
+        A few marks are carried one by one (``cell_bits``), many a byte at a time (``image``);
+        O's image is made only where X's is no greater than the least so far."""
+        xs, os_ = self.cells_of(x), self.cells_of(o)
+        sparse = len(xs) + len(os_) <= 2 * len(self.tables[0])  # marks against bytes to look up
+        best: tuple[int, int] | None = None
         which = 0
         for s in range(len(self.perms)):
-            pair = (self.image(s, x), self.image(s, o))
-            if best is None or pair < best:
-                best, which = pair, s
+            if sparse:
+                bits = self.cell_bits[s]
+                xi = 0
+                for c in xs:
+                    xi |= bits[c]
+            else:
+                xi = self.image(s, x)
+            if best is not None and xi > best[0]:
+                continue
+            if sparse:
+                oi = 0
+                for c in os_:
+                    oi |= bits[c]
+            else:
+                oi = self.image(s, o)
+            if best is None or (xi, oi) < best:
+                best, which = (xi, oi), s
         assert best is not None
         return best, which
+
+    @staticmethod
+    def cells_of(mask: int) -> list[int]:
+        """The cells of a mask, lowest first."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
 
 
 # -- reading ---------------------------------------------------------------------------------------
@@ -334,46 +363,104 @@ def has_chain(board: Board, mine: int, theirs: int, depth: int, failed: dict) ->
     must have at most one threat; the side plays that cell if there is one, else any empty cell;
     the move must leave the side a threat: two or more cells and the chain ends (one of them stays
     open), exactly one and the opponent takes it, after which the side needs a chain one move
-    shorter. ``failed`` remembers, per position, the longest bound already found to fail."""
-    if depth < 1 or failed.get((mine, theirs), 0) >= depth:
+    shorter. ``failed`` remembers, per position, the longest bound already found to fail.
+
+    Only a cell of a line of the side's that lacks two marks (and holds none of the opponent's)
+    can leave a threat, so those are the moves tried (among them the one blocking cell, if any).
+    The marks on the lines are counted for all lines at once (:class:`Tally`), and each move of
+    the chain adds its cell's lines to the counts."""
+    return _chain(board, Tally(board, mine), Tally(board, theirs), depth, failed)
+
+
+class Tally:
+    """The marks ``marks`` of one side, with how many of them each line holds, for all lines at
+    once: ``planes[j]`` is the set of lines (bit i: ``board.lines[i]``) whose count has bit j set;
+    ``touched`` the set of lines holding at least one of them."""
+
+    def __init__(self, board: Board, marks: int) -> None:
+        self.board = board
+        self.marks = 0
+        self.planes = [0] * board.planes
+        self.touched = 0
+        while marks:
+            low = marks & -marks
+            marks ^= low
+            self._add(low)
+
+    def plus(self, cell_bit: int) -> Tally:
+        """A copy with one more mark (``cell_bit``: the cell as a one-bit mask)."""
+        out = Tally.__new__(Tally)
+        out.board, out.marks, out.planes, out.touched = (
+            self.board,
+            self.marks,
+            list(self.planes),
+            self.touched,
+        )
+        out._add(cell_bit)
+        return out
+
+    def _add(self, cell_bit: int) -> None:
+        lines = self.board.line_sets[cell_bit.bit_length() - 1]
+        self.marks |= cell_bit
+        self.touched |= lines
+        for j in range(len(self.planes)):  # one more on each of these lines: a ripple carry
+            self.planes[j], lines = self.planes[j] ^ lines, self.planes[j] & lines
+            if not lines:
+                break
+
+    def holding(self, count: int) -> int:
+        """The set of lines that hold exactly ``count`` of the marks."""
+        if count < 0:
+            return 0
+        out = self.board.all_lines
+        for j, plane in enumerate(self.planes):
+            out &= plane if count >> j & 1 else ~plane
+        return out
+
+    def threats(self, other: Tally) -> int:
+        """The cells where these marks would complete a line at once (the lines they lack one
+        mark of, holding none of the ``other`` side's)."""
+        return self.cells(self.holding(self.board.k - 1) & ~other.touched)
+
+    def cells(self, line_set: int) -> int:
+        """The cells of the lines in ``line_set`` that are not among these marks, as one mask."""
+        out = 0
+        while line_set:
+            low = line_set & -line_set
+            line_set ^= low
+            out |= self.board.lines[low.bit_length() - 1] & ~self.marks
+        return out
+
+
+def _chain(board: Board, mine: Tally, theirs: Tally, depth: int, failed: dict) -> bool:
+    """:func:`has_chain` with both sides' marks tallied."""
+    key = (mine.marks, theirs.marks)
+    if depth < 1 or failed.get(key, 0) >= depth:
         return False
-    # One pass over the lines: the opponent's threats (``danger``: its lines short of one mark)
-    # and the cells that can make a threat (``makers``: the side's lines short of two marks).
-    danger = 0
-    makers = 0
-    for m in board.lines:
-        if not m & theirs:
-            rest = m & ~mine
-            if rest.bit_count() == 2:
-                makers |= rest
-        if not m & mine:
-            rest = m & ~theirs
-            if rest and not rest & (rest - 1):
-                danger |= rest
+    # The opponent's threats (``danger``: cells of its lines short of one mark, none of the side's)
+    # and the lines the side's move can make a threat on (short of two marks, none of theirs).
+    danger = theirs.threats(mine)
     if danger & (danger - 1):
         return False
+    two_short = mine.holding(board.k - 2) & ~theirs.touched
+    makers = mine.cells(two_short)
     tries = danger & makers if danger else makers
     singles = []
     while tries:
         low = tries & -tries
         tries ^= low
         cell = low.bit_length() - 1
-        after = mine | low
-        made = 0
-        for m in board.through[cell]:
-            if not m & theirs:
-                rest = m & ~after
-                if rest and not rest & (rest - 1):
-                    made |= rest
+        # the threats the move makes: the other empty cell of each such line through it
+        made = mine.cells(board.line_sets[cell] & two_short) & ~low
         if made & (made - 1):
             return True  # two threats: the opponent can take only one
         if made:
-            singles.append((after, made))
+            singles.append((low, made))
     if depth > 1:
-        for after, made in singles:
-            if has_chain(board, after, theirs | made, depth - 1, failed):
+        for low, made in singles:
+            if _chain(board, mine.plus(low), theirs.plus(made), depth - 1, failed):
                 return True
-    failed[(mine, theirs)] = depth
+    failed[key] = depth
     return False
 
 
@@ -394,6 +481,8 @@ class Walker:
         self.played = 0
         self.blocks = 0
         self.chains = 0
+        # X's and O's marks of the position being judged, tallied on the lines (step keeps them)
+        self.tx = self.to = Tally(self.b, 0)
 
     def start(self, x: int, o: int) -> str | None:
         key, _ = self.b.canon(x, o)
@@ -409,6 +498,7 @@ class Walker:
             return None
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 6 * self.b.size + 500))
+        self.tx, self.to = Tally(self.b, x), Tally(self.b, o)
         try:
             return self.node(x, o, None)
         finally:
@@ -456,13 +546,14 @@ class Walker:
             return True, None
         to_move_x = bin(x).count("1") == bin(o).count("1")
         if to_move_x == self.side_is_x:
-            free = b.playable(x | o)
-            for m in b.lines:
-                if not m & theirs:
-                    rest = m & ~mine
-                    if rest and not rest & (rest - 1) and rest & free:
-                        return True, None
+            own, other = self.tallies()
+            if own.threats(other) & b.playable(x | o):
+                return True, None
         return False, None
+
+    def tallies(self) -> tuple[Tally, Tally]:
+        """The side's marks and the opponent's, tallied on the lines."""
+        return (self.tx, self.to) if self.side_is_x else (self.to, self.tx)
 
     def by_rule(self, x: int, o: int) -> tuple[bool, str | None]:
         """(True, verdict) when the header's rules decide the position: the side to move (with no
@@ -473,14 +564,14 @@ class Walker:
             return False, None
         if (bin(x).count("1") == bin(o).count("1")) != self.side_is_x:
             return False, None
-        mine, theirs = (x, o) if self.side_is_x else (o, x)
-        danger = self.b.threats(theirs, mine)
+        own, other = self.tallies()
+        danger = other.threats(own)
         if st.block and danger:
             if danger & (danger - 1):
                 return True, self.why("the opponent threatens two cells, one can be blocked", x, o)
             self.blocks += 1
             return True, self.step(x, o, danger.bit_length() - 1)
-        if st.chain and has_chain(self.b, mine, theirs, st.chain, {}):
+        if st.chain and _chain(self.b, own, other, st.chain, {}):
             self.chains += 1
             return True, None
         return False, None
@@ -544,12 +635,16 @@ class Walker:
 
     def step(self, x: int, o: int, move: int) -> str | None:
         self.path.append(move)
+        before = self.tx, self.to
         try:
             if bin(x).count("1") == bin(o).count("1"):
+                self.tx = self.tx.plus(1 << move)
                 return self.node(x | 1 << move, o, move)
+            self.to = self.to.plus(1 << move)
             return self.node(x, o | 1 << move, move)
         finally:
             self.path.pop()
+            self.tx, self.to = before
 
 
 # -- the check -------------------------------------------------------------------------------------
