@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oxo.errors import BoardSpecError, OxoError
-from oxo.geometry import _TABLES_AFTER, Geometry, Symmetry, completing_cells, play
+from oxo.geometry import _TABLES_AFTER, Geometry, LineCounts, Symmetry, completing_cells, play
 
 BOARDS = ["1x1", "2x2", "3x3", "4x4", "4x4,k=3", "3x5", "3x4", "2x5,k=2", "3x3x3", "2x2x2", "4x4x4"]
 
@@ -521,3 +521,40 @@ def test_board_keys_name_gravity() -> None:
         "k": 4,
         "gravity": True,
     }
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    spec=st.sampled_from(["3x3", "4x4,k=3", "7x6,k=4", "3x3x3", "4x4x4x4", "9x9,k=5", "2x2x2x2"]),
+    seed=st.integers(0, 2**32 - 1),
+    marks=st.integers(0, 40),
+)
+def test_line_counts_answer_what_a_pass_over_the_lines_does(
+    spec: str, seed: int, marks: int
+) -> None:
+    """The counts of marks on every line at once (:class:`LineCounts`), built at once or a mark
+    at a time, give the cells completing a line that a pass over the lines finds, for both sides,
+    and the lines holding each count."""
+    import random
+
+    geometry = Geometry.parse(spec)
+    rng = random.Random(seed)
+    cells = rng.sample(range(geometry.size), min(marks, geometry.size))
+    x = sum(1 << c for c in cells[0::2])
+    o = sum(1 << c for c in cells[1::2])
+    counted_x = LineCounts(geometry, x)
+    counted_o = LineCounts(geometry)
+    for cell in cells[1::2]:
+        counted_o = counted_o.plus(cell)
+    assert counted_o.marks == o and counted_o.planes == LineCounts(geometry, o).planes
+    assert counted_x.completing(counted_o) == completing_cells(geometry.lines, x, o)
+    assert counted_o.completing(counted_x) == completing_cells(geometry.lines, o, x)
+    for count in range(-1, geometry.k + 2):
+        expected = sum(
+            1 << number
+            for number, line in enumerate(geometry.lines)
+            if (line & x).bit_count() == count
+        )
+        assert counted_x.holding(count) == expected, count
+    touched = sum(1 << n for n, line in enumerate(geometry.lines) if line & x)
+    assert counted_x.touched == touched

@@ -174,8 +174,8 @@ from oxo.errors import (
     OxoError,
 )
 from oxo.fileio import atomic_writer
-from oxo.geometry import Geometry, Symmetry, mask_cells
-from oxo.proofs.rules import ChainSearch, Rules, threats
+from oxo.geometry import Geometry, LineCounts, Symmetry, mask_cells
+from oxo.proofs.rules import ChainSearch, Rules
 from oxo.records import Record, attributes
 
 if TYPE_CHECKING:
@@ -1173,6 +1173,9 @@ class _Checker:
         self.rule_chains = 0
         #: Called with the positions checked so far, every 65,536 of them.
         self.tick: Callable[[int], None] | None = None
+        #: X's and O's marks of the position being checked, counted on every line at once
+        #: (:meth:`walk` counts its root's, :meth:`child` adds each move's mark).
+        self.x_counts = self.o_counts = LineCounts(geometry)
         #: Told each move (or pairing) the walk played and found to hold (a certificate of these
         #: entries alone holds too), in the header's section ``section``.
         self.observer = observer
@@ -1237,6 +1240,7 @@ class _Checker:
                 return self.fail(f"{self.header.opponent.upper()} completes the line {cells}", x, o)
         if any(own & line == line for line in self.lines):
             return None
+        self.x_counts, self.o_counts = LineCounts(self.geometry, x), LineCounts(self.geometry, o)
         over, verdict = self.at_once(x, o, -1)
         if over:
             return verdict
@@ -1311,12 +1315,14 @@ class _Checker:
             return True, None  # every line holds a mark of side: the opponent can make no line
         if (x.bit_count() == o.bit_count()) == self.side_is_x:
             playable = self.geometry.playable(x | o)  # every empty cell without gravity
-            for line in self.lines:
-                if not line & other:
-                    rest = line & ~own
-                    if rest and rest & (rest - 1) == 0 and rest & playable:
-                        return True, None  # side completes this line at once
+            own_counts, other_counts = self.counts()
+            if own_counts.completing(other_counts) & playable:
+                return True, None  # side completes a line at once
         return False, None
+
+    def counts(self) -> tuple[LineCounts, LineCounts]:
+        """The side's marks and the opponent's, counted on every line."""
+        return (self.x_counts, self.o_counts) if self.side_is_x else (self.o_counts, self.x_counts)
 
     def by_rule(self, x: int, o: int) -> tuple[bool, _Failure | None]:
         """(True, verdict) when a rule of the header decides the position (the side to move, no
@@ -1328,7 +1334,8 @@ class _Checker:
         if not rules.any or (x.bit_count() == o.bit_count()) != self.side_is_x:
             return False, None
         own, other = (x, o) if self.side_is_x else (o, x)
-        their = threats(self.lines, other, own)
+        own_counts, other_counts = self.counts()
+        their = other_counts.completing(own_counts)  # the opponent's threats
         if rules.block and their:
             if their & (their - 1):
                 cells = ", ".join(map(str, mask_cells(their)))
@@ -1403,12 +1410,16 @@ class _Checker:
     def child(self, x: int, o: int, move: int) -> _Failure | None:
         bit = 1 << move
         self.path.append(move)
+        counted = self.x_counts, self.o_counts
         try:
             if x.bit_count() == o.bit_count():
+                self.x_counts = self.x_counts.plus(move)
                 return self.check(x | bit, o, move)
+            self.o_counts = self.o_counts.plus(move)
             return self.check(x, o | bit, move)
         finally:
             self.path.pop()
+            self.x_counts, self.o_counts = counted
 
     def pairing_problem(
         self, own: int, occupied: int, pairing: tuple[tuple[int, int], ...]
