@@ -654,7 +654,7 @@ def test_index_makes_the_certificate_each_side_plays_from(
     assert run(capsys, "book", "3x3", "--index")[0] == 0
     assert sorted(built) == sorted(c.file for c in entry("3x3").certificates)
     code, _, err = run(capsys, "book", "3x3", "--all")
-    assert code == 2 and "--side and --all go with --index" in err
+    assert code == 2 and "--side, --opening and --all go with --index" in err
 
 
 def cli_book_formats() -> frozenset[str]:
