@@ -488,11 +488,11 @@ class OpeningFrame:
 
     @property
     def renamed_words(self) -> str:
-        """``, with its cells renamed by inside-out(1,0,3,2) (a map that keeps lines lines)``,
-        or nothing in the identity frame: for notes."""
+        """``with the cells renamed by inside-out(1,0,3,2), a map that carries every line onto a
+        line``, or nothing in the identity frame: for notes."""
         if self.frame.is_identity:
             return ""
-        return f", with its cells renamed by {self.frame.name} (a map that keeps lines lines)"
+        return f"with the cells renamed by {self.frame.name}, a map that carries every line onto a line"
 
 
 class OpeningsBook:
@@ -612,7 +612,8 @@ class OpeningsBook:
                     match.frame.perm[cell],
                     value=side if opening.guarantee == "win" else None,
                     note=f"{opening.value_words} after {_moves_words(opening.moves)}"
-                    f"{match.renamed_words}, by the certificate {opening.certificate.file}; "
+                    f"{_here(match.renamed_words, ' (here {})')}, by the certificate "
+                    f"{opening.certificate.file}; "
                     f"{HOW_WORDS.get(player.how, player.how)}",
                     seconds=time.perf_counter() - started,
                 )
@@ -623,6 +624,11 @@ class OpeningsBook:
             note=f"the position is off {side.upper()}'s certificates of the openings it follows "
             f"(moves of {side.upper()} outside them led here)",
         )
+
+
+def _here(words: str, form: str) -> str:
+    """``form`` around ``words`` when there are any, else nothing."""
+    return form.format(words) if words else ""
 
 
 def _moves_words(moves: tuple[int, ...]) -> str:
@@ -688,7 +694,7 @@ def _opening_value(position: Position, build: bool | None) -> ProvenValue | None
     outcome = opening.side if opening.guarantee == "win" else None
     by = (
         f"the certificate {opening.certificate.file} of oxo's run of the board, which is not "
-        f"settled yet ('oxo book {board.board_args}'){renamed}"
+        f"settled yet ('oxo book {board.board_args}'){_here(renamed, '; here {}')}"
     )
     return ProvenValue(outcome, opening.value_words, by)
 
