@@ -603,6 +603,19 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     assert code == 0 and len(json.loads(out)["open"]) == len(open_boards())
     code, out, _ = run(capsys, "book", "4x4x4x4")
     assert code == 3 and settled in out and "[6]" in out
+    # the inside-out images are said proved too, with an example the book answers
+    from oxo.book.play import OpeningsBook, moves_words, proven_value
+
+    example = OpeningsBook(opened).renamed_example()
+    assert example is not None
+    opening, moves = example
+    said = f"({moves_words(moves)} is {moves_words(opening.moves)} renamed)"
+    assert said in " ".join(out.split()) and max(map(len, out.splitlines())) <= 80
+    geometry = Geometry.parse("4x4x4x4")
+    assert all(s.perm[opening.moves[0]] != moves[0] for s in geometry.symmetries)
+    image = Position(geometry, sum(1 << m for m in moves[0::2]), sum(1 << m for m in moves[1::2]))
+    found = proven_value(image)
+    assert found is not None and found.bound == opening.value_words and "renamed" in found.by
     code, out, _ = run(capsys, "book", "4x4x4x4", "--json")
     assert code == 3 and json.loads(out)["open"]["board"] == "4x4x4x4"
 

@@ -534,6 +534,20 @@ class OpeningsBook:
             f"opening's: without --opening, about {self.index_seconds / 60:,.0f} min in all)"
         )
 
+    def renamed_example(self) -> tuple[BookOpening, tuple[int, ...]] | None:
+        """A settled opening and its moves under an inside-out map that carries its first cell
+        to a cell no rotation or reflection reaches (X on 85 and O on 86 for X on 0 and O on 3
+        on 4x4x4x4): the same game with the cells renamed, which the book plays and answers too.
+        None on a board without inside-out maps, or without settled openings."""
+        if not self.board.openings or len(self.geometry.line_frames) < 2:
+            return None
+        opening = self.board.openings[0]
+        first = opening.moves[0]
+        alike = {symmetry.perm[first] for symmetry in self.geometry.symmetries}
+        frames = self.geometry.line_frames[1:]
+        frame = next((f for f in frames if f.perm[first] not in alike), frames[0])
+        return opening, tuple(frame.perm[cell] for cell in opening.moves)
+
     def frames_under(self, position: Position) -> list[OpeningFrame]:
         """The settled openings whose marks, carried by a map that keeps lines lines, are all
         among the position's: each with the frame that carries the position back to the
@@ -611,7 +625,7 @@ class OpeningsBook:
                 return BookMove(
                     match.frame.perm[cell],
                     value=side if opening.guarantee == "win" else None,
-                    note=f"{opening.value_words} after {_moves_words(opening.moves)}"
+                    note=f"{opening.value_words} after {moves_words(opening.moves)}"
                     f"{_here(match.renamed_words, ' (here {})')}, by the certificate "
                     f"{opening.certificate.file}; "
                     f"{HOW_WORDS.get(player.how, player.how)}",
@@ -631,7 +645,7 @@ def _here(words: str, form: str) -> str:
     return form.format(words) if words else ""
 
 
-def _moves_words(moves: tuple[int, ...]) -> str:
+def moves_words(moves: tuple[int, ...]) -> str:
     """``X on 0 and O on 3``: an opening's moves, X first."""
     return " and ".join(f"{'XO'[number % 2]} on {cell}" for number, cell in enumerate(moves))
 

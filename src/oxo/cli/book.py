@@ -307,7 +307,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     published, and how far oxo's long run of it has got (:class:`oxo.book.OpenBoard`)."""
     import textwrap
 
-    from oxo.book.play import OpeningsBook
+    from oxo.book.play import OpeningsBook, moves_words
     from oxo.counting.budget import format_seconds
 
     out: list[str] = []
@@ -381,7 +381,17 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             "in results/certificates of oxo's source repository",
         )
         out += _label_wrap("  check:", "oxo verify FILE, or python3 tools/check_strategy.py FILE")
-        minutes = OpeningsBook(entry).index_seconds / 60
+        book = OpeningsBook(entry)
+        renamed = book.renamed_example()
+        if renamed is not None:
+            opening, moves = renamed
+            out += _label_wrap(
+                "  images:",
+                "proved too: their rotations and reflections, and their images under the "
+                "inside-out maps, which rename the cells and keep every line a line "
+                f"({moves_words(moves)} is {moves_words(opening.moves)} renamed)",
+            )
+        minutes = book.index_seconds / 60
         out += _label_wrap(
             "  play:",
             f"the level perfect plays from them once indexed: oxo book {entry.board_args} "
