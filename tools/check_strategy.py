@@ -377,7 +377,7 @@ class Tally:
     once: ``planes[j]`` is the set of lines (bit i: ``board.lines[i]``) whose count has bit j set;
     ``touched`` the set of lines holding at least one of them."""
 
-    def __init__(self, board: Board, marks: int) -> None:
+    def __init__(self, board: Board, marks: int = 0) -> None:
         self.board = board
         self.marks = 0
         self.planes = [0] * board.planes
@@ -389,15 +389,10 @@ class Tally:
 
     def plus(self, cell_bit: int) -> Tally:
         """A copy with one more mark (``cell_bit``: the cell as a one-bit mask)."""
-        out = Tally.__new__(Tally)
-        out.board, out.marks, out.planes, out.touched = (
-            self.board,
-            self.marks,
-            list(self.planes),
-            self.touched,
-        )
-        out._add(cell_bit)
-        return out
+        grown = Tally(self.board)  # no marks yet: then this tally's, and the new one
+        grown.marks, grown.planes, grown.touched = self.marks, self.planes[:], self.touched
+        grown._add(cell_bit)
+        return grown
 
     def _add(self, cell_bit: int) -> None:
         lines = self.board.line_sets[cell_bit.bit_length() - 1]
