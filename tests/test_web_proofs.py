@@ -241,7 +241,7 @@ def test_the_preparation_of_an_opening_indexes_its_certificate(
             assert load_index(opening.certificate) is not None
             assert web_proofs._indexed("4x4", "o", opening.name)
         else:
-            assert messages[-1][0] == "failed" and "no settled opening '9'" in messages[-1][1]
+            assert messages[-1][0] == "failed" and "'9' is not a settled opening" in messages[-1][1]
 
 
 def test_a_certificate_is_prepared_in_a_process_of_its_own(client: TestClient) -> None:

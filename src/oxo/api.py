@@ -693,19 +693,11 @@ def prepare_opening(
     SHA-256, and its index in oxo's cache (minutes on 4x4x4x4, once per machine). Returns the
     certificate's file name. Raises :class:`~oxo.errors.OxoError` when the board has no such
     opening, and ``CertificateUnavailableError`` when the file cannot be had or does not match."""
-    from oxo.book import open_board
+    from oxo.book import board_with_openings
     from oxo.book.play import prepare_opening as prepare
 
-    name = _book_name(board, k, False)
-    opened = open_board(name)
-    if opened is None or not opened.openings:
-        raise OxoError(
-            f"oxo's runs have settled no opening of {name}: 'oxo book' lists what they have"
-        )
-    chosen = opened.opening_named(opening)
-    if chosen is None:
-        known = ", ".join(o.name for o in opened.openings)
-        raise OxoError(f"no settled opening {opening!r} of {name}; settled: {known}")
+    opened = board_with_openings(_book_name(board, k, False))
+    chosen = opened.settled_opening(opening)
     prepare(opened, chosen, on_progress=on_progress)
     return chosen.certificate.file
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from oxo.errors import CertificateUnavailableError
+from oxo.errors import CertificateUnavailableError, OxoError
 
 #: The book itself (package data).
 BOOK_FILE = Path(__file__).with_name("book.json")
@@ -330,6 +330,16 @@ class OpenBoard:
         """The settled opening whose :attr:`BookOpening.name` is ``name`` (``0-3``), or None."""
         return next((o for o in self.openings if o.name == name.strip()), None)
 
+    def settled_opening(self, name: str) -> BookOpening:
+        """:meth:`opening_named`, or :class:`~oxo.errors.OxoError` naming the settled ones."""
+        found = self.opening_named(name)
+        if found is None:
+            raise OxoError(
+                f"{name.strip()[:40]!r} is not a settled opening of {self.board} (its moves' "
+                f"cells joined by '-'; settled: {', '.join(o.name for o in self.openings)})"
+            )
+        return found
+
     def opening_at(self, x: int, o: int) -> BookOpening | None:
         """The settled opening that is the position (X's and O's cells as bitmasks) or an image of
         it under a map that carries lines onto lines (the board's symmetries, and on 4x4x4x4 the
@@ -374,6 +384,18 @@ def open_board(name: str) -> OpenBoard | None:
         if entry.board == name:
             return entry
     return None
+
+
+def board_with_openings(name: str) -> OpenBoard:
+    """:func:`open_board`, when its run has settled openings; else :class:`~oxo.errors.OxoError`
+    saying so."""
+    opened = open_board(name)
+    if opened is None or not opened.openings:
+        raise OxoError(
+            f"oxo's runs have settled no opening of {name} (the boards being proved, and what "
+            "their runs have settled: 'oxo book')"
+        )
+    return opened
 
 
 def book_entry(name: str) -> BookEntry | None:

@@ -11,7 +11,7 @@ import click
 
 from oxo.cli.common import ANY_GAME, echo_json, echo_lines
 from oxo.cli.options import gravity_option, json_option, k_option, quiet_option
-from oxo.errors import CertificateUnavailableError, OptionError
+from oxo.errors import CertificateUnavailableError, OptionError, OxoError
 from oxo.progress import progress_bar
 from oxo.registry import Game
 
@@ -443,16 +443,13 @@ def _make_opening_indexes(
 ) -> None:
     """Make what perfect play needs on a board no one has proved: the index of the certificate
     of each opening its run has settled (``side``'s only, or the one named ``name``, if given)."""
-    if name is not None and board.opening_named(name) is None:
-        raise OptionError(
-            f"--opening: {name!r} is not a settled opening of {board.board} (its moves' cells "
-            f"joined by '-'; settled: {', '.join(o.name for o in board.openings)})"
-        )
-    chosen = [
-        o
-        for o in board.openings
-        if (side is None or o.side == side) and (name is None or o.name == name.strip())
-    ]
+    openings = board.openings
+    if name is not None:
+        try:
+            openings = (board.settled_opening(name),)
+        except OxoError as error:
+            raise OptionError(f"--opening: {error}") from None
+    chosen = [o for o in openings if side is None or o.side == side]
     if not chosen:
         raise OptionError(
             f"oxo's run of {board.board} has settled no opening"

@@ -788,21 +788,16 @@ def create_app(
             name = find_game(text.strip(), data.k).name
         except OxoError as error:
             raise WebInputError(f"board: {error}") from None
-        from oxo.book import open_board
+        from oxo.book import board_with_openings
 
-        opened = open_board(name)
-        if opened is None or not opened.openings:
-            raise WebInputError(
-                f"board: oxo's runs have settled no opening of {name} (the boards being "
-                "proved: 'oxo book')"
-            )
-        wanted = (_ascii("opening", data.opening) or "").strip()
-        opening = opened.opening_named(wanted)
-        if opening is None:
-            raise WebInputError(
-                f"opening: {wanted[:40]!r} is not a settled opening of {name} (its moves' cells "
-                f"joined by '-'; settled: {', '.join(o.name for o in opened.openings)})"
-            )
+        try:
+            opened = board_with_openings(name)
+        except OxoError as error:
+            raise WebInputError(f"board: {error}") from None
+        try:
+            opening = opened.settled_opening(_ascii("opening", data.opening) or "")
+        except OxoError as error:
+            raise WebInputError(f"opening: {error}") from None
         preparer.start_opening(opened, opening)
         return JSONResponse({"board": name, "open": proofs.open_proof(name, preparer)})
 
