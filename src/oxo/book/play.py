@@ -557,11 +557,11 @@ class OpeningsBook:
         from oxo.proofs.certificate import status_masks
 
         found = []
+        marked = [(opening, *status_masks(opening.position)) for opening in self.board.openings]
         for frame in self.geometry.line_frames:
             back = frame.inverse
             x, o = back.apply_mask(position.x), back.apply_mask(position.o)
-            for opening in self.board.openings:
-                ox, oo = status_masks(opening.position)
+            for opening, ox, oo in marked:
                 if any(
                     s.apply_mask(ox) & ~x == 0 and s.apply_mask(oo) & ~o == 0
                     for s in self.geometry.symmetries
@@ -684,25 +684,27 @@ class ProvenValue:
 
 
 def _opening_value(position: Position, build: bool | None) -> ProvenValue | None:
-    """The value of a settled opening of an open board (:meth:`oxo.book.OpenBoard.opening_at`),
-    or of a position below one that the opening's certificate covers (its index built, or
-    built now as ``build`` says: :func:`load_player`)."""
+    """The value of a settled opening of an open board (the position is the opening or an image
+    of it under a map that keeps lines lines, :meth:`oxo.book.OpenBoard.opening_at`), or of a
+    position below one that the opening's certificate covers (its index built, or built now as
+    ``build`` says: :func:`load_player`)."""
     board = open_board(position.geometry.spec)
-    if board is None:
+    if board is None or not board.openings:
         return None
-    opening = board.opening_at(position.x, position.o)
-    renamed = ""
-    if board.openings and not board.gravity:
-        book = OpeningsBook(board, build)
-        for match in book.frames_under(position):
-            if opening is None:
-                player = book.player(match.opening)
-                if player is None or not player.covers(match.inside(position)):
-                    continue
-            elif match.opening != opening:
+    book = OpeningsBook(board, build)
+    marks = (position.x | position.o).bit_count()
+    opening, renamed = None, ""
+    # the position itself settled first, then an opening below it whose certificate covers it
+    matches = sorted(book.frames_under(position), key=lambda m: marks > len(m.opening.moves))
+    for match in matches:
+        if marks > len(match.opening.moves):  # below the opening: its certificate must cover it
+            if board.gravity:
                 continue
-            opening, renamed = match.opening, match.renamed_words
-            break
+            player = book.player(match.opening)
+            if player is None or not player.covers(match.inside(position)):
+                continue
+        opening, renamed = match.opening, match.renamed_words
+        break
     if opening is None:
         return None
     outcome = opening.side if opening.guarantee == "win" else None
