@@ -48,6 +48,11 @@ from oxo.compiled import NO_REFCOUNTS
 #: updates on every call of a small piece (a table lookup, a replay) took a tenth of the search's
 #: time on 4x4x4x4.
 _compiled = njit(cache=True, **NO_REFCOUNTS)
+#: The decorator of the smallest pieces, called at every position of the searches for continuous
+#: fours and the replays: written into their callers (numba's inlining), since a call passes each
+#: array as its seven or more words on the stack, and on 4x4x4x4 those pushes took more of the
+#: search's time than the pieces' own work.
+_inlined = njit(cache=True, inline="always", **NO_REFCOUNTS)
 
 #: Proof and disproof numbers at or above this are infinite.
 INF = 1 << 30
@@ -152,7 +157,7 @@ def unplace(cell, cnt, thr, thrn, c, side, k):
         cnt[i, side] = a
 
 
-@_compiled
+@_inlined
 def place_bare(cell, cnt, thr, thrn, c, side):
     """:func:`place` without the tallies: for a search that reads them only before its first
     move (its moves are taken back before it returns, and the tallies are right again)."""
@@ -161,7 +166,7 @@ def place_bare(cell, cnt, thr, thrn, c, side):
         cnt[thr[c, j], side] += 1
 
 
-@_compiled
+@_inlined
 def unplace_bare(cell, cnt, thr, thrn, c, side):
     """:func:`unplace` without the tallies (:func:`place_bare`)."""
     cell[c] = 0
@@ -252,7 +257,7 @@ def threats_of(lines, cnt, cell, below, k, side, out):
     return n
 
 
-@_compiled
+@_inlined
 def threats_through(lines, thr, thrn, cnt, cell, below, above, k, side, c, out):
     """:func:`threats_of` over what a move on cell ``c`` changed: the lines through it and, with
     gravity, the cell above it (``above[c]``, -1 for none), which a mark may go to now."""
@@ -282,7 +287,7 @@ def threats_through(lines, thr, thrn, cnt, cell, below, above, k, side, c, out):
     return n
 
 
-@_compiled
+@_inlined
 def four_cell(cnt, thr, thrn, c, side, k):
     """Whether a mark of ``side`` on the empty cell ``c`` would complete a line."""
     other = 1 - side
@@ -293,7 +298,7 @@ def four_cell(cnt, thr, thrn, c, side, k):
     return False
 
 
-@_compiled
+@_inlined
 def completes(cnt, thr, thrn, c, side, k):
     """Whether ``side``'s mark on ``c`` (already placed) completes a line."""
     for j in range(thrn[c]):
