@@ -37,7 +37,8 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   positions in a fresh process, ``--repeats`` times, and with ``--before REV`` that git revision's
   search too, the two taking turns: positions a second of processor and of wall time, peak memory,
   the ratio of the medians (``--sample 3 --seed 3 --nodes 15000 --before REV``: docs/performance.md);
-  ``--same-path``: each search in one stretch, so that both visit the same positions.
+  ``--same-path``: each search in one stretch, so that both visit the same positions; ``--at
+  NAME``: one named position instead of the draw (``bottleneck``, ``score-four``, ``9x8-k5``).
 * ``lottery``: how much the positions a search needs depend on the search's own choices: the
   positions four plies in that the 4x4x4x4 run kept in ``results/runs/4x4x4x4`` settled, ``--sample
   N`` of them spread from the cheapest to the dearest (by the positions the run spent), each
@@ -106,9 +107,13 @@ def position(name: str):  # type: ignore[no-untyped-def]
 
     if name == "score-four":
         return Position.empty(Geometry.parse("4x4x4,gravity"))
+    if name == "9x8-k5":
+        return Position.empty(Geometry.parse("9x8", k=5))
     geometry = Geometry.parse("4x4x4x4")
     if name == "two-plies":
         return Position.from_moves(geometry, [0, 85])
+    if name == "bottleneck":  # where the 4x4x4x4 run waits (docs/boxes.md): X on 0, 3; O on 1, 85
+        return Position.from_moves(geometry, [0, 1, 3, 85])
     rng = random.Random(0)
     found = Position.empty(geometry)
     for _ in range(4):
@@ -193,16 +198,22 @@ def four_ply_sample(count: int, seed: int, nodes: int) -> None:
         print(f"four-ply-sample: {len(settled)} of {count} settled within {nodes:,} positions")
 
 
-def sample_setup(count: int, seed: int) -> str:
-    """The set-up of a fresh process that searches the four-ply sample (:func:`four_ply_sample`):
-    the positions as ``drawn``, the board as ``geometry``, the search compiled."""
-    drawn = four_ply_count(quiet=True)
-    random.Random(seed).shuffle(drawn)
+def sample_setup(count: int, seed: int, at: str | None = None) -> str:
+    """The set-up of a fresh process that searches the four-ply sample (:func:`four_ply_sample`),
+    or the position named ``at`` (:func:`position`): the positions as ``drawn``, the board as
+    ``geometry``, the search compiled."""
+    if at is None:
+        drawn = four_ply_count(quiet=True)
+        random.Random(seed).shuffle(drawn)
+        spec = "4x4x4x4"
+    else:
+        start = position(at)
+        drawn, spec = [(start.x, start.o)], str(start.geometry)
     return f"""
         import time
         from oxo.geometry import Geometry
         from oxo.proofs.wide import WideSearch
-        geometry = Geometry.parse("4x4x4x4")
+        geometry = Geometry.parse({spec!r})
         drawn = {drawn[:count]!r}
         WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(*drawn[0], None, 100)  # compile
         """
@@ -314,15 +325,22 @@ def standalone_chains(
 
 
 def rate(
-    count: int, seed: int, nodes: int, before: str | None, repeats: int, same_path: bool = False
+    count: int,
+    seed: int,
+    nodes: int,
+    before: str | None,
+    repeats: int,
+    same_path: bool = False,
+    at: str | None = None,
 ) -> None:
-    """The proof search's speed on the four-ply sample (:func:`four_ply_sample`): each position
-    searched for ``nodes`` positions (:func:`side_by_side`). With ``same_path`` each search goes
+    """The proof search's speed on the four-ply sample (:func:`four_ply_sample`), or on the
+    position named ``at`` (:func:`position`): each position searched for ``nodes`` positions
+    (:func:`side_by_side`). With ``same_path`` each search goes
     in one stretch, never back to the root (the compiled search's own entry, ``_run``, which every
     revision has): both checkouts visit the same positions when a change leaves the path as it was,
     where the searches of ``solve`` return to the root after as many positions as take a quarter
     second, so that two speeds take two paths."""
-    setup = sample_setup(count, seed)
+    setup = sample_setup(count, seed, at)
     step = (
         f"search._run(x, o, {nodes})" if same_path else f"search.solve_until(x, o, None, {nodes})"
     )
@@ -947,6 +965,12 @@ def main() -> None:
         help="rate: each search in one stretch, so that both checkouts visit the same positions",
     )
     parser.add_argument(
+        "--at",
+        choices=["two-plies", "bottleneck", "score-four", "9x8-k5"],
+        help="rate: search this position, not the four-ply sample (bottleneck: X on 0 and 3, O on "
+        "1 and 85, where the 4x4x4x4 run waits; 9x8-k5: 9x8's empty board with k = 5)",
+    )
+    parser.add_argument(
         "--epsilons",
         type=numbers,
         default="100,250,400",
@@ -1020,7 +1044,10 @@ def main() -> None:
             replays(args.sample, args.seed, args.nodes)
             continue
         if name == "rate":
-            rate(args.sample, args.seed, args.nodes, args.before, args.repeats, args.same_path)
+            rate(
+                *(args.sample, args.seed, args.nodes, args.before, args.repeats),
+                *(args.same_path, args.at),
+            )
             continue
         if name == "drop-rate":
             plies = args.plies
