@@ -207,6 +207,7 @@ def scratch(cells: int, lines: int) -> tuple[np.ndarray, ...]:
         np.zeros((4, n + 2), np.int64),  # the scratch of replay
         np.zeros(lines, np.int64),  # the lines through a standing plan's cells (1), by line
         np.zeros(n + 2, np.int64),  # the standing plan
+        np.zeros(1, np.uint64),  # what :func:`_touch` read
     )
 
 
@@ -859,6 +860,18 @@ def _set_children(
 
 
 @_compiled
+def _touch(tkey, ckey, first, end, sink):
+    """Read the first table slot of each child's key, ``first`` to ``end``, before any is looked up:
+    reads that do not wait on each other go to memory together, where the look-ups, one after the
+    other, would each wait for its own (``sink`` keeps what was read, so that the reads stay)."""
+    mask = np.uint64(tkey.shape[0] - 1)
+    seen = np.uint64(0)
+    for i in range(first, end):
+        seen ^= tkey[np.int64(ckey[i] & mask)]
+    sink[0] ^= seen
+
+
+@_compiled
 def _try_replies(bd, a, vcf_budget, vs, plan, replays, tb, cmove, ckey, first, count, h):
     """The defender to move (the position's hash ``h``): each reply not settled yet is tried once
     for a win of the attacker by continuous fours (or a four it leaves standing), so that the
@@ -1264,6 +1277,7 @@ def run(
     fcount[0] = _set_children(
         cell, zob, zsym, sym_plies, marks0, fhash[0], mover0, moves, m, cmove, ckey, 0, stats
     )
+    _touch(tkey, ckey, 0, fcount[0], vs[18])
     if a_to_move and not flags0 & FLAG_MOVES_RATED:
         _init_moves(
             bd, a, probe_budget, vs, plan, tb, cmove, ckey, 0, fcount[0], n - marks0 - 1, fhash[0]
@@ -1439,6 +1453,7 @@ def run(
             stats,
         )
         fcount[depth] = end - (first + count)
+        _touch(tkey, ckey, first + count, end, vs[18])
         if child_or and not cflags & FLAG_MOVES_RATED:
             _init_moves(
                 bd,
