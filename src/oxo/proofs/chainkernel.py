@@ -230,18 +230,25 @@ def _wide_load(
     words_of: np.ndarray,
     zobrist: np.ndarray,
     hashed: np.ndarray,
-    own: np.ndarray,
-    other: np.ndarray,
+    marks: np.ndarray,
 ) -> None:
-    """Hold the position whose marked cells are ``own`` (S's) and ``other`` (T's), from empty."""
+    """Hold the position whose marks are ``marks`` (S's, then T's: each side's mask as 64-bit
+    words, the lowest first), from empty."""
     counts[:] = 0
     owners[:] = 0
     words_of[:] = _ZERO
     hashed[0] = _ZERO
-    for cell in own:
-        _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 0, 1)
-    for cell in other:
-        _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 1, 1)
+    n = words_of.shape[1]
+    for side in range(2):
+        for w in range(n):
+            word = marks[side * n + w]
+            bit = 0
+            while word:
+                if word & _ONE:
+                    cell = 64 * w + bit
+                    _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, side, 1)
+                word >>= _ONE
+                bit += 1
 
 
 @njit(cache=True)
@@ -424,16 +431,10 @@ class _WideBoard:
 
     def load(self, own: int, other: int) -> None:
         """Hold the position: S's marks ``own``, T's ``other``."""
-        own_cells, other_cells = (np.array(mask_cells(m), dtype=np.int64) for m in (own, other))
+        size = 8 * self.words
+        marks = np.frombuffer(own.to_bytes(size, "little") + other.to_bytes(size, "little"), "<u8")
         _wide_load(
-            self.through,
-            self.counts,
-            self.owners,
-            self.words_of,
-            self.zobrist,
-            self.hashed,
-            own_cells,
-            other_cells,
+            self.through, self.counts, self.owners, self.words_of, self.zobrist, self.hashed, marks
         )
 
     def scan(self, own: int, other: int) -> tuple[list[int], list[bool], int, bool]:
