@@ -2024,3 +2024,34 @@ def test_a_job_tries_its_hinted_moves_first_within_a_share_of_its_slice() -> Non
     assert bad.statistics["hints_tried"] == 1 and bad.statistics["hints_won"] == 0
     assert 0 < bad.statistics["hint_positions"] <= 20_000 * workers.HINT_SHARE
     assert bad.nodes <= 20_000
+
+
+def test_kept_tables_go_the_oldest_first_when_the_disk_runs_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below FREE_DISK_BYTES free on the folder's disk, kept tables go, leaves' too, the least
+    recently written first, until that much is free again; a running job's table stays."""
+    geometry = Geometry.parse("5x5,k=4")
+    folder = tmp_path / "p"
+    (folder / "run").mkdir(parents=True)
+    run = ProofRun(geometry, folder, split())
+    tree = Tree(geometry, "x", tmp_path)
+    run._split(tree, tree.root)
+    first, second, third, fourth = [c for _, c in tree.nodes[tree.root].children or []][:4]
+    run._split(tree, first)  # a split position's table seeds its children's first jobs
+    tables = {key: run.job_table("x", key) for key in (first, second, third, fourth)}
+    for age, table in enumerate(tables.values()):
+        table.write_bytes(bytes(100))
+        os.utime(table, (1_000_000 + age, 1_000_000 + age))  # first the oldest
+    run.running = {0: ("x", second, 0.0)}
+    monkeypatch.setattr(runs, "FREE_DISK_BYTES", 1_000)
+    monkeypatch.setattr(runs, "_free_bytes", lambda folder: 1_000)
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert all(table.exists() for table in tables.values())  # room enough: all stay
+    monkeypatch.setattr(runs, "_free_bytes", lambda folder: 850)  # two tables short of it
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert [table.exists() for table in tables.values()] == [False, True, False, True]
+    run.running = {}
+    monkeypatch.setattr(runs, "_free_bytes", lambda folder: 0)
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert not any(table.exists() for table in tables.values())

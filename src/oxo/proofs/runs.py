@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import sys
 import time
@@ -94,6 +95,11 @@ MAX_TABLE_BYTES = 1 << 30
 #: moves in were split after a minute or two each, and each kept a table of some 250 MB for its 80
 #: or so children: 10 GB an hour of 2 workers.
 SEED_TABLE_BYTES = 8 << 30
+#: The free space a run leaves on its folder's disk: below it, kept tables go too, leaves' among
+#: them, the least recently written first (a leaf's next job then starts afresh). A full disk would
+#: stop the run at a table's write; the kept tables of 4x4x4x4's leaves grew by some 7 GB a
+#: session (45 of them held 21 GB after 29 sessions).
+FREE_DISK_BYTES = 16 << 30
 #: The most bytes of table the whole search of the root gets (RunOptions.root_search).
 MAX_ROOT_TABLE_BYTES = 1 << 32
 #: Positions per second the compiled search reaches at most (about 190,000 per CPU second measured
@@ -1530,9 +1536,11 @@ class ProofRun:
         are settled or no longer matter (``relevant``: :meth:`Tree.relevant`), or are split with
         no open child left that has not had a job (the table seeds their first jobs), and the
         pieces a killed worker left half-written; never those of a running job. Of the tables of
-        split positions, the oldest go while they hold more than :data:`SEED_TABLE_BYTES`."""
+        split positions, the oldest go while they hold more than :data:`SEED_TABLE_BYTES`; of all,
+        the oldest go while the disk has less than :data:`FREE_DISK_BYTES` free."""
         running = {key for _, key, _ in self.running.values()}
-        seeds = []
+        seeds: list[tuple[float, int, Path]] = []
+        others: list[tuple[float, int, Path]] = []
         for file in self.state_dir.glob(f"*job-{tree.attacker}-*"):
             found = re.search(rf"job-{tree.attacker}-([0-9a-f]+)\.npz", file.name)
             key = int(found.group(1), 16) if found else -1
@@ -1550,15 +1558,22 @@ class ProofRun:
             )
             if not (whole and wanted and key in relevant):
                 file.unlink(missing_ok=True)
-            elif node is not None and node.children is not None:
+            else:
                 stat = file.stat()
-                seeds.append((stat.st_mtime, stat.st_size, file))
+                split = node is not None and node.children is not None
+                (seeds if split else others).append((stat.st_mtime, stat.st_size, file))
+        seeds.sort()
         held = sum(size for _, size, _ in seeds)
-        for _, size, file in sorted(seeds):
-            if held <= SEED_TABLE_BYTES:
-                break
+        while seeds and held > SEED_TABLE_BYTES:
+            _, size, file = seeds.pop(0)
             file.unlink(missing_ok=True)
             held -= size
+        free = _free_bytes(self.state_dir)
+        for _, size, file in sorted(seeds + others):
+            if free >= FREE_DISK_BYTES:
+                break
+            file.unlink(missing_ok=True)
+            free += size
 
     def _share(self) -> int:
         """Bytes of ``--memory`` for one process: this one, or one of its local workers."""
@@ -1888,6 +1903,11 @@ class ProofRun:
             limit,
             run={**status.to_dict(), "resumed": self.resumed},
         )
+
+
+def _free_bytes(folder: Path) -> int:
+    """Bytes free on the disk that holds ``folder``."""
+    return shutil.disk_usage(folder).free
 
 
 def _throttled(report: StatusReporter, interval: float = 0.2) -> StatusReporter:
