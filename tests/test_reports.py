@@ -167,6 +167,21 @@ def test_analysis_beyond_the_solver_keeps_what_is_cheap() -> None:
     )
 
 
+def test_the_empty_board_of_a_board_being_proved_points_at_its_run() -> None:
+    """Beyond the solver, the empty board's hint names 'oxo solve' for what oxo's proof run of the
+    board has settled (the book's figures), or, for a board no run is settling, its search."""
+    from oxo.book import open_board
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None and opened.settled and opened.openings
+    hint = analyze(Position.empty(Geometry.parse("4x4x4x4"))).out_of_reach or ""
+    assert "'oxo solve 4x4x4x4', which says how far oxo's proof run of it has got" in hint
+    assert f"({opened.settled:,} positions settled, {len(opened.openings)} openings" in hint
+    assert "'oxo book 4x4x4x4'" in hint and "10 minutes" not in hint
+    hint = analyze(Position.empty(Geometry.parse("5x5x5"))).out_of_reach or ""
+    assert "'oxo solve 5x5x5', which searches the empty board for up to 10 minutes" in hint
+
+
 def test_describe_is_oxo_show() -> None:
     position = Position.parse("xxx/oo./...")
     data = describe(position).to_dict()

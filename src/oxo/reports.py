@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.analysis import can_win_by_lines, line_report, winnability
+from oxo.book import open_board
 from oxo.book.play import ProvenValue, proven_value
 from oxo.errors import OutOfReachError
 from oxo.position import Player, Position, Status, position_status
@@ -28,6 +29,7 @@ from oxo.tactics import Tactics, forced_win
 
 if TYPE_CHECKING:
     from oxo.analysis import LineReport, Winnability
+    from oxo.geometry import Geometry
 
 Relative = Literal["win", "draw", "loss"]
 
@@ -453,8 +455,7 @@ def analyze(
                 f"{empty} empty cells are too many for the exact solver here (at most {max_empty}); "
                 f"try a position with at most {max_empty} empty cells"
                 + (
-                    f", or 'oxo solve {position.geometry.spec}', which searches the empty board "
-                    "for up to 10 minutes (--time, --proof DIR to keep the work)"
+                    _empty_board_hint(position.geometry)
                     if empty == position.geometry.size and proven is None
                     else ""
                 )
@@ -539,6 +540,25 @@ def _proof_search(position: Position, seconds: float | None) -> Proven | None:
         winner = mover if len(answers) == 1 else opponent
         return Proven(winner, f"{winner.upper()} wins", by)
     return Proven("draw", "draw", by)
+
+
+def _empty_board_hint(geometry: Geometry) -> str:
+    """What to try for the value of ``geometry``'s empty board: ``oxo solve``, which on a board
+    oxo's proof run is settling says how far the run has got."""
+    opened = open_board(geometry.spec)
+    if opened is None:
+        return (
+            f", or 'oxo solve {geometry.spec}', which searches the empty board for up to 10 "
+            "minutes (--time, --proof DIR to keep the work)"
+        )
+    board = opened.board_args
+    known = ""
+    if opened.settled:
+        known = f" ({opened.settled:,} positions settled"
+        if opened.openings:
+            known += f", {len(opened.openings)} openings with certificates: 'oxo book {board}'"
+        known += ")"
+    return f", or 'oxo solve {board}', which says how far oxo's proof run of it has got{known}"
 
 
 def _tactics(position: Position, seconds: float | None) -> tuple[Tactics | None, Tactics | None]:
