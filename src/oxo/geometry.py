@@ -382,6 +382,10 @@ class Geometry:
         every coordinate at once, such as Qubic's swap of the inner and the outer layers. Those
         that the box's symmetries do not already give, named ``inside-out(1,0,3,2)`` by the values'
         images; none on other boards."""
+        return _shared(self, "inside_out")
+
+    def _inside_out(self) -> tuple[Symmetry, ...]:
+        """:attr:`inside_out` worked out (:func:`_shared` keeps it for the board's kind)."""
         shape = self.shape
         n = shape[0]
         if self.gravity or not (all(side == n for side in shape) and self.k == n and 3 <= n <= 6):
@@ -406,6 +410,10 @@ class Geometry:
         carry lines onto lines (192 on Qubic, 1536 on 4x4x4x4), the board's own symmetries first.
         Positions they carry onto each other have the same value, though a checker that knows only
         the board's symmetries sees them as different."""
+        return _shared(self, "line_symmetries")
+
+    def _line_symmetries(self) -> tuple[Symmetry, ...]:
+        """:attr:`line_symmetries` worked out (:func:`_shared` keeps it for the board's kind)."""
         group = list(self.symmetries)
         seen = {symmetry.perm for symmetry in group}
         for extra in self.inside_out:
@@ -425,6 +433,10 @@ class Geometry:
         for one frame f, the position f⁻¹(p) holds an image of q under the board's own symmetries:
         a question about the classes of the board's own symmetries (a certificate's index, say) is
         asked of every line symmetry by asking it once in each frame."""
+        return _shared(self, "line_frames")
+
+    def _line_frames(self) -> tuple[Symmetry, ...]:
+        """:attr:`line_frames` worked out (:func:`_shared` keeps it for the board's kind)."""
         own = {symmetry.perm for symmetry in self.symmetries}
         frames: list[Symmetry] = []
         for candidate in self.symmetries[:1] + self.inside_out + self.line_symmetries:
@@ -520,6 +532,22 @@ class Geometry:
 
 
 # -- helpers --------------------------------------------------------------------------------------
+
+
+def _shared(geometry: Geometry, name: str) -> tuple[Symmetry, ...]:
+    """The group property ``name`` of ``geometry`` (:attr:`Geometry.inside_out`,
+    :attr:`~Geometry.line_symmetries`, :attr:`~Geometry.line_frames`), worked out once for every
+    geometry of the same shape, k and gravity: each of them takes a quarter second on 4x4x4x4, and
+    a geometry is built again from a book's or a certificate's fields wherever one is read."""
+    return _shared_groups(geometry.shape, geometry.k, geometry.gravity, name)
+
+
+@lru_cache(maxsize=64)
+def _shared_groups(
+    shape: tuple[int, ...], k: int, gravity: bool, name: str
+) -> tuple[Symmetry, ...]:
+    found: tuple[Symmetry, ...] = getattr(Geometry(shape, k, gravity), f"_{name}")()
+    return found
 
 
 @lru_cache(maxsize=32)
@@ -679,6 +707,7 @@ def _directions(dimensions: int) -> list[tuple[int, ...]]:
     return out
 
 
+@lru_cache(maxsize=64)
 def _make_lines(shape: tuple[int, ...], k: int) -> tuple[int, ...]:
     strides = [1] * len(shape)
     for axis in range(len(shape) - 2, -1, -1):
