@@ -39,6 +39,9 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   the ratio of the medians (``--sample 3 --seed 3 --nodes 15000 --before REV``: docs/performance.md);
   ``--same-path``: each search in one stretch, so that both visit the same positions; ``--at
   NAME``: one named position instead of the draw (``bottleneck``, ``score-four``, ``9x8-k5``).
+* ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
+  and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
+  4 --before REV --repeats 2``: docs/performance.md).
 * ``lottery``: how much the positions a search needs depend on the search's own choices: the
   positions four plies in that the 4x4x4x4 run kept in ``results/runs/4x4x4x4`` settled, ``--sample
   N`` of them spread from the cheapest to the dearest (by the positions the run spent), each
@@ -354,6 +357,36 @@ def rate(
         result = [searched, time.process_time() - began]
         """
     side_by_side("rate", setup, code, before, repeats)
+
+
+def book_values(count: int, before: str | None, repeats: int) -> None:
+    """How fast oxo's proof book answers the value of 4x4x4x4 positions (``proven_value``, which
+    ``oxo analyze``, the page and the level perfect ask at every position): each settled opening
+    and ``count`` of its images under the maps that keep lines lines, in a fresh process
+    (:func:`side_by_side`; "positions a second" are answers a second, the first included)."""
+    setup = """
+        import time
+        from oxo.book import open_board
+        from oxo.book.play import proven_value
+        from oxo.geometry import Geometry
+        from oxo.position import Position
+        """
+    code = f"""
+        began = time.process_time()
+        answered = 0
+        board = open_board("4x4x4x4")
+        geometry = Geometry(board.shape, board.k, board.gravity)
+        maps = geometry.line_symmetries
+        for opening in board.openings:
+            x = sum(1 << cell for cell in opening.moves[0::2])
+            o = sum(1 << cell for cell in opening.moves[1::2])
+            for symmetry in maps[:: max(1, len(maps) // {count})][:{count}]:
+                found = proven_value(Position(geometry, symmetry.apply_mask(x), symmetry.apply_mask(o)))
+                assert found is not None and found.bound == opening.value_words
+                answered += 1
+        result = [answered, time.process_time() - began]
+        """
+    side_by_side("book-values", setup, code, before, repeats)
 
 
 def drop_rate(
@@ -953,6 +986,7 @@ def main() -> None:
             "score-four-perfect",
             "rate",
             "drop-rate",
+            "book-values",
             "lottery",
             "siblings",
             "winning-move",
@@ -1048,6 +1082,9 @@ def main() -> None:
                 *(args.sample, args.seed, args.nodes, args.before, args.repeats),
                 *(args.same_path, args.at),
             )
+            continue
+        if name == "book-values":
+            book_values(args.sample, args.before, args.repeats)
             continue
         if name == "drop-rate":
             plies = args.plies
