@@ -22,6 +22,7 @@ from oxo.proofs.certificate import status_masks
 from oxo.proofs.runs import RunOptions, proved_openings, write_opening_certificate
 from oxo.proofs.solver import prove_board
 from oxo.registry import find_game
+from oxo.reports import analyze
 from positions import blocking, blocking_x
 
 SPEC = "6x5,k=4"
@@ -161,6 +162,8 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
         below = below.play(next(iter(below.empty_cells)))
     note = unbuilt.advise(below).note
     assert "needs an index" in note and "oxo book 6x5 --k 4 --index --opening " in note, note
+    deeper = below.play(min(below.empty_cells))  # below the opening: the index would tell
+    assert "needs an index" in (unbuilt.unknown_note(deeper) or "")
     named = note.split("--opening ")[1].split()[0]  # the opening whose certificate it needs
     assert board.opening_named(named) is not None and "without --opening" in note
     from oxo.cli.book import _make_opening_indexes
@@ -258,6 +261,14 @@ def test_a_position_below_a_settled_opening_has_its_value(
     off = after.play(next(c for c in after.empty_cells if blocking_x(after) in (None, c)))
     assert book.advise(off).move is None
     assert play.proven_value(off, build=False) is None
+    # what is known instead, said by 'oxo analyze': the opening's value, and that the position
+    # is off its certificate's strategy; none below a covered position or the opening itself
+    note = play.unknown_note(off)
+    assert note is not None and opening.certificate.file in note, note
+    assert f"({opening.value_words}), but this position is off the strategy" in note
+    assert all(play.unknown_note(p) is None for p in (start, covered, Position.empty(geometry)))
+    out_of_reach = analyze(off, max_empty=0).out_of_reach or ""
+    assert out_of_reach.endswith(f"; {note}"), out_of_reach
 
 
 def test_perfect_on_a_terminal_offers_to_index_the_opening_it_needs(

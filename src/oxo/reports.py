@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.analysis import can_win_by_lines, line_report, winnability
 from oxo.book import open_board
-from oxo.book.play import ProvenValue, proven_value
+from oxo.book.play import ProvenValue, proven_value, unknown_note
 from oxo.errors import OutOfReachError
 from oxo.position import Player, Position, Status, position_status
 from oxo.solve import Solution, Value, solve
@@ -463,7 +463,8 @@ def analyze(
                     f", or a longer --time for the proof search ({proof_seconds:g} s now)"
                     if proof_seconds is not None and proven is None
                     else ""
-                ),
+                )
+                + _here_note(unknown_note(position) if proven is None else None),
                 found,
                 threat,
                 proven,
@@ -540,6 +541,11 @@ def _proof_search(position: Position, seconds: float | None) -> Proven | None:
         winner = mover if len(answers) == 1 else opponent
         return Proven(winner, f"{winner.upper()} wins", by)
     return Proven("draw", "draw", by)
+
+
+def _here_note(note: str | None) -> str:
+    """``note`` after the reason a value is out of reach, or nothing."""
+    return f"; {note}" if note else ""
 
 
 def _empty_board_hint(geometry: Geometry) -> str:

@@ -596,6 +596,34 @@ class OpeningsBook:
                 return None
         return self._players[file]
 
+    def unknown_note(self, position: Position) -> str | None:
+        """Why a position below a settled opening has no value from it, in words: the opening's
+        certificate needs its index (with the command that builds it), or the certificate's
+        strategy does not lead to the position (what is known is the opening's value, not the
+        position's). None when no settled opening is below the position, or its value is known."""
+        marks = (position.x | position.o).bit_count()
+        strays = []
+        for match in self.frames_under(position):
+            opening = match.opening
+            if marks <= len(opening.moves):
+                return None  # the opening itself: its value is known
+            player = self.player(opening)
+            if player is None:
+                return self.problem(opening)
+            if player.covers(match.inside(position)):
+                return None
+            strays.append(match)
+        if not strays:
+            return None
+        match = strays[0]
+        opening = match.opening
+        return (
+            f"oxo's run settled {moves_words(opening.moves)}"
+            f"{_here(match.renamed_words, ' (here {})')} ({opening.value_words}), but this "
+            f"position is off the strategy of its certificate {opening.certificate.file} "
+            f"({opening.side.upper()} moved elsewhere)"
+        )
+
     def problem(self, opening: BookOpening) -> str | None:
         """Why the opening's certificate cannot be played from (None when it can, or untried)."""
         return self._problems.get(opening.certificate.file)
@@ -713,6 +741,17 @@ def _opening_value(position: Position, build: bool | None) -> ProvenValue | None
         f"settled yet ('oxo book {board.board_args}'){_here(renamed, '; here {}')}"
     )
     return ProvenValue(outcome, opening.value_words, by)
+
+
+def unknown_note(position: Position, *, build: bool | None = False) -> str | None:
+    """Why oxo's certificates of a board being proved give ``position`` no value though a settled
+    opening is below it (:meth:`OpeningsBook.unknown_note`), or None."""
+    if position.is_terminal or book_entry(position.geometry.spec) is not None:
+        return None
+    board = open_board(position.geometry.spec)
+    if board is None or not board.openings or board.gravity:
+        return None
+    return OpeningsBook(board, build).unknown_note(position)
 
 
 def proven_value(position: Position, *, build: bool | None = None) -> ProvenValue | None:
