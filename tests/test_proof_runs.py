@@ -1710,26 +1710,33 @@ def test_a_split_leafs_table_is_where_its_childrens_first_jobs_start(tmp_path: P
     assert not parent_table.exists()
 
 
-def test_the_tables_of_split_positions_are_held_within_a_budget(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Past SEED_TABLE_BYTES of tables that seed children's first jobs, the oldest go; a leaf's
-    own table (its next job goes on from it) stays whatever its size or age."""
-    monkeypatch.setattr(runs, "SEED_TABLE_BYTES", 250)
+def _kept_tables(tmp_path: Path, split_first: int) -> tuple[ProofRun, Tree, dict[int, Path]]:
+    """A run of 5x5 (k = 4) whose root is split, the first ``split_first`` of its first four
+    children split too, each of the four with a kept table of 100 bytes, the first the oldest."""
     geometry = Geometry.parse("5x5,k=4")
     folder = tmp_path / "p"
     (folder / "run").mkdir(parents=True)
     run = ProofRun(geometry, folder, split())
     tree = Tree(geometry, "x", tmp_path)
     run._split(tree, tree.root)
-    first, second, third, leaf = [c for _, c in tree.nodes[tree.root].children or []][:4]
-    for key in (first, second, third):
+    children = [c for _, c in tree.nodes[tree.root].children or []][:4]
+    for key in children[:split_first]:  # a split position's table seeds its children's first jobs
         run._split(tree, key)
-    tables = {key: run.job_table("x", key) for key in (first, second, third, leaf)}
+    tables = {key: run.job_table("x", key) for key in children}
     for age, table in enumerate(tables.values()):
         table.write_bytes(bytes(100))
-        os.utime(table, (1_000_000 + age, 1_000_000 + age))  # first the oldest, leaf the newest
-    os.utime(tables[leaf], (1, 1))  # a leaf's table, older than all: kept all the same
+        os.utime(table, (1_000_000 + age, 1_000_000 + age))
+    return run, tree, tables
+
+
+def test_the_tables_of_split_positions_are_held_within_a_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past SEED_TABLE_BYTES of tables that seed children's first jobs, the oldest go; a leaf's
+    own table (its next job goes on from it) stays whatever its size or age."""
+    monkeypatch.setattr(runs, "SEED_TABLE_BYTES", 250)
+    run, tree, tables = _kept_tables(tmp_path, split_first=3)
+    os.utime(list(tables.values())[3], (1, 1))  # a leaf's table, older than all: kept all the same
     run._tidy_tables(tree, tree.relevant(tree.values()))
     assert [table.exists() for table in tables.values()] == [False, True, True, True]
     monkeypatch.setattr(runs, "SEED_TABLE_BYTES", 0)
@@ -2031,19 +2038,8 @@ def test_kept_tables_go_the_oldest_first_when_the_disk_runs_short(
 ) -> None:
     """Below FREE_DISK_BYTES free on the folder's disk, kept tables go, leaves' too, the least
     recently written first, until that much is free again; a running job's table stays."""
-    geometry = Geometry.parse("5x5,k=4")
-    folder = tmp_path / "p"
-    (folder / "run").mkdir(parents=True)
-    run = ProofRun(geometry, folder, split())
-    tree = Tree(geometry, "x", tmp_path)
-    run._split(tree, tree.root)
-    first, second, third, fourth = [c for _, c in tree.nodes[tree.root].children or []][:4]
-    run._split(tree, first)  # a split position's table seeds its children's first jobs
-    tables = {key: run.job_table("x", key) for key in (first, second, third, fourth)}
-    for age, table in enumerate(tables.values()):
-        table.write_bytes(bytes(100))
-        os.utime(table, (1_000_000 + age, 1_000_000 + age))  # first the oldest
-    run.running = {0: ("x", second, 0.0)}
+    run, tree, tables = _kept_tables(tmp_path, split_first=1)
+    run.running = {0: ("x", list(tables)[1], 0.0)}
     monkeypatch.setattr(runs, "FREE_DISK_BYTES", 1_000)
     monkeypatch.setattr(runs, "_free_bytes", lambda folder: 1_000)
     run._tidy_tables(tree, tree.relevant(tree.values()))
