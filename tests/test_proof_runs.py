@@ -2037,10 +2037,15 @@ def test_kept_tables_go_the_oldest_first_when_the_disk_runs_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Below FREE_DISK_BYTES free on the folder's disk, kept tables go, leaves' too, the least
-    recently written first, until that much is free again; a running job's table stays."""
+    recently written first, until that much is free again; a running job's table stays. Not while
+    they hold less than GUARD_FROM_BYTES in all (deleting them would free nothing that matters)."""
     run, tree, tables = _kept_tables(tmp_path, split_first=1)
     run.running = {0: ("x", list(tables)[1], 0.0)}
     monkeypatch.setattr(runs, "FREE_DISK_BYTES", 1_000)
+    monkeypatch.setattr(runs, "_free_bytes", lambda folder: 0)
+    run._tidy_tables(tree, tree.relevant(tree.values()))
+    assert all(table.exists() for table in tables.values())  # 400 bytes: too few to matter
+    monkeypatch.setattr(runs, "GUARD_FROM_BYTES", 200)
     monkeypatch.setattr(runs, "_free_bytes", lambda folder: 1_000)
     run._tidy_tables(tree, tree.relevant(tree.values()))
     assert all(table.exists() for table in tables.values())  # room enough: all stay

@@ -100,6 +100,9 @@ SEED_TABLE_BYTES = 8 << 30
 #: stop the run at a table's write; the kept tables of 4x4x4x4's leaves grew by some 7 GB a
 #: session (45 of them held 21 GB after 29 sessions).
 FREE_DISK_BYTES = 16 << 30
+#: ... while the kept tables hold at least this much in all: below it, deleting them would free
+#: nothing that matters (a small board's run, or a machine short of disk for other reasons).
+GUARD_FROM_BYTES = 1 << 30
 #: The most bytes of table the whole search of the root gets (RunOptions.root_search).
 MAX_ROOT_TABLE_BYTES = 1 << 32
 #: Positions per second the compiled search reaches at most (about 190,000 per CPU second measured
@@ -1568,8 +1571,11 @@ class ProofRun:
             _, size, file = seeds.pop(0)
             file.unlink(missing_ok=True)
             held -= size
+        kept = sorted(seeds + others)
+        if sum(size for _, size, _ in kept) < GUARD_FROM_BYTES:
+            return
         free = _free_bytes(self.state_dir)
-        for _, size, file in sorted(seeds + others):
+        for _, size, file in kept:
             if free >= FREE_DISK_BYTES:
                 break
             file.unlink(missing_ok=True)
