@@ -267,8 +267,16 @@ def test_a_position_below_a_settled_opening_has_its_value(
     assert note is not None and opening.certificate.file in note, note
     assert f"({opening.value_words}), but this position is off the strategy" in note
     assert all(play.unknown_note(p) is None for p in (start, covered, Position.empty(geometry)))
+    looks = []
+    frames_under = OpeningsBook.frames_under
+    monkeypatch.setattr(
+        OpeningsBook, "frames_under", lambda self, p: looks.append(p) or frames_under(self, p)
+    )
     out_of_reach = analyze(off, max_empty=0).out_of_reach or ""
     assert out_of_reach.endswith(f"; {note}"), out_of_reach
+    assert looks == [off]  # the value and the note from one look for the openings under it
+    assert play.book_answer(off, build=False) == play.BookAnswer(None, note)
+    assert play.book_answer(covered, build=False).note is None
 
 
 def test_perfect_on_a_terminal_offers_to_index_the_opening_it_needs(

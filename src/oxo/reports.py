@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from oxo.analysis import can_win_by_lines, line_report, winnability
 from oxo.book import open_board
-from oxo.book.play import ProvenValue, proven_value, unknown_note
+from oxo.book.play import ProvenValue, book_answer, proven_value
 from oxo.errors import OutOfReachError
 from oxo.position import Player, Position, Status, position_status
 from oxo.solve import Solution, Value, solve
@@ -442,7 +442,7 @@ def analyze(
     if solution is None or position not in solution:
         if empty > max_empty:
             found, threat = _tactics(position, tactics_seconds)
-            proven = _proven(position, found, proof_seconds, book_build)
+            proven, note = _proven(position, found, proof_seconds, book_build)
             return Analysis(
                 position,
                 status,
@@ -464,7 +464,7 @@ def analyze(
                     if proof_seconds is not None and proven is None
                     else ""
                 )
-                + _here_note(unknown_note(position) if proven is None else None),
+                + _here_note(note),
                 found,
                 threat,
                 proven,
@@ -491,20 +491,22 @@ def _proven(
     found: Tactics | None,
     proof_seconds: float | None,
     book_build: bool | None = False,
-) -> Proven | None:
+) -> tuple[Proven | None, str | None]:
     """The best answer oxo has about who wins a position beyond the exact solver: the forced win
-    found, what the proof book proves, or a proof search within ``proof_seconds`` (None: none)."""
+    found, what the proof book proves, or a proof search within ``proof_seconds`` (None: none);
+    with it, when there is none, why a settled opening below the position gives it no value
+    (:func:`~oxo.book.play.book_answer`)."""
     if found is not None and found.found:
         return Proven(
             found.attacker,
             f"{found.attacker.upper()} wins",
             "a forced win by fours and threes (shown above), played out against every defence",
-        )
-    book = proven_value(position, build=book_build)
-    if book is not None and book.outcome is not None:
-        return book
-    searched = _proof_search(position, proof_seconds)
-    return searched or book
+        ), None
+    book = book_answer(position, build=book_build)
+    if book.value is not None and book.value.outcome is not None:
+        return book.value, None
+    searched = _proof_search(position, proof_seconds) or book.value
+    return searched, book.note if searched is None else None
 
 
 def _proof_search(position: Position, seconds: float | None) -> Proven | None:

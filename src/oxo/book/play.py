@@ -596,33 +596,54 @@ class OpeningsBook:
                 return None
         return self._players[file]
 
-    def unknown_note(self, position: Position) -> str | None:
-        """Why a position below a settled opening has no value from it, in words: the opening's
-        certificate needs its index (with the command that builds it), or the certificate's
-        strategy does not lead to the position (what is known is the opening's value, not the
-        position's). None when no settled opening is below the position, or its value is known."""
+    def answer(self, position: Position) -> BookAnswer:
+        """What the settled openings prove about ``position`` in one look for the openings under
+        it: the value of the opening it is (or an image of one), or of an opening below it whose
+        certificate's walk reaches it; failing that, why there is none, in words (the opening's
+        certificate needs its index, with the command that builds it, or its strategy does not
+        lead here: what is known is the opening's value, not the position's)."""
         marks = (position.x | position.o).bit_count()
-        strays = []
-        for match in self.frames_under(position):
-            opening = match.opening
-            if marks <= len(opening.moves):
-                return None  # the opening itself: its value is known
-            player = self.player(opening)
+        matches = self.frames_under(position)
+        for match in matches:
+            if marks <= len(match.opening.moves):  # the opening itself
+                return BookAnswer(self._value(match), None)
+        if self.board.gravity:  # a gravity certificate is played by the board's own solver
+            return BookAnswer(None, None)
+        problem, stray = None, None
+        for match in matches:
+            player = self.player(match.opening)
             if player is None:
-                return self.problem(opening)
-            if player.covers(match.inside(position)):
-                return None
-            strays.append(match)
-        if not strays:
-            return None
-        match = strays[0]
-        opening = match.opening
-        return (
+                problem = problem or self.problem(match.opening)
+            elif player.covers(match.inside(position)):
+                return BookAnswer(self._value(match), None)
+            else:
+                stray = stray or match
+        if problem is not None or stray is None:
+            return BookAnswer(None, problem)
+        opening = stray.opening
+        return BookAnswer(
+            None,
             f"oxo's run settled {moves_words(opening.moves)}"
-            f"{_here(match.renamed_words, ' (here {})')} ({opening.value_words}), but this "
+            f"{_here(stray.renamed_words, ' (here {})')} ({opening.value_words}), but this "
             f"position is off the strategy of its certificate {opening.certificate.file} "
-            f"({opening.side.upper()} moved elsewhere)"
+            f"({opening.side.upper()} moved elsewhere)",
         )
+
+    def unknown_note(self, position: Position) -> str | None:
+        """Why a position below a settled opening has no value from it (:meth:`answer`); None
+        when no settled opening is below the position, or its value is known."""
+        return self.answer(position).note
+
+    def _value(self, match: OpeningFrame) -> ProvenValue:
+        """The value of ``match``'s opening, said of a position at or below it."""
+        opening = match.opening
+        outcome = opening.side if opening.guarantee == "win" else None
+        by = (
+            f"the certificate {opening.certificate.file} of oxo's run of the board, which is not "
+            f"settled yet ('oxo book {self.board.board_args}')"
+            f"{_here(match.renamed_words, '; here {}')}"
+        )
+        return ProvenValue(outcome, opening.value_words, by)
 
     def problem(self, opening: BookOpening) -> str | None:
         """Why the opening's certificate cannot be played from (None when it can, or untried)."""
@@ -711,60 +732,49 @@ class ProvenValue:
         return {"outcome": self.outcome, "bound": self.bound, "by": self.by}
 
 
-def _opening_value(position: Position, build: bool | None) -> ProvenValue | None:
-    """The value of a settled opening of an open board (the position is the opening or an image
-    of it under a map that keeps lines lines, :meth:`oxo.book.OpenBoard.opening_at`), or of a
-    position below one that the opening's certificate covers (its index built, or built now as
-    ``build`` says: :func:`load_player`)."""
-    board = open_board(position.geometry.spec)
-    if board is None or not board.openings:
-        return None
-    book = OpeningsBook(board, build)
-    marks = (position.x | position.o).bit_count()
-    opening, renamed = None, ""
-    # the position itself settled first, then an opening below it whose certificate covers it
-    matches = sorted(book.frames_under(position), key=lambda m: marks > len(m.opening.moves))
-    for match in matches:
-        if marks > len(match.opening.moves):  # below the opening: its certificate must cover it
-            if board.gravity:
-                continue
-            player = book.player(match.opening)
-            if player is None or not player.covers(match.inside(position)):
-                continue
-        opening, renamed = match.opening, match.renamed_words
-        break
-    if opening is None:
-        return None
-    outcome = opening.side if opening.guarantee == "win" else None
-    by = (
-        f"the certificate {opening.certificate.file} of oxo's run of the board, which is not "
-        f"settled yet ('oxo book {board.board_args}'){_here(renamed, '; here {}')}"
-    )
-    return ProvenValue(outcome, opening.value_words, by)
+@dataclass(frozen=True)
+class BookAnswer:
+    """What the proof book says about a position: its ``value`` (None when no certificate gives
+    one) and, when a settled opening of a board being proved is below the position but gives it
+    no value, a ``note`` saying why (:meth:`OpeningsBook.answer`)."""
+
+    value: ProvenValue | None
+    note: str | None = None
+
+
+def book_answer(position: Position, *, build: bool | None = None) -> BookAnswer:
+    """What the book's certificates prove about ``position``, or why they prove nothing though a
+    settled opening is below it, in one look (``build`` as in :func:`load_player`: whether an
+    index not built yet is built now). On a board no one has proved, a position a few moves in
+    that oxo's run has settled (one of the open board's :attr:`~oxo.book.OpenBoard.openings`, or
+    an image of one) has its certificate's value, and so has a position below one that the
+    certificate covers."""
+    if position.is_terminal:
+        return BookAnswer(None)
+    entry = book_entry(position.geometry.spec)
+    if entry is None:
+        board = open_board(position.geometry.spec)
+        if board is None or not board.openings:
+            return BookAnswer(None)
+        return OpeningsBook(board, build).answer(position)
+    return BookAnswer(_book_value(entry, position, build))
 
 
 def unknown_note(position: Position, *, build: bool | None = False) -> str | None:
     """Why oxo's certificates of a board being proved give ``position`` no value though a settled
-    opening is below it (:meth:`OpeningsBook.unknown_note`), or None."""
-    if position.is_terminal or book_entry(position.geometry.spec) is not None:
-        return None
-    board = open_board(position.geometry.spec)
-    if board is None or not board.openings or board.gravity:
-        return None
-    return OpeningsBook(board, build).unknown_note(position)
+    opening is below it (:meth:`OpeningsBook.answer`), or None."""
+    return book_answer(position, build=build).note
 
 
 def proven_value(position: Position, *, build: bool | None = None) -> ProvenValue | None:
     """What the book's certificates prove about ``position`` (None when no certificate covers it,
-    or its index is not built and not quick to build: ``build`` as in :func:`load_player`). On a
-    board no one has proved, a position a few moves in that oxo's run has settled (one of the open
-    board's :attr:`~oxo.book.OpenBoard.openings`, or an image of one) has its certificate's value,
-    and so has a position below one that the certificate covers."""
-    if position.is_terminal:
-        return None
-    entry = book_entry(position.geometry.spec)
-    if entry is None:
-        return _opening_value(position, build)
+    or its index is not built and not quick to build: ``build`` as in :func:`load_player`);
+    :func:`book_answer` says why when a settled opening is below it."""
+    return book_answer(position, build=build).value
+
+
+def _book_value(entry: BookEntry, position: Position, build: bool | None) -> ProvenValue | None:
+    """What the certificates of a proved board's book entry prove about ``position``."""
     words = entry.value_words
     geometry = position.geometry
     board = geometry.spec_shape + ("" if geometry.k == geometry.default_k else f" --k {geometry.k}")
