@@ -1131,11 +1131,9 @@ class _Checker:
         self.full = geometry.full_mask
         self.lines = geometry.lines
         # Line i is bit i of a set of lines: the lines through each cell, so that a pairing is
-        # checked with a few ORs (the lines through both cells of a pair hold the whole pair).
-        self.line_sets = [
-            sum(1 << i for i, line in enumerate(self.lines) if line >> cell & 1)
-            for cell in range(geometry.size)
-        ]
+        # checked with a few ORs (the lines through both cells of a pair hold the whole pair);
+        # kept by the geometry, which a sectioned certificate's checkers share.
+        self.line_sets = geometry.cell_line_numbers
         self.lines_through = geometry.lines_through
         self.symmetries: tuple[Symmetry, ...] = header.group
         self.rules = header.rules
