@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oxo.geometry import Geometry
 from oxo.proofs import chainkernel
@@ -122,3 +125,78 @@ def test_the_checker_without_oxo_finds_the_chains_the_plain_search_finds(
             assert tool.has_chain(checker, x, o, depth, {}) == verdict, (x, o, depth)
             found += verdict
     assert found > 0
+
+
+@pytest.mark.parametrize("board", ["4x4x4x4", "3x3x3x3", "9x9,k=2", "9x9,k=5"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_wide_boards_lines_to_scan_follow_the_moves(board: str, data: st.DataObject) -> None:
+    """The set of lines a wide board's scan looks at (chainkernel._hot_update) is, after a load
+    and after marks played and taken back, the lines where S is two short with no mark of T's
+    or T one short with none of S's; and the scan over them lists the cells where S threatens
+    in increasing order, as a scan of every line finds them."""
+    geometry = Geometry.parse(board)
+    board_ = chainkernel._WideBoard(np.array(geometry.line_cells, dtype=np.int64), geometry.size)
+    k = geometry.k
+    cells = data.draw(st.permutations(range(geometry.size)))
+    marks = data.draw(st.integers(0, min(24, geometry.size)))
+    own = sum(1 << c for c in cells[: marks // 2])
+    other = sum(1 << c for c in cells[marks // 2 : marks])
+    board_.load(own, other)
+    played = data.draw(st.lists(st.sampled_from(cells[marks:]), unique=True, max_size=6))
+    for number, cell in enumerate(played):  # S and T in turn, then all taken back but one
+        chainkernel._wide_flip(
+            board_.through,
+            board_.counts,
+            board_.owners,
+            board_.words_of,
+            board_.zobrist,
+            board_.hashed,
+            board_.hot,
+            k,
+            cell,
+            number % 2,
+            1,
+        )
+    for number, cell in reversed(list(enumerate(played))[1:]):
+        chainkernel._wide_flip(
+            board_.through,
+            board_.counts,
+            board_.owners,
+            board_.words_of,
+            board_.zobrist,
+            board_.hashed,
+            board_.hot,
+            k,
+            cell,
+            number % 2,
+            -1,
+        )
+    if played:
+        own |= 1 << played[0]
+    mine = [bin(own & line).count("1") for line in geometry.lines]
+    theirs = [bin(other & line).count("1") for line in geometry.lines]
+    expected = {
+        line
+        for line in range(len(geometry.lines))
+        if (theirs[line] == 0 and mine[line] == k - 2)
+        or (mine[line] == 0 and theirs[line] == k - 1)
+    }
+    count = int(board_.hot[0, -1])
+    held = [int(line) for line in board_.hot[0, :count]]
+    assert sorted(held) == sorted(expected) and len(held) == len(expected)
+    assert all(board_.hot[1, line] == place for place, line in enumerate(held))
+    firsts, several, listed = chainkernel._scan_rows(1, geometry.size)
+    for _ in range(2):  # the second scan clears the first's answers
+        chainkernel._wide_scan(
+            board_.cells, board_.counts, board_.owners, board_.hot, firsts[0], several[0], listed[0]
+        )
+    threatening = {
+        cell
+        for line, cells_ in zip(geometry.lines, geometry.line_cells, strict=True)
+        if not other & line and bin(own & line).count("1") == k - 2
+        for cell in cells_
+        if not own >> cell & 1
+    }
+    assert [int(c) for c in listed[0][: listed[0][-1]]] == sorted(threatening)
+    assert {c for c in range(geometry.size) if firsts[0][c] >= 0} == threatening

@@ -4,7 +4,8 @@
 definition, searched exhaustively to the bound, so the same verdicts; held to it in the tests), on
 boards whose lines have one length: a position is two 64-bit masks on boards of at most 64 cells,
 and on larger ones (4x4x4x4, 256 cells) each cell's owner and each line's counts, played and taken
-back in place, with masks of several words as the table's keys. What it learns is kept across
+back in place, with masks of several words as the table's keys and the few lines where a threat
+can be (:func:`_hot_update`) kept as a set, so that a position's scan looks at those alone. What it learns is kept across
 calls in a table of fixed size (a position's verdict, "a chain of at most d moves" or "none of at
 most d", does not depend on the call that found it), so a walk that asks about many related
 positions, such as Patashnik's dictionary walk (:mod:`oxo.proofs.dictionary`), pays once for what
@@ -47,6 +48,11 @@ BUDGET = 20_000
 DEEPENING = (4, 6, 8, 12, 16, 24)
 #: Slots of the table (a power of two): 2**20 positions, 20 MiB.
 TABLE_BITS = 20
+#: The same past 64 cells, where a slot's key is a row of words (64 bytes on 4x4x4x4): 2**16
+#: positions, 5 MiB. A checker's walk of a 4x4x4x4 certificate rarely asks about a position twice,
+#: and the larger table's look-ups wait on memory: `oxo verify` of the certificate of the opening
+#: 0-1 took 8 % less processor time with this one (docs/performance.md).
+WIDE_TABLE_BITS = 16
 
 
 @njit(cache=True)
@@ -196,7 +202,33 @@ def _exists(
 # -- boards of more than 64 cells ------------------------------------------------------------------
 # A position is held as each cell's owner (0 empty, 1 the side S, 2 its opponent T), each line's
 # count of S's and of T's marks, both sides' marks as masks of several 64-bit words (the table's
-# exact key) and a Zobrist hash of it (the table's slot only).
+# exact key), a Zobrist hash of it (the table's slot only) and the set of lines a scan looks at.
+
+
+@njit(cache=True)
+def _hot_update(counts: np.ndarray, hot: np.ndarray, line: int, k: int) -> None:
+    """Keep ``line`` in the set of lines a scan looks at (:func:`_wide_scan`) when it is one: S
+    two marks short of it and T without a mark there (a move of S's on it makes a threat), or T
+    one short and S without a mark (T threatens). ``hot[0, :n]`` holds the set's lines, ``n`` in
+    ``hot[0, -1]``; ``hot[1, line]`` the line's place in it, -1 when out."""
+    mine = counts[0, line]
+    theirs = counts[1, line]
+    wanted = (theirs == 0 and mine == k - 2) or (mine == 0 and theirs == k - 1)
+    end = hot.shape[1] - 1
+    place = hot[1, line]
+    if wanted:
+        if place < 0:
+            n = hot[0, end]
+            hot[0, n] = line
+            hot[1, line] = n
+            hot[0, end] = n + 1
+    elif place >= 0:
+        n = hot[0, end] - 1
+        moved = hot[0, n]
+        hot[0, place] = moved
+        hot[1, moved] = place
+        hot[1, line] = -1
+        hot[0, end] = n
 
 
 @njit(cache=True)
@@ -207,6 +239,8 @@ def _wide_flip(
     words_of: np.ndarray,
     zobrist: np.ndarray,
     hashed: np.ndarray,
+    hot: np.ndarray,
+    k: int,
     cell: int,
     side: int,
     step: int,
@@ -218,6 +252,7 @@ def _wide_flip(
         if line < 0:
             break
         counts[side, line] += step
+        _hot_update(counts, hot, line, k)
     words_of[side, cell >> 6] ^= _ONE << np.uint64(cell & 63)
     hashed[0] ^= zobrist[side, cell]
 
@@ -230,6 +265,8 @@ def _wide_load(
     words_of: np.ndarray,
     zobrist: np.ndarray,
     hashed: np.ndarray,
+    hot: np.ndarray,
+    k: int,
     marks: np.ndarray,
 ) -> None:
     """Hold the position whose marks are ``marks`` (S's, then T's: each side's mask as 64-bit
@@ -238,6 +275,8 @@ def _wide_load(
     owners[:] = 0
     words_of[:] = _ZERO
     hashed[0] = _ZERO
+    hot[1, :] = -1
+    hot[0, -1] = 0
     n = words_of.shape[1]
     for side in range(2):
         for w in range(n):
@@ -246,15 +285,24 @@ def _wide_load(
             while word:
                 if word & _ONE:
                     cell = 64 * w + bit
-                    _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, side, 1)
+                    _wide_flip(
+                        through, counts, owners, words_of, zobrist, hashed, hot, k, cell, side, 1
+                    )
                 word >>= _ONE
                 bit += 1
+    for line in range(counts.shape[1]):  # the lines no mark touched (with k = 2, every empty one)
+        _hot_update(counts, hot, line, k)
 
 
 @njit(cache=True)
-def _pair(firsts: np.ndarray, several: np.ndarray, cell: int, partner: int) -> None:
+def _pair(
+    firsts: np.ndarray, several: np.ndarray, found: np.ndarray, cell: int, partner: int
+) -> None:
     if firsts[cell] < 0:
         firsts[cell] = partner
+        n = found[-1]
+        found[n] = cell
+        found[-1] = n + 1
     elif firsts[cell] != partner:
         several[cell] = True
 
@@ -264,31 +312,37 @@ def _wide_scan(
     cells: np.ndarray,
     counts: np.ndarray,
     owners: np.ndarray,
+    hot: np.ndarray,
     firsts: np.ndarray,
     several: np.ndarray,
+    found: np.ndarray,
 ) -> tuple[int, bool]:
-    """One pass over the lines: ``firsts[c]`` gets a cell S would threaten by playing c (-1: none)
-    and ``several[c]`` whether it would threaten two or more; returns T's threat (-1: none) and
-    whether T has two or more."""
-    firsts[:] = -1
-    several[:] = False
+    """One pass over the lines of the hot set (:func:`_hot_update`; the other lines can hold
+    neither): ``firsts[c]`` gets a cell S would threaten by playing c (-1: none) and
+    ``several[c]`` whether it would threaten two or more, and ``found`` the cells c with a
+    threat, in increasing order (their number in ``found[-1]``); returns T's threat (-1: none)
+    and whether T has two or more. ``firsts``, ``several`` and ``found`` hold the last scan's
+    answers on entry (-1, False and none at first): only its cells are cleared."""
+    for i in range(found[-1]):
+        cell = found[i]
+        firsts[cell] = -1
+        several[cell] = False
+    found[-1] = 0
     k = cells.shape[1]
     their = -1
     theirs = False
-    for line in range(cells.shape[0]):
-        mine = counts[0, line]
-        other = counts[1, line]
-        if other:
-            if mine == 0 and other == k - 1:
-                for i in range(k):
-                    cell = cells[line, i]
-                    if owners[cell] == 0:
-                        if their < 0:
-                            their = cell
-                        elif cell != their:
-                            theirs = True
-                        break
-        elif mine == k - 2:
+    for h in range(hot[0, -1]):
+        line = hot[0, h]
+        if counts[1, line]:  # T one short of the line, S without a mark on it
+            for i in range(k):
+                cell = cells[line, i]
+                if owners[cell] == 0:
+                    if their < 0:
+                        their = cell
+                    elif cell != their:
+                        theirs = True
+                    break
+        else:  # S two short, T without a mark
             a = -1
             b = -1
             for i in range(k):
@@ -298,8 +352,16 @@ def _wide_scan(
                         a = cell
                     else:
                         b = cell
-            _pair(firsts, several, a, b)
-            _pair(firsts, several, b, a)
+            _pair(firsts, several, found, a, b)
+            _pair(firsts, several, found, b, a)
+    # in increasing order, as a pass over every cell meets them (few: an insertion sort)
+    for i in range(1, found[-1]):
+        cell = found[i]
+        j = i - 1
+        while j >= 0 and found[j] > cell:
+            found[j + 1] = found[j]
+            j -= 1
+        found[j + 1] = cell
     return their, theirs
 
 
@@ -321,18 +383,20 @@ def _wide_exists(
     words_of: np.ndarray,
     zobrist: np.ndarray,
     hashed: np.ndarray,
+    hot: np.ndarray,
     depth: int,
     keys: np.ndarray,
     values: np.ndarray,
     nodes: np.ndarray,
     firsts: np.ndarray,
     several: np.ndarray,
+    listed: np.ndarray,
     ages: np.ndarray,
 ) -> bool:
     """:func:`_exists` on a board of any size: the position is the one held in ``counts``,
-    ``owners``, ``words_of`` and ``hashed`` (played and taken back in place), ``firsts[d]`` and
-    ``several[d]`` the scan of a search d moves from its bound; the table's keys are both sides'
-    masks, word by word."""
+    ``owners``, ``words_of``, ``hashed`` and ``hot`` (played and taken back in place),
+    ``firsts[d]``, ``several[d]`` and ``listed[d]`` the scan of a search d moves from its bound
+    (:func:`_wide_scan`); the table's keys are both sides' masks, word by word."""
     if nodes[0] >= nodes[2]:
         nodes[1] = 1
         return False
@@ -350,20 +414,25 @@ def _wide_exists(
             break
     first = firsts[depth]
     many = several[depth]
-    their, theirs = _wide_scan(cells, counts, owners, first, many)
+    threatening = listed[depth]
+    their, theirs = _wide_scan(cells, counts, owners, hot, first, many, threatening)
     found = False
     if not theirs:
-        for cell in range(owners.shape[0]):
-            if first[cell] >= 0 and (their < 0 or cell == their) and many[cell]:
+        count = threatening[-1]
+        for i in range(count):
+            cell = threatening[i]
+            if (their < 0 or cell == their) and many[cell]:
                 found = True
                 break
         if not found and depth >= 2:
-            for cell in range(owners.shape[0]):
+            k = cells.shape[1]
+            for i in range(count):
+                cell = threatening[i]
                 block = first[cell]
-                if block < 0 or (their >= 0 and cell != their):
+                if their >= 0 and cell != their:
                     continue
-                _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 0, 1)
-                _wide_flip(through, counts, owners, words_of, zobrist, hashed, block, 1, 1)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, hot, k, cell, 0, 1)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, hot, k, block, 1, 1)
                 deeper = _wide_exists(
                     cells,
                     through,
@@ -372,16 +441,18 @@ def _wide_exists(
                     words_of,
                     zobrist,
                     hashed,
+                    hot,
                     depth - 1,
                     keys,
                     values,
                     nodes,
                     firsts,
                     several,
+                    listed,
                     ages,
                 )
-                _wide_flip(through, counts, owners, words_of, zobrist, hashed, block, 1, -1)
-                _wide_flip(through, counts, owners, words_of, zobrist, hashed, cell, 0, -1)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, hot, k, block, 1, -1)
+                _wide_flip(through, counts, owners, words_of, zobrist, hashed, hot, k, cell, 0, -1)
                 if deeper:
                     found = True
                     break
@@ -408,6 +479,16 @@ def _wide_exists(
     return found
 
 
+def _scan_rows(depths: int, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows for :func:`_wide_scan` at ``depths`` depths on ``size`` cells, as it wants them on
+    entry: every ``firsts`` -1, every ``several`` False, no cell listed."""
+    return (
+        np.full((depths, size), -1, dtype=np.int64),
+        np.zeros((depths, size), dtype=np.bool_),
+        np.zeros((depths, size + 1), dtype=np.int64),
+    )
+
+
 class _WideBoard:
     """The arrays :func:`_wide_exists` plays on, for a board of ``size`` cells whose lines are the
     rows of ``cells``."""
@@ -428,13 +509,24 @@ class _WideBoard:
         rng = np.random.default_rng(20261129)
         self.zobrist = rng.integers(0, 1 << 63, size=(2, size), dtype=np.int64).astype(np.uint64)
         self.hashed = np.zeros(1, dtype=np.uint64)
+        #: The lines a scan looks at (:func:`_hot_update`), set by :meth:`load`.
+        self.hot = np.full((2, len(cells) + 1), -1, dtype=np.int64)
+        self.k = int(cells.shape[1])
 
     def load(self, own: int, other: int) -> None:
         """Hold the position: S's marks ``own``, T's ``other``."""
         size = 8 * self.words
         marks = np.frombuffer(own.to_bytes(size, "little") + other.to_bytes(size, "little"), "<u8")
         _wide_load(
-            self.through, self.counts, self.owners, self.words_of, self.zobrist, self.hashed, marks
+            self.through,
+            self.counts,
+            self.owners,
+            self.words_of,
+            self.zobrist,
+            self.hashed,
+            self.hot,
+            self.k,
+            marks,
         )
 
     def scan(self, own: int, other: int) -> tuple[list[int], list[bool], int, bool]:
@@ -442,9 +534,11 @@ class _WideBoard:
         (-1: none) and whether it would threaten several; T's threat (-1: none) and whether T has
         several."""
         self.load(own, other)
-        firsts = np.zeros(len(self.owners), dtype=np.int64)
-        several = np.zeros(len(self.owners), dtype=np.bool_)
-        their, theirs = _wide_scan(self.cells, self.counts, self.owners, firsts, several)
+        firsts, several, listed = _scan_rows(1, len(self.owners))
+        their, theirs = _wide_scan(
+            self.cells, self.counts, self.owners, self.hot, firsts[0], several[0], listed[0]
+        )
+        firsts, several = firsts[0], several[0]
         return firsts.tolist(), several.tolist(), int(their), bool(theirs)
 
 
@@ -455,11 +549,13 @@ class CompiledChainSearch:
     counts, cells and masks of several words (:func:`_wide_exists`)."""
 
     def __init__(
-        self, line_cells: Sequence[Sequence[int]], size: int, table_bits: int = TABLE_BITS
+        self, line_cells: Sequence[Sequence[int]], size: int, table_bits: int | None = None
     ) -> None:
         self.cells = np.array(line_cells, dtype=np.int64)
         self.size = size
         self.wide = size > 64
+        if table_bits is None:
+            table_bits = WIDE_TABLE_BITS if self.wide else TABLE_BITS
         #: Positions searched, a flag set when a search gave up, where it gives up, and the number
         #: of the search under way.
         self._nodes = np.zeros(4, dtype=np.int64)
@@ -468,8 +564,7 @@ class CompiledChainSearch:
         if self.wide:
             self._board = _WideBoard(self.cells, size)
             self.keys = np.zeros((1 << table_bits, 2 * self._board.words), dtype=np.uint64)
-            self._firsts = np.zeros((33, size), dtype=np.int64)
-            self._several = np.zeros((33, size), dtype=np.bool_)
+            self._firsts, self._several, self._listed = _scan_rows(33, size)
         else:
             self.masks = np.array(
                 [sum(1 << c for c in line) for line in line_cells], dtype=np.uint64
@@ -487,8 +582,7 @@ class CompiledChainSearch:
         if depth < 1:
             return False
         if self.wide and depth >= len(self._firsts):
-            self._firsts = np.zeros((depth + 1, self.size), dtype=np.int64)
-            self._several = np.zeros((depth + 1, self.size), dtype=np.bool_)
+            self._firsts, self._several, self._listed = _scan_rows(depth + 1, self.size)
         elif not self.wide and depth >= len(self._scratch):
             self._scratch = np.zeros((depth + 1, self.size), dtype=np.uint64)
         if depth > DEEPENING[0]:
@@ -520,12 +614,14 @@ class CompiledChainSearch:
                     board.words_of,
                     board.zobrist,
                     board.hashed,
+                    board.hot,
                     depth,
                     self.keys,
                     self.values,
                     self._nodes,
                     self._firsts,
                     self._several,
+                    self._listed,
                     self._ages,
                 )
             )
