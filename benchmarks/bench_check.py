@@ -5,6 +5,7 @@ Run:  python benchmarks/bench_check.py                      (10x4 with k = 4's s
       python benchmarks/bench_check.py FILE --baseline 6697292
       python benchmarks/bench_check.py FILE --no-baseline
       python benchmarks/bench_check.py FILE --no-baseline --only oxo --record
+      python benchmarks/bench_check.py FILE --before 1afb383 --repeats 2
 
 With --record the checks (their verdicts, times and peak memory, with the file's size and digests,
 its board, side and guarantee, the commit and the machine) are kept under the file's name in
@@ -13,7 +14,9 @@ takes longer than the suite may (tests/test_results_certificates.py compares the
 benchmarks/results_book.py for the figures of the proof book's rows (oxo's checker records the
 entries, moves and sections it counted).
 --only runs one of this commit's checkers (oxo: oxo verify's; tool: tools/check_strategy.py); a
-second --record run adds its check to the first's.
+second --record run adds its check to the first's. --before COMMIT measures oxo's checker of an
+earlier commit (its source exported, numba's cache kept between runs) and this commit's, in turn,
+--repeats times each, and nothing else (the ratio is to the earlier commit's first turn).
 
 Each checker runs in a fresh process on the same file; the table gives the wall time, the
 processor time (what a loaded machine does not inflate), the peak memory, the verdict and the positions it checked, and the ratio of the earlier checker's time to
@@ -35,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import commit, machine, measure  # noqa: E402
+from _measure import commit, export, machine, measure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "results" / "certificates" / "10x4-k4-x-win.jsonl.gz"
@@ -69,13 +72,26 @@ def main() -> None:
     parser.add_argument(
         "--record", action="store_true", help="keep the checks in results/certificate-checks.json"
     )
+    parser.add_argument(
+        "--before", metavar="COMMIT", help="oxo's checker of an earlier commit beside this one's"
+    )
+    parser.add_argument("--repeats", type=int, default=1, help="turns of each, with --before")
     args = parser.parse_args()
+    if args.before and args.record:
+        parser.error("--record keeps this commit's checks: not with --before")
     path = str(Path(args.file).resolve())
     print(f"checking {path} ({os.path.getsize(path):,} bytes)")
     print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
     rows = []
+    if args.before:
+        earlier = {"PYTHONPATH": str(export(args.before) / "src")}
+        for _ in range(args.repeats):
+            rows.append(
+                measure(OXO.format(path=path), label=f"oxo's checker at {args.before}", env=earlier)
+            )
+            rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
     with tempfile.TemporaryDirectory() as scratch:
-        if not args.no_baseline:
+        if not args.no_baseline and not args.before:
             old = Path(scratch) / "check_strategy_old.py"
             source = subprocess.run(
                 ["git", "show", f"{args.baseline}:tools/check_strategy.py"],
@@ -92,23 +108,34 @@ def main() -> None:
                 )
             )
         tool = str(ROOT / "tools" / "check_strategy.py")
-        if args.only != "oxo":
+        if args.only != "oxo" and not args.before:
             rows.append(
                 measure(TOOL.format(tool=tool, path=path), label="checker without oxo, now")
             )
-        if args.only != "tool":
+        if args.only != "tool" and not args.before:
             rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
-    base = rows[0]["seconds"]  # the ratio is to the first checker run
+    # the ratios are to the first checker run: of wall time, and of processor time (what a
+    # loaded machine does not inflate)
+    base, base_cpu = rows[0]["seconds"], rows[0]["cpu_seconds"]
     print(
-        f"{'checker':<32} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'valid':>6} {'positions':>11} "
-        f"{'ratio':>6}"
+        f"{'checker':<32} {'wall s':>7} {'cpu s':>7} {'peak MiB':>8} {'valid':>5} "
+        f"{'positions':>9} {'ratio':>5} {'cpu':>5}"
     )
     for row in rows:
         result = row["result"]
         print(
-            f"{row['label']:<32} {row['seconds']:>8.1f} {row['cpu_seconds']:>8.1f} "  # type: ignore[str-format]
-            f"{row['peak_mib']:>9.0f} {str(result['valid']):>6} {result['positions']:>11,} "  # type: ignore[index,str-format]
-            f"{base / row['seconds']:>6.2f}"  # type: ignore[operator]
+            f"{row['label']:<32} {row['seconds']:>7.1f} {row['cpu_seconds']:>7.1f} "
+            f"{row['peak_mib']:>8.0f} {str(result['valid']):>5} {result['positions']:>9,} "  # type: ignore[index]
+            f"{base / row['seconds']:>5.2f} {base_cpu / row['cpu_seconds']:>5.2f}"  # type: ignore[operator]
+        )
+    if args.before:
+        import statistics
+
+        then = statistics.median(float(r["cpu_seconds"]) for r in rows[::2])  # type: ignore[arg-type]
+        now = statistics.median(float(r["cpu_seconds"]) for r in rows[1::2])  # type: ignore[arg-type]
+        print(
+            f"median processor time: {args.before} {then:.1f} s, now {now:.1f} s "
+            f"({then / now:.2f}x the speed)"
         )
     if len({row["result"]["valid"] for row in rows}) != 1:  # type: ignore[index]
         raise SystemExit("the checkers disagree")
