@@ -5,11 +5,11 @@ definition, searched exhaustively to the bound, so the same verdicts; held to it
 boards whose lines have one length: a position is two 64-bit masks on boards of at most 64 cells,
 and on larger ones (4x4x4x4, 256 cells) each cell's owner and each line's counts, played and taken
 back in place, with masks of several words as the table's keys and the few lines where a threat
-can be (:func:`_hot_update`) kept as a set, so that a position's scan looks at those alone. What it learns is kept across
-calls in a table of fixed size (a position's verdict, "a chain of at most d moves" or "none of at
-most d", does not depend on the call that found it), so a walk that asks about many related
-positions, such as Patashnik's dictionary walk (:mod:`oxo.proofs.dictionary`), pays once for what
-they share.
+can be kept as a set (:func:`_hot_update`), so that a position's scan looks at those alone. What
+it learns is kept across calls in a table of fixed size (a position's verdict, "a chain of at most
+d moves" or "none of at most d", does not depend on the call that found it), so a walk that asks
+about many related positions, such as Patashnik's dictionary walk (:mod:`oxo.proofs.dictionary`),
+pays once for what they share.
 
 :class:`CompiledClasses` gives the key of a position's class under a list of cell permutations and
 a permutation that carries it there, as :func:`oxo.proofs.symmetry.canonical` does (the same key and
@@ -296,13 +296,13 @@ def _wide_load(
 
 @njit(cache=True)
 def _pair(
-    firsts: np.ndarray, several: np.ndarray, found: np.ndarray, cell: int, partner: int
+    firsts: np.ndarray, several: np.ndarray, listed: np.ndarray, cell: int, partner: int
 ) -> None:
     if firsts[cell] < 0:
         firsts[cell] = partner
-        n = found[-1]
-        found[n] = cell
-        found[-1] = n + 1
+        n = listed[-1]
+        listed[n] = cell
+        listed[-1] = n + 1
     elif firsts[cell] != partner:
         several[cell] = True
 
@@ -315,19 +315,19 @@ def _wide_scan(
     hot: np.ndarray,
     firsts: np.ndarray,
     several: np.ndarray,
-    found: np.ndarray,
+    listed: np.ndarray,
 ) -> tuple[int, bool]:
     """One pass over the lines of the hot set (:func:`_hot_update`; the other lines can hold
     neither): ``firsts[c]`` gets a cell S would threaten by playing c (-1: none) and
-    ``several[c]`` whether it would threaten two or more, and ``found`` the cells c with a
-    threat, in increasing order (their number in ``found[-1]``); returns T's threat (-1: none)
-    and whether T has two or more. ``firsts``, ``several`` and ``found`` hold the last scan's
+    ``several[c]`` whether it would threaten two or more, and ``listed`` the cells c with a
+    threat, in increasing order (their number in ``listed[-1]``); returns T's threat (-1: none)
+    and whether T has two or more. ``firsts``, ``several`` and ``listed`` hold the last scan's
     answers on entry (-1, False and none at first): only its cells are cleared."""
-    for i in range(found[-1]):
-        cell = found[i]
+    for i in range(listed[-1]):
+        cell = listed[i]
         firsts[cell] = -1
         several[cell] = False
-    found[-1] = 0
+    listed[-1] = 0
     k = cells.shape[1]
     their = -1
     theirs = False
@@ -352,16 +352,16 @@ def _wide_scan(
                         a = cell
                     else:
                         b = cell
-            _pair(firsts, several, found, a, b)
-            _pair(firsts, several, found, b, a)
+            _pair(firsts, several, listed, a, b)
+            _pair(firsts, several, listed, b, a)
     # in increasing order, as a pass over every cell meets them (few: an insertion sort)
-    for i in range(1, found[-1]):
-        cell = found[i]
+    for i in range(1, listed[-1]):
+        cell = listed[i]
         j = i - 1
-        while j >= 0 and found[j] > cell:
-            found[j + 1] = found[j]
+        while j >= 0 and listed[j] > cell:
+            listed[j + 1] = listed[j]
             j -= 1
-        found[j + 1] = cell
+        listed[j + 1] = cell
     return their, theirs
 
 
