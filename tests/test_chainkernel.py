@@ -144,34 +144,16 @@ def test_the_wide_boards_lines_to_scan_follow_the_moves(board: str, data: st.Dat
     other = sum(1 << c for c in cells[marks // 2 : marks])
     board_.load(own, other)
     played = data.draw(st.lists(st.sampled_from(cells[marks:]), unique=True, max_size=6))
+
+    def flip(cell: int, side: int, step: int) -> None:
+        b = board_
+        arrays = (b.through, b.counts, b.owners, b.words_of, b.zobrist, b.hashed, b.hot)
+        chainkernel._wide_flip(*arrays, k, cell, side, step)
+
     for number, cell in enumerate(played):  # S and T in turn, then all taken back but one
-        chainkernel._wide_flip(
-            board_.through,
-            board_.counts,
-            board_.owners,
-            board_.words_of,
-            board_.zobrist,
-            board_.hashed,
-            board_.hot,
-            k,
-            cell,
-            number % 2,
-            1,
-        )
+        flip(cell, number % 2, 1)
     for number, cell in reversed(list(enumerate(played))[1:]):
-        chainkernel._wide_flip(
-            board_.through,
-            board_.counts,
-            board_.owners,
-            board_.words_of,
-            board_.zobrist,
-            board_.hashed,
-            board_.hot,
-            k,
-            cell,
-            number % 2,
-            -1,
-        )
+        flip(cell, number % 2, -1)
     if played:
         own |= 1 << played[0]
     mine = [bin(own & line).count("1") for line in geometry.lines]
