@@ -132,7 +132,7 @@ def test_the_checker_without_oxo_finds_the_chains_the_plain_search_finds(
 @given(data=st.data())
 def test_the_wide_boards_lines_to_scan_follow_the_moves(board: str, data: st.DataObject) -> None:
     """The set of lines a wide board's scan looks at (chainkernel._hot_update) is, after a load
-    and after marks played and taken back, the lines where S is two short with no mark of T's
+    (from another position held) and after marks played and taken back, the lines where S is two short with no mark of T's
     or T one short with none of S's; and the scan over them lists the cells where S threatens
     in increasing order, as a scan of every line finds them."""
     geometry = Geometry.parse(board)
@@ -142,7 +142,23 @@ def test_the_wide_boards_lines_to_scan_follow_the_moves(board: str, data: st.Dat
     marks = data.draw(st.integers(0, min(24, geometry.size)))
     own = sum(1 << c for c in cells[: marks // 2])
     other = sum(1 << c for c in cells[marks // 2 : marks])
+    # Another position held first: the load takes its marks back (a cell may change sides).
+    before = data.draw(st.permutations(range(geometry.size)))
+    held = data.draw(st.integers(0, min(24, geometry.size)))
+    board_.load(
+        sum(1 << c for c in before[: held // 2]), sum(1 << c for c in before[held // 2 : held])
+    )
     board_.load(own, other)
+    assert int.from_bytes(board_.words_of[0].tobytes(), "little") == own
+    assert [int(v) for v in board_.owners] == [
+        1 if own >> c & 1 else 2 if other >> c & 1 else 0 for c in range(geometry.size)
+    ]
+    hashed = 0
+    for c in range(geometry.size):
+        for side, marks_ in enumerate((own, other)):
+            if marks_ >> c & 1:
+                hashed ^= int(board_.zobrist[side, c])
+    assert int(board_.hashed[0]) == hashed
     played = data.draw(st.lists(st.sampled_from(cells[marks:]), unique=True, max_size=6))
 
     def flip(cell: int, side: int, step: int) -> None:

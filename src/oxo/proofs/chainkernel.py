@@ -270,27 +270,43 @@ def _wide_load(
     marks: np.ndarray,
 ) -> None:
     """Hold the position whose marks are ``marks`` (S's, then T's: each side's mask as 64-bit
-    words, the lowest first), from empty."""
-    counts[:] = 0
-    owners[:] = 0
-    words_of[:] = _ZERO
-    hashed[0] = _ZERO
+    words, the lowest first), from the one held (``words_of``): the marks it lacks taken back
+    first, then the new ones played. A walk asks about positions a few marks apart, so this
+    touches a few cells' lines, where starting from empty touched every line."""
+    n = words_of.shape[1]
+    for adding in range(2):
+        for side in range(2):
+            for w in range(n):
+                held = words_of[side, w]
+                change = (marks[side * n + w] & ~held) if adding else (held & ~marks[side * n + w])
+                bit = 0
+                while change:
+                    if change & _ONE:
+                        cell = 64 * w + bit
+                        step = 1 if adding else -1
+                        _wide_flip(
+                            through,
+                            counts,
+                            owners,
+                            words_of,
+                            zobrist,
+                            hashed,
+                            hot,
+                            k,
+                            cell,
+                            side,
+                            step,
+                        )
+                    change >>= _ONE
+                    bit += 1
+
+
+@njit(cache=True)
+def _hot_fill(counts: np.ndarray, hot: np.ndarray, k: int) -> None:
+    """The set of :func:`_hot_update` made afresh from the lines' counts."""
     hot[1, :] = -1
     hot[0, -1] = 0
-    n = words_of.shape[1]
-    for side in range(2):
-        for w in range(n):
-            word = marks[side * n + w]
-            bit = 0
-            while word:
-                if word & _ONE:
-                    cell = 64 * w + bit
-                    _wide_flip(
-                        through, counts, owners, words_of, zobrist, hashed, hot, k, cell, side, 1
-                    )
-                word >>= _ONE
-                bit += 1
-    for line in range(counts.shape[1]):  # the lines no mark touched (with k = 2, every empty one)
+    for line in range(counts.shape[1]):
         _hot_update(counts, hot, line, k)
 
 
@@ -509,9 +525,11 @@ class _WideBoard:
         rng = np.random.default_rng(20261129)
         self.zobrist = rng.integers(0, 1 << 63, size=(2, size), dtype=np.int64).astype(np.uint64)
         self.hashed = np.zeros(1, dtype=np.uint64)
-        #: The lines a scan looks at (:func:`_hot_update`), set by :meth:`load`.
+        #: The lines a scan looks at (:func:`_hot_update`): on the empty board, with k = 2,
+        #: every line; kept as marks are played and taken back.
         self.hot = np.full((2, len(cells) + 1), -1, dtype=np.int64)
         self.k = int(cells.shape[1])
+        _hot_fill(self.counts, self.hot, self.k)
 
     def load(self, own: int, other: int) -> None:
         """Hold the position: S's marks ``own``, T's ``other``."""
