@@ -27,8 +27,6 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from numba import njit
 
-from oxo.geometry import mask_cells
-
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
@@ -495,6 +493,13 @@ def _wide_exists(
     return found
 
 
+def _as_words(own: int, other: int, words: int) -> np.ndarray:
+    """Both masks as ``words`` 64-bit words each, the lowest first, ``own``'s then ``other``'s: a
+    position as the kernels past 64 cells take it."""
+    size = 8 * words
+    return np.frombuffer(own.to_bytes(size, "little") + other.to_bytes(size, "little"), "<u8")
+
+
 def _scan_rows(depths: int, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows for :func:`_wide_scan` at ``depths`` depths on ``size`` cells, as it wants them on
     entry: every ``firsts`` -1, every ``several`` False, no cell listed."""
@@ -533,8 +538,7 @@ class _WideBoard:
 
     def load(self, own: int, other: int) -> None:
         """Hold the position: S's marks ``own``, T's ``other``."""
-        size = 8 * self.words
-        marks = np.frombuffer(own.to_bytes(size, "little") + other.to_bytes(size, "little"), "<u8")
+        marks = _as_words(own, other, self.words)
         _wide_load(
             self.through,
             self.counts,
@@ -755,6 +759,34 @@ def _wide_least(targets: np.ndarray, xs: np.ndarray, os: np.ndarray, words: np.n
     return best
 
 
+@njit(cache=True)
+def _cells_of(marks: np.ndarray, side: int, out: np.ndarray) -> int:
+    """The cells of side ``side``'s mask in ``marks`` (both sides' masks as words, as
+    :func:`_wide_load` takes them) into ``out``, in increasing order; their number."""
+    n = marks.shape[0] // 2
+    count = 0
+    for w in range(n):
+        word = marks[side * n + w]
+        bit = 0
+        while word:
+            if word & _ONE:
+                out[count] = 64 * w + bit
+                count += 1
+            word >>= _ONE
+            bit += 1
+    return count
+
+
+@njit(cache=True)
+def _wide_least_of(
+    targets: np.ndarray, marks: np.ndarray, words: np.ndarray, cells: np.ndarray
+) -> int:
+    """:func:`_wide_least` of the position whose masks are the words ``marks``."""
+    xs = _cells_of(marks, 0, cells[0])
+    os = _cells_of(marks, 1, cells[1])
+    return _wide_least(targets, cells[0, :xs], cells[1, :os], words)
+
+
 class CompiledClasses:
     """Classes of positions under ``perms`` (cell permutations of a board of ``size`` cells), as
     :func:`oxo.proofs.symmetry.canonical` gives them: on at most 64 cells from tables of bytes, on
@@ -766,6 +798,7 @@ class CompiledClasses:
         if self.wide:
             self.targets = np.array(perms, dtype=np.int64)
             self.words = np.zeros((2, (size + 63) // 64), dtype=np.uint64)
+            self._cells = np.zeros((2, size), dtype=np.int64)
             return
         count = (size + 7) // 8
         tables = np.zeros((len(perms), count, 256), dtype=np.uint64)
@@ -781,11 +814,10 @@ class CompiledClasses:
         """The class's key (``X << size | O`` of its least image) and the index of a permutation
         that carries the position there (the first that does)."""
         if self.wide:
-            xs, os = (np.array(mask_cells(mask), dtype=np.int64) for mask in (x, o))
-            index = _wide_least(self.targets, xs, os, self.words)
-            image_x, image_o = (
-                sum(int(word) << (64 * w) for w, word in enumerate(row)) for row in self.words
-            )
+            marks = _as_words(x, o, self.words.shape[1])
+            index = _wide_least_of(self.targets, marks, self.words, self._cells)
+            image_x = int.from_bytes(self.words[0].tobytes(), "little")
+            image_o = int.from_bytes(self.words[1].tobytes(), "little")
             return image_x << self.size | image_o, int(index)
         least_x, least_o, index = _least(self.tables, np.uint64(x), np.uint64(o))
         return int(least_x) << self.size | int(least_o), int(index)
