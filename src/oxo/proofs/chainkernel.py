@@ -272,31 +272,20 @@ def _wide_load(
     first, then the new ones played. A walk asks about positions a few marks apart, so this
     touches a few cells' lines, where starting from empty touched every line."""
     n = words_of.shape[1]
-    for adding in range(2):
-        for side in range(2):
-            for w in range(n):
-                held = words_of[side, w]
-                change = (marks[side * n + w] & ~held) if adding else (held & ~marks[side * n + w])
-                bit = 0
-                while change:
-                    if change & _ONE:
-                        cell = 64 * w + bit
-                        step = 1 if adding else -1
-                        _wide_flip(
-                            through,
-                            counts,
-                            owners,
-                            words_of,
-                            zobrist,
-                            hashed,
-                            hot,
-                            k,
-                            cell,
-                            side,
-                            step,
-                        )
-                    change >>= _ONE
-                    bit += 1
+    for turn in range(4 * n):  # each side's words: the marks taken back, then those played
+        adding, side, w = turn >= 2 * n, turn // n % 2, turn % n
+        held, wanted = words_of[side, w], marks[side * n + w]
+        change = wanted & ~held if adding else held & ~wanted
+        step = 1 if adding else -1
+        bit = 0
+        while change:
+            if change & _ONE:
+                cell = 64 * w + bit
+                _wide_flip(
+                    through, counts, owners, words_of, zobrist, hashed, hot, k, cell, side, step
+                )
+            change >>= _ONE
+            bit += 1
 
 
 @njit(cache=True)
