@@ -61,3 +61,16 @@ def pytest_runtest_teardown(
     finally:
         if is_open() and (nextitem is None or nextitem.path.name not in BROWSER_FILES):
             close_browser_tests()
+
+
+@pytest.fixture
+def no_quick_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No index counts as quick to build (``AUTO_BUILD_SECONDS``), so that the level perfect and
+    the page offer to build one rather than build it unasked: for tests of that offer on boards
+    whose real certificates' estimates (from their recorded checks) may fall under the limit as
+    the checker gets faster."""
+    import oxo.book.play
+    import oxo.web.proofs
+
+    monkeypatch.setattr(oxo.book.play, "AUTO_BUILD_SECONDS", -1.0)
+    monkeypatch.setattr(oxo.web.proofs, "AUTO_BUILD_SECONDS", -1.0)

@@ -620,6 +620,7 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     assert code == 3 and json.loads(out)["open"]["board"] == "4x4x4x4"
 
 
+@pytest.mark.usefixtures("no_quick_index")
 def test_analyze_and_move_give_a_settled_openings_value_from_its_certificate(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

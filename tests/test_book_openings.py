@@ -173,6 +173,7 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
     assert OpeningsBook(board, build=False).advise(below).move is not None
 
 
+@pytest.mark.usefixtures("no_quick_index")
 def test_the_registry_gives_4x4x4x4_the_book_of_its_openings() -> None:
     """4x4x4x4's book is its settled openings (a proved board's stays a BoardBook; a board with
     neither has none): perfect falls back to hard with the reason where no index is built."""
@@ -279,6 +280,7 @@ def test_a_position_below_a_settled_opening_has_its_value(
     assert play.book_answer(covered, build=False).note is None
 
 
+@pytest.mark.usefixtures("no_quick_index")
 def test_perfect_on_a_terminal_offers_to_index_the_opening_it_needs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -364,6 +366,7 @@ def test_an_inside_out_image_of_an_opening_is_played_in_its_frame(
     assert "renamed by inside-out" in value.by
 
 
+@pytest.mark.usefixtures("no_quick_index")
 def test_perfect_in_a_terminal_game_offers_each_openings_index_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
