@@ -832,7 +832,7 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     idle(page)
     name = f"Prepare the certificate of {opening.moves_words}"
     button = page.get_by_role("button", name=name)
-    button.wait_for(state="visible")
+    button.wait_for(state="visible", timeout=150_000)  # it comes after the computer's move
     box = page.locator("#open-proof-play")
     assert f"This game is in the opening {opening.moves_words}, settled" in box.inner_text()
     assert "Indexed on this machine: 0 of" in box.inner_text()
