@@ -788,14 +788,12 @@ def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: i
     assert panel.is_hidden()
 
 
-@pytest.mark.usefixtures("no_quick_index")
 @pytest.mark.parametrize("width", [1280, 390])
 def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     page, server_url: str, width: int, monkeypatch
 ) -> None:
-    """A game of 4x4x4x4 against perfect, in a settled opening (its link's moves: the opening's,
-    of the one whose index takes longest to build: a quick one the computer's player, in its own
-    process, builds unasked before its move): the box offers to prepare that opening's certificate; the button, by keyboard, starts it
+    """A game of 4x4x4x4 against perfect, in a settled opening (its link's moves: X on 0 and O on
+    3): the box offers to prepare that opening's certificate; the button, by keyboard, starts it
     and the box shows how far it is, then that it failed, with the button again (the
     preparation is one put in the server's preparer: a real one takes minutes). In the
     accessibility tree, nothing wider than a phone."""
@@ -805,12 +803,8 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
 
     opened = open_board("4x4x4x4")
     assert opened is not None
-    from oxo.book.index import estimate_seconds
-    from oxo.book.play import AUTO_BUILD_SECONDS
-
-    opening = max(opened.openings, key=lambda o: estimate_seconds(o.certificate))
-    if estimate_seconds(opening.certificate) <= AUTO_BUILD_SECONDS:
-        pytest.skip("every settled opening's index is quick to build: perfect builds it unasked")
+    opening = opened.opening_named("0-3")
+    assert opening is not None
     preparer = e2e_preparer()
     started: list[Preparation] = []
 
@@ -826,24 +820,23 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     page.set_viewport_size({"width": width, "height": 900})
     open_tab(page, server_url, "play")
     hear(page)
-    moves = ",".join(map(str, opening.moves))
-    page.goto(f"{server_url}#play?board=4x4x4x4&x=perfect&o=human&seconds=0.2&moves={moves}")
+    page.goto(f"{server_url}#play?board=4x4x4x4&x=perfect&o=human&seconds=0.2&moves=0,3")
     page.wait_for_function("Play.state && Play.state.board === '4x4x4x4'")
     idle(page)
     name = f"Prepare the certificate of {opening.moves_words}"
     button = page.get_by_role("button", name=name)
-    button.wait_for(state="visible", timeout=150_000)  # it comes after the computer's move
+    button.wait_for(state="visible")
     box = page.locator("#open-proof-play")
     assert f"This game is in the opening {opening.moves_words}, settled" in box.inner_text()
     assert "Indexed on this machine: 0 of" in box.inner_text()
-    assert f"oxo book 4x4x4x4 --index --opening {opening.name}" in box.inner_text()
+    assert "oxo book 4x4x4x4 --index --opening 0-3" in box.inner_text()
     button.focus()
     page.keyboard.press("Enter")
     bar = page.get_by_role(
         "progressbar", name=f"Preparing the certificate of the opening {opening.moves_words}"
     )
     bar.wait_for(state="visible")
-    assert len(started) == 1 and started[0].opening == opening.name
+    assert len(started) == 1 and started[0].opening == "0-3"
     assert "25 %" in box.inner_text()
     page.wait_for_function(
         "window.heard.some((text) => text.startsWith('Preparing the certificate of the opening'))"
@@ -858,7 +851,7 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     job.finished.set()
     button.wait_for(state="visible", timeout=10_000)  # the page polls while it runs
     assert "The last preparation failed: the test stopped it." in box.inner_text()
-    del preparer._jobs[("4x4x4x4", opening.name)]
+    del preparer._jobs[("4x4x4x4", "0-3")]
 
 
 def test_a_certificate_is_prepared_from_the_page(page, server_url: str, monkeypatch) -> None:
