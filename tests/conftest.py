@@ -68,9 +68,8 @@ def no_quick_index(monkeypatch: pytest.MonkeyPatch) -> None:
     """No index counts as quick to build (``AUTO_BUILD_SECONDS``), so that the level perfect and
     the page offer to build one rather than build it unasked: for tests of that offer on boards
     whose real certificates' estimates (from their recorded checks) may fall under the limit as
-    the checker gets faster."""
+    the checker gets faster. The page's thinking processes are given the limit with each move
+    (``oxo.web.thinking.Task``), so it reaches them too."""
     import oxo.book.play
-    import oxo.web.proofs
 
     monkeypatch.setattr(oxo.book.play, "AUTO_BUILD_SECONDS", -1.0)
-    monkeypatch.setattr(oxo.web.proofs, "AUTO_BUILD_SECONDS", -1.0)

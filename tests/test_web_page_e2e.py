@@ -790,7 +790,7 @@ def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: i
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
-    page, server_url: str, width: int, monkeypatch
+    page, server_url: str, width: int, monkeypatch, no_quick_index: None
 ) -> None:
     """A game of 4x4x4x4 against perfect, in a settled opening (its link's moves: X on 0 and O on
     3): the box offers to prepare that opening's certificate; the button, by keyboard, starts it
@@ -854,18 +854,16 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     del preparer._jobs[("4x4x4x4", "0-3")]
 
 
-def test_a_certificate_is_prepared_from_the_page(page, server_url: str, monkeypatch) -> None:
+def test_a_certificate_is_prepared_from_the_page(
+    page, server_url: str, no_quick_index: None
+) -> None:
     """A certificate whose index takes long is prepared when asked (here every one counts as
     long): the button starts it, the box shows how far it is, and says when it is ready."""
-    import oxo.book.play
-    import oxo.web.proofs
     from oxo.book import proved_boards
     from oxo.book.index import load_index
     from oxo.engines.exact import PERFECT_LIMIT
     from oxo.web.proofs import page_board
 
-    monkeypatch.setattr(oxo.book.play, "AUTO_BUILD_SECONDS", -1.0)
-    monkeypatch.setattr(oxo.web.proofs, "AUTO_BUILD_SECONDS", -1.0)
     # the smallest board beyond the exact solver with a certificate not indexed yet
     chosen = next(
         (entry, certificate)

@@ -384,11 +384,11 @@ def test_a_failed_preparation_is_said_and_not_played_from(
 
 
 def test_a_preparation_counts_only_while_its_index_is_there(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_quick_index: None
 ) -> None:
     """A preparation that ended ready is forgotten once its index is gone from the cache (the
     cache emptied or moved while the server runs): the page says "not prepared" again instead
-    of "ready", and a new preparation can start."""
+    of "ready", and a new preparation can start (no side counts as quick to build)."""
     monkeypatch.setenv("OXO_CACHE", str(tmp_path / "built"))
     entry = book_entry("3x3x3")
     assert entry is not None
@@ -399,10 +399,6 @@ def test_a_preparation_counts_only_while_its_index_is_there(
     job.finished.set()
     preparer._jobs[("3x3x3", "x")] = job
     assert preparer.get("3x3x3", "x") is job
-    import oxo.book.play
-
-    monkeypatch.setattr(oxo.book.play, "AUTO_BUILD_SECONDS", -1.0)  # no side counts as quick
-    monkeypatch.setattr(web_proofs, "AUTO_BUILD_SECONDS", -1.0)
     side = web_proofs.board_proof("3x3x3", preparer)["sides"]["x"]  # type: ignore[index]
     assert side["ready"] and side["preparing"]["ready"]
     monkeypatch.setenv("OXO_CACHE", str(tmp_path / "empty"))

@@ -407,3 +407,36 @@ def test_workers_run_as_far_below_the_server_as_asked(nice: int) -> None:
         )
     finally:
         pool.close()
+
+
+def test_a_worker_builds_an_index_unasked_only_under_the_servers_limit(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit under which the level perfect builds a certificate's index unasked goes with each
+    task, so that a worker process plays by the server's limit (the page offers to prepare what
+    the computer's player would not build): here 5x5 with k = 4, past the exact solver, whose
+    certificate's index is estimated at seconds."""
+    import dataclasses
+
+    from oxo.book import book_entry, play
+    from oxo.book.index import load_index
+    from oxo.cache import BoundedCache
+    from oxo.web.thinking import answer_task
+
+    monkeypatch.setenv("OXO_CACHE", str(tmp_path))  # no index built yet
+    monkeypatch.setattr(play, "AUTO_BUILD_SECONDS", -1.0)  # the server's: none is quick
+    start = Position.empty(Geometry.parse("5x5,k=4"))
+    entry = book_entry("5x5,k=4")
+    assert entry is not None
+    certificate = entry.certificate_of("x")
+    assert certificate is not None and load_index(certificate) is None
+    made = Task("g", "x", "perfect", start, start, 0.5, 1)
+    assert made.quick_index_seconds == -1.0
+    kind, move, report = answer_task(made, BoundedCache(4))
+    assert kind == "ok" and move in start.empty_cells
+    assert load_index(certificate) is None  # not built: perfect played as hard does
+    quick = dataclasses.replace(made, quick_index_seconds=60.0)
+    kind, move, report = answer_task(quick, BoundedCache(4))
+    assert kind == "ok" and report is not None, (kind, move)
+    assert load_index(certificate) is not None  # built unasked: the estimate is under the limit
+    assert play.AUTO_BUILD_SECONDS == 60.0  # the task's limit is this process's now

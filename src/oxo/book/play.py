@@ -66,6 +66,14 @@ if TYPE_CHECKING:
 #: the level perfect on the command line), so that a move or a page never waits minutes unasked.
 AUTO_BUILD_SECONDS = 60.0
 
+
+def quick_to_index(certificate: BookCertificate) -> bool:
+    """Whether ``certificate``'s index counts as quick to build (its estimate within
+    :data:`AUTO_BUILD_SECONDS`), so that it is built unasked when first needed. The page's
+    thinking processes are given the server's limit with each move (``oxo.web.thinking.Task``)."""
+    return estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
+
+
 #: How a player found its move (:attr:`CertificatePlayer.how`), in words for reports.
 HOW_WORDS = {
     "win at once": "a line completed at once",
@@ -349,7 +357,7 @@ def _load_player(
     index = load_index(certificate)
     if index is None:
         if build is None:
-            build = estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
+            build = quick_to_index(certificate)
         if not build:
             checked_certificate(certificate)  # a missing or altered file says so first
             raise CertificateUnavailableError(index_missing_message(command, certificate))
@@ -898,7 +906,7 @@ def proof_summary(name: str) -> dict[str, object] | None:
                     "make_seconds": None,
                 }
             continue
-        quick = estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
+        quick = quick_to_index(certificate)
         ready = here.path is not None and bool(here.indexed or quick)
         sides[certificate.side] = {
             "claim": certificate.claim,

@@ -37,7 +37,7 @@ from oxo.book import (
     proved_boards,
 )
 from oxo.book.index import estimate_seconds, index_folder
-from oxo.book.play import AUTO_BUILD_SECONDS, FORMATS, proof_summary
+from oxo.book.play import FORMATS, proof_summary, quick_to_index
 from oxo.cache import BoundedCache
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OxoError
@@ -372,7 +372,7 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
             command if where is None else command.replace(certificate.file, shlex.quote(where))
             for command in certificate.check_commands
         ]
-        data["quick"] = (not played) or estimate_seconds(certificate) <= AUTO_BUILD_SECONDS
+        data["quick"] = (not played) or quick_to_index(certificate)
         data["missing"] = None if data["path"] is not None else missing_message(certificate)
         job = None if preparer is None else preparer.get(entry.board, certificate.side)
         data["preparing"] = None if job is None else job.to_dict()
@@ -490,7 +490,7 @@ def needs_preparing(
     certificate = entry.certificate_of(side)
     if certificate is None or certificate.format not in FORMATS:
         return None
-    if estimate_seconds(certificate) > AUTO_BUILD_SECONDS:
+    if not quick_to_index(certificate):
         return None  # a long one: hard plays until it is ready, even while it is prepared
     job = preparer.get(entry.board, side)
     if job is not None:

@@ -32,7 +32,7 @@ import time
 import zlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -52,9 +52,19 @@ STARTUP_GUESS = 3.0
 CLOCKED = frozenset({"random", "easy", "medium", "hard", "best"})
 
 
+def _quick_index_seconds() -> float:
+    from oxo.book import play
+
+    return play.AUTO_BUILD_SECONDS
+
+
 @dataclass(frozen=True)
 class Task:
-    """One computer move to find: which game and side, the level and the states it needs."""
+    """One computer move to find: which game and side, the level and the states it needs.
+
+    ``quick_index_seconds`` is the server's limit under which a certificate's index is built
+    unasked (``oxo.book.play.AUTO_BUILD_SECONDS`` where the task is made): the worker plays by it,
+    so that the page offers to prepare exactly what the computer's player would not build."""
 
     game_id: str
     side: str
@@ -63,6 +73,7 @@ class Task:
     state: GameState
     seconds: float
     seed: int | None
+    quick_index_seconds: float = field(default_factory=_quick_index_seconds)
 
 
 #: Raised by :meth:`Thinkers.think` when the search was stopped before it chose a move.
@@ -122,6 +133,31 @@ def engine_for(level: str, start: GameState, seconds: float | None, seed: int | 
     return game_of(start).make_engine(level, start, seconds=budget, seed=seed)
 
 
+def answer_task(
+    task: Task, engines: BoundedCache[tuple[str, str, str, float, int | None], Any]
+) -> tuple[Any, ...]:
+    """A worker's answer to ``task``: ``("ok", move, report)``, or the kind of error and its
+    message. ``engines`` keeps each game's engine (its tree and tables) between moves. The task's
+    limit for building an index unasked becomes this process's (a worker serves one server)."""
+    from oxo.book import play
+
+    play.AUTO_BUILD_SECONDS = task.quick_index_seconds
+    try:
+        key = (task.game_id, task.side, task.level, task.seconds, task.seed)
+        engine = engines.get(key)
+        if engine is None:
+            engine = engines.put(key, engine_for(task.level, task.start, task.seconds, task.seed))
+        move = engine.choose(task.state)
+        report = engine.last.to_dict() if engine.last is not None else None
+        return ("ok", move, report)
+    except OutOfReachError as error:
+        return ("out_of_reach", str(error), None)
+    except OxoError as error:
+        return ("bad", str(error), None)
+    except Exception as error:  # an engine defect: reported, the worker keeps serving
+        return ("failed", f"{type(error).__name__}: {error}", None)
+
+
 def _work(conn: Connection, niceness: int = NICENESS) -> None:  # pragma: no cover - a worker
     """A worker's loop: receive a :class:`Task`, answer ``("ok", move, report)`` or an error."""
     import os
@@ -156,22 +192,7 @@ def _work(conn: Connection, niceness: int = NICENESS) -> None:  # pragma: no cov
             task: Task = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            key = (task.game_id, task.side, task.level, task.seconds, task.seed)
-            engine = engines.get(key)  # an engine keeps its tree and tables between moves
-            if engine is None:
-                engine = engines.put(
-                    key, engine_for(task.level, task.start, task.seconds, task.seed)
-                )
-            move = engine.choose(task.state)
-            report = engine.last.to_dict() if engine.last is not None else None
-            answer: tuple[Any, ...] = ("ok", move, report)
-        except OutOfReachError as error:
-            answer = ("out_of_reach", str(error), None)
-        except OxoError as error:
-            answer = ("bad", str(error), None)
-        except Exception as error:  # an engine defect: reported, the worker keeps serving
-            answer = ("failed", f"{type(error).__name__}: {error}", None)
+        answer = answer_task(task, engines)
         try:
             conn.send(answer)
         except (BrokenPipeError, OSError):
