@@ -338,6 +338,8 @@ def test_ctrl_c_leaves_a_folder_that_continues(tmp_path: Path) -> None:
         assert r.win + r.no_win + r.open > 0 and r.open_jobs >= r.open
     # X's split first moves are worked on one at a time: the first open one now, the others wait.
     assert [r.now for r in replies] == [True] + [False] * (len(replies) - 1)
+    # What each open reply of the one worked on waits on, and none of the others'.
+    assert len(replies[0].waits) == replies[0].open and not any(r.waits for r in replies[1:])
     text = "\n".join(status.lines())
     assert len(replies) > 1 and "; waits its turn" in text
     assert f"replies to X on {replies[0].move}: X wins after {replies[0].win}," in text
@@ -1529,6 +1531,56 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     values = tree.values()
     assert values[first] == -1 and second in tree.focus(values)
     assert under_second[0] in tree.continuing(set(), values)
+
+
+def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
+    """Below a first move the run works on, each open reply of the defender names the open
+    position in the way: down the one move the run follows where the attacker is to move and the
+    one open reply where the defender is, to the first position with more than one way on, or a
+    leaf; a reply that waits on a position another reply waits on says so."""
+    from oxo.geometry import mask_cells
+    from oxo.proofs.runs import _waiting_words
+
+    geometry = Geometry.parse("5x5,k=4")
+    tree = Tree(geometry, "x", tmp_path)
+
+    def split_here(key: int) -> list[int]:
+        node = tree.nodes[key]
+        job = Job(geometry.shape, geometry.k, "x", node.x, node.o, search=False)
+        tree.apply(key, run_job(job))
+        return [child for _, child in tree.nodes[key].children or []]
+
+    first = split_here(tree.root)[0]
+    replies = split_here(first)
+    waits = tree.waits(tree.values(), first)
+    assert [w.reply for w in waits] == [move for move, _ in tree.nodes[first].children or []]
+    assert all(w.moves == 0 and w.jobs == 0 and w.same_as is None for w in waits)
+    assert "waits on X on " in _waiting_words(waits[0], "x")
+    assert _waiting_words(waits[0], "x").endswith("a job of its own (no job yet)")
+    r0, r1 = replies[0], replies[1]
+    moves = split_here(r0)  # X to move, its moves not split: more than one way on
+    assert len(moves) > 1 and tree.waits_on(r0, tree.values()) == r0
+    (wait,) = [w for w in tree.waits(tree.values(), first) if w.reply == waits[0].reply]
+    assert wait.attacker_to_move and wait.moves == len(moves) and wait.searched == 0
+    assert _waiting_words(wait, "x").endswith(f"its {len(moves)} moves not searched yet")
+    below = split_here(moves[0])  # the run follows it alone while its jobs get on
+    assert tree.waits_on(r0, tree.values()) == moves[0]
+    for key in below[:-1]:
+        tree.nodes[key].value = 1
+    tree.nodes[below[0]].jobs = 1
+    assert tree.waits_on(r0, tree.values()) == below[-1]  # the one open reply: a leaf
+    tree.nodes[r1].children = [(0, below[-1])]  # (a hand-made tree) r1 leads there too
+    values = tree.values()
+    at_r0, at_r1 = tree.waits(values, first)[:2]
+    node = tree.nodes[below[-1]]
+    assert (at_r0.x, at_r0.o) == (mask_cells(node.x), mask_cells(node.o)) and at_r0.moves == 0
+    assert at_r0.same_as is None and at_r1.same_as == at_r0.reply
+    assert _waiting_words(at_r1, "x") == (
+        f"O on {at_r1.reply} waits on the same position as O on {at_r0.reply}"
+    )
+    tree.nodes[moves[0]].children = None  # unsplit again: X's moves, more than one way on
+    tree.nodes[moves[0]].jobs = PATIENCE
+    assert tree.waits_on(r0, tree.values()) == r0
 
 
 def test_a_slice_cut_short_by_the_end_of_the_time_is_not_a_doubling(tmp_path: Path) -> None:

@@ -1010,8 +1010,56 @@ class Tree:
             for _, reply in node.children:
                 counts[values[reply]] += 1
             below = self.leaves(values, child)
-            out.append(Replies(move, counts[1], counts[-1], counts[0], below, child in focus))
+            now = child in focus
+            waits = self.waits(values, child) if now else ()
+            out.append(Replies(move, counts[1], counts[-1], counts[0], below, now, waits))
         return out
+
+    def waits_on(self, key: int, values: dict[int, int]) -> int:
+        """The open position that stands in the way below the open node ``key``: down through the
+        one child the run follows where the attacker is to move (:meth:`_followed`) and the one
+        open child where the defender is, to the first position with more than one, or a leaf."""
+        seen: set[int] = set()
+        while key not in seen:
+            seen.add(key)
+            node = self.nodes[key]
+            if node.children is None:
+                break
+            if self.attacker_to_move(node):
+                ahead = self._followed(node, values)
+            else:
+                ahead = [child for _, child in node.children if not values[child]]
+            if len(ahead) != 1:
+                break
+            key = ahead[0]
+        return key
+
+    def waits(self, values: dict[int, int], key: int) -> tuple[Waiting, ...]:
+        """For each open child of ``key`` (the defender to move), what it waits on
+        (:meth:`waits_on`), in the order of the children."""
+        out: list[Waiting] = []
+        first: dict[int, int] = {}
+        for move, child in self.nodes[key].children or []:
+            if values[child]:
+                continue
+            at = self.waits_on(child, values)
+            node = self.nodes[at]
+            below = node.children or []
+            out.append(
+                Waiting(
+                    move,
+                    mask_cells(node.x),
+                    mask_cells(node.o),
+                    self.attacker_to_move(node),
+                    len(below),
+                    sum(1 for _, c in below if values[c]),
+                    sum(1 for _, c in below if self.nodes[c].jobs),
+                    node.jobs,
+                    first.get(at),
+                )
+            )
+            first.setdefault(at, move)
+        return tuple(out)
 
 
 def _each_class_once(children: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -1046,11 +1094,77 @@ def _depth_words(figures: DepthFigures) -> str:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """What one open reply to a root's move waits on: the first open position below it with more
+    than one way on, reached through the one move the run follows where the attacker is to move
+    and the one open reply where the defender is (:meth:`Tree.waits_on`); the reply's own
+    position when it has no such path. Its marks are in the orientation the run first met it in;
+    ``moves`` its moves once split (0: not split, a job of its own, ``jobs`` run so far), of which
+    ``settled`` are settled and ``searched`` had a job; ``same_as``: an earlier reply that waits
+    on this position too (up to symmetry)."""
+
+    reply: int
+    x: tuple[int, ...]
+    o: tuple[int, ...]
+    attacker_to_move: bool
+    moves: int
+    settled: int
+    searched: int
+    jobs: int
+    same_as: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "reply": self.reply,
+            "x": list(self.x),
+            "o": list(self.o),
+            "attacker_to_move": self.attacker_to_move,
+            "moves": self.moves,
+            "settled": self.settled,
+            "searched": self.searched,
+            "jobs": self.jobs,
+            "same_as": self.same_as,
+        }
+
+
+def _waiting_words(wait: Waiting, attacker: str) -> str:
+    """A :class:`Waiting` in words, for the status: ``O on 7 waits on X on 0 and 103, O on 7, O to
+    move: 104 of its 253 replies settled``."""
+    if wait.same_as is not None:
+        return f"O on {wait.reply} waits on the same position as O on {wait.same_as}"
+
+    def cells(found: tuple[int, ...]) -> str:
+        if len(found) < 2:
+            return ", ".join(map(str, found))
+        return ", ".join(map(str, found[:-1])) + f" and {found[-1]}"
+
+    mover = "X" if len(wait.x) == len(wait.o) else "O"
+    where = f"X on {cells(wait.x)}, O on {cells(wait.o)}, {mover} to move"
+    if not wait.moves:
+        runs = (
+            f"{wait.jobs:,} job{'s' if wait.jobs != 1 else ''} run" if wait.jobs else "no job yet"
+        )
+        what = f"a job of its own ({runs})"
+    elif wait.attacker_to_move:
+        unit = "move" if wait.moves == 1 else "moves"
+        what = (
+            f"its {wait.moves:,} {unit} not searched yet"
+            if not wait.searched
+            else f"{wait.searched:,} of its {wait.moves:,} {unit} searched, none won by "
+            f"{attacker.upper()} yet"
+        )
+    else:
+        unit = "reply" if wait.moves == 1 else "replies"
+        what = f"{wait.settled:,} of its {wait.moves:,} {unit} settled"
+    return f"O on {wait.reply} waits on {where}: {what}"
+
+
+@dataclass(frozen=True)
 class Replies:
     """The replies to one of the root's moves: how many (one of each set alike by symmetry) the
     attacker is proved to win after, proved not to, and still open, and the open jobs below;
     ``now``: whether the run works below it now (the attacker's split moves wait their turn,
-    :meth:`Tree.focus`)."""
+    :meth:`Tree.focus`); ``waits``: for each open reply the run works on, what it waits on."""
 
     move: int
     win: int
@@ -1058,6 +1172,7 @@ class Replies:
     open: int
     open_jobs: int
     now: bool = True
+    waits: tuple[Waiting, ...] = ()
 
 
 def _status(job: Job, size: int) -> str:
@@ -2220,6 +2335,7 @@ class QuestionStatus:
                     "open": r.open,
                     "open_jobs_below": r.open_jobs,
                     "worked_on_now": r.now,
+                    "waits": [wait.to_dict() for wait in r.waits],
                 }
                 for r in self.replies
             ],
@@ -2317,6 +2433,7 @@ class RunStatus:
                     f"does not win after {r.no_win:,}, {r.open:,} open ({r.open_jobs:,} open jobs "
                     f"below){'' if r.now else '; waits its turn'}"
                 )
+                out.extend(f"      {_waiting_words(wait, q.attacker)}" for wait in r.waits)
             out.append(
                 f"  jobs: {q.jobs:,} run; {q.settled_jobs:,} positions settled ({q.proved:,} "
                 f"proved, {q.disproved:,} disproved), {q.split:,} split; {q.open_jobs:,} open, "
