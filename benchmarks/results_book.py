@@ -421,6 +421,8 @@ def open_runs() -> list[dict]:
                 "no_win_after": q.first_moves["no win"],
                 "open_after": q.first_moves["open"],
                 "replies": [[r.move, r.win, r.no_win, r.open] for r in q.replies],
+                "waits_after": next((r.move for r in q.replies if r.waits), None),
+                "waits": [w.to_dict() for r in q.replies for w in r.waits],
             }
             for q in status.questions
         ]

@@ -481,6 +481,8 @@ def test_the_open_boards_are_the_runs_as_their_state_says() -> None:
             )
             assert list(mine.open_after) == theirs.first_moves["open"]
             assert [r[0] for r in mine.replies] == [r.move for r in theirs.replies]
+            assert mine.waits == tuple(w for r in theirs.replies for w in r.waits)
+            assert mine.waits_after == next((r.move for r in theirs.replies if r.waits), None)
         assert row.command.startswith("oxo solve ") and f"--proof {where}" in row.command
         assert open_board(row.board) == row and book_entry(row.board) is None
     assert open_board(find_game("4x4x4").name) is None  # proved: not open
@@ -571,6 +573,34 @@ def test_oxo_book_lists_and_shows(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and all(item["indexed"] for item in json.loads(out)["here"])
     code, _, err = run(capsys, "book", "6x6")
     assert code == 2 and "has not proved" in err
+
+
+def test_the_book_of_an_open_board_says_what_each_open_reply_waits_on() -> None:
+    """Below the replies to the first move the run works on, 'oxo book' lists what each open reply
+    waits on, as the run's status says it, within 80 columns; another move's replies list none."""
+    from dataclasses import replace
+
+    from oxo.cli.book import open_lines
+    from oxo.proofs.results import Waiting
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    first, *others = opened.questions[0].replies
+    waits = (
+        Waiting(7, (0, 103), (7,), False, 253, 98, 120, 1),
+        Waiting(85, (0, 3), (1, 85), True, 76, 0, 0, 1),
+        Waiting(86, (0, 3), (1, 85), True, 76, 0, 0, 1, same_as=85),
+    )
+    question = replace(opened.questions[0], waits_after=first[0], waits=waits)
+    lines = open_lines(replace(opened, questions=(question,)))
+    text = " ".join(" ".join(lines).split())
+    for wait in waits:
+        assert f"- {wait.words('x')}" in text
+    assert "O on 7 waits on X on 0 and 103, O on 7, O to move: 98 of its 253 replies" in text
+    assert "O on 86 waits on the same position as O on 85" in text
+    assert max(map(len, lines)) <= 80
+    assert text.index("O on 85 waits") < text.index(f"replies to X on {others[0][0]}")
+    assert Waiting.from_dict(waits[2].to_dict()) == waits[2]
 
 
 def test_an_open_board_is_answered_with_what_its_run_has_settled(

@@ -1539,7 +1539,6 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
     one open reply where the defender is, to the first position with more than one way on, or a
     leaf; a reply that waits on a position another reply waits on says so."""
     from oxo.geometry import mask_cells
-    from oxo.proofs.runs import _waiting_words
 
     geometry = Geometry.parse("5x5,k=4")
     tree = Tree(geometry, "x", tmp_path)
@@ -1555,14 +1554,14 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
     waits = tree.waits(tree.values(), first)
     assert [w.reply for w in waits] == [move for move, _ in tree.nodes[first].children or []]
     assert all(w.moves == 0 and w.jobs == 0 and w.same_as is None for w in waits)
-    assert "waits on X on " in _waiting_words(waits[0], "x")
-    assert _waiting_words(waits[0], "x").endswith("a job of its own (no job yet)")
+    assert "waits on X on " in waits[0].words("x")
+    assert waits[0].words("x").endswith("a job of its own (no job yet)")
     r0, r1 = replies[0], replies[1]
     moves = split_here(r0)  # X to move, its moves not split: more than one way on
     assert len(moves) > 1 and tree.waits_on(r0, tree.values()) == r0
     (wait,) = [w for w in tree.waits(tree.values(), first) if w.reply == waits[0].reply]
     assert wait.attacker_to_move and wait.moves == len(moves) and wait.searched == 0
-    assert _waiting_words(wait, "x").endswith(f"its {len(moves)} moves not searched yet")
+    assert wait.words("x").endswith(f"its {len(moves)} moves not searched yet")
     below = split_here(moves[0])  # the run follows it alone while its jobs get on
     assert tree.waits_on(r0, tree.values()) == moves[0]
     for key in below[:-1]:
@@ -1575,7 +1574,7 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
     node = tree.nodes[below[-1]]
     assert (at_r0.x, at_r0.o) == (mask_cells(node.x), mask_cells(node.o)) and at_r0.moves == 0
     assert at_r0.same_as is None and at_r1.same_as == at_r0.reply
-    assert _waiting_words(at_r1, "x") == (
+    assert at_r1.words("x") == (
         f"O on {at_r1.reply} waits on the same position as O on {at_r0.reply}"
     )
     tree.nodes[moves[0]].children = None  # unsplit again: X's moves, more than one way on

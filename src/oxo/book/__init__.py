@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from oxo.errors import CertificateUnavailableError, OxoError
+from oxo.proofs.results import Waiting
 
 #: The book itself (package data).
 BOOK_FILE = Path(__file__).with_name("book.json")
@@ -222,6 +223,9 @@ class OpenQuestion:
     #: For each first move split into the other side's replies: (the first move, replies after
     #: which the attacker wins, does not win, still open).
     replies: tuple[tuple[int, int, int, int], ...] = ()
+    #: For the first move the run works on (its replies above): what each open reply waits on.
+    waits_after: int | None = None
+    waits: tuple[Waiting, ...] = ()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OpenQuestion:
@@ -229,6 +233,7 @@ class OpenQuestion:
         for name in ("wins_after", "no_win_after", "open_after"):
             fields[name] = tuple(fields[name])
         fields["replies"] = tuple(tuple(item) for item in fields.get("replies", ()))
+        fields["waits"] = tuple(Waiting.from_dict(item) for item in fields.get("waits", ()))
         return cls(**fields)
 
     def to_dict(self) -> dict[str, object]:

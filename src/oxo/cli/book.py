@@ -362,6 +362,15 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
                 f"O's {total:,} replies to X on {move}: {side} wins after {win:,}, does not "
                 f"win after {no_win:,}, {open_:,} open",
             )
+            if move == q.waits_after:  # what each open reply waits on, as a list
+                for wait in q.waits:
+                    out += textwrap.wrap(
+                        wait.words(side),
+                        79,
+                        initial_indent=" " * 13 + "- ",
+                        subsequent_indent=" " * 15,
+                        break_on_hyphens=False,
+                    )
         rest = len(q.replies) - len(shown)
         if rest > 0:
             out += _label_wrap(

@@ -7,7 +7,7 @@ Shared by the one-process proof (:mod:`oxo.proofs.solver`) and the resumable spl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from oxo.geometry import Geometry
 
@@ -128,6 +128,79 @@ class ProofResult:
         if self.run is not None:
             out["run"] = self.run
         return out
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What one open reply to a root's move waits on: the first open position below it with more
+    than one way on, reached through the one move the run follows where the attacker is to move
+    and the one open reply where the defender is (``oxo.proofs.runs.Tree.waits_on``); the reply's own
+    position when it has no such path. Its marks are in the orientation the run first met it in;
+    ``moves`` its moves once split (0: not split, a job of its own, ``jobs`` run so far), of which
+    ``settled`` are settled and ``searched`` had a job; ``same_as``: an earlier reply that waits
+    on this position too (up to symmetry)."""
+
+    reply: int
+    x: tuple[int, ...]
+    o: tuple[int, ...]
+    attacker_to_move: bool
+    moves: int
+    settled: int
+    searched: int
+    jobs: int
+    same_as: int | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Waiting:
+        fields = dict(data)
+        fields["x"], fields["o"] = tuple(fields["x"]), tuple(fields["o"])
+        return cls(**fields)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "reply": self.reply,
+            "x": list(self.x),
+            "o": list(self.o),
+            "attacker_to_move": self.attacker_to_move,
+            "moves": self.moves,
+            "settled": self.settled,
+            "searched": self.searched,
+            "jobs": self.jobs,
+            "same_as": self.same_as,
+        }
+
+    def words(self, attacker: str) -> str:
+        """In words, ``attacker`` the side whose question it is: ``O on 7 waits on X on 0 and
+        103, O on 7, O to move: 104 of its 253 replies settled``."""
+        if self.same_as is not None:
+            return f"O on {self.reply} waits on the same position as O on {self.same_as}"
+
+        def cells(found: tuple[int, ...]) -> str:
+            if len(found) < 2:
+                return ", ".join(map(str, found))
+            return ", ".join(map(str, found[:-1])) + f" and {found[-1]}"
+
+        mover = "X" if len(self.x) == len(self.o) else "O"
+        where = f"X on {cells(self.x)}, O on {cells(self.o)}, {mover} to move"
+        if not self.moves:
+            runs = (
+                f"{self.jobs:,} job{'s' if self.jobs != 1 else ''} run"
+                if self.jobs
+                else "no job yet"
+            )
+            what = f"a job of its own ({runs})"
+        elif self.attacker_to_move:
+            unit = "move" if self.moves == 1 else "moves"
+            what = (
+                f"its {self.moves:,} {unit} not searched yet"
+                if not self.searched
+                else f"{self.searched:,} of its {self.moves:,} {unit} searched, none won by "
+                f"{attacker.upper()} yet"
+            )
+        else:
+            unit = "reply" if self.moves == 1 else "replies"
+            what = f"{self.settled:,} of its {self.moves:,} {unit} settled"
+        return f"O on {self.reply} waits on {where}: {what}"
 
 
 def certificate_name(geometry: Geometry, side: str, guarantee: str) -> str:

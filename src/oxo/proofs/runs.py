@@ -68,7 +68,7 @@ from oxo.proofs.certificate import (
     verify_certificate,
 )
 from oxo.proofs.merge import FragmentPack, Section, decode_fragment, merge_certificate
-from oxo.proofs.results import ProofResult, SearchSummary, Value, certificate_name
+from oxo.proofs.results import ProofResult, SearchSummary, Value, Waiting, certificate_name
 from oxo.proofs.search import QUICK_SECONDS, certificate_rules
 from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.workers import (
@@ -270,6 +270,10 @@ ABREAST = 2
 
 #: How many of the moves that won a leaf's siblings a job of the leaf tries first (Tree.hints).
 HINTS = 1
+
+#: Open replies to the first move worked on up to which the status says what each waits on
+#: (:meth:`Tree.waits`): when more are open, each is mostly a job of its own not run yet.
+WAITS_SAID = 8
 
 
 class Tree:
@@ -1011,7 +1015,7 @@ class Tree:
                 counts[values[reply]] += 1
             below = self.leaves(values, child)
             now = child in focus
-            waits = self.waits(values, child) if now else ()
+            waits = self.waits(values, child) if now and counts[0] <= WAITS_SAID else ()
             out.append(Replies(move, counts[1], counts[-1], counts[0], below, now, waits))
         return out
 
@@ -1094,77 +1098,12 @@ def _depth_words(figures: DepthFigures) -> str:
 
 
 @dataclass(frozen=True)
-class Waiting:
-    """What one open reply to a root's move waits on: the first open position below it with more
-    than one way on, reached through the one move the run follows where the attacker is to move
-    and the one open reply where the defender is (:meth:`Tree.waits_on`); the reply's own
-    position when it has no such path. Its marks are in the orientation the run first met it in;
-    ``moves`` its moves once split (0: not split, a job of its own, ``jobs`` run so far), of which
-    ``settled`` are settled and ``searched`` had a job; ``same_as``: an earlier reply that waits
-    on this position too (up to symmetry)."""
-
-    reply: int
-    x: tuple[int, ...]
-    o: tuple[int, ...]
-    attacker_to_move: bool
-    moves: int
-    settled: int
-    searched: int
-    jobs: int
-    same_as: int | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "reply": self.reply,
-            "x": list(self.x),
-            "o": list(self.o),
-            "attacker_to_move": self.attacker_to_move,
-            "moves": self.moves,
-            "settled": self.settled,
-            "searched": self.searched,
-            "jobs": self.jobs,
-            "same_as": self.same_as,
-        }
-
-
-def _waiting_words(wait: Waiting, attacker: str) -> str:
-    """A :class:`Waiting` in words, for the status: ``O on 7 waits on X on 0 and 103, O on 7, O to
-    move: 104 of its 253 replies settled``."""
-    if wait.same_as is not None:
-        return f"O on {wait.reply} waits on the same position as O on {wait.same_as}"
-
-    def cells(found: tuple[int, ...]) -> str:
-        if len(found) < 2:
-            return ", ".join(map(str, found))
-        return ", ".join(map(str, found[:-1])) + f" and {found[-1]}"
-
-    mover = "X" if len(wait.x) == len(wait.o) else "O"
-    where = f"X on {cells(wait.x)}, O on {cells(wait.o)}, {mover} to move"
-    if not wait.moves:
-        runs = (
-            f"{wait.jobs:,} job{'s' if wait.jobs != 1 else ''} run" if wait.jobs else "no job yet"
-        )
-        what = f"a job of its own ({runs})"
-    elif wait.attacker_to_move:
-        unit = "move" if wait.moves == 1 else "moves"
-        what = (
-            f"its {wait.moves:,} {unit} not searched yet"
-            if not wait.searched
-            else f"{wait.searched:,} of its {wait.moves:,} {unit} searched, none won by "
-            f"{attacker.upper()} yet"
-        )
-    else:
-        unit = "reply" if wait.moves == 1 else "replies"
-        what = f"{wait.settled:,} of its {wait.moves:,} {unit} settled"
-    return f"O on {wait.reply} waits on {where}: {what}"
-
-
-@dataclass(frozen=True)
 class Replies:
     """The replies to one of the root's moves: how many (one of each set alike by symmetry) the
     attacker is proved to win after, proved not to, and still open, and the open jobs below;
     ``now``: whether the run works below it now (the attacker's split moves wait their turn,
-    :meth:`Tree.focus`); ``waits``: for each open reply the run works on, what it waits on."""
+    :meth:`Tree.focus`); ``waits``: for each open reply the run works on, what it waits on (when
+    at most :data:`WAITS_SAID` are open)."""
 
     move: int
     win: int
@@ -2433,7 +2372,7 @@ class RunStatus:
                     f"does not win after {r.no_win:,}, {r.open:,} open ({r.open_jobs:,} open jobs "
                     f"below){'' if r.now else '; waits its turn'}"
                 )
-                out.extend(f"      {_waiting_words(wait, q.attacker)}" for wait in r.waits)
+                out.extend(f"      {wait.words(q.attacker)}" for wait in r.waits)
             out.append(
                 f"  jobs: {q.jobs:,} run; {q.settled_jobs:,} positions settled ({q.proved:,} "
                 f"proved, {q.disproved:,} disproved), {q.split:,} split; {q.open_jobs:,} open, "
