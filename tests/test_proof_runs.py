@@ -1484,6 +1484,14 @@ def test_a_run_splits_the_leaves_of_a_depth_where_longer_slices_did_not_pay(
     assert True in picked and False in picked
 
 
+def split_node(tree: Tree, key: int) -> list[int]:
+    """Split the node ``key`` of ``tree`` into its children at once (a job without a search), as
+    the run does; the children's keys."""
+    node, geometry = tree.nodes[key], tree.geometry
+    tree.apply(key, run_job(Job(geometry.shape, geometry.k, "x", node.x, node.o, search=False)))
+    return [child for _, child in tree.nodes[key].children or []]
+
+
 def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -> None:
     """Where the attacker is to move, the run follows the first of its open split moves only (in
     the search's order), and that one alone while the jobs below it get on (fewer than PATIENCE
@@ -1491,17 +1499,10 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     later split move neither run again nor get a first job while the first holds a leaf to run;
     once the first is settled, the next is followed. Where the defender is to move, every open
     reply is followed."""
-    geometry = Geometry.parse("5x5,k=4")
-    tree = Tree(geometry, "x", tmp_path)
+    tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
 
-    def split_here(key: int) -> list[int]:
-        node = tree.nodes[key]
-        job = Job(geometry.shape, geometry.k, "x", node.x, node.o, search=False)
-        tree.apply(key, run_job(job))
-        return [child for _, child in tree.nodes[key].children or []]
-
-    first, second, *others = split_here(tree.root)
-    under_first, under_second = split_here(first), split_here(second)
+    first, second, *others = split_node(tree, tree.root)
+    under_first, under_second = split_node(tree, first), split_node(tree, second)
     values = tree.values()
     focus = tree.focus(values)
     assert {first, *under_first} <= focus and not focus & set(others)  # first alone, getting on
@@ -1522,7 +1523,7 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     picks = tree.select(set(), 4, values)
     assert picks and not set(picks) & set(under_second)
     node = tree.nodes[under_second[0]]
-    nothing = run_job(Job(geometry.shape, geometry.k, "x", node.x, node.o, max_nodes=20))
+    nothing = run_job(Job((5, 5), 4, "x", node.x, node.o, max_nodes=20))
     assert nothing.value == 0 and not any(child.value for child in nothing.children or [])
     tree.apply(under_second[0], nothing, 2)  # had a job, settled nothing: would run again
     assert under_second[0] not in tree.continuing(set(), tree.values())
@@ -1541,29 +1542,22 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
     leaf; a reply that waits on a position another reply waits on says so."""
     from oxo.geometry import mask_cells
 
-    geometry = Geometry.parse("5x5,k=4")
-    tree = Tree(geometry, "x", tmp_path)
+    tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
 
-    def split_here(key: int) -> list[int]:
-        node = tree.nodes[key]
-        job = Job(geometry.shape, geometry.k, "x", node.x, node.o, search=False)
-        tree.apply(key, run_job(job))
-        return [child for _, child in tree.nodes[key].children or []]
-
-    first = split_here(tree.root)[0]
-    replies = split_here(first)
+    first = split_node(tree, tree.root)[0]
+    replies = split_node(tree, first)
     waits = tree.waits(tree.values(), first)
     assert [w.reply for w in waits] == [move for move, _ in tree.nodes[first].children or []]
     assert all(w.moves == 0 and w.jobs == 0 and w.same_as is None for w in waits)
     assert "waits on X on " in waits[0].words("x")
     assert waits[0].words("x").endswith("a job of its own (no job yet)")
     r0, r1 = replies[0], replies[1]
-    moves = split_here(r0)  # X to move, its moves not split: more than one way on
+    moves = split_node(tree, r0)  # X to move, its moves not split: more than one way on
     assert len(moves) > 1 and tree.waits_on(r0, tree.values()) == r0
     (wait,) = [w for w in tree.waits(tree.values(), first) if w.reply == waits[0].reply]
     assert wait.attacker_to_move and wait.moves == len(moves) and wait.searched == 0
     assert wait.words("x").endswith(f"its {len(moves)} moves not searched yet")
-    below = split_here(moves[0])  # the run follows it alone while its jobs get on
+    below = split_node(tree, moves[0])  # the run follows it alone while its jobs get on
     assert tree.waits_on(r0, tree.values()) == moves[0]
     for key in below[:-1]:
         tree.nodes[key].value = 1
