@@ -633,6 +633,14 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     assert code == 0 and len(json.loads(out)["open"]) == len(open_boards())
     code, out, _ = run(capsys, "book", "4x4x4x4")
     assert code == 3 and settled in out and "[6]" in out
+    # how many openings perfect indexes itself, those whose index is estimated under the limit
+    from oxo.book.play import quick_to_index
+
+    quick = sum(quick_to_index(opening.certificate) for opening in opened.openings)
+    itself = "perfect indexes one itself when a game first reaches it if that takes under"
+    assert (f"{itself} 60 s ({quick} of {len(opened.openings)})" in " ".join(out.split())) == (
+        quick > 0
+    )
     # the inside-out images are said proved too, with an example the book answers
     from oxo.book.play import OpeningsBook, moves_words, proven_value
 

@@ -307,7 +307,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     published, and how far oxo's long run of it has got (:class:`oxo.book.OpenBoard`)."""
     import textwrap
 
-    from oxo.book.play import OpeningsBook, moves_words
+    from oxo.book.play import AUTO_BUILD_SECONDS, OpeningsBook, moves_words, quick_to_index
     from oxo.counting.budget import format_seconds
 
     out: list[str] = []
@@ -401,10 +401,17 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
                 f"({moves_words(moves)} is {moves_words(opening.moves)} renamed)",
             )
         minutes = book.index_seconds / 60
+        quick = sum(quick_to_index(opening.certificate) for opening in entry.openings)
+        itself = (
+            f"; perfect indexes one itself when a game first reaches it if that takes under "
+            f"{format_seconds(AUTO_BUILD_SECONDS)} ({quick:,} of {len(entry.openings):,})"
+            if quick
+            else ""
+        )
         out += _label_wrap(
             "  play:",
             f"the level perfect plays from them once indexed: oxo book {entry.board_args} "
-            f"--index (about {minutes:,.0f} min in all, once)",
+            f"--index (about {minutes:,.0f} min in all, once){itself}",
         )
     estimate = (
         ""
