@@ -93,6 +93,15 @@ def section() -> str:
                         f"line? open: {q.open_jobs:,} open jobs, at least "
                         f"{q.fewest_to_prove:,} of them to prove it and "
                         f"{q.fewest_to_disprove:,} to disprove it."
+                        + "".join(
+                            f" O's {r.win + r.no_win + r.open:,} replies to X on {r.move}: "
+                            f"{q.attacker.upper()} wins after {r.win:,}, does not after "
+                            f"{r.no_win:,}, {r.open:,} open; "
+                            + "; ".join(wait.words(q.attacker) for wait in r.waits)
+                            + "."
+                            for r in q.replies
+                            if r.waits
+                        )
                     )
     lines = [
         MARKERS[0],
