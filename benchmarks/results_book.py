@@ -575,7 +575,7 @@ def section(data: dict) -> str:
     """The section of docs/solved.md on using the proofs: every certificate of the book."""
     from oxo.book import BookCertificate
     from oxo.book.index import estimate_seconds
-    from oxo.counting.budget import format_seconds
+    from oxo.phrases import duration
 
     where = {
         "package": "inside oxo",
@@ -588,7 +588,7 @@ def section(data: dict) -> str:
         for item in row["certificates"]:
             certificate = BookCertificate.from_dict(item)
             index = (
-                format_seconds(estimate_seconds(certificate))
+                duration(estimate_seconds(certificate))
                 if certificate.format == "oxo-strategy/1"
                 else "none needed"
             )

@@ -202,14 +202,15 @@ def frontier_section(records: list[dict[str, object]]) -> str:
 
 def going_further(geometry, reached: int) -> list[str]:  # type: ignore[no-untyped-def]
     """What the next plies would cost, from the estimate the command prints (upper bounds)."""
-    from oxo.counting.budget import format_bytes, format_seconds
+    from oxo.counting.budget import format_bytes
     from oxo.counting.frontier import estimate_frontier
+    from oxo.phrases import duration
 
     ahead = [p for p in estimate_frontier(geometry, reached + 2) if p.ply > reached]
     if not ahead:
         return []
     parts = [
-        f"ply {p.ply} (at most {p.classes_at_most:,} classes) about {format_seconds(p.seconds)} "
+        f"ply {p.ply} (at most {p.classes_at_most:,} classes) about {duration(p.seconds)} "
         f"on two cores and {format_bytes(p.disk)} on disk"
         for p in ahead
     ]

@@ -35,8 +35,8 @@ WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
 
 
 def section() -> str:
-    from oxo.counting.budget import format_seconds
     from oxo.game import other
+    from oxo.phrases import duration
     from oxo.proofs.runs import run_status
 
     rows = []
@@ -62,7 +62,7 @@ def section() -> str:
             )
         rows.append(
             f"| {board} | {status.k} | {value} | {published} | "
-            f"{status.sessions} | {format_seconds(wall)} | {format_seconds(cpu)} | "
+            f"{status.sessions} | {duration(wall)} | {duration(cpu)} | "
             f"{positions:,} | {jobs:,} | `{where}` |"
         )
         for name in status.proofs:

@@ -26,7 +26,14 @@ PAGE = ROOT / "docs" / "architecture.md"
 SHELLS = ("oxo.cli", "oxo.web")
 GAMES = ("oxo.mega", "oxo.uttt", "oxo.gravity")
 #: What an engine may import besides ``oxo.engines`` itself.
-ENGINE_ALLOWED = ("oxo.game", "oxo.errors", "oxo.progress", "oxo.cache", "oxo.records")
+ENGINE_ALLOWED = (
+    "oxo.game",
+    "oxo.errors",
+    "oxo.progress",
+    "oxo.cache",
+    "oxo.records",
+    "oxo.phrases",
+)
 
 
 def module_name(path: Path) -> str:
@@ -199,6 +206,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "oxo.compiled",
             "oxo.palette",
             "oxo.records",
+            "oxo.phrases",
         ),
     ),
     ("geometry", ("oxo.geometry",)),

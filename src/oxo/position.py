@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal
 
 from oxo.errors import MoveError, PositionError
 from oxo.geometry import Geometry, Symmetry, completing_cells, mask_cells
+from oxo.phrases import counted
 
 Player = Literal["x", "o"]
 Outcome = Literal["x", "o", "draw"]
@@ -706,11 +707,9 @@ def _meant(shape: tuple[int, ...], raw: str, text: str) -> Geometry:
     if len(shape) > 3:
         read = f"a {'x'.join(map(str, shape))} box"
     elif len(shape) == 3:
-        read = (
-            f"{shape[0]} layers of {shape[1]} row{'s' if shape[1] > 1 else ''} of {shape[2]} cells"
-        )
+        read = f"{shape[0]} layers of {counted(shape[1], 'row')} of {shape[2]} cells"
     else:
-        read = f"{shape[0]} row{'s' if shape[0] > 1 else ''} of {shape[1]} cell{'s' if shape[1] > 1 else ''}"
+        read = f"{counted(shape[0], 'row')} of {counted(shape[1], 'cell')}"
     side, edge = round(cells**0.5), round(cells ** (1 / 3))
     fits = [f"{side}x{side}"] if side >= 2 and side * side == cells else []
     fits += [f"{edge}x{edge}x{edge}"] if edge >= 2 and edge**3 == cells else []

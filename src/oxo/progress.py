@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any, Protocol
 
+from oxo.phrases import duration
+
 #: What library functions call with the fraction of the work done (0..1).
 Reporter = Callable[[float], None]
 
@@ -101,8 +103,8 @@ class _PlainLines:
         elapsed = now - self.started
         left = ""
         if 0 < done < self.total:
-            left = f", about {_duration(elapsed * (self.total - done) / done)} left"
-        self.stream.write(f"{self.description}: {share:.0f}% after {_duration(elapsed)}{left}\n")
+            left = f", about {duration(elapsed * (self.total - done) / done)} left"
+        self.stream.write(f"{self.description}: {share:.0f}% after {duration(elapsed)}{left}\n")
         self.stream.flush()
 
 
@@ -157,14 +159,6 @@ def fit_width(text: str, width: int) -> str:
     if len(text) <= room:
         return text
     return text[: room - 1] + "…"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 @contextmanager

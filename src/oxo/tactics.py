@@ -52,6 +52,7 @@ from oxo.engines.base import Advice
 from oxo.errors import MoveError, PositionError
 from oxo.game import GameState, other
 from oxo.geometry import Geometry, completing_cells, mask_cells
+from oxo.phrases import counted
 from oxo.position import Player, Position
 
 Kind = Literal["vcf", "vct"]
@@ -187,7 +188,7 @@ class Tactics:
         if self.proof is not None:
             how = "continuous fours" if self.by_fours else "fours and threes"
             moves = self.proof.attacker_moves
-            return f"{who} wins by {how}, {moves} move{'s' if moves != 1 else ''} of {who} at most"
+            return f"{who} wins by {how}, {counted(moves, 'move')} of {who} at most"
         limit = f" within {self.max_moves} moves of {who}" if self.max_moves else ""
         if self.kind == "vcf" and self.exhausted:
             return f"{who} has no win by continuous fours{limit}"

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from oxo.errors import CertificateUnavailableError, OxoError
+from oxo.phrases import listing
 from oxo.proofs.results import Waiting
 
 #: The book itself (package data).
@@ -327,7 +328,7 @@ class OpenBoard:
             first = f"{opening.value_words} after X on {opening.moves[0]}"
             groups.setdefault(first, []).extend(opening.moves[1:2])
         return [
-            first if not replies else f"{first} and O on {_either(replies)}"
+            first if not replies else f"{first} and O on {listing(replies, 'or')}"
             for first, replies in groups.items()
         ]
 
@@ -367,12 +368,6 @@ class OpenBoard:
     def settled(self) -> int:
         """Positions the run has settled, for every question."""
         return sum(q.proved + q.disproved for q in self.questions)
-
-
-def _either(cells: list[int]) -> str:
-    """``3``, ``3 or 15``, ``3, 15 or 63``."""
-    shown = [str(cell) for cell in cells]
-    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
 
 
 @functools.cache

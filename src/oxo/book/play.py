@@ -56,6 +56,7 @@ from oxo.engines.base import BookMove
 from oxo.errors import CertificateUnavailableError
 from oxo.game import GameState, Outcome
 from oxo.geometry import Geometry, Symmetry, mask_cells
+from oxo.phrases import counted
 from oxo.position import Position
 
 if TYPE_CHECKING:
@@ -525,7 +526,7 @@ class OpeningsBook:
         """What the book proves here, for the description of a level."""
         count = len(self.board.openings)
         return (
-            f"oxo's certificates of the {count} opening{'s' if count != 1 else ''} its run of "
+            f"oxo's certificates of the {counted(count, 'opening')} its run of "
             "this board has settled"
         )
 

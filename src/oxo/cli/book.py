@@ -12,6 +12,7 @@ import click
 from oxo.cli.common import ANY_GAME, echo_json, echo_lines
 from oxo.cli.options import gravity_option, json_option, k_option, quiet_option
 from oxo.errors import CertificateUnavailableError, OptionError, OxoError
+from oxo.phrases import duration
 from oxo.progress import progress_bar
 from oxo.registry import Game
 
@@ -160,7 +161,7 @@ def _list(entries: Iterable[BookEntry], opened: Iterable[OpenBoard], as_json: bo
             str(entry.k),
             _value_text(entry),
             _words(entry.published),
-            _duration(entry.seconds),
+            duration(entry.seconds),
             ", ".join(_certificate_word(c) for c in entry.certificates),
         )
     out = console()
@@ -203,12 +204,6 @@ def _certificate_word(certificate: BookCertificate) -> str:
     return f"{side}{where}"
 
 
-def _duration(seconds: float) -> str:
-    from oxo.counting.budget import format_seconds
-
-    return format_seconds(seconds)
-
-
 def _label_wrap(label: str, text: str) -> list[str]:
     """``text`` broken to 79 columns after a label 13 columns wide (the book's reports)."""
     import textwrap
@@ -240,7 +235,7 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
     out += _label_wrap("method:", entry.method)
     when = f", {entry.date}" if entry.date else ""
     out += _label_wrap(
-        "proved in:", f"{_duration(entry.seconds)}, {entry.positions:,} positions{when}"
+        "proved in:", f"{duration(entry.seconds)}, {entry.positions:,} positions{when}"
     )
     out += _label_wrap("machine:", entry.machine)
     out += _label_wrap("again:", f"{entry.command} (from an empty folder DIR)")
@@ -282,7 +277,7 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
                 state = "built (perfect play answers at once)"
             else:
                 state = (
-                    f"not built yet: about {_duration(here.index_seconds)}, once "
+                    f"not built yet: about {duration(here.index_seconds)}, once "
                     f"('oxo book {entry.board_args} --index', or the first perfect move)"
                 )
             out += _label_wrap("  index:", state)
@@ -308,7 +303,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     import textwrap
 
     from oxo.book.play import AUTO_BUILD_SECONDS, OpeningsBook, moves_words, quick_to_index
-    from oxo.counting.budget import format_seconds
+    from oxo.phrases import duration
 
     out: list[str] = []
     if heading:
@@ -404,7 +399,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
         quick = sum(quick_to_index(opening.certificate) for opening in entry.openings)
         itself = (
             f"; perfect indexes one itself when a game first reaches it if that takes under "
-            f"{format_seconds(AUTO_BUILD_SECONDS)} ({quick:,} of {len(entry.openings):,})"
+            f"{duration(AUTO_BUILD_SECONDS)} ({quick:,} of {len(entry.openings):,})"
             if quick
             else ""
         )
@@ -416,13 +411,13 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     estimate = (
         ""
         if entry.estimate_all_seconds is None
-        else f"; every open job would take about {format_seconds(entry.estimate_all_seconds)} "
+        else f"; every open job would take about {duration(entry.estimate_all_seconds)} "
         "more at the mean cost of a job so far (a job that does not settle splits into more)"
     )
     out += _label_wrap(
         "run so far:",
         f"{entry.positions:,} positions searched in {entry.jobs:,} jobs, "
-        f"{format_seconds(entry.worker_seconds)} of worker time{estimate}",
+        f"{duration(entry.worker_seconds)} of worker time{estimate}",
     )
     out += _label_wrap(
         "continue:",
@@ -511,7 +506,7 @@ def _build(certificate: BookCertificate, quiet: bool, make: Maker) -> None:
     label = f"indexing {certificate.file}"
     if not quiet:
         click.echo(
-            f"{label}: about {_duration(estimate_seconds(certificate))}, once "
+            f"{label}: about {duration(estimate_seconds(certificate))}, once "
             "(Ctrl-C stops it and keeps nothing)",
             err=True,
         )
@@ -592,7 +587,7 @@ def prepare_perfect(
         )
         if seconds > ASK_AFTER_SECONDS:
             command = f"oxo book {entry.board_args} --index"
-            asked = f"{what} takes about {_duration(seconds)}, once"
+            asked = f"{what} takes about {duration(seconds)}, once"
             if level == "analyze":
                 continue  # analyze answers from what is ready; it makes only what is quick
             if level != "perfect" or not _on_terminal():
@@ -636,7 +631,7 @@ def _prepare_opening(
         offered.add(certificate.file)
         question = (
             f"Perfect play here comes from {certificate.file}, which needs an index: about "
-            f"{_duration(estimate_seconds(certificate))}, once. Start it now?"
+            f"{duration(estimate_seconds(certificate))}, once. Start it now?"
         )
         if _ask(question):
             try:

@@ -412,7 +412,7 @@ def _count_uttt_on_disk(
     predicted to take over a minute."""
     import time
 
-    from oxo.counting.budget import format_seconds
+    from oxo.phrases import duration
     from oxo.uttt.diskcount import count_on_disk
 
     known: list[tuple[int, int]] = []
@@ -429,7 +429,7 @@ def _count_uttt_on_disk(
             if now - started >= 1:  # a line a ply once the count takes noticeable time
                 bar.note(
                     f"uttt ply {row.ply}: {row.positions:,} positions, {row.classes:,} classes "
-                    f"({format_seconds(now - started)})"
+                    f"({duration(now - started)})"
                 )
             if ask:
                 _ask_before_long_plies(rows, took, max_ply, limit)
@@ -459,7 +459,8 @@ def _ask_before_long_plies(rows: list[PlyCount], took: float, last: int, limit: 
     """Predict the plies after the last one counted from how it went, both measured: its time per
     class it grew from (once that ply grew from enough classes for the fixed costs to fade) and the
     growth of the classes from ply to ply; stop to ask when the plies ahead take over a minute."""
-    from oxo.counting.budget import Estimate, format_bytes, format_seconds
+    from oxo.counting.budget import Estimate, format_bytes
+    from oxo.phrases import duration
 
     if len(rows) < 2 or rows[-1].ply >= last or rows[-2].classes < PREDICT_FROM_CLASSES:
         return  # too little seen to predict, or nothing ahead
@@ -477,7 +478,7 @@ def _ask_before_long_plies(rows: list[PlyCount], took: float, last: int, limit: 
         seconds += ply_seconds
         disk = max(disk, ply_disk)
         details.append(
-            f"ply {ply}: about {format_seconds(ply_seconds)}, about {format_bytes(ply_disk)} on "
+            f"ply {ply}: about {duration(ply_seconds)}, about {format_bytes(ply_disk)} on "
             "disk while it is made"
         )
         parents, classes = int(classes), classes * growth
@@ -577,7 +578,7 @@ def _count_gravity(
     (each ply's row added to ``rows`` as it comes)."""
     import time
 
-    from oxo.counting.budget import format_bytes, format_seconds
+    from oxo.counting.budget import format_bytes
     from oxo.errors import OutOfReachError
     from oxo.gravity.counting import (
         WHOLE_GAME_CELLS,
@@ -586,14 +587,12 @@ def _count_gravity(
         estimate_plies,
         plies_within,
     )
+    from oxo.phrases import duration
 
     spec = board.spec
     reach = plies_within(board, ASK_AFTER_SECONDS, limit)
     plies = estimate_plies(board)
-    quick = (
-        f"--plies {reach} takes at most about "
-        f"{format_seconds(sum(p.seconds for p in plies[:reach]))}"
-    )
+    quick = f"--plies {reach} takes at most about {duration(sum(p.seconds for p in plies[:reach]))}"
     if max_ply is None and board.size > WHOLE_GAME_CELLS:
         raise OutOfReachError(
             f"{spec} has {board.size} cells: every ply is counted only on gravity boards of at "
@@ -609,7 +608,7 @@ def _count_gravity(
         smaller=f"give --plies N to stop after ply N ({quick})",
         details=[
             f"ply {p.ply}: at most {p.positions_at_most:,} positions, about "
-            f"{format_seconds(p.seconds)}, {format_bytes(p.memory)} of memory"
+            f"{duration(p.seconds)}, {format_bytes(p.memory)} of memory"
             for p in wanted
             if p.seconds >= 1 or p.ply == last
         ][:12],
@@ -624,7 +623,7 @@ def _count_gravity(
             if seconds >= 1:  # a line a ply once the count takes noticeable time
                 bar.note(
                     f"{spec} ply {ply}: {positions:,} position{'s' * (positions != 1)} "
-                    f"({format_seconds(seconds)})"
+                    f"({duration(seconds)})"
                 )
 
         with _guarded_count(spec, limit, known):
@@ -706,8 +705,9 @@ def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores:
     from pathlib import Path
 
     from oxo.counting import CountTable, PlyCount, count_by_frontier, plan_plies
-    from oxo.counting.budget import Estimate, MemoryGuard, MiB, format_bytes, format_seconds
+    from oxo.counting.budget import Estimate, MemoryGuard, MiB, format_bytes
     from oxo.counting.frontier import estimate_frontier
+    from oxo.phrases import duration
 
     last = geometry.size if run.max_ply is None else min(run.max_ply, geometry.size)
     plies = estimate_frontier(geometry, last, workers=cores)
@@ -726,7 +726,7 @@ def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores:
         # The whole game is long or out of reach: answer with the plies that come at once.
         found = _count_sparse_plies(geometry, known, plan.estimates, run.quiet, run.rows)
         minute, seconds = plan.within(ASK_AFTER_SECONDS)
-        more = f"--plies {minute} takes about {format_seconds(seconds)}; " if minute > known else ""
+        more = f"--plies {minute} takes about {duration(seconds)}; " if minute > known else ""
         return CountTable(
             geometry,
             tuple(found),
@@ -736,7 +736,7 @@ def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores:
             + (
                 "more than a year"
                 if frontier_seconds > REFUSE_AFTER_SECONDS
-                else f"about {format_seconds(frontier_seconds)}"
+                else f"about {duration(frontier_seconds)}"
             ),
         )
     if plan is not None and not plan.frontier:
@@ -755,7 +755,7 @@ def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores:
             ]
         return CountTable(geometry, tuple(found), "sparse", ended or last == geometry.size)
     details = [
-        f"ply {p.ply}: at most {p.classes_at_most:,} classes, about {format_seconds(p.seconds)}, "
+        f"ply {p.ply}: at most {p.classes_at_most:,} classes, about {duration(p.seconds)}, "
         f"{format_bytes(p.disk)} on disk"
         for p in plies
         if p.ply > known and (p.seconds >= 1 or p.ply == last)
@@ -766,12 +766,12 @@ def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores:
         if spent > 600:
             break
         reach = p.ply
-    quick = f"--plies {reach} takes at most about {format_seconds(sum(p.seconds for p in plies[:reach]))}"
+    quick = f"--plies {reach} takes at most about {duration(sum(p.seconds for p in plies[:reach]))}"
     if plan is not None:
         minute, seconds = plan.within(ASK_AFTER_SECONDS)
         if minute > reach:
             quick = (
-                f"--plies {minute} takes about {format_seconds(seconds)} by inclusion-exclusion "
+                f"--plies {minute} takes about {duration(seconds)} by inclusion-exclusion "
                 "over sets of lines"
             )
     check_estimate(

@@ -9,7 +9,7 @@ import click
 
 from oxo.cli.common import echo_json
 from oxo.cli.options import json_option
-from oxo.counting.budget import format_seconds
+from oxo.phrases import duration
 from oxo.progress import progress_status
 
 
@@ -97,7 +97,7 @@ def verify(file: str, leaves: str, seed: int, whole: bool, as_json: bool) -> Non
                     return
                 elapsed = time.monotonic() - started
                 left = (
-                    f", about {format_seconds(elapsed * (total - read) / read)} left"
+                    f", about {duration(elapsed * (total - read) / read)} left"
                     if 0 < read < total
                     else ""
                 )

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 
 from oxo.errors import OptionError, OutOfReachError
+from oxo.phrases import duration
 from oxo.records import record
 
 GiB = 1 << 30
@@ -57,19 +58,6 @@ def format_bytes(count: float) -> str:
     if count >= GiB:
         return f"{count / GiB:.1f} GiB"
     return f"{max(count, 0) / MiB:.0f} MiB"
-
-
-def format_seconds(seconds: float) -> str:
-    """A duration in plain words: ``40 s``, ``12 min``, ``3.5 h``, ``2.1 days``."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h"
-    if seconds < 365 * 86400:
-        return f"{seconds / 86400:.1f} days"
-    return f"{seconds / (365.25 * 86400):.3g} years"
 
 
 def available_memory() -> int:
@@ -200,7 +188,7 @@ class Estimate:
     note: str = ""
 
     def describe(self) -> str:
-        parts = [f"about {format_seconds(self.seconds)}", f"{format_bytes(self.memory)} of memory"]
+        parts = [f"about {duration(self.seconds)}", f"{format_bytes(self.memory)} of memory"]
         if self.disk:
             parts.append(f"{format_bytes(self.disk)} on disk")
         text = ", ".join(parts)

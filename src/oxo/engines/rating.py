@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from oxo.phrases import listing
 from oxo.records import attributes
 
 #: Elo points per unit of the natural log-odds of the expected score.
@@ -203,7 +204,7 @@ def strength_text() -> str:
         if len(top) > 1:
             tied.setdefault(top, []).append(entry["game"])
     ties = "".join(
-        f" On {' and '.join(names)}, {', '.join(levels[:-1])} and {levels[-1]} tie within the "
+        f" On {' and '.join(names)}, {listing(levels)} tie within the "
         "margin: best play there is a draw, which each of them holds against the others, so the "
         "scale tops out."
         for levels, names in tied.items()

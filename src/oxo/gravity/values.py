@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from oxo.game import Outcome
 from oxo.gravity.board import GravityState
+from oxo.phrases import counted
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class GravityValue:
         if self.weak:
             return f"{who} wins"
         moves = self.winner_moves
-        return f"{who} wins in {moves} move{'s' if moves != 1 else ''} (the game ends at ply {self.end_ply})"
+        return f"{who} wins in {counted(moves, 'move')} (the game ends at ply {self.end_ply})"
 
 
 def value_from_score(

@@ -17,6 +17,7 @@ from importlib import resources
 from oxo.mega.notation import format_move, parse_record
 from oxo.mega.render import board_text
 from oxo.mega.rules import MegaState
+from oxo.phrases import listing
 
 #: A real game opening (19 moves) that shows a whole string, an abnormal string and a big marker.
 EXAMPLE_RECORD = "66 57 78 89 22 43 14 35 91 28 36 55 47 73 11 92 64 85 17"
@@ -141,13 +142,6 @@ def example_facts(record: str = EXAMPLE_RECORD) -> ExampleFacts:
     )
 
 
-def _listing(numbers: tuple[int, ...]) -> str:
-    words = [str(n) for n in numbers]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def example_text(record: str = EXAMPLE_RECORD) -> str:
     """The worked example: a real opening, explained move by move where something happens."""
     facts = example_facts(record)
@@ -165,14 +159,14 @@ def example_text(record: str = EXAMPLE_RECORD) -> str:
         f"String 2 is moves {len(facts.first_string) + 1} to "
         f"{len(facts.first_string) + len(facts.second_string)}: {second}. Before move "
         f"{facts.abnormal_move} ({player} to play), the only grid string 2 had not visited was grid "
-        f"{facts.abnormal_grid}; its empty cells were {_listing(facts.grid_empty_cells)}, and string 2 "
-        f"had already used cell numbers {_listing(facts.used_positions)}. No move kept both (a) "
+        f"{facts.abnormal_grid}; its empty cells were {listing(facts.grid_empty_cells)}, and string 2 "
+        f"had already used cell numbers {listing(facts.used_positions)}. No move kept both (a) "
         f"and (b), so {player} ignored (b) and played {facts.record[facts.abnormal_move - 1]}: "
         "string 2 is abnormal.",
         "",
         f"Move {facts.cover_move}: {facts.cover_owner} plays "
         f"{facts.record[facts.cover_move - 1]}, which makes three {facts.cover_owner} marks in a "
-        f"row in grid {facts.cover_grid} (cells {_listing(facts.cover_cells)}): grid "
+        f"row in grid {facts.cover_grid} (cells {listing(facts.cover_cells)}): grid "
         f"{facts.cover_grid} is covered by {facts.cover_owner}'s big marker. This move belongs to "
         f"string {facts.cover_string}, which still visits the other uncovered grids "
         f"({facts.cover_string_length} moves in all); string {facts.cover_string + 1} will be "

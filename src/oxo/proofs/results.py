@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from oxo.geometry import Geometry
+from oxo.phrases import counted, listing
+from oxo.records import record
 
 Value = Literal["x", "o", "draw", "unknown"]
 METHOD = "proof-number search (df-pn) with pairing strategies and threat-space search"
@@ -157,17 +159,7 @@ class Waiting:
         return cls(**fields)
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "reply": self.reply,
-            "x": list(self.x),
-            "o": list(self.o),
-            "attacker_to_move": self.attacker_to_move,
-            "moves": self.moves,
-            "settled": self.settled,
-            "searched": self.searched,
-            "jobs": self.jobs,
-            "same_as": self.same_as,
-        }
+        return record(self, x=list(self.x), o=list(self.o))
 
     def words(self, attacker: str) -> str:
         """In words, ``attacker`` the side whose question it is: ``O on 7 waits on X on 0 and
@@ -175,19 +167,10 @@ class Waiting:
         if self.same_as is not None:
             return f"O on {self.reply} waits on the same position as O on {self.same_as}"
 
-        def cells(found: tuple[int, ...]) -> str:
-            if len(found) < 2:
-                return ", ".join(map(str, found))
-            return ", ".join(map(str, found[:-1])) + f" and {found[-1]}"
-
         mover = "X" if len(self.x) == len(self.o) else "O"
-        where = f"X on {cells(self.x)}, O on {cells(self.o)}, {mover} to move"
+        where = f"X on {listing(self.x)}, O on {listing(self.o)}, {mover} to move"
         if not self.moves:
-            runs = (
-                f"{self.jobs:,} job{'s' if self.jobs != 1 else ''} run"
-                if self.jobs
-                else "no job yet"
-            )
+            runs = f"{counted(self.jobs, 'job')} run" if self.jobs else "no job yet"
             what = f"a job of its own ({runs})"
         elif self.attacker_to_move:
             unit = "move" if self.moves == 1 else "moves"

@@ -58,6 +58,7 @@ from oxo.errors import OptionError, OxoError
 from oxo.fileio import digests, write_atomic
 from oxo.game import other
 from oxo.geometry import Geometry, mask_cells, play
+from oxo.phrases import counted
 from oxo.proofs.certificate import (
     CHECK_RATE,
     Guarantee,
@@ -2340,7 +2341,7 @@ class RunStatus:
 
     def lines(self) -> list[str]:
         """The status in words, a line each."""
-        from oxo.counting.budget import format_seconds
+        from oxo.phrases import duration
 
         going = (
             f"going on now (process {self.active})" if self.active is not None else "not running"
@@ -2395,8 +2396,8 @@ class RunStatus:
                     f"side), {q.fewest_to_disprove:,} to prove that it cannot"
                 )
             out.append(
-                f"  {q.positions:,} positions searched in {format_seconds(q.cpu)} of worker time "
-                f"({format_seconds(q.wall)} of run time)"
+                f"  {q.positions:,} positions searched in {duration(q.cpu)} of worker time "
+                f"({duration(q.wall)} of run time)"
             )
             if not q.value and q.attacker in self.kept_tables:
                 out.append(
@@ -2407,7 +2408,7 @@ class RunStatus:
             if not q.value and q.attacker in self.leaf_tables:
                 leaves, held = self.leaf_tables[q.attacker]
                 out.append(
-                    f"  {leaves:,} position{'s' if leaves != 1 else ''} kept "
+                    f"  {counted(leaves, 'position')} kept "
                     f"{'their' if leaves != 1 else 'its'} last job's table for the jobs to come "
                     f"({held / 1e6:,.0f} MB)"
                 )
@@ -2420,10 +2421,10 @@ class RunStatus:
             every = (
                 ""
                 if self.estimate_all is None
-                else f"; {format_seconds(self.estimate_all)} to run every open job"
+                else f"; {duration(self.estimate_all)} to run every open job"
             )
             out.append(
-                f"estimate: at least {format_seconds(self.estimate)} more on {self.workers} "
+                f"estimate: at least {duration(self.estimate)} more on {self.workers} "
                 "workers (the fewest jobs that can settle it, at the mean cost of a job so far"
                 f"{every}; a job that does not settle splits into more)"
             )
@@ -2444,7 +2445,7 @@ class RunStatus:
                 )
             if not (Path(self.folder) / name).exists():
                 size = f"{int(check.get('bytes', 0)) / 1e6:,.0f} MB"
-                checking = format_seconds(int(check.get("positions_checked", 0)) / CHECK_RATE)
+                checking = duration(int(check.get("positions_checked", 0)) / CHECK_RATE)
                 out.append(
                     f"  not in the folder now; the run's command writes it again ({size}, the"
                 )
@@ -2467,7 +2468,7 @@ def table_path(state_dir: Path, attacker: str) -> Path:
 
 def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     """How far the run in ``folder`` is (it may be going on: the state is read as last written)."""
-    from oxo.counting.budget import format_seconds
+    from oxo.phrases import duration
 
     state = load_state(folder)
     geometry = state_geometry(state)
@@ -2526,7 +2527,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
                 rate = session["nodes"] / session["seconds"]
                 rate_over = (
                     f"session {number} ({session['nodes']:,} positions in "
-                    f"{format_seconds(session['seconds'])}; a job's positions count when it ends)"
+                    f"{duration(session['seconds'])}; a job's positions count when it ends)"
                 )
                 break
     done = state.get("done") or {}

@@ -41,8 +41,8 @@ from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
+from oxo.phrases import counted, duration
 from oxo.position import Position
-from oxo.progress import _duration
 from oxo.registry import board_geometry, find_game, new_game
 from oxo.web import explore as explorer
 from oxo.web import proofs, schemas, sessions
@@ -942,7 +942,7 @@ def _check_ply(game: Game, ply: int | None) -> None:
     if ply is not None and ply != played:
         raise HTTPException(
             409,
-            f"ply: this was sent after {ply} move{'s' if ply != 1 else ''} of the game, but it has "
+            f"ply: this was sent after {counted(ply, 'move')} of the game, but it has "
             f"{played} now (another tab or window moved in it); nothing was played: "
             "load the game again",
         )
@@ -953,7 +953,7 @@ def preparing_words(job: proofs.Preparation) -> str:
     (perfect) "): which file, how far, about how long is left."""
     data = job.to_dict()
     left = data["seconds_left"]
-    when = "" if left is None else f", about {_duration(max(1.0, left))} left"
+    when = "" if left is None else f", about {duration(max(1.0, left))} left"
     far = f"{round(100 * data['fraction'])} %" if data["total"] else "starting"
     return (
         f"is preparing its proof first: {job.side.upper()}'s certificate {job.file}, checked "
