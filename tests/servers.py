@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -30,3 +31,30 @@ def running_server() -> Iterator[tuple[str, Any]]:
         server.should_exit = True
         thread.join(timeout=15)
         sock.close()
+
+
+#: The address and the headers of the page's requests, as a test client sends them.
+BASE = "http://127.0.0.1:8000"
+JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+@contextmanager
+def page_client(*, raise_server_exceptions: bool = False, **options: Any) -> Iterator[Any]:
+    """A Starlette test client of ``oxo serve``'s app as the page is one: this machine's address,
+    JSON posts, one event loop throughout, and a failure of the server's answered as the page sees
+    it (500) unless ``raise_server_exceptions``. ``options`` go to ``create_app``; its searches run
+    at the tests' own priority unless they say otherwise."""
+    with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from oxo.web.app import create_app
+
+    options.setdefault("niceness", 0)
+    with TestClient(
+        create_app(**options),
+        base_url=BASE,
+        headers=JSON_HEADERS,
+        raise_server_exceptions=raise_server_exceptions,
+    ) as client:
+        yield client

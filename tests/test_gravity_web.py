@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from servers import page_client
+
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
@@ -22,19 +24,13 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
 from oxo.gravity.board import GravityState  # noqa: E402
 from oxo.gravity.svg import gravity_svg  # noqa: E402
 from oxo.registry import new_game  # noqa: E402
-from oxo.web import create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(
-        create_app(niceness=0),
-        base_url="http://127.0.0.1:8000",
-        headers={"Content-Type": "application/json"},
-        raise_server_exceptions=False,
-    ) as test_client:
+    with page_client() as test_client:
         yield test_client
 
 

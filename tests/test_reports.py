@@ -20,6 +20,7 @@ from oxo.geometry import Geometry
 from oxo.position import Position, position_status
 from oxo.reports import SideValue, analyze, describe
 from oxo.solve import Value, reference_value
+from servers import page_client
 
 
 def all_boards(spec: str) -> list[Position]:
@@ -207,9 +208,7 @@ POSITIONS = [
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    from oxo.web import create_app
-
-    with TestClient(create_app(niceness=0), base_url="http://127.0.0.1:8000") as test_client:
+    with page_client(raise_server_exceptions=True) as test_client:
         yield test_client
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from servers import page_client
+
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
@@ -19,19 +21,13 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with h
     from starlette.testclient import TestClient  # noqa: E402
 
 from oxo.uttt import UtttState, format_move  # noqa: E402
-from oxo.web import create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(
-        create_app(niceness=0),
-        base_url="http://127.0.0.1:8000",
-        headers={"Content-Type": "application/json"},
-        raise_server_exceptions=False,
-    ) as test_client:
+    with page_client() as test_client:
         yield test_client
 
 

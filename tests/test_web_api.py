@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from servers import page_client
+
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
@@ -37,20 +39,13 @@ from oxo.mega.notation import format_move  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.registry import game_of, new_game  # noqa: E402
 from oxo.solve import reference_value  # noqa: E402
-from oxo.web import create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    """A client as the page is one: this machine's address, JSON posts, one event loop throughout."""
-    with TestClient(
-        create_app(niceness=0),
-        base_url="http://127.0.0.1:8000",
-        headers={"Content-Type": "application/json"},
-        raise_server_exceptions=False,
-    ) as test_client:
+    with page_client() as test_client:
         yield test_client
 
 

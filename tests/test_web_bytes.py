@@ -17,18 +17,15 @@ from typing import Any
 
 import pytest
 
-from servers import running_server
+from servers import JSON_HEADERS, page_client, running_server
 
 pytest.importorskip("starlette")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from oxo.web import create_app  # noqa: E402
-
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-JSON_HEADERS = {"Content-Type": "application/json"}
 POSTS = ["new", "move", "ai", "undo", "cancel", "hint"]
 GETS = ["get", "explore", "count", "map", "info", "rules"]
 
@@ -65,12 +62,7 @@ def one_line_error(status: int, body: bytes) -> str:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(
-        create_app(niceness=0),
-        base_url="http://127.0.0.1:8000",
-        headers=JSON_HEADERS,
-        raise_server_exceptions=False,
-    ) as test_client:
+    with page_client() as test_client:
         yield test_client
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from servers import page_client
+
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
@@ -27,7 +29,6 @@ from oxo.engines.exact import PERFECT_LIMIT  # noqa: E402
 from oxo.engines.rating import expected_score, strength_text  # noqa: E402
 from oxo.gravity.book import shipped_certificates  # noqa: E402
 from oxo.registry import find_game, games  # noqa: E402
-from oxo.web import create_app  # noqa: E402
 from oxo.web.levels import level_words  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -37,12 +38,7 @@ RECORD = Path(oxo.engines.__file__).with_name("ratings.json")
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(
-        create_app(niceness=0),
-        base_url="http://127.0.0.1:8000",
-        headers={"Content-Type": "application/json"},
-        raise_server_exceptions=False,
-    ) as test_client:
+    with page_client() as test_client:
         yield test_client
 
 

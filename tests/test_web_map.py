@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from servers import page_client
+
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
@@ -26,7 +28,6 @@ from oxo.game import Player  # noqa: E402
 from oxo.geometry import Geometry  # noqa: E402
 from oxo.space import MAX_EMPTY  # noqa: E402
 from oxo.strategy_map import StrategyNode, strategy_map  # noqa: E402
-from oxo.web import create_app  # noqa: E402
 from oxo.web.maps import MAX_MAP_BOARDS  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -35,11 +36,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(
-        create_app(niceness=0),
-        base_url="http://127.0.0.1:8000",
-        raise_server_exceptions=False,
-    ) as test_client:
+    with page_client() as test_client:
         yield test_client
 
 

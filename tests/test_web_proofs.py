@@ -17,6 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from servers import page_client
+
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
@@ -32,7 +34,6 @@ from oxo.engines.exact import PERFECT_LIMIT  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.registry import new_game  # noqa: E402
 from oxo.web import proofs as web_proofs  # noqa: E402
-from oxo.web.app import create_app  # noqa: E402
 from oxo.web.sessions import BOARDS  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -43,12 +44,7 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
     """A client of a fresh app whose cache is empty (its worker and preparation processes,
     started later, inherit the folder)."""
     monkeypatch.setenv("OXO_CACHE", str(tmp_path / "cache"))
-    with TestClient(
-        create_app(thinkers=1, niceness=0),
-        base_url="http://127.0.0.1:8000",
-        headers={"Content-Type": "application/json"},
-        raise_server_exceptions=False,
-    ) as test_client:
+    with page_client(thinkers=1) as test_client:
         yield test_client
 
 

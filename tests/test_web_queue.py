@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from servers import running_server
+from servers import page_client, running_server
 
 pytest.importorskip("uvicorn")
 from oxo.geometry import Geometry  # noqa: E402
@@ -359,13 +359,8 @@ def test_the_api_says_a_move_waits_for_a_free_worker(server: str) -> None:
 
 def test_a_hint_that_waits_too_long_answers_503(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hint queued behind busy workers past the request's wait: 503 saying so, not a failure."""
-    import warnings
 
     from oxo.web import app as web_app
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
 
     async def slow(self: Thinkers, task: Task) -> tuple[int, None]:
         await asyncio.sleep(5)
@@ -373,12 +368,7 @@ def test_a_hint_that_waits_too_long_answers_503(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(Thinkers, "think", slow)
     monkeypatch.setattr(web_app, "REQUEST_SECONDS", 0.2)
-    with TestClient(
-        web_app.create_app(niceness=0),
-        base_url="http://127.0.0.1:8000",
-        headers={"Content-Type": "application/json"},
-        raise_server_exceptions=False,
-    ) as client:
+    with page_client() as client:
         game = client.post("/api/games", json={"kind": "mega", "players": {"o": "human"}}).json()
         response = client.post(f"/api/games/{game['id']}/hint", json={})
     assert response.status_code == 503, response.text

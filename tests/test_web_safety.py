@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from servers import running_server
+from servers import JSON_HEADERS, page_client, running_server
 
 pytest.importorskip("starlette")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -34,21 +34,15 @@ from oxo.geometry import Geometry  # noqa: E402
 from oxo.position import Position  # noqa: E402
 from oxo.solve import reference_value  # noqa: E402
 from oxo.web import app as web_app  # noqa: E402
-from oxo.web import create_app  # noqa: E402
 from oxo.web.app import HostRule, host_name  # noqa: E402
 from oxo.web.sessions import Game, GameNotFound, GameStore  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-BASE = "http://127.0.0.1:8000"
-JSON_HEADERS = {"Content-Type": "application/json"}
-
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(
-        create_app(niceness=0), base_url=BASE, headers=JSON_HEADERS, raise_server_exceptions=False
-    ) as test_client:
+    with page_client() as test_client:
         yield test_client
 
 
