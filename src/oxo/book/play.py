@@ -56,7 +56,7 @@ from oxo.engines.base import BookMove
 from oxo.errors import CertificateUnavailableError
 from oxo.game import GameState, Outcome
 from oxo.geometry import Geometry, Symmetry, mask_cells
-from oxo.phrases import counted
+from oxo.phrases import counted, listing
 from oxo.position import Position
 
 if TYPE_CHECKING:
@@ -406,9 +406,7 @@ class BoardBook:
     def summary(self) -> str:
         """What the book proves here, for the description of a level."""
         sides = (
-            "both sides"
-            if len(self._sides) == 2
-            else " and ".join(side.upper() for side in self._sides)
+            "both sides" if len(self._sides) == 2 else listing(side.upper() for side in self._sides)
         )
         return f"oxo's proof of this board ({self.entry.value_words}; certificates for {sides})"
 
@@ -705,7 +703,7 @@ def _here(words: str, form: str) -> str:
 
 def moves_words(moves: tuple[int, ...]) -> str:
     """``X on 0 and O on 3``: an opening's moves, X first."""
-    return " and ".join(f"{'XO'[number % 2]} on {cell}" for number, cell in enumerate(moves))
+    return listing(f"{'XO'[number % 2]} on {cell}" for number, cell in enumerate(moves))
 
 
 def board_book(name: str, build: bool | None = None) -> BoardBook | OpeningsBook | None:
@@ -797,7 +795,7 @@ def _book_value(entry: BookEntry, position: Position, build: bool | None) -> Pro
             claims.append(book._sides[side].certificate)
     if not claims:
         return None
-    files = " and ".join(f"{c.side.upper()}'s certificate {c.file}" for c in claims)
+    files = listing(f"{c.side.upper()}'s certificate {c.file}" for c in claims)
     by = f"{files} in oxo's proof book ('oxo book {board}')"
     wins = [c for c in claims if c.guarantee == "win"]
     if wins:

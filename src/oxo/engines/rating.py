@@ -204,7 +204,7 @@ def strength_text() -> str:
         if len(top) > 1:
             tied.setdefault(top, []).append(entry["game"])
     ties = "".join(
-        f" On {' and '.join(names)}, {listing(levels)} tie within the "
+        f" On {listing(names)}, {listing(levels)} tie within the "
         "margin: best play there is a draw, which each of them holds against the others, so the "
         "scale tops out."
         for levels, names in tied.items()
