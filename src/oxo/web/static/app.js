@@ -940,7 +940,11 @@ const Proof = {
       item.appendChild(head);
       const where = document.createElement("p");
       const preparing = data.preparing;
-      if (preparing && preparing.running) {
+      // Ready first: the index is there a moment before the preparation's process says it ended.
+      if (data.ready) {
+        where.textContent = data.indexed === null ? `Ready: perfect plays ${S} with its exact solver, as the certificate proves.` :
+          `Ready: perfect plays ${S}'s moves from it.`;
+      } else if (preparing && preparing.running) {
         running = true;
         const bar = document.createElement("progress");
         bar.max = 1;
@@ -950,9 +954,6 @@ const Proof = {
         where.textContent = `Preparing it (once on this machine): ${preparing.status}, ${Math.round(100 * preparing.fraction)} %${left}. ` +
           `Until it is ready the level perfect plays hard as ${S}. `;
         where.appendChild(bar);
-      } else if (data.ready) {
-        where.textContent = data.indexed === null ? `Ready: perfect plays ${S} with its exact solver, as the certificate proves.` :
-          `Ready: perfect plays ${S}'s moves from it.`;
       } else if (data.missing) {
         where.textContent = `Not on this machine, so perfect plays hard as ${S}: ${data.missing}`;
       } else {
