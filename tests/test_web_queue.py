@@ -359,7 +359,6 @@ def test_the_api_says_a_move_waits_for_a_free_worker(server: str) -> None:
 
 def test_a_hint_that_waits_too_long_answers_503(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hint queued behind busy workers past the request's wait: 503 saying so, not a failure."""
-
     from oxo.web import app as web_app
 
     async def slow(self: Thinkers, task: Task) -> tuple[int, None]:

@@ -173,16 +173,15 @@ class Waiting:
             runs = f"{counted(self.jobs, 'job')} run" if self.jobs else "no job yet"
             what = f"a job of its own ({runs})"
         elif self.attacker_to_move:
-            unit = "move" if self.moves == 1 else "moves"
+            moves = counted(self.moves, "move")
             what = (
-                f"its {self.moves:,} {unit} not searched yet"
+                f"its {moves} not searched yet"
                 if not self.searched
-                else f"{self.searched:,} of its {self.moves:,} {unit} searched, none won by "
+                else f"{self.searched:,} of its {moves} searched, none won by "
                 f"{attacker.upper()} yet"
             )
         else:
-            unit = "reply" if self.moves == 1 else "replies"
-            what = f"{self.settled:,} of its {self.moves:,} {unit} settled"
+            what = f"{self.settled:,} of its {counted(self.moves, 'reply', 'replies')} settled"
         return f"O on {self.reply} waits on {where}: {what}"
 
 
