@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
 from e2e_session import BROWSER_FILES, close_browser_tests, is_open
+from servers import page_client
 
 # No property test fails for taking long: hypothesis's default deadline (200 ms an example) is a
 # timing assertion, and on a loaded machine an example of test_games' whole-game transforms took
@@ -73,3 +75,11 @@ def no_quick_index(monkeypatch: pytest.MonkeyPatch) -> None:
     import oxo.book.play
 
     monkeypatch.setattr(oxo.book.play, "AUTO_BUILD_SECONDS", -1.0)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A test client of ``oxo serve``'s app as the page is one (``servers.page_client``), shared by
+    a test module's tests; a module that needs other options defines its own."""
+    with page_client() as test_client:
+        yield test_client

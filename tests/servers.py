@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -44,9 +43,7 @@ def page_client(*, raise_server_exceptions: bool = False, **options: Any) -> Ite
     JSON posts, one event loop throughout, and a failure of the server's answered as the page sees
     it (500) unless ``raise_server_exceptions``. ``options`` go to ``create_app``; its searches run
     at the tests' own priority unless they say otherwise."""
-    with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
+    from starlette.testclient import TestClient
 
     from oxo.web.app import create_app
 

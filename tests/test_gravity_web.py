@@ -5,33 +5,14 @@ from __future__ import annotations
 
 import random
 import re
-import warnings
 import xml.dom.minidom
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from starlette.testclient import TestClient
 
-from servers import page_client
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
-
-from oxo.gravity.board import GravityState  # noqa: E402
-from oxo.gravity.svg import gravity_svg  # noqa: E402
-from oxo.registry import new_game  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with page_client() as test_client:
-        yield test_client
+from oxo.gravity.board import GravityState
+from oxo.gravity.svg import gravity_svg
+from oxo.registry import new_game
 
 
 def replay(moves: list[str]) -> GravityState:

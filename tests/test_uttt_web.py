@@ -5,30 +5,11 @@ from __future__ import annotations
 
 import random
 import re
-import warnings
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from starlette.testclient import TestClient
 
-from servers import page_client
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
-
-from oxo.uttt import UtttState, format_move  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with page_client() as test_client:
-        yield test_client
+from oxo.uttt import UtttState, format_move
 
 
 def new(client: TestClient, **body: Any) -> dict[str, Any]:

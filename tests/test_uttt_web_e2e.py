@@ -8,15 +8,13 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette")
+from oxo.uttt import UtttState
+
 e2e = pytest.importorskip("test_web_e2e", reason="the page's end-to-end fixtures are not available")
 
-from oxo.uttt import UtttState  # noqa: E402
 from test_web_e2e import browser_context, idle, new_game, open_tab, page, server_url  # noqa: E402
 
 __all__ = ["browser_context", "page", "server_url"]  # fixtures used by the tests below
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def test_a_game_played_by_clicking(page, server_url: str, tmp_path: Path) -> None:

@@ -11,42 +11,23 @@ import functools
 import json
 import random
 import time
-import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
 
-from servers import page_client
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
-
-from oxo.analysis import line_report, reference_can_win  # noqa: E402
-from oxo.counting import count_positions  # noqa: E402
-from oxo.engines import LEVELS  # noqa: E402
-from oxo.game import GameState  # noqa: E402
-from oxo.geometry import Geometry  # noqa: E402
-from oxo.mega import MegaState, parse_record  # noqa: E402
-from oxo.mega.notation import format_move  # noqa: E402
-from oxo.position import Position  # noqa: E402
-from oxo.registry import game_of, new_game  # noqa: E402
-from oxo.solve import reference_value  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with page_client() as test_client:
-        yield test_client
+from oxo.analysis import line_report, reference_can_win
+from oxo.counting import count_positions
+from oxo.engines import LEVELS
+from oxo.game import GameState
+from oxo.geometry import Geometry
+from oxo.mega import MegaState, parse_record
+from oxo.mega.notation import format_move
+from oxo.position import Position
+from oxo.registry import game_of, new_game
+from oxo.solve import reference_value
 
 
 def bad(response, status: int = 400) -> str:
@@ -674,7 +655,6 @@ def test_the_search_runs_off_the_event_loop() -> None:
     import threading
     import urllib.request
 
-    pytest.importorskip("uvicorn")
     from oxo.web import bind, make_server, url_of
 
     sock = bind("127.0.0.1", 0)
@@ -1017,7 +997,6 @@ def test_a_new_game_needs_only_a_board_entry(
 ) -> None:
     """The session is generic over oxo.registry.new_game: another game (here ultimate tic-tac-toe) is
     offered by one entry in sessions.BOARDS; moves are its own text, drawn by its _repr_svg_."""
-    pytest.importorskip("oxo.uttt")
     from oxo.web import sessions
 
     entry = sessions._board("Ultimate tic-tac-toe", "uttt")

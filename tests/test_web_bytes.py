@@ -16,15 +16,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
 
-from servers import JSON_HEADERS, page_client, running_server
-
-pytest.importorskip("starlette")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+from servers import JSON_HEADERS, running_server
 
 POSTS = ["new", "move", "ai", "undo", "cancel", "hint"]
 GETS = ["get", "explore", "count", "map", "info", "rules"]
@@ -58,12 +54,6 @@ def one_line_error(status: int, body: bytes) -> str:
     message = json.loads(body)["error"]
     assert isinstance(message, str) and message and "\n" not in message, (status, body[:200])
     return message
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with page_client() as test_client:
-        yield test_client
 
 
 # -- in process: hypothesis drives random bytes into every field of every endpoint ---------------------

@@ -19,6 +19,9 @@ from pathlib import Path
 import pytest
 
 import e2e_session
+from oxo.geometry import Geometry
+from oxo.mega import MegaState
+from oxo.position import Position
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -40,13 +43,6 @@ if not CHROMIUM.exists():
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
 )
-pytest.importorskip("uvicorn", reason="uvicorn is not installed")
-
-from oxo.geometry import Geometry  # noqa: E402
-from oxo.mega import MegaState  # noqa: E402
-from oxo.position import Position  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")

@@ -8,38 +8,20 @@ from __future__ import annotations
 
 import json
 import re
-import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
-from servers import page_client
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
-
-import oxo.engines  # noqa: E402
-from oxo.engines.exact import PERFECT_LIMIT  # noqa: E402
-from oxo.engines.rating import expected_score, strength_text  # noqa: E402
-from oxo.gravity.book import shipped_certificates  # noqa: E402
-from oxo.registry import find_game, games  # noqa: E402
-from oxo.web.levels import level_words  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+import oxo.engines
+from oxo.engines.exact import PERFECT_LIMIT
+from oxo.engines.rating import expected_score, strength_text
+from oxo.gravity.book import shipped_certificates
+from oxo.registry import find_game, games
+from oxo.web.levels import level_words
 
 RECORD = Path(oxo.engines.__file__).with_name("ratings.json")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with page_client() as test_client:
-        yield test_client
 
 
 @pytest.fixture(scope="module")

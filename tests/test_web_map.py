@@ -8,36 +8,20 @@ when chromium or playwright is missing); the API tests run without a browser."""
 
 from __future__ import annotations
 
-import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
-from servers import page_client
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
-
-from oxo.game import Player  # noqa: E402
-from oxo.geometry import Geometry  # noqa: E402
-from oxo.space import MAX_EMPTY  # noqa: E402
-from oxo.strategy_map import StrategyNode, strategy_map  # noqa: E402
-from oxo.web.maps import MAX_MAP_BOARDS  # noqa: E402
+from oxo.game import Player
+from oxo.geometry import Geometry
+from oxo.space import MAX_EMPTY
+from oxo.strategy_map import StrategyNode, strategy_map
+from oxo.web.maps import MAX_MAP_BOARDS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with page_client() as test_client:
-        yield test_client
 
 
 def boards_of(element: ET.Element) -> list[ET.Element]:
@@ -174,7 +158,7 @@ def test_the_map_answers_only_to_this_server(client: TestClient) -> None:
 # -- the map panel in a real browser (the fixtures of test_web_e2e) -----------------------------------
 
 try:
-    from test_web_e2e import (  # noqa: E402
+    from test_web_e2e import (
         axe_violations,
         browser_context,
         idle,

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.solve import reference_value
+from oxo.web.sessions import MAX_GAMES
+
 e2e = pytest.importorskip("test_web_e2e", reason="the page's end-to-end fixtures are not available")
 
-from oxo.geometry import Geometry  # noqa: E402
-from oxo.position import Position  # noqa: E402
-from oxo.solve import reference_value  # noqa: E402
-from oxo.web.sessions import MAX_GAMES  # noqa: E402
 from test_web_e2e import (  # noqa: E402
     browser_context,
     idle,
@@ -35,8 +35,6 @@ from test_web_e2e import (  # noqa: E402
 )
 
 __all__ = ["browser_context", "page", "server_url"]  # fixtures used by the tests below
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def connect(server_url: str) -> http.client.HTTPConnection:

@@ -9,34 +9,24 @@ from __future__ import annotations
 import json
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.testclient import TestClient
 
+from oxo import api
+from oxo.book import book_entry, open_board, proved_boards
+from oxo.book.index import load_index
+from oxo.book.play import BoardBook
+from oxo.engines.exact import PERFECT_LIMIT
+from oxo.position import Position
+from oxo.registry import new_game
+from oxo.web import proofs as web_proofs
+from oxo.web.sessions import BOARDS
 from servers import page_client
-
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
-
-with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 but works with httpx
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
-
-from oxo import api  # noqa: E402
-from oxo.book import book_entry, open_board, proved_boards  # noqa: E402
-from oxo.book.index import load_index  # noqa: E402
-from oxo.book.play import BoardBook  # noqa: E402
-from oxo.engines.exact import PERFECT_LIMIT  # noqa: E402
-from oxo.position import Position  # noqa: E402
-from oxo.registry import new_game  # noqa: E402
-from oxo.web import proofs as web_proofs  # noqa: E402
-from oxo.web.sessions import BOARDS  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture

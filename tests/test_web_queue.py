@@ -22,20 +22,16 @@ from typing import Any
 
 import pytest
 
-from servers import page_client, running_server
-
-pytest.importorskip("uvicorn")
-from oxo.geometry import Geometry  # noqa: E402
-from oxo.position import Position  # noqa: E402
-from oxo.web.thinking import (  # noqa: E402
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.web.thinking import (
     Task,
     Thinkers,
     ThinkingCancelled,
     expected_seconds,
     wait_words,
 )
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+from servers import page_client, running_server
 
 START = Position.empty(Geometry.parse("15x15,k=5"))
 

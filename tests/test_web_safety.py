@@ -20,30 +20,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
 
-from servers import JSON_HEADERS, page_client, running_server
-
-pytest.importorskip("starlette")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-
-from oxo.engines import LEVELS  # noqa: E402
-from oxo.engines import levels as levels_module  # noqa: E402
-from oxo.geometry import Geometry  # noqa: E402
-from oxo.position import Position  # noqa: E402
-from oxo.solve import reference_value  # noqa: E402
-from oxo.web import app as web_app  # noqa: E402
-from oxo.web.app import HostRule, host_name  # noqa: E402
-from oxo.web.sessions import Game, GameNotFound, GameStore  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with page_client() as test_client:
-        yield test_client
+from oxo.engines import LEVELS
+from oxo.engines import levels as levels_module
+from oxo.geometry import Geometry
+from oxo.position import Position
+from oxo.solve import reference_value
+from oxo.web import app as web_app
+from oxo.web.app import HostRule, host_name
+from oxo.web.sessions import Game, GameNotFound, GameStore
+from servers import JSON_HEADERS, running_server
 
 
 def error_of(response: Any, status: int) -> str:

@@ -18,12 +18,8 @@ from typing import Any
 
 import pytest
 
+from oxo.web import protocol
 from servers import running_server
-
-pytest.importorskip("uvicorn")
-from oxo.web import protocol  # noqa: E402
-
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 SLOW = 300
 #: The client's own timeout: a normal request must be answered before it (no timing is asserted).
