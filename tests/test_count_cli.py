@@ -18,6 +18,7 @@ from oxo.cli.games import games_text
 from oxo.games import count_games
 from oxo.geometry import Geometry
 from oxo.progress import progress_bar
+from terminals import run_in_terminal
 
 
 def every_number(result) -> list[int]:
@@ -113,55 +114,6 @@ def test_progress_reaches_a_pipe() -> None:
     assert "counting 7x7: 100%" in done.stderr
 
 
-def run_in_terminal(
-    args: list[str], columns: int = 80, seconds: float = 120
-) -> tuple[int, list[str]]:
-    """Run the CLI in a pseudo-terminal ``columns`` wide; its exit status and the screen's
-    lines as a terminal would show them at the end (drawn by the pyte terminal emulator)."""
-    import fcntl
-    import os
-    import select
-    import struct
-    import termios
-    import time
-
-    pyte = pytest.importorskip("pyte")
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns)}
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from oxo.cli import run; run()", *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-    )
-    os.close(slave)
-    chunks = []
-    deadline = time.monotonic() + seconds
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.2)
-            if ready:
-                try:
-                    data = os.read(master, 65536)
-                except OSError:  # the other end closed: everything was read
-                    break
-                if not data:
-                    break
-                chunks.append(data)
-            elif process.poll() is not None:
-                break
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        os.close(master)
-    screen = pyte.Screen(columns, 500)
-    pyte.ByteStream(screen).feed(b"".join(chunks).replace(b"\n", b"\r\n"))
-    return process.returncode, [line.rstrip() for line in screen.display if line.strip()]
-
-
 @pytest.mark.parametrize(
     "args",
     [
@@ -173,7 +125,8 @@ def run_in_terminal(
 def test_a_count_in_an_80_column_terminal_glues_no_lines(args: list[str], tmp_path) -> None:
     if "frontier" in args:
         args = [*args, "--folder", str(tmp_path / "q")]
-    code, screen = run_in_terminal(["count", *args], columns=80)
+    run = run_in_terminal(["count", *args], columns=80, seconds=120)
+    code, screen = run.code, run.screen(80)
     assert code == 0, screen
     last = int(args[2])
     ply_lines = [line for line in screen if re.search(r"ply \d+: ", line)]
@@ -191,8 +144,6 @@ def test_a_count_in_an_80_column_terminal_glues_no_lines(args: list[str], tmp_pa
 def test_answering_no_says_the_work_was_not_started() -> None:
     """Asked before work over a minute, a person who answers n is told it did not start and how
     to start it (issue 45, item 6), in a real terminal."""
-    from terminals import run_in_terminal
-
     run = run_in_terminal(["games", "5x5", "--k", "4"], typed=["n"], seconds=60)
     assert run.code == 1, run.output
     screen = " ".join(run.screen(80))
