@@ -1,4 +1,5 @@
-"""Positions for the tests: a game still going after random moves; the cell that blocks a side."""
+"""Boards and positions for the tests: small boards to walk whole, a game still going after random
+moves, the cell that blocks a side."""
 
 from __future__ import annotations
 
@@ -6,6 +7,28 @@ import random
 
 from oxo.geometry import Geometry
 from oxo.position import Position
+
+#: Boards whose whole game tree a plain walk covers in well under a second each: where the fast
+#: counters are held to the walk.
+SMALL_BOARDS = [
+    "1x1",
+    "1x3",
+    "2x2",
+    "2x3",
+    "3x2",
+    "2x4",
+    "3x3",
+    "3x3,k=2",
+    "2x2,k=1",
+    "3x4",
+    "4x3",
+    "3x4,k=2",
+    "2x5",
+    "2x5,k=2",
+    "1x6,k=3",
+    "2x2x2",
+    "2x2x2,k=1",
+]
 
 
 def random_position(spec: str, plies: int, seed: int) -> Position:

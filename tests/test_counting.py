@@ -8,6 +8,7 @@ from oxo.counting import CountingError, count_by_pairs, count_positions
 from oxo.counting.lines import count_by_lines
 from oxo.counting.reference import count_by_search
 from oxo.geometry import Geometry
+from positions import SMALL_BOARDS
 
 # Seed 001's table: (positions, classes) per ply, as published there.
 SEED_001 = {
@@ -46,26 +47,6 @@ SEED_001 = {
     ],
 }
 SEED_001_TOTALS = {"1x1": (2, 2), "2x2": (29, 6), "3x3": (5478, 765), "4x4": (9722011, 1217977)}
-
-SMALL_BOARDS = [
-    "1x1",
-    "1x3",
-    "2x2",
-    "2x3",
-    "3x2",
-    "2x4",
-    "3x3",
-    "3x3,k=2",
-    "2x2,k=1",
-    "3x4",
-    "4x3",
-    "3x4,k=2",
-    "2x5",
-    "2x5,k=2",
-    "1x6,k=3",
-    "2x2x2",
-    "2x2x2,k=1",
-]
 
 
 @pytest.mark.parametrize("spec", sorted(SEED_001))

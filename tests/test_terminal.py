@@ -19,25 +19,7 @@ from oxo.terminal import (
     terminal_by_search,
     terminal_positions,
 )
-
-# Boards where the game-tree walk runs in well under a second each.
-SMALL_BOARDS = [
-    "1x1",
-    "1x3",
-    "2x2",
-    "2x3",
-    "3x2",
-    "2x4",
-    "3x3",
-    "3x3,k=2",
-    "2x2,k=1",
-    "3x4",
-    "4x3",
-    "3x4,k=2",
-    "2x5,k=2",
-    "1x6,k=3",
-    "2x2x2",
-]
+from positions import SMALL_BOARDS
 
 
 def full_enumeration(geometry: Geometry) -> dict[tuple[int, str], set[tuple[int, int]]]:
