@@ -29,7 +29,6 @@ out of the table by :meth:`ProofSearch.strategy` as entries of a certificate
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import time
@@ -39,8 +38,8 @@ import numpy as np
 
 from oxo.geometry import Geometry, play
 from oxo.proofs import kernel
-from oxo.proofs.kepttable import read_table, write_table
-from oxo.proofs.strategy import Entry, StrategyReader
+from oxo.proofs.kepttable import read_table, table_identity, write_table
+from oxo.proofs.strategy import Entry, TableSearch
 from oxo.proofs.symmetry import search_symmetries
 from oxo.proofs.threats import Plan
 
@@ -102,7 +101,7 @@ def _say_if_compiling() -> None:
         )
 
 
-class ProofSearch(StrategyReader):
+class ProofSearch(TableSearch):
     """df-pn for "``attacker`` ('x' or 'o') can force a complete line" from a position of ``geometry``
     (at most 64 cells), compiled. ``table_bytes`` bounds the transposition table (positions are
     replaced when it is full, those of least work first)."""
@@ -475,18 +474,10 @@ class ProofSearch(StrategyReader):
     # -- a table kept between processes ------------------------------------------------------------
 
     def _table_identity(self) -> dict[str, object]:
-        """What a kept table must match to be read back: the board, the question, the search's
-        options, and the hashing of positions (the keys are only meaningful under the same)."""
-        hashing = hashlib.sha256(self.zob.tobytes() + self.perms.tobytes()).hexdigest()
-        return {
-            "format": TABLE_FORMAT,
-            "dims": list(self.geometry.shape),
-            "k": self.geometry.k,
-            "gravity": self.geometry.gravity,
-            "attacker": "x" if self.attacker_is_x else "o",
-            "options": [int(v) for v in self.options],
-            "hashing": hashing,
-        }
+        """What a kept table must match to be read back (:func:`oxo.proofs.kepttable.table_identity`)."""
+        options = [int(v) for v in self.options]
+        hashing = self.zob.tobytes() + self.perms.tobytes()
+        return table_identity(TABLE_FORMAT, self.geometry, self.attacker_is_x, options, hashing)
 
     def _kept_slots(self, limit: int) -> np.ndarray:
         """The slots of the table's positions, at most ``limit`` of them: those of most work (a
@@ -550,20 +541,6 @@ class ProofSearch(StrategyReader):
         value = self._table_value(x, o)
         return None if value == 0 else value > 0
 
-    def solve_until(
-        self, x: int, o: int, seconds: float | None, max_nodes: int | None
-    ) -> bool | None:
-        saved = self.seconds, self.max_nodes
-        self.seconds, self.max_nodes = seconds, max_nodes
-        try:
-            return self.solve(x, o)
-        finally:
-            self.seconds, self.max_nodes = saved
-
-    def _table_value(self, x: int, o: int) -> int:
-        pn, dn = self.numbers_of(x, o)
-        return 1 if pn == 0 else -1 if dn == 0 else 0
-
     def numbers_of(self, x: int, o: int) -> tuple[int, int]:
         slot = kernel.table_find(self.table.key, np.uint64(self.key(x, o)))
         if slot < 0:
@@ -585,22 +562,6 @@ class ProofSearch(StrategyReader):
             empty = (self.full & ~(x | o)).bit_count()
             return (1 if threats else max(1, empty)), 1
         return 1, 1
-
-    def value_of(self, x: int, o: int) -> int:
-        """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
-        value = self._table_value(x, o)
-        if value:
-            return value
-        status, _ = self.expand(x, o)
-        return 0 if status == 0 else 1 if status > 0 else -1
-
-    def settle(self, x: int, o: int) -> int:
-        """The value of (x, o), searching it again when the table let it go (for reading a strategy)."""
-        value = self.value_of(x, o)
-        if value:
-            return value
-        result = self.solve_until(x, o, None, None)
-        return 0 if result is None else 1 if result else -1
 
     def zone_of(self, x: int, o: int) -> int | None:
         """The relevance zone of a position the search disproved (a mask of empty cells: the

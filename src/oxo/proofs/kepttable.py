@@ -15,6 +15,24 @@ from typing import Any
 import numpy as np
 
 from oxo.fileio import atomic_writer
+from oxo.geometry import Geometry
+
+
+def table_identity(
+    table_format: str, geometry: Geometry, attacker_is_x: bool, options: list[int], hashing: bytes
+) -> dict[str, object]:
+    """What a kept table must match to be read back: its format, the board, the question, the
+    search's options, and the SHA-256 of the hashing of positions (``hashing``: the keys mean
+    nothing under another)."""
+    return {
+        "format": table_format,
+        "dims": list(geometry.shape),
+        "k": geometry.k,
+        "gravity": geometry.gravity,
+        "attacker": "x" if attacker_is_x else "o",
+        "options": options,
+        "hashing": hashlib.sha256(hashing).hexdigest(),
+    }
 
 
 def arrays_digest(arrays: dict[str, np.ndarray], names: tuple[str, ...]) -> str:

@@ -249,3 +249,43 @@ class StrategyReader:
         return chain_witness(
             self.rule_lines, own, other, path, self.rules.chain, self.rule_through or None
         )
+
+
+class TableSearch(StrategyReader):
+    """A compiled df-pn (:mod:`oxo.proofs.dfpn`, :mod:`oxo.proofs.wide`): its numbers in a table
+    that calls go on from, each call within its bounds of time and positions (``seconds``,
+    ``max_nodes``: None for none). What both searches read from that table is here, once."""
+
+    seconds: float | None
+    max_nodes: int | None
+
+    def solve_until(
+        self, x: int, o: int, seconds: float | None, max_nodes: int | None
+    ) -> bool | None:
+        saved = self.seconds, self.max_nodes
+        self.seconds, self.max_nodes = seconds, max_nodes
+        try:
+            return self.solve(x, o)
+        finally:
+            self.seconds, self.max_nodes = saved
+
+    def _table_value(self, x: int, o: int) -> int:
+        """1 proven, -1 disproven, 0 unknown, as the table holds (x, o) now."""
+        pn, dn = self.numbers_of(x, o)
+        return 1 if pn == 0 else -1 if dn == 0 else 0
+
+    def value_of(self, x: int, o: int) -> int:
+        """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
+        value = self._table_value(x, o)
+        if value:
+            return value
+        status, _ = self.expand(x, o)
+        return 0 if status == 0 else 1 if status > 0 else -1
+
+    def settle(self, x: int, o: int) -> int:
+        """The value of (x, o), searching it again when the table let it go (for reading a strategy)."""
+        value = self.value_of(x, o)
+        if value:
+            return value
+        result = self.solve_until(x, o, None, None)
+        return 0 if result is None else 1 if result else -1

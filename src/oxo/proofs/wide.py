@@ -28,7 +28,6 @@ without gravity (where certificates may name rules) the certificate of a win nam
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import time
@@ -38,9 +37,9 @@ import numpy as np
 
 from oxo.geometry import Geometry, mask_cells
 from oxo.proofs import widekernel as wk
-from oxo.proofs.kepttable import read_table, write_table
+from oxo.proofs.kepttable import read_table, table_identity, write_table
 from oxo.proofs.rules import Rules
-from oxo.proofs.strategy import StrategyReader
+from oxo.proofs.strategy import TableSearch
 from oxo.proofs.threats import Plan
 
 #: Plies (marks on the board) up to which positions are keyed by their symmetry class.
@@ -101,7 +100,7 @@ def default_table_bytes() -> int:
     return min(DEFAULT_TABLE_BYTES, available_memory() // 4)
 
 
-class WideSearch(StrategyReader):
+class WideSearch(TableSearch):
     """df-pn for "``attacker`` ('x' or 'o') can force a complete line" on a board of any size,
     compiled over line counts (see the module's text). ``table_bytes`` bounds the transposition
     table (when it is full, positions of least work are replaced)."""
@@ -297,18 +296,11 @@ class WideSearch(StrategyReader):
     # -- a table kept between processes ------------------------------------------------------------
 
     def _table_identity(self) -> dict[str, object]:
-        """What a kept table must match to be read back: the board, the question, the search's
-        options, and the hashing of positions (the keys mean nothing under another)."""
-        hashing = hashlib.sha256(self.zsym.tobytes()).hexdigest()
-        return {
-            "format": TABLE_FORMAT,
-            "dims": list(self.geometry.shape),
-            "k": self.geometry.k,
-            "gravity": self.geometry.gravity,
-            "attacker": "x" if self.attacker_is_x else "o",
-            "options": [self.sym_plies, self.vcf_budget, self.probe_budget],
-            "hashing": hashing,
-        }
+        """What a kept table must match to be read back (:func:`oxo.proofs.kepttable.table_identity`)."""
+        options = [self.sym_plies, self.vcf_budget, self.probe_budget]
+        return table_identity(
+            TABLE_FORMAT, self.geometry, self.attacker_is_x, options, self.zsym.tobytes()
+        )
 
     def save_table(self, path: str | os.PathLike[str]) -> int:
         """Write the table's positions (at most :data:`KEPT_MAX`, those of most work) to ``path``,
@@ -414,41 +406,11 @@ class WideSearch(StrategyReader):
         value = self._table_value(x, o)
         return None if value == 0 else value > 0
 
-    def solve_until(
-        self, x: int, o: int, seconds: float | None, max_nodes: int | None
-    ) -> bool | None:
-        saved = self.seconds, self.max_nodes
-        self.seconds, self.max_nodes = seconds, max_nodes
-        try:
-            return self.solve(x, o)
-        finally:
-            self.seconds, self.max_nodes = saved
-
     def numbers_of(self, x: int, o: int) -> tuple[int, int]:
         pn, dn = wk.table_numbers(
             self.table[0], self.table[1], self.table[2], np.uint64(self.key(x, o))
         )
         return int(pn), int(dn)
-
-    def _table_value(self, x: int, o: int) -> int:
-        pn, dn = self.numbers_of(x, o)
-        return 1 if pn == 0 else -1 if dn == 0 else 0
-
-    def value_of(self, x: int, o: int) -> int:
-        """1 proven, -1 disproven, 0 unknown, for a position the search has settled or can settle at once."""
-        value = self._table_value(x, o)
-        if value:
-            return value
-        status, _ = self.expand(x, o)
-        return 0 if status == 0 else 1 if status > 0 else -1
-
-    def settle(self, x: int, o: int) -> int:
-        """The value of (x, o), searching it again when the table let it go (for reading a strategy)."""
-        value = self.value_of(x, o)
-        if value:
-            return value
-        result = self.solve_until(x, o, None, None)
-        return 0 if result is None else 1 if result else -1
 
     def statistics(self) -> dict[str, int]:
         """What the search did: positions searched, positions in the table, entries replaced when
