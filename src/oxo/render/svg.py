@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from oxo import palette
+from oxo import ninegrids, palette
+from oxo.geometry import mask_cells
 from oxo.position import Position
 
 if TYPE_CHECKING:
@@ -261,15 +262,8 @@ def _polyline(
 # -- mega tic-tac-toe ---------------------------------------------------------------------------------
 
 #: The three grids of each straight on the outer 3×3 board (grids 1..9), for the winning stroke.
-_OUTER_LINES: tuple[tuple[int, int, int], ...] = (
-    (1, 2, 3),
-    (4, 5, 6),
-    (7, 8, 9),
-    (1, 4, 7),
-    (2, 5, 8),
-    (3, 6, 9),
-    (1, 5, 9),
-    (3, 5, 7),
+_OUTER_LINES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(cell + 1 for cell in mask_cells(line)) for line in ninegrids.LINES
 )
 
 
