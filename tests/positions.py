@@ -1,5 +1,5 @@
-"""Boards and positions for the tests: small boards to walk whole, a game still going after random
-moves, the cell that blocks a side."""
+"""Boards and positions for the tests: small boards to walk whole, a 3×3 grid's straights, a game
+still going after random moves, the cell that blocks a side."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ SMALL_BOARDS = [
     "2x2x2",
     "2x2x2,k=1",
 ]
+
+#: The eight straights of a 3×3 grid (cells 0 to 8 in reading order), written out by hand: the
+#: yardstick of the tests of the games played on nine grids.
+STRAIGHTS = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
 def random_position(spec: str, plies: int, seed: int) -> Position:

@@ -22,6 +22,7 @@ from oxo.mega import (
     parse_move,
     parse_record,
 )
+from positions import STRAIGHTS
 
 #: String 0 puts one mark in each grid, at the cell with the grid's own number.
 DIAGONAL = "11 22 33 44 55 66 77 88 99"
@@ -221,19 +222,7 @@ def test_rule9_three_big_markers_win() -> None:
         state.winner == "x" and state.to_move is None and state.is_over and state.legal_moves == ()
     )
     owners = state.covered
-    assert any(
-        all(owners.get(g) == "x" for g in line)
-        for line in (
-            (1, 2, 3),
-            (4, 5, 6),
-            (7, 8, 9),
-            (1, 4, 7),
-            (2, 5, 8),
-            (3, 6, 9),
-            (1, 5, 9),
-            (3, 5, 7),
-        )
-    )
+    assert any(all(owners.get(g + 1) == "x" for g in line) for line in STRAIGHTS)
     error = illegal(X_WINS, "51")
     assert error.rule == 9 and error.number == 32
     state.pop()
@@ -294,8 +283,6 @@ def test_summary_json_shape() -> None:
 
 
 # -- an independent slow reference and random games ----------------------------------------------
-
-STRAIGHTS = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
 def reference_legal(history: list[int]) -> list[int]:

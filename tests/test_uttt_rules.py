@@ -23,10 +23,9 @@ from oxo.uttt import (
     parse_record,
 )
 from oxo.uttt.render import board_text, status_lines
+from positions import STRAIGHTS
 
 # -- the reference: the rules written out the slow, obvious way ----------------------------------
-
-STRAIGHTS = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
 class Reference:
