@@ -42,6 +42,13 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
 * ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
   and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
   4 --before REV --repeats 2``: docs/performance.md).
+* ``table-size``: how the positions a search needs grow as its table shrinks: one 4x4x4x4
+  position four plies in (``--cells``, in the order played; by default one the run settled, X on
+  0 and 243, O on 5 and 162), searched in a fresh process with each table of ``--tables`` MiB
+  within ``--nodes``, back to the root every 1,000 positions so that only the table changes the
+  path (the largest table is searched twice: the same count): positions, processor time, peak
+  memory, and the positions against those of the largest table (``--tables 1024,256,64 --nodes
+  2000000``: docs/boxes.md).
 * ``lottery``: how much the positions a search needs depend on the search's own choices: the
   positions four plies in that the 4x4x4x4 run kept in ``results/runs/4x4x4x4`` settled, ``--sample
   N`` of them spread from the cheapest to the dearest (by the positions the run spent), each
@@ -357,6 +364,47 @@ def rate(
         result = [searched, time.process_time() - began]
         """
     side_by_side("rate", setup, code, before, repeats)
+
+
+def table_size(cells: list[int], tables: list[int], nodes: int) -> None:
+    """Search the 4x4x4x4 position of ``cells`` (in the order played) in a fresh process with a
+    table of each of ``tables`` MiB, within ``nodes`` positions (``table-size`` in the module's text)."""
+    setup = f"""
+        import time
+        from oxo.geometry import Geometry
+        from oxo.position import Position
+        from oxo.proofs.wide import WideSearch
+        geometry = Geometry.parse("4x4x4x4")
+        start = Position.from_moves(geometry, {cells!r})
+        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(start.x, start.o, None, 100)
+        """
+    rows: list[tuple[int, object, int]] = []
+    # Returns to the root every 1,000 positions, not after a quarter second as a search does: so
+    # the path depends on the table alone, not on the machine's load (the largest table is
+    # searched again last, to show it: the same count).
+    largest = max(tables)
+    for mib in [*sorted(tables, reverse=True), largest]:
+        code = f"""
+            search = WideSearch(
+                geometry, "x", table_bytes={mib} << 20, max_nodes={nodes}, slice_nodes=1000
+            )
+            began = time.process_time()
+            answer = search.solve(start.x, start.o)
+            result = [answer, search.nodes, time.process_time() - began]
+            """
+        row = measure(code, setup=setup, label=f"{mib} MiB")
+        answer, searched, cpu = row["result"]  # type: ignore[misc]
+        rows.append((mib, answer, searched))
+        base = rows[0][2] if rows[0][1] is not None else None
+        if len(rows) == len(tables) + 1 and searched != rows[0][2]:
+            raise SystemExit(f"table-size: {searched:,} positions again, not {rows[0][2]:,}")
+        shown = f"{searched:,} positions" if answer is not None else f"not within {nodes:,}"
+        ratio = f", {searched / base:.1f}x the first" if base and answer is not None else ""
+        print(
+            f"table-size: X {cells[0::2]}, O {cells[1::2]}, table {mib} MiB: {shown}{ratio}, "
+            f"{cpu:.0f} s of processor time, {float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
+            flush=True,
+        )
 
 
 def book_values(count: int, before: str | None, repeats: int) -> None:
@@ -991,6 +1039,7 @@ def main() -> None:
             "siblings",
             "winning-move",
             "hinted",
+            "table-size",
         ],
     )
     parser.add_argument(
@@ -1053,6 +1102,18 @@ def main() -> None:
         default="8,16,24,32",
         help="score-four-depths: the numbers of plies, with commas",
     )
+    parser.add_argument(
+        "--cells",
+        type=lambda text: [int(cell) for cell in text.split(",")],
+        default=[0, 5, 243, 162],
+        help="table-size: the position, its cells in the order played (X first), comma-separated",
+    )
+    parser.add_argument(
+        "--tables",
+        type=lambda text: [int(mib) for mib in text.split(",")],
+        default=[1024, 256, 64],
+        help="table-size: the tables to search with, in MiB, comma-separated",
+    )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
@@ -1105,6 +1166,9 @@ def main() -> None:
             continue
         if name == "siblings":
             siblings(args.sample, args.nodes, args.positions, args.state_from)
+            continue
+        if name == "table-size":
+            table_size(args.cells, args.tables, args.nodes)
             continue
         if name == "hinted":
             hinted(args.sample, args.nodes, args.positions, args.state_from)

@@ -48,6 +48,7 @@ from oxo.proofs.search import certificate_rules
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.strategy import Entry
 from oxo.proofs.symmetry import Classes
+from oxo.proofs.wide import WideSearch
 from oxo.proofs.workers import Job, JobResult, run_job
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -581,7 +582,8 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_a_job_keeps_within_its_share_of_memory() -> None:
     """A share for this process and one per worker: the compiled search (up to 64 cells) gets a
-    table of half a share, the plain one (beyond) a number of positions that fits in a share."""
+    table of half a share, the search over line counts (beyond, and gravity) three quarters; each
+    no bigger than what its slice can search needs, and at least 16 MiB."""
     options = RunOptions(workers=3, memory=2**30)
     run = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), options)
     assert run.limits(60.0) == (None, 2**30 // 4 // 2)  # a minute's table is bigger than that
@@ -589,8 +591,14 @@ def test_a_job_keeps_within_its_share_of_memory() -> None:
     assert run.limits(None) == (None, None)  # no bound: the search's own table
     small = ProofRun(Geometry.parse("4x5,k=4"), Path("u"), split(memory=2**30))
     assert small.limits(60.0) == (30, 2**24)
-    big = ProofRun(Geometry.parse("9x9,k=5"), Path("unused"), options)
-    assert big.limits(60.0) == (2**30 // 4 // 400, None)
+    share = 2**30 // 4
+    for spec in ("9x9,k=5", "4x4x4,gravity"):
+        wide = ProofRun(Geometry.parse(spec), Path("unused"), options)
+        assert wide.limits(60.0) == (None, share * 3 // 4)  # a minute's table is bigger than that
+        assert wide.limits(0.1) == (None, 2**24)
+        assert wide.limits(None) == (None, None)
+    table = WideSearch(Geometry.parse("9x9,k=5"), "x", table_bytes=share * 3 // 4).table
+    assert sum(array.nbytes for array in table[:5]) <= share * 3 // 4  # the search keeps within
     job = run_job(Job((4, 5), 4, "x", 1, 2, max_nodes=50, table_bytes=2**24))
     assert job.nodes <= 50 + 4096  # the compiled search looks at its budget between slices
 

@@ -69,7 +69,14 @@ from oxo.proofs.certificate import (
     verify_certificate,
 )
 from oxo.proofs.merge import FragmentPack, Section, decode_fragment, merge_certificate
-from oxo.proofs.results import ProofResult, SearchSummary, Value, Waiting, certificate_name
+from oxo.proofs.results import (
+    ProofResult,
+    SearchSummary,
+    Value,
+    Waiting,
+    certificate_name,
+    goes_wide,
+)
 from oxo.proofs.search import QUICK_SECONDS, certificate_rules
 from oxo.proofs.strategy import StrategyReader
 from oxo.proofs.workers import (
@@ -84,12 +91,20 @@ from oxo.proofs.workers import (
 )
 
 RUN_FORMAT = "oxo-proof-run/1"
-#: Memory the plain search (boards of more than 64 cells) takes per position searched, in bytes:
-#: measured about 200 on 7x4 (k=4); twice that keeps a job within its share of --memory. The
-#: compiled search (up to 64 cells) has a table of a fixed size instead (see :meth:`ProofRun.limits`).
-BYTES_PER_NODE = 400
-#: The largest table a job of the compiled search gets, in bytes.
+#: The largest table a job of the compiled search of boards up to 64 cells gets, in bytes.
 MAX_TABLE_BYTES = 1 << 30
+#: The largest table a job of the search over line counts gets (boards past 64 cells, gravity),
+#: in bytes: within its share of --memory, the bigger the better for a long job. That search
+#: stores some 160 positions for each one it searches (the first numbers of every move and the
+#: replies its threats settle), so a job of a few million positions outgrows any table, and a
+#: table short of what a search stores costs it dearly: a 4x4x4x4 position that settles in
+#: 139,000 positions with 1 GiB took 422,000 with 256 MiB, 995,000 with 128 MiB and did not
+#: settle within 2 million with 64 MiB (docs/boxes.md).
+MAX_WIDE_TABLE_BYTES = 1 << 36
+#: Positions a second and table bytes per position of the search over line counts, generous: its
+#: table is sized for what the slice can search (at least 16 MiB), like the other's.
+WIDE_NODES_PER_SECOND = 20_000
+WIDE_TABLE_BYTES_PER_NODE = 4_000
 #: The most bytes of kept tables of split positions (those that seed their children's first jobs,
 #: ProofRun._tidy_tables) a run's folder holds: past it the oldest go first. A leaf's own table,
 #: which its next, longer job goes on from, is never dropped for it. On 4x4x4x4 the positions three
@@ -1655,26 +1670,36 @@ class ProofRun:
     ) -> tuple[int | None, int | None]:
         """(positions, table bytes) a job with a slice of ``seconds`` (of ``node``, whose earlier
         jobs double the positions as :meth:`slice_of` doubles the seconds) may use, within its share of
-        ``--memory`` (one share for this process, one per worker). The compiled search (up to 64
-        cells) gets a table sized for what the slice can search, at most half its share and 1 GiB
-        (the table replaces positions when full, so it never grows; None: the search's default,
-        for a job without bounds); the plain search grows with the positions it searches, so
-        those are bounded instead."""
+        ``--memory`` (one share for this process, one per worker). Both compiled searches have a
+        table of a fixed size (it replaces positions when full, so it never grows), sized for what
+        the slice can search: the search of boards up to 64 cells at most half its share and
+        1 GiB, the search over line counts (boards past 64 cells, gravity) at most three quarters
+        of its share, which it needs (:data:`MAX_WIDE_TABLE_BYTES`). None: the search's default,
+        for a job without bounds."""
         from oxo.counting.budget import MiB
 
         share = self._share()
         nodes = self.options.slice_nodes
         if nodes is not None and node is not None and node.jobs and node.children is None:
             nodes <<= min(node.jobs, self.options.slice_doublings)
-        if self.geometry.size <= 64:
-            bounds = [n for n in (nodes, None if seconds is None else seconds * NODES_PER_SECOND)]
-            known = [int(n) for n in bounds if n is not None]
-            if not known:
-                return nodes, None
-            wanted = 1 << max(24, (min(known) * TABLE_BYTES_PER_NODE - 1).bit_length())
-            return nodes, min(wanted, max(16 * MiB, min(share // 2, MAX_TABLE_BYTES)))
-        bound = max(1000, share // BYTES_PER_NODE)
-        return (bound if nodes is None else min(bound, nodes)), None
+        if goes_wide(self.geometry):
+            rate, per_node, most = (
+                WIDE_NODES_PER_SECOND,
+                WIDE_TABLE_BYTES_PER_NODE,
+                min(share * 3 // 4, MAX_WIDE_TABLE_BYTES),
+            )
+        else:
+            rate, per_node, most = (
+                NODES_PER_SECOND,
+                TABLE_BYTES_PER_NODE,
+                min(share // 2, MAX_TABLE_BYTES),
+            )
+        bounds = [n for n in (nodes, None if seconds is None else seconds * rate)]
+        known = [int(n) for n in bounds if n is not None]
+        if not known:
+            return nodes, None
+        wanted = 1 << max(24, (min(known) * per_node - 1).bit_length())
+        return nodes, min(wanted, max(16 * MiB, most))
 
     def _executor(self, preload: bool = False) -> JobExecutor:
         """The run's executor, started on first use (``preload``: its first worker loads the
