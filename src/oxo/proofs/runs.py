@@ -97,9 +97,9 @@ MAX_TABLE_BYTES = 1 << 30
 #: in bytes: within its share of --memory, the bigger the better for a long job. That search
 #: stores some 160 positions for each one it searches (the first numbers of every move and the
 #: replies its threats settle), so a job of a few million positions outgrows any table, and a
-#: table short of what a search stores costs it dearly: a 4x4x4x4 position that settles in
-#: 139,000 positions with 1 GiB took 422,000 with 256 MiB, 995,000 with 128 MiB and did not
-#: settle within 2 million with 64 MiB (docs/boxes.md).
+#: table short of what a search stores costs it dearly: a 4x4x4x4 position four plies in settles
+#: in 259,529 positions with 2 GiB, 407,486 with 1 GiB and 1,295,072 with 256 MiB
+#: (docs/performance.md).
 MAX_WIDE_TABLE_BYTES = 1 << 36
 #: Positions a second and table bytes per position of the search over line counts, generous: its
 #: table is sized for what the slice can search (at least 16 MiB), like the other's.
