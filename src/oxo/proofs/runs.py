@@ -1840,7 +1840,7 @@ class ProofRun:
         job = self._job(tree, tree.root, deadline, self.root_left(tree))
         if job is None:
             return None
-        if self.geometry.size > 64:  # the plain search: its positions are bounded by its share
+        if self.geometry.size > 64:  # a job as the others are (its table from limits), not kept
             return replace(job, final=True)
         # The compiled search: its work is not bounded, its table is, to most of its share. The
         # worker processes of this run (not a cluster's: they need not see the folder, and are
