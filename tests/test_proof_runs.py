@@ -437,6 +437,11 @@ def test_the_time_limit_stops_and_the_same_call_continues(
     assert main([*args, "--time", "0.001"]) == 3
     out = capsys.readouterr().out
     assert "value unknown" in out and "run the same command again to continue" in out
+    assert "--memory" not in out  # this board's tables are small whatever the memory
+    wide = ["solve", "scorefour", "--proof", str(tmp_path / "s"), "--workers", "1"]
+    assert main([*wide, "--time", "0.001"]) == 3
+    said = " ".join(capsys.readouterr().out.split())
+    assert "or more --memory (bigger tables) to go faster" in said
     assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     first = status["questions"][0]

@@ -47,6 +47,7 @@ from oxo.errors import OptionError
 from oxo.geometry import Geometry
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
+from oxo.proofs.results import goes_wide
 from oxo.proofs.runs import SLICE_DOUBLINGS
 from oxo.proofs.solver import ProofResult, RunOptions, method_of
 from oxo.registry import Game, game_of
@@ -683,9 +684,14 @@ def _proof_lines(result: ProofResult) -> list[str]:
     lines += [f"certificate: {path}  (check it with: oxo verify {path})" for path in result.proofs]
     if result.value == "unknown":
         if run is not None:
+            faster = (
+                "more --workers, a --scheduler, or more --memory (bigger tables)"
+                if goes_wide(result.geometry)
+                else "more --workers or a --scheduler"
+            )
             lines.append(
                 "what to try: run the same command again to continue the run (--status shows how "
-                "far it is); more --workers or a --scheduler to go faster"
+                f"far it is); {faster} to go faster"
             )
         else:
             lines.append(
