@@ -43,6 +43,7 @@ from oxo.cli.options import (
 from oxo.counting import METHODS, CountTable, PlyCount
 from oxo.counting.executors import EXECUTORS, Executor
 from oxo.geometry import Geometry
+from oxo.phrases import counted, duration
 from oxo.progress import progress_bar
 from oxo.registry import Game
 
@@ -412,7 +413,6 @@ def _count_uttt_on_disk(
     predicted to take over a minute."""
     import time
 
-    from oxo.phrases import duration
     from oxo.uttt.diskcount import count_on_disk
 
     known: list[tuple[int, int]] = []
@@ -460,7 +460,6 @@ def _ask_before_long_plies(rows: list[PlyCount], took: float, last: int, limit: 
     class it grew from (once that ply grew from enough classes for the fixed costs to fade) and the
     growth of the classes from ply to ply; stop to ask when the plies ahead take over a minute."""
     from oxo.counting.budget import Estimate, format_bytes
-    from oxo.phrases import duration
 
     if len(rows) < 2 or rows[-1].ply >= last or rows[-2].classes < PREDICT_FROM_CLASSES:
         return  # too little seen to predict, or nothing ahead
@@ -587,7 +586,6 @@ def _count_gravity(
         estimate_plies,
         plies_within,
     )
-    from oxo.phrases import duration
 
     spec = board.spec
     reach = plies_within(board, ASK_AFTER_SECONDS, limit)
@@ -622,8 +620,7 @@ def _count_gravity(
             seconds = time.monotonic() - started
             if seconds >= 1:  # a line a ply once the count takes noticeable time
                 bar.note(
-                    f"{spec} ply {ply}: {positions:,} position{'s' * (positions != 1)} "
-                    f"({duration(seconds)})"
+                    f"{spec} ply {ply}: {counted(positions, 'position')} ({duration(seconds)})"
                 )
 
         with _guarded_count(spec, limit, known):
@@ -707,7 +704,6 @@ def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores:
     from oxo.counting import CountTable, PlyCount, count_by_frontier, plan_plies
     from oxo.counting.budget import Estimate, MemoryGuard, MiB, format_bytes
     from oxo.counting.frontier import estimate_frontier
-    from oxo.phrases import duration
 
     last = geometry.size if run.max_ply is None else min(run.max_ply, geometry.size)
     plies = estimate_frontier(geometry, last, workers=cores)
@@ -837,8 +833,8 @@ def _count_by_plies(geometry: Geometry, sparse: bool, run: _ClassicCount, cores:
 
 def _ply_line(geometry: Geometry, row) -> str:
     return (
-        f"{geometry.spec} ply {row.ply}: {row.positions:,} position{'s' * (row.positions != 1)}, "
-        f"{row.classes:,} class{'es' * (row.classes != 1)}"
+        f"{geometry.spec} ply {row.ply}: {counted(row.positions, 'position')}, "
+        f"{counted(row.classes, 'class', 'classes')}"
     )
 
 

@@ -175,6 +175,7 @@ from oxo.errors import (
 )
 from oxo.fileio import atomic_writer
 from oxo.geometry import Geometry, LineCounts, Symmetry, mask_cells
+from oxo.phrases import listing
 from oxo.proofs.rules import ChainSearch, Rules
 from oxo.records import Record, attributes
 
@@ -533,7 +534,7 @@ class VerifyResult:
                 for mark, cells in (("X", x), ("O", o))
                 if cells
             ]
-            board += f" from the position with {' and '.join(marks) or 'no mark'}"
+            board += f" from the position with {listing(marks) or 'no mark'}"
         if self.guarantee == "win":
             return f"{side} wins — the strategy for {side} on {board} wins against every defence"
         return f"{side} does not lose — the strategy for {side} on {board} draws or wins against every defence"

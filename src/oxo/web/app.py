@@ -41,7 +41,7 @@ from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OutOfReachError, OxoError
 from oxo.game import GameState, Player
 from oxo.geometry import Geometry
-from oxo.phrases import counted, duration
+from oxo.phrases import counted, duration, listing
 from oxo.position import Position
 from oxo.registry import board_geometry, find_game, new_game
 from oxo.web import explore as explorer
@@ -774,7 +774,7 @@ def create_app(
             raise WebInputError(
                 f"side: oxo's proof of {entry.board} ({entry.value_words}) has no certificate "
                 f"to prepare for {side.upper()}"
-                + (f"; it has one for {' and '.join(s.upper() for s in has)}" if has else "")
+                + (f"; it has one for {listing(s.upper() for s in has)}" if has else "")
             )
         preparer.start(entry, side)
         return JSONResponse(
