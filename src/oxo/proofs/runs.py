@@ -1694,7 +1694,7 @@ class ProofRun:
                 TABLE_BYTES_PER_NODE,
                 min(share // 2, MAX_TABLE_BYTES),
             )
-        bounds = [n for n in (nodes, None if seconds is None else seconds * rate)]
+        bounds = (nodes, None if seconds is None else seconds * rate)
         known = [int(n) for n in bounds if n is not None]
         if not known:
             return nodes, None
