@@ -49,6 +49,13 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   path (the largest table is searched twice: the same count): positions, processor time, peak
   memory, and the positions against those of the largest table (``--tables 1024,256,64 --nodes
   2000000``: docs/boxes.md).
+* ``kept-size``: how much a search stopped and taken up again gains from keeping more of its
+  table: the position of ``table-size``, searched in stretches of ``--every`` positions, each in a
+  new search with a table of the first of ``--tables`` MiB that reads back what the one before it
+  kept (:meth:`oxo.proofs.wide.WideSearch.save_table`, at most each of ``--kept`` positions), as a
+  proof run's job is from one slice to the next; each in a fresh process, within ``--nodes``:
+  positions, stretches, processor time (``--tables 256 --kept 2097152,8388608 --every 100000
+  --nodes 3000000``: docs/performance.md).
 * ``lottery``: how much the positions a search needs depend on the search's own choices: the
   positions four plies in that the 4x4x4x4 run kept in ``results/runs/4x4x4x4`` settled, ``--sample
   N`` of them spread from the cheapest to the dearest (by the positions the run spent), each
@@ -403,6 +410,50 @@ def table_size(cells: list[int], tables: list[int], nodes: int) -> None:
         print(
             f"table-size: X {cells[0::2]}, O {cells[1::2]}, table {mib} MiB: {shown}{ratio}, "
             f"{cpu:.0f} s of processor time, {float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
+            flush=True,
+        )
+
+
+def kept_size(cells: list[int], mib: int, kept: list[int], every: int, nodes: int) -> None:
+    """Search the 4x4x4x4 position of ``cells`` in stretches of ``every`` positions, each a new
+    search that reads back the table the last one kept (at most each of ``kept`` positions), in
+    a fresh process per limit, within ``nodes`` (``kept-size`` in the module's text)."""
+    setup = f"""
+        import tempfile, time
+        from pathlib import Path
+        from oxo.geometry import Geometry
+        from oxo.position import Position
+        from oxo.proofs.wide import WideSearch
+        geometry = Geometry.parse("4x4x4x4")
+        start = Position.from_moves(geometry, {cells!r})
+        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(start.x, start.o, None, 100)
+        """
+    for limit in kept:
+        code = f"""
+            began = time.process_time()
+            searched = stretches = 0
+            answer = None
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "table.npz"
+                while searched < {nodes} and answer is None:
+                    search = WideSearch(
+                        geometry, "x", table_bytes={mib} << 20,
+                        max_nodes=min({every}, {nodes} - searched), slice_nodes=1000,
+                    )
+                    search.load_table(path)
+                    answer = search.solve(start.x, start.o)
+                    searched += search.nodes
+                    stretches += 1
+                    if answer is None:
+                        search.save_table(path, limit={limit})
+            result = [answer, searched, stretches, time.process_time() - began]
+            """
+        row = measure(code, setup=setup, label=f"kept {limit:,}")
+        answer, searched, stretches, cpu = row["result"]  # type: ignore[misc]
+        shown = f"{searched:,} positions" if answer is not None else f"not within {nodes:,}"
+        print(
+            f"kept-size: X {cells[0::2]}, O {cells[1::2]}, table {mib} MiB, at most {limit:,} "
+            f"kept: {shown} in {stretches} stretches of {every:,}, {cpu:.0f} s of processor time",
             flush=True,
         )
 
@@ -1040,6 +1091,7 @@ def main() -> None:
             "winning-move",
             "hinted",
             "table-size",
+            "kept-size",
         ],
     )
     parser.add_argument(
@@ -1114,10 +1166,21 @@ def main() -> None:
         default=[1024, 256, 64],
         help="table-size: the tables to search with, in MiB, comma-separated",
     )
+    parser.add_argument(
+        "--kept",
+        type=numbers,
+        default="2097152,8388608",
+        help="kept-size: the most positions a kept table holds, comma-separated",
+    )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
-    parser.add_argument("--every", type=int, default=20_000, help="positions between two reports")
+    parser.add_argument(
+        "--every",
+        type=int,
+        default=20_000,
+        help="positions between two reports (kept-size: in one stretch)",
+    )
     parser.add_argument(
         "--played-checks",
         type=int,
@@ -1169,6 +1232,9 @@ def main() -> None:
             continue
         if name == "table-size":
             table_size(args.cells, args.tables, args.nodes)
+            continue
+        if name == "kept-size":
+            kept_size(args.cells, args.tables[0], args.kept, args.every, args.nodes)
             continue
         if name == "hinted":
             hinted(args.sample, args.nodes, args.positions, args.state_from)

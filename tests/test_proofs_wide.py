@@ -427,6 +427,23 @@ def test_a_search_stopped_goes_on_from_the_table_it_kept(tmp_path: Path) -> None
     assert small.statistics()["table_entries"] == len(small.table[0])  # full
 
 
+def test_a_kept_table_holds_at_most_its_limit_of_the_positions_of_most_work(
+    tmp_path: Path,
+) -> None:
+    """``save_table(limit=...)`` keeps that many positions, those of most work (a proof run keeps
+    :data:`oxo.proofs.wide.KEPT_MAX`; the benchmark that compares limits passes others)."""
+    geometry = Geometry.parse("6x5,k=4")
+    cut = WideSearch(geometry, "x", table_bytes=1 << 20, max_nodes=600)
+    assert cut.solve() is None
+    works = np.sort(cut.table[3][cut.table[0] != 0])[::-1]
+    assert len(works) > 50
+    path = tmp_path / "table.npz"
+    assert cut.save_table(path, limit=50) == 50
+    back = WideSearch(geometry, "x", table_bytes=1 << 20)
+    assert back.load_table(path) == 50
+    assert np.sort(back.table[3][back.table[0] != 0])[::-1].tolist() == works[:50].tolist()
+
+
 def test_fixed_slices_make_a_search_repeatable_and_epsilon_changes_only_the_path() -> None:
     """With a fixed number of positions between returns to the root a search visits the same
     positions each time (the benchmark that compares epsilons and restarts relies on it); epsilon

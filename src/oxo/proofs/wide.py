@@ -302,13 +302,13 @@ class WideSearch(TableSearch):
             TABLE_FORMAT, self.geometry, self.attacker_is_x, options, self.zsym.tobytes()
         )
 
-    def save_table(self, path: str | os.PathLike[str]) -> int:
-        """Write the table's positions (at most :data:`KEPT_MAX`, those of most work) to ``path``,
+    def save_table(self, path: str | os.PathLike[str], limit: int = KEPT_MAX) -> int:
+        """Write the table's positions (at most ``limit``, those of most work) to ``path``,
         atomically, with the SHA-256 of its arrays, so that a later search of the same question
         can go on from them (:meth:`load_table`). Returns the positions written."""
         used = np.flatnonzero(self.table[0] != 0)
-        if len(used) > KEPT_MAX:
-            used = used[np.argsort(-self.table[3][used], kind="stable")[:KEPT_MAX]]
+        if len(used) > limit:
+            used = used[np.argsort(-self.table[3][used], kind="stable")[:limit]]
         arrays = {name: t[used] for name, t in zip(TABLE_ARRAYS, self.table)}
         write_table(path, self._table_identity(), arrays, TABLE_ARRAYS)
         return len(used)
