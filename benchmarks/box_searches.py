@@ -373,10 +373,10 @@ def rate(
     side_by_side("rate", setup, code, before, repeats)
 
 
-def table_size(cells: list[int], tables: list[int], nodes: int) -> None:
-    """Search the 4x4x4x4 position of ``cells`` (in the order played) in a fresh process with a
-    table of each of ``tables`` MiB, within ``nodes`` positions (``table-size`` in the module's text)."""
-    setup = f"""
+def position_setup(cells: list[int]) -> str:
+    """The setup of a fresh process that searches the 4x4x4x4 position of ``cells`` (in the order
+    played) as ``start``: the search compiled and loaded before the clock starts."""
+    return f"""
         import time
         from oxo.geometry import Geometry
         from oxo.position import Position
@@ -385,6 +385,12 @@ def table_size(cells: list[int], tables: list[int], nodes: int) -> None:
         start = Position.from_moves(geometry, {cells!r})
         WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(start.x, start.o, None, 100)
         """
+
+
+def table_size(cells: list[int], tables: list[int], nodes: int) -> None:
+    """Search the 4x4x4x4 position of ``cells`` (in the order played) in a fresh process with a
+    table of each of ``tables`` MiB, within ``nodes`` positions (``table-size`` in the module's text)."""
+    setup = position_setup(cells)
     rows: list[tuple[int, object, int]] = []
     # Returns to the root every 1,000 positions, not after a quarter second as a search does: so
     # the path depends on the table alone, not on the machine's load (the largest table is
@@ -418,18 +424,11 @@ def kept_size(cells: list[int], mib: int, kept: list[int], every: int, nodes: in
     """Search the 4x4x4x4 position of ``cells`` in stretches of ``every`` positions, each a new
     search that reads back the table the last one kept (at most each of ``kept`` positions), in
     a fresh process per limit, within ``nodes`` (``kept-size`` in the module's text)."""
-    setup = f"""
-        import tempfile, time
-        from pathlib import Path
-        from oxo.geometry import Geometry
-        from oxo.position import Position
-        from oxo.proofs.wide import WideSearch
-        geometry = Geometry.parse("4x4x4x4")
-        start = Position.from_moves(geometry, {cells!r})
-        WideSearch(geometry, "x", table_bytes=1 << 20).solve_until(start.x, start.o, None, 100)
-        """
+    setup = position_setup(cells)
     for limit in kept:
         code = f"""
+            import tempfile
+            from pathlib import Path
             began = time.process_time()
             searched = stretches = 0
             answer = None
