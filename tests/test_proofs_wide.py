@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checkers import checker_verdict
 from oxo.geometry import Geometry
@@ -520,3 +522,88 @@ def test_with_sibling_strategies_tried_positions_keep_the_plain_searchs_values()
                 assert answer == plain, (position.to_letters(rows=True), attacker)
                 compared += 1
     assert won > 0 and compared >= 5
+
+
+def filled_table(
+    slots: int, entries: list[tuple[int, int, int, int]]
+) -> tuple[tuple[np.ndarray, ...], dict[int, tuple[int, int, int, int]]]:
+    """A table of the search (keys, pn, dn, work, flags and the statistics) with ``entries``
+    (key, pn, dn, work) stored in turn, and what it holds, read back slot by slot."""
+    table = (
+        np.zeros(slots, np.uint64),
+        np.zeros(slots, np.int32),
+        np.zeros(slots, np.int32),
+        np.zeros(slots, np.int64),
+        np.zeros(slots, np.uint8),
+        np.zeros(wk.STATS, np.int64),
+    )
+    for key, pn, dn, work in entries:
+        wk.table_store(table, np.uint64(key), pn, dn, work, key % 16)
+    held = {
+        int(table[0][slot]): (
+            int(table[1][slot]),
+            int(table[2][slot]),
+            int(table[3][slot]),
+            int(table[4][slot]),
+        )  # fmt: skip
+        for slot in np.flatnonzero(table[0])
+    }
+    return table, held
+
+
+def weight(pn: int, dn: int, work: int) -> int:
+    """An entry's weight, written out: work, four times it plus 4 when settled; past 4,096, only
+    its power of two counts (the kernel takes the first of those at the cut)."""
+    value = work * 4 + 4 if pn == 0 or dn == 0 else work
+    return value if value < 4096 else 4096 + value.bit_length() - 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 2**64 - 1),
+            st.sampled_from([0, 1, 2, 7]),
+            st.sampled_from([0, 1, 5]),
+            st.one_of(st.integers(0, 12), st.integers(4000, 70_000)),
+        ),
+        min_size=24,
+        max_size=200,
+        unique_by=lambda entry: entry[0],
+    ),
+    st.integers(0, 72),
+    st.sampled_from([32, 64]),
+)
+def test_a_table_cleared_in_place_keeps_the_entries_of_most_weight_where_they_are_found(
+    entries: list[tuple[int, int, int, int]], keep: int, slots: int
+) -> None:
+    """``table_collect`` keeps ``keep`` of the entries (all when there are no more), those of most
+    weight (written out here: a sort of what the table held; of two weights past 4,096 of the same
+    power of two, either), each with its numbers, work and flags and found by a look-up; the
+    others are found no more. ``table_heaviest`` picks the same weights, and by work the entries
+    of most work."""
+    table, held = filled_table(slots, entries)
+    weights = sorted((weight(*numbers[:3]) for numbers in held.values()), reverse=True)
+    works = sorted((weight(1, 1, numbers[2]) for numbers in held.values()), reverse=True)
+    picked = wk.table_heaviest(table, keep, False)
+    assert (
+        sorted((weight(*held[int(table[0][s])][:3]) for s in picked), reverse=True)
+        == (weights[:keep])
+    )
+    by_work = wk.table_heaviest(table, keep, True)
+    assert (
+        sorted((weight(1, 1, held[int(table[0][s])][2]) for s in by_work), reverse=True)
+        == (works[:keep])
+    )
+    wk.table_collect(table, keep)
+    kept = {int(key) for key in table[0] if key}
+    assert len(kept) == int(table[5][wk.ST_ENTRIES]) == min(keep, len(held))
+    assert sorted((weight(*held[key][:3]) for key in kept), reverse=True) == weights[:keep]
+    for key, numbers in held.items():
+        slot = wk.table_find(table[0], np.uint64(key))
+        if key in kept:
+            assert slot >= 0
+            found = (int(table[1][slot]), int(table[2][slot]), int(table[3][slot]))
+            assert (*found, int(table[4][slot])) == numbers
+        else:
+            assert slot < 0

@@ -303,12 +303,11 @@ class WideSearch(TableSearch):
         )
 
     def save_table(self, path: str | os.PathLike[str], limit: int = KEPT_MAX) -> int:
-        """Write the table's positions (at most ``limit``, those of most work) to ``path``,
-        atomically, with the SHA-256 of its arrays, so that a later search of the same question
-        can go on from them (:meth:`load_table`). Returns the positions written."""
-        used = np.flatnonzero(self.table[0] != 0)
-        if len(used) > limit:
-            used = used[np.argsort(-self.table[3][used], kind="stable")[:limit]]
+        """Write the table's positions (at most ``limit``, those of most work, as
+        :func:`oxo.proofs.widekernel.table_heaviest` picks them) to ``path``, atomically, with the
+        SHA-256 of its arrays, so that a later search of the same question can go on from them
+        (:meth:`load_table`). Returns the positions written."""
+        used = wk.table_heaviest((*self.table, self.stats), limit, True)
         arrays = {name: t[used] for name, t in zip(TABLE_ARRAYS, self.table)}
         write_table(path, self._table_identity(), arrays, TABLE_ARRAYS)
         return len(used)
@@ -332,24 +331,14 @@ class WideSearch(TableSearch):
 
     def _collect(self) -> None:
         """Make room in a table that holds :data:`COLLECT_AT` of its slots: keep the
-        :data:`COLLECT_KEEP` of its positions of most weight (work, four times it for a settled
-        position, plus 4), put back in a cleared table (an open-addressed table cannot lose an
-        entry in place). What is let go costs search again, never a wrong answer."""
-        tkey = self.table[0]
-        if self.stats[wk.ST_ENTRIES] < COLLECT_AT * len(tkey):
+        :data:`COLLECT_KEEP` of its positions of most weight (work, four times it plus 4 for a
+        settled position), in place (:func:`oxo.proofs.widekernel.table_collect`: a copy of what
+        is kept took as much memory again as the table, for a moment). What is let go costs
+        search again, never a wrong answer."""
+        entries = int(self.stats[wk.ST_ENTRIES])
+        if entries < COLLECT_AT * len(self.table[0]):
             return
-        used = np.flatnonzero(tkey != 0)
-        tpn, tdn, twork = self.table[1], self.table[2], self.table[3]
-        settled = (tpn[used] == 0) | (tdn[used] == 0)
-        weight = np.where(settled, twork[used] * 4 + 4, twork[used])
-        keep = int(len(used) * COLLECT_KEEP)
-        kept = used[np.argsort(-weight, kind="stable")[:keep]]
-        arrays = [t[kept] for t in self.table]
-        for t in self.table:
-            t[:] = 0
-        self.stats[wk.ST_ENTRIES] = 0
-        keys, pns, dns, works, flags = arrays
-        wk.table_fill((*self.table, self.stats), keys, pns, dns, works, flags)
+        wk.table_collect((*self.table, self.stats), int(entries * COLLECT_KEEP))
         self.collections += 1
 
     def _run(self, x: int, o: int, budget: int) -> bool:

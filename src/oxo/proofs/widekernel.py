@@ -365,6 +365,114 @@ def table_find(tkey, key):
     return -1
 
 
+@_inlined
+def entry_weight(pn, dn, work):
+    """What an entry is worth keeping when the table is full: its work, four times it plus 4 when
+    it is settled (a strategy is read from settled positions)."""
+    if pn == 0 or dn == 0:
+        return np.int64(work) * 4 + 4
+    return np.int64(work)
+
+
+#: Weights below this have a class of their own in :func:`_weight_class`; above, one per power
+#: of two (the few positions of that much work are kept all the same).
+EXACT_WEIGHTS = 4096
+
+
+@_inlined
+def _weight_class(weight):
+    if weight < EXACT_WEIGHTS:
+        return weight
+    return EXACT_WEIGHTS + np.int64(np.log2(np.float64(weight)))
+
+
+@_inlined
+def _weight_of(tb, slot, by_work):
+    tpn, tdn, twork = tb[1], tb[2], tb[3]
+    return twork[slot] if by_work else entry_weight(tpn[slot], tdn[slot], twork[slot])
+
+
+@njit(cache=True)  # makes an array
+def _cut(tb, limit, by_work):
+    """Where to cut the table's entries so that the ``limit`` of most weight (``by_work``: of most
+    work) are kept: ``(class, taken, total)``, every entry of a higher class (:func:`_weight_class`)
+    kept and the first ``taken`` of that class, of ``total`` entries."""
+    tkey = tb[0]
+    classes = np.zeros(EXACT_WEIGHTS + 64, np.int64)
+    for slot in range(tkey.shape[0]):
+        if tkey[slot] != 0:
+            classes[_weight_class(_weight_of(tb, slot, by_work))] += 1
+    above = np.int64(0)
+    for c in range(classes.shape[0] - 1, -1, -1):
+        if above + classes[c] >= limit:
+            return np.int64(c), limit - above, classes.sum()
+        above += classes[c]
+    return np.int64(0), classes[0], above
+
+
+@njit(cache=True)  # makes an array
+def table_heaviest(tb, limit, by_work):
+    """The slots of the ``limit`` entries of most weight (``by_work``: of most work), in slot
+    order: all of them when the table holds no more. Where entries of the same weight straddle
+    the cut (or, past :data:`EXACT_WEIGHTS`, of the same power of two), those of the first slots
+    are taken. Only the slots are copied: a table of billions of bytes is read in place."""
+    tkey = tb[0]
+    cut, taken, total = _cut(tb, limit, by_work)
+    out = np.empty(min(limit, total), np.int64)
+    top = 0
+    for slot in range(tkey.shape[0]):
+        if tkey[slot] != 0:
+            c = _weight_class(_weight_of(tb, slot, by_work))
+            if c > cut or (c == cut and taken > 0):
+                if c == cut:
+                    taken -= 1
+                out[top] = slot
+                top += 1
+    return out[:top]
+
+
+@njit(cache=True)  # makes an array
+def table_collect(tb, keep):
+    """Let go all but the ``keep`` entries of most weight (:func:`entry_weight`; chosen as
+    :func:`table_heaviest` chooses them), in place: the others are cleared, then every entry left
+    is put again where a look-up finds it, the first free slot from its own (never past where it
+    was), walk after walk until one moves none (a move may free a slot on the way of an entry
+    already walked past). No copy of the table is made."""
+    tkey, tpn, tdn, twork, tflags, stats = tb
+    n = tkey.shape[0]
+    mask = n - 1
+    cut, taken, total = _cut(tb, keep, False)
+    if total <= keep:
+        return
+    for slot in range(n):
+        if tkey[slot] != 0:
+            c = _weight_class(_weight_of(tb, slot, False))
+            if c > cut or (c == cut and taken > 0):
+                if c == cut:
+                    taken -= 1
+            else:
+                tkey[slot] = 0
+    moved = True
+    while moved:  # each move takes an entry nearer its own slot: at most a few walks
+        moved = False
+        for slot in range(n):
+            key = tkey[slot]
+            if key == 0:
+                continue
+            home = np.int64(key & np.uint64(mask))
+            while tkey[home] != 0 and home != slot:
+                home = (home + 1) & mask
+            if home != slot:
+                tkey[home] = key
+                tpn[home] = tpn[slot]
+                tdn[home] = tdn[slot]
+                twork[home] = twork[slot]
+                tflags[home] = tflags[slot]
+                tkey[slot] = 0
+                moved = True
+    stats[ST_ENTRIES] = min(keep, total)
+
+
 @_compiled
 def table_store(tb, key, pn, dn, work, flags):
     """Store ``key``'s numbers (and OR ``flags`` into its flags); a full run of slots gives up the
@@ -391,7 +499,7 @@ def table_store(tb, key, pn, dn, work, flags):
             stats[ST_ENTRIES] += 1
             return
         # settled positions are worth more: a strategy is read from them
-        weight = twork[slot] * 4 + 4 if tpn[slot] == 0 or tdn[slot] == 0 else twork[slot]
+        weight = entry_weight(tpn[slot], tdn[slot], twork[slot])
         if weight < least:
             least = weight
             victim = slot
