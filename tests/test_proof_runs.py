@@ -48,7 +48,7 @@ from oxo.proofs.search import certificate_rules
 from oxo.proofs.solver import ProofResult, prove_board
 from oxo.proofs.strategy import Entry
 from oxo.proofs.symmetry import Classes
-from oxo.proofs.wide import WideSearch
+from oxo.proofs.wide import SLOT_BYTES, WideSearch
 from oxo.proofs.workers import Job, JobResult, run_job
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -586,9 +586,10 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_a_job_keeps_within_its_share_of_memory() -> None:
-    """A share for this process and one per worker: the compiled search (up to 64 cells) gets a
-    table of half a share, the search over line counts (beyond, and gravity) three quarters; each
-    no bigger than what its slice can search needs, and at least 16 MiB."""
+    """A share for this process (at most 1 GiB) and the rest for the workers: the compiled search
+    (up to 64 cells) gets a table of half a share, the search over line counts (beyond, and
+    gravity) three quarters; each no bigger than what its slice can search needs, and at least
+    16 MiB."""
     options = RunOptions(workers=3, memory=2**30)
     run = ProofRun(Geometry.parse("4x5,k=4"), Path("unused"), options)
     assert run.limits(60.0) == (None, 2**30 // 4 // 2)  # a minute's table is bigger than that
@@ -602,6 +603,12 @@ def test_a_job_keeps_within_its_share_of_memory() -> None:
         assert wide.limits(60.0) == (None, share * 3 // 4)  # a minute's table is bigger than that
         assert wide.limits(0.1) == (None, 2**24)
         assert wide.limits(None) == (None, None)
+    # 20 GiB on two workers: 1 GiB for this process, 9.5 GiB a worker, tables of 2^28 slots.
+    big = ProofRun(
+        Geometry.parse("4x4x4x4"), Path("unused"), RunOptions(workers=2, memory=20 << 30)
+    )
+    assert big.limits(3600.0) == (None, (19 << 30) // 2 * 3 // 4)
+    assert (19 << 30) // 2 * 3 // 4 // SLOT_BYTES >> 28 == 1
     table = WideSearch(Geometry.parse("9x9,k=5"), "x", table_bytes=share * 3 // 4).table
     assert sum(array.nbytes for array in table[:5]) <= share * 3 // 4  # the search keeps within
     job = run_job(Job((4, 5), 4, "x", 1, 2, max_nodes=50, table_bytes=2**24))

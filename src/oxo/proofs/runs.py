@@ -101,6 +101,11 @@ MAX_TABLE_BYTES = 1 << 30
 #: in 259,529 positions with 2 GiB, 407,486 with 1 GiB and 1,295,072 with 256 MiB
 #: (docs/performance.md).
 MAX_WIDE_TABLE_BYTES = 1 << 36
+#: The most bytes of --memory a proof run sets aside for its own process (the tree of positions
+#: and the certificates' fragments it reads: 120 MB on 4x4x4x4 after 40 sessions); its workers
+#: share the rest. With a share like a worker's, a third of `--memory 20G` went unused on two
+#: workers, and their tables got 2^27 slots where 2^28 fit.
+RUN_PROCESS_BYTES = 1 << 30
 #: Positions a second and table bytes per position of the search over line counts, generous: its
 #: table is sized for what the slice can search (at least 16 MiB), like the other's.
 WIDE_NODES_PER_SECOND = 20_000
@@ -1652,11 +1657,14 @@ class ProofRun:
             free += size
 
     def _share(self) -> int:
-        """Bytes of ``--memory`` for one process: this one, or one of its local workers."""
+        """Bytes of ``--memory`` for one worker: what is left when this process has set aside its
+        part (a worker's share, at most :data:`RUN_PROCESS_BYTES`), divided among the workers."""
         from oxo.counting.budget import default_memory_limit
 
         memory = self.options.memory or default_memory_limit()
-        return memory // (self.options.worker_count() + 1)
+        workers = self.options.worker_count()
+        own = min(memory // (workers + 1), RUN_PROCESS_BYTES)
+        return (memory - own) // workers
 
     def slice_of(self, node: Node, seconds: float | None) -> float | None:
         """The slice of a leaf's next job: ``seconds`` doubled for each job the leaf had (each
@@ -1670,7 +1678,7 @@ class ProofRun:
     ) -> tuple[int | None, int | None]:
         """(positions, table bytes) a job with a slice of ``seconds`` (of ``node``, whose earlier
         jobs double the positions as :meth:`slice_of` doubles the seconds) may use, within its share of
-        ``--memory`` (one share for this process, one per worker). Both compiled searches have a
+        ``--memory`` (:meth:`_share`). Both compiled searches have a
         table of a fixed size (it replaces positions when full, so it never grows), sized for what
         the slice can search: the search of boards up to 64 cells at most half its share and
         1 GiB, the search over line counts (boards past 64 cells, gravity) at most three quarters
@@ -1705,13 +1713,8 @@ class ProofRun:
         """The run's executor, started on first use (``preload``: its first worker loads the
         compiled search at once, :class:`oxo.proofs.workers.ProcessExecutor`)."""
         if self.executor is None:
-            from oxo.counting.budget import default_memory_limit
-
             workers = self.options.worker_count()
-            memory = self.options.memory or default_memory_limit()
-            self.executor = make_executor(
-                workers, self.options.scheduler, memory // (workers + 1), preload
-            )
+            self.executor = make_executor(workers, self.options.scheduler, self._share(), preload)
         return self.executor
 
     def _stop_workers(self) -> None:
