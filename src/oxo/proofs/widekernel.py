@@ -431,7 +431,7 @@ def table_heaviest(tb, limit, by_work):
     return out[:top]
 
 
-@njit(cache=True)  # makes an array
+@njit(cache=True)  # through _cut, which makes an array
 def table_collect(tb, keep):
     """Let go all but the ``keep`` entries of most weight (:func:`entry_weight`; chosen as
     :func:`table_heaviest` chooses them), in place: the others are cleared, then every entry left
