@@ -80,9 +80,14 @@ def _wide_proofs() -> None:
     from oxo.position import Position
     from oxo.proofs.dropvalue import DropSolver
     from oxo.proofs.solver import prove_board
+    from oxo.proofs.wide import WideSearch
 
     with tempfile.TemporaryDirectory(prefix="oxo-compile-") as folder:
         prove_board(Geometry.parse("2x3x3,k=3,gravity"), seconds=None, proof_dir=Path(folder) / "g")
+        # A table small enough to be cleared, then kept: the pieces that read a whole table.
+        small = WideSearch(Geometry.parse("9x9,k=4"), "x", table_bytes=1 << 12)
+        small.solve_until(0, 0, None, 300)
+        small.save_table(Path(folder) / "table.npz")
     boxed = Geometry.parse("2x2x3,k=3,gravity")  # the exact values of boxes with gravity
     DropSolver(boxed, table_bits=10).value(Position.empty(boxed))
 
