@@ -56,6 +56,11 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   proof run's job is from one slice to the next; each in a fresh process, within ``--nodes``:
   positions, stretches, processor time (``--tables 256 --kept 2097152,8388608 --every 100000
   --nodes 3000000``: docs/performance.md).
+* ``table-clear``: what a full table costs to clear and to keep, at the size of the run's: a
+  table of 2^``--slots-log2`` slots in a fresh process, filled with random entries to 76 % (the
+  search clears at 70 %), cleared (:func:`oxo.proofs.widekernel.table_collect`), then kept on disk
+  (:meth:`~oxo.proofs.wide.WideSearch.save_table`): seconds of each and the process's peak after
+  each (``--slots-log2 28``: docs/performance.md).
 * ``lottery``: how much the positions a search needs depend on the search's own choices: the
   positions four plies in that the 4x4x4x4 run kept in ``results/runs/4x4x4x4`` settled, ``--sample
   N`` of them spread from the cheapest to the dearest (by the positions the run spent), each
@@ -455,6 +460,58 @@ def kept_size(cells: list[int], mib: int, kept: list[int], every: int, nodes: in
             f"kept: {shown} in {stretches} stretches of {every:,}, {cpu:.0f} s of processor time",
             flush=True,
         )
+
+
+def table_clear(slots_log2: int) -> None:
+    """Fill a table of ``2**slots_log2`` slots with random entries, clear it, keep it on disk, in
+    a fresh process (``table-clear`` in the module's text)."""
+    from oxo.proofs.wide import SLOT_BYTES
+
+    setup = f"""
+        import resource, tempfile, time
+        from pathlib import Path
+        import numpy as np
+        from oxo.geometry import Geometry
+        from oxo.proofs import widekernel as wk
+        from oxo.proofs.wide import SLOT_BYTES, WideSearch
+        search = WideSearch(Geometry.parse("4x4x4x4"), "x", table_bytes=SLOT_BYTES << {slots_log2})
+        """
+    code = """
+        def peak():
+            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        slots = len(search.table[0])
+        rng = np.random.default_rng(1)
+        wanted, chunk = int(slots * 0.76), 1 << 24
+        for start in range(0, wanted, chunk):
+            count = min(chunk, wanted - start)
+            wk.table_fill(
+                (*search.table, search.stats),
+                rng.integers(1, 2**63, count, dtype=np.uint64),
+                rng.integers(0, 3, count).astype(np.int32),
+                np.ones(count, np.int32),
+                rng.integers(0, 3, count).astype(np.int64),
+                np.zeros(count, np.uint8),
+            )
+        filled, after_fill = int(search.stats[wk.ST_ENTRIES]), peak()
+        began = time.perf_counter()
+        search._collect()
+        cleared, clear_s, after_clear = int(search.stats[wk.ST_ENTRIES]), time.perf_counter() - began, peak()
+        with tempfile.TemporaryDirectory() as folder:
+            began = time.perf_counter()
+            kept = search.save_table(Path(folder) / "table.npz")
+            keep_s = time.perf_counter() - began
+        result = [slots, filled, after_fill, cleared, clear_s, after_clear, kept, keep_s, peak()]
+        """
+    row = measure(code, setup=setup, label=f"2^{slots_log2} slots")
+    slots, filled, after_fill, cleared, clear_s, after_clear, kept, keep_s, after_keep = row[
+        "result"
+    ]  # type: ignore[misc]
+    print(
+        f"table-clear: {slots:,} slots ({slots * SLOT_BYTES / 2**30:.1f} GiB), {filled:,} entries, "
+        f"peak {after_fill:,} MiB; cleared to {cleared:,} in {clear_s:.1f} s, peak "
+        f"{after_clear:,} MiB; {kept:,} kept on disk in {keep_s:.1f} s, peak {after_keep:,} MiB",
+        flush=True,
+    )
 
 
 def book_values(count: int, before: str | None, repeats: int) -> None:
@@ -1091,6 +1148,7 @@ def main() -> None:
             "hinted",
             "table-size",
             "kept-size",
+            "table-clear",
         ],
     )
     parser.add_argument(
@@ -1171,6 +1229,9 @@ def main() -> None:
         default="2097152,8388608",
         help="kept-size: the most positions a kept table holds, comma-separated",
     )
+    parser.add_argument(
+        "--slots-log2", type=int, default=28, help="table-clear: the table's slots, a power of two"
+    )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
@@ -1231,6 +1292,9 @@ def main() -> None:
             continue
         if name == "table-size":
             table_size(args.cells, args.tables, args.nodes)
+            continue
+        if name == "table-clear":
+            table_clear(args.slots_log2)
             continue
         if name == "kept-size":
             kept_size(args.cells, args.tables[0], args.kept, args.every, args.nodes)
