@@ -410,15 +410,12 @@ def _cut(tb, limit, by_work):
     return np.int64(0), classes[0], above
 
 
-@njit(cache=True)  # makes an array
-def table_heaviest(tb, limit, by_work):
-    """The slots of the ``limit`` entries of most weight (``by_work``: of most work), in slot
-    order: all of them when the table holds no more. Where entries of the same weight straddle
-    the cut (or, past :data:`EXACT_WEIGHTS`, of the same power of two), those of the first slots
-    are taken. Only the slots are copied: a table of billions of bytes is read in place."""
+@_compiled
+def _keep_heaviest(tb, cut, taken, by_work, out, clear):
+    """Walk the table's entries in slot order and pick those :func:`_cut` keeps (``cut``,
+    ``taken``): their slots into ``out`` (as many as it has room for), and with ``clear`` every
+    other entry cleared."""
     tkey = tb[0]
-    cut, taken, total = _cut(tb, limit, by_work)
-    out = np.empty(min(limit, total), np.int64)
     top = 0
     for slot in range(tkey.shape[0]):
         if tkey[slot] != 0:
@@ -426,9 +423,23 @@ def table_heaviest(tb, limit, by_work):
             if c > cut or (c == cut and taken > 0):
                 if c == cut:
                     taken -= 1
-                out[top] = slot
+                if top < out.shape[0]:
+                    out[top] = slot
                 top += 1
-    return out[:top]
+            elif clear:
+                tkey[slot] = 0
+
+
+@njit(cache=True)  # makes an array
+def table_heaviest(tb, limit, by_work):
+    """The slots of the ``limit`` entries of most weight (``by_work``: of most work), in slot
+    order: all of them when the table holds no more. Where entries of the same weight straddle
+    the cut (or, past :data:`EXACT_WEIGHTS`, of the same power of two), those of the first slots
+    are taken. Only the slots are copied: a table of billions of bytes is read in place."""
+    cut, taken, total = _cut(tb, limit, by_work)
+    out = np.empty(min(limit, total), np.int64)
+    _keep_heaviest(tb, cut, taken, by_work, out, False)
+    return out
 
 
 @njit(cache=True)  # through _cut, which makes an array
@@ -444,14 +455,7 @@ def table_collect(tb, keep):
     cut, taken, total = _cut(tb, keep, False)
     if total <= keep:
         return
-    for slot in range(n):
-        if tkey[slot] != 0:
-            c = _weight_class(_weight_of(tb, slot, False))
-            if c > cut or (c == cut and taken > 0):
-                if c == cut:
-                    taken -= 1
-            else:
-                tkey[slot] = 0
+    _keep_heaviest(tb, cut, taken, False, np.empty(0, np.int64), True)
     moved = True
     while moved:  # each move takes an entry nearer its own slot: at most a few walks
         moved = False
@@ -470,7 +474,7 @@ def table_collect(tb, keep):
                 tflags[home] = tflags[slot]
                 tkey[slot] = 0
                 moved = True
-    stats[ST_ENTRIES] = min(keep, total)
+    stats[ST_ENTRIES] = keep
 
 
 @_compiled
