@@ -607,8 +607,9 @@ def test_a_job_keeps_within_its_share_of_memory() -> None:
     big = ProofRun(
         Geometry.parse("4x4x4x4"), Path("unused"), RunOptions(workers=2, memory=20 << 30)
     )
-    assert big.limits(3600.0) == (None, (19 << 30) // 2 * 3 // 4)
-    assert (19 << 30) // 2 * 3 // 4 // SLOT_BYTES >> 28 == 1
+    table_bytes = (19 << 30) // 2 * 3 // 4
+    assert big.limits(3600.0) == (None, table_bytes)
+    assert (table_bytes // SLOT_BYTES).bit_length() - 1 == 28  # WideSearch's slots: 2^28
     table = WideSearch(Geometry.parse("9x9,k=5"), "x", table_bytes=share * 3 // 4).table
     assert sum(array.nbytes for array in table[:5]) <= share * 3 // 4  # the search keeps within
     job = run_job(Job((4, 5), 4, "x", 1, 2, max_nodes=50, table_bytes=2**24))

@@ -1677,13 +1677,12 @@ class ProofRun:
         self, seconds: float | None = None, node: Node | None = None
     ) -> tuple[int | None, int | None]:
         """(positions, table bytes) a job with a slice of ``seconds`` (of ``node``, whose earlier
-        jobs double the positions as :meth:`slice_of` doubles the seconds) may use, within its share of
-        ``--memory`` (:meth:`_share`). Both compiled searches have a
-        table of a fixed size (it replaces positions when full, so it never grows), sized for what
-        the slice can search: the search of boards up to 64 cells at most half its share and
-        1 GiB, the search over line counts (boards past 64 cells, gravity) at most three quarters
-        of its share, which it needs (:data:`MAX_WIDE_TABLE_BYTES`). None: the search's default,
-        for a job without bounds."""
+        jobs double the positions as :meth:`slice_of` doubles the seconds) may use, within its
+        share of ``--memory`` (:meth:`_share`). Both compiled searches have a table of a fixed size
+        (it replaces positions when full, so it never grows), sized for what the slice can search:
+        the search of boards up to 64 cells at most half its share and 1 GiB, the search over line
+        counts (boards past 64 cells, gravity) at most three quarters of its share, which it needs
+        (:data:`MAX_WIDE_TABLE_BYTES`). None: the search's default, for a job without bounds."""
         from oxo.counting.budget import MiB
 
         share = self._share()
