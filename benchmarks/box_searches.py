@@ -39,6 +39,14 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   the ratio of the medians (``--sample 3 --seed 3 --nodes 15000 --before REV``: docs/performance.md);
   ``--same-path``: each search in one stretch, so that both visit the same positions; ``--at
   NAME``: one named position instead of the draw (``bottleneck``, ``score-four``, ``9x8-k5``).
+* ``failed-fours``: what the record of positions without a win by continuous fours, kept from
+  one search for such a win to the next (:func:`oxo.proofs.widekernel.vcf`), gains: the same draw,
+  each position searched within ``--nodes`` in a fresh process, ``--repeats`` times, with each
+  record size of ``--failed-log2`` (slots, powers of two) and with ``--before REV`` that git
+  revision's search, taking turns: positions settled, positions searched, positions of the
+  searches for continuous fours per position, processor seconds, peak memory, and the medians
+  (``--sample 24 --seed 5 --nodes 40000 --failed-log2 14,16,17 --before 0e4e7cd --repeats 2``:
+  docs/performance.md).
 * ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
   and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
   4 --before REV --repeats 2``: docs/performance.md).
@@ -376,6 +384,55 @@ def rate(
         result = [searched, time.process_time() - began]
         """
     side_by_side("rate", setup, code, before, repeats)
+
+
+def failed_fours(
+    count: int, seed: int, nodes: int, sizes: list[int], before: str | None, repeats: int
+) -> None:
+    """The four-ply sample (:func:`four_ply_sample`) settled with each size of the record of
+    positions without a win by continuous fours (2^size slots, ``widekernel.FAILED_SLOTS``) and
+    with ``before``'s search, each in a fresh process, taking turns: settled, positions, positions
+    of the searches for continuous fours, processor seconds, the medians."""
+    import statistics
+
+    root = Path(__file__).resolve().parents[1]
+    setup = sample_setup(count, seed)
+    here = {"PYTHONPATH": str(root / "src")}
+    sides: list[tuple[str, dict[str, str], str]] = [
+        (f"2^{size} slots", here, f"wk.FAILED_SLOTS = 1 << {size}") for size in sizes
+    ]
+    if before:
+        sides.append((before, {"PYTHONPATH": str(export(before) / "src")}, ""))
+    code = """
+        from oxo.proofs import widekernel as wk
+        {patch}
+        settled = searched = fours = 0
+        began = time.process_time()
+        for x, o in drawn:
+            search = WideSearch(geometry, "x", table_bytes=1 << 28)
+            settled += search.solve_until(x, o, None, {nodes}) is not None
+            searched += search.nodes
+            fours += search.statistics()["threat_positions"]
+        result = [settled, searched, fours, time.process_time() - began]
+        """
+    seconds: dict[str, list[float]] = {label: [] for label, _, _ in sides}
+    for turn in range(repeats):
+        for label, env, patch in sides:
+            row = measure(code.format(patch=patch, nodes=nodes), setup=setup, label=label, env=env)
+            settled, searched, fours, cpu = row["result"]  # type: ignore[misc]
+            seconds[label].append(cpu)
+            print(
+                f"failed-fours: {label}, turn {turn + 1}: {settled} of {count} settled, "
+                f"{searched:,} positions, {fours / searched:,.0f} positions of searches for "
+                f"continuous fours a position, {cpu:.1f} s of processor time, "
+                f"{float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
+                flush=True,
+            )
+    medians = {label: statistics.median(values) for label, values in seconds.items()}
+    print(
+        "failed-fours: median processor seconds: "
+        + "; ".join(f"{label} {value:.1f}" for label, value in medians.items())
+    )
 
 
 def position_setup(cells: list[int]) -> str:
@@ -1149,6 +1206,7 @@ def main() -> None:
             "table-size",
             "kept-size",
             "table-clear",
+            "failed-fours",
         ],
     )
     parser.add_argument(
@@ -1232,6 +1290,12 @@ def main() -> None:
     parser.add_argument(
         "--slots-log2", type=int, default=28, help="table-clear: the table's slots, a power of two"
     )
+    parser.add_argument(
+        "--failed-log2",
+        type=numbers,
+        default="16",
+        help="failed-fours: the sizes of the record, in slots (powers of two), comma-separated",
+    )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
@@ -1265,6 +1329,11 @@ def main() -> None:
             rate(
                 *(args.sample, args.seed, args.nodes, args.before, args.repeats),
                 *(args.same_path, args.at),
+            )
+            continue
+        if name == "failed-fours":
+            failed_fours(
+                *(args.sample, args.seed, args.nodes, args.failed_log2, args.before, args.repeats)
             )
             continue
         if name == "book-values":

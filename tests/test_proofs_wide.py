@@ -251,6 +251,42 @@ def test_a_win_by_continuous_fours_is_found_where_a_forced_chain_is(spec: str) -
     assert found >= 5 and missed >= 5
 
 
+@pytest.mark.parametrize("spec", ["4x4x4x4", "9x9,k=4", "4x4x4,gravity"])
+def test_positions_without_a_win_by_fours_are_remembered_and_change_no_answer(spec: str) -> None:
+    """The record of positions without a win by continuous fours, kept by one scratch from one
+    search to the next, gives each search the answer and plan of a fresh scratch, for either side
+    searched on the same positions (a record that forgot whose win it was would answer O's search
+    with X's), and spares positions."""
+    geometry = Geometry.parse(spec)
+    search = WideSearch(geometry, "x", table_bytes=1 << 16, vcf_budget=1 << 20)
+    rng = random.Random(5)
+    kept = fresh = compared = found = 0
+    for _ in range(25):
+        position = Position.empty(geometry)
+        for _ in range(rng.randrange(4, 20)):
+            position = position.play(rng.choice(position.candidate_moves()[:8]))
+            if position.is_over:
+                break
+            search._load(position.x, position.o)
+            h = np.uint64(wk.position_hash(search.cell, search.zob))
+            for side in (0, 1):
+                length = wk.vcf(search.board, side, 1 << 20, search.vs, search.plan, h)
+                kept += int(search.vs[10][0])
+                plan = search.plan[:length].tolist()
+                alone = wk.scratch(geometry.size, len(geometry.line_cells))
+                expected = wk.vcf(search.board, side, 1 << 20, alone, search.plan, h)
+                fresh += int(alone[10][0])
+                assert (length, plan) == (expected, search.plan[:expected].tolist()), (
+                    position.x,
+                    position.o,
+                    side,
+                )
+                compared += 1
+                found += length > 0
+    assert compared > 100 and 10 <= found < compared - 10
+    assert kept < fresh
+
+
 def o_to_move(
     geometry: Geometry,
     rng: random.Random,

@@ -58,6 +58,13 @@ _inlined = njit(cache=True, inline="always", **NO_REFCOUNTS)
 INF = 1 << 30
 #: Slots probed for a key before an entry is replaced.
 PROBES = 8
+#: Slots of :func:`vcf`'s record of positions without a win by continuous fours, which it keeps
+#: from one search to the next: 1 MiB with their generations (``box_searches.py --only
+#: failed-fours``: 2^14 to 2^17 measured, docs/performance.md).
+FAILED_SLOTS = 1 << 16
+#: What :func:`vcf` mixes into a position's hash for the side that seeks the win (0: X, 1: O), so
+#: that a position X cannot win that way is not taken for one O cannot.
+FAILED_SIDE = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F))
 
 # Expand's answers (as in oxo.proofs.kernel).
 PROVEN = 1
@@ -194,9 +201,9 @@ def scratch(cells: int, lines: int) -> tuple[np.ndarray, ...]:
         np.zeros(n + 2, np.int64),  # its number of candidates
         np.zeros(n + 2, np.int64),  # the next one to try
         np.zeros(n + 2, np.int64),  # the defender's block that led to it
-        np.zeros(1 << 14, np.uint64),  # positions without a win, by hash
-        np.zeros(1 << 14, np.int64),  # the search each was found in
-        np.zeros(2, np.int64),  # counters: the searches, the cell stamps
+        np.zeros(FAILED_SLOTS, np.uint64),  # positions without a win, by hash
+        np.zeros(FAILED_SLOTS, np.int64),  # their generation (a slot of another is free)
+        np.array([1, 0], np.int64),  # counters: the generation of the record, the cell stamps
         np.zeros(4, np.int64),
         np.zeros(4, np.int64),
         np.zeros(1, np.int64),  # positions of the last search
@@ -580,17 +587,22 @@ def vcf(bd, s, budget, vs, plan, h0):
     at once); the number of moves, or 0 when none is found within ``budget`` positions. The board
     is left as it was; ``h0`` is its Zobrist hash.
 
+    A position (S to move) whose every candidate failed has no such win, whichever search meets it
+    again: the record of these (by hash, S mixed in) is kept from one search to the next (within
+    one the same position comes back by other orders of the same moves; the next search is often
+    of the same position with one more mark, as when the attacker's moves are rated). A record can
+    only hide a win (a hash shared by two positions), never make one: what is found is played out.
+
     ``vs`` is the search's scratch: (candidates buffer, offsets, counts, indices, blocks, failed
-    keys, their generations, generation counters (failed keys, cells), small buffers, node
+    keys, their generations, counters (the record's generation, cell stamps), small buffers, node
     counter, the lines that lack two marks level after level with their offsets and counts, a
     stamp per cell: see :func:`scratch`)."""
     lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     cand, start, count, index, block, fkeys, fgen, gens, tmp, tmp2, nodes = vs[:11]
     lstack, lstart, lcount, cstamp = vs[11], vs[12], vs[13], vs[14]
     d = 1 - s
-    gens[0] += 1
     gen = gens[0]
-    h = h0
+    h = h0 ^ FAILED_SIDE[s]
     depth = 0
     top = 0  # next free slot of ``cand``
     nodes[0] = 0
