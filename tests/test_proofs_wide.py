@@ -271,11 +271,11 @@ def test_positions_without_a_win_by_fours_are_remembered_and_change_no_answer(sp
             h = np.uint64(wk.position_hash(search.cell, search.zob))
             for side in (0, 1):
                 length = wk.vcf(search.board, side, 1 << 20, search.vs, search.plan, h)
-                kept += int(search.vs[10][0])
+                kept += int(search.vs[9][0])
                 plan = search.plan[:length].tolist()
                 alone = wk.scratch(geometry.size, len(geometry.line_cells))
                 expected = wk.vcf(search.board, side, 1 << 20, alone, search.plan, h)
-                fresh += int(alone[10][0])
+                fresh += int(alone[9][0])
                 assert (length, plan) == (expected, search.plan[:expected].tolist()), (
                     position.x,
                     position.o,
@@ -328,7 +328,7 @@ def replayed_replies(geometry: Geometry, position: Position) -> list[tuple[int, 
             for side in (0, 1)
         )
         if quiet:
-            wins = bool(wk.replay(*board, search.k, 0, standing, n, search.vs[15]))
+            wins = bool(wk.replay(*board, search.k, 0, standing, n, search.vs[14]))
             apart = bool(
                 wk.off_plan(search.thr, search.thrn, search.below, search.above, touched, reply)
             )

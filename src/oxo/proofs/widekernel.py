@@ -59,8 +59,8 @@ INF = 1 << 30
 #: Slots probed for a key before an entry is replaced.
 PROBES = 8
 #: Slots of :func:`vcf`'s record of positions without a win by continuous fours, which it keeps
-#: from one search to the next: 1 MiB with their generations (``box_searches.py --only
-#: failed-fours``: 2^14 to 2^17 measured, docs/performance.md).
+#: from one search to the next: 512 KiB of hashes (``box_searches.py --only failed-fours``: 2^14
+#: to 2^17 measured, docs/performance.md).
 FAILED_SLOTS = 1 << 16
 #: What :func:`vcf` mixes into a position's hash for the side that seeks the win (0: X, 1: O), so
 #: that a position X cannot win that way is not taken for one O cannot.
@@ -201,9 +201,8 @@ def scratch(cells: int, lines: int) -> tuple[np.ndarray, ...]:
         np.zeros(n + 2, np.int64),  # its number of candidates
         np.zeros(n + 2, np.int64),  # the next one to try
         np.zeros(n + 2, np.int64),  # the defender's block that led to it
-        np.zeros(FAILED_SLOTS, np.uint64),  # positions without a win, by hash
-        np.zeros(FAILED_SLOTS, np.int64),  # their generation (a slot of another is free)
-        np.array([1, 0], np.int64),  # counters: the generation of the record, the cell stamps
+        np.zeros(FAILED_SLOTS, np.uint64),  # positions without a win, by hash (0: a free slot)
+        np.zeros(1, np.int64),  # the cells' stamp
         np.zeros(4, np.int64),
         np.zeros(4, np.int64),
         np.zeros(1, np.int64),  # positions of the last search
@@ -555,29 +554,33 @@ def table_numbers(tkey, tpn, tdn, key):
 
 
 @_compiled
-def _fail_seen(fkeys, fgen, gen, h):
+def _fail_seen(fkeys, h):
+    """Whether the record ``fkeys`` holds hash ``h`` (stored with its lowest bit set, so that no
+    key is 0, a free slot's mark: one slot read where a slot and its generation took two)."""
+    key = h | np.uint64(1)
     mask = fkeys.shape[0] - 1
-    slot = np.int64(h & np.uint64(mask))
+    slot = np.int64(key & np.uint64(mask))
     for _ in range(PROBES):
-        if fgen[slot] != gen:
-            return False
-        if fkeys[slot] == h:
+        held = fkeys[slot]
+        if held == key:
             return True
+        if held == 0:
+            return False
         slot = (slot + 1) & mask
     return False
 
 
 @_compiled
-def _fail_add(fkeys, fgen, gen, h):
+def _fail_add(fkeys, h):
+    key = h | np.uint64(1)
     mask = fkeys.shape[0] - 1
-    slot = np.int64(h & np.uint64(mask))
+    slot = np.int64(key & np.uint64(mask))
     for _ in range(PROBES):
-        if fgen[slot] != gen or fkeys[slot] == h:
-            fkeys[slot] = h
-            fgen[slot] = gen
+        if fkeys[slot] == 0 or fkeys[slot] == key:
+            fkeys[slot] = key
             return
         slot = (slot + 1) & mask
-    fkeys[np.int64(h & np.uint64(mask))] = h  # a full run: overwrite its first slot
+    fkeys[np.int64(key & np.uint64(mask))] = key  # a full run: overwrite its first slot
 
 
 @_compiled
@@ -593,15 +596,13 @@ def vcf(bd, s, budget, vs, plan, h0):
     of the same position with one more mark, as when the attacker's moves are rated). A record can
     only hide a win (a hash shared by two positions), never make one: what is found is played out.
 
-    ``vs`` is the search's scratch: (candidates buffer, offsets, counts, indices, blocks, failed
-    keys, their generations, counters (the record's generation, cell stamps), small buffers, node
-    counter, the lines that lack two marks level after level with their offsets and counts, a
+    ``vs`` is the search's scratch: (candidates buffer, offsets, counts, indices, blocks, the
+    record of failed positions, the cells' stamp counter, small buffers, node counter, the lines that lack two marks level after level with their offsets and counts, a
     stamp per cell: see :func:`scratch`)."""
     lines, thr, thrn, below, above, cell, cnt, zob, k = bd
-    cand, start, count, index, block, fkeys, fgen, gens, tmp, tmp2, nodes = vs[:11]
-    lstack, lstart, lcount, cstamp = vs[11], vs[12], vs[13], vs[14]
+    cand, start, count, index, block, fkeys, stamp, tmp, tmp2, nodes = vs[:10]
+    lstack, lstart, lcount, cstamp = vs[10], vs[11], vs[12], vs[13]
     d = 1 - s
-    gen = gens[0]
     h = h0 ^ FAILED_SIDE[s]
     depth = 0
     top = 0  # next free slot of ``cand``
@@ -630,7 +631,7 @@ def vcf(bd, s, budget, vs, plan, h0):
                     plan[2 * depth] = up
                     result = 2 * depth + 1
                     break
-            failed = _fail_seen(fkeys, fgen, gen, h)
+            failed = _fail_seen(fkeys, h)
             if failed:
                 u = 0
             elif depth == 0:
@@ -684,15 +685,15 @@ def vcf(bd, s, budget, vs, plan, h0):
                             nl += 1
                 lstart[depth] = base
                 lcount[depth] = nl
-                gens[1] += 1
+                stamp[0] += 1
                 for q in range(base, base + nl):
                     i = lstack[q]
                     for j in range(k):
                         c = lines[i, j]
                         playable = below[c] < 0 or cell[below[c]] != 0
                         if cell[c] == 0 and playable and (forced < 0 or c == forced):
-                            if cstamp[c] != gens[1] and top < cand.shape[0]:
-                                cstamp[c] = gens[1]
+                            if cstamp[c] != stamp[0] and top < cand.shape[0]:
+                                cstamp[c] = stamp[0]
                                 cand[top] = c
                                 top += 1
                 count[depth] = top - start[depth]
@@ -738,7 +739,7 @@ def vcf(bd, s, budget, vs, plan, h0):
         if advanced:
             continue
         # Every candidate failed: this position has no such win; back up one level.
-        _fail_add(fkeys, fgen, gen, h)
+        _fail_add(fkeys, h)
         top = start[depth]
         if depth == 0:
             result = 0
@@ -901,7 +902,7 @@ def expand(bd, attacker, flags, vcf_budget, vs, plan, moves, scores, stats):
     a_to_move = x_to_move == (a == 0)
     if marks == cell.shape[0] or not has_open_line(cnt, a):
         return DISPROVEN, 0
-    tmp = vs[8]
+    tmp = vs[7]
     if a_to_move:
         if threats_of(lines, cnt, cell, below, k, a, tmp) > 0:
             return PROVEN, 0
@@ -915,7 +916,7 @@ def expand(bd, attacker, flags, vcf_budget, vs, plan, moves, scores, stats):
             stats[ST_VCF_TRIES] += 1
             h = position_hash(cell, zob)
             found = vcf(bd, a, vcf_budget, vs, plan, h)
-            stats[ST_VCF_NODES] += vs[10][0]
+            stats[ST_VCF_NODES] += vs[9][0]
             if found > 0:
                 stats[ST_VCF_FOUND] += 1
                 return PROVEN_BY_THREATS, 0
@@ -1006,20 +1007,20 @@ def _try_replies(bd, a, vcf_budget, vs, plan, replays, tb, cmove, ckey, first, c
     lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     tkey, tpn, tdn, _, tflags, stats = tb
     d = 1 - a
-    tmp = vs[9]
+    tmp = vs[8]
     stats[ST_VCF_TRIES] += 1
     threat = vcf(bd, a, vcf_budget, vs, plan, h)
-    stats[ST_VCF_NODES] += vs[10][0]
+    stats[ST_VCF_NODES] += vs[9][0]
     if threat == 0:
         return
     # The attacker's win if the defender let it move again: after most replies it stands as it is.
-    standing = vs[17]
+    standing = vs[16]
     for q in range(threat):
         standing[q] = plan[q]
     # Every check of a replay reads only the lines through the plan's cells (and, with gravity,
     # the cells above and below them): a reply on none of them, which gives the defender no four
     # (asked below), leaves the plan winning as it is, without a replay.
-    touched = vs[16]
+    touched = vs[15]
     for q in range(threat):
         m = standing[q]
         for j in range(thrn[m]):
@@ -1036,7 +1037,7 @@ def _try_replies(bd, a, vcf_budget, vs, plan, replays, tb, cmove, ckey, first, c
         elif threats_of(lines, cnt, cell, below, k, d, tmp) == 0 and has_open_line(cnt, a):
             if replays and (
                 off_plan(thr, thrn, below, above, touched, c)
-                or replay(lines, thr, thrn, below, above, cell, cnt, k, a, standing, threat, vs[15])
+                or replay(lines, thr, thrn, below, above, cell, cnt, k, a, standing, threat, vs[14])
             ):
                 stats[ST_REPLAYED] += 1
                 table_store(tb, ck, 0, INF, 1, 0)
@@ -1044,7 +1045,7 @@ def _try_replies(bd, a, vcf_budget, vs, plan, replays, tb, cmove, ckey, first, c
                 continue
             stats[ST_VCF_TRIES] += 1
             found = vcf(bd, a, vcf_budget, vs, plan, h ^ zob[d, c])
-            stats[ST_VCF_NODES] += vs[10][0]
+            stats[ST_VCF_NODES] += vs[9][0]
             if found > 0:
                 stats[ST_VCF_FOUND] += 1
                 table_store(tb, ck, 0, INF, 1, 0)
@@ -1066,7 +1067,7 @@ def _init_moves(bd, a, vcf_budget, vs, plan, tb, cmove, ckey, first, count, empt
     need a proof of its own. ``h`` is the position's hash."""
     lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     tkey, stats = tb[0], tb[5]
-    tmp = vs[9]
+    tmp = vs[8]
     for i in range(first, first + count):
         ck = ckey[i]
         if table_find(tkey, ck) >= 0:
@@ -1088,7 +1089,7 @@ def _init_moves(bd, a, vcf_budget, vs, plan, tb, cmove, ckey, first, count, empt
         else:
             stats[ST_INIT_TRIES] += 1
             found = vcf(bd, a, vcf_budget, vs, plan, h ^ zob[a, c])
-            stats[ST_VCF_NODES] += vs[10][0]
+            stats[ST_VCF_NODES] += vs[9][0]
             if found > 0:
                 stats[ST_INIT_THREATS] += 1
                 pn = 2
@@ -1194,7 +1195,7 @@ def _sim_fours(bd, a, vcf_budget, vs, plan, tb, nh, oh):
         return False
     stats[ST_VCF_TRIES] += 1
     found = vcf(bd, a, vcf_budget, vs, plan, nh)
-    stats[ST_VCF_NODES] += vs[10][0]
+    stats[ST_VCF_NODES] += vs[9][0]
     if found == 0:
         return False
     stats[ST_VCF_FOUND] += 1
@@ -1401,7 +1402,7 @@ def run(
     fcount[0] = _set_children(
         cell, zob, zsym, sym_plies, marks0, fhash[0], mover0, moves, m, cmove, ckey, 0, stats
     )
-    _touch(tkey, ckey, 0, fcount[0], vs[18])
+    _touch(tkey, ckey, 0, fcount[0], vs[17])
     if a_to_move and not flags0 & FLAG_MOVES_RATED:
         _init_moves(
             bd, a, probe_budget, vs, plan, tb, cmove, ckey, 0, fcount[0], n - marks0 - 1, fhash[0]
@@ -1577,7 +1578,7 @@ def run(
             stats,
         )
         fcount[depth] = end - (first + count)
-        _touch(tkey, ckey, first + count, end, vs[18])
+        _touch(tkey, ckey, first + count, end, vs[17])
         if child_or and not cflags & FLAG_MOVES_RATED:
             _init_moves(
                 bd,
