@@ -157,7 +157,11 @@ def test_big_boards_need_plies(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_long_counts_ask_first_and_memory_is_a_limit(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "count", "6x7", "--k", "4", "--gravity", "--plies", "14")
+    # (--memory given: the default, half the memory free, is under the 4.2 GiB the count needs
+    # on a machine busy with other work, and the count would be refused for it instead)
+    code, out, err = run(
+        capsys, "count", "6x7", "--k", "4", "--gravity", "--plies", "14", "--memory", "8G"
+    )
     assert code == 3 and out == "" and "--yes" in err and "ply 14: at most" in err
     code, out, err = run(capsys, "count", "6x7,k=4,gravity", "--plies", "14", "--memory", "1G")
     assert code == 3 and "more than the limit of 1.0 GiB" in err and err.count("\n") == 1
