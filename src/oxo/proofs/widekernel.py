@@ -597,8 +597,9 @@ def vcf(bd, s, budget, vs, plan, h0):
     only hide a win (a hash shared by two positions), never make one: what is found is played out.
 
     ``vs`` is the search's scratch: (candidates buffer, offsets, counts, indices, blocks, the
-    record of failed positions, the cells' stamp counter, small buffers, node counter, the lines that lack two marks level after level with their offsets and counts, a
-    stamp per cell: see :func:`scratch`)."""
+    record of failed positions, the cells' stamp counter, small buffers, node counter, the lines
+    that lack two marks level after level with their offsets and counts, a stamp per cell: see
+    :func:`scratch`)."""
     lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     cand, start, count, index, block, fkeys, stamp, tmp, tmp2, nodes = vs[:10]
     lstack, lstart, lcount, cstamp = vs[10], vs[11], vs[12], vs[13]
