@@ -47,6 +47,11 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   searches for continuous fours per position, processor seconds, peak memory, and the medians
   (``--sample 24 --seed 5 --nodes 40000 --failed-log2 14,16,17 --before 0e4e7cd --repeats 2``:
   docs/performance.md).
+* ``rated-threats``: what rating only the attacker's first moves gains: the same draw as
+  ``failed-fours``, searched in the same way with each number of threats of ``--rated`` (the
+  attacker's moves, the most promising first, are tried for a threat until that many are found;
+  0: every move, as before 2026-12-01) and with ``--before REV`` (``--sample 24 --seed 5 --nodes
+  40000 --rated 0,3,5,8 --repeats 2``: docs/performance.md).
 * ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
   and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
   4 --before REV --repeats 2``: docs/performance.md).
@@ -389,40 +394,69 @@ def rate(
 def failed_fours(
     count: int, seed: int, nodes: int, sizes: list[int], before: str | None, repeats: int
 ) -> None:
-    """The four-ply sample (:func:`four_ply_sample`) settled with each size of the record of
-    positions without a win by continuous fours (2^size slots, ``widekernel.FAILED_SLOTS``) and
-    with ``before``'s search, each in a fresh process, taking turns: settled, positions, positions
-    of the searches for continuous fours, processor seconds, the medians."""
+    """The four-ply sample settled with each size of the record of positions without a win by
+    continuous fours (2^size slots, ``widekernel.FAILED_SLOTS``) and with ``before``'s search
+    (:func:`settle_sample`)."""
+    variants = [(f"2^{size} slots", f"wk.FAILED_SLOTS = 1 << {size}", "") for size in sizes]
+    settle_sample("failed-fours", count, seed, nodes, variants, before, repeats)
+
+
+def rated_threats(
+    count: int, seed: int, nodes: int, limits: list[int], before: str | None, repeats: int
+) -> None:
+    """The four-ply sample settled with each number of threats the attacker's moves are rated
+    for (``WideSearch(rated_threats=N)``, 0: every move rated, as before 2026-12-01) and with
+    ``before``'s search (:func:`settle_sample`)."""
+    variants = [
+        (f"{limit or 'every'} threats", "", f", rated_threats={limit or 1 << 30}")
+        for limit in limits
+    ]
+    settle_sample("rated-threats", count, seed, nodes, variants, before, repeats)
+
+
+def settle_sample(
+    name: str,
+    count: int,
+    seed: int,
+    nodes: int,
+    variants: list[tuple[str, str, str]],
+    before: str | None,
+    repeats: int,
+) -> None:
+    """The four-ply sample (:func:`four_ply_sample`) searched within ``nodes`` positions each, in
+    a fresh process for each variant (label, a statement run first, more arguments of
+    ``WideSearch``) and with ``before``'s search, taking turns: positions settled, positions
+    searched, positions of the searches for continuous fours per position, processor seconds,
+    peak memory, and the median seconds of each."""
     import statistics
 
     root = Path(__file__).resolve().parents[1]
     setup = sample_setup(count, seed)
     here = {"PYTHONPATH": str(root / "src")}
-    sides: list[tuple[str, dict[str, str], str]] = [
-        (f"2^{size} slots", here, f"wk.FAILED_SLOTS = 1 << {size}") for size in sizes
-    ]
+    sides = [(label, here, patch, arguments) for label, patch, arguments in variants]
     if before:
-        sides.append((before, {"PYTHONPATH": str(export(before) / "src")}, ""))
+        sides.append((before, {"PYTHONPATH": str(export(before) / "src")}, "", ""))
     code = """
         from oxo.proofs import widekernel as wk
         {patch}
         settled = searched = fours = 0
         began = time.process_time()
         for x, o in drawn:
-            search = WideSearch(geometry, "x", table_bytes=1 << 28)
+            search = WideSearch(geometry, "x", table_bytes=1 << 28{arguments})
             settled += search.solve_until(x, o, None, {nodes}) is not None
             searched += search.nodes
             fours += search.statistics()["threat_positions"]
         result = [settled, searched, fours, time.process_time() - began]
         """
-    seconds: dict[str, list[float]] = {label: [] for label, _, _ in sides}
+    seconds: dict[str, list[float]] = {side[0]: [] for side in sides}
     for turn in range(repeats):
-        for label, env, patch in sides:
-            row = measure(code.format(patch=patch, nodes=nodes), setup=setup, label=label, env=env)
+        for label, env, patch, arguments in sides:
+            source = code.format(patch=patch, arguments=arguments, nodes=nodes)
+            row = measure(source, setup=setup, label=label, env=env)
             settled, searched, fours, cpu = row["result"]  # type: ignore[misc]
             seconds[label].append(cpu)
             print(
-                f"failed-fours: {label}, turn {turn + 1}: {settled} of {count} settled, "
+                f"{name}: {label}, turn {turn + 1}: {settled} of {count} settled, "
                 f"{searched:,} positions, {fours / searched:,.0f} positions of searches for "
                 f"continuous fours a position, {cpu:.1f} s of processor time, "
                 f"{float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
@@ -430,7 +464,7 @@ def failed_fours(
             )
     medians = {label: statistics.median(values) for label, values in seconds.items()}
     print(
-        "failed-fours: median processor seconds: "
+        f"{name}: median processor seconds: "
         + "; ".join(f"{label} {value:.1f}" for label, value in medians.items())
     )
 
@@ -1207,6 +1241,7 @@ def main() -> None:
             "kept-size",
             "table-clear",
             "failed-fours",
+            "rated-threats",
         ],
     )
     parser.add_argument(
@@ -1296,6 +1331,12 @@ def main() -> None:
         default="16",
         help="failed-fours: the sizes of the record, in slots (powers of two), comma-separated",
     )
+    parser.add_argument(
+        "--rated",
+        type=numbers,
+        default="0,5",
+        help="rated-threats: the numbers of threats, comma-separated (0: every move rated)",
+    )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
@@ -1334,6 +1375,11 @@ def main() -> None:
         if name == "failed-fours":
             failed_fours(
                 *(args.sample, args.seed, args.nodes, args.failed_log2, args.before, args.repeats)
+            )
+            continue
+        if name == "rated-threats":
+            rated_threats(
+                *(args.sample, args.seed, args.nodes, args.rated, args.before, args.repeats)
             )
             continue
         if name == "book-values":

@@ -30,7 +30,7 @@ from oxo.proofs.reference import ReferenceSearch
 from oxo.proofs.rules import ChainSearch, Rules
 from oxo.proofs.strategy import Entry
 from oxo.proofs.threats import Plan
-from oxo.proofs.wide import CHAIN_BOUND, WideSearch
+from oxo.proofs.wide import CHAIN_BOUND, RATED_THREATS, WideSearch
 
 
 def random_positions(geometry: Geometry, rng: random.Random, draws: int) -> list[Position]:
@@ -57,11 +57,13 @@ def test_the_value_of_the_empty_board_is_the_plain_searchs(spec: str, attacker: 
     assert wide.solve() == ReferenceSearch(geometry, attacker).solve()
 
 
+@pytest.mark.parametrize("rated", [RATED_THREATS, 1])
 @pytest.mark.parametrize("spec", ["4x4,k=3", "3x3x3", "5x5,k=4", "4x5,k=4"])
-def test_positions_get_the_plain_searchs_values(spec: str) -> None:
+def test_positions_get_the_plain_searchs_values(spec: str, rated: int) -> None:
     """Random positions a few plies in (no line yet): each side's question answered alike where
     both searches settle it within their budgets (without pairings the wide search settles fewer
-    draws: it may not know, but it never contradicts)."""
+    draws: it may not know, but it never contradicts), with the attacker's moves rated until the
+    default number of threats is found and until the first."""
     geometry = Geometry.parse(spec)
     compared = 0
     for position in random_positions(geometry, random.Random(spec), 12):
@@ -71,7 +73,9 @@ def test_positions_get_the_plain_searchs_values(spec: str) -> None:
             )
             if plain is None:
                 continue
-            wide = WideSearch(geometry, attacker, table_bytes=1 << 20, max_nodes=10_000)
+            wide = WideSearch(
+                geometry, attacker, table_bytes=1 << 20, max_nodes=10_000, rated_threats=rated
+            )
             answer = wide.solve(position.x, position.o)
             assert answer in (None, plain), position.to_letters(rows=True)
             compared += answer is not None
@@ -285,6 +289,25 @@ def test_positions_without_a_win_by_fours_are_remembered_and_change_no_answer(sp
                 found += length > 0
     assert compared > 100 and 10 <= found < compared - 10
     assert kept < fresh
+
+
+def test_the_attacker_s_moves_are_rated_until_enough_threats_are_found() -> None:
+    """4x4x4x4, six plies in, X to move (no win by continuous fours at once, some fifty threats
+    among its moves): after the first position of a search, X's moves start at 2 where a threat
+    was found, and with ``rated_threats=2`` exactly two do; every other move starts at O's
+    replies, unrated."""
+    geometry = Geometry.parse("4x4x4x4")
+    position = Position.from_moves(geometry, [170, 86, 102, 89, 90, 150])
+    x, o = position.x, position.o
+    replies = geometry.size - 7
+    found = {}
+    for rated in (2, 1 << 30):
+        search = WideSearch(geometry, "x", table_bytes=1 << 20, rated_threats=rated)
+        assert search.solve_until(x, o, None, 1) is None
+        numbers = [search.numbers_of(x | 1 << c, o) for c in position.legal_moves]
+        assert all(pn in (1, 2, replies) and dn == 1 for pn, dn in numbers), set(numbers)
+        found[rated] = sum(pn == 2 for pn, _ in numbers)
+    assert found[2] == 2 and found[1 << 30] > 2
 
 
 def o_to_move(

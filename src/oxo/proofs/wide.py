@@ -61,6 +61,11 @@ EPSILON = 250
 #: least :data:`widekernel.SIM_FLOOR <oxo.proofs.widekernel.SIM_FLOOR>`), and the deepest it goes.
 SIM_BUDGET = 100_000
 SIM_DEPTH = 96
+#: The attacker's moves are rated, the most promising first, until this many threats are found
+#: (a threat: a move after which it would win by continuous fours if the defender let it move
+#: again); the moves after those start as any quiet move does, untried (``box_searches.py --only
+#: rated-threats``: docs/performance.md).
+RATED_THREATS = 5
 #: Memory of the transposition table when none is given: at most this, and at most a quarter of
 #: the memory free when the search starts (the pages are taken as the table fills).
 DEFAULT_TABLE_BYTES = 1 << 30
@@ -121,6 +126,7 @@ class WideSearch(TableSearch):
         epsilon: int = EPSILON,
         slice_nodes: int | None = None,
         sim_budget: int = SIM_BUDGET,
+        rated_threats: int = RATED_THREATS,
     ) -> None:
         self.geometry = geometry
         self.attacker_is_x = attacker == "x"
@@ -181,6 +187,9 @@ class WideSearch(TableSearch):
         #: The most positions a try of a settled sibling's strategy on a reply of the defender
         #: may visit (:func:`oxo.proofs.widekernel.simulate`; 0: never tried).
         self.sim_budget = sim_budget
+        #: The threats of the attacker to find among its moves, the most promising first, before
+        #: the others start untried (:func:`oxo.proofs.widekernel._init_moves`).
+        self.rated_threats = rated_threats
         if table_bytes is None:
             table_bytes = default_table_bytes()
         slots = 1 << max(10, (table_bytes // SLOT_BYTES).bit_length() - 1)
@@ -359,6 +368,7 @@ class WideSearch(TableSearch):
             *(self.cmove, self.ckey, self.vs, self.plan, self.scores, self.stats, budget),
             self.sim_budget,
             self.sim_scratch,
+            self.rated_threats,
         )
         self.nodes = int(self.stats[wk.ST_NODES])
         return bool(more == 0)

@@ -1060,15 +1060,22 @@ def _try_replies(bd, a, vcf_budget, vs, plan, replays, tb, cmove, ckey, first, c
 
 
 @_compiled
-def _init_moves(bd, a, vcf_budget, vs, plan, tb, cmove, ckey, first, count, empties, h):
+def _init_moves(bd, a, vcf_budget, vs, plan, tb, cmove, ckey, first, count, empties, h, rated):
     """The attacker to move: the proof number each move starts from, stored for the moves the
     table does not hold yet. A four (the defender must block) starts at 1; a move after which the
     attacker would win by continuous fours if the defender let it move again (a threat the defender
     must answer) at 2; any other move at the defender's replies (``empties``), each of which may
-    need a proof of its own. ``h`` is the position's hash."""
+    need a proof of its own. ``h`` is the position's hash.
+
+    The moves are tried in their order (the most promising first) until ``rated`` threats are
+    found; the moves after those start at ``empties`` untried. One threat that works is all the
+    attacker needs, and the search tries the first ones before any move at ``empties``; a move
+    left untried is searched like any other once the search comes to it, and the position after
+    it is then tried for the same win (:func:`_try_replies`), which gives it its number."""
     lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     tkey, stats = tb[0], tb[5]
     tmp = vs[8]
+    threats = 0
     for i in range(first, first + count):
         ck = ckey[i]
         if table_find(tkey, ck) >= 0:
@@ -1085,7 +1092,7 @@ def _init_moves(bd, a, vcf_budget, vs, plan, tb, cmove, ckey, first, count, empt
                 break
         if threats_through(lines, thr, thrn, cnt, cell, below, above, k, a, c, tmp) > 0:
             pn = 1
-        elif not near and below[c] < 0:
+        elif (not near and below[c] < 0) or threats >= rated:
             pn = empties
         else:
             stats[ST_INIT_TRIES] += 1
@@ -1093,6 +1100,7 @@ def _init_moves(bd, a, vcf_budget, vs, plan, tb, cmove, ckey, first, count, empt
             stats[ST_VCF_NODES] += vs[9][0]
             if found > 0:
                 stats[ST_INIT_THREATS] += 1
+                threats += 1
                 pn = 2
             else:
                 pn = empties
@@ -1340,6 +1348,7 @@ def run(
     budget,
     sim_budget,
     sw,
+    rated,
 ):
     """df-pn from the position on the board for at most ``budget`` positions: 0 when the root is
     settled, 1 when the budget ran out first (or the table holds :data:`FULL_PERMILLE` thousandths
@@ -1350,7 +1359,8 @@ def run(
     thresholds, the first child in ``cmove``/``ckey`` and their number, the positions searched at
     entry, and whether the attacker is to move (an OR node). ``bd`` is the board, ``zsym`` the
     Zobrist keys of its symmetric images, ``sw`` the scratch of :func:`simulate` (see the module's
-    description)."""
+    description); ``rated``: the threats of the attacker to find among its moves before the others
+    start untried (:func:`_init_moves`)."""
     lines, thr, thrn, below, above, cell, cnt, zob, k = bd
     tkey, tpn, tdn, twork, tflags = table
     tb = (tkey, tpn, tdn, twork, tflags, stats)
@@ -1406,7 +1416,8 @@ def run(
     _touch(tkey, ckey, 0, fcount[0], vs[17])
     if a_to_move and not flags0 & FLAG_MOVES_RATED:
         _init_moves(
-            bd, a, probe_budget, vs, plan, tb, cmove, ckey, 0, fcount[0], n - marks0 - 1, fhash[0]
+            *(bd, a, probe_budget, vs, plan, tb, cmove, ckey, 0, fcount[0], n - marks0 - 1),
+            *(fhash[0], rated),
         )
         table_mark(tb, key0, FLAG_MOVES_RATED)
     if not a_to_move and not flags0 & FLAG_REPLIES_TRIED:
@@ -1594,6 +1605,7 @@ def run(
                 fcount[depth],
                 n - marks0 - depth - 1,
                 fhash[depth],
+                rated,
             )
             table_mark(tb, ck, FLAG_MOVES_RATED)
         if not child_or and not cflags & FLAG_REPLIES_TRIED:
