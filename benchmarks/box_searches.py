@@ -51,7 +51,8 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   ``failed-fours``, searched in the same way with each number of threats of ``--rated`` (the
   attacker's moves, the most promising first, are tried for a threat until that many are found;
   0: every move, as before 2026-12-01) and with ``--before REV`` (``--sample 24 --seed 5 --nodes
-  40000 --rated 0,3,5,8 --repeats 2``: docs/performance.md).
+  40000 --rated 0,3,5,8 --repeats 2``, then ``--nodes 200000 --rated 5,8,12``, ``--rated 16,24``
+  and ``--rated 8,12,0``, one turn each: docs/performance.md).
 * ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
   and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
   4 --before REV --repeats 2``: docs/performance.md).
@@ -408,7 +409,7 @@ def rated_threats(
     for (``WideSearch(rated_threats=N)``, 0: every move rated, as before 2026-12-01) and with
     ``before``'s search (:func:`settle_sample`)."""
     variants = [
-        (f"{limit or 'every'} threats", "", f", rated_threats={limit or 1 << 30}")
+        (f"{limit} threats" if limit else "every move", "", f", rated_threats={limit or 1 << 30}")
         for limit in limits
     ]
     settle_sample("rated-threats", count, seed, nodes, variants, before, repeats)

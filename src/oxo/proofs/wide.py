@@ -13,6 +13,9 @@ by continuous fours (the attacker's usual way to win on a hypercube, a few moves
   to two fours at once); no pairings;
 * with the defender to move, each reply is tried once for such a win of the attacker when the
   position is first searched, so that the proof number counts only the replies that need a search;
+* with the attacker to move, its moves are tried for a threat (such a win if the defender let it
+  move again, which makes a move start at proof number 2), the most promising first, until
+  :data:`RATED_THREATS` are found; the others start as quiet moves;
 * before a reply of the defender is searched, the strategy that settled one of its siblings (the
   one whose search took most) is tried on it: the sibling's moves, every position checked by its
   own rules (Kawano's simulation; ``sim_budget=0`` turns it off, for the benchmark that compares).
@@ -65,7 +68,7 @@ SIM_DEPTH = 96
 #: (a threat: a move after which it would win by continuous fours if the defender let it move
 #: again); the moves after those start as any quiet move does, untried (``box_searches.py --only
 #: rated-threats``: docs/performance.md).
-RATED_THREATS = 5
+RATED_THREATS = 12
 #: Memory of the transposition table when none is given: at most this, and at most a quarter of
 #: the memory free when the search starts (the pages are taken as the table fills).
 DEFAULT_TABLE_BYTES = 1 << 30
