@@ -1283,10 +1283,14 @@ def main() -> None:
     parser.add_argument(
         "--before",
         metavar="REV",
-        help="rate, drop-rate: also time the search of this git revision, taking turns",
+        help="rate, drop-rate, failed-fours, rated-threats: also time the search of this git "
+        "revision, taking turns",
     )
     parser.add_argument(
-        "--repeats", type=int, default=3, help="rate, drop-rate: turns of each checkout"
+        "--repeats",
+        type=int,
+        default=3,
+        help="rate, drop-rate, failed-fours, rated-threats: turns of each checkout",
     )
     parser.add_argument(
         "--checker-before",
