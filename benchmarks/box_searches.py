@@ -52,7 +52,10 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   attacker's moves, the most promising first, are tried for a threat until that many are found;
   0: every move, as before 2026-12-01) and with ``--before REV`` (``--sample 24 --seed 5 --nodes
   40000 --rated 0,3,5,8 --repeats 2``, then ``--nodes 200000 --rated 5,8,12``, ``--rated 16,24``
-  and ``--rated 8,12,0``, one turn each: docs/performance.md).
+  and ``--rated 8,12,0``, one turn each: docs/performance.md). ``--from-run``: positions the
+  4x4x4x4 run settled four plies in instead (``--positions``, 0 the cheapest; ``--from-run
+  --positions 1105,1125,1145,1160,1175,1190,1205,1220 --nodes 2000000 --rated 3,12 --repeats 1``:
+  docs/performance.md); the positions each search took are printed too.
 * ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
   and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
   4 --before REV --repeats 2``: docs/performance.md).
@@ -234,11 +237,15 @@ def four_ply_sample(count: int, seed: int, nodes: int) -> None:
         print(f"four-ply-sample: {len(settled)} of {count} settled within {nodes:,} positions")
 
 
-def sample_setup(count: int, seed: int, at: str | None = None) -> str:
+def sample_setup(
+    count: int, seed: int, at: str | None = None, chosen: list[tuple[int, int]] | None = None
+) -> str:
     """The set-up of a fresh process that searches the four-ply sample (:func:`four_ply_sample`),
-    or the position named ``at`` (:func:`position`): the positions as ``drawn``, the board as
-    ``geometry``, the search compiled."""
-    if at is None:
+    the position named ``at`` (:func:`position`), or the 4x4x4x4 positions ``chosen`` (x, o): the
+    positions as ``drawn``, the board as ``geometry``, the search compiled."""
+    if chosen is not None:
+        drawn, spec, count = chosen, "4x4x4x4", len(chosen)
+    elif at is None:
         drawn = four_ply_count(quiet=True)
         random.Random(seed).shuffle(drawn)
         spec = "4x4x4x4"
@@ -393,17 +400,29 @@ def rate(
 
 
 def failed_fours(
-    count: int, seed: int, nodes: int, sizes: list[int], before: str | None, repeats: int
+    count: int,
+    seed: int,
+    nodes: int,
+    sizes: list[int],
+    before: str | None,
+    repeats: int,
+    chosen: list[tuple[int, int]] | None = None,
 ) -> None:
     """The four-ply sample settled with each size of the record of positions without a win by
     continuous fours (2^size slots, ``widekernel.FAILED_SLOTS``) and with ``before``'s search
     (:func:`settle_sample`)."""
     variants = [(f"2^{size} slots", f"wk.FAILED_SLOTS = 1 << {size}", "") for size in sizes]
-    settle_sample("failed-fours", count, seed, nodes, variants, before, repeats)
+    settle_sample("failed-fours", count, seed, nodes, variants, before, repeats, chosen)
 
 
 def rated_threats(
-    count: int, seed: int, nodes: int, limits: list[int], before: str | None, repeats: int
+    count: int,
+    seed: int,
+    nodes: int,
+    limits: list[int],
+    before: str | None,
+    repeats: int,
+    chosen: list[tuple[int, int]] | None = None,
 ) -> None:
     """The four-ply sample settled with each number of threats the attacker's moves are rated
     for (``WideSearch(rated_threats=N)``, 0: every move rated, as before 2026-12-01) and with
@@ -412,7 +431,7 @@ def rated_threats(
         (f"{limit} threats" if limit else "every move", "", f", rated_threats={limit or 1 << 30}")
         for limit in limits
     ]
-    settle_sample("rated-threats", count, seed, nodes, variants, before, repeats)
+    settle_sample("rated-threats", count, seed, nodes, variants, before, repeats, chosen)
 
 
 def settle_sample(
@@ -423,16 +442,19 @@ def settle_sample(
     variants: list[tuple[str, str, str]],
     before: str | None,
     repeats: int,
+    chosen: list[tuple[int, int]] | None = None,
 ) -> None:
-    """The four-ply sample (:func:`four_ply_sample`) searched within ``nodes`` positions each, in
-    a fresh process for each variant (label, a statement run first, more arguments of
+    """The four-ply sample (:func:`four_ply_sample`), or the positions ``chosen`` (x, o; then
+    ``count`` is their number), searched within ``nodes`` positions each, in a fresh process for
+    each variant (label, a statement run first, more arguments of
     ``WideSearch``) and with ``before``'s search, taking turns: positions settled, positions
-    searched, positions of the searches for continuous fours per position, processor seconds,
-    peak memory, and the median seconds of each."""
+    searched (and each search's), positions of the searches for continuous fours per position,
+    processor seconds, peak memory, and the median seconds of each."""
     import statistics
 
     root = Path(__file__).resolve().parents[1]
-    setup = sample_setup(count, seed)
+    setup = sample_setup(count, seed, chosen=chosen)
+    count = len(chosen) if chosen is not None else count
     here = {"PYTHONPATH": str(root / "src")}
     sides = [(label, here, patch, arguments) for label, patch, arguments in variants]
     if before:
@@ -441,26 +463,30 @@ def settle_sample(
         from oxo.proofs import widekernel as wk
         {patch}
         settled = searched = fours = 0
+        each = []
         began = time.process_time()
         for x, o in drawn:
             search = WideSearch(geometry, "x", table_bytes=1 << 28{arguments})
-            settled += search.solve_until(x, o, None, {nodes}) is not None
+            done = search.solve_until(x, o, None, {nodes}) is not None
+            settled += done
             searched += search.nodes
+            each.append(search.nodes if done else -1)
             fours += search.statistics()["threat_positions"]
-        result = [settled, searched, fours, time.process_time() - began]
+        result = [settled, searched, fours, time.process_time() - began, each]
         """
     seconds: dict[str, list[float]] = {side[0]: [] for side in sides}
     for turn in range(repeats):
         for label, env, patch, arguments in sides:
             source = code.format(patch=patch, arguments=arguments, nodes=nodes)
             row = measure(source, setup=setup, label=label, env=env)
-            settled, searched, fours, cpu = row["result"]  # type: ignore[misc]
+            settled, searched, fours, cpu, each = row["result"]  # type: ignore[misc]
             seconds[label].append(cpu)
             print(
                 f"{name}: {label}, turn {turn + 1}: {settled} of {count} settled, "
                 f"{searched:,} positions, {fours / searched:,.0f} positions of searches for "
                 f"continuous fours a position, {cpu:.1f} s of processor time, "
-                f"{float(row['peak_mib']):.0f} MiB peak",  # type: ignore[arg-type]
+                f"{float(row['peak_mib']):.0f} MiB peak; each: "  # type: ignore[arg-type]
+                + ", ".join(f"{n:,}" if n >= 0 else "not settled" for n in each),
                 flush=True,
             )
     medians = {label: statistics.median(values) for label, values in seconds.items()}
@@ -1265,14 +1291,14 @@ def main() -> None:
     parser.add_argument(
         "--state-from",
         metavar="REV",
-        help="lottery, siblings, winning-move, hinted: the run's settled positions as of this "
-        "revision",
+        help="lottery, siblings, winning-move, hinted, --from-run: the run's settled positions as "
+        "of this revision",
     )
     parser.add_argument(
         "--positions",
         type=numbers,
-        help="lottery, siblings, winning-move, hinted: these of the run's settled positions (0: "
-        "cheapest)",
+        help="lottery, siblings, winning-move, hinted, --from-run: these of the run's settled "
+        "positions (0: cheapest)",
     )
     parser.add_argument(
         "--restarts",
@@ -1342,6 +1368,13 @@ def main() -> None:
         default="0,5",
         help="rated-threats: the numbers of threats, comma-separated (0: every move rated)",
     )
+    parser.add_argument(
+        "--from-run",
+        action="store_true",
+        help="failed-fours, rated-threats: positions the 4x4x4x4 run settled four plies in "
+        "(--sample of them, cheapest to dearest, or --positions; --state-from) instead of the "
+        "random four-ply sample",
+    )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
@@ -1361,6 +1394,15 @@ def main() -> None:
     from oxo.proofs.wide import WideSearch
 
     print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
+    chosen = None
+    if args.from_run:
+        settled = run_settled(revision=args.state_from)
+        picked = draw(settled, args.sample, args.positions)
+        chosen = [settled[i][:2] for i in picked]
+        print(
+            "the run's settled positions "
+            + ", ".join(f"{i} ({settled[i][2]:,} positions in the run)" for i in picked)
+        )
     for name in args.only or ["four-plies", "two-plies", "score-four", "four-ply-count"]:
         if name == "four-ply-count":
             four_ply_count()
@@ -1379,12 +1421,14 @@ def main() -> None:
             continue
         if name == "failed-fours":
             failed_fours(
-                *(args.sample, args.seed, args.nodes, args.failed_log2, args.before, args.repeats)
+                *(args.sample, args.seed, args.nodes, args.failed_log2, args.before, args.repeats),
+                chosen,
             )
             continue
         if name == "rated-threats":
             rated_threats(
-                *(args.sample, args.seed, args.nodes, args.rated, args.before, args.repeats)
+                *(args.sample, args.seed, args.nodes, args.rated, args.before, args.repeats),
+                chosen,
             )
             continue
         if name == "book-values":
