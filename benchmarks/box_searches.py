@@ -244,7 +244,7 @@ def sample_setup(
     the position named ``at`` (:func:`position`), or the 4x4x4x4 positions ``chosen`` (x, o): the
     positions as ``drawn``, the board as ``geometry``, the search compiled."""
     if chosen is not None:
-        drawn, spec, count = chosen, "4x4x4x4", len(chosen)
+        drawn, spec = chosen, "4x4x4x4"
     elif at is None:
         drawn = four_ply_count(quiet=True)
         random.Random(seed).shuffle(drawn)
@@ -454,7 +454,6 @@ def settle_sample(
 
     root = Path(__file__).resolve().parents[1]
     setup = sample_setup(count, seed, chosen=chosen)
-    count = len(chosen) if chosen is not None else count
     here = {"PYTHONPATH": str(root / "src")}
     sides = [(label, here, patch, arguments) for label, patch, arguments in variants]
     if before:
@@ -1399,6 +1398,7 @@ def main() -> None:
         settled = run_settled(revision=args.state_from)
         picked = draw(settled, args.sample, args.positions)
         chosen = [settled[i][:2] for i in picked]
+        args.sample = len(chosen)
         print(
             "the run's settled positions "
             + ", ".join(f"{i} ({settled[i][2]:,} positions in the run)" for i in picked)
