@@ -3,6 +3,8 @@
 Run:  python benchmarks/results_openings.py            (say which are written, which are not)
       python benchmarks/results_openings.py --write    (write and check the missing ones)
       python benchmarks/results_openings.py --write --tool   (the checker without oxo too)
+      python benchmarks/results_openings.py --tool   (check written ones the checker without oxo
+                                                      has not checked yet)
 
 A run of a board no one has published the value of (results/runs/) settles positions a few moves in
 long before the board: on 4x4x4x4, O's replies to X's first move after which X wins. Each such
@@ -12,7 +14,8 @@ the name the book gives it (4x4x4x4-k4-x-win-after-0-3.jsonl.gz). A file already
 a settled position stays settled, so its certificate does not change. Each new one is checked by
 oxo's checker (and with --tool by tools/check_strategy.py, which shares no code with oxo), and the
 check is recorded in results/certificate-checks.json, as benchmarks/bench_check.py --record does;
-benchmarks/results_book.py lists in the book the openings whose certificate has such a record.
+with --tool, a certificate written earlier whose record has no check by the checker without oxo
+(of these very bytes) gets that check now. benchmarks/results_book.py lists in the book the openings whose certificate has such a record.
 The run may be going on meanwhile: its state is read as last saved, never written.
 """
 
@@ -25,11 +28,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import measure  # noqa: E402
-from bench_check import OXO, TOOL, record  # noqa: E402
+from bench_check import OXO, RECORD, TOOL, record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = ROOT / "results" / "runs"
 CERTIFICATES = ROOT / "results" / "certificates"
+TOOL_LABEL = "checker without oxo, now"
+OXO_LABEL = "oxo verify's checker, now"
 
 
 def openings() -> list[tuple[Path, object, Path]]:
@@ -48,6 +53,39 @@ def openings() -> list[tuple[Path, object, Path]]:
     return found
 
 
+def recorded_checkers(path: Path) -> set[str]:
+    """The checkers results/certificate-checks.json records for ``path``'s present bytes."""
+    import json
+
+    from oxo.fileio import digests
+
+    entry = (
+        json.loads(RECORD.read_text(encoding="utf-8")).get(path.name) if RECORD.exists() else None
+    )
+    if not entry or any(entry.get(key) != value for key, value in digests(path).items()):
+        return set()
+    return {str(check["checker"]) for check in entry.get("checks", [])}
+
+
+def check(path: Path, labels: list[str]) -> None:
+    """Run the checkers named by ``labels`` on ``path`` and record them; a certificate that fails
+    a check is removed (it is rewritten from the run on the next --write)."""
+    where = path.relative_to(ROOT)
+    tool = str(ROOT / "tools" / "check_strategy.py")
+    sources = {
+        OXO_LABEL: OXO.format(path=str(path)),
+        TOOL_LABEL: TOOL.format(tool=tool, path=str(path)),
+    }
+    rows = [measure(sources[label], label=label) for label in labels]
+    for row in rows:
+        result = row["result"]
+        print(f"  {row['label']}: valid {result['valid']}, {row['seconds']:.1f} s")  # type: ignore[index]
+        if not result["valid"]:  # type: ignore[index]
+            path.unlink()
+            raise SystemExit(f"{where} does not check: removed")
+    record(path, rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="write and check the missing ones")
@@ -60,26 +98,19 @@ def main() -> None:
     for folder, opening, path in openings():
         where = path.relative_to(ROOT)
         if path.exists():
-            print(f"{where}: written")
+            missing = args.tool and TOOL_LABEL not in recorded_checkers(path)
+            print(
+                f"{where}: written" + ("; checking with the checker without oxo" if missing else "")
+            )
+            if missing:
+                check(path, [TOOL_LABEL])
             continue
         if not args.write:
             print(f"{where}: not written yet")
             continue
         entries = write_opening_certificate(folder, opening, path)  # type: ignore[arg-type]
         print(f"{where}: {entries:,} entries, {path.stat().st_size:,} bytes; checking")
-        rows = [measure(OXO.format(path=str(path)), label="oxo verify's checker, now")]
-        if args.tool:
-            tool = str(ROOT / "tools" / "check_strategy.py")
-            rows.append(
-                measure(TOOL.format(tool=tool, path=str(path)), label="checker without oxo, now")
-            )
-        for row in rows:
-            result = row["result"]
-            print(f"  {row['label']}: valid {result['valid']}, {row['seconds']:.1f} s")  # type: ignore[index]
-            if not result["valid"]:  # type: ignore[index]
-                path.unlink()
-                raise SystemExit(f"{where} does not check: removed")
-        record(path, rows)
+        check(path, [OXO_LABEL, TOOL_LABEL] if args.tool else [OXO_LABEL])
 
 
 if __name__ == "__main__":
