@@ -15,7 +15,9 @@ a settled position stays settled, so its certificate does not change. Each new o
 oxo's checker (and with --tool by tools/check_strategy.py, which shares no code with oxo), and the
 check is recorded in results/certificate-checks.json, as benchmarks/bench_check.py --record does;
 with --tool, a certificate written earlier whose record has no check by the checker without oxo
-(of these very bytes) gets that check now. benchmarks/results_book.py lists in the book the openings whose certificate has such a record.
+(of these very bytes) gets that check now. The test suite (tests/test_results_certificates.py)
+wants both checks recorded for every certificate kept there, so use --write --tool.
+benchmarks/results_book.py lists in the book the openings whose certificate has such a record.
 The run may be going on meanwhile: its state is read as last saved, never written.
 """
 

@@ -134,3 +134,18 @@ def test_a_big_certificate_is_the_one_its_run_wrote_and_checked(path: Path) -> N
         side,
         guarantee,
     )
+
+
+@pytest.mark.parametrize("name", sorted(_checked()), ids=str)
+def test_a_recorded_check_includes_the_checker_without_oxo(name: str) -> None:
+    """A certificate is a claim a stranger can check: the checks results/certificate-checks.json
+    keeps for a file (of its present bytes) include one by tools/check_strategy.py, which shares no
+    code with oxo, and every one accepted it (``benchmarks/results_openings.py --tool`` adds the
+    missing check to a certificate written without it)."""
+    record = _checked()[name]
+    path = ROOT / "results" / "certificates" / name
+    assert path.exists(), f"{name} is recorded but not shipped"
+    assert {key: record.get(key) for key in digests(path)} == digests(path)
+    checks = {str(check["checker"]): check for check in record["checks"]}  # type: ignore[union-attr]
+    assert "checker without oxo, now" in checks, f"{name}: only {sorted(checks)}"
+    assert all(check["valid"] is True for check in checks.values())
