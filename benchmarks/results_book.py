@@ -558,9 +558,10 @@ def opening_lines(data: dict) -> list[str]:
     return [
         "The boards no one has published the value of are not settled yet, but their runs have "
         "settled positions a move or two in, and each such position has a certificate of its own "
-        "whose walk begins there (the header's `start`), checked by oxo's checker when it was "
-        "written (`python benchmarks/results_openings.py --write`, recorded in "
-        "`results/certificate-checks.json`) and kept in `results/certificates/`. `oxo book BOARD` "
+        "whose walk begins there (the header's `start`), checked when it was written by oxo's "
+        "checker and by the checker without oxo, `tools/check_strategy.py` (`python "
+        "benchmarks/results_openings.py --write --tool`, both checks recorded in "
+        "`results/certificate-checks.json`), and kept in `results/certificates/`. `oxo book BOARD` "
         "lists them and `oxo analyze` gives their value; cells are numbered from 0 in reading "
         "order.",
         "",
