@@ -26,6 +26,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from oxo.proofs.runs import ProvedOpening
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -39,7 +43,7 @@ TOOL_LABEL = "checker without oxo, now"
 OXO_LABEL = "oxo verify's checker, now"
 
 
-def openings() -> list[tuple[Path, object, Path]]:
+def openings() -> list[tuple[Path, ProvedOpening, Path]]:
     """(run folder, opening, certificate path) of every settled opening of every kept run of a
     board not settled yet."""
     from oxo.proofs.runs import load_state, proved_openings, state_geometry
@@ -110,7 +114,7 @@ def main() -> None:
         if not args.write:
             print(f"{where}: not written yet")
             continue
-        entries = write_opening_certificate(folder, opening, path)  # type: ignore[arg-type]
+        entries = write_opening_certificate(folder, opening, path)
         print(f"{where}: {entries:,} entries, {path.stat().st_size:,} bytes; checking")
         check(path, [OXO_LABEL, TOOL_LABEL] if args.tool else [OXO_LABEL])
 
