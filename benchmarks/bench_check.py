@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -43,6 +44,9 @@ from _measure import commit, export, machine, measure  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "results" / "certificates" / "10x4-k4-x-win.jsonl.gz"
 RECORD = ROOT / "results" / "certificate-checks.json"
+#: The names the record keeps each checker's check under.
+OXO_LABEL = "oxo verify's checker, now"
+TOOL_LABEL = "checker without oxo, now"
 
 OXO = """
 from oxo.proofs.certificate import verify_certificate
@@ -89,7 +93,7 @@ def main() -> None:
             rows.append(
                 measure(OXO.format(path=path), label=f"oxo's checker at {args.before}", env=earlier)
             )
-            rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
+            rows.append(measure(OXO.format(path=path), label=OXO_LABEL))
     with tempfile.TemporaryDirectory() as scratch:
         if not args.no_baseline and not args.before:
             old = Path(scratch) / "check_strategy_old.py"
@@ -109,11 +113,9 @@ def main() -> None:
             )
         tool = str(ROOT / "tools" / "check_strategy.py")
         if args.only != "oxo" and not args.before:
-            rows.append(
-                measure(TOOL.format(tool=tool, path=path), label="checker without oxo, now")
-            )
+            rows.append(measure(TOOL.format(tool=tool, path=path), label=TOOL_LABEL))
         if args.only != "tool" and not args.before:
-            rows.append(measure(OXO.format(path=path), label="oxo verify's checker, now"))
+            rows.append(measure(OXO.format(path=path), label=OXO_LABEL))
     # the ratios are to the first checker run: of wall time, and of processor time (what a
     # loaded machine does not inflate)
     base, base_cpu = rows[0]["seconds"], rows[0]["cpu_seconds"]
@@ -143,6 +145,17 @@ def main() -> None:
         record(Path(path), rows)
 
 
+def kept_checks(
+    kept: dict[str, Any], name: str, sums: dict[str, object]
+) -> dict[str, dict[str, Any]]:
+    """The checks ``kept`` (results/certificate-checks.json, read) holds of the certificate
+    ``name`` whose digests are ``sums``, by checker; none when they were of other bytes."""
+    entry = kept.get(name, {})
+    if any(entry.get(key) != value for key, value in sums.items()):
+        return {}  # checks of other bytes: they say nothing of this file
+    return {str(check["checker"]): check for check in entry.get("checks", [])}
+
+
 def record(path: Path, rows: list[dict[str, object]]) -> None:
     """Keep the checks of ``path`` in results/certificate-checks.json (see the module's text)."""
     from oxo.fileio import digests, write_atomic
@@ -151,10 +164,7 @@ def record(path: Path, rows: list[dict[str, object]]) -> None:
         header = json.loads(text.readline())
     kept = json.loads(RECORD.read_text(encoding="utf-8")) if RECORD.exists() else {}
     sums = digests(path)
-    entry = kept.get(path.name, {})
-    if any(entry.get(key) != value for key, value in sums.items()):
-        entry = {}  # checks of other bytes: they say nothing of this file
-    checks = {check["checker"]: check for check in entry.get("checks", [])}
+    checks = kept_checks(kept, path.name, sums)
     for row in rows:
         result = row["result"]
         assert isinstance(result, dict)

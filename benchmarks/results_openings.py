@@ -34,13 +34,11 @@ if TYPE_CHECKING:
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import measure  # noqa: E402
-from bench_check import OXO, RECORD, TOOL, record  # noqa: E402
+from bench_check import OXO, OXO_LABEL, RECORD, TOOL, TOOL_LABEL, kept_checks, record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = ROOT / "results" / "runs"
 CERTIFICATES = ROOT / "results" / "certificates"
-TOOL_LABEL = "checker without oxo, now"
-OXO_LABEL = "oxo verify's checker, now"
 
 
 def openings() -> list[tuple[Path, ProvedOpening, Path]]:
@@ -65,12 +63,8 @@ def recorded_checkers(path: Path) -> set[str]:
 
     from oxo.fileio import digests
 
-    entry = (
-        json.loads(RECORD.read_text(encoding="utf-8")).get(path.name) if RECORD.exists() else None
-    )
-    if not entry or any(entry.get(key) != value for key, value in digests(path).items()):
-        return set()
-    return {str(check["checker"]) for check in entry.get("checks", [])}
+    kept = json.loads(RECORD.read_text(encoding="utf-8")) if RECORD.exists() else {}
+    return set(kept_checks(kept, path.name, digests(path)))
 
 
 def check(path: Path, labels: list[str]) -> None:
