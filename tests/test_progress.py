@@ -187,3 +187,18 @@ def test_the_command_line_says_a_notice_on_stderr(capsys: pytest.CaptureFixture[
     captured = capsys.readouterr()
     assert captured.out == "answer\n"
     assert captured.err == "oxo: compiling the search into machine code, once\n"
+
+
+def test_plain_lines_of_one_kind_are_spaced_and_another_kind_comes_at_once() -> None:
+    """Off a terminal (a log), updates of one thing are written at most every ``interval``
+    seconds, while a line about something else (the run's time being up) is written at once."""
+    stream = io.StringIO()
+    with progress_status(stream=stream, interval=3600.0) as status:
+        status("can X force a line? 10 jobs open, 1,000 positions searched")
+        status("can X force a line? 9 jobs open, 2,000 positions searched")
+        status("time is up: waiting up to 10 s for the last 2 jobs to report")
+        status("time is up: waiting up to 10 s for the last 1 job to report")
+    assert stream.getvalue().splitlines() == [
+        "can X force a line? 10 jobs open, 1,000 positions searched",
+        "time is up: waiting up to 10 s for the last 2 jobs to report",
+    ]

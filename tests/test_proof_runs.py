@@ -1621,6 +1621,23 @@ def test_a_slice_cut_short_by_the_end_of_the_time_is_not_a_doubling(tmp_path: Pa
     assert node.jobs == 1 and node.children is None  # never split for lack of time
 
 
+def test_the_end_of_the_time_says_what_the_run_waits_for(tmp_path: Path) -> None:
+    """Past --time the run waits for its last slices (GRACE) and, longer, for the jobs that keep
+    their table (TABLE_GRACE); its progress line says which, so that a run that goes on for a
+    while after its time is up is not taken for one that hangs."""
+    run = ProofRun(Geometry.parse("5x5,k=4"), tmp_path / "p", split())
+    run.running = {1: ("x", 1, 0.0), 2: ("x", 2, 0.0)}
+    assert run.ending_line() == (
+        f"time is up: waiting up to {runs.GRACE:.0f} s for the last 2 jobs to report"
+    )
+    run.keeping = {2, 7}  # 7 has ended already
+    assert run.ending_line() == (
+        f"time is up: waiting up to {runs.TABLE_GRACE:.0f} s for the last 2 jobs (1 saves its table)"
+    )
+    run.running = {2: ("x", 2, 0.0)}
+    assert "for the last 1 job (1 saves its table)" in run.ending_line()
+
+
 def test_a_leaf_with_doublings_left_reads_no_strategies_of_its_children(tmp_path: Path) -> None:
     """A job whose leaf stays whole if it settles nothing (doublings left) reads no strategy of the
     children its search settled: they come back open, with the numbers the search left (a

@@ -18,6 +18,7 @@ row behind at every redraw.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -215,14 +216,21 @@ def progress_bar(
         yield _Sink(total, show, say)
 
 
+def _kind(text: str) -> str:
+    """What a status line is about: its words before the first figure. A line of another kind
+    than the last (the run's time is up, say) is written at once; updates of one kind at most
+    every few seconds."""
+    return re.split(r"\d", text, maxsplit=1)[0]
+
+
 @contextmanager
 def progress_status(
     *, quiet: bool = False, stream: IO[str] | None = None, interval: float = PLAIN_INTERVAL
 ) -> Iterator[Callable[[str], None]]:
     """A one-line status for work measured in something other than a fraction (positions
     searched, say): rewritten in place on a terminal (cut to its width, :func:`fit_width`) and
-    cleared at the end, a plain line every few seconds when stderr is not a terminal, nothing when
-    ``quiet``. The line is cleared before anything raised leaves the block, so a message printed
+    cleared at the end, a plain line every few seconds when stderr is not a terminal (and at once
+    when it is of another kind than the last, :func:`_kind`), nothing when ``quiet``. The line is cleared before anything raised leaves the block, so a message printed
     for it (Ctrl-C's) starts on a clean line."""
     if quiet:
         yield lambda text: None
@@ -240,12 +248,12 @@ def progress_status(
             out.write("\r\033[K")
             out.flush()
         return
-    last = [time.monotonic()]
+    last: list[Any] = [time.monotonic(), None]
 
     def plain(text: str) -> None:
-        now = time.monotonic()
-        if now - last[0] >= interval:
-            last[0] = now
+        now, kind = time.monotonic(), _kind(text)
+        if now - last[0] >= interval or kind != last[1]:
+            last[0], last[1] = now, kind
             out.write(text + "\n")
             out.flush()
 

@@ -135,9 +135,13 @@ TABLE_BYTES_PER_NODE = 32
 MIN_SLICE = 0.5
 #: Seconds to wait, past the end of --time, for the results of the slices still running.
 GRACE = 10.0
-#: Seconds to wait, past the end of --time, for the whole search of the root to write its table
-#: (up to 1 GiB; :meth:`ProofRun.table_file`).
+#: Seconds to wait, past the end of --time, for the jobs that keep their table (the whole search
+#: of the root, :meth:`ProofRun.table_file`, and a leaf's, :meth:`ProofRun.job_table`) to write
+#: it (up to 1 GiB).
 TABLE_GRACE = 120.0
+#: Seconds between progress lines while nothing comes in (a long slice): the time left still
+#: counts down, and a log written by a run in the background stays current.
+REPORT_EVERY = 30.0
 #: Progress samples kept in the state (for the rate shown by the status).
 SAMPLES = 400
 #: A depth of the tree is barren (Tree.barren: its jobs where the attacker is to move are split
@@ -1730,6 +1734,7 @@ class ProofRun:
         nothing costs nothing but the wait."""
         values = tree.values()
         changed = True
+        reported = time.perf_counter()
         while not values[tree.root] and not _past(deadline, MIN_SLICE):
             executor = self._executor()
             free = executor.slots
@@ -1763,8 +1768,9 @@ class ProofRun:
                 if split:  # pick again among the new leaves
                     values = tree.values()
                     continue
-            if changed:
+            if changed or time.perf_counter() - reported >= REPORT_EVERY:
                 report(self.progress_line(tree, values, deadline))
+                reported = time.perf_counter()
             if not self.running:
                 if not free:  # a cluster without workers yet: wait for them
                     time.sleep(0.25)
@@ -1787,6 +1793,7 @@ class ProofRun:
             executor = self._executor()
             now = time.perf_counter()
             until, keeping = now + GRACE, now + TABLE_GRACE
+            report(self.ending_line())
             while self.running and (
                 time.perf_counter() < until
                 or (time.perf_counter() < keeping and self.keeping & self.running.keys())
@@ -1895,6 +1902,18 @@ class ProofRun:
             f"can {tree.attacker.upper()} force a line? {tree.leaves(values):,} jobs open "
             f"({len(self.running)} running), {settled:,} settled; {tree.searched:,} positions "
             f"searched{left}"
+        )
+
+    def ending_line(self) -> str:
+        """What the run waits for once its time is up: the last slices' results, and the tables
+        of the jobs that keep theirs (written to disk for the next session)."""
+        running, keeping = len(self.running), len(self.keeping & self.running.keys())
+        jobs = f"{running} job{'' if running == 1 else 's'}"
+        if not keeping:
+            return f"time is up: waiting up to {GRACE:.0f} s for the last {jobs} to report"
+        return (
+            f"time is up: waiting up to {TABLE_GRACE:.0f} s for the last {jobs} ({keeping} "
+            f"{'saves its' if keeping == 1 else 'save their'} table)"
         )
 
     # -- certificates ------------------------------------------------------------------------------

@@ -322,7 +322,7 @@ def _solve(search: StrategyReader, job: Job, started: float) -> tuple[bool | Non
         return max(0.0, job.seconds - (time.perf_counter() - started))
 
     if not job.early or job.final or not bounded or (attacker_to_move and not job.early_attacker):
-        if job.hints:  # the tries took part of the slice: the search has the rest
+        if job.seconds is not None:  # what came before (a kept table read, tries) took its part
             return search.solve_until(job.x, job.o, seconds_left(), job.max_nodes), False
         return search.solve(job.x, job.o), False
 
