@@ -412,9 +412,10 @@ def solve_command(
     A proof with --proof DIR is a run kept in DIR: the opening is split into jobs (one per
     position up to symmetry) that run on all cores (--workers) or a Dask cluster (--scheduler);
     a job that does not settle within --slice is split one move deeper (or, when it settled
-    nothing at all, runs again with twice the slice: --slice-doublings). Past --time, on Ctrl-C
-    (exit status 130) or after a kill, DIR keeps what was found: the same command continues the
-    run, and --status says how far it is.
+    nothing at all, runs again with twice the slice: --slice-doublings). Past --time (after a
+    wait for the last jobs' results: seconds, longer for a job that keeps its table),
+    on Ctrl-C (exit status 130) or after a kill, DIR keeps what was found: the same command
+    continues the run, and --status says how far it is.
 
     A board oxo has proved ('oxo book' lists them: Qubic, 8x8 with k=5, 10x4 with k=4,
     Connect Four...) is answered at once from oxo's proof book: the value, how and when it was
