@@ -230,8 +230,9 @@ def progress_status(
     """A one-line status for work measured in something other than a fraction (positions
     searched, say): rewritten in place on a terminal (cut to its width, :func:`fit_width`) and
     cleared at the end, a plain line every few seconds when stderr is not a terminal (and at once
-    when it is of another kind than the last, :func:`_kind`), nothing when ``quiet``. The line is cleared before anything raised leaves the block, so a message printed
-    for it (Ctrl-C's) starts on a clean line."""
+    when it is of another kind than the last, :func:`_kind`), nothing when ``quiet``. The line is
+    cleared before anything raised leaves the block, so a message printed for it (Ctrl-C's)
+    starts on a clean line."""
     if quiet:
         yield lambda text: None
         return
