@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from oxo import progress
 from oxo.errors import Stopped
 from oxo.geometry import Geometry
 from oxo.progress import columns, fit_width, progress_status
@@ -189,16 +190,40 @@ def test_the_command_line_says_a_notice_on_stderr(capsys: pytest.CaptureFixture[
     assert captured.err == "oxo: compiling the search into machine code, once\n"
 
 
-def test_plain_lines_of_one_kind_are_spaced_and_another_kind_comes_at_once() -> None:
-    """Off a terminal (a log), updates of one thing are written at most every ``interval``
-    seconds, while a line about something else (the run's time being up) is written at once."""
+class _Clock:
+    """A clock the test moves by hand (for :mod:`oxo.progress`'s spacing of plain lines)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_plain_lines_of_one_kind_are_spaced_and_another_kind_comes_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Off a terminal (a log), a command of a few seconds writes no status; after that, updates
+    of one thing come at most every ``interval`` seconds, while a line about something else (the
+    run's time being up) is written at once."""
+    clock = _Clock()
+    monkeypatch.setattr(progress, "time", clock)
     stream = io.StringIO()
-    with progress_status(stream=stream, interval=3600.0) as status:
+    with progress_status(stream=stream, interval=5.0) as status:
+        status("searching: 10 positions")
+        clock.now = 1.0
+        status("checking: 5 entries")  # another kind, but too soon: still quiet
+        clock.now = 6.0
         status("can X force a line? 10 jobs open, 1,000 positions searched")
+        clock.now = 7.0
         status("can X force a line? 9 jobs open, 2,000 positions searched")
         status("time is up: waiting up to 10 s for the last 2 jobs to report")
+        clock.now = 8.0
+        status("time is up: waiting up to 10 s for the last 1 job to report")
+        clock.now = 13.0
         status("time is up: waiting up to 10 s for the last 1 job to report")
     assert stream.getvalue().splitlines() == [
         "can X force a line? 10 jobs open, 1,000 positions searched",
         "time is up: waiting up to 10 s for the last 2 jobs to report",
+        "time is up: waiting up to 10 s for the last 1 job to report",
     ]

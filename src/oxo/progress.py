@@ -217,9 +217,9 @@ def progress_bar(
 
 
 def _kind(text: str) -> str:
-    """What a status line is about: its words before the first figure. A line of another kind
-    than the last (the run's time is up, say) is written at once; updates of one kind at most
-    every few seconds."""
+    """What a status line is about: its words before the first figure. Once a command has run
+    for a few seconds, a line of another kind than the last (the run's time is up, say) is
+    written at once; updates of one kind at most every few seconds."""
     return re.split(r"\d", text, maxsplit=1)[0]
 
 
@@ -249,12 +249,15 @@ def progress_status(
             out.write("\r\033[K")
             out.flush()
         return
-    last: list[Any] = [time.monotonic(), None]
+    start = time.monotonic()
+    last: list[Any] = [start, None]  # when the last line was written, and the last line's kind
 
     def plain(text: str) -> None:
         now, kind = time.monotonic(), _kind(text)
-        if now - last[0] >= interval or kind != last[1]:
-            last[0], last[1] = now, kind
+        new_kind = kind != last[1] and now - start >= interval  # a quick command stays quiet
+        last[1] = kind
+        if now - last[0] >= interval or new_kind:
+            last[0] = now
             out.write(text + "\n")
             out.flush()
 
