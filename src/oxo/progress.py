@@ -250,7 +250,7 @@ def progress_status(
             out.flush()
         return
     start = time.monotonic()
-    last: list[Any] = [start, None]  # when the last line was written, and the last line's kind
+    last: list[Any] = [start, None]  # when a line was last written; the kind of the last status
 
     def plain(text: str) -> None:
         now, kind = time.monotonic(), _kind(text)

@@ -1908,7 +1908,7 @@ class ProofRun:
         """What the run waits for once its time is up: the last slices' results, and the tables
         of the jobs that keep theirs (written to disk for the next session)."""
         running, keeping = len(self.running), len(self.keeping & self.running.keys())
-        jobs = f"{running} job{'' if running == 1 else 's'}"
+        jobs = counted(running, "job")
         if not keeping:
             return f"time is up: waiting up to {GRACE:.0f} s for the last {jobs} to report"
         return (
