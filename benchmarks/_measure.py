@@ -24,7 +24,8 @@ def measure(
     The child reports the wall time of ``code`` only (imports go in ``setup``), its processor time
     (``cpu_seconds``, set-up included: what a loaded machine does not inflate) and its peak RSS from
     getrusage, so start-up is excluded from the time but counted in memory, as a user would see it;
-    ``worker_peak_mib`` is the largest peak among the worker processes it started (0 if none).
+    ``worker_peak_mib`` is the largest peak among the worker processes it started (0 if none),
+    ``worker_cpu_seconds`` their processor time (of those that ended).
     ``python`` may name another interpreter (one with OpenSpiel installed, say); ``env`` adds
     environment variables. Both pieces of source are dedented, so they may be indented literals.
     """
@@ -38,9 +39,10 @@ def measure(
         seconds = time.perf_counter() - started
         usage = resource.getrusage(resource.RUSAGE_SELF)
         peak_kib = usage.ru_maxrss
-        worker_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "worker_peak_mib": worker_kib / 1024,
-                          "cpu_seconds": usage.ru_utime + usage.ru_stime, "result": result}))
+        workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "worker_peak_mib": workers.ru_maxrss / 1024,
+                          "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                          "worker_cpu_seconds": workers.ru_utime + workers.ru_stime, "result": result}))
         """
     )
     done = subprocess.run(

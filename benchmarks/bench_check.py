@@ -6,6 +6,7 @@ Run:  python benchmarks/bench_check.py                      (10x4 with k = 4's s
       python benchmarks/bench_check.py FILE --no-baseline
       python benchmarks/bench_check.py FILE --no-baseline --only oxo --record
       python benchmarks/bench_check.py FILE --before 1afb383 --repeats 2
+      python benchmarks/bench_check.py FILE --baseline d036756 --only tool --jobs 2
 
 With --record the checks (their verdicts, times and peak memory, with the file's size and digests,
 its board, side and guarantee, the commit and the machine) are kept under the file's name in
@@ -17,6 +18,8 @@ entries, moves and sections it counted).
 second --record run adds its check to the first's. --before COMMIT measures oxo's checker of an
 earlier commit (its source exported, numba's cache kept between runs) and this commit's, in turn,
 --repeats times each, and nothing else (the ratio is to the earlier commit's first turn).
+--jobs N adds a row: this commit's checker without oxo walking N sections at once, each in a
+process of its own (its processor time is that of all its processes).
 
 Each checker runs in a fresh process on the same file; the table gives the wall time, the
 processor time (what a loaded machine does not inflate), the peak memory, the verdict and the positions it checked, and the ratio of the earlier checker's time to
@@ -59,8 +62,9 @@ TOOL = """
 import importlib.util
 spec = importlib.util.spec_from_file_location("checker", {tool!r})
 checker = importlib.util.module_from_spec(spec)
+sys.modules["checker"] = checker  # its worker processes find their function by module name
 spec.loader.exec_module(checker)
-report = checker.check({path!r})
+report = checker.check({path!r}{jobs})
 result = {{"valid": report["failure"] is None, "positions": report["positions"]}}
 """
 
@@ -80,6 +84,13 @@ def main() -> None:
         "--before", metavar="COMMIT", help="oxo's checker of an earlier commit beside this one's"
     )
     parser.add_argument("--repeats", type=int, default=1, help="turns of each, with --before")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="also the checker without oxo in N processes",
+    )
     args = parser.parse_args()
     if args.before and args.record:
         parser.error("--record keeps this commit's checks: not with --before")
@@ -107,17 +118,26 @@ def main() -> None:
             old.write_text(source)
             rows.append(
                 measure(
-                    TOOL.format(tool=str(old), path=path),
+                    TOOL.format(tool=str(old), path=path, jobs=""),
                     label=f"checker without oxo at {args.baseline}",
                 )
             )
         tool = str(ROOT / "tools" / "check_strategy.py")
         if args.only != "oxo" and not args.before:
-            rows.append(measure(TOOL.format(tool=tool, path=path), label=TOOL_LABEL))
+            rows.append(measure(TOOL.format(tool=tool, path=path, jobs=""), label=TOOL_LABEL))
+            if args.jobs > 1:
+                rows.append(
+                    measure(
+                        TOOL.format(tool=tool, path=path, jobs=f", jobs={args.jobs}"),
+                        label=f"{TOOL_LABEL}, {args.jobs} jobs",
+                    )
+                )
         if args.only != "tool" and not args.before:
             rows.append(measure(OXO.format(path=path), label=OXO_LABEL))
     # the ratios are to the first checker run: of wall time, and of processor time (what a
     # loaded machine does not inflate)
+    for row in rows:  # the processor time of the worker processes too
+        row["cpu_seconds"] = float(row["cpu_seconds"]) + float(row.get("worker_cpu_seconds", 0))  # type: ignore[arg-type]
     base, base_cpu = rows[0]["seconds"], rows[0]["cpu_seconds"]
     print(
         f"{'checker':<32} {'wall s':>7} {'cpu s':>7} {'peak MiB':>8} {'valid':>5} "

@@ -16,7 +16,11 @@ def run_checker(path: str | Path, *args: str) -> subprocess.CompletedProcess[str
     """The checker's run on ``path`` with ``args``: exit status (0 accepted, 1 refused, 2 a file it
     cannot read), output and errors."""
     return subprocess.run(
-        [sys.executable, str(TOOL), str(path), *args], capture_output=True, text=True, check=False
+        [sys.executable, str(TOOL), str(path), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,  # a checker that hangs fails the test
     )
 
 

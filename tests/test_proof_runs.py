@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from checkers import TOOL, run_checker
+from checkers import TOOL, checker_verdict, run_checker
 from oxo.cli import main
 from oxo.errors import CertificateFileError, OptionError, OxoError
 from oxo.geometry import Geometry
@@ -1063,8 +1063,11 @@ def rewrite(source: Path, target: Path, change) -> Path:  # type: ignore[no-unty
 
 
 def verdicts(path: Path) -> list[int]:
-    """oxo verify and the checker without oxo, each a section at a time and whole."""
-    return [oxo_verify(path), oxo_verify(path, "--whole"), tool(path), tool(path, "--whole")]
+    """oxo verify and the checker without oxo, each a section at a time and whole (the checker
+    without oxo also with its sections walked in two processes, which gives the same verdict)."""
+    single, parallel = checker_verdict(path), checker_verdict(path, "--jobs", "2")
+    assert parallel == single  # the same figures, and the same first failure
+    return [oxo_verify(path), oxo_verify(path, "--whole"), single[0], tool(path, "--whole")]
 
 
 def test_both_checkers_accept_a_sectioned_certificate(
@@ -1125,13 +1128,22 @@ def test_both_checkers_refuse_sections_that_do_not_add_up(sectioned: Path, tmp_p
         return lines
 
     broken = rewrite(sectioned, tmp_path / "n.gz", one_more)
-    assert [oxo_verify(broken), tool(broken)] == [2, 2]
+    assert [oxo_verify(broken), tool(broken), tool(broken, "--jobs", "2")] == [2, 2, 2]
     # Read whole, the counts do not matter: every entry goes into one table.
     assert [oxo_verify(broken, "--whole"), tool(broken, "--whole")] == [0, 0]
 
     def bad_root(lines: list[dict[str, object]]) -> list[dict[str, object]]:
         lines[0]["sections"][1][0] = "0" * 19  # type: ignore[index]  # a list of lists
         return lines
+
+    def bad_entry(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+        sections = lines[0]["sections"]
+        assert isinstance(sections, list) and len(sections) >= 3
+        lines[1 + sum(count for _, count in sections[:2])]["position"] = "3"  # section 2's first
+        return lines
+
+    broken = rewrite(sectioned, tmp_path / "e.gz", bad_entry)
+    assert [oxo_verify(broken), tool(broken), tool(broken, "--jobs", "2")] == [2, 2, 2]
 
     broken = rewrite(sectioned, tmp_path / "r.gz", bad_root)
     assert [oxo_verify(broken), tool(broken)] == [2, 2]

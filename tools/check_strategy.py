@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check an oxo-strategy/1 certificate without oxo: the standard library of Python 3.10 or later.
 
-    python3 tools/check_strategy.py FILE [--whole] [--json]
+    python3 tools/check_strategy.py FILE [--whole] [--jobs N] [--json]
 
 Written from the format's description (the top of src/oxo/proofs/certificate.py and
 docs/proofs.md), not from oxo's checker, so that a certificate accepted by both is accepted by two
@@ -16,9 +16,9 @@ A header may name rules ("rules": {"block": true, "chain": D}) that give the sid
 entries leave out, and symmetries beyond the box's own ("symmetries": cell permutations that carry
 lines onto lines); see the format's description. A file whose header lists "sections" is checked a
 section at a time, holding one section's entries in memory (--whole reads every entry into one
-table instead). Exit status: 0 the certificate
-holds, 1 it does not (the first failing position is printed), 2 the file is not a well-formed
-certificate.
+table instead); --jobs N walks N sections at once, each in a process of its own, with the same
+verdict. Exit status: 0 the certificate holds, 1 it does not (the first failing position is
+printed), 2 the file is not a well-formed certificate.
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ import argparse
 import gzip
 import itertools
 import json
+import os
+import signal
 import sys
 import zlib
+from collections.abc import Iterator
 
 FORMAT = "oxo-strategy/1"
 MAX_GROUP = 10_000
@@ -73,20 +76,20 @@ class Board:
             self.perms = self._generated(self.perms, extra)
         # For each symmetry, the image of each cell as a one-bit mask.
         self.cell_bits = [[1 << target for target in perm] for perm in self.perms]
-        # For each symmetry, per byte of a mask: the image of that byte's cells, as a mask.
-        self.tables = []
-        for perm in self.perms:
-            per_byte = []
-            for start in range(0, self.size, 8):
-                table = []
-                for byte in range(256):
-                    image = 0
-                    for bit in range(8):
-                        if byte >> bit & 1 and start + bit < self.size:
-                            image |= 1 << perm[start + bit]
-                    table.append(image)
-                per_byte.append(table)
-            self.tables.append(per_byte)
+        # Every symmetry's image of a cell at once: ``side_by_side[c]`` holds, for each symmetry s,
+        # the one-bit mask of s's image of c in a field of ``self.width`` bytes, symmetry 0's field
+        # the highest. The images of a set of cells add up field by field without carries (one
+        # symmetry takes distinct cells to distinct cells), and the bytes of the sum, big end
+        # first, are the fields in symmetry order, each field's bytes comparing as its number does.
+        self.width = (self.size + 7) // 8
+        count = len(self.perms)
+        self.side_by_side = []
+        for c in range(self.size):
+            raw = bytearray(count * self.width)
+            for s, perm in enumerate(self.perms):
+                target = perm[c]
+                raw[(s + 1) * self.width - 1 - target // 8] |= 1 << target % 8
+            self.side_by_side.append(int.from_bytes(raw, "big"))
 
     def _lines(self) -> list[int]:
         found: list[int] = []
@@ -174,40 +177,26 @@ class Board:
         """With gravity: whether some mark stands above an empty cell."""
         return self.gravity and bool(taken & ~self.bottom & ~(taken >> self.layer))
 
-    def image(self, s: int, mask: int) -> int:
-        out = 0
-        for table in self.tables[s]:
-            out |= table[mask & 255]
-            mask >>= 8
-        return out
-
     def canon(self, x: int, o: int) -> tuple[tuple[int, int], int]:
         """The least (X image, O image) over the symmetries, and the first symmetry giving it.
 
-        A few marks are carried one by one (``cell_bits``), many a byte at a time (``image``);
-        O's image is made only where X's is no greater than the least so far."""
-        xs, os_ = self.cells_of(x), self.cells_of(o)
-        sparse = len(xs) + len(os_) <= 2 * len(self.tables[0])  # marks against bytes to look up
+        X's images under all the symmetries are made at once (``side_by_side``) and the least
+        found among them; O's image is made only for the symmetries that give that least X."""
+        width, count = self.width, len(self.perms)
+        images = sum(map(self.side_by_side.__getitem__, self.cells_of(x))).to_bytes(
+            count * width, "big"
+        )
+        fields = [images[i : i + width] for i in range(0, count * width, width)]
+        least = min(fields)
+        xi = int.from_bytes(least, "big")
+        os_ = self.cells_of(o)
         best: tuple[int, int] | None = None
         which = 0
-        for s in range(len(self.perms)):
-            if sparse:
-                bits = self.cell_bits[s]
-                xi = 0
-                for c in xs:
-                    xi |= bits[c]
-            else:
-                xi = self.image(s, x)
-            if best is not None and xi > best[0]:
-                continue
-            if sparse:
-                oi = 0
-                for c in os_:
-                    oi |= bits[c]
-            else:
-                oi = self.image(s, o)
-            if best is None or (xi, oi) < best:
-                best, which = (xi, oi), s
+        for s, field in enumerate(fields):
+            if field == least:
+                oi = sum(map(self.cell_bits[s].__getitem__, os_))
+                if best is None or oi < best[1]:
+                    best, which = (xi, oi), s
         assert best is not None
         return best, which
 
@@ -369,7 +358,7 @@ def has_chain(board: Board, mine: int, theirs: int, depth: int, failed: dict) ->
     can leave a threat, so those are the moves tried (among them the one blocking cell, if any).
     The marks on the lines are counted for all lines at once (:class:`Tally`), and each move of
     the chain adds its cell's lines to the counts."""
-    return _chain(board, Tally(board, mine), Tally(board, theirs), depth, failed)
+    return _chain(board, Tally(board, mine), Tally(board, theirs), depth, failed) is not None
 
 
 class Tally:
@@ -427,36 +416,57 @@ class Tally:
         return out
 
 
-def _chain(board: Board, mine: Tally, theirs: Tally, depth: int, failed: dict) -> bool:
-    """:func:`has_chain` with both sides' marks tallied."""
+def _chain(
+    board: Board, mine: Tally, theirs: Tally, depth: int, failed: dict, hint: tuple[int, ...] = ()
+) -> tuple[int, ...] | None:
+    """:func:`has_chain` with both sides' marks tallied: the side's moves of a chain found, or
+    None. The moves of ``hint`` (a chain found before) are tried first, as long as each is one of
+    the moves tried: the order of the tries changes how soon a chain is found, not whether."""
     key = (mine.marks, theirs.marks)
     if depth < 1 or failed.get(key, 0) >= depth:
-        return False
-    # The opponent's threats (``danger``: cells of its lines short of one mark, none of the side's)
-    # and the lines the side's move can make a threat on (short of two marks, none of theirs).
+        return None
+    # The opponent's threats (``danger``: cells of its lines short of one mark, none of the side's).
     danger = theirs.threats(mine)
     if danger & (danger - 1):
-        return False
+        return None
+    # The lines the side's move can make a threat on: short of two marks, none of theirs.
     two_short = mine.holding(board.k - 2) & ~theirs.touched
-    makers = mine.cells(two_short)
-    tries = danger & makers if danger else makers
+    if hint:  # the hint's move first, if it is one of the moves tried
+        low = 1 << hint[0]
+        threats = mine.cells(board.line_sets[hint[0]] & two_short) & ~low
+        if threats and (not danger or danger == low) and not (mine.marks | theirs.marks) & low:
+            if threats & (threats - 1):
+                return hint[:1]
+            found = _chain(board, mine.plus(low), theirs.plus(threats), depth - 1, failed, hint[1:])
+            if found is not None:
+                return (hint[0], *found)
+    # Each such line has two empty cells: a move on either makes a threat on the other. ``made``:
+    # for each such cell (as a one-bit mask), the threats a move there makes.
+    made: dict[int, int] = {}
+    lines = two_short
+    while lines:
+        low = lines & -lines
+        lines ^= low
+        empty = board.lines[low.bit_length() - 1] & ~mine.marks
+        one = empty & -empty
+        other = empty ^ one
+        made[one] = made.get(one, 0) | other
+        made[other] = made.get(other, 0) | one
+    # The moves tried: the one blocking cell if the opponent has a threat, else every such cell.
+    tries = ([danger] if danger in made else []) if danger else sorted(made)
     singles = []
-    while tries:
-        low = tries & -tries
-        tries ^= low
-        cell = low.bit_length() - 1
-        # the threats the move makes: the other empty cell of each such line through it
-        made = mine.cells(board.line_sets[cell] & two_short) & ~low
-        if made & (made - 1):
-            return True  # two threats: the opponent can take only one
-        if made:
-            singles.append((low, made))
+    for low in tries:
+        threats = made[low]
+        if threats & (threats - 1):
+            return (low.bit_length() - 1,)  # two threats: the opponent can take only one
+        singles.append((low, threats))
     if depth > 1:
-        for low, made in singles:
-            if _chain(board, mine.plus(low), theirs.plus(made), depth - 1, failed):
-                return True
+        for low, threats in singles:
+            found = _chain(board, mine.plus(low), theirs.plus(threats), depth - 1, failed)
+            if found is not None:
+                return (low.bit_length() - 1, *found)
     failed[key] = depth
-    return False
+    return None
 
 
 # -- the walk --------------------------------------------------------------------------------------
@@ -478,6 +488,7 @@ class Walker:
         self.chains = 0
         # X's and O's marks of the position being judged, tallied on the lines (step keeps them)
         self.tx = self.to = Tally(self.b, 0)
+        self.hint: tuple[int, ...] = ()  # the side's moves of the last forced chain found
 
     def start(self, x: int, o: int) -> str | None:
         key, _ = self.b.canon(x, o)
@@ -566,9 +577,12 @@ class Walker:
                 return True, self.why("the opponent threatens two cells, one can be blocked", x, o)
             self.blocks += 1
             return True, self.step(x, o, danger.bit_length() - 1)
-        if st.chain and _chain(self.b, own, other, st.chain, {}):
-            self.chains += 1
-            return True, None
+        if st.chain:
+            found = _chain(self.b, own, other, st.chain, {}, self.hint)
+            if found is not None:
+                self.chains += 1
+                self.hint = found  # siblings often have the same chain: it is tried first there
+                return True, None
         return False, None
 
     def judge(self, x: int, o: int, key: tuple[int, int], s: int) -> str | None:
@@ -645,7 +659,10 @@ class Walker:
 # -- the check -------------------------------------------------------------------------------------
 
 
-def check(path: str, whole: bool = False) -> dict[str, object]:
+def check(path: str, whole: bool = False, jobs: int = 1) -> dict[str, object]:
+    """The verdict on the certificate at ``path``: its claim, figures and ``failure`` (None when
+    it holds). ``whole``: every entry in one table; ``jobs``: sections walked in that many
+    processes. Raises :class:`Malformed` for a file that is not a well-formed certificate."""
     lines = read_lines(path)
     first = next(lines, None)
     if first is None:
@@ -694,43 +711,121 @@ def check(path: str, whole: bool = False) -> dict[str, object]:
         report.update(blocks=walker.blocks, chains=walker.chains)
         report["failure"] = failure
         return report
-    top = Walker(Strategy(board, side, no_loss, block, chain), set(roots))
-    failure = None
-    count = positions = moves = blocks = chains = 0
-    for number, (_, size) in enumerate(sections):
-        strategy = top.s if number == 0 else Strategy(board, side, no_loss, block, chain)
-        wanted = number == 0 or roots[number - 1] in top.met
-        for _ in range(size):
-            item = next(lines, None)
-            if item is None:
-                raise Malformed("the file ends before the sections' entries do")
-            count += 1
-            if wanted:
-                strategy.add(item[1], f"line {item[0]}")
-            else:
-                Strategy(board, side, no_loss, block, chain).add(
-                    item[1], f"line {item[0]}"
-                )  # well-formed still
-        if not wanted or failure is not None:
-            continue
-        if number == 0:
-            walker = top
-            failure = top.start(*begin)
-        else:
-            x, o, way = top.met[roots[number - 1]]
-            walker = Walker(strategy)
-            walker.path = list(way)
-            failure = walker.start(x, o)
-        positions += len(walker.done)
-        moves += walker.played
-        blocks += walker.blocks
-        chains += walker.chains
-    if next(lines, None) is not None:
-        raise Malformed("more entries than the sections hold")
+    settings = (side, no_loss, block, chain)
+    top = Walker(Strategy(board, *settings), set(roots))
+    part = take(lines, sections[0][1])
+    for number, data in part:
+        top.s.add(data, f"line {number}")
+    failure = top.start(*begin)
+    count, positions, moves = len(part), len(top.done), top.played
+    blocks, chains = top.blocks, top.chains
+    late: list[Malformed] = []  # an error in reading, raised once the sections before it are judged
+
+    def tasks() -> Iterator[tuple[list, tuple | None]]:
+        """Each further section's entries, with where its walk begins (None: it is not walked,
+        only read): its root as met by the top's walk, if the top has not failed."""
+        try:
+            for number, (_, size) in enumerate(sections[1:], start=1):
+                begins = None if failure is not None else top.met.get(roots[number - 1])
+                yield take(lines, size), begins
+            if next(lines, None) is not None:
+                raise Malformed("more entries than the sections hold")
+        except Malformed as error:
+            late.append(error)
+
+    for verdict in each_section(board, header, settings, tasks(), jobs):
+        if isinstance(verdict, Malformed):
+            raise verdict
+        count += verdict[0]
+        if failure is None:  # the figures of the walks up to the first that fails
+            positions, moves = positions + verdict[1], moves + verdict[2]
+            blocks, chains = blocks + verdict[3], chains + verdict[4]
+            failure = verdict[5]
+    if late:
+        raise late[0]
     report.update(entries=count, positions=positions, moves=moves, sections=len(sections))
     report.update(blocks=blocks, chains=chains)
     report["failure"] = failure
     return report
+
+
+def take(lines: Iterator[tuple[int, object]], size: int) -> list[tuple[int, object]]:
+    """The next ``size`` entries (line number, data) of the file."""
+    part = list(itertools.islice(lines, size))
+    if len(part) < size:
+        raise Malformed("the file ends before the sections' entries do")
+    return part
+
+
+Verdict = tuple[int, int, int, int, int, "str | None"]
+
+
+def walk_section(
+    board: Board, settings: tuple, part: list[tuple[int, object]], begins: tuple | None
+) -> Verdict | Malformed:
+    """One section: its entries read (``part``) and, if ``begins`` (X's marks, O's, the moves
+    that lead there), its strategy walked from its root. The verdict: entries, positions, moves,
+    blocks, chains, failure (None if it holds); or the error that makes the file malformed."""
+    strategy = Strategy(board, *settings)
+    try:
+        for number, data in part:
+            strategy.add(data, f"line {number}")
+    except Malformed as error:
+        return error
+    if begins is None:
+        return len(part), 0, 0, 0, 0, None
+    x, o, way = begins
+    walker = Walker(strategy)
+    walker.path = list(way)
+    failure = walker.start(x, o)
+    return len(part), len(walker.done), walker.played, walker.blocks, walker.chains, failure
+
+
+_shared: dict[str, object] = {}  # what a worker process holds for every section it is given
+
+
+def _worker_start(header: dict, settings: tuple) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    _shared["board"] = Board(
+        header["dims"], header["k"], header.get("symmetries"), header.get("gravity", False) is True
+    )
+    _shared["settings"] = settings
+
+
+def _worker_walk(task: tuple[list, tuple | None]) -> Verdict | Malformed:
+    return walk_section(_shared["board"], _shared["settings"], *task)  # type: ignore[arg-type]
+
+
+def each_section(
+    board: Board, header: dict, settings: tuple, tasks: Iterator[tuple], jobs: int
+) -> Iterator[Verdict | Malformed]:
+    """The verdicts of the sections (``tasks``), in order: here one after another, or with
+    ``jobs`` > 1 in that many processes, a few sections ahead of the one awaited."""
+    if jobs <= 1:
+        for part, begins in tasks:
+            yield walk_section(board, settings, part, begins)
+        return
+    import multiprocessing
+    import threading
+
+    ahead = threading.Semaphore(2 * jobs)  # sections read but not yet judged
+    stop = threading.Event()
+
+    def paced() -> Iterator[tuple]:
+        for task in tasks:
+            ahead.acquire()
+            if stop.is_set():
+                return
+            yield task
+
+    with multiprocessing.Pool(jobs, _worker_start, (header, settings)) as pool:
+        try:
+            for verdict in pool.imap(_worker_walk, paced()):
+                ahead.release()
+                yield verdict
+        finally:  # a verdict that ends the check, or Ctrl-C: the reading stops too
+            stop.set()
+            ahead.release()
 
 
 def start_of(board: Board, text: object) -> tuple[int, int]:
@@ -765,10 +860,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--whole", action="store_true", help="read every entry into one table, sections or not"
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="walk the sections in N processes at once (default 1; 0: one per core)",
+    )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     args = parser.parse_args(argv)
+    if args.jobs < 0:
+        parser.error("--jobs: N is 0 (one process per core) or more")
+    jobs = args.jobs or os.cpu_count() or 1
     try:
-        report = check(args.file, args.whole)
+        report = check(args.file, args.whole, jobs)
+    except KeyboardInterrupt:
+        print("interrupted: nothing was decided", file=sys.stderr)
+        return 130
     except Malformed as error:
         if args.json:
             print(json.dumps({"valid": None, "error": str(error)}))
