@@ -366,6 +366,8 @@ class Tally:
     once: ``planes[j]`` is the set of lines (bit i: ``board.lines[i]``) whose count has bit j set;
     ``touched`` the set of lines holding at least one of them."""
 
+    __slots__ = ("board", "marks", "planes", "touched")
+
     def __init__(self, board: Board, marks: int = 0) -> None:
         self.board = board
         self.marks = 0
