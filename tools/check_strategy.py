@@ -783,6 +783,9 @@ def walk_section(
     return len(part), len(walker.done), walker.played, walker.blocks, walker.chains, failure
 
 
+#: With --jobs, how many entries may be read ahead of the section awaited (some 100 MB of memory).
+ENTRIES_AHEAD = 200_000
+
 _shared: dict[str, object] = {}  # what a worker process holds for every section it is given
 
 
@@ -802,32 +805,41 @@ def each_section(
     board: Board, header: dict, settings: tuple, tasks: Iterator[tuple], jobs: int
 ) -> Iterator[Verdict | Malformed]:
     """The verdicts of the sections (``tasks``), in order: here one after another, or with
-    ``jobs`` > 1 in that many processes, a few sections ahead of the one awaited."""
+    ``jobs`` > 1 in that many processes, reading ahead of the section awaited as long as the
+    sections read and not yet judged hold at most :data:`ENTRIES_AHEAD` entries (or are one)."""
     if jobs <= 1:
         for part, begins in tasks:
             yield walk_section(board, settings, part, begins)
         return
+    import collections
     import multiprocessing
     import threading
 
-    ahead = threading.Semaphore(2 * jobs)  # sections read but not yet judged
-    stop = threading.Event()
+    ahead = threading.Condition()
+    sizes: collections.deque[int] = collections.deque()  # entries of the sections read, in order
+    stop = False
 
     def paced() -> Iterator[tuple]:
-        for task in tasks:
-            ahead.acquire()
-            if stop.is_set():
-                return
-            yield task
+        for part, begins in tasks:
+            with ahead:
+                while sizes and sum(sizes) + len(part) > ENTRIES_AHEAD and not stop:
+                    ahead.wait()
+                if stop:
+                    return
+                sizes.append(len(part))
+            yield part, begins
 
     with multiprocessing.Pool(jobs, _worker_start, (header, settings)) as pool:
         try:
             for verdict in pool.imap(_worker_walk, paced()):
-                ahead.release()
+                with ahead:
+                    sizes.popleft()
+                    ahead.notify()
                 yield verdict
         finally:  # a verdict that ends the check, or Ctrl-C: the reading stops too
-            stop.set()
-            ahead.release()
+            with ahead:
+                stop = True
+                ahead.notify()
 
 
 def start_of(board: Board, text: object) -> tuple[int, int]:
