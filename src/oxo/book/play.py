@@ -37,6 +37,7 @@ settled); and
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -502,6 +503,22 @@ class OpeningFrame:
         return f"with the cells renamed by {self.frame.name}, a map that carries every line onto a line"
 
 
+@functools.lru_cache(maxsize=8)
+def _opening_images(
+    board: OpenBoard, geometry: Geometry
+) -> tuple[tuple[BookOpening, frozenset[tuple[int, int]]], ...]:
+    """Each settled opening of ``board`` with the images of its marks (X's, O's) under the
+    board's symmetries: made once, looked at for every position the book is asked about."""
+    from oxo.proofs.certificate import status_masks
+
+    found = []
+    for opening in board.openings:
+        x, o = status_masks(opening.position)
+        images = frozenset((s.apply_mask(x), s.apply_mask(o)) for s in geometry.symmetries)
+        found.append((opening, images))
+    return tuple(found)
+
+
 class OpeningsBook:
     """The proof book's play on a board no one has proved yet, for one engine: from the
     certificates of the positions a few moves in that oxo's run of it has settled
@@ -561,18 +578,12 @@ class OpeningsBook:
         certificate's cells (:class:`OpeningFrame`; one per frame of
         :attr:`~oxo.geometry.Geometry.line_frames` in which it is found), the board's own
         orientation first."""
-        from oxo.proofs.certificate import status_masks
-
         found = []
-        marked = [(opening, *status_masks(opening.position)) for opening in self.board.openings]
         for frame in self.geometry.line_frames:
             back = frame.inverse
             x, o = back.apply_mask(position.x), back.apply_mask(position.o)
-            for opening, ox, oo in marked:
-                if any(
-                    s.apply_mask(ox) & ~x == 0 and s.apply_mask(oo) & ~o == 0
-                    for s in self.geometry.symmetries
-                ):
+            for opening, alike in _opening_images(self.board, self.geometry):
+                if any(ix & ~x == 0 and io & ~o == 0 for ix, io in alike):
                     found.append(OpeningFrame(opening, frame))
         return found
 
