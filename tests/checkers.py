@@ -3,13 +3,25 @@ run it: in a process of its own, on a certificate file."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "check_strategy.py"
+
+
+def load_checker() -> ModuleType:
+    """The checker's module, loaded from its file (it is not a package of its own), for tests of
+    its pieces."""
+    spec = importlib.util.spec_from_file_location("check_strategy_tool", TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def run_checker(path: str | Path, *args: str) -> subprocess.CompletedProcess[str]:

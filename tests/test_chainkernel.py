@@ -106,14 +106,9 @@ def test_the_checker_without_oxo_finds_the_chains_the_plain_search_finds(
 ) -> None:
     """The chain rule of ``tools/check_strategy.py`` (standard library only, its lines built from
     the format page) gives the plain search's verdict on random positions, at every bound."""
-    import importlib.util
+    from checkers import load_checker
 
-    from checkers import TOOL
-
-    spec = importlib.util.spec_from_file_location("check_strategy_tool", TOOL)
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_checker()
     geometry = Geometry.parse(board)
     checker = tool.Board(dims, k)
     assert sorted(checker.lines) == sorted(geometry.lines)

@@ -5,24 +5,13 @@ against oxo's checker, are in the tests of the proofs and the proof runs.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from types import ModuleType
 
 import pytest
 
-from checkers import TOOL
+from checkers import load_checker
 
-
-def load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_strategy_tool", TOOL)
-    assert spec is not None and spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    return tool
-
-
-tool = load_tool()
+tool = load_checker()
 
 
 def marks(rng: random.Random, size: int, count: int) -> tuple[int, int]:
