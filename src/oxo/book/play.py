@@ -579,10 +579,11 @@ class OpeningsBook:
         :attr:`~oxo.geometry.Geometry.line_frames` in which it is found), the board's own
         orientation first."""
         found = []
+        openings = _opening_images(self.board, self.geometry)
         for frame in self.geometry.line_frames:
             back = frame.inverse
             x, o = back.apply_mask(position.x), back.apply_mask(position.o)
-            for opening, alike in _opening_images(self.board, self.geometry):
+            for opening, alike in openings:
                 if any(ix & ~x == 0 and io & ~o == 0 for ix, io in alike):
                     found.append(OpeningFrame(opening, frame))
         return found
