@@ -34,10 +34,6 @@ _SPEC_FORMS = (
 )
 
 
-#: Calls of :meth:`Symmetry.apply_mask` before it builds its byte tables.
-_TABLES_AFTER = 64
-
-
 @dataclass(frozen=True)
 class Symmetry:
     """One symmetry of a board: a permutation of its cells, with a name.
@@ -63,6 +59,10 @@ class Symmetry:
         return tuple(inverse)
 
     @cached_property
+    def _bytes(self) -> int:
+        return (len(self.perm) + 7) // 8
+
+    @cached_property
     def _byte_tables(self) -> tuple[tuple[int, ...], ...]:
         # For each group of 8 cells, the image of every subset of it: masks map in a few lookups.
         tables = []
@@ -78,15 +78,19 @@ class Symmetry:
     def apply_mask(self, mask: int) -> int:
         """The image of a set of cells given as a bitmask.
 
-        The first calls carry the mask's cells one by one; from the :data:`_TABLES_AFTER`-th on,
-        tables of every byte's images (built once, 256 entries for each 8 cells) carry a byte at a
-        time. A symmetry asked a few times (a run's status on 4x4x4x4, with its thousands of
-        symmetries) never pays for its tables."""
-        state = self.__dict__  # frozen: the call count lives beside cached_property's values
+        A mask is carried either cell by cell or, with tables of every byte's images (256 entries
+        for each 8 cells), a byte at a time. The tables are built once the masks seen so far would
+        have paid for them: each call adds what the tables would have saved on it (in half
+        lookups: three per cell carried, less two per byte looked up), and the tables are built
+        when that tally reaches what they cost (three per entry). A symmetry asked a few times (a
+        run's status on 4x4x4x4, with its thousands of symmetries), or only about sparse masks,
+        never pays for them."""
+        state = self.__dict__  # frozen: the tally lives beside cached_property's values
         if "_byte_tables" not in state:
-            calls = state.get("_calls", 0) + 1
-            state["_calls"] = calls
-            if calls < _TABLES_AFTER:
+            size = self._bytes
+            saved = state.get("_saved", 0) + 3 * mask.bit_count() - 2 * size
+            state["_saved"] = saved if saved > 0 else 0
+            if saved < 3 * (size << 8):
                 image, perm = 0, self.perm
                 while mask:
                     low = mask & -mask
