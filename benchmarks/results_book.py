@@ -27,6 +27,7 @@ defaults (``benchmarks/book_reproduce.py`` runs them).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -89,12 +90,20 @@ def _recorded_check(name: str, sha256: str) -> dict | None:
     }
 
 
+@functools.cache
+def _digests(path: Path) -> dict:
+    """A file's digests, read once per run of this script (several sections ask for the same
+    certificate's, each a full read of up to 90 MB)."""
+    from oxo.fileio import digests
+
+    return digests(path)
+
+
 def certificate(path: Path, shipped: str, known: dict | None = None, **extra) -> dict:
     """A certificate's row from its file (and a check recorded for the same bytes, if any)."""
-    from oxo.fileio import digests
     from oxo.proofs.certificate import verify_certificate
 
-    sums = digests(path)
+    sums = _digests(path)
     known = known if known is not None else _recorded_check(path.name, sums["sha256"])
     if known is not None and known.get("sha256") == sums["sha256"]:
         checked = {
@@ -457,13 +466,12 @@ def open_runs() -> list[dict]:
 def openings_of(folder: Path, geometry) -> list[dict]:
     """The rows of a run's settled openings whose certificate is in results/certificates with a
     recorded check of oxo's (benchmarks/results_openings.py writes and checks them)."""
-    from oxo.fileio import digests
     from oxo.proofs.runs import proved_openings
 
     rows = []
     for opening in proved_openings(folder):
         path = REPOSITORY / opening.certificate_name(geometry)
-        known = _recorded_check(path.name, digests(path)["sha256"]) if path.exists() else None
+        known = _recorded_check(path.name, _digests(path)["sha256"]) if path.exists() else None
         if known is None:
             continue
         rows.append(
@@ -516,9 +524,7 @@ def connect_four() -> list[dict]:
 
 
 def _sums(path: Path) -> dict:
-    from oxo.fileio import digests
-
-    return {"sha256": digests(path)["sha256"]}
+    return {"sha256": _digests(path)["sha256"]}
 
 
 def book() -> dict:
