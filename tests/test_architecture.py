@@ -13,6 +13,7 @@ still a dependency. The page must also name every package and top-level module, 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,13 +44,19 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
+def parsed(source: str) -> ast.Module:
+    """A module's syntax tree, parsed once however many checks read it (never changed by them)."""
+    return ast.parse(source)
+
+
 def imports_of(source: str, module: str, is_package: bool = False) -> Iterator[tuple[int, str]]:
     """(line, imported module) for every ``oxo`` import in a module's source, relative ones resolved.
 
     ``from oxo.x import y`` yields both ``oxo.x`` and ``oxo.x.y`` (``y`` may be a submodule).
     """
     package = module if is_package else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -285,14 +292,16 @@ def scoped_imports(
 ) -> Iterator[tuple[int, str, str]]:
     """(line, imported module, enclosing function or "") for every import, as :func:`imports_of`
     reads them."""
-    tree = ast.parse(source)
     scope: dict[int, str] = {}
-    for node in ast.walk(tree):
+    # One walk down the tree, each node with its innermost enclosing function.
+    stack: list[tuple[ast.AST, str]] = [(parsed(source), "")]
+    while stack:
+        node, function = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and function:
+            scope[node.lineno] = function
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for inner in ast.walk(node):
-                if isinstance(inner, (ast.Import, ast.ImportFrom)):
-                    # the innermost function wins: walk order visits outer functions first
-                    scope[inner.lineno] = node.name
+            function = node.name
+        stack.extend((child, function) for child in ast.iter_child_nodes(node))
     for line, name in imports_of(source, module, is_package):
         yield line, name, scope.get(line, "")
 
