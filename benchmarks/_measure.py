@@ -95,10 +95,17 @@ def export(ref: str) -> Path:
     folder = Path(tempfile.gettempdir()) / f"oxo-baseline-{sha[:12]}"
     if not (folder / "exported").exists():
         folder.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            ["git", "archive", "--format=tar", sha], cwd=root, capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+        # Streamed from git to tar: held in this process, the archive (hundreds of MB with the
+        # certificates) would raise its peak memory, which every child started later inherits
+        # in getrusage's figure for the children.
+        archive = subprocess.Popen(
+            ["git", "archive", "--format=tar", sha], cwd=root, stdout=subprocess.PIPE
+        )
+        unpacked = subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout)
+        assert archive.stdout is not None
+        archive.stdout.close()
+        if archive.wait() != 0 or unpacked.returncode != 0:
+            raise SystemExit(f"could not export {ref} ({sha[:12]}) to {folder}")
         (folder / "exported").write_text(sha + "\n")
     return folder
 
