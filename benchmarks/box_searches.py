@@ -55,7 +55,8 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   and ``--rated 8,12,0``, one turn each: docs/performance.md). ``--from-run``: positions the
   4x4x4x4 run settled four plies in instead (``--positions``, 0 the cheapest; ``--from-run
   --positions 1105,1125,1145,1160,1175,1190,1205,1220 --nodes 2000000 --rated 3,12 --repeats 1``:
-  docs/performance.md); the positions each search took are printed too.
+  docs/performance.md), or as many as ``--run-plies`` says; the positions each search took are
+  printed too.
 * ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
   and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
   4 --before REV --repeats 2``: docs/performance.md).
@@ -1371,8 +1372,14 @@ def main() -> None:
         "--from-run",
         action="store_true",
         help="failed-fours, rated-threats: positions the 4x4x4x4 run settled four plies in "
-        "(--sample of them, cheapest to dearest, or --positions; --state-from) instead of the "
-        "random four-ply sample",
+        "(--sample of them, cheapest to dearest, or --positions; --state-from; --run-plies) "
+        "instead of the random four-ply sample",
+    )
+    parser.add_argument(
+        "--run-plies",
+        type=int,
+        default=4,
+        help="--from-run: how many marks the run's settled positions have (default 4)",
     )
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
@@ -1395,7 +1402,7 @@ def main() -> None:
     print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
     chosen = None
     if args.from_run:
-        settled = run_settled(revision=args.state_from)
+        settled = run_settled(plies=args.run_plies, revision=args.state_from)
         picked = draw(settled, args.sample, args.positions)
         chosen = [settled[i][:2] for i in picked]
         args.sample = len(chosen)
