@@ -101,8 +101,8 @@ def export(ref: str) -> Path:
         archive = subprocess.Popen(
             ["git", "archive", "--format=tar", sha], cwd=root, stdout=subprocess.PIPE
         )
-        unpacked = subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout)
         assert archive.stdout is not None
+        unpacked = subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout)
         archive.stdout.close()
         if archive.wait() != 0 or unpacked.returncode != 0:
             raise SystemExit(f"could not export {ref} ({sha[:12]}) to {folder}")

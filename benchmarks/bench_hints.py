@@ -5,12 +5,12 @@ Run:  python benchmarks/bench_hints.py --x 0,11,103 --o 3,7 --leaves 8 --nodes 3
 The run tries first, in a leaf's job, the move that won most of its settled siblings (the other
 replies of the defender to the same position; ``oxo.proofs.runs.Tree.hints``, one move). This
 takes the position given by ``--x`` and ``--o`` (cells, as the run's state keeps it, the defender
-to move; it must be split in the run's state), the moves that won its settled children ranked by
-how many they won, and ``--leaves`` of its open children whose one job settled nothing (evenly
-drawn from the order the run keeps them in); for each, the position after each of the next
-``--hints`` moves of the ranking (after the ``--skip`` first, which the jobs tried already) is
-searched in a fresh search within ``--nodes`` positions: won, lost ("no": the move does not
-win) or open, with its positions and processor seconds.
+to move; it must be split in the run's state) and ``--leaves`` of its open children whose one job
+settled nothing (evenly drawn from the order the run keeps them in); for each, the position after
+each of the next ``--hints`` moves of the run's ranking of the moves that won its siblings
+(``Tree.hints``, after the ``--skip`` first, which the jobs tried already) is searched in a fresh
+search within ``--nodes`` positions: won, lost ("no": the move does not win) or open, with its
+positions and processor seconds. Moves are named in the position's orientation.
 """
 
 from __future__ import annotations
@@ -61,17 +61,7 @@ def main() -> None:
     )
     if parent is None or parent.children is None:
         raise SystemExit("no split position with those cells in the run's state")
-    votes: collections.Counter[int] = collections.Counter()
-    for move, key in parent.children:
-        won = tree.winning_move(key, values) if values.get(key) == 1 else None
-        if won is not None:
-            child = tree.nodes[key]
-            into_parent = tree.classes.carrying((child.x, child.o), play(x, o, move))
-            votes[into_parent[won]] += 1
-    ranking = [move for move, _ in votes.most_common()]
-    hints = ranking[args.skip : args.skip + args.hints]
     print(f"machine: {machine()}; commit {commit(short=True) or '?'}")
-    print(f"moves that won the settled children (cell: children won): {votes.most_common()}")
     leaves = [
         (move, key)
         for move, key in parent.children
@@ -81,13 +71,12 @@ def main() -> None:
     tally: collections.Counter[str] = collections.Counter()
     for move, key in leaves[::step][: args.leaves]:
         leaf = tree.nodes[key]
-        into_leaf = tree.classes.carrying(play(x, o, move), (leaf.x, leaf.o))
+        # The run's own ranking for the leaf (Tree.hints), past the moves its jobs tried; named
+        # in the parent's orientation, as the moves of all the leaves compare.
+        into_parent = tree.classes.carrying((leaf.x, leaf.o), play(x, o, move))
         words = []
-        for hint in hints:
-            cell = into_leaf[hint]
-            if (leaf.x | leaf.o) >> cell & 1:
-                words.append(f"{hint}: taken")
-                continue
+        for cell in tree.hints(key, values, count=args.skip + args.hints)[args.skip :]:
+            hint = into_parent[cell]
             search = WideSearch(geometry, "x", table_bytes=1 << 28)
             began = time.process_time()
             answer = search.solve_until(*play(leaf.x, leaf.o, cell), None, args.nodes)
