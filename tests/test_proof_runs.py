@@ -546,6 +546,48 @@ def test_the_rate_falls_back_to_the_last_session_in_which_jobs_ended(tmp_path: P
     assert "rate: 100 positions per second lately" in status.lines()
 
 
+def test_each_session_counts_the_positions_it_settled(tmp_path: Path) -> None:
+    """A session records how many positions its jobs settled (its pace: the positions a second
+    say nothing of it), and the status says it while the value is open, for the latest session
+    that counted them (sessions recorded before did not)."""
+    folder = tmp_path / "p"
+    geometry = Geometry.parse("4x5,k=4")
+    prove_board(geometry, seconds=None, proof_dir=folder, run=split())
+    path = folder / "run" / "state.json"
+    state = json.loads(path.read_text())
+    session = state["sessions"][-1]
+    status = run_status(folder)
+    settled = sum(q.settled_jobs for q in status.questions)
+    assert session["settled_before"] == 0 and session["settled"] == settled > 0
+    assert status.pace == (1, session["seconds"], settled)
+    assert not any(line.startswith("pace:") for line in status.lines())  # the value is known
+    prove_board(geometry, seconds=None, proof_dir=folder, run=split())  # nothing left to settle
+    again = json.loads(path.read_text())["sessions"][-1]
+    assert again["settled_before"] == settled and again["settled"] == 0
+    # An open run: the latest session that counted, not an older one or one without the count.
+    state["done"] = None
+    counted = dict(session, seconds=600.0, settled=4)
+    old = {key: value for key, value in session.items() if "settled" not in key}
+    state["sessions"] = [dict(counted, settled=9), counted, dict(old, seconds=60.0)]
+    path.write_text(json.dumps(state))
+    status = run_status(folder)
+    assert status.pace == (2, 600.0, 4) and status.to_dict()["pace"] == {
+        "session": 2,
+        "seconds": 600.0,
+        "settled": 4,
+    }
+    assert status.value is None
+    assert "pace: 4 positions settled in session 2 (10 min, one each 2 min)" in status.lines()
+    # Going on now: the running session's count so far.
+    state["sessions"].append(dict(counted, seconds=30.0, settled=0, end="running"))
+    path.write_text(json.dumps(state))
+    lock = folder / "run" / "lock"
+    lock.write_text(json.dumps({"pid": os.getpid(), "host": os.uname().nodename}))
+    assert "pace: no position settled in this session so far (30 s)" in run_status(folder).lines()
+    lock.unlink()
+    assert "pace: no position settled in session 4 (30 s)" in run_status(folder).lines()
+
+
 def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = str(tmp_path / "p")
     assert main(["solve", "4x5", "--k", "4", "--proof", folder, "--status"]) == 2

@@ -1302,6 +1302,7 @@ class ProofRun:
             self.session["seconds"] = round(time.time() - self.session["started"], 3)
             searched = sum(tree.searched for tree in self.trees.values())
             self.session["nodes"] = searched - self.session["nodes_before"]
+            self.session["settled"] = self._settled() - self.session["settled_before"]
             samples = state["samples"]
             samples.append([round(time.time(), 3), searched, len(state["sessions"]) - 1])
             del samples[:-SAMPLES]
@@ -1310,6 +1311,11 @@ class ProofRun:
         self.last_save = time.perf_counter()
 
     # -- proving -----------------------------------------------------------------------------------
+
+    def _settled(self) -> int:
+        """Positions settled by the jobs so far, over both questions (a session records how many
+        it settled: the pace of a run, where its positions a second say nothing of it)."""
+        return sum(1 for tree in self.trees.values() for node in tree.nodes.values() if node.value)
 
     def prove(self, seconds: float | None, report: StatusReporter) -> tuple[Value, float]:
         """Continue the run for at most ``seconds`` (None: until the value is known); return the
@@ -1324,6 +1330,8 @@ class ProofRun:
             "scheduler": self.options.scheduler,
             "nodes_before": searched,
             "nodes": 0,
+            "settled_before": self._settled(),
+            "settled": 0,
             "end": "running",
         }
         self.state["sessions"].append(self.session)
@@ -2357,6 +2365,9 @@ class RunStatus:
     #: What ``rate`` is measured over: None for the last ten minutes, else the words for the
     #: session it comes from (when no job ended lately: a job's positions count when it ends).
     rate_over: str | None = None
+    #: The latest session that counted the positions it settled (the earlier ones did not):
+    #: (its number, its seconds, positions settled), the running one's so far.
+    pace: tuple[int, float, int] | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -2383,6 +2394,11 @@ class RunStatus:
                 attacker: {"leaves": leaves, "bytes": size}
                 for attacker, (leaves, size) in self.leaf_tables.items()
             },
+            "pace": (
+                None
+                if self.pace is None
+                else dict(zip(("session", "seconds", "settled"), self.pace, strict=True))
+            ),
         }
 
     def lines(self) -> list[str]:
@@ -2462,6 +2478,18 @@ class RunStatus:
             out.append(
                 f"rate: {self.rate:,.0f} positions per second "
                 + (f"over {self.rate_over}" if self.rate_over else "lately")
+            )
+        if self.pace is not None and self.value is None:
+            number, seconds, settled = self.pace
+            when = (
+                "this session so far"
+                if self.active is not None and number == self.sessions
+                else f"session {number}"
+            )
+            each = f", one each {duration(seconds / settled)}" if settled else ""
+            out.append(
+                f"pace: {counted(settled, 'position') if settled else 'no position'} settled in "
+                f"{when} ({duration(seconds)}{each})"
             )
         if self.estimate is not None:
             every = (
@@ -2576,6 +2604,14 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
                     f"{duration(session['seconds'])}; a job's positions count when it ends)"
                 )
                 break
+    pace = next(
+        (
+            (number, float(session["seconds"]), int(session["settled"]))
+            for number, session in reversed(list(enumerate(sessions, start=1)))
+            if "settled" in session and session.get("seconds")
+        ),
+        None,
+    )
     done = state.get("done") or {}
     # Before the value is known, the certificate of a question answered "no" (written at once).
     checks = done.get("checks") or state.get("certified", {})
@@ -2605,6 +2641,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         },
         _leaf_tables(state_dir),
         rate_over,
+        pace,
     )
 
 
