@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from oxo.counting.drops import count_positions
+from oxo.counting.drops import count_positions, estimate_count, estimate_plies, reach
 from oxo.errors import BoardSpecError, OutOfReachError
 from oxo.geometry import Geometry
 from oxo.position import Position
@@ -81,3 +81,40 @@ def test_boards_it_does_not_take() -> None:
         count_positions(Geometry.parse("4x4x4"), 2)
     with pytest.raises(OutOfReachError):
         count_positions(Geometry.parse("4x4x4x4,gravity"), 2)
+
+
+# -- limits ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "last"),
+    [
+        ("4x4x4,gravity", 5),
+        ("3x3x3,gravity", 8),
+        ("3x2x3,k=2,gravity", None),
+        ("6x7,k=4,gravity", 8),
+    ],
+)
+def test_estimates_are_upper_bounds(spec: str, last: int | None) -> None:
+    """Every ply's bound holds the positions counted, and the bounds of a board with gravity in
+    any dimension are those of the plane's gravity count where both apply (Connect Four)."""
+    geometry = Geometry.parse(spec)
+    counted = count_positions(geometry, last).positions
+    plies = estimate_plies(geometry, len(counted) - 1)
+    assert [p.ply for p in plies] == list(range(1, len(counted)))
+    assert all(n <= p.positions_at_most for n, p in zip(counted[1:], plies, strict=True)), spec
+    assert all(p.seconds > 0 and p.memory > 0 for p in plies)
+    if spec.startswith("6x7"):
+        from oxo.gravity.board import GravityBoard
+        from oxo.gravity.counting import position_bounds
+
+        assert [p.positions_at_most for p in plies] == position_bounds(GravityBoard(6, 7, 4), 8)[1:]
+
+
+def test_the_estimate_reaches_further_with_more_time_and_memory() -> None:
+    geometry = Geometry.parse("4x4x4,gravity")
+    whole = estimate_count(geometry)
+    assert whole.memory > estimate_count(geometry, 8).memory > estimate_count(geometry, 4).memory
+    small, large = reach(geometry, 1.0, 1 << 30), reach(geometry, 600.0, 1 << 40)
+    assert 0 < small < large < geometry.size
+    assert reach(geometry, 600.0, 1 << 20) == 0  # not even the interpreter fits

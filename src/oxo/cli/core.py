@@ -180,7 +180,7 @@ def count(
                 elif not isinstance(board, Geometry):
                     tables.append(_count_gravity(board, limit, max_ply, yes, quiet, rows))
                 elif board.gravity:
-                    tables.append(_count_drops(board, max_ply, quiet, rows))
+                    tables.append(_count_drops(board, limit, max_ply, yes, quiet, rows))
                 else:
                     shards = _Shards(executor=executor, workers=workers, scheduler=scheduler)
                     run = _ClassicCount(shards, limit, max_ply, folder, yes, quiet, rows)
@@ -281,7 +281,12 @@ def _print_counts(
                 f"{table.spec}: classes are up to the board's {order} symmetries (those of its "
                 "base: a mark keeps its height)"
             )
-            if not table.complete:
+            if stopped and not table.complete:
+                _note(
+                    f"{table.spec}: stopped after ply {len(table.positions) - 1}; run the same "
+                    "command to count again (the count starts again from the empty board)"
+                )
+            elif not table.complete:
                 _note(
                     f"{table.spec}: counted up to ply {len(table.positions) - 1} of "
                     f"{table.geometry.size}; a larger --plies counts further (the count starts "
@@ -538,31 +543,60 @@ def _refuse_classic_options(
 
 
 def _count_drops(
-    geometry: Geometry, max_ply: int | None, quiet: bool, rows: list[PlyCount]
+    geometry: Geometry,
+    limit: int,
+    max_ply: int | None,
+    yes: bool,
+    quiet: bool,
+    rows: list[PlyCount],
 ) -> DropCounts:
     """A box with gravity (Score Four), counted ply by ply in memory up to ``--plies`` (needed
-    beyond 20 cells), each ply's row added to ``rows`` as it comes."""
+    beyond 20 cells): estimate, ask or refuse, then count within the memory limit, each ply's row
+    added to ``rows`` as it comes."""
     import time
 
     from oxo.counting import drops
+    from oxo.counting.budget import format_bytes
     from oxo.errors import OutOfReachError
 
+    spec = geometry.spec
+    plies = drops.estimate_plies(geometry)
+    within = drops.reach(geometry, ASK_AFTER_SECONDS, limit)
+    quick = (
+        f"--plies {within} takes at most about {duration(sum(p.seconds for p in plies[:within]))}"
+    )
     if max_ply is None and geometry.size > drops.WHOLE_GAME_CELLS:
         raise OutOfReachError(
-            f"{geometry.spec} has {geometry.size} cells: every ply is counted only on gravity "
-            f"boards of at most {drops.WHOLE_GAME_CELLS} cells; give --plies N to stop after ply "
-            "N (on Score Four ply 7 takes about a minute)"
+            f"{spec} has {geometry.size} cells: every ply is counted only on gravity boards of at "
+            f"most {drops.WHOLE_GAME_CELLS} cells; give --plies N to stop after ply N ({quick})"
         )
+    last = geometry.size if max_ply is None else min(max_ply, geometry.size)
+    check_estimate(
+        f"counting {spec} up to ply {last}",
+        drops.estimate_count(geometry, last),
+        limit,
+        yes=yes,
+        smaller=f"give --plies N to stop after ply N ({quick})",
+        details=[
+            f"ply {p.ply}: at most {p.positions_at_most:,} positions, about "
+            f"{duration(p.seconds)}, {format_bytes(p.memory)} of memory"
+            for p in plies[:last]
+            if p.seconds >= 1 or p.ply == last
+        ][:12],
+    )
+    known: list[tuple[int, int]] = []
     started = time.monotonic()
-    with progress_bar(f"counting {geometry.spec}", total=1.0, quiet=quiet) as bar:
+    with progress_bar(f"counting {spec}", total=1.0, quiet=quiet) as bar:
 
         def on_row(row: PlyCount) -> None:
             rows.append(row)
+            known.append((row.ply, row.positions))
             seconds = time.monotonic() - started
             if seconds >= 1:
-                bar.note(f"{geometry.spec} ply {row.ply}: {row.positions:,} positions")
+                bar.note(f"{spec} ply {row.ply}: {row.positions:,} positions")
 
-        return drops.count_positions(geometry, max_ply, on_row=on_row)
+        with _guarded_count(spec, limit, known):
+            return drops.count_positions(geometry, max_ply, on_row=on_row)
 
 
 def _count_gravity(

@@ -9,10 +9,12 @@ command line) instead of letting the machine swap or the kernel kill something e
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import signal
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -198,3 +200,57 @@ class Estimate:
         return record(
             self, {"memory": "memory_bytes", "disk": "disk_bytes"}, seconds=round(self.seconds, 1)
         )
+
+
+@dataclass(frozen=True)
+class PlyEstimate:
+    """An upper bound on one ply of a count ply by ply and the time and memory it would take."""
+
+    ply: int
+    positions_at_most: int
+    seconds: float
+    memory: int
+
+    def to_dict(self) -> dict[str, object]:
+        return record(self, {"memory": "memory_bytes"}, seconds=round(self.seconds, 1))
+
+
+def ply_by_ply(plies: Sequence[PlyEstimate], base: int, note: str) -> Estimate:
+    """The estimate of a count that goes ply by ply, keeping a ply or two at a time: the plies'
+    times added, and ``base`` (the interpreter and numpy) with the most any one ply needs."""
+    return Estimate(
+        sum(p.seconds for p in plies), base + max((p.memory for p in plies), default=0), note=note
+    )
+
+
+def plies_within(plies: Sequence[PlyEstimate], base: int, seconds: float, memory: int) -> int:
+    """The last ply of ``plies`` a count reaches within ``seconds`` and ``memory`` bytes."""
+    reach, spent = 0, 0.0
+    for p in plies:
+        spent += p.seconds
+        if spent > seconds or base + p.memory > memory:
+            break
+        reach = p.ply
+    return reach
+
+
+def column_fill_bounds(columns: int, height: int, last: int) -> list[int]:
+    """For each ply 0..``last`` of a board with gravity (``columns`` columns of ``height`` cells),
+    at most how many positions it holds: the ways to fill the columns to heights adding up to the
+    ply, times the ways to choose which of the marks are X's (every reachable position is one of
+    them), and never more than each position of the ply before followed by each column."""
+    size = columns * height
+    last = min(last, size)
+    # heights[p]: the ways to give the columns heights (0..height each) that add up to p.
+    heights = [1] + [0] * size
+    for _ in range(columns):
+        following = [0] * (size + 1)
+        for total, ways in enumerate(heights):
+            if ways:
+                for h in range(min(height, size - total) + 1):
+                    following[total + h] += ways
+        heights = following
+    bounds = [1]
+    for ply in range(1, last + 1):
+        bounds.append(min(heights[ply] * math.comb(ply, (ply + 1) // 2), bounds[-1] * columns))
+    return bounds

@@ -25,14 +25,35 @@ from dataclasses import dataclass
 import numpy as np
 
 from oxo.counting import PerPlyCounts, PlyCount
+from oxo.counting.budget import (
+    Estimate,
+    MiB,
+    PlyEstimate,
+    column_fill_bounds,
+    plies_within,
+    ply_by_ply,
+)
 from oxo.errors import BoardSpecError, OutOfReachError
 from oxo.geometry import Geometry, burnside_average
 
 #: The largest board this counter takes: X's cells are a 64-bit mask.
 MAX_CELLS = 64
 #: Without a last ply, every ply is counted only on boards of at most this many cells (Score
-#: Four's ply 7 takes about a minute; ply 9 holds some 170 million positions).
+#: Four's ply 9 holds up to 157 million positions, :func:`estimate_plies`).
 WHOLE_GAME_CELLS = 20
+#: Seconds per move out of a ply (made, sorted, checked for lines and symmetries): Score Four's ply
+#: 8 made 94 million moves in 74 s beside a proof run on both cores, the slowest per move of its
+#: plies 6 to 8 (ply 7: 17 million in 5.6 s).
+SECONDS_PER_MOVE = 8e-7
+#: Bytes per position of the ply the moves come out of (its heights number and X's cells), per
+#: position of the new ply (its buckets' parts, then the parts joined), and per move of the bucket
+#: being made (the moves, their order, each column's digit): Score Four's ply 8, 33 million
+#: positions out of 5.9 million in buckets of 8.4 million moves, peaked at 2.08 GB.
+BYTES_PER_POSITION_BEFORE = 16
+BYTES_PER_POSITION = 32
+BYTES_PER_MOVE = 96
+#: Memory of the interpreter and numpy before the count starts (215 MB at Score Four's ply 6).
+BASE_MEMORY = 200 * MiB
 
 
 @dataclass(frozen=True)
@@ -172,6 +193,42 @@ class _Board:
             first[1:] = (all_codes[1:] != all_codes[:-1]) | (all_xs[1:] != all_xs[:-1])
             all_codes, all_xs = all_codes[first], all_xs[first]
         return all_codes, all_xs
+
+
+def estimate_plies(geometry: Geometry, last: int | None = None) -> list[PlyEstimate]:
+    """Per ply 1..``last`` (default: the whole game) of the gravity board ``geometry``, an upper
+    bound on its positions and the time and memory its count takes (rough, from this machine's
+    rates). The list stops early at a ply that alone would take over a year."""
+    last = geometry.size if last is None else min(last, geometry.size)
+    columns = geometry.column_count
+    bounds = column_fill_bounds(columns, geometry.height, last)
+    out = []
+    for ply in range(1, last + 1):
+        moves = bounds[ply - 1] * columns
+        seconds = moves * SECONDS_PER_MOVE
+        memory = (
+            bounds[ply - 1] * BYTES_PER_POSITION_BEFORE
+            + bounds[ply] * BYTES_PER_POSITION
+            + min(moves, BUCKET) * BYTES_PER_MOVE
+        )
+        out.append(PlyEstimate(ply, bounds[ply], seconds, memory))
+        if seconds > 365 * 86400:
+            break
+    return out
+
+
+def estimate_count(geometry: Geometry, last: int | None = None) -> Estimate:
+    """Time and memory for counting up to ply ``last`` (default: the whole game): upper bounds."""
+    return ply_by_ply(
+        estimate_plies(geometry, last),
+        BASE_MEMORY,
+        "from upper bounds on the positions of each ply",
+    )
+
+
+def reach(geometry: Geometry, seconds: float, memory: int) -> int:
+    """The last ply a count reaches within ``seconds`` and ``memory`` bytes, by the estimate."""
+    return plies_within(estimate_plies(geometry), BASE_MEMORY, seconds, memory)
 
 
 def count_positions(

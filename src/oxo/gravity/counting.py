@@ -25,11 +25,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from oxo.counting import PerPlyCounts, PlyCount
-from oxo.counting.budget import Estimate, MiB
+from oxo.counting.budget import (
+    Estimate,
+    MiB,
+    PlyEstimate,
+    column_fill_bounds,
+    ply_by_ply,
+)
+from oxo.counting.budget import plies_within as within
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
 from oxo.gravity.solver import supports
-from oxo.records import record
 
 #: Without a last ply, the command line counts every ply only on gravity boards of at most this
 #: many cells (5x4 takes seconds; 5x5 with k=4 already holds hundreds of millions of positions).
@@ -79,19 +85,6 @@ class GravityCounts(PerPlyCounts):
         }
 
 
-@dataclass(frozen=True)
-class GravityPlyEstimate:
-    """An upper bound on one ply of a gravity count and the time and memory it would take."""
-
-    ply: int
-    positions_at_most: int
-    seconds: float
-    memory: int
-
-    def to_dict(self) -> dict[str, object]:
-        return record(self, {"memory": "memory_bytes"}, seconds=round(self.seconds, 1))
-
-
 def _check_supported(board: GravityBoard) -> None:
     if not supports(board):
         raise OutOfReachError(
@@ -102,27 +95,12 @@ def _check_supported(board: GravityBoard) -> None:
 
 
 def position_bounds(board: GravityBoard, last: int) -> list[int]:
-    """For each ply 0..``last``, at most how many positions it holds: the ways to fill columns to
-    heights adding up to the ply, times the ways to choose which of the marks are X's (every
-    reachable position is one of them), and never more than each position of the ply before
-    followed by each column."""
-    last = min(last, board.size)
-    # heights[p]: the ways to give the columns heights (0..rows each) that add up to p.
-    heights = [1] + [0] * board.size
-    for _ in range(board.cols):
-        following = [0] * (board.size + 1)
-        for total, ways in enumerate(heights):
-            if ways:
-                for h in range(min(board.rows, board.size - total) + 1):
-                    following[total + h] += ways
-        heights = following
-    bounds = [1]
-    for ply in range(1, last + 1):
-        bounds.append(min(heights[ply] * math.comb(ply, (ply + 1) // 2), bounds[-1] * board.cols))
-    return bounds
+    """For each ply 0..``last``, at most how many positions it holds
+    (:func:`oxo.counting.budget.column_fill_bounds`)."""
+    return column_fill_bounds(board.cols, board.rows, last)
 
 
-def estimate_plies(board: GravityBoard, last: int | None = None) -> list[GravityPlyEstimate]:
+def estimate_plies(board: GravityBoard, last: int | None = None) -> list[PlyEstimate]:
     """Per ply 1..``last`` (default: the whole game), an upper bound on its positions and the time
     and memory it takes (rough, from this machine's rates). The list stops early at a ply that
     alone would take over a year."""
@@ -136,7 +114,7 @@ def estimate_plies(board: GravityBoard, last: int | None = None) -> list[Gravity
         # First the moves with the ply before and the new keys, then the new ply's own arrays.
         gathering = moves * BYTES_PER_MOVE + bounds[ply - 1] * 16 + bounds[ply] * 8
         memory = max(gathering, bounds[ply] * BYTES_PER_POSITION)
-        out.append(GravityPlyEstimate(ply, bounds[ply], seconds, memory))
+        out.append(PlyEstimate(ply, bounds[ply], seconds, memory))
         if seconds > 365 * 86400:
             break
     return out
@@ -144,23 +122,14 @@ def estimate_plies(board: GravityBoard, last: int | None = None) -> list[Gravity
 
 def estimate_count(board: GravityBoard, last: int | None = None) -> Estimate:
     """Time and memory for counting up to ply ``last`` (default: the whole game): upper bounds."""
-    plies = estimate_plies(board, last)
-    return Estimate(
-        sum(p.seconds for p in plies),
-        BASE_MEMORY + max((p.memory for p in plies), default=0),
-        note="from upper bounds on the positions of each ply",
+    return ply_by_ply(
+        estimate_plies(board, last), BASE_MEMORY, "from upper bounds on the positions of each ply"
     )
 
 
 def plies_within(board: GravityBoard, seconds: float, memory: int) -> int:
     """The last ply a count can reach within ``seconds`` and ``memory`` bytes, by the estimate."""
-    reach, spent = 0, 0.0
-    for p in estimate_plies(board):
-        spent += p.seconds
-        if spent > seconds or BASE_MEMORY + p.memory > memory:
-            break
-        reach = p.ply
-    return reach
+    return within(estimate_plies(board), BASE_MEMORY, seconds, memory)
 
 
 def _has_line(marks: np.ndarray, board: GravityBoard) -> np.ndarray:
