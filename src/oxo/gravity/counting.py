@@ -24,15 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from oxo.counting import PerPlyCounts, PlyCount
-from oxo.counting.budget import (
-    Estimate,
-    MiB,
-    PlyEstimate,
-    column_fill_bounds,
-    ply_by_ply,
-)
-from oxo.counting.budget import plies_within as within
+from oxo.counting import PerPlyCounts, PlyCount, budget
+from oxo.counting.budget import Estimate, MiB, PlyEstimate, column_fill_bounds, ply_by_ply
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
 from oxo.gravity.solver import supports
@@ -129,7 +122,7 @@ def estimate_count(board: GravityBoard, last: int | None = None) -> Estimate:
 
 def plies_within(board: GravityBoard, seconds: float, memory: int) -> int:
     """The last ply a count can reach within ``seconds`` and ``memory`` bytes, by the estimate."""
-    return within(estimate_plies(board), BASE_MEMORY, seconds, memory)
+    return budget.plies_within(estimate_plies(board), BASE_MEMORY, seconds, memory)
 
 
 def _has_line(marks: np.ndarray, board: GravityBoard) -> np.ndarray:

@@ -1314,7 +1314,7 @@ class ProofRun:
 
     def _settled(self) -> int:
         """Positions settled by the jobs so far, over both questions (a session records how many
-        it settled: the pace of a run, where its positions a second say nothing of it)."""
+        it settled: the pace of a run, which its positions a second do not show)."""
         return sum(1 for tree in self.trees.values() for node in tree.nodes.values() if node.value)
 
     def prove(self, seconds: float | None, report: StatusReporter) -> tuple[Value, float]:
