@@ -604,6 +604,15 @@ def test_the_book_of_an_open_board_says_what_each_open_reply_waits_on() -> None:
     assert max(map(len, lines)) <= 80
     assert text.index("O on 85 waits") < text.index(f"replies to X on {others[0][0]}")
     assert Waiting.from_dict(waits[2].to_dict()) == waits[2]
+    # What a wait's own open replies wait on, one level further, indented under it.
+    deeper = Waiting(3, (0, 11, 103), (3, 7), False, 251, 45, 60, 1)
+    nested = (replace(waits[0], below=(deeper,)),)
+    question = replace(opened.questions[0], waits_after=first[0], waits=nested)
+    lines = open_lines(replace(opened, questions=(question,)))
+    (at,) = [i for i, line in enumerate(lines) if "O on 3 waits on" in line]
+    assert lines[at].startswith(" " * 15 + "- ") and max(map(len, lines)) <= 80
+    assert "- O on 7 waits on" in lines[at - 2] or "- O on 7 waits on" in lines[at - 1]
+    assert Waiting.from_dict(nested[0].to_dict()) == nested[0]
 
 
 def test_an_open_board_is_answered_with_what_its_run_has_settled(

@@ -27,11 +27,12 @@ from oxo.geometry import Geometry
 from oxo.proofs import runs, workers
 from oxo.proofs.certificate import status_masks, status_string, verify_certificate
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
-from oxo.proofs.results import certificate_name
+from oxo.proofs.results import Waiting, certificate_name
 from oxo.proofs.runs import (
     NEAR,
     OPENING_PLIES,
     PATIENCE,
+    WAITS_SAID,
     Node,
     ProofRun,
     RunOptions,
@@ -1650,6 +1651,39 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
     tree.nodes[moves[0]].children = None  # unsplit again: X's moves, more than one way on
     tree.nodes[moves[0]].jobs = PATIENCE
     assert tree.waits_on(r0, tree.values()) == r0
+
+
+def test_a_wait_at_the_defenders_position_with_few_replies_open_says_what_those_wait_on(
+    tmp_path: Path,
+) -> None:
+    """Where an open reply waits on a position of the defender with at most WAITS_SAID replies
+    open, its wait lists what each of those waits on in turn (one level further, no more), and
+    the words say both, the deeper ones indented."""
+    tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
+    first = split_node(tree, tree.root)[0]
+    replies = split_node(tree, first)
+    for key in replies[1:]:
+        tree.nodes[key].value = 1
+    moves = split_node(tree, replies[0])  # X to move: the run follows the split move alone
+    below = list(dict.fromkeys(split_node(tree, moves[0])))  # O to move: its replies' classes
+    for i, key in enumerate(below):  # (by hand: the split settled some at once)
+        tree.nodes[key].value = 1 if i >= WAITS_SAID else 0
+    values = tree.values()
+    assert tree.waits_on(replies[0], values) == moves[0]
+    (wait,) = tree.waits(values, first)
+    children = tree.nodes[moves[0]].children or []
+    open_below = [move for move, key in children if not values[key]]
+    assert not wait.attacker_to_move and wait.moves == len(children)
+    assert wait.settled == len(children) - len(open_below) and 0 < len(open_below)
+    assert [w.reply for w in wait.below] == open_below
+    assert all(w.below == () and w.moves == 0 for w in wait.below)  # leaves, one level only
+    assert Waiting.from_dict(wait.to_dict()) == wait
+    lines = wait.lines("x")
+    assert [depth for depth, _ in lines] == [0] + [1] * len(open_below)
+    assert lines[1][1] == wait.below[0].words("x")
+    tree.nodes[below[WAITS_SAID]].value = 0  # one more class open: too many to list
+    (wait,) = tree.waits(tree.values(), first)
+    assert wait.below == ()
 
 
 def test_a_slice_cut_short_by_the_end_of_the_time_is_not_a_doubling(tmp_path: Path) -> None:

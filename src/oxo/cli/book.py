@@ -359,13 +359,14 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             )
             if move == q.waits_after:  # what each open reply waits on, as a list
                 for wait in q.waits:
-                    out += textwrap.wrap(
-                        wait.words(side),
-                        79,
-                        initial_indent=" " * 13 + "- ",
-                        subsequent_indent=" " * 15,
-                        break_on_hyphens=False,
-                    )
+                    for depth, words in wait.lines(side):
+                        out += textwrap.wrap(
+                            words,
+                            79,
+                            initial_indent=" " * (13 + 2 * depth) + "- ",
+                            subsequent_indent=" " * (15 + 2 * depth),
+                            break_on_hyphens=False,
+                        )
         rest = len(q.replies) - len(shown)
         if rest > 0:
             out += _label_wrap(

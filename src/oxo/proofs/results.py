@@ -151,15 +151,29 @@ class Waiting:
     searched: int
     jobs: int
     same_as: int | None = None
+    #: Where the position waited on is the defender's with a few replies open: what each of those
+    #: waits on in turn (one level further down).
+    below: tuple[Waiting, ...] = ()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Waiting:
         fields = dict(data)
         fields["x"], fields["o"] = tuple(fields["x"]), tuple(fields["o"])
+        fields["below"] = tuple(cls.from_dict(item) for item in fields.get("below", ()))
         return cls(**fields)
 
     def to_dict(self) -> dict[str, object]:
-        return record(self, x=list(self.x), o=list(self.o))
+        return record(
+            self, x=list(self.x), o=list(self.o), below=[wait.to_dict() for wait in self.below]
+        )
+
+    def lines(self, attacker: str, depth: int = 0) -> list[tuple[int, str]]:
+        """This wait and those below it in words (:meth:`words`), each with its depth: 0 for this
+        one, 1 for those it waits on in turn."""
+        out = [(depth, self.words(attacker))]
+        for wait in self.below:
+            out.extend(wait.lines(attacker, depth + 1))
+        return out
 
     def words(self, attacker: str) -> str:
         """In words, ``attacker`` the side whose question it is: ``O on 7 waits on X on 0 and

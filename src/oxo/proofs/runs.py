@@ -1063,9 +1063,11 @@ class Tree:
             key = ahead[0]
         return key
 
-    def waits(self, values: dict[int, int], key: int) -> tuple[Waiting, ...]:
+    def waits(self, values: dict[int, int], key: int, levels: int = 2) -> tuple[Waiting, ...]:
         """For each open child of ``key`` (the defender to move), what it waits on
-        (:meth:`waits_on`), in the order of the children."""
+        (:meth:`waits_on`), in the order of the children; where that is again the defender's
+        position with at most :data:`WAITS_SAID` replies open, what each of those waits on, down
+        to ``levels`` levels in all."""
         out: list[Waiting] = []
         first: dict[int, int] = {}
         for move, child in self.nodes[key].children or []:
@@ -1074,6 +1076,10 @@ class Tree:
             at = self.waits_on(child, values)
             node = self.nodes[at]
             below = node.children or []
+            deeper: tuple[Waiting, ...] = ()
+            if levels > 1 and below and not self.attacker_to_move(node) and at not in first:
+                if sum(1 for _, c in below if not values[c]) <= WAITS_SAID:
+                    deeper = self.waits(values, at, levels - 1)
             out.append(
                 Waiting(
                     move,
@@ -1085,6 +1091,7 @@ class Tree:
                     sum(1 for _, c in below if self.nodes[c].jobs),
                     node.jobs,
                     first.get(at),
+                    deeper,
                 )
             )
             first.setdefault(at, move)
@@ -2435,7 +2442,11 @@ class RunStatus:
                     f"does not win after {r.no_win:,}, {r.open:,} open ({r.open_jobs:,} open jobs "
                     f"below){'' if r.now else '; waits its turn'}"
                 )
-                out.extend(f"      {wait.words(q.attacker)}" for wait in r.waits)
+                out.extend(
+                    f"      {'  ' * depth}{words}"
+                    for wait in r.waits
+                    for depth, words in wait.lines(q.attacker)
+                )
             out.append(
                 f"  jobs: {q.jobs:,} run; {q.settled_jobs:,} positions settled ({q.proved:,} "
                 f"proved, {q.disproved:,} disproved), {q.split:,} split; {q.open_jobs:,} open, "
