@@ -376,34 +376,6 @@ def test_move_and_selfplay_on_score_four_and_4x4x4x4(capsys: pytest.CaptureFixtu
     assert code == 3 and "--yes" in err and "ply 8: at most 33,408,060 positions" in err
 
 
-def test_a_score_four_count_stopped_by_the_memory_limit_says_how_far_it_got() -> None:
-    """The estimate let through (patched to nothing), the guard stops the count past --memory:
-    the plies it finished are printed first, then one line saying how far it got."""
-    script = (
-        "import sys\n"
-        "import oxo.counting.drops as drops\n"
-        "from oxo.counting.budget import Estimate\n"
-        "from oxo.cli import main\n"
-        "drops.estimate_count = lambda geometry, last=None: Estimate(1.0, 0)\n"
-        "sys.exit(main(['count', 'scorefour', '--plies', '9', '--memory', '300M', '-q']))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 3 and "Traceback" not in done.stderr
-    assert done.stderr.count("\n") == 1 and "--memory" in done.stderr
-    found = re.search(r"counted up to ply (\d+) \(([\d,]+) positions at that ply\)", done.stderr)
-    assert found is not None
-    ply = int(found.group(1))
-    assert 0 < ply < 9
-    from oxo.counting.drops import count_positions
-
-    walked = count_positions(Geometry.parse("4x4x4,gravity"), ply).positions
-    assert int(found.group(2).replace(",", "")) == walked[-1]
-    rows = [line.split() for line in done.stdout.splitlines()]
-    table = [int(row[1].replace(",", "")) for row in rows if row and row[0].isdigit()]
-    assert table == list(walked), done.stdout
-    assert f"stopped after ply {ply}" in " ".join(done.stdout.split())
-
-
 def test_perfect_play_on_score_four_near_the_end(capsys: pytest.CaptureFixture[str]) -> None:
     """Near the end perfect play answers with a proven value and a best column (the exact
     search's, held to minimax in tests/test_proofs_dropvalue.py); before that it is out of reach

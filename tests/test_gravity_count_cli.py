@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 from click.testing import CliRunner
@@ -169,16 +170,34 @@ def test_long_counts_ask_first_and_memory_is_a_limit(capsys: pytest.CaptureFixtu
     assert code == 3 and "63" in json.loads(out)["error"]
 
 
-def test_a_count_stopped_by_the_memory_limit_says_how_far_it_got() -> None:
+def score_four_counts(last: int) -> list[int]:
+    from oxo.counting.drops import count_positions as count_drops
+    from oxo.geometry import Geometry
+
+    return list(count_drops(Geometry.parse("4x4x4,gravity"), last).positions)
+
+
+@pytest.mark.parametrize(
+    ("module", "board", "memory", "expected"),
+    [
+        ("oxo.gravity.counting", "6x7,k=4,gravity", "200M", lambda ply: list(A212693[: ply + 1])),
+        ("oxo.counting.drops", "scorefour", "300M", score_four_counts),
+    ],
+)
+def test_a_count_stopped_by_the_memory_limit_says_how_far_it_got(
+    module: str, board: str, memory: str, expected: Callable[[int], list[int]]
+) -> None:
     """The estimate let through (patched to nothing), the guard stops the count past --memory:
-    the plies it finished are printed first (issue 30, item 8), then one line on stderr."""
+    the plies it finished are printed first (issue 30, item 8), then one line on stderr; Connect
+    Four by the plane's count, Score Four by the count of boxes with gravity (which had no guard
+    until 2026-12-04)."""
     script = (
         "import sys\n"
-        "import oxo.gravity.counting as counting\n"
+        f"import {module} as counting\n"
         "from oxo.counting.budget import Estimate\n"
         "from oxo.cli import main\n"
         "counting.estimate_count = lambda board, last=None: Estimate(1.0, 0)\n"
-        "sys.exit(main(['count', '6x7,k=4,gravity', '--plies', '13', '--memory', '200M', '-q']))\n"
+        f"sys.exit(main(['count', '{board}', '--plies', '13', '--memory', '{memory}', '-q']))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 3 and "Traceback" not in done.stderr
@@ -186,10 +205,11 @@ def test_a_count_stopped_by_the_memory_limit_says_how_far_it_got() -> None:
     found = re.search(r"counted up to ply (\d+) \(([\d,]+) positions at that ply\)", done.stderr)
     assert found is not None
     ply = int(found.group(1))
-    assert ply < 13 and int(found.group(2).replace(",", "")) == A212693[ply]
+    counts = expected(ply)
+    assert 0 < ply < 13 and int(found.group(2).replace(",", "")) == counts[ply]
     rows = [line.split() for line in done.stdout.splitlines() if line.split()[:1] != ["ply"]]
     table = [int(row[1].replace(",", "")) for row in rows if row and row[0].isdigit()]
-    assert table == list(A212693[: ply + 1]), done.stdout
+    assert table == counts, done.stdout
     assert f"stopped after ply {ply}" in " ".join(done.stdout.split())
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, cast
@@ -50,7 +50,7 @@ from oxo.registry import Game
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from oxo.counting.budget import Estimate
+    from oxo.counting.budget import Estimate, PlyEstimate
     from oxo.counting.drops import DropCounts
     from oxo.counting.frontier import FrontierPly
     from oxo.gravity.board import GravityBoard
@@ -542,6 +542,47 @@ def _refuse_classic_options(
         )
 
 
+def _check_gravity_count(
+    spec: str,
+    size: int,
+    whole_cells: int,
+    plies: Sequence[PlyEstimate],
+    estimate: Callable[[int], Estimate],
+    reach: int,
+    limit: int,
+    max_ply: int | None,
+    yes: bool,
+) -> int:
+    """Before a count of a board with gravity, ply by ply in memory: refuse the whole game of a
+    board of more than ``whole_cells`` cells, then estimate, ask or refuse (:func:`check_estimate`)
+    up to the last ply, which it returns; ``plies`` the estimate of every ply, ``estimate`` of the
+    count up to a ply, ``reach`` the last ply within a minute and the memory limit."""
+    from oxo.counting.budget import format_bytes
+    from oxo.errors import OutOfReachError
+
+    quick = f"--plies {reach} takes at most about {duration(sum(p.seconds for p in plies[:reach]))}"
+    if max_ply is None and size > whole_cells:
+        raise OutOfReachError(
+            f"{spec} has {size} cells: every ply is counted only on gravity boards of at most "
+            f"{whole_cells} cells; give --plies N to stop after ply N ({quick})"
+        )
+    last = size if max_ply is None else min(max_ply, size)
+    check_estimate(
+        f"counting {spec} up to ply {last}",
+        estimate(last),
+        limit,
+        yes=yes,
+        smaller=f"give --plies N to stop after ply N ({quick})",
+        details=[
+            f"ply {p.ply}: at most {p.positions_at_most:,} positions, about "
+            f"{duration(p.seconds)}, {format_bytes(p.memory)} of memory"
+            for p in plies[:last]
+            if p.seconds >= 1 or p.ply == last
+        ][:12],
+    )
+    return last
+
+
 def _count_drops(
     geometry: Geometry,
     limit: int,
@@ -556,33 +597,18 @@ def _count_drops(
     import time
 
     from oxo.counting import drops
-    from oxo.counting.budget import format_bytes
-    from oxo.errors import OutOfReachError
 
     spec = geometry.spec
-    plies = drops.estimate_plies(geometry)
-    within = drops.reach(geometry, ASK_AFTER_SECONDS, limit)
-    quick = (
-        f"--plies {within} takes at most about {duration(sum(p.seconds for p in plies[:within]))}"
-    )
-    if max_ply is None and geometry.size > drops.WHOLE_GAME_CELLS:
-        raise OutOfReachError(
-            f"{spec} has {geometry.size} cells: every ply is counted only on gravity boards of at "
-            f"most {drops.WHOLE_GAME_CELLS} cells; give --plies N to stop after ply N ({quick})"
-        )
-    last = geometry.size if max_ply is None else min(max_ply, geometry.size)
-    check_estimate(
-        f"counting {spec} up to ply {last}",
-        drops.estimate_count(geometry, last),
+    _check_gravity_count(
+        spec,
+        geometry.size,
+        drops.WHOLE_GAME_CELLS,
+        drops.estimate_plies(geometry),
+        lambda last: drops.estimate_count(geometry, last),
+        drops.reach(geometry, ASK_AFTER_SECONDS, limit),
         limit,
-        yes=yes,
-        smaller=f"give --plies N to stop after ply N ({quick})",
-        details=[
-            f"ply {p.ply}: at most {p.positions_at_most:,} positions, about "
-            f"{duration(p.seconds)}, {format_bytes(p.memory)} of memory"
-            for p in plies[:last]
-            if p.seconds >= 1 or p.ply == last
-        ][:12],
+        max_ply,
+        yes,
     )
     known: list[tuple[int, int]] = []
     started = time.monotonic()
@@ -611,8 +637,6 @@ def _count_gravity(
     (each ply's row added to ``rows`` as it comes)."""
     import time
 
-    from oxo.counting.budget import format_bytes
-    from oxo.errors import OutOfReachError
     from oxo.gravity.counting import (
         WHOLE_GAME_CELLS,
         count_positions,
@@ -622,28 +646,16 @@ def _count_gravity(
     )
 
     spec = board.spec
-    reach = plies_within(board, ASK_AFTER_SECONDS, limit)
-    plies = estimate_plies(board)
-    quick = f"--plies {reach} takes at most about {duration(sum(p.seconds for p in plies[:reach]))}"
-    if max_ply is None and board.size > WHOLE_GAME_CELLS:
-        raise OutOfReachError(
-            f"{spec} has {board.size} cells: every ply is counted only on gravity boards of at "
-            f"most {WHOLE_GAME_CELLS} cells; give --plies N to stop after ply N ({quick})"
-        )
-    last = board.size if max_ply is None else min(max_ply, board.size)
-    wanted = plies[:last]  # the estimates of plies 1..last
-    check_estimate(
-        f"counting {spec} up to ply {last}",
-        estimate_count(board, last),
+    last = _check_gravity_count(
+        spec,
+        board.size,
+        WHOLE_GAME_CELLS,
+        estimate_plies(board),
+        lambda last: estimate_count(board, last),
+        plies_within(board, ASK_AFTER_SECONDS, limit),
         limit,
-        yes=yes,
-        smaller=f"give --plies N to stop after ply N ({quick})",
-        details=[
-            f"ply {p.ply}: at most {p.positions_at_most:,} positions, about "
-            f"{duration(p.seconds)}, {format_bytes(p.memory)} of memory"
-            for p in wanted
-            if p.seconds >= 1 or p.ply == last
-        ][:12],
+        max_ply,
+        yes,
     )
     known: list[tuple[int, int]] = []
     started = time.monotonic()
