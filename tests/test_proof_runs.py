@@ -548,8 +548,8 @@ def test_the_rate_falls_back_to_the_last_session_in_which_jobs_ended(tmp_path: P
 
 
 def test_each_session_counts_the_positions_it_settled(tmp_path: Path) -> None:
-    """A session records how many positions its jobs settled (its pace: the positions a second
-    say nothing of it), and the status says it while the value is open, for the latest session
+    """A session records how many positions its jobs settled (its pace, which the positions a
+    second do not show), and the status says it while the value is open, for the latest session
     that counted them (sessions recorded before did not)."""
     folder = tmp_path / "p"
     geometry = Geometry.parse("4x5,k=4")
@@ -1676,7 +1676,7 @@ def test_a_wait_at_the_defenders_position_with_few_replies_open_says_what_those_
     assert not wait.attacker_to_move and wait.moves == len(children)
     assert wait.settled == len(children) - len(open_below) and 0 < len(open_below)
     assert [w.reply for w in wait.below] == open_below
-    assert all(w.below == () and w.moves == 0 for w in wait.below)  # leaves, one level only
+    assert all(w.below == () and w.moves == 0 for w in wait.below)  # leaves: nothing below
     assert Waiting.from_dict(wait.to_dict()) == wait
     lines = wait.lines("x")
     assert [depth for depth, _ in lines] == [0] + [1] * len(open_below)
