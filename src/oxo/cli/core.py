@@ -50,7 +50,7 @@ from oxo.registry import Game
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from oxo.counting.budget import Estimate, PlyEstimate
+    from oxo.counting.budget import Estimate, MemoryPlyEstimate
     from oxo.counting.drops import DropCounts
     from oxo.counting.frontier import FrontierPly
     from oxo.gravity.board import GravityBoard
@@ -546,7 +546,7 @@ def _check_gravity_count(
     spec: str,
     size: int,
     whole_cells: int,
-    plies: Sequence[PlyEstimate],
+    plies: Sequence[MemoryPlyEstimate],
     estimate: Callable[[int], Estimate],
     reach: int,
     limit: int,

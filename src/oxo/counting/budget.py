@@ -203,8 +203,9 @@ class Estimate:
 
 
 @dataclass(frozen=True)
-class PlyEstimate:
-    """An upper bound on one ply of a count ply by ply and the time and memory it would take."""
+class MemoryPlyEstimate:
+    """An upper bound on one ply of a count held in memory ply by ply (the gravity counts), and the
+    time and memory it would take (a frontier count on disk has its own, frontier.PlyEstimate)."""
 
     ply: int
     positions_at_most: int
@@ -215,7 +216,7 @@ class PlyEstimate:
         return record(self, {"memory": "memory_bytes"}, seconds=round(self.seconds, 1))
 
 
-def ply_by_ply(plies: Sequence[PlyEstimate], base: int, note: str) -> Estimate:
+def ply_by_ply(plies: Sequence[MemoryPlyEstimate], base: int, note: str) -> Estimate:
     """The estimate of a count that goes ply by ply, keeping a ply or two at a time: the plies'
     times added, and ``base`` (the interpreter and numpy) with the most any one ply needs."""
     return Estimate(
@@ -223,7 +224,7 @@ def ply_by_ply(plies: Sequence[PlyEstimate], base: int, note: str) -> Estimate:
     )
 
 
-def plies_within(plies: Sequence[PlyEstimate], base: int, seconds: float, memory: int) -> int:
+def plies_within(plies: Sequence[MemoryPlyEstimate], base: int, seconds: float, memory: int) -> int:
     """The last ply of ``plies`` a count reaches within ``seconds`` and ``memory`` bytes."""
     reach, spent = 0, 0.0
     for p in plies:

@@ -27,8 +27,8 @@ import numpy as np
 from oxo.counting import PerPlyCounts, PlyCount
 from oxo.counting.budget import (
     Estimate,
+    MemoryPlyEstimate,
     MiB,
-    PlyEstimate,
     column_fill_bounds,
     plies_within,
     ply_by_ply,
@@ -195,7 +195,7 @@ class _Board:
         return all_codes, all_xs
 
 
-def estimate_plies(geometry: Geometry, last: int | None = None) -> list[PlyEstimate]:
+def estimate_plies(geometry: Geometry, last: int | None = None) -> list[MemoryPlyEstimate]:
     """Per ply 1..``last`` (default: the whole game) of the gravity board ``geometry``, an upper
     bound on its positions and the time and memory its count takes (rough, from this machine's
     rates). The list stops early at a ply that alone would take over a year."""
@@ -211,7 +211,7 @@ def estimate_plies(geometry: Geometry, last: int | None = None) -> list[PlyEstim
             + bounds[ply] * BYTES_PER_POSITION
             + min(moves, BUCKET) * BYTES_PER_MOVE
         )
-        out.append(PlyEstimate(ply, bounds[ply], seconds, memory))
+        out.append(MemoryPlyEstimate(ply, bounds[ply], seconds, memory))
         if seconds > 365 * 86400:
             break
     return out

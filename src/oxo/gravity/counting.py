@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oxo.counting import PerPlyCounts, PlyCount, budget
-from oxo.counting.budget import Estimate, MiB, PlyEstimate, column_fill_bounds, ply_by_ply
+from oxo.counting.budget import Estimate, MemoryPlyEstimate, MiB, column_fill_bounds, ply_by_ply
 from oxo.errors import OutOfReachError
 from oxo.gravity.board import GravityBoard
 from oxo.gravity.solver import supports
@@ -93,7 +93,7 @@ def position_bounds(board: GravityBoard, last: int) -> list[int]:
     return column_fill_bounds(board.cols, board.rows, last)
 
 
-def estimate_plies(board: GravityBoard, last: int | None = None) -> list[PlyEstimate]:
+def estimate_plies(board: GravityBoard, last: int | None = None) -> list[MemoryPlyEstimate]:
     """Per ply 1..``last`` (default: the whole game), an upper bound on its positions and the time
     and memory it takes (rough, from this machine's rates). The list stops early at a ply that
     alone would take over a year."""
@@ -107,7 +107,7 @@ def estimate_plies(board: GravityBoard, last: int | None = None) -> list[PlyEsti
         # First the moves with the ply before and the new keys, then the new ply's own arrays.
         gathering = moves * BYTES_PER_MOVE + bounds[ply - 1] * 16 + bounds[ply] * 8
         memory = max(gathering, bounds[ply] * BYTES_PER_POSITION)
-        out.append(PlyEstimate(ply, bounds[ply], seconds, memory))
+        out.append(MemoryPlyEstimate(ply, bounds[ply], seconds, memory))
         if seconds > 365 * 86400:
             break
     return out
