@@ -1611,6 +1611,77 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     assert under_second[0] in tree.continuing(set(), values)
 
 
+def test_what_is_left_to_settle_along_the_moves_the_run_follows(tmp_path: Path) -> None:
+    """``followed_to_prove``: open leaves counted 1, every distinct open reply of the defender
+    summed, of the attacker's moves only those the run follows (the split one alone while it gets
+    on): the count the run's estimates use, where the fewest leaves in principle say 1 as long
+    as one unsplit move of the attacker is left."""
+    from oxo.proofs.runs import INF
+
+    tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
+    assert tree.followed_to_prove(tree.values()) == 1  # the root, a leaf
+    first, *others = split_node(tree, tree.root)
+    assert tree.followed_to_prove(tree.values()) == 1  # any of X's unsplit moves
+    replies = split_node(tree, first)
+    distinct = list(dict.fromkeys(replies))
+    assert len(distinct) >= 5
+    values = tree.values()
+    assert tree.followed_to_prove(values) == len(distinct)  # the split move alone
+    assert tree.fewest_leaves(values)[0] == 1
+    tree.nodes[distinct[4]].jobs = PATIENCE  # jobs below the split move get nowhere: its
+    assert tree.followed_to_prove(tree.values()) == 1  # unsplit siblings are followed too
+    tree.nodes[distinct[4]].jobs = 0
+    for key in distinct[:3]:
+        tree.nodes[key].value = 1
+    assert tree.followed_to_prove(tree.values()) == len(distinct) - 3
+    below = list(dict.fromkeys(split_node(tree, distinct[3])))  # X to move: its moves, any one
+    assert len(below) > 1 and tree.followed_to_prove(tree.values()) == len(distinct) - 3
+    tree.nodes[distinct[4]].value = -1  # a reply X cannot win: the split move fails
+    values = tree.values()
+    assert values[first] == -1 and tree.followed_to_prove(values) == 1  # the others are left
+    for key in others:
+        tree.nodes[key].value = -1
+    assert tree.followed_to_prove(tree.values()) == INF
+    for key in [first, *others]:
+        tree.nodes[key].value = 0
+    for key in distinct:
+        tree.nodes[key].value = 1
+    assert tree.followed_to_prove(tree.values()) == 0  # proved
+
+
+def test_the_estimate_at_the_pace_of_the_sessions_that_counted(tmp_path: Path) -> None:
+    """The status's time at the pace of every session that counted what it settled (their
+    positions settled and seconds together) for the open positions along the followed moves,
+    in words and in JSON; none before a counted session settled one or once the value is known."""
+    folder = tmp_path / "p"
+    geometry = Geometry.parse("4x5,k=4")
+    prove_board(geometry, seconds=None, proof_dir=folder, run=split())
+    status = run_status(folder)
+    assert status.value is not None and status.pace_estimate() is None
+    question = replace(status.questions[0], value=0, followed_to_prove=40)
+    open_run = replace(status, questions=(question,), value=None, paces=(60, 62, 7200.0, 12))
+    assert open_run.pace_estimate() == 40 * 600.0
+    lines = open_run.lines()
+    assert "  on the moves the run follows: at least 40 open jobs to prove that X can" in lines
+    assert any(
+        line.startswith("  at the pace of sessions 60 to 62 (12 positions settled in 2.0 h), ")
+        and "those 40 take about 6.7 h of run time" in line
+        for line in lines
+    )
+    data = open_run.to_dict()
+    assert data["pace_estimate_seconds"] == 24000.0
+    assert data["paces"] == {
+        "first_session": 60,
+        "last_session": 62,
+        "seconds": 7200.0,
+        "settled": 12,
+    }
+    assert data["questions"][0]["followed_to_prove"] == 40  # type: ignore[index]
+    assert replace(open_run, paces=(60, 60, 900.0, 0)).pace_estimate() is None
+    one = replace(open_run, paces=(61, 61, 3600.0, 4)).lines()
+    assert any(line.startswith("  at the pace of session 61 (4 positions") for line in one)
+
+
 def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
     """Below a first move the run works on, each open reply of the defender names the open
     position in the way: down the one move the run follows where the attacker is to move and the

@@ -673,6 +673,34 @@ class Tree:
                 stack.extend(child for _, child in children)
         return seen
 
+    def followed_to_prove(self, values: dict[int, int]) -> int:
+        """The fewest open leaves whose values would prove the root along the moves the run
+        follows (:meth:`_followed`: where a split move of the attacker gets on, that move alone),
+        each counted 1: what the run has still to settle if the moves it follows win, at least
+        (a leaf whose jobs do not settle it splits into more). 0 once the root is proved; INF
+        where no followed move can win any more. Unlike :meth:`fewest_leaves`, the attacker's
+        unsplit moves beside a followed split one do not count as one job away: on 4x4x4x4 they
+        made "at least 1" of some two hundred."""
+        memo: dict[int, int] = {}
+
+        def count(key: int) -> int:
+            if values[key]:
+                return 0 if values[key] == 1 else INF
+            known = memo.get(key)
+            if known is not None:
+                return known
+            node = self.nodes[key]
+            if node.children is None:
+                found = 1
+            elif self.attacker_to_move(node):
+                found = min((count(child) for child in self._followed(node, values)), default=INF)
+            else:  # every reply; two replies that lead to one position count it once
+                found = min(INF, sum(count(child) for child in {c for _, c in node.children}))
+            memo[key] = found
+            return found
+
+        return count(self.root)
+
     def fewest_leaves(self, values: dict[int, int]) -> tuple[int, int]:
         """The fewest open leaves (running ones included) whose values would prove the root, and the
         fewest that would disprove it: the proof and disproof numbers with every open leaf counted 1
@@ -2294,6 +2322,9 @@ class QuestionStatus:
     #: try won the position.
     hinted: int = 0
     hints_won: int = 0
+    #: The fewest open jobs that would prove the answer along the moves the run follows
+    #: (:meth:`Tree.followed_to_prove`).
+    followed_to_prove: int = 0
 
     def to_dict(self) -> dict[str, object]:
         answer = {1: "wins", -1: "cannot win", 0: "unknown"}[self.value]
@@ -2313,6 +2344,7 @@ class QuestionStatus:
             "open": self.open_jobs,
             "fewest_to_prove": self.fewest_to_prove,
             "fewest_to_disprove": self.fewest_to_disprove,
+            "followed_to_prove": None if self.followed_to_prove >= INF else self.followed_to_prove,
             "running": self.running,
             "positions": self.positions,
             "cpu_seconds": round(self.cpu, 1),
@@ -2375,6 +2407,20 @@ class RunStatus:
     #: The latest session that counted the positions it settled (the earlier ones did not):
     #: (its number, its seconds, positions settled), the running one's so far.
     pace: tuple[int, float, int] | None = None
+    #: Every session that counted the positions it settled, together: (the first's number, the
+    #: last's, their seconds, positions settled), for the estimate at that pace.
+    paces: tuple[int, int, float, int] | None = None
+
+    def pace_estimate(self) -> float | None:
+        """Seconds of run time for the positions still to settle along the moves the run follows
+        (:meth:`Tree.followed_to_prove`, every open question's) at the pace of the counted
+        sessions; None before a counted session settled one, or once nothing is open."""
+        if self.paces is None or self.value is not None or not self.paces[3]:
+            return None
+        left = sum(q.followed_to_prove for q in self.questions if not q.value)
+        if not 0 < left < INF:
+            return None
+        return left * self.paces[2] / self.paces[3]
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -2405,6 +2451,20 @@ class RunStatus:
                 None
                 if self.pace is None
                 else dict(zip(("session", "seconds", "settled"), self.pace, strict=True))
+            ),
+            "paces": (
+                None
+                if self.paces is None
+                else dict(
+                    zip(
+                        ("first_session", "last_session", "seconds", "settled"),
+                        self.paces,
+                        strict=True,
+                    )
+                )
+            ),
+            "pace_estimate_seconds": (
+                None if (estimate := self.pace_estimate()) is None else round(estimate, 1)
             ),
         }
 
@@ -2468,6 +2528,11 @@ class RunStatus:
                     f"{side} can (one move wherever {side} is to move, every reply of the other "
                     f"side), {q.fewest_to_disprove:,} to prove that it cannot"
                 )
+                if q.followed_to_prove < INF:
+                    out.append(
+                        f"  on the moves the run follows: at least {q.followed_to_prove:,} open "
+                        f"{'job' if q.followed_to_prove == 1 else 'jobs'} to prove that {side} can"
+                    )
             out.append(
                 f"  {q.positions:,} positions searched in {duration(q.cpu)} of worker time "
                 f"({duration(q.wall)} of run time)"
@@ -2502,6 +2567,16 @@ class RunStatus:
                 f"pace: {counted(settled, 'position') if settled else 'no position'} settled in "
                 f"{when} ({duration(seconds)}{each})"
             )
+        estimate = self.pace_estimate()
+        if estimate is not None and self.paces is not None:
+            first, last, seconds, settled = self.paces
+            which = f"session {last}" if first == last else f"sessions {first} to {last}"
+            left = sum(q.followed_to_prove for q in self.questions if not q.value)
+            out.append(
+                f"  at the pace of {which} ({counted(settled, 'position')} settled in "
+                f"{duration(seconds)}), those {left:,} take about {duration(estimate)} of run "
+                "time, more where a job splits a position into more"
+            )
         if self.estimate is not None:
             every = (
                 ""
@@ -2510,7 +2585,8 @@ class RunStatus:
             )
             out.append(
                 f"estimate: at least {duration(self.estimate)} more on {self.workers} "
-                "workers (the fewest jobs that can settle it, at the mean cost of a job so far"
+                "workers (the fewest jobs that settle it along the moves the run follows, at the mean "
+                "cost of a job so far"
                 f"{every}; a job that does not settle splits into more)"
             )
         for name in self.proofs:
@@ -2574,6 +2650,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         settled = [node for node in tree.nodes.values() if node.value]
         open_jobs = tree.leaves(values)
         to_prove, to_disprove = tree.fewest_leaves(values)
+        followed = tree.followed_to_prove(values)
         questions.append(
             QuestionStatus(
                 attacker,
@@ -2595,11 +2672,13 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
                 tuple(tree.depths()),
                 tree.statistics.get("hinted_jobs", 0),
                 tree.statistics.get("hints_won", 0),
+                followed,
             )
         )
         if not values[tree.root]:
             open_total += open_jobs
-            fewest_total += min(to_prove, to_disprove)
+            # what the run follows: its other moves' single jobs would say "at least 1"
+            fewest_total += min(followed, to_disprove)
         cpu_total += tree.cpu
         searches += tree.searches
     sessions = state.get("sessions", [])
@@ -2622,6 +2701,21 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
             if "settled" in session and session.get("seconds")
         ),
         None,
+    )
+    counted_sessions = [
+        (number, float(session["seconds"]), int(session["settled"]))
+        for number, session in enumerate(sessions, start=1)
+        if "settled" in session and session.get("seconds")
+    ]
+    paces = (
+        (
+            counted_sessions[0][0],
+            counted_sessions[-1][0],
+            sum(seconds for _, seconds, _ in counted_sessions),
+            sum(settled for _, _, settled in counted_sessions),
+        )
+        if counted_sessions
+        else None
     )
     done = state.get("done") or {}
     # Before the value is known, the certificate of a question answered "no" (written at once).
@@ -2653,6 +2747,7 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
         _leaf_tables(state_dir),
         rate_over,
         pace,
+        paces,
     )
 
 
