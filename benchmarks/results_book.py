@@ -398,7 +398,7 @@ RUN_OPTIONS = {"4x4x4x4": " --workers 2 --slice 300 --no-root-search"}
 def open_runs() -> list[dict]:
     """The rows of the boards whose value no one has published, that the runs kept in
     results/runs/ are settling: how far each has got, as of its last session."""
-    from oxo.proofs.runs import load_state, run_status, state_geometry
+    from oxo.proofs.runs import INF, load_state, run_status, state_geometry
     from oxo.registry import find_game
     from results_runs import PUBLISHED
 
@@ -426,6 +426,7 @@ def open_runs() -> list[dict]:
                 "open_jobs": q.open_jobs,
                 "fewest_to_prove": q.fewest_to_prove,
                 "fewest_to_disprove": q.fewest_to_disprove,
+                "followed_to_prove": q.followed_to_prove if q.followed_to_prove < INF else None,
                 "wins_after": q.first_moves["win"],
                 "no_win_after": q.first_moves["no win"],
                 "open_after": q.first_moves["open"],
@@ -458,6 +459,10 @@ def open_runs() -> list[dict]:
                 else round(status.estimate_all),
                 "references": cited(published),
                 "openings": openings_of(folder, geometry),
+                "paces": None if status.paces is None else list(status.paces),
+                "pace_estimate_seconds": None
+                if (estimate := status.pace_estimate()) is None
+                else round(estimate),
             }
         )
     return rows

@@ -483,6 +483,10 @@ def test_the_open_boards_are_the_runs_as_their_state_says() -> None:
             assert [r[0] for r in mine.replies] == [r.move for r in theirs.replies]
             assert mine.waits == tuple(w for r in theirs.replies for w in r.waits)
             assert mine.waits_after == next((r.move for r in theirs.replies if r.waits), None)
+            assert mine.followed_to_prove == theirs.followed_to_prove
+        assert row.paces == status.paces
+        estimate = status.pace_estimate()
+        assert row.pace_estimate_seconds == (None if estimate is None else round(estimate))
         assert row.command.startswith("oxo solve ") and f"--proof {where}" in row.command
         assert open_board(row.board) == row and book_entry(row.board) is None
     assert open_board(find_game("4x4x4").name) is None  # proved: not open
@@ -613,6 +617,36 @@ def test_the_book_of_an_open_board_says_what_each_open_reply_waits_on() -> None:
     assert lines[at].startswith(" " * 15 + "- ") and max(map(len, lines)) <= 80
     assert "- O on 7 waits on" in lines[at - 2] or "- O on 7 waits on" in lines[at - 1]
     assert Waiting.from_dict(nested[0].to_dict()) == nested[0]
+
+
+def test_the_book_of_an_open_board_says_what_is_left_along_the_moves_the_run_follows() -> None:
+    """'To go' gives the jobs to prove it along the moves the run follows beside the fewest in
+    principle where they differ, and the pace of the counted sessions with the time those jobs
+    take at it, within 80 columns; a row without them (written before) reads as before."""
+    from dataclasses import replace
+
+    from oxo.cli.book import open_lines
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    question = replace(opened.questions[0], fewest_to_prove=1, followed_to_prove=209)
+    row = replace(
+        opened, questions=(question,), paces=(60, 61, 16200.0, 9), pace_estimate_seconds=376200.0
+    )
+    lines = open_lines(row)
+    text = " ".join(" ".join(lines).split())
+    assert "at least 209 of them to prove that X can along the moves the run follows" in text
+    assert "(1 if another move of X settles in one job)" in text
+    assert (
+        "pace: 9 positions settled in sessions 60 to 61 (4.5 h of run time): at that pace the "
+        "209 still to settle along the moves the run follows take about 4.4 days more" in text
+    )
+    assert max(map(len, lines)) <= 80
+    assert OpenBoard.from_dict(json.loads(json.dumps(row.to_dict()))) == row
+    before = replace(row, questions=(replace(question, followed_to_prove=None),), paces=None)
+    text = " ".join(" ".join(open_lines(before)).split())
+    assert f"at least 1 of them to prove that X can, {question.fewest_to_disprove:,} to" in text
+    assert "along the moves" not in text and "pace:" not in text
 
 
 def test_an_open_board_is_answered_with_what_its_run_has_settled(

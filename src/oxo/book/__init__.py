@@ -227,6 +227,10 @@ class OpenQuestion:
     #: For the first move the run works on (its replies above): what each open reply waits on.
     waits_after: int | None = None
     waits: tuple[Waiting, ...] = ()
+    #: The fewest open jobs that would prove the answer yes along the moves the run follows
+    #: (``fewest_to_prove`` counts any unsplit move of the attacker beside them as one job away);
+    #: None where none of them can (or in a row written before it was kept).
+    followed_to_prove: int | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OpenQuestion:
@@ -310,6 +314,11 @@ class OpenBoard:
     references: tuple[tuple[str, str], ...] = ()
     #: The positions a few moves in that the run has settled, each with its certificate.
     openings: tuple[BookOpening, ...] = ()
+    #: The sessions that counted the positions they settled, together: (the first's number, the
+    #: last's, their seconds, positions settled); and the run time the positions still to settle
+    #: along the moves the run follows take at that pace (None: no counted session settled one).
+    paces: tuple[int, int, float, int] | None = None
+    pace_estimate_seconds: float | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OpenBoard:
@@ -318,6 +327,9 @@ class OpenBoard:
         fields["openings"] = tuple(
             BookOpening.from_dict(item) for item in fields.get("openings", ())
         )
+        if fields.get("paces") is not None:
+            first, last, seconds, settled = fields["paces"]
+            fields["paces"] = (int(first), int(last), float(seconds), int(settled))
         return cls(**fields)
 
     def openings_words(self) -> list[str]:

@@ -12,7 +12,7 @@ import click
 from oxo.cli.common import ANY_GAME, echo_json, echo_lines
 from oxo.cli.options import gravity_option, json_option, k_option, quiet_option
 from oxo.errors import CertificateUnavailableError, OptionError, OxoError
-from oxo.phrases import duration
+from oxo.phrases import counted, duration
 from oxo.progress import progress_bar
 from oxo.registry import Game
 
@@ -329,11 +329,18 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
         else:
             words = f"{settled:,} positions, {q.proved:,} won by {side}, {q.disproved:,} not"
         out += _label_wrap("  settled:", words)
+        followed = q.followed_to_prove
+        to_prove = (
+            f"{q.fewest_to_prove:,} of them to prove that {side} can"
+            if followed is None or followed == q.fewest_to_prove
+            else f"{followed:,} of them to prove that {side} can along the moves the run "
+            f"follows ({q.fewest_to_prove:,} if another move of {side} settles in "
+            f"{'one job' if q.fewest_to_prove == 1 else 'as many jobs'})"
+        )
         out += _label_wrap(
             "  to go:",
             f"{q.open_jobs:,} jobs open (a job: a position the run searches on its own); at "
-            f"least {q.fewest_to_prove:,} of them to prove that {side} can, "
-            f"{q.fewest_to_disprove:,} to prove that {side} cannot",
+            f"least {to_prove}, {q.fewest_to_disprove:,} to prove that {side} cannot",
         )
         firsts = "; ".join(
             f"{label} {', '.join(map(str, cells))}"
@@ -420,6 +427,17 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
         f"{entry.positions:,} positions searched in {entry.jobs:,} jobs, "
         f"{duration(entry.worker_seconds)} of worker time{estimate}",
     )
+    if entry.paces is not None and entry.pace_estimate_seconds is not None:
+        first, last, seconds, settled = entry.paces
+        which = f"session {last}" if first == last else f"sessions {first} to {last}"
+        left = sum(q.followed_to_prove or 0 for q in entry.questions)
+        out += _label_wrap(
+            "  pace:",
+            f"{counted(settled, 'position')} settled in {which} ({duration(seconds)} of run "
+            f"time): at that pace the {left:,} still to settle along the moves the run follows "
+            f"take about {duration(entry.pace_estimate_seconds)} more (more where a job splits "
+            "a position into more)",
+        )
     out += _label_wrap(
         "continue:",
         f"in a clone of oxo's source repository, which keeps the run in {entry.run}: "
