@@ -636,7 +636,7 @@ def test_the_book_of_an_open_board_says_what_is_left_along_the_moves_the_run_fol
     lines = open_lines(row)
     text = " ".join(" ".join(lines).split())
     assert "at least 209 of them to prove that X can along the moves the run follows" in text
-    assert "(1 if another move of X settles in one job)" in text
+    assert "(1 if X's other moves settled in their first jobs)" in text
     assert (
         "pace: 9 positions settled in sessions 60 to 61 (4.5 h of run time): at that pace the "
         "209 still to settle along the moves the run follows take about 4.4 days more" in text

@@ -334,8 +334,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             f"{q.fewest_to_prove:,} of them to prove that {side} can"
             if followed is None or followed == q.fewest_to_prove
             else f"{followed:,} of them to prove that {side} can along the moves the run "
-            f"follows ({q.fewest_to_prove:,} if another move of {side} settles in "
-            f"{'one job' if q.fewest_to_prove == 1 else 'as many jobs'})"
+            f"follows ({q.fewest_to_prove:,} if {side}'s other moves settled in their first jobs)"
         )
         out += _label_wrap(
             "  to go:",
