@@ -222,6 +222,51 @@ def test_the_tallies_are_the_lines_counted_again(spec: str) -> None:
             assert [int(search.cnt[lines + row, side]) for row in range(3)] == expected
 
 
+@pytest.mark.parametrize("spec", ["4x4x4x4", "9x9,k=4", "4x4x4,gravity", "3x3x3x3x3,k=3"])
+def test_the_moves_are_ordered_as_their_scores_say(spec: str) -> None:
+    """``ordered_moves`` gives the cells a side may mark, highest score first and the lower cell
+    first among equals, as a plain sort of the scores counted again here (each line through the
+    cell open to one side adds 4 to the power of that side's marks in it); with gravity, only the
+    lowest empty cell of a column, and not one under a cell where the other side completes a line."""
+    geometry = Geometry.parse(spec)
+    search = WideSearch(geometry, "x", table_bytes=1 << 16)
+    rng = random.Random(5)
+    lines = [tuple(int(c) for c in line) for line in search.lines]
+    through = [[i for i, line in enumerate(lines) if c in line] for c in range(geometry.size)]
+    k = search.k
+    below = search.board[3]
+    tried = 0
+    for position in random_positions(geometry, rng, 80):
+        search._load(position.x, position.o)
+        owners = [int(v) for v in search.cell]  # 1 X, 2 O, 0 empty
+        assert sum(v == 1 for v in owners) == position.x.bit_count()
+        for side in (0, 1):
+            count = wk.ordered_moves(
+                *search.board[:7], side, search.moves, search.scores
+            )  # fmt: skip
+            marks = [[sum(owners[c] == who + 1 for c in line) for line in lines] for who in (0, 1)]
+            expected = []
+            for c in range(geometry.size):
+                if owners[c] or (below[c] >= 0 and not owners[below[c]]):
+                    continue
+                above = search.board[4][c]
+                if above >= 0 and any(
+                    marks[1 - side][i] == k - 1 and marks[side][i] == 0 for i in through[above]
+                ):
+                    continue
+                score = sum(
+                    4 ** marks[side][i] * (marks[1 - side][i] == 0)
+                    + 4 ** marks[1 - side][i] * (marks[side][i] == 0)
+                    for i in through[c]
+                )
+                expected.append((-score, c))
+            expected.sort()
+            assert [int(m) for m in search.moves[:count]] == [c for _, c in expected]
+            assert [int(v) for v in search.scores[:count]] == [-v for v, _ in expected]
+            tried += count
+    assert tried > 1000
+
+
 @pytest.mark.parametrize("spec", ["4x4x4x4", "9x9,k=4"])
 def test_a_win_by_continuous_fours_is_found_where_a_forced_chain_is(spec: str) -> None:
     """The compiled search for a win by continuous fours, given all the positions it wants,
