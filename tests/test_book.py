@@ -649,6 +649,23 @@ def test_the_book_of_an_open_board_says_what_is_left_along_the_moves_the_run_fol
     assert "along the moves" not in text and "pace:" not in text
 
 
+def test_the_book_of_score_four_names_the_moves_by_their_columns() -> None:
+    """On a board with gravity the first moves and the replies below them are columns, as people
+    type them, not cells: Score Four's run begins with the bottom layer's cells 48 to 63."""
+    from oxo.cli.book import open_lines
+
+    opened = open_board(find_game("scorefour").name)
+    assert opened is not None
+    question = opened.questions[0]
+    text = " ".join(" ".join(open_lines(opened)).split())
+    columns = ", ".join(str(cell - 48 + 1) for cell in question.open_after)
+    assert all(48 <= cell < 64 for cell in question.open_after)
+    assert f"(columns from 1 in reading order, seen from the top): open after {columns}" in text
+    for move, *_ in question.replies:
+        assert f"replies to X in column {move - 48 + 1}:" in text
+    assert "X on 4" not in text
+
+
 def test_an_open_board_is_answered_with_what_its_run_has_settled(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

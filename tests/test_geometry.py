@@ -545,6 +545,23 @@ def test_playable_cells_are_the_lowest_empty_cell_of_each_column(spec: str) -> N
         )
 
 
+def test_a_move_is_named_by_its_cell_or_with_gravity_by_its_column() -> None:
+    """Every cell of a column names the same move with gravity (the column's number from 1, in
+    reading order of the footprint, as people type it), and the words say which is meant."""
+    score_four = Geometry.parse("4x4x4,gravity")
+    for column in range(score_four.column_count):
+        names = {score_four.move_name(cell) for cell in score_four.column_cells(column)}
+        assert names == {str(column + 1)}
+    assert score_four.mark_words("X", 48) == "X in column 1"
+    assert score_four.moves_numbered == "columns from 1 in reading order, seen from the top"
+    connect_four = Geometry.parse("6x7,k=4,gravity")
+    assert connect_four.move_name(38) == "4" and connect_four.move_name(3) == "4"
+    assert connect_four.moves_numbered == "columns from 1, left to right"
+    hypercube = Geometry.parse("4x4x4x4")
+    assert hypercube.move_name(103) == "103" and hypercube.mark_words("O", 7) == "O on 7"
+    assert hypercube.moves_numbered == "cells from 0 in reading order"
+
+
 def test_board_keys_name_gravity() -> None:
     assert Geometry.parse("4x4x4,gravity").board_keys() == {
         "board": "4x4x4",

@@ -1680,6 +1680,13 @@ def test_the_estimate_at_the_pace_of_the_sessions_that_counted(tmp_path: Path) -
     assert replace(open_run, paces=(60, 60, 900.0, 0)).pace_estimate() is None
     one = replace(open_run, paces=(61, 61, 3600.0, 4)).lines()
     assert any(line.startswith("  at the pace of session 61 (4 positions") for line in one)
+    # With gravity (Score Four) the first moves and the replies below them are columns.
+    moves = {"win": [], "no win": [], "open": [48, 53]}
+    dropped = replace(question, first_moves=moves, replies=(runs.Replies(53, 1, 0, 9, 40),))
+    lines = replace(open_run, board="4x4x4", k=4, gravity=True, questions=(dropped,)).lines()
+    text = " ".join(lines)
+    assert "(one of each set alike by symmetry, columns from 1 in reading order, seen" in text
+    assert "open: 1, 6" in text and "O's 10 replies to X in column 6: X wins after 1," in text
 
 
 def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:

@@ -363,6 +363,25 @@ class Geometry:
         """A column as people write it: its number from 1, in reading order of the footprint."""
         return str(column + 1)
 
+    def move_name(self, cell: int) -> str:
+        """A move to ``cell`` as people type it: the cell's number; with gravity, its column's."""
+        return self.column_name(self.column_of(cell)) if self.gravity else str(cell)
+
+    def mark_words(self, side: str, cell: int) -> str:
+        """A mark in words, ``X on 48``; with gravity, where people see it, ``X in column 1``."""
+        if self.gravity:
+            return f"{side} in column {self.move_name(cell)}"
+        return f"{side} on {cell}"
+
+    @property
+    def moves_numbered(self) -> str:
+        """How :meth:`move_name` numbers the moves, in words."""
+        if not self.gravity:
+            return "cells from 0 in reading order"
+        if len(self.shape) == 2:
+            return "columns from 1, left to right"
+        return "columns from 1 in reading order, seen from the top"
+
     # -- symmetry ------------------------------------------------------------------------------
 
     @cached_property

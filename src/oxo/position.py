@@ -398,9 +398,7 @@ class Position:
 
     def format_move(self, move: int) -> str:
         """A move as people type it: the cell ID; with gravity, the column's number (from 1)."""
-        if self.geometry.gravity:
-            return self.geometry.column_name(self.geometry.column_of(move))
-        return str(move)
+        return self.geometry.move_name(move)
 
     def parse_move(self, text: str | int) -> int:
         """The cell ID of a typed move; raises :class:`MoveError` unless it names a cell of the board.

@@ -12,6 +12,7 @@ import click
 from oxo.cli.common import ANY_GAME, echo_json, echo_lines
 from oxo.cli.options import gravity_option, json_option, k_option, quiet_option
 from oxo.errors import CertificateUnavailableError, OptionError, OxoError
+from oxo.geometry import Geometry
 from oxo.phrases import counted, duration
 from oxo.progress import progress_bar
 from oxo.registry import Game
@@ -305,6 +306,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     from oxo.book.play import AUTO_BUILD_SECONDS, OpeningsBook, moves_words, quick_to_index
     from oxo.phrases import duration
 
+    geometry = Geometry.parse(entry.board)
     out: list[str] = []
     if heading:
         out += textwrap.wrap(
@@ -342,7 +344,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             f"least {to_prove}, {q.fewest_to_disprove:,} to prove that {side} cannot",
         )
         firsts = "; ".join(
-            f"{label} {', '.join(map(str, cells))}"
+            f"{label} {', '.join(geometry.move_name(cell) for cell in cells)}"
             for label, cells in (
                 (f"{side} wins after", q.wins_after),
                 (f"{side} does not win after", q.no_win_after),
@@ -352,7 +354,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
         )
         if firsts:
             out += _label_wrap(
-                "  1st moves:", f"X's first moves (cells from 0 in reading order): {firsts}"
+                "  1st moves:", f"X's first moves ({geometry.moves_numbered}): {firsts}"
             )
         shown = [r for r in q.replies if r[1] or r[2]] or list(q.replies[:1])
         shown += [r for r in q.replies if r not in shown][: max(0, SHOWN_FIRST_MOVES - len(shown))]
@@ -360,7 +362,8 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             total = win + no_win + open_
             out += _label_wrap(
                 "  replies:",
-                f"O's {total:,} replies to X on {move}: {side} wins after {win:,}, does not "
+                f"O's {total:,} replies to {geometry.mark_words('X', move)}: {side} wins after "
+                f"{win:,}, does not "
                 f"win after {no_win:,}, {open_:,} open",
             )
             if move == q.waits_after:  # what each open reply waits on, as a list

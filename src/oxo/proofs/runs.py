@@ -2476,6 +2476,7 @@ class RunStatus:
             f"going on now (process {self.active})" if self.active is not None else "not running"
         )
         board = f"{self.board} board, k={self.k}{', gravity' if self.gravity else ''}"
+        geometry = Geometry.parse(f"{self.board},k={self.k}{',gravity' if self.gravity else ''}")
         out = [f"{board}: the proof run in {self.folder}, {going}"]
         if self.value is not None:
             words = {"x": "X wins", "o": "O wins", "draw": "draw"}[self.value]
@@ -2488,17 +2489,20 @@ class RunStatus:
             if any(moves.values()):
 
                 def cells(found: list[int]) -> str:
-                    return ", ".join(map(str, found)) if found else "none"
+                    return ", ".join(map(geometry.move_name, found)) if found else "none"
 
+                numbered = "" if not geometry.gravity else f", {geometry.moves_numbered}"
                 out.append(
-                    f"  X's first moves (one of each set alike by symmetry): {side} wins after "
+                    f"  X's first moves (one of each set alike by symmetry{numbered}): {side} "
+                    "wins after "
                     f"{cells(moves['win'])}; does not win after {cells(moves['no win'])}; open: "
                     f"{cells(moves['open'])}"
                 )
             for r in q.replies:
                 total = r.win + r.no_win + r.open
                 out.append(
-                    f"    O's {total} replies to X on {r.move}: {side} wins after {r.win:,}, "
+                    f"    O's {total} replies to {geometry.mark_words('X', r.move)}: {side} wins "
+                    f"after {r.win:,}, "
                     f"does not win after {r.no_win:,}, {r.open:,} open ({r.open_jobs:,} open jobs "
                     f"below){'' if r.now else '; waits its turn'}"
                 )
