@@ -664,6 +664,26 @@ def test_the_book_of_score_four_names_the_moves_by_their_columns() -> None:
     for move, *_ in question.replies:
         assert f"replies to X in column {move - 48 + 1}:" in text
     assert "X on 4" not in text
+    # What an open reply waits on, by the columns' stacks from the bottom up (cell 32 is column
+    # 1's second cell, on X's 48; 49 is column 2's first).
+    from dataclasses import replace
+
+    from oxo.proofs.results import Waiting
+
+    below = Waiting(49, (48, 53), (32, 49), True, 15, 0, 0, 2)
+    twin = Waiting(50, (48, 53), (32, 49), True, 15, 0, 0, 2, same_as=49)
+    waits = (Waiting(32, (48, 53), (32,), False, 15, 9, 12, 3, below=(below, twin)),)
+    asked = replace(question, waits_after=question.replies[0][0], waits=waits)
+    text = " ".join(" ".join(open_lines(replace(opened, questions=(asked,)))).split())
+    assert (
+        "- O in column 1 waits on X O in column 1 and X in column 6 (from the bottom up), O to "
+        "move: 9 of its 15 replies settled" in text
+    )
+    assert (
+        "- O in column 2 waits on X O in column 1, O in column 2 and X in column 6 (from the "
+        "bottom up), X to move: its 15 moves not searched yet" in text
+    )
+    assert "- O in column 3 waits on the same position as O in column 2" in text
 
 
 def test_an_open_board_is_answered_with_what_its_run_has_settled(

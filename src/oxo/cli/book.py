@@ -368,7 +368,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             )
             if move == q.waits_after:  # what each open reply waits on, as a list
                 for wait in q.waits:
-                    for depth, words in wait.lines(side):
+                    for depth, words in wait.lines(side, geometry=geometry):
                         out += textwrap.wrap(
                             words,
                             79,

@@ -167,22 +167,35 @@ class Waiting:
             self, x=list(self.x), o=list(self.o), below=[wait.to_dict() for wait in self.below]
         )
 
-    def lines(self, attacker: str, depth: int = 0) -> list[tuple[int, str]]:
+    def lines(
+        self, attacker: str, depth: int = 0, geometry: Geometry | None = None
+    ) -> list[tuple[int, str]]:
         """This wait and those below it in words (:meth:`words`), each with its depth: 0 for this
         one, 1 for those it waits on in turn."""
-        out = [(depth, self.words(attacker))]
+        out = [(depth, self.words(attacker, geometry))]
         for wait in self.below:
-            out.extend(wait.lines(attacker, depth + 1))
+            out.extend(wait.lines(attacker, depth + 1, geometry))
         return out
 
-    def words(self, attacker: str) -> str:
+    def words(self, attacker: str, geometry: Geometry | None = None) -> str:
         """In words, ``attacker`` the side whose question it is: ``O on 7 waits on X on 0 and
-        103, O on 7, O to move: 104 of its 253 replies settled``."""
+        103, O on 7, O to move: 104 of its 253 replies settled``. On a board with gravity
+        (``geometry``), by columns, as people type the moves: ``O in column 2 waits on X O in
+        column 1, O in column 2 and X in column 6 (from the bottom up), X to move: ...``."""
+        gravity = geometry if geometry is not None and geometry.gravity else None
+
+        def reply(cell: int) -> str:
+            return f"O on {cell}" if gravity is None else gravity.mark_words("O", cell)
+
         if self.same_as is not None:
-            return f"O on {self.reply} waits on the same position as O on {self.same_as}"
+            return f"{reply(self.reply)} waits on the same position as {reply(self.same_as)}"
 
         mover = "X" if len(self.x) == len(self.o) else "O"
-        where = f"X on {listing(self.x)}, O on {listing(self.o)}, {mover} to move"
+        if gravity is None:
+            marks = f"X on {listing(self.x)}, O on {listing(self.o)}"
+        else:
+            marks = f"{_stacks(gravity, self.x, self.o)} (from the bottom up)"
+        where = f"{marks}, {mover} to move"
         if not self.moves:
             runs = f"{counted(self.jobs, 'job')} run" if self.jobs else "no job yet"
             what = f"a job of its own ({runs})"
@@ -196,7 +209,19 @@ class Waiting:
             )
         else:
             what = f"{self.settled:,} of its {counted(self.moves, 'reply', 'replies')} settled"
-        return f"O on {self.reply} waits on {where}: {what}"
+        return f"{reply(self.reply)} waits on {where}: {what}"
+
+
+def _stacks(geometry: Geometry, x: tuple[int, ...], o: tuple[int, ...]) -> str:
+    """The marks of a position with gravity by column, each column's from the bottom up: ``X O in
+    column 1 and X in column 6``."""
+    owner = {cell: "X" for cell in x} | {cell: "O" for cell in o}
+    stacks = []
+    for column in range(geometry.column_count):
+        marks = [owner[cell] for cell in geometry.column_cells(column) if cell in owner]
+        if marks:
+            stacks.append(f"{' '.join(marks)} in column {geometry.column_name(column)}")
+    return listing(stacks)
 
 
 def certificate_name(geometry: Geometry, side: str, guarantee: str) -> str:

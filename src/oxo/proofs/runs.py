@@ -2509,7 +2509,7 @@ class RunStatus:
                 out.extend(
                     f"      {'  ' * depth}{words}"
                     for wait in r.waits
-                    for depth, words in wait.lines(q.attacker)
+                    for depth, words in wait.lines(q.attacker, geometry=geometry)
                 )
             out.append(
                 f"  jobs: {q.jobs:,} run; {q.settled_jobs:,} positions settled ({q.proved:,} "
