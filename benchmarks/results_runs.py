@@ -36,8 +36,9 @@ WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
 
 def section() -> str:
     from oxo.game import other
+    from oxo.geometry import Geometry
     from oxo.phrases import duration
-    from oxo.proofs.runs import run_status
+    from oxo.proofs.runs import INF, run_status
 
     rows = []
     notes = []
@@ -80,6 +81,19 @@ def section() -> str:
                 f"- {board} (k = {status.k}), `{where.name}`: `{name}`: " + "; ".join(facts) + "."
             )
         if status.value is None:
+            geometry = Geometry.parse(
+                f"{status.board},k={status.k}{',gravity' if status.gravity else ''}"
+            )
+            estimate = status.pace_estimate()
+            pace = ""
+            if estimate is not None and status.paces is not None:
+                first, last, seconds, settled = status.paces
+                which = f"session {last}" if first == last else f"sessions {first} to {last}"
+                pace = (
+                    f" At the pace of {which} ({settled:,} positions settled in "
+                    f"{duration(seconds)} of run time) those take about {duration(estimate)}, "
+                    "more where a job splits a position into more."
+                )
             for q in status.questions:
                 if q.value == 1:
                     notes.append(
@@ -91,13 +105,21 @@ def section() -> str:
                     notes.append(
                         f"- {board} (k = {status.k}), can {q.attacker.upper()} force a "
                         f"line? open: {q.open_jobs:,} open jobs, at least "
-                        f"{q.fewest_to_prove:,} of them to prove it and "
-                        f"{q.fewest_to_disprove:,} to disprove it."
+                        + (
+                            f"{q.fewest_to_prove:,} of them to prove it"
+                            if q.followed_to_prove in (q.fewest_to_prove, INF)
+                            else f"{q.followed_to_prove:,} of them to prove it along the moves "
+                            f"the run follows ({q.fewest_to_prove:,} if "
+                            f"{q.attacker.upper()}'s other moves settled in their first jobs)"
+                        )
+                        + f" and {q.fewest_to_disprove:,} to disprove it."
+                        + pace
                         + "".join(
-                            f" O's {r.win + r.no_win + r.open:,} replies to X on {r.move}: "
+                            f" O's {r.win + r.no_win + r.open:,} replies to "
+                            f"{geometry.mark_words('X', r.move)}: "
                             f"{q.attacker.upper()} wins after {r.win:,}, does not after "
                             f"{r.no_win:,}, {r.open:,} open; "
-                            + "; ".join(wait.words(q.attacker) for wait in r.waits)
+                            + "; ".join(wait.words(q.attacker, geometry) for wait in r.waits)
                             + "."
                             for r in q.replies
                             if r.waits
