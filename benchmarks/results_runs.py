@@ -36,7 +36,6 @@ WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
 
 def section() -> str:
     from oxo.game import other
-    from oxo.geometry import Geometry
     from oxo.phrases import duration
     from oxo.proofs.runs import INF, run_status
 
@@ -81,9 +80,7 @@ def section() -> str:
                 f"- {board} (k = {status.k}), `{where.name}`: `{name}`: " + "; ".join(facts) + "."
             )
         if status.value is None:
-            geometry = Geometry.parse(
-                f"{status.board},k={status.k}{',gravity' if status.gravity else ''}"
-            )
+            geometry = status.geometry
             estimate = status.pace_estimate()
             pace = ""
             if estimate is not None and status.paces is not None:

@@ -2411,6 +2411,11 @@ class RunStatus:
     #: last's, their seconds, positions settled), for the estimate at that pace.
     paces: tuple[int, int, float, int] | None = None
 
+    @property
+    def geometry(self) -> Geometry:
+        """The run's board."""
+        return Geometry.parse(f"{self.board},k={self.k}{',gravity' if self.gravity else ''}")
+
     def pace_estimate(self) -> float | None:
         """Seconds of run time for the positions still to settle along the moves the run follows
         (:meth:`Tree.followed_to_prove`, every open question's) at the pace of the counted
@@ -2476,7 +2481,7 @@ class RunStatus:
             f"going on now (process {self.active})" if self.active is not None else "not running"
         )
         board = f"{self.board} board, k={self.k}{', gravity' if self.gravity else ''}"
-        geometry = Geometry.parse(f"{self.board},k={self.k}{',gravity' if self.gravity else ''}")
+        geometry = self.geometry
         out = [f"{board}: the proof run in {self.folder}, {going}"]
         if self.value is not None:
             words = {"x": "X wins", "o": "O wins", "draw": "draw"}[self.value]
