@@ -97,7 +97,7 @@ def test_a_stopped_proof_says_what_it_settled() -> None:
     )
     assert some.settled_text() == (
         "settled: X cannot force a line (can O force a line? just begun; of X's 5 first moves, "
-        "one of each set of mirror images, O does not win after 0, 1; 3 not settled)"
+        "one of each set alike by symmetry, O does not win after 0, 1; 3 not settled)"
     )
 
 

@@ -45,6 +45,7 @@ from oxo.cli.options import (
 )
 from oxo.errors import OptionError
 from oxo.geometry import Geometry
+from oxo.phrases import counted, duration
 from oxo.position import Position
 from oxo.progress import progress_bar, progress_status
 from oxo.proofs.results import goes_wide
@@ -655,22 +656,25 @@ def _proof_lines(result: ProofResult) -> list[str]:
         answer = {True: "yes", False: "no", None: "not settled"}[search.result]
         lines.append(
             f"  can {search.attacker.upper()} force a line? {answer} ({search.nodes:,} positions "
-            f"searched in {search.seconds:.1f} s)"
+            f"searched in {_took(search.seconds)})"
         )
         if search.first_moves is not None and any(search.first_moves.values()):
             side = search.attacker.upper()  # (none listed: the first moves were not split yet)
             known = search.first_moves
+
+            def moves(cells: list[int]) -> str:
+                return ", ".join(map(geometry.move_name, cells)) if cells else "none"
+
             lines.append(
-                "    X's first moves (cells numbered from 0 in reading order, one of each set of "
-                f"mirror images): {side} wins after {_cell_list(known['win'])}; {side} does not "
-                f"win after {_cell_list(known['no win'])}; not settled: "
-                f"{_cell_list(known['open'])}"
+                f"    X's first moves ({geometry.moves_numbered}, one of each set alike by "
+                f"symmetry): {side} wins after {moves(known['win'])}; {side} does not win after "
+                f"{moves(known['no win'])}; not settled: {moves(known['open'])}"
             )
     run = result.run
     if run is None:
         lines.append(
             f"method: {method_of(result.geometry)}; {result.nodes:,} positions in "
-            f"{result.seconds:.1f} s"
+            f"{_took(result.seconds)}"
         )
     else:
         resumed = "continued" if run.get("resumed") else "started"
@@ -678,9 +682,11 @@ def _proof_lines(result: ProofResult) -> list[str]:
             f"method: {method_of(result.geometry)}; {result.nodes:,} positions searched by the "
             "run in all"
         )
+        sessions = run["sessions"]
+        so_far = counted(sessions, "session") if isinstance(sessions, int) else "sessions"
         lines.append(
-            f"run: kept in {run['folder']} ({resumed} here, {result.seconds:.1f} s this time; "
-            f"{run['sessions']} session(s) so far)"
+            f"run: kept in {run['folder']} ({resumed} here, {_took(result.seconds)} this time; "
+            f"{so_far} so far)"
         )
     lines += [f"certificate: {path}  (check it with: oxo verify {path})" for path in result.proofs]
     if result.value == "unknown":
@@ -706,8 +712,9 @@ def _proof_lines(result: ProofResult) -> list[str]:
 _VALUE_WORDS = {"x": "X wins", "o": "O wins", "draw": "draw"}
 
 
-def _cell_list(cells: list[int]) -> str:
-    return ", ".join(map(str, cells)) if cells else "none"
+def _took(seconds: float) -> str:
+    """How long a search took: tenths of a second under a minute and a half, then plain words."""
+    return f"{seconds:.1f} s" if seconds < 90 else duration(seconds)
 
 
 def _print_solve(table: SolveTable) -> None:

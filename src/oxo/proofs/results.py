@@ -105,11 +105,11 @@ class ProofResult:
             if first is not None:
                 moves = sum(len(first[key]) for key in ("win", "no win", "open"))
                 known = [
-                    f"{side} {words} after {', '.join(map(str, first[key]))}"
+                    f"{side} {words} after {', '.join(map(self.geometry.move_name, first[key]))}"
                     for key, words in (("win", "wins"), ("no win", "does not win"))
                     if first[key]
                 ]
-                said += f"; of X's {moves} first moves, one of each set of mirror images, " + (
+                said += f"; of X's {moves} first moves, one of each set alike by symmetry, " + (
                     f"{'; '.join(known)}; {len(first['open'])} not settled"
                     if known
                     else "none settled"
