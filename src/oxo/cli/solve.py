@@ -684,9 +684,15 @@ def _proof_lines(result: ProofResult) -> list[str]:
         )
         sessions = run["sessions"]
         so_far = counted(sessions, "session") if isinstance(sessions, int) else "sessions"
+        pace = run.get("pace")
+        settled = (
+            f", {counted(pace['settled'], 'position')} settled"
+            if isinstance(pace, dict) and pace.get("session") == sessions
+            else ""
+        )
         lines.append(
-            f"run: kept in {run['folder']} ({resumed} here, {_took(result.seconds)} this time; "
-            f"{so_far} so far)"
+            f"run: kept in {run['folder']} ({resumed} here, {_took(result.seconds)} this "
+            f"time{settled}; {so_far} so far)"
         )
     lines += [f"certificate: {path}  (check it with: oxo verify {path})" for path in result.proofs]
     if result.value == "unknown":
