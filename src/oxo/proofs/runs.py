@@ -58,7 +58,7 @@ from oxo.errors import OptionError, OxoError
 from oxo.fileio import digests, write_atomic
 from oxo.game import other
 from oxo.geometry import Geometry, mask_cells, play
-from oxo.phrases import counted
+from oxo.phrases import counted, duration
 from oxo.proofs.certificate import (
     CHECK_RATE,
     Guarantee,
@@ -1939,7 +1939,9 @@ class ProofRun:
     def progress_line(self, tree: Tree, values: dict[int, int], deadline: float | None) -> str:
         settled = sum(1 for node in tree.nodes.values() if node.value)
         left = (
-            "" if deadline is None else f"; {max(0.0, deadline - time.perf_counter()):.0f} s left"
+            ""
+            if deadline is None
+            else f"; {duration(max(0.0, deadline - time.perf_counter()))} left"
         )
         return (
             f"can {tree.attacker.upper()} force a line? {tree.leaves(values):,} jobs open "
@@ -2475,8 +2477,6 @@ class RunStatus:
 
     def lines(self) -> list[str]:
         """The status in words, a line each."""
-        from oxo.phrases import duration
-
         going = (
             f"going on now (process {self.active})" if self.active is not None else "not running"
         )
@@ -2638,7 +2638,6 @@ def table_path(state_dir: Path, attacker: str) -> Path:
 
 def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     """How far the run in ``folder`` is (it may be going on: the state is read as last written)."""
-    from oxo.phrases import duration
 
     state = load_state(folder)
     geometry = state_geometry(state)
