@@ -681,7 +681,8 @@ def test_the_book_of_score_four_names_the_moves_by_their_columns() -> None:
     )
     assert (
         "- O in column 2 waits on X O in column 1, O in column 2 and X in column 6 (from the "
-        "bottom up), X to move: its 15 moves not searched yet" in text
+        "bottom up), X to move: split after 2 jobs of its own, its 15 moves not searched yet"
+        in text
     )
     assert "- O in column 3 waits on the same position as O in column 2" in text
 

@@ -1712,7 +1712,13 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
     assert len(moves) > 1 and tree.waits_on(r0, tree.values()) == r0
     (wait,) = [w for w in tree.waits(tree.values(), first) if w.reply == waits[0].reply]
     assert wait.attacker_to_move and wait.moves == len(moves) and wait.searched == 0
-    assert wait.words("x").endswith(f"its {len(moves)} moves not searched yet")
+    assert wait.words("x").endswith(f"X to move: its {len(moves)} moves not searched yet")
+    tree.nodes[r0].jobs, tree.nodes[r0].nodes = 5, 10_000  # five searches, nothing settled
+    (wait,) = [w for w in tree.waits(tree.values(), first) if w.reply == waits[0].reply]
+    assert wait.words("x").endswith(
+        f"X to move: split after 5 jobs of its own, its {len(moves)} moves not searched yet"
+    )
+    tree.nodes[r0].jobs, tree.nodes[r0].nodes = 1, 0  # split at once, as above
     below = split_node(tree, moves[0])  # the run follows it alone while its jobs get on
     assert tree.waits_on(r0, tree.values()) == moves[0]
     for key in below[:-1]:

@@ -138,9 +138,10 @@ class Waiting:
     than one way on, reached through the one move the run follows where the attacker is to move
     and the one open reply where the defender is (``oxo.proofs.runs.Tree.waits_on``); the reply's own
     position when it has no such path. Its marks are in the orientation the run first met it in;
-    ``moves`` its moves once split (0: not split, a job of its own, ``jobs`` run so far), of which
-    ``settled`` are settled and ``searched`` had a job; ``same_as``: an earlier reply that waits
-    on this position too (up to symmetry)."""
+    ``moves`` its moves once split (0: not split, a job of its own, ``jobs`` run so far; once
+    split, ``jobs`` its own that searched and settled nothing before), of which ``settled`` are
+    settled and ``searched`` had a job; ``same_as``: an earlier reply that waits on this position
+    too (up to symmetry)."""
 
     reply: int
     x: tuple[int, ...]
@@ -207,6 +208,8 @@ class Waiting:
                 else f"{self.searched:,} of its {moves} searched, none won by "
                 f"{attacker.upper()} yet"
             )
+            if self.jobs:  # its own jobs settled nothing before it was split
+                what = f"split after {counted(self.jobs, 'job')} of its own, {what}"
         else:
             what = f"{self.settled:,} of its {counted(self.moves, 'reply', 'replies')} settled"
         return f"{reply(self.reply)} waits on {where}: {what}"

@@ -1117,7 +1117,7 @@ class Tree:
                     len(below),
                     sum(1 for _, c in below if values[c]),
                     sum(1 for _, c in below if self.nodes[c].jobs),
-                    node.jobs,
+                    node.jobs if not below or node.nodes else 0,  # split at once: no search
                     first.get(at),
                     deeper,
                 )
