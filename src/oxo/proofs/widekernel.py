@@ -1440,16 +1440,12 @@ def run(
         dn_min = INF
         best_pn = 0
         best_dn = 0
+        # The children's numbers as read on entry (_read_numbers), the one searched since updated
+        # on its return: no other child's entry can change meanwhile (the positions below a child
+        # hold more marks than its siblings), so the table is not read again.
         for i in range(first, first + count):
-            slot = table_find(tkey, ckey[i])
-            if slot >= 0:
-                cpn = int(tpn[slot])
-                cdn = int(tdn[slot])
-                lpn[i] = cpn
-                ldn[i] = cdn
-            else:
-                cpn = int(lpn[i])
-                cdn = int(ldn[i])
+            cpn = int(lpn[i])
+            cdn = int(ldn[i])
             if or_node:
                 dn_sum += cdn
                 if cpn < pn_min:
