@@ -76,8 +76,10 @@ def made_table(folder: Path, nodes: int) -> Path:
     target = folder / "made.npz"
     code = f"""
 from oxo.geometry import Geometry
-from oxo.proofs.wide import WideSearch
-search = WideSearch(Geometry.parse("4x4x4x4"), "x", table_bytes=(1 << 24) * 25, max_nodes={nodes})
+from oxo.proofs.wide import SLOT_BYTES, WideSearch
+search = WideSearch(
+    Geometry.parse("4x4x4x4"), "x", table_bytes=(1 << 24) * SLOT_BYTES, max_nodes={nodes}
+)
 search.solve()
 result = search.save_table({str(target)!r})
 """

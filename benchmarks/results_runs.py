@@ -37,6 +37,7 @@ WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
 def section() -> str:
     from oxo.game import other
     from oxo.phrases import duration
+    from oxo.proofs.results import sessions_span
     from oxo.proofs.runs import INF, run_status
 
     rows = []
@@ -85,9 +86,8 @@ def section() -> str:
             pace = ""
             if estimate is not None and status.paces is not None:
                 first, last, seconds, settled = status.paces
-                which = f"session {last}" if first == last else f"sessions {first} to {last}"
                 pace = (
-                    f" At the pace of {which} ({settled:,} positions settled in "
+                    f" At the pace of {sessions_span(first, last)} ({settled:,} positions settled in "
                     f"{duration(seconds)} of run time) those take about {duration(estimate)}, "
                     "more where a job splits a position into more."
                 )

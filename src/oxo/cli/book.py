@@ -304,7 +304,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     import textwrap
 
     from oxo.book.play import AUTO_BUILD_SECONDS, OpeningsBook, moves_words, quick_to_index
-    from oxo.phrases import duration
+    from oxo.proofs.results import sessions_span
 
     geometry = Geometry.parse(entry.board)
     out: list[str] = []
@@ -431,11 +431,11 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     )
     if entry.paces is not None and entry.pace_estimate_seconds is not None:
         first, last, seconds, settled = entry.paces
-        which = f"session {last}" if first == last else f"sessions {first} to {last}"
         left = sum(q.followed_to_prove or 0 for q in entry.questions)
         out += _label_wrap(
             "  pace:",
-            f"{counted(settled, 'position')} settled in {which} ({duration(seconds)} of run "
+            f"{counted(settled, 'position')} settled in {sessions_span(first, last)} "
+            f"({duration(seconds)} of run "
             f"time): at that pace the {left:,} still to settle along the moves the run follows "
             f"take about {duration(entry.pace_estimate_seconds)} more (more where a job splits "
             "a position into more)",

@@ -186,7 +186,7 @@ class Waiting:
         gravity = geometry if geometry is not None and geometry.gravity else None
 
         def reply(cell: int) -> str:
-            return f"O on {cell}" if gravity is None else gravity.mark_words("O", cell)
+            return f"O on {cell}" if geometry is None else geometry.mark_words("O", cell)
 
         if self.same_as is not None:
             return f"{reply(self.reply)} waits on the same position as {reply(self.same_as)}"
@@ -225,6 +225,12 @@ def _stacks(geometry: Geometry, x: tuple[int, ...], o: tuple[int, ...]) -> str:
         if marks:
             stacks.append(f"{' '.join(marks)} in column {geometry.column_name(column)}")
     return listing(stacks)
+
+
+def sessions_span(first: int, last: int) -> str:
+    """Sessions of a run from ``first`` to ``last`` in words: ``session 60``, ``sessions 60 to
+    62``."""
+    return f"session {last}" if first == last else f"sessions {first} to {last}"
 
 
 def certificate_name(geometry: Geometry, side: str, guarantee: str) -> str:

@@ -76,6 +76,7 @@ from oxo.proofs.results import (
     Waiting,
     certificate_name,
     goes_wide,
+    sessions_span,
 )
 from oxo.proofs.search import QUICK_SECONDS, certificate_rules
 from oxo.proofs.strategy import StrategyReader
@@ -2418,13 +2419,18 @@ class RunStatus:
         """The run's board."""
         return Geometry.parse(f"{self.board},k={self.k}{',gravity' if self.gravity else ''}")
 
+    @property
+    def followed_left(self) -> int:
+        """The positions still to settle along the moves the run follows, at least: every open
+        question's :meth:`Tree.followed_to_prove` (INF or more where one cannot be proved)."""
+        return sum(q.followed_to_prove for q in self.questions if not q.value)
+
     def pace_estimate(self) -> float | None:
-        """Seconds of run time for the positions still to settle along the moves the run follows
-        (:meth:`Tree.followed_to_prove`, every open question's) at the pace of the counted
-        sessions; None before a counted session settled one, or once nothing is open."""
+        """Seconds of run time for :attr:`followed_left` at the pace of the counted sessions;
+        None before a counted session settled one, or once nothing is open."""
         if self.paces is None or self.value is not None or not self.paces[3]:
             return None
-        left = sum(q.followed_to_prove for q in self.questions if not q.value)
+        left = self.followed_left
         if not 0 < left < INF:
             return None
         return left * self.paces[2] / self.paces[3]
@@ -2579,11 +2585,10 @@ class RunStatus:
         estimate = self.pace_estimate()
         if estimate is not None and self.paces is not None:
             first, last, seconds, settled = self.paces
-            which = f"session {last}" if first == last else f"sessions {first} to {last}"
-            left = sum(q.followed_to_prove for q in self.questions if not q.value)
             out.append(
-                f"  at the pace of {which} ({counted(settled, 'position')} settled in "
-                f"{duration(seconds)}), those {left:,} take about {duration(estimate)} of run "
+                f"  at the pace of {sessions_span(first, last)} ({counted(settled, 'position')} "
+                f"settled in {duration(seconds)}), those {self.followed_left:,} take about "
+                f"{duration(estimate)} of run "
                 "time, more where a job splits a position into more"
             )
         if self.estimate is not None:
@@ -2638,7 +2643,6 @@ def table_path(state_dir: Path, attacker: str) -> Path:
 
 def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     """How far the run in ``folder`` is (it may be going on: the state is read as last written)."""
-
     state = load_state(folder)
     geometry = state_geometry(state)
     dims = geometry.shape
@@ -2702,19 +2706,12 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
                     f"{duration(session['seconds'])}; a job's positions count when it ends)"
                 )
                 break
-    pace = next(
-        (
-            (number, float(session["seconds"]), int(session["settled"]))
-            for number, session in reversed(list(enumerate(sessions, start=1)))
-            if "settled" in session and session.get("seconds")
-        ),
-        None,
-    )
     counted_sessions = [
         (number, float(session["seconds"]), int(session["settled"]))
         for number, session in enumerate(sessions, start=1)
         if "settled" in session and session.get("seconds")
     ]
+    pace = counted_sessions[-1] if counted_sessions else None
     paces = (
         (
             counted_sessions[0][0],
