@@ -57,6 +57,13 @@ Each search is one :class:`oxo.proofs.wide.WideSearch` in this process, from a n
   --positions 1105,1125,1145,1160,1175,1190,1205,1220 --nodes 2000000 --rated 3,12 --repeats 1``:
   docs/performance.md), or as many as ``--run-plies`` says; the positions each search took are
   printed too.
+* ``answers``: how good the attacker's answers at one of the run's positions are: the position
+  reached by ``--path`` (cells of the run's moves from the empty board, default ``0,7,103,3``,
+  X to move) and, for each cell of ``--answers`` (default: the first three moves of the search's
+  order there and the moves the run split), the position after it searched in a fresh table
+  within ``--nodes``, then the defender's replies counted as the table holds them: won by X,
+  not, open (and the open ones' proof numbers summed) (``--nodes 1500000 --answers
+  11,15,51,207,169 --state-from c9def7b``: docs/boxes.md).
 * ``book-values``: how fast the proof book answers the value of each settled opening of 4x4x4x4
   and ``--sample N`` of its images, in a fresh process, with ``--before REV`` side by side (``--sample
   4 --before REV --repeats 2``: docs/performance.md).
@@ -1237,6 +1244,55 @@ def score_four_depths(
             )
 
 
+def answers(path: list[int], cells: list[int] | None, nodes: int, revision: str | None) -> None:
+    """The attacker's answers at the run's position reached by ``path`` (X to move), each searched
+    alone within ``nodes`` in a fresh table, and the defender's replies after it as that table
+    holds them (see the module's docstring)."""
+    from oxo.geometry import Geometry
+    from oxo.proofs.runs import Tree
+    from oxo.proofs.wide import WideSearch
+
+    geometry = Geometry.parse("4x4x4x4")
+    folder = Path(__file__).resolve().parent.parent / "results" / "runs" / "4x4x4x4" / "run"
+    tree = Tree.from_dict(geometry, "x", folder, run_state(revision)["questions"]["x"])
+    key = tree.root
+    for move in path:
+        key = next(child for cell, child in tree.nodes[key].children or [] if cell == move)
+    node = tree.nodes[key]
+    assert tree.attacker_to_move(node), "the path must end where X is to move"
+    order = [cell for cell, _ in node.children or []]
+    split = [cell for cell, child in node.children or [] if tree.nodes[child].children is not None]
+    chosen = cells or list(dict.fromkeys([*order[:3], *split]))
+    print(
+        f"answers: X on {', '.join(map(str, path[0::2]))}, O on {', '.join(map(str, path[1::2]))}; "
+        f"the search's order there {', '.join(map(str, order[:6]))}, ...; split: "
+        f"{', '.join(map(str, split)) or 'none'}"
+    )
+    for cell in chosen:
+        x, o = node.x | 1 << cell, node.o
+        search = WideSearch(geometry, "x", table_bytes=1 << 31, max_nodes=nodes)
+        began = time.process_time()
+        answer = search.solve(x, o)
+        won = lost = 0
+        open_pn = []
+        for reply in range(geometry.size):
+            if (x | o) >> reply & 1:
+                continue
+            value = search.value_of(x, o | 1 << reply)
+            won += value > 0
+            lost += value < 0
+            if not value:
+                open_pn.append(search.numbers_of(x, o | 1 << reply)[0])
+        _, shown = outcome(answer, search.nodes, nodes)
+        verdict = {True: "X wins", False: "X does not win", None: "open"}[answer]
+        print(
+            f"answers: X on {cell}: {verdict} ({shown}, {time.process_time() - began:.0f} s of "
+            f"processor time); O's replies won by X {won}, not {lost}, open {len(open_pn)} "
+            f"(their proof numbers {sum(open_pn):,})",
+            flush=True,
+        )
+
+
 def numbers(text: str) -> list[int]:
     """A list of whole numbers written with commas (``--plies 16,24``): argparse's type."""
     return [int(part) for part in text.split(",")]
@@ -1269,6 +1325,7 @@ def main() -> None:
             "table-clear",
             "failed-fours",
             "rated-threats",
+            "answers",
         ],
     )
     parser.add_argument(
@@ -1291,7 +1348,7 @@ def main() -> None:
     parser.add_argument(
         "--state-from",
         metavar="REV",
-        help="lottery, siblings, winning-move, hinted, --from-run: the run's settled positions as "
+        help="lottery, siblings, winning-move, hinted, answers, --from-run: the run's state as "
         "of this revision",
     )
     parser.add_argument(
@@ -1381,6 +1438,13 @@ def main() -> None:
         default=4,
         help="--from-run: how many marks the run's settled positions have (default 4)",
     )
+    parser.add_argument(
+        "--path",
+        type=numbers,
+        default=[0, 7, 103, 3],
+        help="answers: the run's moves from the empty board to a position of X's",
+    )
+    parser.add_argument("--answers", type=numbers, help="answers: X's moves there to search")
     parser.add_argument("--sample", type=int, default=4, help="four-ply positions to search")
     parser.add_argument("--seed", type=int, default=2, help="the draw of four-ply-sample")
     parser.add_argument("--nodes", type=int, default=60_000, help="positions each search may take")
@@ -1469,6 +1533,9 @@ def main() -> None:
             continue
         if name == "kept-size":
             kept_size(args.cells, args.tables[0], args.kept, args.every, args.nodes)
+            continue
+        if name == "answers":
+            answers(args.path, args.answers, args.nodes, args.state_from)
             continue
         if name == "hinted":
             hinted(args.sample, args.nodes, args.positions, args.state_from)

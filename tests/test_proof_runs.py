@@ -32,6 +32,7 @@ from oxo.proofs.runs import (
     NEAR,
     OPENING_PLIES,
     PATIENCE,
+    RIVALS,
     WAITS_SAID,
     Node,
     ProofRun,
@@ -1585,14 +1586,17 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     focus = tree.focus(values)
     assert {first, *under_first} <= focus and not focus & set(others)  # first alone, getting on
     assert second not in focus and not focus & set(under_second)
-    tree.nodes[under_first[0]].jobs = PATIENCE  # as many jobs below it, none settled anything
-    focus = tree.focus(values)
-    assert {first, *under_first, *others} <= focus  # its unsplit siblings are tried too
+    tree.nodes[under_first[0]].jobs = PATIENCE  # as many jobs below it, none settled anything:
+    focus = tree.focus(values)  # it lags, and the next split move, which does not, is followed
+    assert {second, *under_second} <= focus and first not in focus
+    tree.nodes[under_second[0]].jobs = PATIENCE  # both lag (and both of X's first two moves are
+    focus = tree.focus(values)  # split, so no unsplit rival): the first, with its unsplit siblings
+    assert {first, *under_first, *others} <= focus
     assert second not in focus and not focus & set(under_second)
     tree.nodes[under_first[-1]].value = 1  # one position below it settled: alone again
     assert not tree.focus(tree.values()) & set(others)
     tree.nodes[under_first[-1]].value = 0
-    tree.nodes[under_first[0]].jobs = 0
+    tree.nodes[under_first[0]].jobs = tree.nodes[under_second[0]].jobs = 0
     for leaf in under_second:  # the numbers alone would pick these
         tree.nodes[leaf].pn = 1
     for leaf in under_first:
@@ -1611,6 +1615,37 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     values = tree.values()
     assert values[first] == -1 and second in tree.focus(values)
     assert under_second[0] in tree.continuing(set(), values)
+
+
+def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Path) -> None:
+    """A split move of the attacker that lags (PATIENCE jobs below it, fewer than half of the
+    defender's replies settled) is set aside for the unsplit ones among the first RIVALS moves in
+    the search's order; a rival once split is followed alone, and the lagging move is followed
+    again where it no longer lags."""
+    tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
+    moves = split_node(tree, tree.root)
+    late = moves[-1]
+    assert len(moves) > RIVALS + 1
+    replies = list(dict.fromkeys(split_node(tree, late)))
+    focus = tree.focus(tree.values())
+    assert {late, *replies} <= focus and not focus & set(moves[:-1])  # alone: it gets on
+    tree.nodes[replies[0]].jobs = PATIENCE - 1
+    assert not tree.focus(tree.values()) & set(moves[:-1])  # not yet
+    tree.nodes[replies[0]].jobs = PATIENCE  # no reply settled: it lags
+    focus = tree.focus(tree.values())
+    assert set(moves[:RIVALS]) <= focus and not focus & {late, *replies, *moves[RIVALS:]}
+    assert set(tree.select(set(), 2, tree.values())) == set(moves[:RIVALS])
+    assert tree.followed_to_prove(tree.values()) == 1
+    half = (len(replies) + 1) // 2
+    for key in replies[:half]:
+        tree.nodes[key].value = 1
+    focus = tree.focus(tree.values())  # half of the replies settled: followed alone again
+    assert late in focus and not focus & set(moves[:-1])
+    tree.nodes[replies[0]].value = 0  # one short of half: it lags again
+    assert set(moves[:RIVALS]) <= tree.focus(tree.values())
+    under = list(dict.fromkeys(split_node(tree, moves[1])))  # a rival split: followed alone
+    focus = tree.focus(tree.values())
+    assert {moves[1], *under} <= focus and not focus & {late, moves[0], *replies}
 
 
 def test_what_is_left_to_settle_along_the_moves_the_run_follows(tmp_path: Path) -> None:

@@ -168,6 +168,15 @@ SIBLINGS_FIRST = 2
 #: The attacker's first split move is followed alone (Tree._followed) until this many jobs ran
 #: below it, and after that while one in this many settled a position below it.
 PATIENCE = 20
+#: A split move of the attacker *lags* once PATIENCE jobs ran below it and fewer than half of the
+#: defender's replies to it are settled (Tree._lagging). The run then follows another split move
+#: that does not lag, or else the unsplit ones among the attacker's first RIVALS open moves in the
+#: search's order, until each is split or settled. On 4x4x4x4, below X on 0, O on 7, X on 103 and
+#: O on 3, the run followed X on 11 (the move that had won the siblings) through some 250 jobs, in
+#: which 57 of O's 251 replies settled; one search of 1.5 million positions of each answer there
+#: settled none of O's replies to X on 11 and 202 of those to X on 51, the search's second move
+#: (docs/boxes.md).
+RIVALS = 2
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
 #: settles in that time (4x5 with k = 4 in about 0.07 s) start no process. Processor time, not
@@ -594,32 +603,35 @@ class Tree:
 
     def _followed(self, node: Node, values: dict[int, int]) -> list[int]:
         """The open children of ``node`` (the attacker to move) that the run works on now: the
-        unsplit ones, and of the split ones the first in the search's move order only; that one
-        alone while it gets on (:meth:`_getting_on`).
+        unsplit ones, and of the split ones one only: the first in the search's move order that
+        does not lag (:meth:`_lagging`), or the first if all do; that one alone while it gets on
+        (:meth:`_getting_on`) and does not lag. Where it lags, the unsplit ones among the first
+        :data:`RIVALS` open moves go before it.
 
         A move split is one the searches liked best, and the attacker needs only one that wins:
         its unsplit siblings each cost a job and a split of their own before they look as far
         off as it does (their numbers come from their parent's search, its from its own
         children's), so left to the numbers the run would split every move of the attacker
         before it went deeper in any. On 4x4x4x4 it split X's moves three plies in one after the
-        other, 21 in as many minutes, while a position four plies in settles in about one."""
-        followed: list[int] = []
-        split_seen = False
-        for _, child in node.children or []:
-            if values[child]:
-                continue
-            if self.nodes[child].children is None:
-                followed.append(child)
-            elif not split_seen:
-                if self._getting_on(child, values):
-                    return [child]
-                followed.append(child)
-                split_seen = True
-        return followed
+        other, 21 in as many minutes, while a position four plies in settles in about one. But a
+        split move may be a poor one (it was split for the siblings it won, or by the luck of a
+        search): once it lags, the search's own first choices get their jobs."""
+        open_ = [child for _, child in node.children or [] if not values[child]]
+        unsplit = [child for child in open_ if self.nodes[child].children is None]
+        split = [child for child in open_ if self.nodes[child].children is not None]
+        if not split:
+            return unsplit
+        followed = next((child for child in split if not self._lagging(child, values)), split[0])
+        if self._lagging(followed, values):
+            rivals = [child for child in open_[:RIVALS] if self.nodes[child].children is None]
+            if rivals:
+                return rivals
+        if self._getting_on(followed, values):
+            return [followed]
+        return [*unsplit, followed]
 
-    def _getting_on(self, key: int, values: dict[int, int]) -> bool:
-        """Whether the jobs below the split node ``key`` get on: fewer than :data:`PATIENCE` of
-        them ran, or one in PATIENCE settled a position below it."""
+    def _below(self, key: int, values: dict[int, int]) -> tuple[int, int]:
+        """(jobs that ran, positions settled) below the split node ``key``."""
         jobs = settled = 0
         seen = {key}
         stack = [key]
@@ -630,7 +642,20 @@ class Tree:
                     jobs += self.nodes[child].jobs
                     settled += bool(values[child])
                     stack.append(child)
+        return jobs, settled
+
+    def _getting_on(self, key: int, values: dict[int, int]) -> bool:
+        """Whether the jobs below the split node ``key`` get on: fewer than :data:`PATIENCE` of
+        them ran, or one in PATIENCE settled a position below it."""
+        jobs, settled = self._below(key, values)
         return jobs < PATIENCE or settled * PATIENCE >= jobs
+
+    def _lagging(self, key: int, values: dict[int, int]) -> bool:
+        """Whether the attacker's split move ``key`` lags: :data:`PATIENCE` jobs or more ran
+        below it, and fewer than half of the defender's replies to it are settled."""
+        replies = {child for _, child in self.nodes[key].children or []}
+        settled = sum(1 for child in replies if values[child])
+        return self._below(key, values)[0] >= PATIENCE and 2 * settled < len(replies)
 
     def focus(self, values: dict[int, int]) -> set[int]:
         """The open nodes the run works on now: those reached from the root through open nodes,
