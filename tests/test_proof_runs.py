@@ -1619,9 +1619,9 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
 
 def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Path) -> None:
     """A split move of the attacker that lags (PATIENCE jobs below it, fewer than half of the
-    defender's replies settled) is set aside for the unsplit ones among the first RIVALS moves in
-    the search's order; a rival once split is followed alone, and the lagging move is followed
-    again where it no longer lags."""
+    defender's replies that were tried settled) is set aside for the unsplit ones among the first
+    RIVALS moves in the search's order; a rival once split is followed alone, and the lagging
+    move is followed again where it no longer lags."""
     tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
     moves = split_node(tree, tree.root)
     late = moves[-1]
@@ -1636,12 +1636,13 @@ def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Pat
     assert set(moves[:RIVALS]) <= focus and not focus & {late, *replies, *moves[RIVALS:]}
     assert set(tree.select(set(), 2, tree.values())) == set(moves[:RIVALS])
     assert tree.followed_to_prove(tree.values()) == 1
-    half = (len(replies) + 1) // 2
-    for key in replies[:half]:
+    for key in replies[1:4]:  # three more replies tried, all settled: 3 of 4
         tree.nodes[key].value = 1
-    focus = tree.focus(tree.values())  # half of the replies settled: followed alone again
+    focus = tree.focus(tree.values())  # followed alone again, however many replies are left
     assert late in focus and not focus & set(moves[:-1])
-    tree.nodes[replies[0]].value = 0  # one short of half: it lags again
+    tree.nodes[replies[1]].value, tree.nodes[replies[1]].jobs = 0, 1  # 2 of 4: half, enough
+    assert late in tree.focus(tree.values())
+    tree.nodes[replies[2]].value, tree.nodes[replies[2]].jobs = 0, 1  # 1 of 4: it lags again
     assert set(moves[:RIVALS]) <= tree.focus(tree.values())
     under = list(dict.fromkeys(split_node(tree, moves[1])))  # a rival split: followed alone
     focus = tree.focus(tree.values())

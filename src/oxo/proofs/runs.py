@@ -169,13 +169,14 @@ SIBLINGS_FIRST = 2
 #: below it, and after that while one in this many settled a position below it.
 PATIENCE = 20
 #: A split move of the attacker *lags* once PATIENCE jobs ran below it and fewer than half of the
-#: defender's replies to it are settled (Tree._lagging). The run then follows another split move
+#: defender's replies to it that were tried are settled (Tree._lagging; a reply is tried once a job
+#: ran on it or below it, or it is settled). The run then follows another split move
 #: that does not lag, or else the unsplit ones among the attacker's first RIVALS open moves in the
 #: search's order, until each is split or settled. On 4x4x4x4, below X on 0, O on 7, X on 103 and
 #: O on 3, the run followed X on 11 (the move that had won the siblings) through some 250 jobs, in
 #: which 57 of O's 251 replies settled; one search of 1.5 million positions of each answer there
-#: settled none of O's replies to X on 11 and 202 of those to X on 51, the search's second move
-#: (docs/boxes.md).
+#: settled none of O's replies to X on 11, 218 of those to X on 15 and 201 of those to X on 51,
+#: the search's first two moves (docs/boxes.md).
 RIVALS = 2
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
@@ -652,10 +653,19 @@ class Tree:
 
     def _lagging(self, key: int, values: dict[int, int]) -> bool:
         """Whether the attacker's split move ``key`` lags: :data:`PATIENCE` jobs or more ran
-        below it, and fewer than half of the defender's replies to it are settled."""
-        replies = {child for _, child in self.nodes[key].children or []}
-        settled = sum(1 for child in replies if values[child])
-        return self._below(key, values)[0] >= PATIENCE and 2 * settled < len(replies)
+        below it, and fewer than half of the defender's replies to it that were tried (settled,
+        or a job ran on them or below them) are settled. Counted among those tried, not among
+        all: a move whose replies each settle in a job or two gets on, however many are left."""
+        if self._below(key, values)[0] < PATIENCE:
+            return False
+        settled = tried = 0
+        for child in {child for _, child in self.nodes[key].children or []}:
+            if values[child]:
+                settled += 1
+                tried += 1
+            elif self.nodes[child].jobs or self._below(child, values)[0]:
+                tried += 1
+        return 2 * settled < tried
 
     def focus(self, values: dict[int, int]) -> set[int]:
         """The open nodes the run works on now: those reached from the root through open nodes,
