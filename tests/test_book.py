@@ -608,6 +608,12 @@ def test_the_book_of_an_open_board_says_what_each_open_reply_waits_on() -> None:
     assert max(map(len, lines)) <= 80
     assert text.index("O on 85 waits") < text.index(f"replies to X on {others[0][0]}")
     assert Waiting.from_dict(waits[2].to_dict()) == waits[2]
+    aside = Waiting(3, (0, 103), (3, 7), True, 252, 0, 2, 5, aside=((11, 58, 251),))
+    assert aside.words("x").endswith(
+        "X to move: split after 5 jobs of its own, 2 of its 252 moves searched, none won by X "
+        "yet; X on 11 set aside, 58 of the 251 replies to it settled"
+    )
+    assert Waiting.from_dict(aside.to_dict()) == aside
     # What a wait's own open replies wait on, one level further, indented under it.
     deeper = Waiting(3, (0, 11, 103), (3, 7), False, 251, 45, 60, 1)
     nested = (replace(waits[0], below=(deeper,)),)

@@ -1644,6 +1644,8 @@ def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Pat
     assert late in tree.focus(tree.values())
     tree.nodes[replies[2]].value, tree.nodes[replies[2]].jobs = 0, 1  # 1 of 4: it lags again
     assert set(moves[:RIVALS]) <= tree.focus(tree.values())
+    (move,) = [move for move, child in tree.nodes[tree.root].children or [] if child == late]
+    assert tree._set_aside(tree.root, tree.values()) == ((move, 1, len(replies)),)
     under = list(dict.fromkeys(split_node(tree, moves[1])))  # a rival split: followed alone
     focus = tree.focus(tree.values())
     assert {moves[1], *under} <= focus and not focus & {late, moves[0], *replies}

@@ -141,7 +141,9 @@ class Waiting:
     ``moves`` its moves once split (0: not split, a job of its own, ``jobs`` run so far; once
     split, ``jobs`` its own that searched and settled nothing before), of which ``settled`` are
     settled and ``searched`` had a job; ``same_as``: an earlier reply that waits on this position
-    too (up to symmetry)."""
+    too (up to symmetry); ``aside``: where the attacker is to move, its split moves the run set
+    aside as lagging (``oxo.proofs.runs.Tree._lagging``), each as (move, replies settled,
+    replies)."""
 
     reply: int
     x: tuple[int, ...]
@@ -155,17 +157,23 @@ class Waiting:
     #: Where the position waited on is the defender's with a few replies open: what each of those
     #: waits on in turn (one level further down).
     below: tuple[Waiting, ...] = ()
+    aside: tuple[tuple[int, int, int], ...] = ()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Waiting:
         fields = dict(data)
         fields["x"], fields["o"] = tuple(fields["x"]), tuple(fields["o"])
         fields["below"] = tuple(cls.from_dict(item) for item in fields.get("below", ()))
+        fields["aside"] = tuple(tuple(item) for item in fields.get("aside", ()))
         return cls(**fields)
 
     def to_dict(self) -> dict[str, object]:
         return record(
-            self, x=list(self.x), o=list(self.o), below=[wait.to_dict() for wait in self.below]
+            self,
+            x=list(self.x),
+            o=list(self.o),
+            below=[wait.to_dict() for wait in self.below],
+            aside=[list(item) for item in self.aside],
         )
 
     def lines(
@@ -212,6 +220,10 @@ class Waiting:
                 what = f"split after {counted(self.jobs, 'job')} of its own, {what}"
         else:
             what = f"{self.settled:,} of its {counted(self.moves, 'reply', 'replies')} settled"
+        side = attacker.upper()
+        for move, settled, replies in self.aside:
+            mark = f"{side} on {move}" if geometry is None else geometry.mark_words(side, move)
+            what += f"; {mark} set aside, {settled:,} of the {replies:,} replies to it settled"
         return f"{reply(self.reply)} waits on {where}: {what}"
 
 

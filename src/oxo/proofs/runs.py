@@ -1156,9 +1156,26 @@ class Tree:
                     node.jobs if not below or node.nodes else 0,  # split at once: no search
                     first.get(at),
                     deeper,
+                    self._set_aside(at, values),
                 )
             )
             first.setdefault(at, move)
+        return tuple(out)
+
+    def _set_aside(self, key: int, values: dict[int, int]) -> tuple[tuple[int, int, int], ...]:
+        """Where the attacker is to move at ``key``: its open split moves that lag
+        (:meth:`_lagging`), each as (move, replies settled, replies)."""
+        node = self.nodes[key]
+        if node.children is None or not self.attacker_to_move(node):
+            return ()
+        out = []
+        for move, child in node.children:
+            if values[child] or self.nodes[child].children is None:
+                continue
+            if self._lagging(child, values):
+                replies = {reply for _, reply in self.nodes[child].children or []}
+                settled = sum(1 for reply in replies if values[reply])
+                out.append((move, settled, len(replies)))
         return tuple(out)
 
 
