@@ -29,6 +29,7 @@ from oxo.proofs.certificate import status_masks, status_string, verify_certifica
 from oxo.proofs.merge import CHUNK_SHIFT, FragmentPack, decode_fragment, encode_fragment
 from oxo.proofs.results import Waiting, certificate_name
 from oxo.proofs.runs import (
+    LAG_TRIED,
     NEAR,
     OPENING_PLIES,
     PATIENCE,
@@ -1586,17 +1587,14 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     focus = tree.focus(values)
     assert {first, *under_first} <= focus and not focus & set(others)  # first alone, getting on
     assert second not in focus and not focus & set(under_second)
-    tree.nodes[under_first[0]].jobs = PATIENCE  # as many jobs below it, none settled anything:
-    focus = tree.focus(values)  # it lags, and the next split move, which does not, is followed
-    assert {second, *under_second} <= focus and first not in focus
-    tree.nodes[under_second[0]].jobs = PATIENCE  # both lag (and both of X's first two moves are
-    focus = tree.focus(values)  # split, so no unsplit rival): the first, with its unsplit siblings
-    assert {first, *under_first, *others} <= focus
+    tree.nodes[under_first[0]].jobs = PATIENCE  # as many jobs below it, none settled anything
+    focus = tree.focus(values)
+    assert {first, *under_first, *others} <= focus  # its unsplit siblings are tried too
     assert second not in focus and not focus & set(under_second)
     tree.nodes[under_first[-1]].value = 1  # one position below it settled: alone again
     assert not tree.focus(tree.values()) & set(others)
     tree.nodes[under_first[-1]].value = 0
-    tree.nodes[under_first[0]].jobs = tree.nodes[under_second[0]].jobs = 0
+    tree.nodes[under_first[0]].jobs = 0
     for leaf in under_second:  # the numbers alone would pick these
         tree.nodes[leaf].pn = 1
     for leaf in under_first:
@@ -1618,36 +1616,45 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
 
 
 def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Path) -> None:
-    """A split move of the attacker that lags (PATIENCE jobs below it, fewer than half of the
-    defender's replies that were tried settled) is set aside for the unsplit ones among the first
-    RIVALS moves in the search's order; a rival once split is followed alone, and the lagging
-    move is followed again where it no longer lags."""
+    """A split move of the attacker that lags (LAG_TRIED of the defender's replies tried, fewer
+    than half of those settled) gives way to a split move that does not lag, or else to the
+    unsplit ones among the first RIVALS moves in the search's order; a rival once split is
+    followed alone, and the lagging move is followed again where it no longer lags. A reply split
+    into more is under way, not tried."""
     tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
     moves = split_node(tree, tree.root)
-    late = moves[-1]
     assert len(moves) > RIVALS + 1
-    replies = list(dict.fromkeys(split_node(tree, late)))
+    late, replies = next(
+        (move, list(dict.fromkeys(split_node(tree, move))))
+        for move in moves[RIVALS:]
+        if len(set(split_node(tree, move))) > LAG_TRIED + 2
+    )
     focus = tree.focus(tree.values())
-    assert {late, *replies} <= focus and not focus & set(moves[:-1])  # alone: it gets on
-    tree.nodes[replies[0]].jobs = PATIENCE - 1
-    assert not tree.focus(tree.values()) & set(moves[:-1])  # not yet
-    tree.nodes[replies[0]].jobs = PATIENCE  # no reply settled: it lags
+    others = set(moves) - {late}
+    assert {late, *replies} <= focus and not focus & others  # alone: it gets on
+    for key in replies[: LAG_TRIED - 1]:
+        tree.nodes[key].jobs = 1
+    assert not tree.focus(tree.values()) & others  # not yet: too few tried
+    split_node(tree, replies[LAG_TRIED - 1])  # split into more: under way, not tried
+    assert not tree.focus(tree.values()) & others
+    tree.nodes[replies[LAG_TRIED - 1]].children = None
+    tree.nodes[replies[LAG_TRIED - 1]].jobs = 1  # ten tried, none settled: it lags
     focus = tree.focus(tree.values())
-    assert set(moves[:RIVALS]) <= focus and not focus & {late, *replies, *moves[RIVALS:]}
+    assert set(moves[:RIVALS]) <= focus and not focus & {late, *replies, *moves[RIVALS:]} - {
+        *moves[:RIVALS]
+    }
     assert set(tree.select(set(), 2, tree.values())) == set(moves[:RIVALS])
     assert tree.followed_to_prove(tree.values()) == 1
-    for key in replies[1:4]:  # three more replies tried, all settled: 3 of 4
+    (move,) = [move for move, child in tree.nodes[tree.root].children or [] if child == late]
+    assert tree._set_aside(tree.root, tree.values()) == ((move, 0, len(replies)),)
+    for key in replies[:5]:  # 5 of the 10 settled: half, enough
         tree.nodes[key].value = 1
     focus = tree.focus(tree.values())  # followed alone again, however many replies are left
-    assert late in focus and not focus & set(moves[:-1])
-    tree.nodes[replies[1]].value, tree.nodes[replies[1]].jobs = 0, 1  # 2 of 4: half, enough
-    assert late in tree.focus(tree.values())
-    tree.nodes[replies[2]].value, tree.nodes[replies[2]].jobs = 0, 1  # 1 of 4: it lags again
+    assert late in focus and not focus & others and not tree._set_aside(tree.root, tree.values())
+    tree.nodes[replies[0]].value = 0  # 4 of 10: it lags again
     assert set(moves[:RIVALS]) <= tree.focus(tree.values())
-    (move,) = [move for move, child in tree.nodes[tree.root].children or [] if child == late]
-    assert tree._set_aside(tree.root, tree.values()) == ((move, 1, len(replies)),)
-    under = list(dict.fromkeys(split_node(tree, moves[1])))  # a rival split: followed alone
-    focus = tree.focus(tree.values())
+    under = list(dict.fromkeys(split_node(tree, moves[1])))  # a rival split: followed alone,
+    focus = tree.focus(tree.values())  # it does not lag
     assert {moves[1], *under} <= focus and not focus & {late, moves[0], *replies}
 
 

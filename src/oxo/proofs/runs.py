@@ -168,16 +168,20 @@ SIBLINGS_FIRST = 2
 #: The attacker's first split move is followed alone (Tree._followed) until this many jobs ran
 #: below it, and after that while one in this many settled a position below it.
 PATIENCE = 20
-#: A split move of the attacker *lags* once PATIENCE jobs ran below it and fewer than half of the
-#: defender's replies to it that were tried are settled (Tree._lagging; a reply is tried once a job
-#: ran on it or below it, or it is settled). The run then follows another split move
-#: that does not lag, or else the unsplit ones among the attacker's first RIVALS open moves in the
-#: search's order, until each is split or settled. On 4x4x4x4, below X on 0, O on 7, X on 103 and
-#: O on 3, the run followed X on 11 (the move that had won the siblings) through some 250 jobs, in
-#: which 57 of O's 251 replies settled; one search of 1.5 million positions of each answer there
-#: settled none of O's replies to X on 11, 218 of those to X on 15 and 201 of those to X on 51,
-#: the search's first two moves; with this rule the run proved X on 15 wins there in four jobs
-#: (12.2 million positions), 35 minutes after it set X on 11 aside (docs/boxes.md).
+#: A split move of the attacker *lags* once LAG_TRIED of the defender's replies to it were tried
+#: and fewer than half of those settled (Tree._lagging; a reply is tried once it is settled, or a
+#: job ran on it and it is still a leaf: a reply split into more is still under way). The run then
+#: follows another split move that does not lag, or else the unsplit ones among the attacker's
+#: first RIVALS open moves in the search's order, until each is split or settled. On 4x4x4x4,
+#: below X on 0, O on 7, X on 103 and O on 3, the run followed X on 11 (split after a job that
+#: tried it first as the move that had won the siblings, which proved none of O's replies in a
+#: quarter of its slice) through some 250 jobs, in which 57 of O's 251 replies settled; one search
+#: of 1.5 million positions of each answer there settled none of O's replies to X on 11, 218 of
+#: those to X on 15 and 201 of those to X on 51, the search's first two moves; with this rule the
+#: run proved X on 15 wins there in four jobs (12.2 million positions), 35 minutes after it set X
+#: on 11 aside (docs/boxes.md). Ten replies tell a move whose replies mostly settle in their first
+#: job (below X on 103, 248 of 253) from one where three in four do not (X on 11).
+LAG_TRIED = 10
 RIVALS = 2
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
@@ -653,20 +657,21 @@ class Tree:
         return jobs < PATIENCE or settled * PATIENCE >= jobs
 
     def _lagging(self, key: int, values: dict[int, int]) -> bool:
-        """Whether the attacker's split move ``key`` lags: :data:`PATIENCE` jobs or more ran
-        below it, and fewer than half of the defender's replies to it that were tried (settled,
-        or a job ran on them or below them) are settled. Counted among those tried, not among
-        all: a move whose replies each settle in a job or two gets on, however many are left."""
-        if self._below(key, values)[0] < PATIENCE:
-            return False
+        """Whether the attacker's split move ``key`` lags: :data:`LAG_TRIED` or more of the
+        defender's replies to it were tried (settled, or a leaf that had a job) and fewer than
+        half of those are settled. Counted among those tried, not among all: a move whose
+        replies each settle in a job or two gets on, however many are left; and a reply split
+        into more is under way, not tried: the replies to X's first move on 4x4x4x4 took hundreds
+        of jobs each."""
         settled = tried = 0
         for child in {child for _, child in self.nodes[key].children or []}:
+            node = self.nodes[child]
             if values[child]:
                 settled += 1
                 tried += 1
-            elif self.nodes[child].jobs or self._below(child, values)[0]:
+            elif node.children is None and node.jobs:
                 tried += 1
-        return 2 * settled < tried
+        return tried >= LAG_TRIED and 2 * settled < tried
 
     def focus(self, values: dict[int, int]) -> set[int]:
         """The open nodes the run works on now: those reached from the root through open nodes,
