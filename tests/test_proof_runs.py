@@ -1653,6 +1653,11 @@ def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Pat
     assert late in focus and not focus & others and not tree._set_aside(tree.root, tree.values())
     tree.nodes[replies[0]].value = 0  # 4 of 10: it lags again
     assert set(moves[:RIVALS]) <= tree.focus(tree.values())
+    for key in others:  # every other move fails: the lagging one is followed, not set aside
+        tree.nodes[key].value = -1
+    assert late in tree.focus(tree.values()) and not tree._set_aside(tree.root, tree.values())
+    for key in others:
+        tree.nodes[key].value = 0
     under = list(dict.fromkeys(split_node(tree, moves[1])))  # a rival split: followed alone,
     focus = tree.focus(tree.values())  # it does not lag
     assert {moves[1], *under} <= focus and not focus & {late, moves[0], *replies}

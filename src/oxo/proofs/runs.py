@@ -182,6 +182,7 @@ PATIENCE = 20
 #: on 11 aside (docs/boxes.md). Ten replies tell a move whose replies mostly settle in their first
 #: job (below X on 103, 248 of 253) from one where three in four do not (X on 11).
 LAG_TRIED = 10
+#: (How many of the attacker's first moves in the search's order a lagging move gives way to.)
 RIVALS = 2
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
@@ -1170,13 +1171,15 @@ class Tree:
 
     def _set_aside(self, key: int, values: dict[int, int]) -> tuple[tuple[int, int, int], ...]:
         """Where the attacker is to move at ``key``: its open split moves that lag
-        (:meth:`_lagging`), each as (move, replies settled, replies)."""
+        (:meth:`_lagging`) and that the run does not follow (where all lag, it follows one),
+        each as (move, replies settled, replies)."""
         node = self.nodes[key]
         if node.children is None or not self.attacker_to_move(node):
             return ()
+        followed = self._followed(node, values)
         out = []
         for move, child in node.children:
-            if values[child] or self.nodes[child].children is None:
+            if values[child] or self.nodes[child].children is None or child in followed:
                 continue
             if self._lagging(child, values):
                 replies = {reply for _, reply in self.nodes[child].children or []}
