@@ -193,11 +193,12 @@ class Waiting:
         column 1, O in column 2 and X in column 6 (from the bottom up), X to move: ...``."""
         gravity = geometry if geometry is not None and geometry.gravity else None
 
-        def reply(cell: int) -> str:
-            return f"O on {cell}" if geometry is None else geometry.mark_words("O", cell)
+        def mark(side: str, cell: int) -> str:
+            return f"{side} on {cell}" if geometry is None else geometry.mark_words(side, cell)
 
         if self.same_as is not None:
-            return f"{reply(self.reply)} waits on the same position as {reply(self.same_as)}"
+            same = mark("O", self.same_as)
+            return f"{mark('O', self.reply)} waits on the same position as {same}"
 
         mover = "X" if len(self.x) == len(self.o) else "O"
         if gravity is None:
@@ -220,11 +221,12 @@ class Waiting:
                 what = f"split after {counted(self.jobs, 'job')} of its own, {what}"
         else:
             what = f"{self.settled:,} of its {counted(self.moves, 'reply', 'replies')} settled"
-        side = attacker.upper()
         for move, settled, replies in self.aside:
-            mark = f"{side} on {move}" if geometry is None else geometry.mark_words(side, move)
-            what += f"; {mark} set aside, {settled:,} of the {replies:,} replies to it settled"
-        return f"{reply(self.reply)} waits on {where}: {what}"
+            what += (
+                f"; {mark(attacker.upper(), move)} set aside, {settled:,} of the {replies:,} "
+                "replies to it settled"
+            )
+        return f"{mark('O', self.reply)} waits on {where}: {what}"
 
 
 def _stacks(geometry: Geometry, x: tuple[int, ...], o: tuple[int, ...]) -> str:

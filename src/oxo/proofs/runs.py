@@ -628,8 +628,9 @@ class Tree:
         split = [child for child in open_ if self.nodes[child].children is not None]
         if not split:
             return unsplit
-        followed = next((child for child in split if not self._lagging(child, values)), split[0])
-        if self._lagging(followed, values):
+        followed = next((child for child in split if not self._lagging(child, values)), None)
+        if followed is None:  # every split move lags
+            followed = split[0]
             rivals = [child for child in open_[:RIVALS] if self.nodes[child].children is None]
             if rivals:
                 return rivals
