@@ -340,15 +340,18 @@ def test_ctrl_c_leaves_a_folder_that_continues(tmp_path: Path) -> None:
     assert replies and {r.move for r in replies} <= set(status.questions[0].first_moves["open"])
     for r in replies:
         assert r.win + r.no_win + r.open > 0 and r.open_jobs >= r.open
-    # X's split first moves are worked on one at a time: the first open one now, the others wait.
-    assert [r.now for r in replies] == [True] + [False] * (len(replies) - 1)
+    # X's split first moves are worked on one at a time: the one with the fewest replies open now
+    # (the first in order among equals), the others wait.
+    (now,) = [r for r in replies if r.now]
+    assert now == next(r for r in replies if r.open == min(r.open for r in replies))
     # What each open reply of the one worked on waits on when few are open; none of the others'.
-    said = replies[0].open if replies[0].open <= runs.WAITS_SAID else 0
-    assert len(replies[0].waits) == said and not any(r.waits for r in replies[1:])
+    said = now.open if now.open <= runs.WAITS_SAID else 0
+    assert len(now.waits) == said and not any(r.waits for r in replies if r is not now)
     text = "\n".join(status.lines())
     assert len(replies) > 1 and "; waits its turn" in text
-    assert f"replies to X on {replies[0].move}: X wins after {replies[0].win}," in text
-    assert status.to_dict()["questions"][0]["replies"][0]["first_move"] == replies[0].move  # type: ignore[index]
+    assert f"replies to X on {now.move}: X wins after {now.win}," in text
+    first = status.to_dict()["questions"][0]["replies"][0]  # type: ignore[index]
+    assert first["first_move"] == replies[0].move
     result = prove_board(geometry, seconds=None, proof_dir=folder, run=split())
     assert result.value == "draw" and result.run is not None and result.run["resumed"]
     assert result.run["sessions"] == 2
@@ -1573,12 +1576,12 @@ def split_node(tree: Tree, key: int) -> list[int]:
 
 
 def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -> None:
-    """Where the attacker is to move, the run follows the first of its open split moves only (in
-    the search's order), and that one alone while the jobs below it get on (fewer than PATIENCE
-    of them, or one in PATIENCE settled something); else its unsplit ones too: leaves under a
-    later split move neither run again nor get a first job while the first holds a leaf to run;
-    once the first is settled, the next is followed. Where the defender is to move, every open
-    reply is followed."""
+    """Where the attacker is to move, the run follows one of its open split moves only (here the
+    first in the search's order), and that one alone while the jobs below it get on (fewer than
+    PATIENCE of them, or one in PATIENCE settled something); else its unsplit ones too: leaves
+    under a later split move neither run again nor get a first job while the first holds a leaf
+    to run; once the first is settled, the next is followed (after the next move in the search's
+    order had its first job). Where the defender is to move, every open reply is followed."""
     tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
 
     first, second, *others = split_node(tree, tree.root)
@@ -1609,9 +1612,12 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     assert under_second[0] not in tree.continuing(set(), tree.values())
     # Every leaf under the first move running: a free worker still gets a leaf (not idle).
     assert tree.select(set(under_first), 1, tree.values()) != []
-    tree.nodes[under_first[0]].value = -1  # O refutes X's first move: the second is followed
+    tree.nodes[under_first[0]].value = -1  # O refutes X's first move: the second is followed,
+    values = tree.values()  # once the next in the search's order had its first job
+    assert values[first] == -1 and second not in tree.focus(values)
+    tree.nodes[others[0]].jobs = 1
     values = tree.values()
-    assert values[first] == -1 and second in tree.focus(values)
+    assert second in tree.focus(values)
     assert under_second[0] in tree.continuing(set(), values)
 
 
@@ -1629,6 +1635,8 @@ def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Pat
         for move in moves[RIVALS:]
         if len(set(split_node(tree, move))) > LAG_TRIED + 2
     )
+    for key in moves[:RIVALS]:  # the search's first moves had their first jobs
+        tree.nodes[key].jobs = 1
     focus = tree.focus(tree.values())
     others = set(moves) - {late}
     assert {late, *replies} <= focus and not focus & others  # alone: it gets on
@@ -1663,6 +1671,57 @@ def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Pat
     assert {moves[1], *under} <= focus and not focus & {late, moves[0], *replies}
 
 
+def test_the_searchs_first_moves_get_a_job_before_a_split_move_is_followed(
+    tmp_path: Path,
+) -> None:
+    """Once a move of the attacker is split with more than half of the defender's replies open,
+    the first RIVALS open moves in the search's order go first while one of them has had no job
+    (one that fails makes way for the next); then, of the split moves that do not lag, the one
+    with the fewest replies open is followed (the first in the search's order among equals), the
+    others said to be set aside."""
+    tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
+    moves = split_node(tree, tree.root)
+    assert len(moves) > RIVALS + 2
+    late = moves[-1]
+    replies = list(dict.fromkeys(split_node(tree, late)))
+    half = len(replies) // 2
+    for key in replies[half:]:  # half its replies or more settled: no need to compare
+        tree.nodes[key].value = 1
+    focus = tree.focus(tree.values())
+    assert {late, *replies[:half]} <= focus and not focus & set(moves[:-1])
+    for key in replies[half:]:
+        tree.nodes[key].value = 0
+    focus = tree.focus(tree.values())
+    assert set(moves[:RIVALS]) <= focus and not focus & {late, *replies, *moves[RIVALS:]}
+    assert set(tree.select(set(), 2, tree.values())) == set(moves[:RIVALS])
+    tree.nodes[moves[0]].jobs = 1
+    assert tree.focus(tree.values()) & set(moves) == set(moves[:RIVALS])  # one still to go
+    tree.nodes[moves[1]].value = -1  # the second fails: the third takes its place
+    focus = tree.focus(tree.values())
+    assert moves[2] in focus and late not in focus
+    tree.nodes[moves[2]].jobs = 1
+    focus = tree.focus(tree.values())  # each had its job: the split move alone, getting on
+    assert {late, *replies} <= focus and not focus & {moves[0], moves[2]}
+    assert not tree._set_aside(tree.root, tree.values())
+    first = list(dict.fromkeys(split_node(tree, moves[0])))
+    cells = {child: move for move, child in tree.nodes[tree.root].children or []}
+
+    def followed() -> list[int]:
+        focus = tree.focus(tree.values())
+        return [key for key in (moves[0], late) if key in focus]
+
+    # The one with fewer replies open is followed (the first in the search's order if as many).
+    (fewer, fewer_replies), (more, more_replies) = sorted(
+        [(moves[0], first), (late, replies)], key=lambda pair: (len(pair[1]), pair[0] == late)
+    )
+    assert followed() == [fewer]
+    assert tree._set_aside(tree.root, tree.values()) == ((cells[more], 0, len(more_replies)),)
+    for key in more_replies[: len(more_replies) - len(fewer_replies) + 1]:
+        tree.nodes[key].value = 1  # now the other has one reply fewer open
+    assert followed() == [more]
+    assert tree._set_aside(tree.root, tree.values()) == ((cells[fewer], 0, len(fewer_replies)),)
+
+
 def test_what_is_left_to_settle_along_the_moves_the_run_follows(tmp_path: Path) -> None:
     """``followed_to_prove``: open leaves counted 1, every distinct open reply of the defender
     summed, of the attacker's moves only those the run follows (the split one alone while it gets
@@ -1677,6 +1736,8 @@ def test_what_is_left_to_settle_along_the_moves_the_run_follows(tmp_path: Path) 
     replies = split_node(tree, first)
     distinct = list(dict.fromkeys(replies))
     assert len(distinct) >= 5
+    assert tree.followed_to_prove(tree.values()) == 1  # the next in order has its first job first
+    tree.nodes[others[0]].jobs = 1
     values = tree.values()
     assert tree.followed_to_prove(values) == len(distinct)  # the split move alone
     assert tree.fewest_leaves(values)[0] == 1
@@ -1769,7 +1830,8 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
         f"X to move: split after 5 jobs of its own, its {len(moves)} moves not searched yet"
     )
     tree.nodes[r0].jobs, tree.nodes[r0].nodes = 1, 0  # split at once, as above
-    below = split_node(tree, moves[0])  # the run follows it alone while its jobs get on
+    below = split_node(tree, moves[0])  # the run follows it alone while its jobs get on,
+    tree.nodes[moves[1]].jobs = 1  # once the next move in the search's order had its job
     assert tree.waits_on(r0, tree.values()) == moves[0]
     for key in below[:-1]:
         tree.nodes[key].value = 1
@@ -1802,6 +1864,7 @@ def test_a_wait_at_the_defenders_position_with_few_replies_open_says_what_those_
         tree.nodes[key].value = 1
     moves = split_node(tree, replies[0])  # X to move: the run follows the split move alone
     below = list(dict.fromkeys(split_node(tree, moves[0])))  # O to move: its replies' classes
+    tree.nodes[moves[1]].jobs = 1  # (the next move in the search's order had its first job)
     for i, key in enumerate(below):  # (by hand: the split settled some at once)
         tree.nodes[key].value = 1 if i >= WAITS_SAID else 0
     values = tree.values()

@@ -182,7 +182,13 @@ PATIENCE = 20
 #: on 11 aside (docs/boxes.md). Ten replies tell a move whose replies mostly settle in their first
 #: job (below X on 103, 248 of 253) from one where three in four do not (X on 11).
 LAG_TRIED = 10
-#: (How many of the attacker's first moves in the search's order a lagging move gives way to.)
+#: How many of the attacker's first moves in the search's order get a job each once one of its
+#: moves is split with more than half the defender's replies to it open, before the run follows
+#: one split move alone (Tree._followed), and that a lagging move gives way to. The run follows
+#: the split move with the fewest replies open: below
+#: X on 0, O on 7, X on 103 and O on 87 on 4x4x4x4 it had split X on 247 (and X on 11), of whose
+#: replies one search of 1.5 million positions settles 4 of 251, where it settles 184 after X on
+#: 3 and 207 after X on 15, the search's first two moves (docs/boxes.md).
 RIVALS = 2
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
@@ -610,10 +616,12 @@ class Tree:
 
     def _followed(self, node: Node, values: dict[int, int]) -> list[int]:
         """The open children of ``node`` (the attacker to move) that the run works on now: the
-        unsplit ones, and of the split ones one only: the first in the search's move order that
-        does not lag (:meth:`_lagging`), or the first if all do; that one alone while it gets on
-        (:meth:`_getting_on`) and does not lag. Where it lags, the unsplit ones among the first
-        :data:`RIVALS` open moves go before it.
+        unsplit ones, and of the split ones one only: the one that does not lag (:meth:`_lagging`)
+        with the fewest of the defender's replies open, the first in the search's order among
+        equals; that one alone while it gets on (:meth:`_getting_on`). While more than half of
+        its replies are open, the first :data:`RIVALS` open moves in the search's order go first
+        until each has had a job (so that the run has something to compare it with); where every
+        split move lags, the unsplit ones among those go before them.
 
         A move split is one the searches liked best, and the attacker needs only one that wins:
         its unsplit siblings each cost a job and a split of their own before they look as far
@@ -621,22 +629,35 @@ class Tree:
         children's), so left to the numbers the run would split every move of the attacker
         before it went deeper in any. On 4x4x4x4 it split X's moves three plies in one after the
         other, 21 in as many minutes, while a position four plies in settles in about one. But a
-        split move may be a poor one (it was split for the siblings it won, or by the luck of a
-        search): once it lags, the search's own first choices get their jobs."""
+        move is split for the siblings it won, or by the luck of a search, not because it was
+        compared with the search's own first choices: below X on 0, O on 7, X on 103 and O on 87
+        the run split X on 247, and one search of 1.5 million positions settles 4 of O's 251
+        replies to it, and 184, 207 and 224 of those to the search's first three moves."""
         open_ = [child for _, child in node.children or [] if not values[child]]
         unsplit = [child for child in open_ if self.nodes[child].children is None]
         split = [child for child in open_ if self.nodes[child].children is not None]
         if not split:
             return unsplit
-        followed = next((child for child in split if not self._lagging(child, values)), None)
+        rivals = [child for child in open_[:RIVALS] if self.nodes[child].children is None]
+        going = [child for child in split if not self._lagging(child, values)]
+        followed = min(going, key=lambda child: self._replies(child, values)[0], default=None)
         if followed is None:  # every split move lags
-            followed = split[0]
-            rivals = [child for child in open_[:RIVALS] if self.nodes[child].children is None]
             if rivals:
+                return rivals
+            followed = split[0]
+        else:
+            open_replies, replies = self._replies(followed, values)
+            if 2 * open_replies > replies and any(not self.nodes[c].jobs for c in rivals):
                 return rivals
         if self._getting_on(followed, values):
             return [followed]
         return [*unsplit, followed]
+
+    def _replies(self, key: int, values: dict[int, int]) -> tuple[int, int]:
+        """(open, all) of the defender's replies to the attacker's split move ``key``, each
+        position once."""
+        replies = {child for _, child in self.nodes[key].children or []}
+        return sum(1 for child in replies if not values[child]), len(replies)
 
     def _below(self, key: int, values: dict[int, int]) -> tuple[int, int]:
         """(jobs that ran, positions settled) below the split node ``key``."""
@@ -1171,9 +1192,9 @@ class Tree:
         return tuple(out)
 
     def _set_aside(self, key: int, values: dict[int, int]) -> tuple[tuple[int, int, int], ...]:
-        """Where the attacker is to move at ``key``: its open split moves that lag
-        (:meth:`_lagging`) and that the run does not follow (where all lag, it follows one),
-        each as (move, replies settled, replies)."""
+        """Where the attacker is to move at ``key``: its open split moves that the run does not
+        follow (:meth:`_followed`: they lag, or another has fewer replies open, or the search's
+        first moves have their first jobs), each as (move, replies settled, replies)."""
         node = self.nodes[key]
         if node.children is None or not self.attacker_to_move(node):
             return ()
@@ -1182,10 +1203,8 @@ class Tree:
         for move, child in node.children:
             if values[child] or self.nodes[child].children is None or child in followed:
                 continue
-            if self._lagging(child, values):
-                replies = {reply for _, reply in self.nodes[child].children or []}
-                settled = sum(1 for reply in replies if values[reply])
-                out.append((move, settled, len(replies)))
+            open_replies, replies = self._replies(child, values)
+            out.append((move, replies - open_replies, replies))
         return tuple(out)
 
 
