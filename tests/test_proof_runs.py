@@ -1497,7 +1497,11 @@ def test_a_leaf_whose_job_settled_nothing_runs_again_before_any_other(tmp_path: 
     assert tree.nodes[first].children is not None  # split after its doublings
     assert first not in tree.continuing(set(), tree.values())
     below = {child for _, child in tree.nodes[first].children or []}
+    focus = tree.focus(tree.values())  # the search's next move goes first
+    assert second in focus and not focus & below
+    tree.nodes[second].value = -1  # (unless it fails)
     assert set(tree.select(set(), 3, tree.values())) <= below  # followed alone (_getting_on)
+    tree.nodes[second].value = 0
     refuted = next(iter(below))
     tree.nodes[refuted].value = -1  # O refutes X's first move: its siblings are followed again
     tree.apply(second, nothing, 2)  # the first two open, unsplit children now: second and third
@@ -1580,8 +1584,8 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     first in the search's order), and that one alone while the jobs below it get on (fewer than
     PATIENCE of them, or one in PATIENCE settled something); else its unsplit ones too: leaves
     under a later split move neither run again nor get a first job while the first holds a leaf
-    to run; once the first is settled, the next is followed (after the next move in the search's
-    order had its first job). Where the defender is to move, every open reply is followed."""
+    to run; once the first is settled, the next is followed. Where the defender is to move, every
+    open reply is followed."""
     tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
 
     first, second, *others = split_node(tree, tree.root)
@@ -1612,72 +1616,79 @@ def test_the_attackers_split_moves_are_worked_on_one_at_a_time(tmp_path: Path) -
     assert under_second[0] not in tree.continuing(set(), tree.values())
     # Every leaf under the first move running: a free worker still gets a leaf (not idle).
     assert tree.select(set(under_first), 1, tree.values()) != []
-    tree.nodes[under_first[0]].value = -1  # O refutes X's first move: the second is followed,
-    values = tree.values()  # once the next in the search's order had its first job
-    assert values[first] == -1 and second not in tree.focus(values)
-    tree.nodes[others[0]].jobs = 1
+    tree.nodes[under_first[0]].value = -1  # O refutes X's first move: the second is followed
     values = tree.values()
-    assert second in tree.focus(values)
+    assert values[first] == -1 and second in tree.focus(values)
     assert under_second[0] in tree.continuing(set(), values)
 
 
 def test_a_lagging_split_move_gives_way_to_the_searchs_first_moves(tmp_path: Path) -> None:
     """A split move of the attacker that lags (LAG_TRIED of the defender's replies tried, fewer
-    than half of those settled) gives way to a split move that does not lag, or else to the
-    unsplit ones among the first RIVALS moves in the search's order; a rival once split is
-    followed alone, and the lagging move is followed again where it no longer lags. A reply split
-    into more is under way, not tried."""
+    than half of those settled) gives way to a split move that does not lag, however many replies
+    that one has open, and where every split move lags, to the unsplit ones among the first
+    RIVALS moves in the search's order; it is followed again where it no longer lags, or where
+    every other move fails. A reply split into more is under way, not tried."""
     tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
     moves = split_node(tree, tree.root)
-    assert len(moves) > RIVALS + 1
+    assert len(moves) > RIVALS + 2
     late, replies = next(
         (move, list(dict.fromkeys(split_node(tree, move))))
         for move in moves[RIVALS:]
         if len(set(split_node(tree, move))) > LAG_TRIED + 2
     )
-    for key in moves[:RIVALS]:  # the search's first moves had their first jobs
-        tree.nodes[key].jobs = 1
+    for key in moves[:RIVALS]:  # the search's first moves fail: nothing to compare with
+        tree.nodes[key].value = -1
     focus = tree.focus(tree.values())
     others = set(moves) - {late}
     assert {late, *replies} <= focus and not focus & others  # alone: it gets on
     for key in replies[: LAG_TRIED - 1]:
         tree.nodes[key].jobs = 1
-    assert not tree.focus(tree.values()) & others  # not yet: too few tried
+    other = next(key for key in moves[RIVALS:] if key != late)
+    below = list(dict.fromkeys(split_node(tree, other)))
+    for key in below[: max(0, len(below) - len(replies) + 1)]:  # fewer of its replies open
+        tree.nodes[key].value = 1
+    assert tree.focus(tree.values()) & {late, other} == {other}
+    for key in below:
+        tree.nodes[key].value = 0
+    tree.nodes[other].children = None  # unsplit again
+    assert tree.focus(tree.values()) & set(moves) == {late}  # not lagging yet: too few tried
     split_node(tree, replies[LAG_TRIED - 1])  # split into more: under way, not tried
-    assert not tree.focus(tree.values()) & others
+    assert tree.focus(tree.values()) & set(moves) == {late}
     tree.nodes[replies[LAG_TRIED - 1]].children = None
     tree.nodes[replies[LAG_TRIED - 1]].jobs = 1  # ten tried, none settled: it lags
+    assert tree.focus(tree.values()) & set(moves) == {late}  # but nothing else is split
+    split_node(tree, other)
     focus = tree.focus(tree.values())
-    assert set(moves[:RIVALS]) <= focus and not focus & {late, *replies, *moves[RIVALS:]} - {
-        *moves[:RIVALS]
-    }
+    assert {other, *below} <= focus and late not in focus  # a split move that does not lag
+    cells = {child: move for move, child in tree.nodes[tree.root].children or []}
+    assert tree._set_aside(tree.root, tree.values()) == ((cells[late], 0, len(replies)),)
+    tree.nodes[other].children = None  # unsplit again: every split move lags
+    for key in moves[:RIVALS]:
+        tree.nodes[key].value = 0
+    focus = tree.focus(tree.values())
+    assert focus & set(moves) == set(moves[:RIVALS])
     assert set(tree.select(set(), 2, tree.values())) == set(moves[:RIVALS])
     assert tree.followed_to_prove(tree.values()) == 1
-    (move,) = [move for move, child in tree.nodes[tree.root].children or [] if child == late]
-    assert tree._set_aside(tree.root, tree.values()) == ((move, 0, len(replies)),)
+    assert tree._set_aside(tree.root, tree.values()) == ((cells[late], 0, len(replies)),)
+    for key in moves[:RIVALS]:
+        tree.nodes[key].value = -1
     for key in replies[:5]:  # 5 of the 10 settled: half, enough
         tree.nodes[key].value = 1
     focus = tree.focus(tree.values())  # followed alone again, however many replies are left
     assert late in focus and not focus & others and not tree._set_aside(tree.root, tree.values())
-    tree.nodes[replies[0]].value = 0  # 4 of 10: it lags again
-    assert set(moves[:RIVALS]) <= tree.focus(tree.values())
-    for key in others:  # every other move fails: the lagging one is followed, not set aside
+    tree.nodes[replies[0]].value = 0  # 4 of 10: it lags again; every other move fails: the
+    for key in others:  # lagging one is followed, not set aside
         tree.nodes[key].value = -1
     assert late in tree.focus(tree.values()) and not tree._set_aside(tree.root, tree.values())
-    for key in others:
-        tree.nodes[key].value = 0
-    under = list(dict.fromkeys(split_node(tree, moves[1])))  # a rival split: followed alone,
-    focus = tree.focus(tree.values())  # it does not lag
-    assert {moves[1], *under} <= focus and not focus & {late, moves[0], *replies}
 
 
-def test_the_searchs_first_moves_get_a_job_before_a_split_move_is_followed(
+def test_the_searchs_first_moves_are_searched_before_a_split_move_is_followed(
     tmp_path: Path,
 ) -> None:
     """Once a move of the attacker is split with more than half of the defender's replies open,
-    the first RIVALS open moves in the search's order go first while one of them has had no job
-    (one that fails makes way for the next); then, of the split moves that do not lag, the one
-    with the fewest replies open is followed (the first in the search's order among equals), the
+    the first RIVALS moves in the search's order go first until each is split or settled (one
+    that fails makes way for no other); then, of the split moves that do not lag, the one with
+    the fewest replies open is followed (the first in the search's order among equals), the
     others said to be set aside."""
     tree = Tree(Geometry.parse("5x5,k=4"), "x", tmp_path)
     moves = split_node(tree, tree.root)
@@ -1694,15 +1705,10 @@ def test_the_searchs_first_moves_get_a_job_before_a_split_move_is_followed(
     focus = tree.focus(tree.values())
     assert set(moves[:RIVALS]) <= focus and not focus & {late, *replies, *moves[RIVALS:]}
     assert set(tree.select(set(), 2, tree.values())) == set(moves[:RIVALS])
-    tree.nodes[moves[0]].jobs = 1
-    assert tree.focus(tree.values()) & set(moves) == set(moves[:RIVALS])  # one still to go
-    tree.nodes[moves[1]].value = -1  # the second fails: the third takes its place
-    focus = tree.focus(tree.values())
-    assert moves[2] in focus and late not in focus
-    tree.nodes[moves[2]].jobs = 1
-    focus = tree.focus(tree.values())  # each had its job: the split move alone, getting on
-    assert {late, *replies} <= focus and not focus & {moves[0], moves[2]}
-    assert not tree._set_aside(tree.root, tree.values())
+    tree.nodes[moves[0]].jobs = 1  # a job that kept its table: first still, until split
+    assert tree.focus(tree.values()) & set(moves) == set(moves[:RIVALS])
+    tree.nodes[moves[1]].value = -1  # the second fails: no other move takes its place
+    assert tree.focus(tree.values()) & set(moves) == {moves[0]}
     first = list(dict.fromkeys(split_node(tree, moves[0])))
     cells = {child: move for move, child in tree.nodes[tree.root].children or []}
 
@@ -1736,8 +1742,8 @@ def test_what_is_left_to_settle_along_the_moves_the_run_follows(tmp_path: Path) 
     replies = split_node(tree, first)
     distinct = list(dict.fromkeys(replies))
     assert len(distinct) >= 5
-    assert tree.followed_to_prove(tree.values()) == 1  # the next in order has its first job first
-    tree.nodes[others[0]].jobs = 1
+    assert tree.followed_to_prove(tree.values()) == 1  # the next in order is searched first,
+    tree.nodes[others[0]].value = -1  # until it is split or settled (here it fails)
     values = tree.values()
     assert tree.followed_to_prove(values) == len(distinct)  # the split move alone
     assert tree.fewest_leaves(values)[0] == 1
@@ -1830,8 +1836,8 @@ def test_each_open_reply_says_what_it_waits_on(tmp_path: Path) -> None:
         f"X to move: split after 5 jobs of its own, its {len(moves)} moves not searched yet"
     )
     tree.nodes[r0].jobs, tree.nodes[r0].nodes = 1, 0  # split at once, as above
-    below = split_node(tree, moves[0])  # the run follows it alone while its jobs get on,
-    tree.nodes[moves[1]].jobs = 1  # once the next move in the search's order had its job
+    below = split_node(tree, moves[0])  # the run follows it alone while its jobs get on
+    tree.nodes[moves[1]].value = -1  # (the next move in the search's order fails)
     assert tree.waits_on(r0, tree.values()) == moves[0]
     for key in below[:-1]:
         tree.nodes[key].value = 1
@@ -1864,7 +1870,7 @@ def test_a_wait_at_the_defenders_position_with_few_replies_open_says_what_those_
         tree.nodes[key].value = 1
     moves = split_node(tree, replies[0])  # X to move: the run follows the split move alone
     below = list(dict.fromkeys(split_node(tree, moves[0])))  # O to move: its replies' classes
-    tree.nodes[moves[1]].jobs = 1  # (the next move in the search's order had its first job)
+    tree.nodes[moves[1]].value = -1  # (the next move in the search's order fails)
     for i, key in enumerate(below):  # (by hand: the split settled some at once)
         tree.nodes[key].value = 1 if i >= WAITS_SAID else 0
     values = tree.values()

@@ -182,13 +182,13 @@ PATIENCE = 20
 #: on 11 aside (docs/boxes.md). Ten replies tell a move whose replies mostly settle in their first
 #: job (below X on 103, 248 of 253) from one where three in four do not (X on 11).
 LAG_TRIED = 10
-#: How many of the attacker's first moves in the search's order get a job each once one of its
-#: moves is split with more than half the defender's replies to it open, before the run follows
-#: one split move alone (Tree._followed), and that a lagging move gives way to. The run follows
-#: the split move with the fewest replies open: below
-#: X on 0, O on 7, X on 103 and O on 87 on 4x4x4x4 it had split X on 247 (and X on 11), of whose
-#: replies one search of 1.5 million positions settles 4 of 251, where it settles 184 after X on
-#: 3 and 207 after X on 15, the search's first two moves (docs/boxes.md).
+#: How many of the attacker's first moves in the search's order are searched until split or
+#: settled once one of its moves is split with more than half the defender's replies to it open,
+#: before the run follows one split move alone (Tree._followed), and that a lagging move gives
+#: way to. The run follows the split move with the fewest replies open: below X on 0, O on 7, X
+#: on 103 and O on 87 on 4x4x4x4 it had split X on 247 (and X on 11), of whose replies one search
+#: of 1.5 million positions settles 4 of 251, where it settles 184 after X on 3 and 207 after X
+#: on 15, the search's first two moves (docs/boxes.md).
 RIVALS = 2
 #: Processor seconds the plain search looks at a question's root alone before a worker starts the
 #: compiled search beside it (RunOptions' first slice, :meth:`ProofRun._probe`): the boards it
@@ -619,9 +619,10 @@ class Tree:
         unsplit ones, and of the split ones one only: the one that does not lag (:meth:`_lagging`)
         with the fewest of the defender's replies open, the first in the search's order among
         equals; that one alone while it gets on (:meth:`_getting_on`). While more than half of
-        its replies are open, the first :data:`RIVALS` open moves in the search's order go first
-        until each has had a job (so that the run has something to compare it with); where every
-        split move lags, the unsplit ones among those go before them.
+        its replies are open, the first :data:`RIVALS` moves in the search's order go first
+        until each is split or settled (so that the run has something to compare it with: a job
+        that settles most replies keeps its table for a longer slice rather than split); where
+        every split move lags, those go before them too.
 
         A move split is one the searches liked best, and the attacker needs only one that wins:
         its unsplit siblings each cost a job and a split of their own before they look as far
@@ -638,7 +639,8 @@ class Tree:
         split = [child for child in open_ if self.nodes[child].children is not None]
         if not split:
             return unsplit
-        rivals = [child for child in open_[:RIVALS] if self.nodes[child].children is None]
+        first = [child for _, child in (node.children or [])[:RIVALS]]
+        rivals = [child for child in first if not values[child] and child in unsplit]
         going = [child for child in split if not self._lagging(child, values)]
         followed = min(going, key=lambda child: self._replies(child, values)[0], default=None)
         if followed is None:  # every split move lags
@@ -647,7 +649,7 @@ class Tree:
             followed = split[0]
         else:
             open_replies, replies = self._replies(followed, values)
-            if 2 * open_replies > replies and any(not self.nodes[c].jobs for c in rivals):
+            if 2 * open_replies > replies and rivals:
                 return rivals
         if self._getting_on(followed, values):
             return [followed]
