@@ -165,8 +165,8 @@ FRUITLESS_DOUBLED = 3
 #: move to try, held both workers for 300, 600 and 1,200 s each without settling (one settled in
 #: its fourth job, of 2,400 s).
 SIBLINGS_FIRST = 2
-#: The attacker's first split move is followed alone (Tree._followed) until this many jobs ran
-#: below it, and after that while one in this many settled a position below it.
+#: The attacker's split move the run follows is followed alone (Tree._followed) until this many
+#: jobs ran below it, and after that while one in this many settled a position below it.
 PATIENCE = 20
 #: A split move of the attacker *lags* once LAG_TRIED of the defender's replies to it were tried
 #: and fewer than half of those settled (Tree._lagging; a reply is tried once it is settled, or a
