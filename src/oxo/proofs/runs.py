@@ -643,17 +643,18 @@ class Tree:
         rivals = [child for child in first if not values[child] and child in unsplit]
         going = [child for child in split if not self._lagging(child, values)]
         followed = min(going, key=lambda child: self._replies(child, values)[0], default=None)
-        if followed is None:  # every split move lags
-            if rivals:
-                return rivals
+        if rivals and (followed is None or self._mostly_open(followed, values)):
+            return rivals
+        if followed is None:  # every split move lags, and no rival is left
             followed = split[0]
-        else:
-            open_replies, replies = self._replies(followed, values)
-            if 2 * open_replies > replies and rivals:
-                return rivals
         if self._getting_on(followed, values):
             return [followed]
         return [*unsplit, followed]
+
+    def _mostly_open(self, key: int, values: dict[int, int]) -> bool:
+        """Whether more than half of the defender's replies to the split move ``key`` are open."""
+        open_replies, replies = self._replies(key, values)
+        return 2 * open_replies > replies
 
     def _replies(self, key: int, values: dict[int, int]) -> tuple[int, int]:
         """(open, all) of the defender's replies to the attacker's split move ``key``, each
