@@ -142,8 +142,8 @@ class Waiting:
     split, ``jobs`` its own that searched and settled nothing before), of which ``settled`` are
     settled and ``searched`` had a job; ``same_as``: an earlier reply that waits on this position
     too (up to symmetry); ``aside``: where the attacker is to move, its split moves the run set
-    aside (``oxo.proofs.runs.Tree._set_aside``: they lag, or another has fewer replies open),
-    each as (move, replies settled, replies)."""
+    aside (``oxo.proofs.runs.Tree._set_aside``: they lag, another has fewer replies open, or
+    the search's first moves are searched first), each as (move, replies settled, replies)."""
 
     reply: int
     x: tuple[int, ...]

@@ -1197,7 +1197,7 @@ class Tree:
     def _set_aside(self, key: int, values: dict[int, int]) -> tuple[tuple[int, int, int], ...]:
         """Where the attacker is to move at ``key``: its open split moves that the run does not
         follow (:meth:`_followed`: they lag, or another has fewer replies open, or the search's
-        first moves have their first jobs), each as (move, replies settled, replies)."""
+        first moves are searched first), each as (move, replies settled, replies)."""
         node = self.nodes[key]
         if node.children is None or not self.attacker_to_move(node):
             return ()
