@@ -18,7 +18,9 @@ with --tool, a certificate written earlier whose record has no check by the chec
 (of these very bytes) gets that check now. The test suite (tests/test_results_certificates.py)
 wants both checks recorded for every certificate kept there, so use --write --tool.
 benchmarks/results_book.py lists in the book the openings whose certificate has such a record.
-The run may be going on meanwhile: its state is read as last saved, never written.
+The run may be going on meanwhile: its state is read as last saved, never written. A run that has
+settled its board is left out: the run's own command writes and checks the board's certificate
+(the certificates of its openings written before stay, and the book lists them).
 """
 
 from __future__ import annotations
@@ -49,12 +51,22 @@ def openings() -> list[tuple[Path, ProvedOpening, Path]]:
     found = []
     for folder in sorted(path.parent.parent for path in RUNS.glob("*/run/state.json")):
         state = load_state(folder)
-        if state.get("done"):  # a board the run proved: its own certificates cover its openings
+        if state.get("done") or settled_root(folder):  # the run's own certificates cover it
             continue
         geometry = state_geometry(state)
         for opening in proved_openings(folder):
             found.append((folder, opening, CERTIFICATES / opening.certificate_name(geometry)))
     return found
+
+
+def settled_root(folder: Path) -> bool:
+    """Whether the run kept in ``folder`` has settled its board: the run's own command writes
+    and checks the board's certificate (on 4x4x4x4 the opening X on 0 is the whole proof, some
+    hundreds of MB, not one for the repository)."""
+    from oxo.proofs.runs import run_status
+
+    status = run_status(folder)
+    return status.value is not None or any(q.value for q in status.questions)
 
 
 def recorded_checkers(path: Path) -> set[str]:

@@ -504,7 +504,7 @@ def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates
     listed = [(row, opening) for row in open_boards() for opening in row.openings]
     assert any(row.board == "4x4x4x4" for row, _ in listed)
     settled = {  # each run's state read once
-        run: {(o.position, o.side, o.guarantee) for o in proved_openings(ROOT / run)}
+        run: {(o.position, o.side, o.guarantee) for o in proved_openings(ROOT / run, every=True)}
         for run in {row.run for row, _ in listed}
     }
     for row, opening in listed:
@@ -592,6 +592,14 @@ def test_the_book_of_an_open_board_says_what_each_open_reply_waits_on() -> None:
 
     opened = open_board("4x4x4x4")
     assert opened is not None
+    still_open = replace(  # (as the run stood while it was open)
+        opened.questions[0],
+        open_jobs=3090,
+        fewest_to_prove=1,
+        fewest_to_disprove=411,
+        replies=((0, 20, 0, 1), (1, 0, 0, 45), (5, 0, 0, 33)),
+    )
+    opened = replace(opened, questions=(still_open,))
     first, *others = opened.questions[0].replies
     waits = (
         Waiting(7, (0, 103), (7,), False, 253, 98, 120, 1),
@@ -623,6 +631,32 @@ def test_the_book_of_an_open_board_says_what_each_open_reply_waits_on() -> None:
     assert lines[at].startswith(" " * 15 + "- ") and max(map(len, lines)) <= 80
     assert "- O on 7 waits on" in lines[at - 2] or "- O on 7 waits on" in lines[at - 1]
     assert Waiting.from_dict(nested[0].to_dict()) == nested[0]
+
+
+def test_the_book_of_a_board_its_run_settled_says_so_before_the_certificate_is_checked() -> None:
+    """A run whose root is settled (no job left, the attacker wins after a first move) but whose
+    certificate is not merged and checked yet: its question answers yes, and 'oxo book' says the
+    value as the run's, the certificate still to come, and the command that makes it, in 80
+    columns; an open question answers 0."""
+    from dataclasses import replace
+
+    from oxo.cli.book import open_lines
+
+    opened = open_board("4x4x4x4")
+    assert opened is not None
+    settled = replace(
+        opened.questions[0], open_jobs=0, fewest_to_prove=0, fewest_to_disprove=0, wins_after=(0,)
+    )
+    assert settled.answer == 1
+    assert replace(settled, fewest_to_prove=1, fewest_to_disprove=5).answer == 0
+    lines = open_lines(replace(opened, questions=(settled,)))
+    text = " ".join(" ".join(lines).split())
+    assert "X wins, as oxo's long run settled it" in text and "value not known" not in text
+    assert "can X force a line? yes, settled by the run (certificate not checked yet)" in text
+    assert f"merges from the run's pieces and checks: {opened.command}" in text
+    assert max(map(len, lines)) <= 80
+    lines = open_lines(replace(opened, questions=(replace(settled, fewest_to_prove=1),)))
+    assert "can X force a line? not settled yet" in lines and "value not known yet" in lines[0]
 
 
 def test_the_book_of_an_open_board_says_what_is_left_along_the_moves_the_run_follows() -> None:

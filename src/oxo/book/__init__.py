@@ -232,6 +232,14 @@ class OpenQuestion:
     #: None where none of them can (or in a row written before it was kept).
     followed_to_prove: int | None = None
 
+    @property
+    def answer(self) -> int:
+        """1 where the run settled the answer yes, -1 no (its certificate is still to be merged
+        and checked: a board whose certificate is checked is no longer open), 0 while open."""
+        if self.fewest_to_prove or self.fewest_to_disprove:  # both 0 once the root is known
+            return 0
+        return 1 if self.wins_after else -1
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OpenQuestion:
         fields = dict(data)

@@ -181,6 +181,9 @@ def _list(entries: Iterable[BookEntry], opened: Iterable[OpenBoard], as_json: bo
                 if row.openings
                 else ""
             )
+            won = [q.attacker.upper() for q in row.questions if q.answer == 1]
+            if won:
+                proved += f"; {won[0]} wins, its certificate not checked yet"
             lines.append(
                 f"  {_open_title(row, capital=True)}: {row.settled:,} positions settled in "
                 f"{row.sessions:,} {'session' if row.sessions == 1 else 'sessions'} (the last on "
@@ -308,11 +311,20 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
 
     geometry = Geometry.parse(entry.board)
     out: list[str] = []
-    if heading:
+    sessions = f"{entry.sessions:,} {'session' if entry.sessions == 1 else 'sessions'}"
+    winner = [q.attacker.upper() for q in entry.questions if q.answer == 1]
+    if heading and winner:
+        out += textwrap.wrap(
+            f"{_open_title(entry, capital=True)}: {winner[0]} wins, as oxo's long run settled it "
+            f"({sessions}, the last on {entry.date}); its certificate is still to be merged from "
+            f"the run's pieces and checked (`{entry.command}`)",
+            79,
+            break_on_hyphens=False,
+        )
+    elif heading:
         out += textwrap.wrap(
             f"{_open_title(entry, capital=True)}: value not known yet. oxo is proving it in a "
-            f"long run, {entry.sessions:,} {'session' if entry.sessions == 1 else 'sessions'} so "
-            f"far, the last on {entry.date}",
+            f"long run, {sessions} so far, the last on {entry.date}",
             79,
             break_on_hyphens=False,
         )
@@ -321,13 +333,18 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
         out += _label_wrap(f"  [{number}]", text)
     for q in entry.questions:
         side = q.attacker.upper()
-        out.append(f"can {side} force a line? not settled yet")
+        if q.answer:
+            answer = "yes" if q.answer == 1 else "no"
+            out.append(f"can {side} force a line? {answer}, settled by the run (certificate not")
+            out.append("  checked yet)")
+        else:
+            out.append(f"can {side} force a line? not settled yet")
         settled = q.proved + q.disproved
         if not settled:
             words = "no position yet"
         elif not q.disproved or not q.proved:
-            won = "won" if q.proved else "not won"
-            words = f"{settled:,} positions, all {won} by {side}"
+            by = "won" if q.proved else "not won"
+            words = f"{settled:,} positions, all {by} by {side}"
         else:
             words = f"{settled:,} positions, {q.proved:,} won by {side}, {q.disproved:,} not"
         out += _label_wrap("  settled:", words)
@@ -340,7 +357,10 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
         )
         out += _label_wrap(
             "  to go:",
-            f"{q.open_jobs:,} jobs open (a job: a position the run searches on its own); at "
+            f"the certificate, which the run's command merges from the run's pieces and checks: "
+            f"{entry.command}"
+            if q.answer
+            else f"{q.open_jobs:,} jobs open (a job: a position the run searches on its own); at "
             f"least {to_prove}, {q.fewest_to_disprove:,} to prove that {side} cannot",
         )
         firsts = "; ".join(

@@ -2242,13 +2242,15 @@ def _kept_trees(folder: str | os.PathLike[str]) -> tuple[Geometry, dict[Question
 
 
 def proved_openings(
-    folder: str | os.PathLike[str], plies: int = OPENING_PLIES
+    folder: str | os.PathLike[str], plies: int = OPENING_PLIES, every: bool = False
 ) -> list[ProvedOpening]:
     """The positions at most ``plies`` moves in that the run kept in ``folder`` has settled, one
     per class, each the first settled on its way from the empty board (a settled position's
-    replies are not listed again), for each question the run asked. Read from the state as last
-    saved (:func:`_kept_trees`). Below a position a job settled alone (the root of a board proved
-    by one search, say) the tree's values stop: nothing there is listed."""
+    replies are not listed again; with ``every`` they are, where the tree splits them: on
+    4x4x4x4, O's replies to X on 0 proved one by one before X on 0 was), for each question the
+    run asked. Read from the state as last saved (:func:`_kept_trees`). Below a position a job
+    settled alone (the root of a board proved by one search, say) the tree's values stop:
+    nothing there is listed."""
     _, trees = _kept_trees(folder)
     found: list[ProvedOpening] = []
     for attacker, tree in trees.items():
@@ -2263,8 +2265,9 @@ def proved_openings(
                     continue
                 seen.add(key)
                 value = values.get(key, 0)
-                if not value:
+                if not value or every:
                     following.append(key)
+                if not value:
                     continue
                 node = tree.nodes[key]
                 side: Side = attacker if value == 1 else other(attacker)
