@@ -778,7 +778,9 @@ def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: i
     assert f" or {replies[-1]}." in text
     assert "perfect plays from them once they are indexed (oxo book 4x4x4x4 --index)" in text
     snapshot = panel.aria_snapshot()
-    assert 'heading "Being proved"' in snapshot and "has not proved it yet" in snapshot
+    settled_by_run = opened.questions[0].answer == 1  # the certificate still to be checked
+    said = "X wins; its certificate is still to be merged" if settled_by_run else "not proved it"
+    assert 'heading "Being proved"' in snapshot and said in snapshot
     assert no_sideways_scroll(page), page.evaluate(WIDE)
     if width == 390:
         assert e2e.axe_violations(page) == []

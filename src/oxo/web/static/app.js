@@ -836,7 +836,15 @@ const Proof = {
     const won = open.questions.length === 1 && settled && !open.questions[0].disproved ?
       `, all won by ${open.questions[0].attacker.toUpperCase()}` : "";
     const sessions = `${open.sessions} session${open.sessions === 1 ? "" : "s"}`;
-    $("open-proof-text").textContent = "No one has published the value of this board, and oxo has not proved it yet. " +
+    // A run that settled its board (no job left either way) before its certificate is checked.
+    const answered = open.questions.find((q) => !q.fewest_to_prove && !q.fewest_to_disprove);
+    const head = answered ?
+      "No one has published the value of this board. oxo's long run of it has settled it: " +
+      `${answered.attacker.toUpperCase()} ${answered.wins_after.length ? "wins" : "cannot force a line"}` +
+      "; its certificate is still to be merged from the run's pieces and checked (the command " +
+      "below), and until then oxo does not call it proved. " :
+      "No one has published the value of this board, and oxo has not proved it yet. ";
+    $("open-proof-text").textContent = head +
       `oxo's long run of it has settled ${settled.toLocaleString("en")} positions${won} in ${sessions}, the last on ` +
       `${open.date}; ${jobs.toLocaleString("en")} jobs are open.` + Proof.openingWords(open);
     $("open-proof-command").textContent = open.command;
