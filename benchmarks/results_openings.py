@@ -60,13 +60,14 @@ def openings() -> list[tuple[Path, ProvedOpening, Path]]:
 
 
 def settled_root(folder: Path) -> bool:
-    """Whether the run kept in ``folder`` has settled its board: the run's own command writes
-    and checks the board's certificate (on 4x4x4x4 the opening X on 0 is the whole proof, some
-    hundreds of MB, not one for the repository)."""
+    """Whether the run kept in ``folder`` has settled its board (its value known, or a question
+    answered yes: that side wins): the run's own command writes and checks the board's
+    certificate (on 4x4x4x4 the opening X on 0 is the whole proof, some hundreds of MB, not one
+    for the repository). A question answered no settles nothing alone: the other is asked."""
     from oxo.proofs.runs import run_status
 
     status = run_status(folder)
-    return status.value is not None or any(q.value for q in status.questions)
+    return status.value is not None or any(q.value == 1 for q in status.questions)
 
 
 def recorded_checkers(path: Path) -> set[str]:
