@@ -647,7 +647,7 @@ def test_the_book_of_a_board_its_run_settled_says_so_before_the_certificate_is_c
     settled = replace(
         opened.questions[0], open_jobs=0, fewest_to_prove=0, fewest_to_disprove=0, wins_after=(0,)
     )
-    assert settled.answer == 1
+    assert settled.answer == 1 and replace(opened, questions=(settled,)).winner == "X"
     assert replace(settled, fewest_to_prove=1, fewest_to_disprove=5).answer == 0
     lines = open_lines(replace(opened, questions=(settled,)))
     text = " ".join(" ".join(lines).split())

@@ -389,6 +389,12 @@ class OpenBoard:
         """Positions the run has settled, for every question."""
         return sum(q.proved + q.disproved for q in self.questions)
 
+    @property
+    def winner(self) -> str | None:
+        """The side (``"X"``) whose question the run answered yes, its certificate still to be
+        checked (:attr:`OpenQuestion.answer`); None while none is."""
+        return next((q.attacker.upper() for q in self.questions if q.answer == 1), None)
+
 
 @functools.cache
 def open_boards() -> tuple[OpenBoard, ...]:

@@ -181,9 +181,8 @@ def _list(entries: Iterable[BookEntry], opened: Iterable[OpenBoard], as_json: bo
                 if row.openings
                 else ""
             )
-            won = [q.attacker.upper() for q in row.questions if q.answer == 1]
-            if won:
-                proved += f"; {won[0]} wins, its certificate not checked yet"
+            if row.winner:
+                proved += f"; {row.winner} wins, its certificate not checked yet"
             lines.append(
                 f"  {_open_title(row, capital=True)}: {row.settled:,} positions settled in "
                 f"{row.sessions:,} {'session' if row.sessions == 1 else 'sessions'} (the last on "
@@ -312,10 +311,9 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     geometry = Geometry.parse(entry.board)
     out: list[str] = []
     sessions = f"{entry.sessions:,} {'session' if entry.sessions == 1 else 'sessions'}"
-    winner = [q.attacker.upper() for q in entry.questions if q.answer == 1]
-    if heading and winner:
+    if heading and entry.winner:
         out += textwrap.wrap(
-            f"{_open_title(entry, capital=True)}: {winner[0]} wins, as oxo's long run settled it "
+            f"{_open_title(entry, capital=True)}: {entry.winner} wins, as oxo's long run settled it "
             f"({sessions}, the last on {entry.date}); its certificate is still to be merged from "
             f"the run's pieces and checked (`{entry.command}`)",
             79,

@@ -409,7 +409,9 @@ def open_proof(
     name: str, preparer: Preparer | None = None, state: GameState | None = None
 ) -> dict[str, Any] | None:
     """How far oxo's run of the game named ``name`` has got, on a board no one has published the
-    value of (:class:`oxo.book.OpenBoard`'s keys, plus ``openings_words``: the settled openings
+    value of (:class:`oxo.book.OpenBoard`'s keys, plus ``answers``: each question's
+    :attr:`~oxo.book.OpenQuestion.answer`, 1 or -1 once the run settled it, 0 while open;
+    ``openings_words``: the settled openings
     in words, :meth:`~oxo.book.OpenBoard.openings_words`, and ``index_command``: the command that
     indexes their certificates for perfect play); None on any other board. ``openings_here``
     says, for each settled opening (in the book's order), whether perfect can play from its
@@ -444,6 +446,7 @@ def open_proof(
         under = _openings_under(opened, state)
     return {
         **opened.to_dict(),
+        "answers": [q.answer for q in opened.questions],
         "openings_words": opened.openings_words(),
         "index_command": f"oxo book {opened.board_args} --index",
         "openings_here": here,

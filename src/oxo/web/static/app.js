@@ -836,11 +836,11 @@ const Proof = {
     const won = open.questions.length === 1 && settled && !open.questions[0].disproved ?
       `, all won by ${open.questions[0].attacker.toUpperCase()}` : "";
     const sessions = `${open.sessions} session${open.sessions === 1 ? "" : "s"}`;
-    // A run that settled its board (no job left either way) before its certificate is checked.
-    const answered = open.questions.find((q) => !q.fewest_to_prove && !q.fewest_to_disprove);
-    const head = answered ?
+    // A run that settled its board before its certificate is checked (OpenQuestion.answer).
+    const at = (open.answers || []).findIndex((answer) => answer !== 0);
+    const head = at >= 0 ?
       "No one has published the value of this board. oxo's long run of it has settled it: " +
-      `${answered.attacker.toUpperCase()} ${answered.wins_after.length ? "wins" : "cannot force a line"}` +
+      `${open.questions[at].attacker.toUpperCase()} ${open.answers[at] === 1 ? "wins" : "cannot force a line"}` +
       "; its certificate is still to be merged from the run's pieces and checked (the command " +
       "below), and until then oxo does not call it proved. " :
       "No one has published the value of this board, and oxo has not proved it yet. ";
