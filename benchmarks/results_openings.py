@@ -67,7 +67,7 @@ def settled_root(folder: Path) -> bool:
     from oxo.proofs.runs import run_status
 
     status = run_status(folder)
-    return status.value is not None or any(q.value == 1 for q in status.questions)
+    return status.value is not None or status.won_by is not None
 
 
 def recorded_checkers(path: Path) -> set[str]:

@@ -52,9 +52,8 @@ def section() -> str:
         published = PUBLISHED.get((status.board, status.k, status.gravity), "")
         board = f"{status.board} (gravity)" if status.gravity else status.board
         value = WORDS[status.value]
-        won = [q.attacker for q in status.questions if q.value == 1]
-        if status.value is None and won:  # the value, its certificate still to be written
-            value = f"{won[0].upper()} wins (certificate not checked yet)"
+        if status.value is None and status.won_by:  # the value, its certificate still to come
+            value = f"{status.won_by.upper()} wins (certificate not checked yet)"
         elif status.value is None:  # a question answered "no" already: the other side cannot lose
             value += "".join(
                 f"; {other(q.attacker).upper()} cannot lose"

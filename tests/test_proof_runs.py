@@ -151,6 +151,7 @@ def test_the_openings_a_run_settled_have_certificates_that_begin_there(
     folder = result_folder(six_by_five)
     state = (folder / "run" / "state.json").read_bytes()
     geometry = Geometry.parse("6x5,k=4")
+    assert run_status(folder).won_by == "x"  # (X's question answered yes)
     openings = proved_openings(folder)
     assert openings and len({o.key for o in openings}) == len(openings)
     tree = Tree.from_dict(geometry, "x", folder / "run", load_state(folder)["questions"]["x"])

@@ -2507,6 +2507,12 @@ class RunStatus:
         return Geometry.parse(f"{self.board},k={self.k}{',gravity' if self.gravity else ''}")
 
     @property
+    def won_by(self) -> str | None:
+        """The attacker of a question the run answered yes (that side wins the board, its
+        certificate written and checked once the value is recorded), None while none is."""
+        return next((q.attacker for q in self.questions if q.value == 1), None)
+
+    @property
     def followed_left(self) -> int:
         """The positions still to settle along the moves the run follows, at least: every open
         question's :meth:`Tree.followed_to_prove` (INF or more where one cannot be proved)."""
