@@ -1199,6 +1199,77 @@ def test_both_checkers_refuse_sections_that_do_not_add_up(sectioned: Path, tmp_p
     assert [oxo_verify(broken, "--whole"), tool(broken, "--whole")] == [2, 2]
 
 
+def in_parts(path: Path, record: Path, *args: str) -> tuple[int, int, dict[str, Any]]:
+    """The checker without oxo run on ``path`` one section a call, with ``record``, until it gives
+    a verdict: the number of calls, the exit status and the last call's report."""
+    for calls in range(1, 1000):
+        done = run_checker(path, "--json", "--resume", str(record), "--max-sections", "1", *args)
+        assert done.returncode in (0, 1, 3), done.stdout + done.stderr
+        report = json.loads(done.stdout)
+        if done.returncode != 3:
+            return calls, done.returncode, report
+        assert report["valid"] is None and report["unfinished"] and report["failure"] is None
+    raise AssertionError("the check in parts never ended")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_checker_without_oxo_checks_in_parts(
+    sectioned: Path, tmp_path: Path, jobs: str
+) -> None:
+    status, whole = checker_verdict(sectioned)
+    record = tmp_path / "record.json"
+    calls, status, report = in_parts(sectioned, record, "--jobs", jobs)
+    sections = sections_of(sectioned) or []
+    # one section judged a call beyond the top, and in the end the figures of one whole check
+    assert (status, calls) == (0, len(sections) - 1)
+    assert (
+        report.pop("judged") == len(sections)
+        and report.pop("sha256") == hashlib.sha256(sectioned.read_bytes()).hexdigest()
+    )
+    assert report == whole
+    data = json.loads(record.read_text())
+    assert sorted(map(int, data["judged"])) == list(range(1, len(sections)))
+    # run again, the record has every section: only the top is walked, the same verdict
+    status, again = checker_verdict(sectioned, "--resume", str(record))
+    assert (status, again.pop("judged"), again.pop("sha256")) == (
+        0,
+        len(sections),
+        data["certificate_sha256"],
+    )
+    assert again == whole
+    # a record of this file is no record of another
+    other = rewrite(sectioned, tmp_path / "other.gz", lambda lines: lines)
+    done = run_checker(other, "--resume", str(record))
+    assert done.returncode == 2 and "record of another file" in done.stderr
+    record.write_text("not json")
+    done = run_checker(sectioned, "--resume", str(record), "--json")
+    assert done.returncode == 2 and json.loads(done.stdout)["valid"] is None
+
+
+def test_the_checker_without_oxo_in_parts_finds_a_failure(sectioned: Path, tmp_path: Path) -> None:
+    def occupied_moves(lines: list[dict[str, object]]) -> list[dict[str, object]]:
+        sections = lines[0]["sections"]
+        assert isinstance(sections, list)
+        last = 1 + sum(count for _, count in sections[:-1])  # only the last section is broken
+        for line in lines[last:]:
+            if "move" in line:
+                position = str(line["position"])
+                line["move"] = next(i for i, c in enumerate(position) if c != "0")
+        return lines
+
+    broken = rewrite(sectioned, tmp_path / "m.gz", occupied_moves)
+    status, whole = checker_verdict(broken)
+    calls, status, report = in_parts(broken, tmp_path / "record.json")
+    assert status == 1 and whole["failure"] == report["failure"]
+    assert calls == len(sections_of(broken) or []) - 1
+
+
+def test_the_checkers_limits_need_a_record(sectioned: Path) -> None:
+    for args in (["--max-sections", "1"], ["--resume", "r.json", "--max-sections", "0"]):
+        done = run_checker(sectioned, *args)
+        assert done.returncode == 2 and "--max-sections" in done.stderr
+
+
 @pytest.mark.parametrize("spec", ["3x3", "3x3x3", "4x4,k=3", "4x4"])
 def test_both_checkers_agree_on_plain_certificates(spec: str, tmp_path: Path) -> None:
     result = prove_board(Geometry.parse(spec), seconds=None, proof_dir=tmp_path / "p")

@@ -2,6 +2,7 @@
 """Check an oxo-strategy/1 certificate without oxo: the standard library of Python 3.10 or later.
 
     python3 tools/check_strategy.py FILE [--whole] [--jobs N] [--json]
+                                    [--resume RECORD [--max-sections N] [--max-seconds S]]
 
 Written from the format's description (the top of src/oxo/proofs/certificate.py and
 docs/proofs.md), not from oxo's checker, so that a certificate accepted by both is accepted by two
@@ -17,21 +18,29 @@ entries leave out, and symmetries beyond the box's own ("symmetries": cell permu
 lines onto lines); see the format's description. A file whose header lists "sections" is checked a
 section at a time, holding one section's entries in memory (--whole reads every entry into one
 table instead); --jobs N walks N sections at once, each in a process of its own, with the same
-verdict. Exit status: 0 the certificate holds, 1 it does not (the first failing position is
-printed), 2 the file is not a well-formed certificate.
+verdict. A check of a big file can be done in parts: --resume RECORD keeps the sections judged
+to hold in the file RECORD (named with the certificate's SHA-256 and this program's), and a later
+call with the same RECORD judges only the others (the top section, 0, is walked every time: it
+says where the other sections' walks begin); --max-sections N and --max-seconds S end a call early.
+Exit status: 0 the certificate holds, 1 it does not (the first failing position is printed), 2 the
+file is not a well-formed certificate (or the record cannot be used), 3 a check stopped by
+--max-sections or --max-seconds with sections still to judge, none failing so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import itertools
 import json
 import os
 import signal
 import sys
+import tempfile
+import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 FORMAT = "oxo-strategy/1"
 MAX_GROUP = 10_000
@@ -214,20 +223,27 @@ class Board:
 # -- reading ---------------------------------------------------------------------------------------
 
 
-def read_lines(path: str):
-    """(line number, parsed JSON) of every non-blank line."""
+def read_lines(path: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, text) of every non-blank line, the text unparsed: a section's entries are
+    parsed where they are judged, and a section judged before (``--resume``) is only counted."""
     number = 0
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
+        with gzip.open(path, "rb") as handle:
             for number, text in enumerate(handle, start=1):
-                if not text.strip():
-                    continue
-                try:
-                    yield number, json.loads(text)
-                except json.JSONDecodeError as error:
-                    raise Malformed(f"line {number}: not JSON ({error.msg})") from None
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
+                if text.strip():
+                    yield number, text
+    except (OSError, EOFError, zlib.error) as error:
         raise Malformed(f"cannot read the gzip data (after line {number}): {error}") from None
+
+
+def parsed(number: int, text: bytes) -> object:
+    """One line's JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Malformed(f"line {number}: not JSON ({error.msg})") from None
+    except UnicodeDecodeError:
+        raise Malformed(f"line {number}: not UTF-8 text") from None
 
 
 def is_int(v: object) -> bool:
@@ -379,10 +395,17 @@ class Tally:
             self._add(low)
 
     def plus(self, cell_bit: int) -> Tally:
-        """A copy with one more mark (``cell_bit``: the cell as a one-bit mask)."""
-        grown = Tally(self.board)  # no marks yet: then this tally's, and the new one
-        grown.marks, grown.planes, grown.touched = self.marks, self.planes[:], self.touched
-        grown._add(cell_bit)
+        """A copy with one more mark (``cell_bit``: the cell as a one-bit mask): as :meth:`_add`
+        on a copy, written out here because the chain rule makes millions of them."""
+        lines = self.board.line_sets[cell_bit.bit_length() - 1]
+        planes = self.planes[:]
+        grown = Tally.__new__(Tally)
+        grown.board, grown.marks, grown.planes = self.board, self.marks | cell_bit, planes
+        grown.touched = self.touched | lines
+        for j, plane in enumerate(planes):  # one more on each of these lines: a ripple carry
+            planes[j], lines = plane ^ lines, plane & lines
+            if not lines:
+                break
         return grown
 
     def _add(self, cell_bit: int) -> None:
@@ -661,15 +684,144 @@ class Walker:
 # -- the check -------------------------------------------------------------------------------------
 
 
-def check(path: str, whole: bool = False, jobs: int = 1) -> dict[str, object]:
+class RecordError(Exception):
+    """A record given with --resume that cannot be used (unreadable, or about another file)."""
+
+
+#: How often a record (--resume) is written while sections are judged, in seconds.
+SAVE_EVERY = 30.0
+
+Figures = list  # entries, positions, moves, blocks, chains of one section judged to hold
+
+
+class Record:
+    """The sections of one certificate judged to hold so far, each with its figures.
+
+    With a file (``--resume``), kept there between calls: the file names the certificate by its
+    SHA-256 and this checker by its own, and a later call judges only the sections not in it, so
+    that a check too long for one sitting is done in parts. Without one, held in memory only."""
+
+    FORMAT = "oxo-strategy-check/1"
+
+    def __init__(self, path: str | None, certificate: str, sections: int) -> None:
+        self.path, self.sections = path, sections
+        self.judged: dict[int, Figures] = {}
+        self.saved = time.monotonic()
+        if path is None:
+            self.certificate = self.checker = ""
+            return
+        self.certificate, self.checker = sha256_of(certificate), sha256_of(__file__)
+        if not os.path.exists(path):
+            return
+        try:
+            with open(path, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise RecordError(f"cannot read the record {path}: {error}") from None
+        if not isinstance(data, dict) or data.get("format") != self.FORMAT:
+            raise RecordError(f"{path} is not a record of this checker ({self.FORMAT})")
+        if data.get("certificate_sha256") != self.certificate:
+            raise RecordError(
+                f"{path} is the record of another file (its SHA-256 differs from this one's): "
+                "give another record file, or remove it to start afresh"
+            )
+        if data.get("checker_sha256") != self.checker:
+            raise RecordError(
+                f"{path} was made by another version of this checker (its SHA-256 differs): "
+                "remove it to start afresh"
+            )
+        judged = data.get("judged")
+        if data.get("sections") != sections or not isinstance(judged, dict):
+            raise RecordError(f"{path} does not list the sections of this file")
+        for number, figures in judged.items():
+            if (
+                not number.isdigit()
+                or not 1 <= int(number) < sections
+                or not isinstance(figures, list)
+                or len(figures) != 5
+                or not all(is_int(v) and v >= 0 for v in figures)
+            ):
+                raise RecordError(f"{path}: bad entry for section {number!r}")
+            self.judged[int(number)] = figures
+
+    def add(self, number: int, figures: Figures) -> None:
+        """Section ``number`` holds, with these figures; written to the file now and then."""
+        self.judged[number] = list(figures)
+        if self.path is not None and time.monotonic() - self.saved >= SAVE_EVERY:
+            self.save()
+
+    def save(self) -> None:
+        """The record written to its file whole, or not at all (a new file moved into place)."""
+        if self.path is None:
+            return
+        data = {
+            "format": self.FORMAT,
+            "certificate_sha256": self.certificate,
+            "checker_sha256": self.checker,
+            "sections": self.sections,
+            "judged": {str(n): self.judged[n] for n in sorted(self.judged)},
+        }
+        folder = os.path.dirname(os.path.abspath(self.path))
+        handle = tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=folder, prefix=".record.", suffix=".tmp", delete=False
+        )
+        try:
+            with handle:
+                json.dump(data, handle, separators=(",", ":"))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(handle.name, self.path)
+        except BaseException:
+            if os.path.exists(handle.name):
+                os.unlink(handle.name)
+            raise
+        self.saved = time.monotonic()
+
+
+def sha256_of(path: str) -> str:
+    """The SHA-256 of a file's bytes, in hexadecimal."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class Budget:
+    """When a check given a record stops, its sections not all judged: after ``sections`` more
+    sections, or once ``seconds`` have passed (None: no bound)."""
+
+    def __init__(self, sections: int | None = None, seconds: float | None = None) -> None:
+        self.sections, self.seconds = sections, seconds
+        self.began = time.monotonic()
+        self.judged = 0
+
+    def spent(self) -> bool:
+        """One more section judged: whether the check stops here."""
+        self.judged += 1
+        if self.sections is not None and self.judged >= self.sections:
+            return True
+        return self.seconds is not None and time.monotonic() - self.began >= self.seconds
+
+
+def check(
+    path: str,
+    whole: bool = False,
+    jobs: int = 1,
+    record: str | None = None,
+    budget: Budget | None = None,
+) -> dict[str, object]:
     """The verdict on the certificate at ``path``: its claim, figures and ``failure`` (None when
     it holds). ``whole``: every entry in one table; ``jobs``: sections walked in that many
-    processes. Raises :class:`Malformed` for a file that is not a well-formed certificate."""
+    processes; ``record``: a file that keeps the sections judged to hold between calls (then
+    ``budget`` may stop the check early: the report says ``unfinished``). Raises
+    :class:`Malformed` for a file that is not a well-formed certificate, :class:`RecordError`
+    for a record that cannot be used."""
     lines = read_lines(path)
     first = next(lines, None)
     if first is None:
         raise Malformed("the file is empty")
-    header = parse_header(first[1])
+    header = parse_header(parsed(*first))
     board = Board(
         header["dims"], header["k"], header.get("symmetries"), header.get("gravity", False) is True
     )
@@ -701,11 +853,13 @@ def check(path: str, whole: bool = False, jobs: int = 1) -> dict[str, object]:
         "guarantee": header["guarantee"],
         **({} if "start" not in header else {"start": header["start"]}),
     }
+    if record is not None and (sections is None or whole):
+        raise RecordError("a record (--resume) is for a certificate read in sections")
     if sections is None or whole:
         strategy = Strategy(board, side, no_loss, block, chain)
         count = 0
-        for number, data in lines:
-            strategy.add(data, f"line {number}")
+        for number, text in lines:
+            strategy.add(parsed(number, text), f"line {number}")
             count += 1
         walker = Walker(strategy)
         failure = walker.start(*begin)
@@ -713,46 +867,71 @@ def check(path: str, whole: bool = False, jobs: int = 1) -> dict[str, object]:
         report.update(blocks=walker.blocks, chains=walker.chains)
         report["failure"] = failure
         return report
+    kept = Record(record, path, len(sections))
     settings = (side, no_loss, block, chain)
     top = Walker(Strategy(board, *settings), set(roots))
     part = take(lines, sections[0][1])
-    for number, data in part:
-        top.s.add(data, f"line {number}")
+    for number, text in part:
+        top.s.add(parsed(number, text), f"line {number}")
     failure = top.start(*begin)
-    count, positions, moves = len(part), len(top.done), top.played
-    blocks, chains = top.blocks, top.chains
+    figures = [len(part), len(top.done), top.played, top.blocks, top.chains]
+    count = len(part)  # the entries read
     late: list[Malformed] = []  # an error in reading, raised once the sections before it are judged
 
-    def tasks() -> Iterator[tuple[list, tuple | None]]:
-        """Each further section's entries, with where its walk begins (None: it is not walked,
-        only read): its root as met by the top's walk, if the top has not failed."""
+    def tasks() -> Iterator[tuple[int, list, tuple | None]]:
+        """Each further section not judged before: its number, its entries, and where its walk
+        begins (None: it is not walked, only read): its root as met by the top's walk, if no
+        walk has failed."""
+        nonlocal count
         try:
             for number, (_, size) in enumerate(sections[1:], start=1):
+                part = take(lines, size)
+                count += size
+                if number in kept.judged:
+                    continue
                 begins = None if failure is not None else top.met.get(roots[number - 1])
-                yield take(lines, size), begins
+                yield number, part, begins
             if next(lines, None) is not None:
                 raise Malformed("more entries than the sections hold")
         except Malformed as error:
             late.append(error)
 
-    for verdict in each_section(board, header, settings, tasks(), jobs):
-        if isinstance(verdict, Malformed):
-            raise verdict
-        count += verdict[0]
-        if failure is None:  # the figures of the walks up to the first that fails
-            positions, moves = positions + verdict[1], moves + verdict[2]
-            blocks, chains = blocks + verdict[3], chains + verdict[4]
-            failure = verdict[5]
-    if late:
+    unfinished = False
+    verdicts = each_section(board, header, settings, tasks(), jobs)
+    try:
+        for number, verdict in verdicts:
+            if isinstance(verdict, Malformed):
+                raise verdict
+            if failure is not None:
+                continue  # the sections after the first that fails are only read
+            if verdict[5] is None:
+                kept.add(number, list(verdict[:5]))
+            else:  # the figures of the walks up to the first that fails, that one's too
+                figures = [a + b for a, b in zip(figures, verdict[:5])]
+                failure = verdict[5]
+            left = len(kept.judged) < len(sections) - 1
+            if budget is not None and failure is None and budget.spent() and left:
+                unfinished = True
+                break
+    finally:  # Ctrl-C, too: what was judged is kept
+        verdicts.close()
+        kept.save()
+    if late and not unfinished:
         raise late[0]
-    report.update(entries=count, positions=positions, moves=moves, sections=len(sections))
-    report.update(blocks=blocks, chains=chains)
+    for judged in kept.judged.values():
+        figures = [a + b for a, b in zip(figures, judged)]
+    report.update(entries=count, positions=figures[1], moves=figures[2], sections=len(sections))
+    report.update(blocks=figures[3], chains=figures[4])
+    if record is not None:
+        report.update(judged=1 + len(kept.judged), sha256=kept.certificate)
+    if unfinished:
+        report["unfinished"] = True
     report["failure"] = failure
     return report
 
 
-def take(lines: Iterator[tuple[int, object]], size: int) -> list[tuple[int, object]]:
-    """The next ``size`` entries (line number, data) of the file."""
+def take(lines: Iterator[tuple[int, bytes]], size: int) -> list[tuple[int, bytes]]:
+    """The next ``size`` entries (line number, text) of the file."""
     part = list(itertools.islice(lines, size))
     if len(part) < size:
         raise Malformed("the file ends before the sections' entries do")
@@ -763,15 +942,15 @@ Verdict = tuple[int, int, int, int, int, "str | None"]
 
 
 def walk_section(
-    board: Board, settings: tuple, part: list[tuple[int, object]], begins: tuple | None
+    board: Board, settings: tuple, part: list[tuple[int, bytes]], begins: tuple | None
 ) -> Verdict | Malformed:
     """One section: its entries read (``part``) and, if ``begins`` (X's marks, O's, the moves
     that lead there), its strategy walked from its root. The verdict: entries, positions, moves,
     blocks, chains, failure (None if it holds); or the error that makes the file malformed."""
     strategy = Strategy(board, *settings)
     try:
-        for number, data in part:
-            strategy.add(data, f"line {number}")
+        for number, text in part:
+            strategy.add(parsed(number, text), f"line {number}")
     except Malformed as error:
         return error
     if begins is None:
@@ -797,19 +976,20 @@ def _worker_start(header: dict, settings: tuple) -> None:
     _shared["settings"] = settings
 
 
-def _worker_walk(task: tuple[list, tuple | None]) -> Verdict | Malformed:
-    return walk_section(_shared["board"], _shared["settings"], *task)  # type: ignore[arg-type]
+def _worker_walk(task: tuple[int, list, tuple | None]) -> tuple[int, Verdict | Malformed]:
+    number, part, begins = task
+    return number, walk_section(_shared["board"], _shared["settings"], part, begins)  # type: ignore[arg-type]
 
 
 def each_section(
     board: Board, header: dict, settings: tuple, tasks: Iterator[tuple], jobs: int
-) -> Iterator[Verdict | Malformed]:
-    """The verdicts of the sections (``tasks``), in order: here one after another, or with
+) -> Generator[tuple[int, Verdict | Malformed], None, None]:
+    """The sections' numbers and verdicts (``tasks``), in order: here one after another, or with
     ``jobs`` > 1 in that many processes, reading ahead of the section awaited as long as the
     sections read and not yet judged hold at most :data:`ENTRIES_AHEAD` entries (or are one)."""
     if jobs <= 1:
-        for part, begins in tasks:
-            yield walk_section(board, settings, part, begins)
+        for number, part, begins in tasks:
+            yield number, walk_section(board, settings, part, begins)
         return
     import collections
     import multiprocessing
@@ -820,14 +1000,14 @@ def each_section(
     stop = False
 
     def paced() -> Iterator[tuple]:
-        for part, begins in tasks:
+        for task in tasks:
             with ahead:
-                while sizes and sum(sizes) + len(part) > ENTRIES_AHEAD and not stop:
+                while sizes and sum(sizes) + len(task[1]) > ENTRIES_AHEAD and not stop:
                     ahead.wait()
                 if stop:
                     return
-                sizes.append(len(part))
-            yield part, begins
+                sizes.append(len(task[1]))
+            yield task
 
     with multiprocessing.Pool(jobs, _worker_start, (header, settings)) as pool:
         try:
@@ -836,7 +1016,7 @@ def each_section(
                     sizes.popleft()
                     ahead.notify()
                 yield verdict
-        finally:  # a verdict that ends the check, or Ctrl-C: the reading stops too
+        finally:  # a verdict that ends the check, Ctrl-C, or a budget spent: the reading stops too
             with ahead:
                 stop = True
                 ahead.notify()
@@ -881,22 +1061,67 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="walk the sections in N processes at once (default 1; 0: one per core)",
     )
+    parser.add_argument(
+        "--resume",
+        metavar="RECORD",
+        help="keep the sections judged to hold in the file RECORD and judge only the others: "
+        "a check stopped (Ctrl-C, or the limits below) goes on where it stopped when run again",
+    )
+    parser.add_argument(
+        "--max-sections",
+        type=int,
+        metavar="N",
+        help="with --resume: stop after judging N more sections (exit status 3 if some are left)",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="with --resume: stop once S seconds have passed (exit status 3 if sections are left)",
+    )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     args = parser.parse_args(argv)
     if args.jobs < 0:
         parser.error("--jobs: N is 0 (one process per core) or more")
+    if args.resume is None and (args.max_sections is not None or args.max_seconds is not None):
+        parser.error("--max-sections and --max-seconds need --resume (where the check goes on)")
+    if args.max_sections is not None and args.max_sections < 1:
+        parser.error("--max-sections: N is 1 or more")
+    if args.max_seconds is not None and not args.max_seconds > 0:
+        parser.error("--max-seconds: S is more than 0")
     jobs = args.jobs or os.cpu_count() or 1
+    budget = Budget(args.max_sections, args.max_seconds) if args.resume is not None else None
     try:
-        report = check(args.file, args.whole, jobs)
+        report = check(args.file, args.whole, jobs, args.resume, budget)
     except KeyboardInterrupt:
-        print("interrupted: nothing was decided", file=sys.stderr)
+        if args.resume is not None:
+            print(
+                f"interrupted: the sections judged so far are kept in {args.resume}; "
+                "the same command goes on from there",
+                file=sys.stderr,
+            )
+        else:
+            print("interrupted: nothing was decided", file=sys.stderr)
         return 130
-    except Malformed as error:
+    except (Malformed, RecordError) as error:
         if args.json:
             print(json.dumps({"valid": None, "error": str(error)}))
+        elif isinstance(error, RecordError):
+            print(f"cannot go on: {error}", file=sys.stderr)
         else:
             print(f"not a certificate: {args.file}: {error}", file=sys.stderr)
         return 2
+    if report.get("unfinished"):
+        report["valid"] = None
+        if args.json:
+            print(json.dumps(report))
+        else:
+            print(
+                f"unfinished: {report['judged']} of {report['sections']} sections judged, "
+                f"all holding so far ({report['positions']} positions); the same command "
+                f"goes on from {args.resume}"
+            )
+        return 3
     valid = report["failure"] is None
     report["valid"] = valid
     if args.json:
