@@ -1264,6 +1264,37 @@ def test_the_checker_without_oxo_in_parts_finds_a_failure(sectioned: Path, tmp_p
     assert calls == len(sections_of(broken) or []) - 1
 
 
+def test_the_checker_without_oxo_stopped_keeps_its_record(sectioned: Path, tmp_path: Path) -> None:
+    # Each section's walk slowed to a second, the checker started as a shell starts a command in
+    # the background (Ctrl-C ignored), and stopped by a termination signal after the first.
+    record = tmp_path / "record.json"
+    code = (
+        "import importlib.util, signal, sys, time\n"
+        f"spec = importlib.util.spec_from_file_location('tool', {str(TOOL)!r})\n"
+        "tool = importlib.util.module_from_spec(spec); spec.loader.exec_module(tool)\n"
+        "walk = tool.walk_section\n"
+        "def slow(*args):\n    time.sleep(1.0)\n    return walk(*args)\n"
+        "tool.walk_section = slow\n"
+        f"sys.exit(tool.main([{str(sectioned)!r}, '--resume', {str(record)!r}]))\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    time.sleep(2.5)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "kept in" in err, out + err
+    judged = json.loads(record.read_text())["judged"]
+    assert 1 <= len(judged) < len(sections_of(sectioned) or []) - 1
+    # the same command goes on from there, to the same verdict as a check in one go
+    status, report = checker_verdict(sectioned, "--resume", str(record))
+    assert (status, report["positions"]) == (0, checker_verdict(sectioned)[1]["positions"])
+
+
 def test_the_checkers_limits_need_a_record(sectioned: Path) -> None:
     for args in (["--max-sections", "1"], ["--resume", "r.json", "--max-sections", "0"]):
         done = run_checker(sectioned, *args)

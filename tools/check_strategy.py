@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 import zlib
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 FORMAT = "oxo-strategy/1"
 MAX_GROUP = 10_000
@@ -707,6 +707,7 @@ class Record:
         self.path, self.sections = path, sections
         self.judged: dict[int, Figures] = {}
         self.saved = time.monotonic()
+        self.on_save: Callable[[], None] | None = None
         if path is None:
             self.certificate = self.checker = ""
             return
@@ -745,10 +746,13 @@ class Record:
             self.judged[int(number)] = figures
 
     def add(self, number: int, figures: Figures) -> None:
-        """Section ``number`` holds, with these figures; written to the file now and then."""
+        """Section ``number`` holds, with these figures; written to the file now and then, with
+        a line on how far the check has come (:attr:`on_save`)."""
         self.judged[number] = list(figures)
         if self.path is not None and time.monotonic() - self.saved >= SAVE_EVERY:
             self.save()
+            if self.on_save is not None:
+                self.on_save()
 
     def save(self) -> None:
         """The record written to its file whole, or not at all (a new file moved into place)."""
@@ -770,12 +774,24 @@ class Record:
                 json.dump(data, handle, separators=(",", ":"))
                 handle.flush()
                 os.fsync(handle.fileno())
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(handle.name, 0o666 & ~mask)  # as a file made by open, not 0600
             os.replace(handle.name, self.path)
         except BaseException:
             if os.path.exists(handle.name):
                 os.unlink(handle.name)
             raise
         self.saved = time.monotonic()
+
+
+def duration(seconds: float) -> str:
+    """A time in words: ``2 h 05 min``, ``7 min``, ``40 s``."""
+    if seconds >= 3600:
+        return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60):02d} min"
+    if seconds >= 60:
+        return f"{round(seconds / 60)} min"
+    return f"{round(seconds)} s"
 
 
 def sha256_of(path: str) -> str:
@@ -868,6 +884,24 @@ def check(
         report["failure"] = failure
         return report
     kept = Record(record, path, len(sections))
+    if record is not None:
+        sizes = [size for _, size in sections]
+        before = sum(sizes[n] for n in kept.judged)  # entries of the sections judged before
+        total = sum(sizes[1:])
+        began = time.monotonic()
+
+        def progress() -> None:
+            done = sum(sizes[n] for n in kept.judged)
+            rate = (done - before) / max(time.monotonic() - began, 1e-9)
+            left = f", about {duration((total - done) / rate)} left" if rate > 0 else ""
+            print(
+                f"judged {1 + len(kept.judged)} of {len(sections)} sections "
+                f"({done:,} of {total:,} entries beyond the top){left}; kept in {record}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        kept.on_save = progress
     settings = (side, no_loss, block, chain)
     top = Walker(Strategy(board, *settings), set(roots))
     part = take(lines, sections[0][1])
@@ -970,6 +1004,7 @@ _shared: dict[str, object] = {}  # what a worker process holds for every section
 
 def _worker_start(header: dict, settings: tuple) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool ends its workers with it
     _shared["board"] = Board(
         header["dims"], header["k"], header.get("symmetries"), header.get("gravity", False) is True
     )
@@ -1090,6 +1125,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_seconds is not None and not args.max_seconds > 0:
         parser.error("--max-seconds: S is more than 0")
     jobs = args.jobs or os.cpu_count() or 1
+    # Ctrl-C and a termination signal both stop the check, keeping what a record holds (a shell
+    # starts a command put in the background with Ctrl-C ignored: it is taken back here).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     budget = Budget(args.max_sections, args.max_seconds) if args.resume is not None else None
     try:
         report = check(args.file, args.whole, jobs, args.resume, budget)
