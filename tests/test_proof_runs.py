@@ -1229,6 +1229,8 @@ def test_the_checker_without_oxo_checks_in_parts(
     assert report == whole
     data = json.loads(record.read_text())
     assert sorted(map(int, data["judged"])) == list(range(1, len(sections)))
+    assert [call["sections"] for call in data["calls"]] == [1] * calls
+    assert all(call["jobs"] == int(jobs) and call["seconds"] >= 0 for call in data["calls"])
     # run again, the record has every section: only the top is walked, the same verdict
     status, again = checker_verdict(sectioned, "--resume", str(record))
     assert (status, again.pop("judged"), again.pop("sha256")) == (

@@ -42,6 +42,11 @@ import time
 import zlib
 from collections.abc import Callable, Generator, Iterator
 
+try:  # the processor time and memory of worker processes: not on every system
+    import resource
+except ImportError:  # pragma: no cover  # Windows
+    resource = None  # type: ignore[assignment]
+
 FORMAT = "oxo-strategy/1"
 MAX_GROUP = 10_000
 
@@ -703,9 +708,18 @@ class Record:
 
     FORMAT = "oxo-strategy-check/1"
 
-    def __init__(self, path: str | None, certificate: str, sections: int) -> None:
+    def __init__(self, path: str | None, certificate: str, sections: int, jobs: int = 1) -> None:
         self.path, self.sections = path, sections
         self.judged: dict[int, Figures] = {}
+        # Each call's date, wall and processor seconds (its worker processes' too), peak memory,
+        # processes and sections judged: this call's is the last, brought up to date at each save.
+        self.calls: list[dict[str, object]] = []
+        self.call: dict[str, object] = {
+            "began": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "jobs": jobs,
+        }
+        self.began = time.monotonic()
+        self.before = 0  # sections judged before this call
         self.saved = time.monotonic()
         self.on_save: Callable[[], None] | None = None
         if path is None:
@@ -731,6 +745,10 @@ class Record:
                 f"{path} was made by another version of this checker (its SHA-256 differs): "
                 "remove it to start afresh"
             )
+        calls = data.get("calls", [])
+        if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
+            raise RecordError(f"{path}: calls must be a list of objects")
+        self.calls = calls
         judged = data.get("judged")
         if data.get("sections") != sections or not isinstance(judged, dict):
             raise RecordError(f"{path} does not list the sections of this file")
@@ -744,6 +762,7 @@ class Record:
             ):
                 raise RecordError(f"{path}: bad entry for section {number!r}")
             self.judged[int(number)] = figures
+        self.before = len(self.judged)
 
     def add(self, number: int, figures: Figures) -> None:
         """Section ``number`` holds, with these figures; written to the file now and then, with
@@ -754,6 +773,19 @@ class Record:
             if self.on_save is not None:
                 self.on_save()
 
+    def updated_call(self) -> dict[str, object]:
+        """This call's figures so far (a worker's only once it has ended)."""
+        self.call.update(seconds=round(time.monotonic() - self.began, 1))
+        if resource is not None:
+            own = resource.getrusage(resource.RUSAGE_SELF)
+            workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+            self.call.update(
+                cpu_seconds=round(sum(u.ru_utime + u.ru_stime for u in (own, workers)), 1),
+                peak_mib=round(max(own.ru_maxrss, workers.ru_maxrss) / 1024),
+            )
+        self.call.update(sections=len(self.judged) - self.before)
+        return self.call
+
     def save(self) -> None:
         """The record written to its file whole, or not at all (a new file moved into place)."""
         if self.path is None:
@@ -763,6 +795,7 @@ class Record:
             "certificate_sha256": self.certificate,
             "checker_sha256": self.checker,
             "sections": self.sections,
+            "calls": [*self.calls, self.updated_call()],
             "judged": {str(n): self.judged[n] for n in sorted(self.judged)},
         }
         folder = os.path.dirname(os.path.abspath(self.path))
@@ -883,7 +916,7 @@ def check(
         report.update(blocks=walker.blocks, chains=walker.chains)
         report["failure"] = failure
         return report
-    kept = Record(record, path, len(sections))
+    kept = Record(record, path, len(sections), jobs)
     if record is not None:
         sizes = [size for _, size in sections]
         before = sum(sizes[n] for n in kept.judged)  # entries of the sections judged before
