@@ -1230,6 +1230,8 @@ def test_the_checker_without_oxo_checks_in_parts(
     data = json.loads(record.read_text())
     assert sorted(map(int, data["judged"])) == list(range(1, len(sections)))
     assert [call["sections"] for call in data["calls"]] == [1] * calls
+    assert data["verdict"] == {key: whole[key] for key in data["verdict"]}
+    assert data["verdict"]["failure"] is None and data["verdict"]["positions"] > 0
     assert all(call["jobs"] == int(jobs) and call["seconds"] >= 0 for call in data["calls"])
     # run again, the record has every section: only the top is walked, the same verdict
     status, again = checker_verdict(sectioned, "--resume", str(record))
@@ -1263,6 +1265,9 @@ def test_the_checker_without_oxo_in_parts_finds_a_failure(sectioned: Path, tmp_p
     status, whole = checker_verdict(broken)
     calls, status, report = in_parts(broken, tmp_path / "record.json")
     assert status == 1 and whole["failure"] == report["failure"]
+    assert (
+        json.loads((tmp_path / "record.json").read_text())["verdict"]["failure"] == whole["failure"]
+    )
     assert calls == len(sections_of(broken) or []) - 1
 
 

@@ -720,6 +720,8 @@ class Record:
         }
         self.began = time.monotonic()
         self.before = 0  # sections judged before this call
+        # The check's verdict (failure: None when it holds) and figures, once it has one.
+        self.verdict: dict[str, object] | None = None
         self.saved = time.monotonic()
         self.on_save: Callable[[], None] | None = None
         if path is None:
@@ -797,6 +799,7 @@ class Record:
             "sections": self.sections,
             "calls": [*self.calls, self.updated_call()],
             "judged": {str(n): self.judged[n] for n in sorted(self.judged)},
+            **({"verdict": self.verdict} if self.verdict is not None else {}),
         }
         folder = os.path.dirname(os.path.abspath(self.path))
         handle = tempfile.NamedTemporaryFile(
@@ -994,7 +997,14 @@ def check(
     if unfinished:
         report["unfinished"] = True
     report["failure"] = failure
+    if record is not None and not unfinished:  # the verdict, kept with the sections judged
+        kept.verdict = {key: report[key] for key in VERDICT_KEYS}
+        kept.save()
     return report
+
+
+#: What a record keeps of the verdict, once every section is judged or one fails.
+VERDICT_KEYS = ("failure", "entries", "positions", "moves", "blocks", "chains", "sections")
 
 
 def take(lines: Iterator[tuple[int, bytes]], size: int) -> list[tuple[int, bytes]]:
