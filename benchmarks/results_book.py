@@ -45,12 +45,17 @@ RUNS = ROOT / "results" / "runs"
 MADE = ROOT / "results" / "book-certificates.json"
 #: Boards played from the certificate of the same board turned a quarter (rows and columns swapped).
 TURNED = {"4x9,k=4": "9x4,k=4", "4x10,k=4": "10x4,k=4"}
-#: Qubic's certificate is over the repository's 50 MB: it is rebuilt from the kept run.
-REBUILT = {"4x4x4-k4-x-win.jsonl.gz": "oxo book 4x4x4 --index --all"}
+#: Certificates over the repository's 50 MB (Qubic's, 4x4x4x4's): rebuilt from the kept run.
+REBUILT = {
+    "4x4x4-k4-x-win.jsonl.gz": "oxo book 4x4x4 --index --all",
+    "4x4x4x4-k4-x-win.jsonl.gz": "oxo book 4x4x4x4 --index --all",
+}
 #: The options the long runs were proved with, where a person chose them (docs/big-proofs.md).
 CHOSEN = {
     "8x8,k=5": "the session that settled it ran with --split 1 --slice 1200 --no-early-split "
     "--no-root-search --first-question o, chosen by hand (docs/big-proofs.md)",
+    "4x4x4x4": "its sessions ran with --workers 2 --slice 300 --no-root-search, chosen by hand, "
+    "and the run's rules changed between sessions as they were found to pay (docs/boxes.md)",
 }
 
 
@@ -362,7 +367,7 @@ def long_runs() -> list[dict]:
             )
         )
         last = max(session["started"] for session in state["sessions"])
-        row = published[geometry.spec]
+        row = published.get(geometry.spec) or first_published(status)
         rows.append(
             {
                 "board": geometry.spec,
@@ -385,9 +390,32 @@ def long_runs() -> list[dict]:
                 "certificates": certificates,
                 "note": CHOSEN.get(geometry.spec, ""),
                 "references": cited(row["source"]),
+                # a board whose certificate does not ship keeps the openings its run settled
+                # first, with theirs, for play and answers before it is rebuilt
+                **(
+                    {"openings": openings}
+                    if any(c["shipped"] == "rebuilt" for c in certificates)
+                    and (openings := openings_of(folder, geometry))
+                    else {}
+                ),
             }
         )
     return rows
+
+
+def first_published(status) -> dict[str, str]:  # type: ignore[no-untyped-def]  # a RunStatus
+    """The published value and its source for a board whose value no one had published before
+    its run settled it (results/solved.json has no row of it): ``none``, and the page's words."""
+    from results_runs import PUBLISHED
+
+    words = PUBLISHED[(status.board, status.k, status.gravity)]
+    found = re.fullmatch(r"none \((.*)\)", words)
+    if found is None:
+        raise SystemExit(f"{status.board}: no published value recorded, and none said to be none")
+    return {
+        "published": "none",
+        "source": found.group(1).replace("published", "had been published"),
+    }
 
 
 #: How the open boards' runs are continued, where the sessions used options of their own

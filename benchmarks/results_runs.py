@@ -13,6 +13,7 @@ of the side) with its size and SHA-256 as the run recorded them when it wrote th
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -32,6 +33,42 @@ PUBLISHED = {
     ("4x4x4", 4, True): "none (open: attacked on a cluster without finishing [7])",
 }
 WORDS = {"x": "X wins", "o": "O wins", "draw": "draw", None: "not settled yet"}
+
+
+def record_of(folder: Path, name: str) -> Path:
+    """Where the check without oxo of a run's certificate too big for one sitting keeps what it
+    has judged (``tools/check_strategy.py --resume``): beside the run's state, in the repository."""
+    return folder / name.replace(".jsonl.gz", ".check-without-oxo.json")
+
+
+def without_oxo(folder: Path, name: str, sha256: str) -> str:
+    """The words on a certificate's check without oxo done in parts (its record, if the folder
+    has one of the same bytes): its verdict and figures, or how far it has come."""
+    path = record_of(folder, name)
+    if not path.exists():
+        return ""
+    from oxo.phrases import counted, duration
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data["certificate_sha256"] != sha256:
+        return ""  # a record of other bytes says nothing of this file
+    calls = data["calls"]
+    spent = sum(float(call.get("cpu_seconds", 0)) for call in calls)
+    parts = f"in {counted(len(calls), 'call')}, {duration(spent)} of processor time"
+    command = f"`python3 tools/check_strategy.py FILE --jobs 2 --resume {path.relative_to(ROOT)}`"
+    verdict = data.get("verdict")
+    if verdict is None:
+        return (
+            f" The check without oxo, in parts ({command}): {1 + len(data['judged']):,} of "
+            f"{data['sections']:,} sections judged to hold so far ({parts})."
+        )
+    if verdict["failure"] is not None:
+        return f" The check without oxo ({command}) refuses it: {verdict['failure']}."
+    return (
+        f" Checked without oxo, in parts ({command}, {parts}): valid; "
+        f"{verdict['positions']:,} positions, {verdict['moves']:,} moves of "
+        f"{str(data.get('side', name.split('-')[2])).upper()}, {verdict['chains']:,} forced chains."
+    )
 
 
 def section() -> str:
@@ -77,7 +114,10 @@ def section() -> str:
                 facts.append(f"{int(check['bytes']):,} bytes, SHA-256 `{check['sha256']}`")
                 facts.append(f"SHA-256 of the text it holds `{check['sha256_uncompressed']}`")
             notes.append(
-                f"- {board} (k = {status.k}), `{where.name}`: `{name}`: " + "; ".join(facts) + "."
+                f"- {board} (k = {status.k}), `{where.name}`: `{name}`: "
+                + "; ".join(facts)
+                + "."
+                + without_oxo(folder, name, str(check.get("sha256", "")))
             )
         if status.value is None:
             geometry = status.geometry

@@ -1,11 +1,13 @@
-"""A certificate file as a row of oxo's proof book (``oxo.book.BookCertificate``), for tests that
-play from certificates they make themselves: checked first, with its size and SHA-256."""
+"""Rows of oxo's proof book for tests: a certificate file as a row (``oxo.book.BookCertificate``),
+for tests that play from certificates they make themselves (checked first, with its size and
+SHA-256); and an open board's row as the book had it while its run went on."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from oxo.book import BookCertificate
+from oxo.book import BookCertificate, OpenBoard
 from oxo.fileio import digests
 from oxo.proofs.certificate import verify_certificate
 
@@ -29,3 +31,12 @@ def checked_row(path: Path, board: str) -> BookCertificate:
         shipped="repository",
         positions=check.positions_checked,
     )
+
+
+def open_4x4x4x4() -> OpenBoard:
+    """4x4x4x4's open row as the book had it once its run settled the board and before the run
+    checked the board's certificate (2026-12-04, 67 sessions), without its openings (the proved
+    row has them now): the example of an open board that the tests vary
+    (tests/data/open-4x4x4x4.json)."""
+    path = Path(__file__).with_name("data") / "open-4x4x4x4.json"
+    return OpenBoard.from_dict(json.loads(path.read_text(encoding="utf-8")))

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import oxo.book as book
+from book_rows import open_4x4x4x4
 from checkers import checker_verdict
 from oxo.book import (
     BookEntry,
@@ -22,6 +23,7 @@ from oxo.book import (
     checked_certificate,
     open_board,
     open_boards,
+    openings_row,
     proved_boards,
 )
 from oxo.book.index import build_index, index_folder, load_index
@@ -58,7 +60,8 @@ def test_every_row_agrees_with_the_published_value_and_names_its_command() -> No
         assert wanted in names
     assert "4x4x4" in names and "6x7,k=4,gravity" in names
     for row in rows:
-        assert row.value == row.published, row.board
+        # the same value as published, or a first: a board no one had published the value of
+        assert row.value == row.published or row.published == "none", row.board
         assert row.value in ("x", "o", "draw")
         assert row.command.startswith("oxo solve ") and "--proof DIR" in row.command
         assert row.certificates, row.board
@@ -105,9 +108,10 @@ def test_every_certificate_here_is_the_one_the_book_names() -> None:
     for row in proved_boards():
         for certificate in row.certificates:
             path = book.find_certificate(certificate)
-            if certificate.shipped == "rebuilt":
-                assert certificate.make == "oxo book 4x4x4 --index --all"
-                assert certificate.run == "results/runs/4x4x4"
+            if certificate.shipped == "rebuilt":  # Qubic's, 4x4x4x4's: from the kept run
+                assert certificate.make == f"oxo book {row.board_args} --index --all"
+                assert certificate.run is not None
+                assert (ROOT / certificate.run / "run" / "state.json").is_file()
                 continue
             assert path is not None, certificate.file
             sums = digests(path)
@@ -465,7 +469,7 @@ def test_the_open_boards_are_the_runs_as_their_state_says() -> None:
     from oxo.proofs.runs import run_status
 
     rows = {row.run: row for row in open_boards()}
-    assert {find_game(name).name for name in ("4x4x4x4", "scorefour", "9x8,k=5")} == {
+    assert {find_game(name).name for name in ("scorefour", "9x8,k=5")} == {
         row.board for row in rows.values()
     }
     for where, row in rows.items():
@@ -489,7 +493,8 @@ def test_the_open_boards_are_the_runs_as_their_state_says() -> None:
         assert row.pace_estimate_seconds == (None if estimate is None else round(estimate))
         assert row.command.startswith("oxo solve ") and f"--proof {where}" in row.command
         assert open_board(row.board) == row and book_entry(row.board) is None
-    assert open_board(find_game("4x4x4").name) is None  # proved: not open
+    for proved in ("4x4x4", "4x4x4x4"):  # proved: not open
+        assert open_board(find_game(proved).name) is None and book_entry(proved) is not None
 
 
 def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates() -> None:
@@ -501,14 +506,22 @@ def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates
     from oxo.proofs.runs import proved_openings
 
     checks = json.loads((ROOT / "results" / "certificate-checks.json").read_text("utf-8"))
-    listed = [(row, opening) for row in open_boards() for opening in row.openings]
+    rows: list[OpenBoard | BookEntry] = [*open_boards(), *proved_boards()]
+    listed = [(row, opening) for row in rows for opening in row.openings]
     assert any(row.board == "4x4x4x4" for row, _ in listed)
+
+    def run_of(row: OpenBoard | BookEntry) -> str:
+        """The folder of the run that settled the row's openings (a proved row's rebuilt one)."""
+        if isinstance(row, OpenBoard):
+            return row.run
+        return next(c.run for c in row.certificates if c.run is not None)
+
     settled = {  # each run's state read once
         run: {(o.position, o.side, o.guarantee) for o in proved_openings(ROOT / run, every=True)}
-        for run in {row.run for row, _ in listed}
+        for run in {run_of(row) for row, _ in listed}
     }
     for row, opening in listed:
-        assert (opening.position, opening.side, opening.guarantee) in settled[row.run]
+        assert (opening.position, opening.side, opening.guarantee) in settled[run_of(row)]
         path = checked_certificate(opening.certificate)
         assert path.parent == ROOT / "results" / "certificates"
         with gzip.open(path, "rt") as text:
@@ -525,8 +538,8 @@ def test_an_open_boards_settled_openings_are_in_the_book_with_their_certificates
             assert found is not None and found.bound == opening.value_words
             assert opening.certificate.file in found.by
         assert row.opening_at(x, o) == opening
-    four = open_board("4x4x4x4")
-    assert four is not None and four.openings
+    four = openings_row("4x4x4x4")
+    assert four is not None and four.openings and four == book_entry("4x4x4x4")
     geometry = Geometry.parse("4x4x4x4")
     replies = {o.moves[1] for o in four.openings if o.moves[0] == 0}
     keeping = [s for s in geometry.line_symmetries if s.perm[0] == 0]  # X's cell stays
@@ -590,8 +603,7 @@ def test_the_book_of_an_open_board_says_what_each_open_reply_waits_on() -> None:
     from oxo.cli.book import open_lines
     from oxo.proofs.results import Waiting
 
-    opened = open_board("4x4x4x4")
-    assert opened is not None
+    opened = open_4x4x4x4()
     still_open = replace(  # (as the run stood while it was open)
         opened.questions[0],
         open_jobs=3090,
@@ -642,8 +654,7 @@ def test_the_book_of_a_board_its_run_settled_says_so_before_the_certificate_is_c
 
     from oxo.cli.book import open_lines
 
-    opened = open_board("4x4x4x4")
-    assert opened is not None
+    opened = open_4x4x4x4()
     settled = replace(
         opened.questions[0], open_jobs=0, fewest_to_prove=0, fewest_to_disprove=0, wins_after=(0,)
     )
@@ -667,8 +678,7 @@ def test_the_book_of_an_open_board_says_what_is_left_along_the_moves_the_run_fol
 
     from oxo.cli.book import open_lines
 
-    opened = open_board("4x4x4x4")
-    assert opened is not None
+    opened = open_4x4x4x4()
     question = replace(opened.questions[0], fewest_to_prove=1, followed_to_prove=209)
     row = replace(
         opened, questions=(question,), paces=(60, 61, 16200.0, 9), pace_estimate_seconds=376200.0
@@ -730,15 +740,15 @@ def test_the_book_of_score_four_names_the_moves_by_their_columns() -> None:
 def test_an_open_board_is_answered_with_what_its_run_has_settled(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """'oxo solve 4x4x4x4' without --time says at once (no search: a proof takes days) what no
+    """'oxo solve 9x8 --k 5' without --time says at once (no search: a proof takes days) what no
     one has published and how far oxo's run has got, exit 3; with --time it searches, and says
     the same after its "unknown"; 'oxo book' lists the open boards and shows each."""
-    opened = open_board("4x4x4x4")
+    opened = open_board("9x8,k=5")
     assert opened is not None
-    settled = f"{opened.settled:,} positions"
-    code, out, _ = run(capsys, "solve", "4x4x4x4")
+    code, out, _ = run(capsys, "solve", "9x8", "--k", "5")
     assert code == 3 and "value unknown" in out and "not searched here" in out
-    assert settled in out and opened.command.split(" --proof")[0] in out.replace("\n", " ")
+    assert opened.command.split(" --proof")[0] in out.replace("\n", " ")
+    assert f"{opened.positions:,} positions searched" in " ".join(out.split())
     assert "positions searched" not in out.split("run so far")[0]
     assert max(len(line) for line in out.splitlines()) <= 80
     code, out, _ = run(capsys, "solve", "scorefour", "--json")
@@ -751,35 +761,51 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     assert code == 3 and json.loads(out)["open"]["run"] == "results/runs/9x8-k5"
     code, out, _ = run(capsys, "book")
     assert code == 0 and "Being proved" in out and "Score Four" in out
-    proved = f"{len(opened.openings):,} openings proved with their certificates"
-    assert proved in " ".join(out.split())
     code, out, _ = run(capsys, "book", "--json")
     assert code == 0 and len(json.loads(out)["open"]) == len(open_boards())
+    code, out, _ = run(capsys, "book", "9x8", "--k", "5")
+    assert code == 3 and f"{opened.settled:,}" in out and "[5]" in out
+
+
+def test_a_proved_board_keeps_the_openings_its_run_settled_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """4x4x4x4, proved by its run, its certificate too big to ship: 'oxo solve' answers from the
+    book, and 'oxo book' shows the board's certificate (rebuilt from the run) and the openings
+    the run settled first, each with a certificate that ships, played from until it is."""
+    proved = book_entry("4x4x4x4")
+    assert proved is not None and proved.value == "x" and proved.openings
+    (certificate,) = proved.certificates
+    assert certificate.shipped == "rebuilt" and book.find_certificate(certificate) is None
+    code, out, _ = run(capsys, "solve", "4x4x4x4", "--json")
+    assert code == 0 and json.loads(out)["value"] == "x"
     code, out, _ = run(capsys, "book", "4x4x4x4")
-    assert code == 3 and settled in out and "[6]" in out
+    words = " ".join(out.split())
+    assert code == 0 and "[6]" in words and "X wins with best play" in words
+    assert "oxo book 4x4x4x4 --index --all" in words and max(map(len, out.splitlines())) <= 80
     # how many openings perfect indexes itself, those whose index is estimated under the limit
-    from oxo.book.play import quick_to_index
+    from oxo.book.play import OpeningsBook, from_openings, moves_words, quick_to_index
 
-    quick = sum(quick_to_index(opening.certificate) for opening in opened.openings)
+    assert from_openings(proved) and isinstance(board_book("4x4x4x4"), OpeningsBook)
+    quick = sum(quick_to_index(opening.certificate) for opening in proved.openings)
     itself = "perfect indexes one itself when a game first reaches it if that takes under"
-    assert (f"{itself} 60 s ({quick} of {len(opened.openings)})" in " ".join(out.split())) == (
-        quick > 0
-    )
+    assert (f"{itself} 60 s ({quick} of {len(proved.openings)})" in words) == (quick > 0)
     # the inside-out images are said proved too, with an example the book answers
-    from oxo.book.play import OpeningsBook, moves_words, proven_value
-
-    example = OpeningsBook(opened).renamed_example()
+    example = OpeningsBook(proved).renamed_example()
     assert example is not None
     opening, moves = example
-    said = f"({moves_words(moves)} is {moves_words(opening.moves)} renamed)"
-    assert said in " ".join(out.split()) and max(map(len, out.splitlines())) <= 80
+    assert f"({moves_words(moves)} is {moves_words(opening.moves)} renamed)" in words
     geometry = Geometry.parse("4x4x4x4")
     assert all(s.perm[opening.moves[0]] != moves[0] for s in geometry.symmetries)
     image = Position(geometry, sum(1 << m for m in moves[0::2]), sum(1 << m for m in moves[1::2]))
     found = proven_value(image)
     assert found is not None and found.bound == opening.value_words and "renamed" in found.by
+    # the empty board: the board's own value, from the book's row
+    empty = proven_value(Position(geometry, 0, 0))
+    assert empty is not None and empty.outcome == "x"
     code, out, _ = run(capsys, "book", "4x4x4x4", "--json")
-    assert code == 3 and json.loads(out)["open"]["board"] == "4x4x4x4"
+    data = json.loads(out)
+    assert code == 0 and data["value"] == "x" and len(data["openings"]) == len(proved.openings)
 
 
 @pytest.mark.usefixtures("no_quick_index")
@@ -789,7 +815,7 @@ def test_analyze_and_move_give_a_settled_openings_value_from_its_certificate(
     """'oxo analyze' and 'oxo move' on a position of 4x4x4x4 that oxo's run has settled (an image
     of it under the board's symmetries, written in the notation): the value, and the certificate
     that proves it."""
-    opened = open_board("4x4x4x4")
+    opened = openings_row("4x4x4x4")  # proved: its certificate is not here, its openings are
     assert opened is not None and opened.openings
     opening = opened.openings[-1]
     geometry = Geometry.parse("4x4x4x4")
@@ -922,7 +948,9 @@ def test_the_library_api_for_a_page() -> None:
         oxo.prepare_proof("6x6")
     opened = oxo.open_boards()
     assert [row["board"] for row in opened] == [row.board for row in open_boards()]
-    assert "4x4x4x4" in [row["board"] for row in opened] and oxo.proof("4x4x4x4") is None
+    assert "4x4x4x4" not in [row["board"] for row in opened]
+    four = oxo.proof("4x4x4x4")
+    assert four is not None and four["value"] == "x"
 
 
 def test_a_move_says_what_the_book_proves_where_its_search_does_not() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from book_rows import checked_row
-from oxo.book import BookOpening, OpenBoard, OpenQuestion, open_board
+from oxo.book import BookOpening, OpenBoard, OpenQuestion, openings_row
 from oxo.book.play import OpeningsBook, board_book, prepare_opening
 from oxo.geometry import Geometry
 from oxo.position import Position
@@ -175,9 +175,10 @@ def test_no_move_where_no_certificate_reaches_and_it_says_why(
 
 @pytest.mark.usefixtures("no_quick_index")
 def test_the_registry_gives_4x4x4x4_the_book_of_its_openings() -> None:
-    """4x4x4x4's book is its settled openings (a proved board's stays a BoardBook; a board with
+    """4x4x4x4's book is the openings its run settled first (its own certificate is too big to
+    ship, and not rebuilt here; a proved board's otherwise stays a BoardBook; a board with
     neither has none): perfect falls back to hard with the reason where no index is built."""
-    opened = open_board("4x4x4x4")
+    opened = openings_row("4x4x4x4")
     assert opened is not None and opened.openings
     book = find_game("4x4x4x4").proof_book()
     assert isinstance(book, OpeningsBook)
@@ -205,7 +206,7 @@ def test_index_on_an_open_board_builds_its_openings(
     import oxo.cli.book as cli_book
     from oxo.cli import main
 
-    opened = open_board("4x4x4x4")
+    opened = openings_row("4x4x4x4")
     assert opened is not None
     built: list[str] = []
     monkeypatch.setattr(
@@ -225,7 +226,7 @@ def test_index_on_an_open_board_builds_its_openings(
     for args, words in (
         (["4x4x4x4", "--index", "--opening", "0-2"], "--opening: '0-2' is not a settled opening"),
         (["4x4x4x4", "--opening", chosen.name], "go with --index"),
-        (["3x3x3", "--index", "--opening", "0-3"], "--opening goes with a board being proved"),
+        (["3x3x3", "--index", "--opening", "0-3"], "--opening goes with a board whose run"),
     ):
         assert main(["book", *args, "--json"]) == 2
         assert words in json.loads(capsys.readouterr().out)["error"]
@@ -242,7 +243,7 @@ def test_a_position_below_a_settled_opening_has_its_value(
     board, cache = six_by_five
     monkeypatch.setenv("OXO_CACHE", str(cache))
     # 6x5 (k = 4) is in the book, proved: here it stands for a board being proved
-    monkeypatch.setattr(play, "open_board", lambda name: board if name == SPEC else None)
+    monkeypatch.setattr(play, "openings_row", lambda name: board if name == SPEC else None)
     monkeypatch.setattr(play, "book_entry", lambda name: None)
     geometry = Geometry.parse(SPEC)
     opening = next(o for o in board.openings if o.guarantee == "win")
@@ -294,7 +295,7 @@ def test_perfect_on_a_terminal_offers_to_index_the_opening_it_needs(
     import oxo.cli.book as cli_book
     from oxo.cli.book import prepare_perfect
 
-    opened = open_board("4x4x4x4")
+    opened = openings_row("4x4x4x4")
     assert opened is not None
     opening = opened.openings[0]
     game = find_game("4x4x4x4")
@@ -359,7 +360,7 @@ def test_an_inside_out_image_of_an_opening_is_played_in_its_frame(
                         cell = rng.choice(list(position.empty_cells))
                 position = position.play(cell)
             assert position.winner in (None, side), (side, game)
-    monkeypatch.setattr(play, "open_board", lambda name: board if name == "4x4" else None)
+    monkeypatch.setattr(play, "openings_row", lambda name: board if name == "4x4" else None)
     monkeypatch.setattr(play, "book_entry", lambda name: None)
     value = play.proven_value(start, build=False)
     assert value is not None and value.bound in ("X does not lose", "O does not lose")
@@ -381,7 +382,7 @@ def test_perfect_in_a_terminal_game_offers_each_openings_index_once(
     import oxo.cli.session as session
     from oxo.cli import main
 
-    opened = open_board("4x4x4x4")
+    opened = openings_row("4x4x4x4")
     assert opened is not None
     opening = opened.openings[0]
     hooks: list[object] = []

@@ -168,17 +168,31 @@ def test_analysis_beyond_the_solver_keeps_what_is_cheap() -> None:
     )
 
 
-def test_the_empty_board_of_a_board_being_proved_points_at_its_run() -> None:
+def test_the_empty_board_of_a_board_being_proved_points_at_its_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Beyond the solver, the empty board's hint names 'oxo solve' for what oxo's proof run of the
     board has settled (the book's figures), or, for a board no run is settling, its search."""
-    from oxo.book import open_board
+    from dataclasses import replace
 
-    opened = open_board("4x4x4x4")
-    assert opened is not None and opened.settled and opened.openings
-    hint = analyze(Position.empty(Geometry.parse("4x4x4x4"))).out_of_reach or ""
-    assert "'oxo solve 4x4x4x4', which says how far oxo's proof run of it has got" in hint
-    assert f"({opened.settled:,} positions settled, {len(opened.openings)} openings" in hint
+    import oxo.reports as reports
+    from book_rows import open_4x4x4x4
+    from oxo.book import book_entry, open_board
+
+    opened = open_board("9x8,k=5")
+    assert opened is not None
+    hint = analyze(Position.empty(Geometry.parse("9x8,k=5"))).out_of_reach or ""
+    assert "'oxo solve 9x8 --k 5', which says how far oxo's proof run of it has got" in hint
+    assert "10 minutes" not in hint
+    # a run that has settled positions and openings (4x4x4x4's, as its row stood while open)
+    proved = book_entry("4x4x4x4")
+    assert proved is not None and proved.openings
+    four = replace(open_4x4x4x4(), openings=proved.openings)
+    monkeypatch.setattr(reports, "open_board", lambda name: four if name == "4x4x4x4" else None)
+    hint = reports._empty_board_hint(Geometry.parse("4x4x4x4"))
+    assert f"({four.settled:,} positions settled, {len(four.openings)} openings" in hint
     assert "'oxo book 4x4x4x4'" in hint and "10 minutes" not in hint
+    monkeypatch.undo()
     hint = analyze(Position.empty(Geometry.parse("5x5x5"))).out_of_reach or ""
     assert "'oxo solve 5x5x5', which searches the empty board for up to 10 minutes" in hint
 

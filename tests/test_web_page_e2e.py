@@ -757,36 +757,58 @@ def test_play_against_the_proof(page, server_url: str, width: int) -> None:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: int) -> None:
-    """A board no one has published the value of (4x4x4x4): no "Proved by oxo" box, but one
+    """A board no one has published the value of (Score Four): no "Proved by oxo" box, but one
     that says how far oxo's run of it has got (the book's figures) and the command that takes it
     further, in the accessibility tree, with nothing wider than a phone."""
     from oxo.book import open_board
+    from oxo.registry import find_game
 
-    opened = open_board("4x4x4x4")
+    opened = open_board(find_game("scorefour").name)
     assert opened is not None
     page.set_viewport_size({"width": width, "height": 900})
     open_tab(page, server_url, "play")
-    new_game(page, "4x4x4x4", "human", "human")
+    new_game(page, "4x4x4,gravity", "human", "human")
     panel = page.locator("#open-proof")
     panel.wait_for(state="visible")
     assert page.locator("#proof").is_hidden()
     text = panel.inner_text()
     assert f"settled {opened.settled:,} positions" in text and opened.date in text
     assert opened.command in text
-    replies = [o.moves[1] for o in opened.openings if o.moves[:1] == (0,) and len(o.moves) == 2]
-    assert replies and f"X wins after X on 0 and O on {replies[0]}, " in text
-    assert f" or {replies[-1]}." in text
-    assert "perfect plays from them once they are indexed (oxo book 4x4x4x4 --index)" in text
     snapshot = panel.aria_snapshot()
-    settled_by_run = opened.questions[0].answer == 1  # the certificate still to be checked
-    said = "X wins; its certificate is still to be merged" if settled_by_run else "not proved it"
-    assert 'heading "Being proved"' in snapshot and said in snapshot
+    assert 'heading "Being proved"' in snapshot and "not proved it" in snapshot
     assert no_sideways_scroll(page), page.evaluate(WIDE)
     if width == 390:
         assert e2e.axe_violations(page) == []
     new_game(page, "3x3x3", "human", "human")  # a proved board: the box goes
     page.locator("#proof").wait_for(state="visible")
     assert panel.is_hidden()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_proved_board_played_from_its_openings_says_so(page, server_url: str, width: int) -> None:
+    """4x4x4x4, proved, its certificate too big to ship and not rebuilt here: the "Proved by oxo"
+    box says so, and that perfect plays from the openings its run settled first (listed, with
+    the command that indexes them), in the accessibility tree, nothing wider than a phone."""
+    from oxo.book import book_entry
+
+    proved = book_entry("4x4x4x4")
+    assert proved is not None and proved.openings
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, "4x4x4x4", "human", "human")
+    box = page.locator("#proof")
+    box.wait_for(state="visible")
+    assert page.locator("#open-proof").is_hidden()
+    text = box.inner_text()
+    assert "X wins with best play, as oxo proved it" in text
+    assert "Until it is, perfect plays X from the openings below" in text
+    replies = [o.moves[1] for o in proved.openings if o.moves[:1] == (0,) and len(o.moves) == 2]
+    assert replies and f"X wins after X on 0 and O on {replies[0]}, " in text
+    assert "perfect plays from them once they are indexed (oxo book 4x4x4x4 --index)" in text
+    assert "Until its certificate is rebuilt here" in box.aria_snapshot()
+    assert no_sideways_scroll(page), page.evaluate(WIDE)
+    if width == 390:
+        assert e2e.axe_violations(page) == []
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -799,10 +821,10 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     preparation is one put in the server's preparer: a real one takes minutes). In the
     accessibility tree, nothing wider than a phone."""
     from e2e_session import e2e_preparer
-    from oxo.book import open_board
+    from oxo.book import book_entry
     from oxo.web.proofs import Preparation
 
-    opened = open_board("4x4x4x4")
+    opened = book_entry("4x4x4x4")  # played from its openings: its certificate is not here
     assert opened is not None
     opening = opened.opening_named("0-3")
     assert opening is not None
@@ -827,7 +849,7 @@ def test_an_openings_certificate_is_offered_where_a_game_reaches_it(
     name = f"Prepare the certificate of {opening.moves_words}"
     button = page.get_by_role("button", name=name)
     button.wait_for(state="visible")
-    box = page.locator("#open-proof-play")
+    box = page.locator("#proof-openings-play")
     assert f"This game is in the opening {opening.moves_words}, settled" in box.inner_text()
     assert "Indexed on this machine: 0 of" in box.inner_text()
     assert "oxo book 4x4x4x4 --index --opening 0-3" in box.inner_text()

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from oxo import api
-from oxo.book import book_entry, open_board, proved_boards
+from oxo.book import book_entry, proved_boards
 from oxo.book.index import load_index
-from oxo.book.play import BoardBook
+from oxo.book.play import BoardBook, from_openings
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.position import Position
 from oxo.registry import new_game
@@ -62,8 +62,9 @@ def test_info_lists_every_proved_board(client: TestClient) -> None:
             }
         plays = {level["level"]: level["plays"] for level in board["levels"]}
         far = sum(row.shape) and len(new_game(row.board).legal_moves) > PERFECT_LIMIT
-        if far and not row.gravity:
-            assert plays["perfect"].startswith("perfect: oxo's proof of this board"), plays
+        if far and not row.gravity:  # 4x4x4x4: from its openings, its certificate not here
+            said = "certificates of the" if from_openings(row) else "proof of this board"
+            assert plays["perfect"].startswith(f"perfect: oxo's {said}"), plays
     assert any(board["id"] not in offered for board in info["proved"])  # 8x8 with k=5, 10x4...
 
 
@@ -97,11 +98,14 @@ def test_a_boards_proof_is_the_librarys(client: TestClient) -> None:
         "open": None,
     }
     hyper = client.get("/api/proof?board=4x4x4x4").json()
-    assert hyper["proof"] is None and hyper["open"]["run"] == "results/runs/4x4x4x4"
-    opened = open_board("4x4x4x4")
-    assert opened is not None and hyper["open"]["positions"] == opened.positions
-    assert hyper["open"]["openings_words"] == opened.openings_words()  # the page shows these
-    assert hyper["open"]["index_command"] == "oxo book 4x4x4x4 --index"
+    assert hyper["open"] is None and hyper["proof"]["value"] == "x"
+    proved = book_entry("4x4x4x4")  # its certificate not here: played from its openings
+    assert proved is not None and hyper["proof"]["openings"] is not None
+    assert hyper["proof"]["openings"]["openings_words"] == proved.openings_words()
+    assert hyper["proof"]["openings"]["index_command"] == "oxo book 4x4x4x4 --index"
+    assert client.get("/api/proof?board=3x3x3").json()["proof"]["openings"] is None
+    nine = client.get("/api/proof?board=9x8&k=5").json()
+    assert nine["proof"] is None and nine["open"]["run"] == "results/runs/9x8-k5"
     bad(client.get("/api/proof?board=9x9x"), "board")
     bad(client.get("/api/proof"), "board")
     bad(client.get("/api/proof?board=3x3&side=x"), "side")
@@ -121,14 +125,14 @@ def test_prepare_refuses_bad_fields(client: TestClient) -> None:
     bad(post({"board": "3x3x3", "side": "x", "depth": 3}), "depth")
 
 
-def test_an_open_boards_openings_as_the_page_sees_them(client: TestClient) -> None:
-    """On a board being proved (4x4x4x4), each settled opening with its certificate as it is on
-    this machine (here: the file in results/certificates, no index in the empty cache); in a
-    game, those its position holds (an inside-out image too: X on 85 and O on 86 is X on 0 and
-    O on 3 renamed)."""
-    opened = open_board("4x4x4x4")
+def test_a_boards_openings_as_the_page_sees_them(client: TestClient) -> None:
+    """On a board played from the openings its run settled first (4x4x4x4, its certificate not
+    here), each opening with its certificate as it is on this machine (here: the file in
+    results/certificates, no index in the empty cache); in a game, those its position holds (an
+    inside-out image too: X on 85 and O on 86 is X on 0 and O on 3 renamed)."""
+    opened = book_entry("4x4x4x4")
     assert opened is not None and opened.openings
-    hyper = client.get("/api/proof?board=4x4x4x4").json()["open"]
+    hyper = client.get("/api/proof?board=4x4x4x4").json()["proof"]["openings"]
     here = hyper["openings_here"]
     assert [o["name"] for o in here] == [o.name for o in opened.openings]
     assert [o["file"] for o in here] == [o.certificate.file for o in opened.openings]
@@ -140,9 +144,10 @@ def test_an_open_boards_openings_as_the_page_sees_them(client: TestClient) -> No
             "/api/games",
             json={"board": "4x4x4x4", "players": {"x": "human", "o": "human"}, "moves": moves},
         ).json()
-        assert game["open"]["under"][:1] == ["0-3"] == [first.name], game["open"]["under"]
+        under = game["proof"]["openings"]["under"]
+        assert under[:1] == ["0-3"] == [first.name], under
     empty = client.post("/api/games", json={"board": "4x4x4x4"}).json()
-    assert empty["open"]["under"] == []
+    assert empty["proof"]["openings"]["under"] == []
 
 
 def test_an_openings_preparation_is_shown_and_refusals_named(client: TestClient) -> None:
@@ -156,7 +161,7 @@ def test_an_openings_preparation_is_shown_and_refusals_named(client: TestClient)
     bad(post({"board": "4x4x4x4"}), "side")
     bad(post({"board": "nine", "opening": "0-3"}), "board")
     preparer = client.app.state.preparer  # type: ignore[attr-defined]
-    opened = open_board("4x4x4x4")
+    opened = book_entry("4x4x4x4")
     assert opened is not None
     opening = opened.openings[0]
     job = web_proofs.Preparation(
@@ -164,12 +169,11 @@ def test_an_openings_preparation_is_shown_and_refusals_named(client: TestClient)
     )
     job.done, job.total, job.updated = 500, 2_000, time.monotonic()
     preparer._jobs[("4x4x4x4", opening.name)] = job
-    shown = client.get("/api/proof?board=4x4x4x4").json()["open"]["openings_here"][0]
+    shown = client.get("/api/proof?board=4x4x4x4").json()["proof"]["openings"]["openings_here"][0]
     assert shown["preparing"]["running"] and shown["preparing"]["fraction"] == 0.25
     assert shown["preparing"]["opening"] == opening.name
-    assert post({"board": "4x4x4x4", "opening": opening.name}).json()["open"]["openings_here"][0][
-        "preparing"
-    ]["running"]  # the one running: not started again
+    answer = post({"board": "4x4x4x4", "opening": opening.name}).json()
+    assert answer["proof"]["openings"]["openings_here"][0]["preparing"]["running"]  # not again
     job.ready, job.status = True, "ready"
     job.finished.set()
     assert preparer.get_opening("4x4x4x4", opening.name) is None  # no index in this cache

@@ -122,8 +122,61 @@ def _plain(value: object) -> object:
     return to_dict() if callable(to_dict) else value
 
 
+class _SettledOpenings:
+    """What a book row with settled openings (:class:`BookOpening`, each with its certificate)
+    answers about them: an open board's, and a proved board's whose own certificate is too big to
+    ship, so that they are played and answered before it is rebuilt."""
+
+    board: str
+    shape: tuple[int, ...]
+    k: int
+    gravity: bool
+    openings: tuple[BookOpening, ...]
+
+    def openings_words(self) -> list[str]:
+        """The settled openings in words, those after the same first move together: ``X wins
+        after X on 0 and O on 3, 15 or 63``."""
+        groups: dict[str, list[int]] = {}
+        for opening in self.openings:
+            first = f"{opening.value_words} after X on {opening.moves[0]}"
+            groups.setdefault(first, []).extend(opening.moves[1:2])
+        return [
+            first if not replies else f"{first} and O on {listing(replies, 'or')}"
+            for first, replies in groups.items()
+        ]
+
+    def opening_named(self, name: str) -> BookOpening | None:
+        """The settled opening whose :attr:`BookOpening.name` is ``name`` (``0-3``), or None."""
+        return next((o for o in self.openings if o.name == name.strip()), None)
+
+    def settled_opening(self, name: str) -> BookOpening:
+        """:meth:`opening_named`, or :class:`~oxo.errors.OxoError` naming the settled ones."""
+        found = self.opening_named(name)
+        if found is None:
+            raise OxoError(
+                f"{name.strip()[:40]!r} is not a settled opening of {self.board} (its moves' "
+                f"cells joined by '-'; settled: {', '.join(o.name for o in self.openings)})"
+            )
+        return found
+
+    def opening_at(self, x: int, o: int) -> BookOpening | None:
+        """The settled opening that is the position (X's and O's cells as bitmasks) or an image of
+        it under a map that carries lines onto lines (the board's symmetries, and on 4x4x4x4 the
+        inside-out maps: :attr:`oxo.geometry.Geometry.line_symmetries`; such an image is the same
+        game, with the cells renamed), or None."""
+        from oxo.geometry import Geometry
+        from oxo.proofs.certificate import status_masks
+
+        geometry = Geometry(self.shape, self.k, self.gravity)
+        images = {(s.apply_mask(x), s.apply_mask(o)) for s in geometry.line_symmetries}
+        for opening in self.openings:
+            if status_masks(opening.position) in images:
+                return opening
+        return None
+
+
 @dataclass(frozen=True)
-class BookEntry:
+class BookEntry(_SettledOpenings):
     """One proved board: its value with best play, the certificates and how it was proved.
 
     ``board`` is the game's name as :func:`oxo.registry.find_game` gives it (``"4x4x4"``,
@@ -151,12 +204,19 @@ class BookEntry:
     note: str = ""
     #: The sources ``source`` cites by number (``[3]``): (number, the reference in full).
     references: tuple[tuple[str, str], ...] = ()
+    #: Positions a few moves in that the board's run settled before the board, each with a
+    #: certificate of its own that ships: kept where the board's certificate does not ship, for
+    #: play and answers before it is rebuilt (4x4x4x4's).
+    openings: tuple[BookOpening, ...] = ()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BookEntry:
         fields = _board_fields(data)
         fields["certificates"] = tuple(
             BookCertificate.from_dict(item) for item in fields["certificates"]
+        )
+        fields["openings"] = tuple(
+            BookOpening.from_dict(item) for item in fields.get("openings", ())
         )
         return cls(**fields)
 
@@ -294,7 +354,7 @@ class BookOpening:
 
 
 @dataclass(frozen=True)
-class OpenBoard:
+class OpenBoard(_SettledOpenings):
     """A board no one has published the value of, that a long proof run of oxo is settling: what
     is published, and how far the run kept in oxo's source repository (``run``) has got as of its
     last session (``date``). ``command`` continues it, from a clone of the repository."""
@@ -340,47 +400,6 @@ class OpenBoard:
             fields["paces"] = (int(first), int(last), float(seconds), int(settled))
         return cls(**fields)
 
-    def openings_words(self) -> list[str]:
-        """The settled openings in words, those after the same first move together: ``X wins
-        after X on 0 and O on 3, 15 or 63``."""
-        groups: dict[str, list[int]] = {}
-        for opening in self.openings:
-            first = f"{opening.value_words} after X on {opening.moves[0]}"
-            groups.setdefault(first, []).extend(opening.moves[1:2])
-        return [
-            first if not replies else f"{first} and O on {listing(replies, 'or')}"
-            for first, replies in groups.items()
-        ]
-
-    def opening_named(self, name: str) -> BookOpening | None:
-        """The settled opening whose :attr:`BookOpening.name` is ``name`` (``0-3``), or None."""
-        return next((o for o in self.openings if o.name == name.strip()), None)
-
-    def settled_opening(self, name: str) -> BookOpening:
-        """:meth:`opening_named`, or :class:`~oxo.errors.OxoError` naming the settled ones."""
-        found = self.opening_named(name)
-        if found is None:
-            raise OxoError(
-                f"{name.strip()[:40]!r} is not a settled opening of {self.board} (its moves' "
-                f"cells joined by '-'; settled: {', '.join(o.name for o in self.openings)})"
-            )
-        return found
-
-    def opening_at(self, x: int, o: int) -> BookOpening | None:
-        """The settled opening that is the position (X's and O's cells as bitmasks) or an image of
-        it under a map that carries lines onto lines (the board's symmetries, and on 4x4x4x4 the
-        inside-out maps: :attr:`oxo.geometry.Geometry.line_symmetries`; such an image is the same
-        game, with the cells renamed), or None."""
-        from oxo.geometry import Geometry
-        from oxo.proofs.certificate import status_masks
-
-        geometry = Geometry(self.shape, self.k, self.gravity)
-        images = {(s.apply_mask(x), s.apply_mask(o)) for s in geometry.line_symmetries}
-        for opening in self.openings:
-            if status_masks(opening.position) in images:
-                return opening
-        return None
-
     def to_dict(self) -> dict[str, object]:
         return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
 
@@ -412,11 +431,17 @@ def open_board(name: str) -> OpenBoard | None:
     return None
 
 
-def board_with_openings(name: str) -> OpenBoard:
-    """:func:`open_board`, when its run has settled openings; else :class:`~oxo.errors.OxoError`
-    saying so."""
-    opened = open_board(name)
-    if opened is None or not opened.openings:
+def openings_row(name: str) -> OpenBoard | BookEntry | None:
+    """The book's row of the game named ``name`` that lists settled openings: an open board's, or
+    a proved board's whose certificate does not ship (None when neither has any)."""
+    rows: tuple[OpenBoard | BookEntry | None, ...] = (book_entry(name), open_board(name))
+    return next((row for row in rows if row is not None and row.openings), None)
+
+
+def board_with_openings(name: str) -> OpenBoard | BookEntry:
+    """:func:`openings_row`, or :class:`~oxo.errors.OxoError` saying there is none."""
+    opened = openings_row(name)
+    if opened is None:
         raise OxoError(
             f"oxo's runs have settled no opening of {name} (the boards being proved, and what "
             "their runs have settled: 'oxo book')"

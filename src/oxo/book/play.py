@@ -50,7 +50,8 @@ from oxo.book import (
     OpenBoard,
     book_entry,
     checked_certificate,
-    open_board,
+    find_certificate,
+    openings_row,
 )
 from oxo.book.index import StrategyIndex, build_index, estimate_seconds, load_index
 from oxo.engines.base import BookMove
@@ -505,7 +506,7 @@ class OpeningFrame:
 
 @functools.lru_cache(maxsize=8)
 def _opening_images(
-    board: OpenBoard, geometry: Geometry
+    board: OpenBoard | BookEntry, geometry: Geometry
 ) -> tuple[tuple[BookOpening, frozenset[tuple[int, int]]], ...]:
     """Each settled opening of ``board`` with the images of its marks (X's, O's) under the
     board's symmetries: made once, looked at for every position the book is asked about."""
@@ -529,7 +530,7 @@ class OpeningsBook:
     else there is no move (:meth:`advise` says why). Boards without gravity only (a gravity
     certificate is played by the board's own solver)."""
 
-    def __init__(self, board: OpenBoard, build: bool | None = None) -> None:
+    def __init__(self, board: OpenBoard | BookEntry, build: bool | None = None) -> None:
         self.board = board
         self.build = build
         self.geometry = Geometry(board.shape, board.k, board.gravity)
@@ -724,14 +725,21 @@ def board_book(name: str, build: bool | None = None) -> BoardBook | OpeningsBook
     On a board no one has proved whose run has settled openings (4x4x4x4), an
     :class:`OpeningsBook` of them."""
     entry = book_entry(name)
-    if entry is None:
-        opened = open_board(name)
-        if opened is None or not opened.openings or opened.gravity:
+    if entry is None or from_openings(entry):
+        opened = openings_row(name)
+        if opened is None or opened.gravity:
             return None
         return OpeningsBook(opened, build)
     if not entry.playable_sides:
         return None
     return BoardBook(entry, build)
+
+
+def from_openings(entry: BookEntry) -> bool:
+    """Whether a proved board is played and answered from the openings its run settled first:
+    it has some, and none of its own certificates is on this machine (too big to ship, and not
+    rebuilt here yet: once it is, the board's certificate answers everywhere)."""
+    return bool(entry.openings) and all(find_certificate(c) is None for c in entry.certificates)
 
 
 # -- what the certificates prove about a position --------------------------------------------------
@@ -771,10 +779,12 @@ def book_answer(position: Position, *, build: bool | None = None) -> BookAnswer:
     if position.is_terminal:
         return BookAnswer(None)
     entry = book_entry(position.geometry.spec)
-    if entry is None:
-        board = open_board(position.geometry.spec)
-        if board is None or not board.openings:
+    if entry is None or from_openings(entry):
+        board = openings_row(position.geometry.spec)
+        if board is None:
             return BookAnswer(None)
+        if entry is not None and position.x == 0 and position.o == 0:
+            return BookAnswer(_book_value(entry, position, build))  # the board's own value
         return OpeningsBook(board, build).answer(position)
     return BookAnswer(_book_value(entry, position, build))
 
@@ -879,7 +889,7 @@ def prepare(
 
 
 def prepare_opening(
-    board: OpenBoard, opening: BookOpening, *, on_progress: BuildProgress | None = None
+    board: OpenBoard | BookEntry, opening: BookOpening, *, on_progress: BuildProgress | None = None
 ) -> CertificatePlayer:
     """The player of a settled opening's certificate (:class:`OpeningsBook`), its index built now
     when it is not built yet (the file compared with the book's SHA-256 first)."""

@@ -86,7 +86,7 @@ def book_command(
 
     Example: oxo book;  oxo book 4x4x4;  oxo book 8x8 --k 5 --index
     """
-    from oxo.book import open_board, open_boards, proved_boards
+    from oxo.book import OpenBoard, open_board, open_boards, openings_row, proved_boards
 
     if (side is not None or every or opening is not None) and not make_index:
         raise OptionError("--side, --opening and --all go with --index")
@@ -97,15 +97,20 @@ def book_command(
         return
     game = board  # parsed at the edge, with --k and --gravity
     entry = game.proved()
-    opened = open_board(game.name)
-    if opening is not None and (entry is not None or opened is None):
+    opened = openings_row(game.name) or open_board(game.name)
+    if opening is not None and (opened is None or not opened.openings):
         raise OptionError(
-            f"--opening goes with a board being proved; {game.name} is not one ('oxo book')"
+            f"--opening goes with a board whose run settled openings; {game.name} is not one "
+            "('oxo book')"
         )
-    if entry is None and opened is not None and make_index:
+    # the openings' certificates: an open board's, or a proved board's whose own certificate
+    # does not ship (--all: that one too, rebuilt from its run)
+    if opened is not None and opened.openings and make_index and (entry is None or not every):
         _make_opening_indexes(opened, side, quiet, opening)
-        return
-    if entry is None and opened is not None:
+        if entry is None:
+            return
+        make_index = False
+    if entry is None and isinstance(opened, OpenBoard):
         if as_json:
             echo_json({"board": game.name, "value": "unknown", "open": opened.to_dict()})
         else:
@@ -278,12 +283,67 @@ def entry_lines(entry: BookEntry, *, heading: bool = True) -> list[str]:
         if here.indexed is not None:
             if here.indexed:
                 state = "built (perfect play answers at once)"
+            elif certificate.run is not None:  # rebuilt from the run, then indexed: --all
+                state = (
+                    f"not built yet: about {duration(here.index_seconds)}, once "
+                    f"('oxo book {entry.board_args} --index --all')"
+                )
             else:
                 state = (
                     f"not built yet: about {duration(here.index_seconds)}, once "
                     f"('oxo book {entry.board_args} --index', or the first perfect move)"
                 )
             out += _label_wrap("  index:", state)
+    if entry.openings:  # settled by its run first: played from until the board's is rebuilt
+        out += openings_lines(entry, "openings:")
+    return out
+
+
+def openings_lines(entry: OpenBoard | BookEntry, label: str = "proved:") -> list[str]:
+    """The openings a board's run settled before the board, each with a certificate that ships,
+    in words for 80 columns: what they prove, how to check them, how perfect plays from them (an
+    open board's, and a proved board's whose own certificate does not ship)."""
+    from oxo.book.play import AUTO_BUILD_SECONDS, OpeningsBook, moves_words, quick_to_index
+
+    if not entry.openings:
+        return []
+    out: list[str] = []
+    sizes = [opening.certificate.bytes / 1e6 for opening in entry.openings]
+    size = (
+        f"{sizes[0]:,.1f} MB"
+        if len(sizes) == 1
+        else f"{min(sizes):,.1f} to {max(sizes):,.1f} MB each"
+    )
+    out += _label_wrap(
+        label,
+        f"{'; '.join(entry.openings_words())}; each with a certificate of its own "
+        f"({size}) whose walk begins there, such as {entry.openings[0].certificate.file}, "
+        "in results/certificates of oxo's source repository",
+    )
+    out += _label_wrap("  check:", "oxo verify FILE, or python3 tools/check_strategy.py FILE")
+    book = OpeningsBook(entry)
+    renamed = book.renamed_example()
+    if renamed is not None:
+        opening, moves = renamed
+        out += _label_wrap(
+            "  images:",
+            "proved too: their rotations and reflections, and their images under the "
+            "inside-out maps, which rename the cells and keep every line a line "
+            f"({moves_words(moves)} is {moves_words(opening.moves)} renamed)",
+        )
+    minutes = book.index_seconds / 60
+    quick = sum(quick_to_index(opening.certificate) for opening in entry.openings)
+    itself = (
+        f"; perfect indexes one itself when a game first reaches it if that takes under "
+        f"{duration(AUTO_BUILD_SECONDS)} ({quick:,} of {len(entry.openings):,})"
+        if quick
+        else ""
+    )
+    out += _label_wrap(
+        "  play:",
+        f"the level perfect plays from them once indexed: oxo book {entry.board_args} "
+        f"--index (about {minutes:,.0f} min in all, once){itself}",
+    )
     return out
 
 
@@ -305,7 +365,6 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
     published, and how far oxo's long run of it has got (:class:`oxo.book.OpenBoard`)."""
     import textwrap
 
-    from oxo.book.play import AUTO_BUILD_SECONDS, OpeningsBook, moves_words, quick_to_index
     from oxo.proofs.results import sessions_span
 
     geometry = Geometry.parse(entry.board)
@@ -399,43 +458,7 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
             out += _label_wrap(
                 "", f"and {rest:,} more first moves of X split into O's replies, not settled yet"
             )
-    if entry.openings:
-        sizes = [opening.certificate.bytes / 1e6 for opening in entry.openings]
-        size = (
-            f"{sizes[0]:,.1f} MB"
-            if len(sizes) == 1
-            else f"{min(sizes):,.1f} to {max(sizes):,.1f} MB each"
-        )
-        out += _label_wrap(
-            "proved:",
-            f"{'; '.join(entry.openings_words())}; each with a certificate of its own "
-            f"({size}) whose walk begins there, such as {entry.openings[0].certificate.file}, "
-            "in results/certificates of oxo's source repository",
-        )
-        out += _label_wrap("  check:", "oxo verify FILE, or python3 tools/check_strategy.py FILE")
-        book = OpeningsBook(entry)
-        renamed = book.renamed_example()
-        if renamed is not None:
-            opening, moves = renamed
-            out += _label_wrap(
-                "  images:",
-                "proved too: their rotations and reflections, and their images under the "
-                "inside-out maps, which rename the cells and keep every line a line "
-                f"({moves_words(moves)} is {moves_words(opening.moves)} renamed)",
-            )
-        minutes = book.index_seconds / 60
-        quick = sum(quick_to_index(opening.certificate) for opening in entry.openings)
-        itself = (
-            f"; perfect indexes one itself when a game first reaches it if that takes under "
-            f"{duration(AUTO_BUILD_SECONDS)} ({quick:,} of {len(entry.openings):,})"
-            if quick
-            else ""
-        )
-        out += _label_wrap(
-            "  play:",
-            f"the level perfect plays from them once indexed: oxo book {entry.board_args} "
-            f"--index (about {minutes:,.0f} min in all, once){itself}",
-        )
+    out += openings_lines(entry)
     estimate = (
         ""
         if entry.estimate_all_seconds is None
@@ -489,7 +512,7 @@ def _make_index(entry: BookEntry, side: str | None, every: bool, quiet: bool) ->
 
 
 def _make_opening_indexes(
-    board: OpenBoard, side: str | None, quiet: bool, name: str | None = None
+    board: OpenBoard | BookEntry, side: str | None, quiet: bool, name: str | None = None
 ) -> None:
     """Make what perfect play needs on a board no one has proved: the index of the certificate
     of each opening its run has settled (``side``'s only, or the one named ``name``, if given)."""
@@ -524,7 +547,7 @@ def _preparing(entry: BookEntry, certificate: BookCertificate) -> Maker:
     return make
 
 
-def _preparing_opening(board: OpenBoard, opening: BookOpening) -> Maker:
+def _preparing_opening(board: OpenBoard | BookEntry, opening: BookOpening) -> Maker:
     """A settled opening's certificate, indexed."""
     from oxo.book.play import prepare_opening
 
@@ -590,16 +613,17 @@ def prepare_perfect(
     from its certificate. A quick index is built at once (with progress); a long one is asked for
     on a terminal at the level perfect, else (and when declined) a note says how to make it, and
     the level plays hard where the certificate cannot be read. Nothing here stops the command.
-    On a board no one has proved, with the ``position`` to play: the certificate of a settled
-    opening that leads there, asked for in the same way (the level's own note says the rest),
+    On a board no one has proved, or one whose certificate is not here but the openings its run
+    settled first are (:func:`oxo.book.play.from_openings`), with the ``position`` to play: the
+    certificate of a settled opening that leads there, asked for in the same way (the level's own note says the rest),
     not again for a certificate named in ``offered`` (a game's moves: each is offered once a
     game)."""
     from oxo.book import find_certificate
     from oxo.book.index import estimate_seconds, load_index
-    from oxo.book.play import FORMATS
+    from oxo.book.play import FORMATS, from_openings
 
     entry = game.proved()
-    if entry is None:
+    if entry is None or from_openings(entry):  # played from the openings its run settled
         if position is not None and level == "perfect":
             _prepare_opening(game, sides, quiet, position, set() if offered is None else offered)
         return
@@ -650,12 +674,15 @@ def _prepare_opening(
     """On a terminal: offer to index the certificate of a settled opening that leads to
     ``position`` for one of ``sides`` (the first of them whose index is not built), once; not
     one whose file is in ``offered`` (the one offered is added)."""
-    from oxo.book import find_certificate, open_board
+    from oxo.book import book_entry, find_certificate, openings_row
     from oxo.book.index import estimate_seconds, load_index
-    from oxo.book.play import OpeningsBook
+    from oxo.book.play import OpeningsBook, from_openings
 
-    opened = open_board(game.name)
-    if opened is None or not opened.openings or not _on_terminal():
+    opened = openings_row(game.name)
+    proved = book_entry(game.name)
+    if opened is None or (proved is not None and not from_openings(proved)):
+        return  # no openings, or the board's own certificate is here to play from
+    if not _on_terminal():
         return
     wanted = set(sides)
     under = OpeningsBook(opened).openings_under(position)

@@ -113,12 +113,19 @@ def play(
         depth = None
     before_move: Callable[[GameState], None] | None = None
     if level in ("perfect", "best"):
+        from oxo.book.play import from_openings
         from oxo.cli.book import prepare_perfect
 
         computer = "o" if side == "x" else "x"
         prepare_perfect(game, [computer], level=level)
-        if level == "perfect" and game.family == "board" and game.proved() is None:
-            # a board being proved: the index of a settled opening the game reaches, offered
+        proved = game.proved()
+        if (
+            level == "perfect"
+            and game.family == "board"
+            and (proved is None or from_openings(proved))
+        ):
+            # a board being proved, or one played from the openings its run settled first: the
+            # index of a settled opening the game reaches, offered
             # when it is reached (once a game each)
             offered: set[str] = set()
 

@@ -416,7 +416,7 @@ def create_app(
         """The game's board as oxo's proof book has it (``"proof"``: None when it has not proved
         it; ``"open"``: how far oxo's run of it is, on a board no one has published)."""
         return {
-            "proof": proofs.board_proof(game.game.name, preparer),
+            "proof": proofs.board_proof(game.game.name, preparer, game.state),
             "open": proofs.open_proof(game.game.name, preparer, game.state),
         }
 
@@ -799,7 +799,13 @@ def create_app(
         except OxoError as error:
             raise WebInputError(f"opening: {error}") from None
         preparer.start_opening(opened, opening)
-        return JSONResponse({"board": name, "open": proofs.open_proof(name, preparer)})
+        return JSONResponse(
+            {
+                "board": name,
+                "proof": proofs.board_proof(name, preparer),
+                "open": proofs.open_proof(name, preparer),
+            }
+        )
 
     # explorer --------------------------------------------------------------------------------
 

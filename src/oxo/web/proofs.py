@@ -34,10 +34,11 @@ from oxo.book import (
     book_entry,
     missing_message,
     open_board,
+    openings_row,
     proved_boards,
 )
 from oxo.book.index import estimate_seconds, index_folder
-from oxo.book.play import FORMATS, proof_summary, quick_to_index
+from oxo.book.play import FORMATS, from_openings, proof_summary, quick_to_index
 from oxo.cache import BoundedCache
 from oxo.engines.exact import PERFECT_LIMIT
 from oxo.errors import OxoError
@@ -197,7 +198,7 @@ def _indexed(board: str, side: str, opening: str | None = None) -> bool:
         entry = book_entry(board)
         certificate = None if entry is None else entry.certificate_of(side)
     else:
-        opened = open_board(board)
+        opened = openings_row(board)
         found = None if opened is None else opened.opening_named(opening)
         certificate = None if found is None else found.certificate
     return certificate is not None and index_folder(certificate).is_dir()
@@ -245,7 +246,7 @@ class Preparer:
             (entry.board, side),
         )
 
-    def start_opening(self, board: OpenBoard, opening: BookOpening) -> Preparation:
+    def start_opening(self, board: OpenBoard | BookEntry, opening: BookOpening) -> Preparation:
         """The preparation of the certificate of a settled ``opening`` of ``board`` (a board
         being proved), as :meth:`start`."""
         certificate = opening.certificate
@@ -351,12 +352,18 @@ def _summary(name: str) -> dict[str, Any] | None:
     return copy.deepcopy(kept[1])
 
 
-def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] | None:
+def board_proof(
+    name: str, preparer: Preparer | None = None, state: GameState | None = None
+) -> dict[str, Any] | None:
     """What oxo has proved about the game named ``name`` (:func:`oxo.api.proof`'s keys), or None:
     plus ``page`` (how the page names the board) and, per side, ``check`` (the commands that check
     the certificate: ``oxo verify FILE``, and the standalone checker), ``quick`` (its preparation
     starts by itself), ``missing`` (why the file is not here and how to get it) and
-    ``preparing`` (:meth:`Preparation.to_dict`, when one was started). Cheap: nothing is hashed."""
+    ``preparing`` (:meth:`Preparation.to_dict`, when one was started); ``openings``
+    (:func:`openings_part`, for the position ``state``) when its certificates are not here and
+    perfect plays from the openings its run settled first, else None. Cheap: nothing is
+    hashed."""
+
     summary = _summary(name)
     entry = book_entry(name)
     if summary is None or entry is None:
@@ -385,6 +392,7 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
             data["make_seconds"] = round(estimate_seconds(certificate), 1)
     summary["page"] = page_board(entry)
     summary["references"] = [list(item) for item in entry.references]
+    summary["openings"] = openings_part(entry, preparer, state) if from_openings(entry) else None
     return summary
 
 
@@ -393,7 +401,7 @@ def board_proof(name: str, preparer: Preparer | None = None) -> dict[str, Any] |
 _under: BoundedCache[tuple[str, int, int], list[str]] = BoundedCache(256)
 
 
-def _openings_under(opened: OpenBoard, state: Position) -> list[str]:
+def _openings_under(opened: OpenBoard | BookEntry, state: Position) -> list[str]:
     """The names of the settled openings whose marks (or an image's) the position holds."""
     key = (opened.board, state.x, state.o)
     found = _under.get(key)
@@ -420,11 +428,24 @@ def open_proof(
     indexing takes) and ``preparing`` (:meth:`Preparation.to_dict`, when one was started); and
     ``under``: the names of those the position ``state`` holds (its marks include the opening's,
     or an image's), where perfect plays from their certificates."""
-    from oxo.book import find_certificate
-
     opened = open_board(name)
     if opened is None:
         return None
+    return {
+        **opened.to_dict(),
+        "answers": [q.answer for q in opened.questions],
+        **openings_part(opened, preparer, state),
+    }
+
+
+def openings_part(
+    opened: OpenBoard | BookEntry, preparer: Preparer | None = None, state: GameState | None = None
+) -> dict[str, Any]:
+    """The settled openings of a book row as the page shows them (:func:`open_proof`'s
+    ``openings_words``, ``index_command``, ``openings_here`` and ``under``): an open board's, or
+    a proved board's played from them (:func:`oxo.book.play.from_openings`)."""
+    from oxo.book import find_certificate
+
     here = []
     for opening in opened.openings:
         certificate = opening.certificate
@@ -445,8 +466,6 @@ def open_proof(
     if isinstance(state, Position) and opened.openings and not opened.gravity:
         under = _openings_under(opened, state)
     return {
-        **opened.to_dict(),
-        "answers": [q.answer for q in opened.questions],
         "openings_words": opened.openings_words(),
         "index_command": f"oxo book {opened.board_args} --index",
         "openings_here": here,

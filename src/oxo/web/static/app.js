@@ -848,14 +848,13 @@ const Proof = {
       `oxo's long run of it has settled ${settled.toLocaleString("en")} positions${won} in ${sessions}, the last on ` +
       `${open.date}; ${jobs.toLocaleString("en")} jobs are open.` + Proof.openingWords(open);
     $("open-proof-command").textContent = open.command;
-    return Proof.showOpenPlay(open, state);
+    return Proof.showOpenPlay(open, state, $("open-proof-play"));
   },
 
   // How many settled openings perfect can play from here, and in a game the computer plays at
   // perfect: the opening its position is in, ready, being prepared (how far), or a button to prepare
   // it. Whether a preparation runs.
-  showOpenPlay(open, state) {
-    const box = $("open-proof-play");
+  showOpenPlay(open, state, box) {
     box.innerHTML = "";
     const here = open.openings_here || [];
     box.hidden = !here.length;
@@ -905,31 +904,37 @@ const Proof = {
 
   async prepareOpening(opening) {
     const state = Play.state;
-    if (!state || !state.open) return;
+    if (!state || !(state.open || (state.proof && state.proof.openings))) return;
     const board = findBoard(state.board);
     const body = { board: board ? board.board : state.board, opening: opening.name };
     if (board && board.kind === "classic") body.k = board.k;
     const answer = await api("POST", "/api/proofs/prepare", body);
-    if (Play.state && Play.state.id === state.id && answer.open) {
+    if (!Play.state || Play.state.id !== state.id) return;
+    if (answer.open && Play.state.open) {
       answer.open.under = Play.state.open.under;  // the same position: the game's answer found them
       Play.state.open = answer.open;
       if (Proof.showOpen(answer.open, Play.state)) Proof.startPolling();
-      announce(`Preparing the certificate of the opening ${opening.words}.`);
+    } else if (answer.proof && answer.proof.openings && Play.state.proof && Play.state.proof.openings) {
+      answer.proof.openings.under = Play.state.proof.openings.under;
+      Play.state.proof = answer.proof;
+      Proof.draw(answer.proof, Play.state);
     }
+    announce(`Preparing the certificate of the opening ${opening.words}.`);
   },
 
   // The openings a run has settled, in the server's words ("X wins after X on 0 and O on 3, 15 or 63").
-  openingWords(open) {
+  openingWords(open, lead = "Proved so far") {
     const words = open.openings_words || [];
     if (!words.length) return "";
-    const count = open.openings.length === 1 ? "one opening" : `${open.openings.length} openings`;
-    return ` Proved so far, each with a certificate anyone can check (cells numbered from 0): ${count}, ${words.join("; ")}.` +
+    const total = (open.openings_here || open.openings).length;
+    const count = total === 1 ? "one opening" : `${total} openings`;
+    return ` ${lead}, each with a certificate anyone can check (cells numbered from 0): ${count}, ${words.join("; ")}.` +
       ` The level perfect plays from them once they are indexed (${open.index_command}).`;
   },
 
   draw(proof, state) {
     const words = { x: "X wins", o: "O wins", draw: "a draw" };
-    const agrees = proof.published === proof.value ? "The same value was published" : `Published as ${words[proof.published] || proof.published}`;
+    const agrees = proof.published === "none" ? "Before it" : proof.published === proof.value ? "The same value was published" : `Published as ${words[proof.published] || proof.published}`;
     const ending = proof.ending_ply ? `, the game ending at move ${proof.ending_ply}` : "";
     $("proof-value").textContent = `${proof.page.label.replace(/: .*$/, "")}: ${words[proof.value]} with best play${ending}, ` +
       `as oxo proved it. ${agrees}: ${proof.source}.`;
@@ -963,7 +968,9 @@ const Proof = {
           `Until it is ready the level perfect plays hard as ${S}. `;
         where.appendChild(bar);
       } else if (data.missing) {
-        where.textContent = `Not on this machine, so perfect plays hard as ${S}: ${data.missing}`;
+        where.textContent = proof.openings ?
+          `Not on this machine: ${data.missing} Until it is, perfect plays ${S} from the openings below.` :
+          `Not on this machine, so perfect plays hard as ${S}: ${data.missing}`;
       } else {
         const failed = preparing && preparing.failed ? `The last preparation failed: ${preparing.failed}. ` : "";
         where.textContent = `${failed}Not prepared yet: perfect plays hard as ${S} until its certificate is prepared: checked, and its moves put in a table, once on this machine ` +
@@ -1009,6 +1016,17 @@ const Proof = {
       play.appendChild(button);
     }
     play.hidden = !play.children.length;
+    // A proved board whose certificate is not here (too big to ship): perfect plays from the
+    // openings its run settled first, each with a certificate of its own.
+    const openings = proof.openings;
+    $("proof-openings").hidden = !openings;
+    if (openings) {
+      $("proof-openings").textContent = "Until its certificate is rebuilt here, perfect plays from the openings " +
+        "its run settled first, where a game reaches one, and hard elsewhere." + Proof.openingWords(openings, "They are");
+      if (Proof.showOpenPlay(openings, state, $("proof-openings-play"))) running = true;
+    } else {
+      $("proof-openings-play").hidden = true;
+    }
     if (running) Proof.startPolling(); else Proof.stopPolling();
   },
 
@@ -1043,6 +1061,9 @@ const Proof = {
         const answer = await api("GET", `/api/proof?${query}`);
         if (Play.state && Play.state.id === state.id && answer.proof) {
           const before = Object.values(Play.state.proof.sides).filter((s) => s.ready).length;
+          if (answer.proof.openings && Play.state.proof.openings) {
+            answer.proof.openings.under = Play.state.proof.openings.under;  // the game's position's
+          }
           Play.state.proof = answer.proof;
           Proof.draw(answer.proof, Play.state);
           const after = Object.values(answer.proof.sides).filter((s) => s.ready).length;
