@@ -351,7 +351,8 @@ def long_runs() -> list[dict]:
                         "turned": False,
                         "make": REBUILT[name],
                         "run": str(folder.relative_to(ROOT)),
-                        "check_seconds": None,
+                        "check_seconds": known.get("check_seconds")
+                        or certificate_session_seconds(state),
                     }
                 )
             else:
@@ -401,6 +402,17 @@ def long_runs() -> list[dict]:
             }
         )
     return rows
+
+
+def certificate_session_seconds(state: dict) -> float | None:
+    """For a run that recorded no time for its certificate's check (before 2026-12-04): the
+    seconds of its last session when that one searched nothing, only merged and checked the
+    certificate (an upper bound of the check, for the estimate of the index's build); else
+    None."""
+    last = state["sessions"][-1]
+    if last.get("nodes") == 0 and last.get("end") == "settled":
+        return round(float(last["seconds"]), 1)
+    return None
 
 
 def first_published(status) -> dict[str, str]:  # type: ignore[no-untyped-def]  # a RunStatus
@@ -580,30 +592,32 @@ MARKERS = ("<!-- book -->", "<!-- /book -->")
 
 
 def opening_lines(data: dict) -> list[str]:
-    """The part of the section on the openings the long runs of open boards have settled."""
-    from oxo.book import BookOpening
+    """The part of the section on the openings the long runs have settled before their boards:
+    the open boards', and those a proved board keeps while its own certificate does not ship."""
+    from oxo.book import BookEntry, BookOpening
 
     rows = []
-    for row in data["open"]:
+    for row in [*data["boards"], *data["open"]]:
+        args = row.get("board_args") or BookEntry.from_dict(row).board_args
         for item in row.get("openings", []):
             opening = BookOpening.from_dict(item)
             certificate = opening.certificate
             rows.append(
-                f"| {row['board_args']} | {opening.moves_words} | {opening.value_words} | "
+                f"| {args} | {opening.moves_words} | {opening.value_words} | "
                 f"`{certificate.file}` | {certificate.entries:,} | {certificate.bytes:,} | "
                 f"`{certificate.sha256[:16]}` | {certificate.positions:,} |"
             )
     if not rows:
         return []
     return [
-        "The boards no one has published the value of are not settled yet, but their runs have "
-        "settled positions a move or two in, and each such position has a certificate of its own "
-        "whose walk begins there (the header's `start`), checked when it was written by oxo's "
+        "A long run settles positions a move or two in long before its board, and each such "
+        "position has a certificate of its own whose walk begins there (the header's `start`), checked when it was written by oxo's "
         "checker and by the checker without oxo, `tools/check_strategy.py` (`python "
         "benchmarks/results_openings.py --write --tool`, both checks recorded in "
         "`results/certificate-checks.json`), and kept in `results/certificates/`. `oxo book BOARD` "
-        "lists them and `oxo analyze` gives their value; cells are numbered from 0 in reading "
-        "order.",
+        "lists them and `oxo analyze` gives their value, and the level perfect plays from them; "
+        "a proved board keeps them while its own certificate is too big to ship (4x4x4x4's, "
+        "until it is rebuilt from the run). Cells are numbered from 0 in reading order.",
         "",
         "| board | after | proves | certificate | entries | bytes | SHA-256 (start) | positions checked |",
         "| --- | --- | --- | --- | ---: | ---: | --- | ---: |",

@@ -618,6 +618,7 @@ def test_status_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixtur
         text = gzip.decompress(raw)
         assert facts["sha256_uncompressed"] == hashlib.sha256(text).hexdigest()
         assert facts["sha256"] in out
+        assert facts["check_seconds"] >= 0  # the check's processor time, for the index's estimate
     assert len(data["certificates"]) == 2
     assert "rate:" not in out and "not in the folder" not in out
     name = next(iter(data["certificates"]))

@@ -2098,10 +2098,16 @@ class ProofRun:
             share = f"{100 * read / total:.0f}% of the entries, " if total else ""
             say(f"checking {name}: {share}{checked:,} positions checked")
 
+        began = time.process_time()
         check = verify_certificate(self.folder / name, on_progress=progress)
         if not check.valid:
             raise AssertionError(f"the certificate {name} fails its own check: {check}")
-        written[name] = {**check.to_dict(), "attacker": attacker, **digests(self.folder / name)}
+        written[name] = {
+            **check.to_dict(),
+            "attacker": attacker,
+            "check_seconds": round(time.process_time() - began, 1),  # its processor time
+            **digests(self.folder / name),
+        }
         self.save(force=True)
         return name, written[name]
 
