@@ -755,6 +755,18 @@ def test_play_against_the_proof(page, server_url: str, width: int) -> None:
     assert no_sideways_scroll(page)
 
 
+def game_box(page, server_url: str, width: int, board: str, shown: str, hidden: str):
+    """A new game of ``board`` between two people, the page ``width`` wide: the box ``shown``
+    (waited for), the box ``hidden`` checked hidden."""
+    page.set_viewport_size({"width": width, "height": 900})
+    open_tab(page, server_url, "play")
+    new_game(page, board, "human", "human")
+    box = page.locator(shown)
+    box.wait_for(state="visible")
+    assert page.locator(hidden).is_hidden()
+    return box
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: int) -> None:
     """A board no one has published the value of (Score Four): no "Proved by oxo" box, but one
@@ -765,12 +777,7 @@ def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: i
 
     opened = open_board(find_game("scorefour").name)
     assert opened is not None
-    page.set_viewport_size({"width": width, "height": 900})
-    open_tab(page, server_url, "play")
-    new_game(page, "4x4x4,gravity", "human", "human")
-    panel = page.locator("#open-proof")
-    panel.wait_for(state="visible")
-    assert page.locator("#proof").is_hidden()
+    panel = game_box(page, server_url, width, "4x4x4,gravity", "#open-proof", "#proof")
     text = panel.inner_text()
     assert f"settled {opened.settled:,} positions" in text and opened.date in text
     assert opened.command in text
@@ -793,12 +800,7 @@ def test_a_proved_board_played_from_its_openings_says_so(page, server_url: str, 
 
     proved = book_entry("4x4x4x4")
     assert proved is not None and proved.openings
-    page.set_viewport_size({"width": width, "height": 900})
-    open_tab(page, server_url, "play")
-    new_game(page, "4x4x4x4", "human", "human")
-    box = page.locator("#proof")
-    box.wait_for(state="visible")
-    assert page.locator("#open-proof").is_hidden()
+    box = game_box(page, server_url, width, "4x4x4x4", "#proof", "#open-proof")
     text = box.inner_text()
     assert "X wins with best play, as oxo proved it" in text
     assert "Until it is, perfect plays X from the openings below" in text
