@@ -722,8 +722,9 @@ def moves_words(moves: tuple[int, ...]) -> str:
 def board_book(name: str, build: bool | None = None) -> BoardBook | OpeningsBook | None:
     """A fresh :class:`BoardBook` of the game named ``name``, or None when oxo has not proved it
     or its certificates are of a kind no player plays (Connect Four's, played by its own solver).
-    On a board no one has proved whose run has settled openings (4x4x4x4), an
-    :class:`OpeningsBook` of them."""
+    On a board no one has proved whose run has settled openings, or a proved one whose own
+    certificate is not here but whose run settled openings first (4x4x4x4: :func:`from_openings`),
+    an :class:`OpeningsBook` of them."""
     entry = book_entry(name)
     if entry is None or from_openings(entry):
         opened = openings_row(name)
@@ -772,10 +773,10 @@ class BookAnswer:
 def book_answer(position: Position, *, build: bool | None = None) -> BookAnswer:
     """What the book's certificates prove about ``position``, or why they prove nothing though a
     settled opening is below it, in one look (``build`` as in :func:`load_player`: whether an
-    index not built yet is built now). On a board no one has proved, a position a few moves in
-    that oxo's run has settled (one of the open board's :attr:`~oxo.book.OpenBoard.openings`, or
-    an image of one) has its certificate's value, and so has a position below one that the
-    certificate covers."""
+    index not built yet is built now). On a board no one has proved, or a proved one played from
+    its openings (:func:`from_openings`), a position a few moves in that oxo's run has settled
+    (one of the row's openings, or an image of one) has its certificate's value, and so has a
+    position below one that the certificate covers; the empty board of a proved one, its value."""
     if position.is_terminal:
         return BookAnswer(None)
     entry = book_entry(position.geometry.spec)

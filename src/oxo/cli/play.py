@@ -125,8 +125,8 @@ def play(
             and (proved is None or from_openings(proved))
         ):
             # a board being proved, or one played from the openings its run settled first: the
-            # index of a settled opening the game reaches, offered
-            # when it is reached (once a game each)
+            # index of a settled opening the game reaches, offered when it is reached (once a
+            # game each)
             offered: set[str] = set()
 
             def offer(state: GameState) -> None:

@@ -32,6 +32,7 @@ from oxo.book import (
     BookOpening,
     OpenBoard,
     book_entry,
+    find_certificate,
     missing_message,
     open_board,
     openings_row,
@@ -363,7 +364,6 @@ def board_proof(
     (:func:`openings_part`, for the position ``state``) when its certificates are not here and
     perfect plays from the openings its run settled first, else None. Cheap: nothing is
     hashed."""
-
     summary = _summary(name)
     entry = book_entry(name)
     if summary is None or entry is None:
@@ -444,8 +444,6 @@ def openings_part(
     """The settled openings of a book row as the page shows them (:func:`open_proof`'s
     ``openings_words``, ``index_command``, ``openings_here`` and ``under``): an open board's, or
     a proved board's played from them (:func:`oxo.book.play.from_openings`)."""
-    from oxo.book import find_certificate
-
     here = []
     for opening in opened.openings:
         certificate = opening.certificate
@@ -517,7 +515,6 @@ def needs_preparing(
     job = preparer.get(entry.board, side)
     if job is not None:
         return job if job.running else None
-    from oxo.book import find_certificate
     from oxo.book.index import load_index
 
     if load_index(certificate) is not None or find_certificate(certificate) is None:
