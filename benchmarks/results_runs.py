@@ -41,20 +41,22 @@ def record_of(folder: Path, name: str) -> Path:
     return folder / name.replace(".jsonl.gz", ".check-without-oxo.json")
 
 
-def without_oxo(folder: Path, name: str, sha256: str) -> str:
+def without_oxo(folder: Path, name: str, check: dict) -> str:
     """The words on a certificate's check without oxo done in parts (its record, if the folder
-    has one of the same bytes): its verdict and figures, or how far it has come."""
+    has one of the bytes the run's ``check`` recorded): its verdict and figures, or how far it
+    has come. The processor time is at least the calls' (a call stopped by killing its worker
+    processes records its own only)."""
     path = record_of(folder, name)
     if not path.exists():
         return ""
     from oxo.phrases import counted, duration
 
     data = json.loads(path.read_text(encoding="utf-8"))
-    if data["certificate_sha256"] != sha256:
+    if data["certificate_sha256"] != check.get("sha256"):
         return ""  # a record of other bytes says nothing of this file
     calls = data["calls"]
     spent = sum(float(call.get("cpu_seconds", 0)) for call in calls)
-    parts = f"in {counted(len(calls), 'call')}, {duration(spent)} of processor time"
+    parts = f"in {counted(len(calls), 'call')}, at least {duration(spent)} of processor time"
     command = f"`python3 tools/check_strategy.py FILE --jobs 2 --resume {path.relative_to(ROOT)}`"
     verdict = data.get("verdict")
     if verdict is None:
@@ -67,7 +69,7 @@ def without_oxo(folder: Path, name: str, sha256: str) -> str:
     return (
         f" Checked without oxo, in parts ({command}, {parts}): valid; "
         f"{verdict['positions']:,} positions, {verdict['moves']:,} moves of "
-        f"{str(data.get('side', name.split('-')[2])).upper()}, {verdict['chains']:,} forced chains."
+        f"{str(check.get('side', '?')).upper()}, {verdict['chains']:,} forced chains."
     )
 
 
@@ -117,7 +119,7 @@ def section() -> str:
                 f"- {board} (k = {status.k}), `{where.name}`: `{name}`: "
                 + "; ".join(facts)
                 + "."
-                + without_oxo(folder, name, str(check.get("sha256", "")))
+                + without_oxo(folder, name, check)
             )
         if status.value is None:
             geometry = status.geometry

@@ -41,6 +41,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable, Generator, Iterator
+from typing import Any
 
 try:  # the processor time and memory of worker processes: not on every system
     import resource
@@ -1087,17 +1088,34 @@ def each_section(
                 sizes.append(len(task[1]))
             yield task
 
-    with multiprocessing.Pool(jobs, _worker_start, (header, settings)) as pool:
-        try:
-            for verdict in pool.imap(_worker_walk, paced()):
-                with ahead:
-                    sizes.popleft()
-                    ahead.notify()
-                yield verdict
-        finally:  # a verdict that ends the check, Ctrl-C, or a budget spent: the reading stops too
+    pool = multiprocessing.Pool(jobs, _worker_start, (header, settings))
+    try:
+        for verdict in pool.imap(_worker_walk, paced()):
             with ahead:
-                stop = True
+                sizes.popleft()
                 ahead.notify()
+            yield verdict
+        pool.close()  # every section judged: the workers end after their last one
+        pool.join()
+    finally:  # a verdict that ends the check, Ctrl-C, or a budget spent: the reading stops too
+        with ahead:
+            stop = True
+            ahead.notify()
+        _end_pool(pool, threading)
+
+
+def _end_pool(pool: object, threading: Any) -> None:
+    """End the pool's processes, waiting at most 10 s for the pool's own ending: a worker ended in
+    the middle of sending a verdict leaves the lock of the verdicts' pipe taken, and the pool's
+    ending then waits forever for its thread that sends on that pipe (by then the workers are
+    ended; a daemon thread left waiting does not keep the program from ending)."""
+    ender = threading.Thread(target=pool.terminate, daemon=True)  # type: ignore[attr-defined]
+    ender.start()
+    ender.join(timeout=10)
+    if ender.is_alive():
+        for process in pool._pool:  # type: ignore[attr-defined]  # the pool's worker processes
+            if process.exitcode is None:
+                process.kill()
 
 
 def start_of(board: Board, text: object) -> tuple[int, int]:
