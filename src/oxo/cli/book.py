@@ -104,7 +104,7 @@ def book_command(
             "('oxo book')"
         )
     # the openings' certificates: an open board's, or a proved board's whose own certificate
-    # does not ship (--all: that one too, rebuilt from its run)
+    # does not ship (with --all, that board's certificates instead, the big one rebuilt)
     if opened is not None and opened.openings and make_index and (entry is None or not every):
         _make_opening_indexes(opened, side, quiet, opening)
         if entry is None:
