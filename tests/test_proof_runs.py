@@ -1274,14 +1274,16 @@ def test_the_checker_without_oxo_in_parts_finds_a_failure(sectioned: Path, tmp_p
 
 def test_the_checker_without_oxo_stopped_keeps_its_record(sectioned: Path, tmp_path: Path) -> None:
     # Each section's walk slowed to a second, the checker started as a shell starts a command in
-    # the background (Ctrl-C ignored), and stopped by a termination signal after the first.
-    record = tmp_path / "record.json"
+    # the background (Ctrl-C ignored), and stopped by a termination signal once the second has
+    # begun (each walk marks its start in a file).
+    record, walked = tmp_path / "record.json", tmp_path / "walked"
     code = (
         "import importlib.util, signal, sys, time\n"
         f"spec = importlib.util.spec_from_file_location('tool', {str(TOOL)!r})\n"
         "tool = importlib.util.module_from_spec(spec); spec.loader.exec_module(tool)\n"
         "walk = tool.walk_section\n"
-        "def slow(*args):\n    time.sleep(1.0)\n    return walk(*args)\n"
+        f"def slow(*args):\n    open({str(walked)!r}, 'a').write('.')\n"
+        "    time.sleep(1.0)\n    return walk(*args)\n"
         "tool.walk_section = slow\n"
         f"sys.exit(tool.main([{str(sectioned)!r}, '--resume', {str(record)!r}]))\n"
     )
@@ -1292,7 +1294,10 @@ def test_the_checker_without_oxo_stopped_keeps_its_record(sectioned: Path, tmp_p
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
-    time.sleep(2.5)
+    # the second section's walk begun (one after another: the first is judged), then the signal
+    deadline = time.monotonic() + 60
+    while len(walked.read_text() if walked.exists() else "") < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130 and "kept in" in err, out + err
