@@ -40,6 +40,7 @@ from oxo.proofs.runs import (
     RunOptions,
     Tree,
     _leaf_tables,
+    job_estimates,
     load_state,
     proved_openings,
     run_status,
@@ -2549,3 +2550,32 @@ def test_kept_tables_go_the_oldest_first_when_the_disk_runs_short(
     monkeypatch.setattr(runs, "_free_bytes", lambda folder: 0)
     run._tidy_tables(tree, tree.relevant(tree.values()))
     assert not any(table.exists() for table in tables.values())
+
+
+def test_no_estimate_before_a_job_has_settled_its_position(tmp_path: Path) -> None:
+    """A run whose every job split (Score Four's so far) gives no time at the mean cost of a
+    job, which would say nothing of what settling one costs; it says why, in words and JSON.
+    Once a job has settled its position, the mean cost is the estimate again."""
+    assert job_estimates(971, 28, 300.0, 94, 1, 0) == (None, None)
+    fewest, every = job_estimates(971, 28, 300.0, 94, 1, 3)
+    assert fewest == pytest.approx(28 * 300 / 94) and every == pytest.approx(971 * 300 / 94)
+    assert job_estimates(971, 28, 300.0, 94, 2, 3)[1] == pytest.approx(every / 2)
+    assert job_estimates(0, 0, 300.0, 94, 1, 3) == (None, None)  # nothing open
+    folder = tmp_path / "p"
+    prove_board(Geometry.parse("4x5,k=4"), seconds=None, proof_dir=folder, run=split())
+    status = run_status(folder)
+    question = replace(status.questions[0], value=0, settled_jobs=0, jobs=94)
+    open_run = replace(status, questions=(question,), value=None, estimate=None)
+    assert (
+        "estimate: none yet: none of the 94 jobs run has settled its position (each split into "
+        "more), so the cost of settling one is not known" in " ".join(open_run.lines())
+    )
+    assert open_run.to_dict()["estimate_seconds"] is None
+    fresh = replace(open_run, questions=(replace(question, jobs=0),))
+    assert "estimate: none yet: no job has run" in fresh.lines()
+    timed = replace(
+        open_run, questions=(replace(question, settled_jobs=3),), estimate=40.0, workers=1
+    )
+    assert any(
+        line.startswith("estimate: at least 40 s more on 1 worker (") for line in timed.lines()
+    )

@@ -459,12 +459,15 @@ def open_lines(entry: OpenBoard, *, heading: bool = True) -> list[str]:
                 "", f"and {rest:,} more first moves of X split into O's replies, not settled yet"
             )
     out += openings_lines(entry)
-    estimate = (
-        ""
-        if entry.estimate_all_seconds is None
-        else f"; every open job would take about {duration(entry.estimate_all_seconds)} "
-        "more at the mean cost of a job so far (a job that does not settle splits into more)"
-    )
+    if entry.estimate_all_seconds is not None:
+        estimate = (
+            f"; every open job would take about {duration(entry.estimate_all_seconds)} more at "
+            "the mean cost of a job so far (a job that does not settle splits into more)"
+        )
+    elif entry.jobs:  # no job has settled its position: its mean cost says nothing of the end
+        estimate = "; no estimate until a job settles its position (every job so far split)"
+    else:
+        estimate = ""
     out += _label_wrap(
         "run so far:",
         f"{entry.positions:,} positions searched in {entry.jobs:,} jobs, "

@@ -421,9 +421,9 @@ def solve_command(
     A board oxo has proved ('oxo book' lists them: Qubic, 8x8 with k=5, 10x4 with k=4,
     Connect Four...) is answered at once from oxo's proof book: the value, how and when it was
     proved, and its certificates with the commands that check them; --again proves it here.
-    A board no one has published the value of, that oxo's long runs are proving (4x4x4x4,
-    Score Four, 9x8 with k=5), is answered at once with how far its run has got (exit status 3:
-    its proof takes days); give --time to search here anyway.
+    A board no one has published the value of, that oxo's long runs are working on (Score
+    Four, 9x8 with k=5), is answered at once with how far its run has got (exit status 3: a
+    run of hours or more, not a search here); give --time to search here anyway.
 
     Past --time the value is "unknown" and the exit status is 3.
 
@@ -465,7 +465,7 @@ def solve_command(
     opened = open_board(geometry.spec) if proof_dir is None else None
     source = click.get_current_context().get_parameter_source("seconds")
     if opened is not None and source is ParameterSource.DEFAULT:
-        _print_open(geometry, opened, as_json)  # a proof takes days: known at once, no search
+        _print_open(geometry, opened, as_json)  # a long run works on it: known at once, no search
         raise click.exceptions.Exit(3)
     options = RunOptions(
         workers=workers,
@@ -563,7 +563,7 @@ def _print_open(geometry: Geometry, entry: OpenBoard, as_json: bool) -> None:
     echo_lines(
         [
             f"{shape}: value unknown: no one has published it and oxo has not proved it yet; "
-            "not searched here, as its proof takes days (the run below)",
+            "not searched here, as only a run of hours or more could settle it (below)",
             *open_lines(entry, heading=False),
             f"what to try: the run's command above to take it further, 'oxo solve {board} "
             f"--time SECONDS' to search here for that long, 'oxo play {board}' to play it",

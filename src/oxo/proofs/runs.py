@@ -2697,10 +2697,18 @@ class RunStatus:
                 else f"; {duration(self.estimate_all)} to run every open job"
             )
             out.append(
-                f"estimate: at least {duration(self.estimate)} more on {self.workers} "
-                "workers (the fewest jobs that settle it along the moves the run follows, at the mean "
-                "cost of a job so far"
+                f"estimate: at least {duration(self.estimate)} more on "
+                f"{counted(self.workers, 'worker')} (the fewest jobs that settle it along the moves "
+                "the run follows, at the mean cost of a job so far"
                 f"{every}; a job that does not settle splits into more)"
+            )
+        elif self.value is None and not any(q.settled_jobs for q in self.questions):
+            jobs = sum(q.jobs for q in self.questions)
+            out.append(
+                f"estimate: none yet: none of the {jobs:,} jobs run has settled its position "
+                "(each split into more), so the cost of settling one is not known"
+                if jobs
+                else "estimate: none yet: no job has run"
             )
         for name in self.proofs:
             check = self.checks.get(name, {})
@@ -2738,6 +2746,19 @@ class RunStatus:
 def table_path(state_dir: Path, attacker: str) -> Path:
     """The file of a question's whole search's kept table in a run's state folder."""
     return state_dir / f"whole-search-{attacker}.npz"
+
+
+def job_estimates(
+    open_jobs: int, fewest: int, cpu: float, searches: int, workers: int, settled: int
+) -> tuple[float | None, float | None]:
+    """Seconds for the ``fewest`` open jobs that settle a run, and for all ``open_jobs``, on
+    ``workers`` at the mean processor time of its ``searches`` so far; (None, None) while no
+    job has settled its position (``settled``): then every job split, and the mean cost of a
+    job says nothing of what settling one costs."""
+    if not (open_jobs and searches and settled):
+        return None, None
+    per_job = (cpu / searches) / max(1, workers)
+    return fewest * per_job, open_jobs * per_job
 
 
 def run_status(folder: str | os.PathLike[str]) -> RunStatus:
@@ -2824,10 +2845,14 @@ def run_status(folder: str | os.PathLike[str]) -> RunStatus:
     done = state.get("done") or {}
     # Before the value is known, the certificate of a question answered "no" (written at once).
     checks = done.get("checks") or state.get("certified", {})
-    estimate = estimate_all = None
-    if open_total and searches:
-        per_job = (cpu_total / searches) / max(1, workers)
-        estimate, estimate_all = fewest_total * per_job, open_total * per_job
+    estimate, estimate_all = job_estimates(
+        open_total,
+        fewest_total,
+        cpu_total,
+        searches,
+        workers,
+        sum(q.settled_jobs for q in questions),
+    )
     return RunStatus(
         str(folder),
         "x".join(map(str, dims)),
