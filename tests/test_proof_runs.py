@@ -1121,6 +1121,31 @@ def verdicts(path: Path) -> list[int]:
     return [oxo_verify(path), oxo_verify(path, "--whole"), single[0], tool(path, "--whole")]
 
 
+def test_the_checker_reads_ahead_within_its_bound(sectioned: Path) -> None:
+    """With two processes and a read-ahead bound below every section (each read waits until the
+    section before it is judged), the checker without oxo gives the same verdict and figures as
+    one process: the waits end and nothing is judged twice or left out."""
+    script = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('check_strategy_tool', {str(TOOL)!r})\n"
+        "tool = importlib.util.module_from_spec(spec)\n"
+        "sys.modules['check_strategy_tool'] = tool  # the pool's workers find it by name\n"
+        "spec.loader.exec_module(tool)\n"
+        "tool.ENTRIES_AHEAD = 1\n"
+        "sys.argv = ['check_strategy.py', *sys.argv[1:]]\n"
+        "sys.exit(tool.main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(sectioned), "--jobs", "2", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,  # a wait that never ends fails the test
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout) == checker_verdict(sectioned)[1]
+
+
 def test_both_checkers_accept_a_sectioned_certificate(
     sectioned: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -925,11 +925,10 @@ def check(
         sizes = [size for _, size in sections]
         before = sum(sizes[n] for n in kept.judged)  # entries of the sections judged before
         total = sum(sizes[1:])
-        began = time.monotonic()
 
         def progress() -> None:
             done = sum(sizes[n] for n in kept.judged)
-            rate = (done - before) / max(time.monotonic() - began, 1e-9)
+            rate = (done - before) / max(time.monotonic() - kept.began, 1e-9)
             left = f", about {duration((total - done) / rate)} left" if rate > 0 else ""
             print(
                 f"judged {1 + len(kept.judged)} of {len(sections)} sections "
@@ -1040,8 +1039,10 @@ def walk_section(
     return len(part), len(walker.done), walker.played, walker.blocks, walker.chains, failure
 
 
-#: With --jobs, how many entries may be read ahead of the section awaited (some 100 MB of memory).
-ENTRIES_AHEAD = 200_000
+#: With --jobs, how many entries may be read ahead of the section awaited (some 500 MB of memory):
+#: more than the largest sections of 4x4x4x4's certificate (400,000 to 610,000 entries), so that
+#: the other process walks while one of them is judged (with 200,000, only one process did).
+ENTRIES_AHEAD = 1_500_000
 
 _shared: dict[str, object] = {}  # what a worker process holds for every section it is given
 

@@ -443,8 +443,8 @@ def board_with_openings(name: str) -> OpenBoard | BookEntry:
     opened = openings_row(name)
     if opened is None:
         raise OxoError(
-            f"oxo's runs have settled no opening of {name} (the boards being proved, and what "
-            "their runs have settled: 'oxo book')"
+            f"oxo's runs have settled no opening of {name} (the long runs' boards, and what "
+            "they have settled: 'oxo book')"
         )
     return opened
 

@@ -36,8 +36,8 @@ ASK_AFTER_SECONDS = 60.0
     "make_index",
     is_flag=True,
     help="Make what perfect play needs, once: the index in oxo's cache of the certificate each "
-    "side plays from (the first of its side in the book); on a board being proved (4x4x4x4), "
-    "of each certificate of a position its run has settled.",
+    "side plays from (the first of its side in the book); on a board whose own certificate is "
+    "not here (4x4x4x4), of each certificate of a position its run settled first.",
 )
 @click.option(
     "--side",
@@ -49,7 +49,7 @@ ASK_AFTER_SECONDS = 60.0
     "--opening",
     metavar="MOVES",
     default=None,
-    help="With --index on a board being proved: only the certificate of this settled position, "
+    help="With --index on a board with settled openings: only the certificate of this one, "
     "its moves' cells joined by '-' (0-3: X on 0, O on 3; 'oxo book 4x4x4x4' lists them).",
 )
 @click.option(
@@ -57,7 +57,8 @@ ASK_AFTER_SECONDS = 60.0
     "every",
     is_flag=True,
     help="With --index: every certificate of the board, the ones perfect does not play from "
-    "too (Qubic's 57 MB one is first rebuilt from its kept run: about an hour).",
+    "too (Qubic's 57 MB one and 4x4x4x4's 336 MB one are first rebuilt from their kept runs: "
+    "an hour or two).",
 )
 @json_option
 @quiet_option
@@ -73,7 +74,7 @@ def book_command(
     quiet: bool,
 ) -> None:
     """The boards oxo has proved, beside the values the field published (oxo's proof book), and
-    the boards no one has published that oxo's long runs are proving, with how far each has got.
+    the boards no one has published that oxo's long runs are working on, with how far each has got.
 
     Each value is proved by certificates: strategy files that a program checks against every
     defence ('oxo verify FILE', or without oxo 'python3 tools/check_strategy.py FILE'). With a
@@ -81,8 +82,9 @@ def book_command(
     scratch) and each certificate as it is on this machine. The levels perfect and best play
     from the certificates ('oxo play 8x8 --k 5 --level perfect'); a large certificate needs an
     index first, built once with --index (a minute for Qubic's certificate with rules, minutes
-    for 8x8 with k=5). On a board being proved, perfect plays from the certificates of the
-    positions its run has settled, once they are indexed ('oxo book 4x4x4x4 --index').
+    for 8x8 with k=5). Where the board's own certificate is not here (4x4x4x4's, rebuilt from
+    its run with --all), perfect plays from the certificates of the positions its run settled
+    first, once they are indexed ('oxo book 4x4x4x4 --index').
 
     Example: oxo book;  oxo book 4x4x4;  oxo book 8x8 --k 5 --index
     """
@@ -105,11 +107,14 @@ def book_command(
         )
     # the openings' certificates: an open board's, or a proved board's whose own certificate
     # does not ship (with --all, that board's certificates instead, the big one rebuilt)
-    if opened is not None and opened.openings and make_index and (entry is None or not every):
+    index_openings = bool(
+        opened is not None and opened.openings and make_index and (entry is None or not every)
+    )
+    if index_openings:
+        assert opened is not None
         _make_opening_indexes(opened, side, quiet, opening)
         if entry is None:
             return
-        make_index = False
     if entry is None and isinstance(opened, OpenBoard):
         if as_json:
             echo_json({"board": game.name, "value": "unknown", "open": opened.to_dict()})
@@ -120,7 +125,7 @@ def book_command(
         raise OptionError(
             f"oxo has not proved {game.title}: 'oxo book' lists the boards it has proved"
         )
-    if make_index:
+    if make_index and not index_openings:  # the board's own certificates
         _make_index(entry, side, every, quiet)
     if as_json:
         echo_json(entry_json(entry))
