@@ -760,7 +760,7 @@ def test_an_open_board_is_answered_with_what_its_run_has_settled(
     code, out, _ = run(capsys, "solve", "9x8", "--k", "5", "--time", "1", "--quiet", "--json")
     assert code == 3 and json.loads(out)["open"]["run"] == "results/runs/9x8-k5"
     code, out, _ = run(capsys, "book")
-    assert code == 0 and "Being proved" in out and "Score Four" in out
+    assert code == 0 and "Still open" in out and "Score Four" in out
     code, out, _ = run(capsys, "book", "--json")
     assert code == 0 and len(json.loads(out)["open"]) == len(open_boards())
     code, out, _ = run(capsys, "book", "9x8", "--k", "5")

@@ -782,7 +782,7 @@ def test_an_open_board_says_how_far_its_proof_is(page, server_url: str, width: i
     assert f"settled {opened.settled:,} positions" in text and opened.date in text
     assert opened.command in text
     snapshot = panel.aria_snapshot()
-    assert 'heading "Being proved"' in snapshot and "not proved it" in snapshot
+    assert 'heading "Still open"' in snapshot and "not proved it" in snapshot
     assert no_sideways_scroll(page), page.evaluate(WIDE)
     if width == 390:
         assert e2e.axe_violations(page) == []

@@ -184,7 +184,7 @@ def _list(entries: Iterable[BookEntry], opened: Iterable[OpenBoard], as_json: bo
     ):
         out.print(line)
     if going:
-        lines = ["", "Being proved by oxo's long runs (no one has published their values):"]
+        lines = ["", "Still open (no one has published their values); oxo's long runs work on them:"]
         for row in going:
             proved = (
                 f", {len(row.openings):,} openings proved with their certificates"
