@@ -184,7 +184,10 @@ def _list(entries: Iterable[BookEntry], opened: Iterable[OpenBoard], as_json: bo
     ):
         out.print(line)
     if going:
-        lines = ["", "Still open (no one has published their values); oxo's long runs work on them:"]
+        lines = [
+            "",
+            "Still open (no one has published their values); oxo's long runs work on them:",
+        ]
         for row in going:
             proved = (
                 f", {len(row.openings):,} openings proved with their certificates"
