@@ -422,8 +422,8 @@ def solve_command(
     Connect Four...) is answered at once from oxo's proof book: the value, how and when it was
     proved, and its certificates with the commands that check them; --again proves it here.
     A board no one has published the value of, that oxo's long runs are working on (Score
-    Four, 9x8 with k=5), is answered at once with how far its run has got (exit status 3: a
-    run of hours or more, not a search here); give --time to search here anyway.
+    Four, 9x8 with k=5), is answered at once with how far its run has got (exit status 3: only
+    a long run could settle it); give --time to search here anyway.
 
     Past --time the value is "unknown" and the exit status is 3.
 
@@ -563,7 +563,7 @@ def _print_open(geometry: Geometry, entry: OpenBoard, as_json: bool) -> None:
     echo_lines(
         [
             f"{shape}: value unknown: no one has published it and oxo has not proved it yet; "
-            "not searched here, as only a run of hours or more could settle it (below)",
+            "not searched here, as only a long run could settle it (below)",
             *open_lines(entry, heading=False),
             f"what to try: the run's command above to take it further, 'oxo solve {board} "
             f"--time SECONDS' to search here for that long, 'oxo play {board}' to play it",
