@@ -38,10 +38,10 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from collections.abc import Callable, Generator, Iterator
-from typing import Any
 
 try:  # the processor time and memory of worker processes: not on every system
     import resource
@@ -1073,7 +1073,6 @@ def each_section(
         return
     import collections
     import multiprocessing
-    import threading
 
     ahead = threading.Condition()
     sizes: collections.deque[int] = collections.deque()  # entries of the sections read, in order
@@ -1102,10 +1101,10 @@ def each_section(
         with ahead:
             stop = True
             ahead.notify()
-        _end_pool(pool, threading)
+        _end_pool(pool)
 
 
-def _end_pool(pool: object, threading: Any) -> None:
+def _end_pool(pool: object) -> None:
     """End the pool's processes, waiting at most 10 s for the pool's own ending: a worker ended in
     the middle of sending a verdict leaves the lock of the verdicts' pipe taken, and the pool's
     ending then waits forever for its thread that sends on that pipe (by then the workers are
