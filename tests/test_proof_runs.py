@@ -1132,8 +1132,7 @@ def test_the_checker_reads_ahead_within_its_bound(sectioned: Path) -> None:
         "sys.modules['check_strategy_tool'] = tool  # the pool's workers find it by name\n"
         "spec.loader.exec_module(tool)\n"
         "tool.ENTRIES_AHEAD = 1\n"
-        "sys.argv = ['check_strategy.py', *sys.argv[1:]]\n"
-        "sys.exit(tool.main())\n"
+        "sys.exit(tool.main(sys.argv[1:]))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, str(sectioned), "--jobs", "2", "--json"],
